@@ -1,0 +1,75 @@
+import { encodeNotification } from '../jsonrpc/encode.js';
+import type { RequestId } from '../jsonrpc/types.js';
+import { LOG_LEVELS, type ClientCapabilities, type Implementation, type LogLevel } from '../protocol/meta.js';
+import { Method } from '../protocol/methods.js';
+import type { Era } from '../protocol/versions.js';
+import type { Logger } from './logger.js';
+import type { Exchange } from './peer.js';
+import type { ToolContext } from './tool.js';
+
+export interface CallInfo {
+  era: Era;
+  protocolVersion: string;
+  clientCapabilities: ClientCapabilities;
+  clientInfo?: Implementation;
+  /** The minimum level the client asked to receive, if any. */
+  logLevel?: LogLevel;
+  progressToken?: string | number;
+  requestId: RequestId;
+}
+
+/**
+ * The handler's view of a call. `finish()` seals it: nothing is sent for the
+ * request once its result (or cancellation) is final (progress.mdx: progress
+ * MUST stop after completion).
+ */
+export class CallContext implements ToolContext {
+  private lastProgress = -Infinity;
+  private finished = false;
+
+  constructor(
+    readonly signal: AbortSignal,
+    private readonly info: CallInfo,
+    private readonly exchange: Exchange,
+    private readonly logger: Logger,
+    private readonly toolName: string,
+  ) {}
+
+  get requestId() { return this.info.requestId; }
+  get era() { return this.info.era; }
+  get protocolVersion() { return this.info.protocolVersion; }
+  get clientCapabilities() { return this.info.clientCapabilities; }
+  get clientInfo() { return this.info.clientInfo; }
+  get principal() { return this.exchange.principal; }
+
+  progress(done: number, total?: number, message?: string): void {
+    const token = this.info.progressToken;
+    if (token === undefined || !this.live()) return;
+    if (typeof done !== 'number' || !Number.isFinite(done) || done <= this.lastProgress) {
+      this.logger.debug({ tool: this.toolName, done, last: this.lastProgress }, 'progress value not increasing; dropped');
+      return;
+    }
+    this.lastProgress = done;
+    const params: Record<string, unknown> = { progressToken: token, progress: done };
+    if (typeof total === 'number' && Number.isFinite(total)) params.total = total;
+    if (typeof message === 'string') params.message = message;
+    this.exchange.notify(encodeNotification(Method.progress, params));
+  }
+
+  log(level: LogLevel, data: unknown, logger?: string): void {
+    this.logger.debug({ tool: this.toolName, level, data }, 'tool log');
+    const min = this.info.logLevel;
+    if (min === undefined || !this.live() || LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(min)) return;
+    const params: Record<string, unknown> = { level, data };
+    if (logger !== undefined) params.logger = logger;
+    this.exchange.notify(encodeNotification(Method.message, params));
+  }
+
+  finish(): void {
+    this.finished = true;
+  }
+
+  private live(): boolean {
+    return !this.finished && !this.signal.aborted;
+  }
+}

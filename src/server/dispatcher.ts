@@ -1,0 +1,185 @@
+import { encodeError, encodeResult } from '../jsonrpc/encode.js';
+import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
+import type { JsonRpcNotification, JsonRpcRequest } from '../jsonrpc/types.js';
+import { isPlainObject } from '../protocol/content.js';
+import { getMeta, hasModernClaim, isLogLevel, LOG_LEVELS, readEnvelope, type Implementation } from '../protocol/meta.js';
+import { Method } from '../protocol/methods.js';
+import { shapeResult } from '../protocol/result.js';
+import { MODERN_VERSIONS, negotiateLegacyVersion } from '../protocol/versions.js';
+import { callTool, type CallOptions } from './call-tool.js';
+import type { CallInfo } from './context.js';
+import type { ToolListing } from './listing.js';
+import type { Logger } from './logger.js';
+import type { Exchange, LegacySession, Peer, Reply } from './peer.js';
+
+export interface DispatcherOptions extends CallOptions {
+  serverInfo: Implementation;
+  instructions?: string;
+  listing: ToolListing;
+  discoverCache: { ttlMs: number; cacheScope: 'public' | 'private' };
+}
+
+/**
+ * Routes one message to its era's lifecycle. A request carrying the modern
+ * `_meta` envelope is served statelessly (2026-07-28); `initialize` opens a
+ * legacy session on the peer; other requests follow the peer's session.
+ * Knows nothing of sockets: transports hand it messages and write its replies.
+ */
+export class Dispatcher {
+  private readonly discoverJson: string;
+  private readonly capabilities = { tools: { listChanged: false }, logging: {} };
+
+  constructor(private readonly options: DispatcherOptions) {
+    this.discoverJson = JSON.stringify(
+      shapeResult('modern', {
+        supportedVersions: [...MODERN_VERSIONS],
+        capabilities: this.capabilities,
+        ...(options.instructions ? { instructions: options.instructions } : {}),
+        ...options.discoverCache,
+      }, options.serverInfo),
+    );
+  }
+
+  get logger(): Logger {
+    return this.options.logger;
+  }
+
+  /** Answers a request; undefined when the request was cancelled and must get no response. */
+  async handleRequest(request: JsonRpcRequest, exchange: Exchange): Promise<Reply | undefined> {
+    try {
+      const params = request.params;
+      if (hasModernClaim(params)) return await this.modern(request, exchange);
+      if (request.method === Method.initialize) return this.initialize(request, exchange.peer);
+      if (exchange.peer.legacy) return await this.legacy(request, exchange, exchange.peer.legacy);
+      // Neither a modern envelope nor a legacy session: a malformed modern request (basic/index "_meta").
+      readEnvelope(params);
+      throw new RpcError(ErrorCode.InvalidRequest, 'Invalid Request');
+    } catch (err) {
+      return this.errorReply(request.id, err);
+    }
+  }
+
+  handleNotification(notification: JsonRpcNotification, peer: Peer): void {
+    switch (notification.method) {
+      case Method.initialized:
+        if (peer.legacy) peer.legacy.initialized = true;
+        return;
+      case Method.cancelled: {
+        // cancellation.mdx: unknown or finished ids, and malformed notifications, are ignored.
+        const id = notification.params?.requestId;
+        if (typeof id === 'string' || typeof id === 'number') {
+          const controller = peer.inflight.get(id);
+          if (controller) {
+            this.logger.debug({ requestId: id, reason: notification.params?.reason }, 'request cancelled by client');
+            controller.abort(new Error('cancelled by the client'));
+          }
+        }
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  errorReply(id: JsonRpcRequest['id'] | undefined, err: unknown): Reply {
+    if (err instanceof RpcError) return { json: encodeError(id, err), status: err.httpStatus };
+    this.logger.error({ err }, 'unexpected error while handling a request');
+    const internal = new RpcError(ErrorCode.InternalError, 'Internal error');
+    return { json: encodeError(id, internal), status: 500 };
+  }
+
+  private async modern(request: JsonRpcRequest, exchange: Exchange): Promise<Reply | undefined> {
+    const envelope = readEnvelope(request.params);
+    switch (request.method) {
+      case Method.discover:
+        return ok(request, this.discoverJson);
+      case Method.toolsList:
+        return ok(request, this.options.listing.pageJson('modern', request.params?.cursor));
+      case Method.toolsCall:
+        return this.call(request, exchange, {
+          era: 'modern',
+          protocolVersion: envelope.protocolVersion,
+          clientCapabilities: envelope.clientCapabilities,
+          clientInfo: envelope.clientInfo,
+          logLevel: envelope.logLevel,
+          progressToken: progressToken(request.params),
+          requestId: request.id,
+        });
+      default:
+        // Includes the methods this revision removed: initialize, ping, logging/setLevel.
+        throw methodNotFound(request.method);
+    }
+  }
+
+  private initialize(request: JsonRpcRequest, peer: Peer): Reply {
+    const params = request.params ?? {};
+    if (peer.legacy) throw new RpcError(ErrorCode.InvalidRequest, 'Invalid Request: this connection is already initialized');
+    const caps = params.capabilities;
+    if (typeof params.protocolVersion !== 'string' || !isPlainObject(caps)) {
+      throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: initialize needs "protocolVersion" (string) and "capabilities" (object)');
+    }
+    const version = negotiateLegacyVersion(params.protocolVersion);
+    const info = params.clientInfo;
+    peer.legacy = {
+      protocolVersion: version,
+      clientCapabilities: caps,
+      clientInfo: isPlainObject(info) ? (info as Implementation) : undefined,
+      initialized: false,
+    };
+    const result = {
+      protocolVersion: version,
+      capabilities: this.capabilities,
+      serverInfo: this.options.serverInfo,
+      ...(this.options.instructions ? { instructions: this.options.instructions } : {}),
+    };
+    return ok(request, JSON.stringify(result));
+  }
+
+  private async legacy(request: JsonRpcRequest, exchange: Exchange, session: LegacySession): Promise<Reply | undefined> {
+    switch (request.method) {
+      case Method.ping:
+        return ok(request, '{}');
+      case Method.toolsList:
+        return ok(request, this.options.listing.pageJson('legacy', request.params?.cursor));
+      case Method.toolsCall:
+        return this.call(request, exchange, {
+          era: 'legacy',
+          protocolVersion: session.protocolVersion,
+          clientCapabilities: session.clientCapabilities,
+          clientInfo: session.clientInfo,
+          logLevel: session.logLevel,
+          progressToken: progressToken(request.params),
+          requestId: request.id,
+        });
+      case Method.setLogLevel: {
+        const level = request.params?.level;
+        if (!isLogLevel(level)) {
+          throw new RpcError(ErrorCode.InvalidParams, `Invalid params: "level" must be one of ${LOG_LEVELS.join(', ')}`);
+        }
+        session.logLevel = level;
+        return ok(request, '{}');
+      }
+      default:
+        throw methodNotFound(request.method);
+    }
+  }
+
+  private async call(request: JsonRpcRequest, exchange: Exchange, info: CallInfo): Promise<Reply | undefined> {
+    const outcome = await callTool(request.params ?? {}, info, exchange, this.options);
+    if (outcome === undefined) return undefined;
+    return ok(request, JSON.stringify(shapeResult(info.era, outcome as unknown as Record<string, unknown>, this.options.serverInfo)));
+  }
+}
+
+function ok(request: JsonRpcRequest, resultJson: string): Reply {
+  return { json: encodeResult(request.id, resultJson), status: 200 };
+}
+
+function methodNotFound(method: string): RpcError {
+  return new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method.length > 100 ? `${method.slice(0, 100)}…` : method}`);
+}
+
+function progressToken(params: Record<string, unknown> | undefined): string | number | undefined {
+  const token = getMeta(params)?.progressToken;
+  return typeof token === 'string' || typeof token === 'number' ? token : undefined;
+}

@@ -1,0 +1,51 @@
+import { decodeCursor, encodeCursor } from '../protocol/cursor.js';
+import { META, type Implementation } from '../protocol/meta.js';
+import type { CacheHints } from '../protocol/result.js';
+import type { Era } from '../protocol/versions.js';
+import type { ToolRegistry } from './registry.js';
+
+/**
+ * Serves `tools/list` pages from pre-serialized JSON. Pages are built on first
+ * request and kept until the registry changes, so listing 1,000 tools costs
+ * what listing one does.
+ */
+export class ToolListing {
+  private pages = new Map<string, string>();
+  private builtFor = -1;
+
+  constructor(
+    private readonly registry: ToolRegistry,
+    private readonly pageSize: number,
+    private readonly cache: CacheHints,
+    private readonly serverInfo: Implementation,
+  ) {
+    if (!Number.isInteger(pageSize) || pageSize < 1) throw new RangeError('pageSize must be a positive integer');
+  }
+
+  /** The result JSON for the page at `cursor` (throws -32602 for a cursor we did not mint). */
+  pageJson(era: Era, cursor: unknown): string {
+    if (this.builtFor !== this.registry.version) {
+      this.pages.clear();
+      this.builtFor = this.registry.version;
+    }
+    const tools = this.registry.list();
+    const offset = cursor === undefined ? 0 : decodeCursor(cursor, tools.length);
+    const key = `${era}:${offset}`;
+    let json = this.pages.get(key);
+    if (json === undefined) {
+      json = this.build(era, offset);
+      this.pages.set(key, json);
+    }
+    return json;
+  }
+
+  private build(era: Era, offset: number): string {
+    const tools = this.registry.list();
+    const page = tools.slice(offset, offset + this.pageSize);
+    const next = offset + this.pageSize < tools.length ? `,"nextCursor":${JSON.stringify(encodeCursor(offset + this.pageSize))}` : '';
+    const list = `"tools":[${page.map((t) => t.wireJson).join(',')}]`;
+    if (era === 'legacy') return `{${list}${next}}`;
+    const meta = JSON.stringify({ [META.serverInfo]: this.serverInfo });
+    return `{"resultType":"complete",${list}${next},"ttlMs":${this.cache.ttlMs},"cacheScope":${JSON.stringify(this.cache.cacheScope)},"_meta":${meta}}`;
+  }
+}

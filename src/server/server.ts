@@ -1,0 +1,58 @@
+import type { Implementation } from '../protocol/meta.js';
+import { Dispatcher } from './dispatcher.js';
+import { ToolListing } from './listing.js';
+import { createLogger, type Logger } from './logger.js';
+import { ToolRegistry } from './registry.js';
+import type { Tool } from './tool.js';
+
+export interface ToolServerOptions {
+  name?: string;
+  version?: string;
+  title?: string;
+  /** Guidance for the model on how to use this server (sent by discover and initialize). */
+  instructions?: string;
+  tools?: Tool[];
+  /** Tools per `tools/list` page (default 100). */
+  pageSize?: number;
+  /** Freshness hint for modern list and discover results (default 5 minutes). */
+  listTtlMs?: number;
+  /** Default time a tool call may run (default 60 s); a tool's own `timeoutMs` wins. */
+  timeoutMs?: number;
+  logger?: Logger;
+}
+
+/**
+ * A tools server for both protocol eras. Build it once; serve it over any
+ * number of transports (`serveStdio`, `serveHttp`, or the in-memory pair).
+ */
+export class ToolServer {
+  readonly tools = new ToolRegistry();
+  readonly logger: Logger;
+  readonly info: Implementation;
+  /** @internal the protocol engine transports talk to */
+  readonly dispatcher: Dispatcher;
+
+  constructor(options: ToolServerOptions = {}) {
+    this.logger = options.logger ?? createLogger();
+    this.info = { name: options.name ?? 'toolwright', version: options.version ?? '0.1.0', ...(options.title ? { title: options.title } : {}) };
+    const ttlMs = options.listTtlMs ?? 300_000;
+    if (!Number.isInteger(ttlMs) || ttlMs < 0) throw new RangeError('listTtlMs must be a non-negative integer');
+    const cache = { ttlMs, cacheScope: 'public' as const };
+    this.dispatcher = new Dispatcher({
+      registry: this.tools,
+      logger: this.logger,
+      timeoutMs: options.timeoutMs ?? 60_000,
+      serverInfo: this.info,
+      instructions: options.instructions,
+      listing: new ToolListing(this.tools, options.pageSize ?? 100, cache, this.info),
+      discoverCache: cache,
+    });
+    if (options.tools?.length) this.tools.add(...options.tools);
+  }
+
+  /** Registers tools; throws ToolDefinitionError (and registers none) if any is invalid. */
+  addTool(...tools: Tool[]): this {
+    this.tools.add(...tools);
+    return this;
+  }
+}

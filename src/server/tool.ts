@@ -1,0 +1,90 @@
+import type { ContentBlock } from '../protocol/content.js';
+import type { ClientCapabilities, Implementation, LogLevel } from '../protocol/meta.js';
+import type { Era } from '../protocol/versions.js';
+import type { RequestId } from '../jsonrpc/types.js';
+import type { StandardSchemaV1 } from '../schema/standard.js';
+
+/** A JSON Schema object; a tool's input schema must have `type: "object"` at its root. */
+export type JsonSchema = Record<string, unknown>;
+
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+export interface Icon {
+  src: string;
+  mimeType?: string;
+  sizes?: string[];
+  theme?: 'light' | 'dark';
+}
+
+/** A complete tool result, as a handler may return it. */
+export interface ToolResult {
+  content: ContentBlock[];
+  structuredContent?: unknown;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+}
+
+/** What a handler knows about the call it serves and can do during it. */
+export interface ToolContext {
+  /** Aborted when the client cancels, disconnects, or the call times out. */
+  readonly signal: AbortSignal;
+  readonly requestId: RequestId;
+  readonly era: Era;
+  readonly protocolVersion: string;
+  readonly clientCapabilities: ClientCapabilities;
+  readonly clientInfo?: Implementation;
+  /** Who is calling, when the transport authenticated the request. */
+  readonly principal?: string;
+  /** Reports progress; sent only when the client asked for it, only while the call runs, only when increasing. */
+  progress(done: number, total?: number, message?: string): void;
+  /** Sends a log message to the client when it asked for that level (and always to the server log at debug). */
+  log(level: LogLevel, data: unknown, logger?: string): void;
+}
+
+type InferInput<S> = S extends StandardSchemaV1 ? StandardOutput<S> : Record<string, any>;
+type StandardOutput<S> = S extends { readonly '~standard': { readonly types?: { readonly output: infer O } } }
+  ? unknown extends O ? Record<string, any> : O
+  : Record<string, any>;
+
+export interface Tool<S extends JsonSchema | StandardSchemaV1 = JsonSchema | StandardSchemaV1> {
+  /** 1–128 characters of [A-Za-z0-9_.-], unique within the server. */
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: S;
+  outputSchema?: JsonSchema | StandardSchemaV1;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
+  /** How long a call may run before it fails with a timeout result (server default: 60 s). */
+  timeoutMs?: number;
+  /**
+   * Returns a string (one text block), a full ToolResult, or — for tools with an
+   * outputSchema — the structured value itself. Throw ToolError for a failure
+   * the model should read.
+   */
+  handler(args: InferInput<S>, ctx: ToolContext): unknown;
+}
+
+/** Only adds types: a tool is a plain object. */
+export function defineTool<S extends JsonSchema | StandardSchemaV1>(tool: Tool<S>): Tool<S> {
+  return tool;
+}
+
+/**
+ * A failure the model can act on: its message becomes the text of an
+ * `isError: true` result. Anything else a handler throws is reported
+ * generically, with the detail kept in the server log.
+ */
+export class ToolError extends Error {
+  constructor(message: string, readonly structuredContent?: unknown) {
+    super(message);
+    this.name = 'ToolError';
+  }
+}

@@ -1,0 +1,266 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { encodeError } from '../jsonrpc/encode.js';
+import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
+import { parseMessage, type ParsedMessage } from '../jsonrpc/parse.js';
+import type { JsonRpcRequest } from '../jsonrpc/types.js';
+import { hasModernClaim } from '../protocol/meta.js';
+import { Method } from '../protocol/methods.js';
+import { isLegacyVersion } from '../protocol/versions.js';
+import { Peer, type Exchange, type Reply } from '../server/peer.js';
+import type { ToolServer } from '../server/server.js';
+import { BodyTooLargeError, readBody } from './http-body.js';
+import { defaultGuard, guardProblem, type HostGuardOptions } from './http-guard.js';
+import { checkStandardHeaders } from './http-headers.js';
+import { SessionStore, type HttpSession } from './http-sessions.js';
+import { startSse, writeSseEvent, writeSseKeepAlive } from './sse.js';
+import { DEFAULT_MAX_MESSAGE_BYTES } from './stdio-server.js';
+
+export interface HttpServeOptions extends HostGuardOptions {
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** The MCP endpoint path (default "/mcp"). */
+  path?: string;
+  /** Largest accepted request body (default 4 MiB → 413). */
+  maxBodyBytes?: number;
+  /** Legacy sessions unused this long are ended (default 30 min). */
+  sessionIdleMs?: number;
+  /** Live legacy sessions at most (default 1,000); beyond it `initialize` gets 503. */
+  maxSessions?: number;
+  /** Interval of keep-alive comments on long-lived streams (default 25 s). */
+  keepAliveMs?: number;
+}
+
+export interface HttpServerHandle {
+  readonly url: string;
+  readonly port: number;
+  readonly server: Server;
+  close(): Promise<void>;
+}
+
+const SESSION_HEADER = 'mcp-session-id';
+
+/**
+ * Streamable HTTP for both eras on one endpoint: modern requests are served
+ * statelessly (2026-07-28), `initialize` opens a legacy session with
+ * `Mcp-Session-Id`, a GET stream and DELETE (2025-11-25).
+ */
+export async function serveHttp(toolServer: ToolServer, options: HttpServeOptions = {}): Promise<HttpServerHandle> {
+  const host = options.host ?? '127.0.0.1';
+  const path = options.path ?? '/mcp';
+  const guard: HostGuardOptions = { ...defaultGuard(host), ...definedOnly(options) };
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const keepAliveMs = options.keepAliveMs ?? 25_000;
+  const sessions = new SessionStore(options.sessionIdleMs ?? 30 * 60_000, options.maxSessions ?? 1_000);
+  const dispatcher = toolServer.dispatcher;
+  const logger = toolServer.logger;
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (pathOf(req.url) !== path) return plain(res, 404, 'Not Found');
+    const forbidden = guardProblem(req.headers, guard);
+    if (forbidden) return rpcError(res, new RpcError(ErrorCode.InvalidRequest, forbidden, undefined, 403));
+    switch (req.method) {
+      case 'POST':
+        return post(req, res);
+      case 'GET':
+        return openStream(req, res);
+      case 'DELETE':
+        return endSession(req, res);
+      default:
+        res.setHeader('allow', 'POST, GET, DELETE');
+        return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Method Not Allowed', undefined, 405));
+    }
+  };
+
+  const post = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const type = req.headers['content-type'];
+    if (!type || !/^application\/json\b/i.test(type)) {
+      return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Unsupported Media Type: send Content-Type: application/json', undefined, 415));
+    }
+    let parsed: ParsedMessage;
+    try {
+      parsed = parseMessage(await readBody(req, maxBody));
+    } catch (err) {
+      if (err instanceof BodyTooLargeError) {
+        return rpcError(res, new RpcError(ErrorCode.InvalidRequest, `Payload Too Large: the body exceeds ${maxBody} bytes`, undefined, 413));
+      }
+      if (err instanceof RpcError) return rpcError(res, new RpcError(err.code, err.message, undefined, 400), (err.data as { id?: string | number })?.id);
+      throw err;
+    }
+    if (parsed.kind === 'request') return request(req, res, parsed.message);
+    const session = sessionOf(req, res);
+    if (session === null) return;
+    if (parsed.kind === 'notification') dispatcher.handleNotification(parsed.message, session?.peer ?? new Peer('http'));
+    res.writeHead(202).end();
+  };
+
+  const request = async (req: IncomingMessage, res: ServerResponse, message: JsonRpcRequest): Promise<void> => {
+    let peer: Peer;
+    let session: HttpSession | undefined;
+    if (hasModernClaim(message.params)) {
+      // Modern: no sessions; Mcp-Session-Id is ignored (streamable-http.mdx "Backward Compatibility").
+      try {
+        checkStandardHeaders(req.headers, message);
+      } catch (err) {
+        return rpcError(res, err as RpcError, message.id);
+      }
+      peer = new Peer('http');
+    } else if (message.method === Method.initialize) {
+      if (sessions.full) {
+        res.setHeader('retry-after', '30');
+        return rpcError(res, new RpcError(ErrorCode.InternalError, 'Service Unavailable: too many sessions; retry later', undefined, 503), message.id);
+      }
+      peer = new Peer('http');
+    } else {
+      const found = sessionOf(req, res, message.id);
+      if (found === null) return;
+      session = found;
+      peer = session?.peer ?? new Peer('http');
+    }
+    const reply = await dispatchWithStream(req, res, message, peer);
+    if (!reply) return;
+    const extra: Record<string, string> = {};
+    if (message.method === Method.initialize && !session && peer.legacy && reply.status === 200) {
+      extra['mcp-session-id'] = sessions.add(peer).id;
+    }
+    send(res, reply, extra);
+  };
+
+  /** Runs the request; switches the response to SSE the moment the call sends a notification. */
+  const dispatchWithStream = async (req: IncomingMessage, res: ServerResponse, message: JsonRpcRequest, peer: Peer): Promise<Reply | undefined> => {
+    const gone = new AbortController();
+    const onClose = () => {
+      if (!res.writableFinished) gone.abort(new Error('client closed the response stream'));
+    };
+    res.once('close', onClose);
+    const exchange: Exchange = {
+      peer,
+      signal: gone.signal,
+      headers: req.headers,
+      notify: (json) => {
+        if (gone.signal.aborted || res.writableEnded) return;
+        if (!res.headersSent) startSse(res);
+        writeSseEvent(res, json);
+      },
+    };
+    const reply = await dispatcher.handleRequest(message, exchange);
+    res.off('close', onClose);
+    if (!reply || gone.signal.aborted) return undefined;
+    if (res.headersSent) {
+      writeSseEvent(res, reply.json);
+      res.end();
+      return undefined;
+    }
+    return reply;
+  };
+
+  /**
+   * The legacy session a request names. Undefined: it names none; null: the
+   * request was answered here (unknown session → 404, bad version → 400).
+   */
+  const sessionOf = (req: IncomingMessage, res: ServerResponse, id?: JsonRpcRequest['id']): HttpSession | undefined | null => {
+    const sessionId = req.headers[SESSION_HEADER];
+    if (sessionId === undefined) return undefined;
+    const session = typeof sessionId === 'string' ? sessions.touch(sessionId) : undefined;
+    if (!session) {
+      rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Not Found: unknown or expired session; send initialize again', undefined, 404), id);
+      return null;
+    }
+    const version = req.headers['mcp-protocol-version'];
+    if (version !== undefined && !isLegacyVersion(version)) {
+      rpcError(res, new RpcError(ErrorCode.InvalidRequest, `Bad Request: unsupported MCP-Protocol-Version ${String(version).slice(0, 40)}`, undefined, 400), id);
+      return null;
+    }
+    return session;
+  };
+
+  /** Legacy GET: the session's stream for server-initiated messages. */
+  const openStream = (req: IncomingMessage, res: ServerResponse): void => {
+    const session = sessionOf(req, res);
+    if (session === null) return;
+    if (!session) {
+      res.setHeader('allow', 'POST');
+      return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Method Not Allowed: GET needs a legacy Mcp-Session-Id', undefined, 405));
+    }
+    if (!acceptsEventStream(req)) return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Not Acceptable: GET requires Accept: text/event-stream', undefined, 406));
+    if (session.stream) return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Conflict: this session already has an open stream', undefined, 409));
+    startSse(res, { 'mcp-session-id': session.id });
+    session.stream = res;
+    const timer = setInterval(() => writeSseKeepAlive(res), keepAliveMs);
+    timer.unref();
+    res.once('close', () => {
+      clearInterval(timer);
+      if (session.stream === res) session.stream = undefined;
+    });
+  };
+
+  const endSession = (req: IncomingMessage, res: ServerResponse): void => {
+    const sessionId = req.headers[SESSION_HEADER];
+    if (typeof sessionId !== 'string') {
+      res.setHeader('allow', 'POST');
+      return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Method Not Allowed: DELETE needs a legacy Mcp-Session-Id', undefined, 405));
+    }
+    if (!sessions.end(sessionId)) return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Not Found: unknown or expired session', undefined, 404));
+    res.writeHead(200).end();
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err) => {
+      logger.error({ err }, 'HTTP request failed');
+      if (!res.headersSent) rpcError(res, new RpcError(ErrorCode.InternalError, 'Internal error', undefined, 500));
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 3000, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  return {
+    url: `http://${urlHost}:${port}${path}`,
+    port,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        sessions.close();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function send(res: ServerResponse, reply: Reply, extraHeaders: Record<string, string> = {}): void {
+  res.writeHead(reply.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(reply.json), ...extraHeaders });
+  res.end(reply.json);
+}
+
+function rpcError(res: ServerResponse, err: RpcError, id?: JsonRpcRequest['id']): void {
+  send(res, { json: encodeError(id, err), status: err.httpStatus });
+}
+
+function plain(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8' }).end(text);
+}
+
+function pathOf(url: string | undefined): string {
+  if (!url) return '/';
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+}
+
+function acceptsEventStream(req: IncomingMessage): boolean {
+  const accept = req.headers.accept ?? '';
+  return accept.includes('text/event-stream') || accept.includes('*/*');
+}
+
+function definedOnly(options: HostGuardOptions): HostGuardOptions {
+  const out: HostGuardOptions = {};
+  if (options.allowedHosts !== undefined) out.allowedHosts = options.allowedHosts;
+  if (options.allowedOrigins !== undefined) out.allowedOrigins = options.allowedOrigins;
+  return out;
+}

@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import { Peer } from '../server/peer.js';
+
+/** A legacy (2025-11-25 and earlier) Streamable HTTP session. */
+export interface HttpSession {
+  readonly id: string;
+  readonly peer: Peer;
+  lastSeen: number;
+  /** The standalone GET stream for server-initiated messages, when open. */
+  stream?: ServerResponse;
+}
+
+/**
+ * Legacy sessions with an idle timeout and a cap, so that abandoned or
+ * hostile clients cannot grow the server without bound.
+ */
+export class SessionStore {
+  private readonly sessions = new Map<string, HttpSession>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(private readonly idleMs: number, readonly maxSessions: number) {
+    this.sweeper = setInterval(() => this.sweep(), Math.min(Math.max(idleMs / 4, 1_000), 60_000));
+    this.sweeper.unref();
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  get full(): boolean {
+    return this.sessions.size >= this.maxSessions;
+  }
+
+  /** Adopts a peer whose `initialize` succeeded; the id is unguessable (session hijacking). */
+  add(peer: Peer): HttpSession {
+    const session: HttpSession = { id: randomUUID(), peer, lastSeen: Date.now() };
+    this.sessions.set(session.id, session);
+    return session;
+  }
+
+  /** Finds a live session and marks it used. */
+  touch(id: string): HttpSession | undefined {
+    const session = this.sessions.get(id);
+    if (session) session.lastSeen = Date.now();
+    return session;
+  }
+
+  end(id: string): boolean {
+    const session = this.sessions.get(id);
+    if (!session) return false;
+    this.sessions.delete(id);
+    session.peer.close('session ended');
+    session.stream?.end();
+    return true;
+  }
+
+  /** Every open GET stream, for server-initiated notifications. */
+  *streams(): Iterable<ServerResponse> {
+    for (const s of this.sessions.values()) if (s.stream) yield s.stream;
+  }
+
+  close(): void {
+    clearInterval(this.sweeper);
+    for (const id of [...this.sessions.keys()]) this.end(id);
+  }
+
+  private sweep(): void {
+    const cutoff = Date.now() - this.idleMs;
+    for (const s of [...this.sessions.values()]) {
+      // A session with an open stream or a call in flight is in use, however quiet.
+      if (s.lastSeen < cutoff && !s.stream && s.peer.inflight.size === 0) this.end(s.id);
+    }
+  }
+}

@@ -1,0 +1,83 @@
+import { encodeError } from '../jsonrpc/encode.js';
+import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
+import { parseMessage } from '../jsonrpc/parse.js';
+import { Peer } from '../server/peer.js';
+import type { ToolServer } from '../server/server.js';
+
+/**
+ * Serves one bidirectional message stream (a stdio process, an in-memory
+ * pair): one peer, replies written in completion order, every request
+ * answered unless the client cancelled it.
+ */
+export class MessageStreamSession {
+  readonly peer: Peer;
+  private pending = 0;
+  private onDrained?: () => void;
+
+  constructor(
+    private readonly server: ToolServer,
+    private readonly write: (json: string) => void,
+    kind: 'stdio' | 'memory',
+  ) {
+    this.peer = new Peer(kind);
+  }
+
+  /** Handles one serialized message. */
+  receive(text: string): void {
+    let parsed;
+    try {
+      parsed = parseMessage(text);
+    } catch (err) {
+      const e = err as RpcError;
+      const id = (e.data as { id?: string | number } | undefined)?.id;
+      this.write(encodeError(id, new RpcError(e.code, e.message)));
+      return;
+    }
+    const dispatcher = this.server.dispatcher;
+    switch (parsed.kind) {
+      case 'request': {
+        const request = parsed.message;
+        const exchange = { peer: this.peer, notify: this.write };
+        this.pending++;
+        dispatcher
+          .handleRequest(request, exchange)
+          .then(
+            (reply) => reply && this.write(reply.json),
+            (err) => this.write(dispatcher.errorReply(request.id, err).json),
+          )
+          .finally(() => {
+            if (--this.pending === 0) this.onDrained?.();
+          });
+        return;
+      }
+      case 'notification':
+        dispatcher.handleNotification(parsed.message, this.peer);
+        return;
+      case 'response':
+        // Answers to server-initiated requests; none are sent yet, so there is nothing to match.
+        return;
+    }
+  }
+
+  /** A line longer than the limit: say so, with no id (it could not be read). */
+  oversized(limitBytes: number): void {
+    this.write(encodeError(undefined, new RpcError(ErrorCode.InvalidRequest, `Invalid Request: message exceeds the ${limitBytes}-byte limit and was discarded`)));
+  }
+
+  /** Resolves once every request received so far has been answered, or after `graceMs`. */
+  drain(graceMs: number): Promise<void> {
+    if (this.pending === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, graceMs);
+      timer.unref?.();
+      this.onDrained = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  close(): void {
+    this.peer.close();
+  }
+}

@@ -1,0 +1,59 @@
+import type { Readable, Writable } from 'node:stream';
+import type { ToolServer } from '../server/server.js';
+import { LineSplitter } from './line-splitter.js';
+import { MessageStreamSession } from './message-stream.js';
+
+export interface StdioServeOptions {
+  input?: Readable;
+  output?: Writable;
+  /** Longest accepted message line (default 4 MiB). */
+  maxLineBytes?: number;
+  /** After stdin closes, how long calls already received may finish and answer (default 2 s). */
+  drainMs?: number;
+}
+
+export interface StdioServerHandle {
+  /** Resolves when the input closes (the client's shutdown signal). */
+  readonly closed: Promise<void>;
+  close(): void;
+}
+
+export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Serves the tool server over newline-delimited JSON on stdin/stdout.
+ * stdout carries protocol messages only; all logging goes to stderr.
+ */
+export function serveStdio(server: ToolServer, options: StdioServeOptions = {}): StdioServerHandle {
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stdout;
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  let open = true;
+  const session = new MessageStreamSession(server, (json) => {
+    if (open) output.write(`${json}\n`);
+  }, 'stdio');
+  const splitter = new LineSplitter(maxLineBytes, (line) => session.receive(line), () => session.oversized(maxLineBytes));
+
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+  const onData = (chunk: Buffer | string) => splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  let finishing = false;
+  const stop = () => {
+    open = false;
+    session.close();
+    resolveClosed();
+  };
+  const finish = () => {
+    if (finishing) return;
+    finishing = true;
+    input.off('data', onData);
+    splitter.end();
+    // Answer what was already asked (`echo '…' | toolwright serve --stdio` works), then stop promptly.
+    void session.drain(options.drainMs ?? 2_000).then(stop);
+  };
+  input.on('data', onData);
+  input.once('end', finish);
+  input.once('close', finish);
+  output.on?.('error', () => { finishing = true; stop(); }); // the client went away: EPIPE
+  return { closed, close: () => { finishing = true; input.off('data', onData); stop(); } };
+}
