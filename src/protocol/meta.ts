@@ -1,5 +1,5 @@
 import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
-import { ALL_VERSIONS, isModernVersion, MODERN_VERSIONS } from './versions.js';
+import { isModernVersion, MODERN_VERSIONS } from './versions.js';
 
 /** Reserved `_meta` keys (spec 2026-07-28 basic/index "_meta"). */
 export const META = {
@@ -68,8 +68,10 @@ export function readEnvelope(params: Record<string, unknown> | undefined): Reque
     throw envelopeError(`_meta "${META.clientCapabilities}" is required and must be an object`);
   }
   if (!isModernVersion(version)) {
+    // `supported` matches server/discover: the versions a per-request client may name.
+    // Legacy revisions are reached through `initialize`, not through `_meta`.
     throw new RpcError(ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: ${version}`, {
-      supported: [...ALL_VERSIONS],
+      supported: [...MODERN_VERSIONS],
       requested: version,
     });
   }
@@ -96,5 +98,3 @@ function isImplementation(v: unknown): v is Implementation {
 function envelopeError(why: string): RpcError {
   return new RpcError(ErrorCode.InvalidParams, `Invalid params: ${why}`, undefined, 400);
 }
-
-export { MODERN_VERSIONS };

@@ -4,7 +4,7 @@ import { isPlainObject } from '../protocol/content.js';
 import { decodeHeaderValue, headerMatchesValue, valueAtPath } from '../protocol/header-params.js';
 import { parseWithStandard } from '../schema/standard.js';
 import type { CompiledTool } from './compile-tool.js';
-import { CallContext, type CallInfo } from './context.js';
+import { CallContext, MissingClientCapability, type CallInfo } from './context.js';
 import type { Logger } from './logger.js';
 import { normalizeResult } from './normalize-result.js';
 import type { Exchange } from './peer.js';
@@ -100,10 +100,11 @@ async function runHandler(tool: CompiledTool, args: unknown, info: CallInfo, exc
   try {
     const raced = await Promise.race([Promise.resolve().then(() => tool.tool.handler(args as never, ctx)).then((value) => ({ value })), cancelled]);
     if (raced === 'cancelled') return undefined;
-    if (raced === 'timeout') return errorResult(`Tool ${tool.name} timed out after ${formatSeconds(timeoutMs)}; the call was stopped. Retry with a smaller request, or ask for a longer timeout.`);
+    if (raced === 'timeout') return errorResult(`Tool ${tool.name} timed out after ${formatDuration(timeoutMs)}; the call was stopped. Retry with a smaller request, or ask for a longer timeout.`);
     return finishResult(tool, raced.value, options.logger);
   } catch (err) {
     if (controller.signal.aborted && !timedOut) return undefined;
+    if (err instanceof MissingClientCapability) return missingCapability(tool, err, info);
     return failure(tool, err, options.logger);
   } finally {
     ctx.finish();
@@ -136,6 +137,16 @@ function failure(tool: CompiledTool, err: unknown, logger: Logger): ToolResult {
   return internalFailure(tool, err, logger);
 }
 
+/** -32021 for modern clients (HTTP 400); legacy clients read why in an isError result. */
+function missingCapability(tool: CompiledTool, err: MissingClientCapability, info: CallInfo): ToolResult {
+  if (info.era === 'modern') {
+    throw new RpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${err.capability}`, {
+      requiredCapabilities: { [err.capability]: {} },
+    });
+  }
+  return errorResult(`Tool ${tool.name} needs a client that supports ${err.capability}; this client did not declare it.`);
+}
+
 /** A server-side bug: the client sees a correlation id, the log sees everything. */
 function internalFailure(tool: CompiledTool, detail: unknown, logger: Logger): ToolResult {
   const correlationId = randomUUID();
@@ -147,7 +158,6 @@ export function errorResult(text: string): ToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
-function formatSeconds(ms: number): string {
-  const s = ms / 1000;
-  return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
+function formatDuration(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Number((ms / 1000).toFixed(1))} s`;
 }

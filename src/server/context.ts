@@ -65,11 +65,22 @@ export class CallContext implements ToolContext {
     this.exchange.notify(encodeNotification(Method.message, params));
   }
 
+  requireClientCapability(capability: 'sampling' | 'elicitation' | 'roots'): void {
+    if (this.info.clientCapabilities[capability] === undefined) throw new MissingClientCapability(capability);
+  }
+
   finish(): void {
     this.finished = true;
   }
 
   private live(): boolean {
     return !this.finished && !this.signal.aborted;
+  }
+}
+
+/** Thrown by `requireClientCapability`; the pipeline turns it into the era's answer. */
+export class MissingClientCapability extends Error {
+  constructor(readonly capability: string) {
+    super(`the client did not declare the "${capability}" capability`);
   }
 }

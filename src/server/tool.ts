@@ -45,6 +45,12 @@ export interface ToolContext {
   progress(done: number, total?: number, message?: string): void;
   /** Sends a log message to the client when it asked for that level (and always to the server log at debug). */
   log(level: LogLevel, data: unknown, logger?: string): void;
+  /**
+   * Stops the call unless the client declared `capability` (e.g. "sampling"):
+   * modern clients get -32021 MissingRequiredClientCapability, legacy clients
+   * an `isError` result (basic/index: a server MUST NOT rely on undeclared capabilities).
+   */
+  requireClientCapability(capability: 'sampling' | 'elicitation' | 'roots'): void;
 }
 
 type InferInput<S> = S extends StandardSchemaV1 ? StandardOutput<S> : Record<string, any>;

@@ -27,6 +27,9 @@ export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 export function serveStdio(server: ToolServer, options: StdioServeOptions = {}): StdioServerHandle {
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
+  // A stray console.log in a tool must not corrupt the protocol channel (stdio.mdx:
+  // the server MUST NOT write anything to stdout that is not a valid MCP message).
+  if (output === process.stdout) routeConsoleToStderr();
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   let open = true;
   const session = new MessageStreamSession(server, (json) => {
@@ -56,4 +59,11 @@ export function serveStdio(server: ToolServer, options: StdioServeOptions = {}):
   input.once('close', finish);
   output.on?.('error', () => { finishing = true; stop(); }); // the client went away: EPIPE
   return { closed, close: () => { finishing = true; input.off('data', onData); stop(); } };
+}
+
+function routeConsoleToStderr(): void {
+  const toStderr = (...args: unknown[]) => console.error(...args);
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
 }

@@ -1,0 +1,57 @@
+import { serveHttp, type HttpServeOptions, type HttpServerHandle } from '../../src/transports/http-server.js';
+import type { ToolServer } from '../../src/server/server.js';
+import { MODERN, modernMeta } from './wire.js';
+
+/** A real HTTP server on 127.0.0.1 (free port) plus raw request helpers. */
+export async function startHttp(server: ToolServer, options: HttpServeOptions = {}) {
+  const handle: HttpServerHandle = await serveHttp(server, { port: 0, ...options });
+  let nextId = 1;
+  const post = (body: unknown, headers: Record<string, string> = {}) =>
+    fetch(handle.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+  /** A well-formed modern request with the standard headers. */
+  const modern = (method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}, meta: Record<string, unknown> = {}) => {
+    const name = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
+    return post(
+      { jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: modernMeta(meta) } },
+      { 'mcp-protocol-version': MODERN, 'mcp-method': method, ...name, ...headers },
+    );
+  };
+  /** Opens a legacy session; returns its id. */
+  const initialize = async (protocolVersion = '2025-11-25') => {
+    const res = await post({ jsonrpc: '2.0', id: nextId++, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    const sessionId = res.headers.get('mcp-session-id');
+    if (!sessionId) throw new Error(`initialize returned no session id (status ${res.status})`);
+    await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': sessionId, 'mcp-protocol-version': protocolVersion });
+    return sessionId;
+  };
+  const legacy = (sessionId: string, method: string, params?: Record<string, unknown>) =>
+    post({ jsonrpc: '2.0', id: nextId++, method, ...(params ? { params } : {}) }, { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' });
+  return { handle, url: handle.url, post, modern, initialize, legacy, close: () => handle.close() };
+}
+
+/** Parses an SSE body into its JSON messages. */
+export function sseMessages(body: string): Array<Record<string, any>> {
+  return body
+    .split('\n')
+    .filter((line) => line.startsWith('data: '))
+    .map((line) => JSON.parse(line.slice(6)));
+}
+
+/** node:http request, for headers fetch will not send (Host). */
+export function rawRequest(url: string, options: { method?: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; body: string }> {
+  return import('node:http').then(({ request }) =>
+    new Promise((resolve, reject) => {
+      const req = request(url, { method: options.method ?? 'POST', headers: options.headers }, (res) => {
+        let body = '';
+        res.on('data', (d) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+      req.end(options.body);
+    }),
+  );
+}
