@@ -6,13 +6,13 @@ import { getMeta, hasModernClaim, isLogLevel, LOG_LEVELS, readEnvelope, type Imp
 import { Method } from '../protocol/methods.js';
 import { shapeResult } from '../protocol/result.js';
 import { MODERN_VERSIONS, negotiateLegacyVersion } from '../protocol/versions.js';
-import { callTool, type CallOptions } from './call-tool.js';
+import { CallPipeline, type PipelineOptions } from './pipeline/index.js';
 import type { CallInfo } from './context.js';
 import type { ToolListing } from './listing.js';
 import type { Logger } from './logger.js';
 import type { Exchange, LegacySession, Peer, Reply } from './peer.js';
 
-export interface DispatcherOptions extends CallOptions {
+export interface DispatcherOptions extends PipelineOptions {
   serverInfo: Implementation;
   instructions?: string;
   listing: ToolListing;
@@ -27,9 +27,11 @@ export interface DispatcherOptions extends CallOptions {
  */
 export class Dispatcher {
   private readonly discoverJson: string;
+  private readonly pipeline: CallPipeline;
   private readonly capabilities = { tools: { listChanged: false }, logging: {} };
 
   constructor(private readonly options: DispatcherOptions) {
+    this.pipeline = new CallPipeline(options);
     this.discoverJson = JSON.stringify(
       shapeResult('modern', {
         supportedVersions: [...MODERN_VERSIONS],
@@ -165,7 +167,7 @@ export class Dispatcher {
   }
 
   private async call(request: JsonRpcRequest, exchange: Exchange, info: CallInfo): Promise<Reply | undefined> {
-    const outcome = await callTool(request.params ?? {}, info, exchange, this.options);
+    const outcome = await this.pipeline.call(request.params ?? {}, info, exchange);
     if (outcome === undefined) return undefined;
     return ok(request, JSON.stringify(shapeResult(info.era, outcome as unknown as Record<string, unknown>, this.options.serverInfo)));
   }

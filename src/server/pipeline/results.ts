@@ -1,0 +1,25 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '../logger.js';
+import type { ToolResult } from '../tool.js';
+import type { ToolCall } from './call.js';
+
+/** An `isError` result the model can read and act on. */
+export function errorResult(text: string): ToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** A server-side bug: the client sees a correlation id, the log sees everything. */
+export function internalFailure(call: ToolCall, detail: unknown, logger: Logger): ToolResult {
+  const correlationId = randomUUID();
+  call.status = 'internal_error';
+  call.correlationId = correlationId;
+  logger.error(
+    { correlationId, tool: call.requestedName, err: detail instanceof Error ? detail : undefined, detail: detail instanceof Error ? undefined : detail },
+    'tool call failed',
+  );
+  return errorResult(`Tool ${call.requestedName} failed because of an internal error (correlation id ${correlationId}). The server log has the details; retrying may not help.`);
+}
+
+export function formatDuration(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Number((ms / 1000).toFixed(1))} s`;
+}

@@ -1,0 +1,99 @@
+import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
+import { CallContext, MissingClientCapability } from '../context.js';
+import type { Logger } from '../logger.js';
+import { normalizeResult } from '../normalize-result.js';
+import { ToolError, type ToolResult } from '../tool.js';
+import type { CallOutcome, ToolCall } from './call.js';
+import { errorResult, formatDuration, internalFailure } from './results.js';
+
+export interface HandlerOptions {
+  logger: Logger;
+  /** Default time a handler may run (a tool's own `timeoutMs` wins). */
+  timeoutMs: number;
+}
+
+/**
+ * Runs the handler with a signal that aborts on cancel, disconnect or
+ * timeout. A timed-out call answers with an `isError` result and its late
+ * result is dropped; a cancelled call answers nothing.
+ */
+export function runHandler(options: HandlerOptions): (call: ToolCall) => Promise<CallOutcome> {
+  return async (call) => {
+    const { tool, info, exchange } = call;
+    const controller = new AbortController();
+    const onPeerAbort = () => controller.abort(exchange.signal?.reason);
+    exchange.signal?.addEventListener('abort', onPeerAbort, { once: true });
+    exchange.peer.inflight.set(info.requestId, controller);
+    const ctx = new CallContext(controller.signal, info, exchange, options.logger, tool.name);
+    const timeoutMs = tool.tool.timeoutMs ?? options.timeoutMs;
+    let timedOut = false;
+    let timer: NodeJS.Timeout | undefined;
+    const stopped = new Promise<'stopped'>((resolve) => {
+      controller.signal.addEventListener('abort', () => resolve('stopped'), { once: true });
+      timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort(new Error(`timed out after ${formatDuration(timeoutMs)}`));
+      }, timeoutMs);
+    });
+    try {
+      const handled = Promise.resolve().then(() => tool.tool.handler(call.handlerArgs as never, ctx));
+      const value = await Promise.race([handled, stopped]);
+      if (controller.signal.aborted) return stoppedOutcome(call, timedOut, timeoutMs);
+      return finishResult(call, value, options.logger);
+    } catch (err) {
+      if (controller.signal.aborted) return stoppedOutcome(call, timedOut, timeoutMs);
+      if (err instanceof MissingClientCapability) return missingCapability(call, err);
+      if (err instanceof ToolError) {
+        call.status = 'tool_error';
+        const result = errorResult(err.message);
+        if (err.structuredContent !== undefined) result.structuredContent = err.structuredContent;
+        return result;
+      }
+      return internalFailure(call, err, options.logger);
+    } finally {
+      ctx.finish();
+      clearTimeout(timer);
+      exchange.signal?.removeEventListener('abort', onPeerAbort);
+      if (exchange.peer.inflight.get(info.requestId) === controller) exchange.peer.inflight.delete(info.requestId);
+    }
+  };
+}
+
+function stoppedOutcome(call: ToolCall, timedOut: boolean, timeoutMs: number): CallOutcome {
+  if (!timedOut) {
+    call.status = 'cancelled';
+    return undefined;
+  }
+  call.status = 'timeout';
+  return errorResult(`Tool ${call.tool.name} timed out after ${formatDuration(timeoutMs)}; the call was stopped. Retry with a smaller request, or ask for a longer timeout.`);
+}
+
+/** Normalizes the handler's value and holds structured output to the declared outputSchema. */
+function finishResult(call: ToolCall, value: unknown, logger: Logger): ToolResult {
+  const normalized = normalizeResult(value);
+  if (!normalized.ok) return internalFailure(call, `handler returned an invalid result: ${normalized.problem}`, logger);
+  const result = normalized.result;
+  if (result.isError) {
+    call.status = 'tool_error';
+    return result;
+  }
+  const { validateOutput } = call.tool;
+  if (validateOutput) {
+    if (result.structuredContent === undefined) return internalFailure(call, 'the tool declares an outputSchema but returned no structuredContent', logger);
+    const check = validateOutput(result.structuredContent);
+    if (!check.ok) return internalFailure(call, `structuredContent does not match the outputSchema: ${check.problems.join('; ')}`, logger);
+  }
+  return result;
+}
+
+/** -32021 for modern clients (HTTP 400); legacy clients read why in an isError result. */
+function missingCapability(call: ToolCall, err: MissingClientCapability): ToolResult {
+  call.status = 'refused';
+  if (call.info.era === 'modern') {
+    call.status = 'protocol_error';
+    throw new RpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${err.capability}`, {
+      requiredCapabilities: { [err.capability]: {} },
+    });
+  }
+  return errorResult(`Tool ${call.tool.name} needs a client that supports ${err.capability}; this client did not declare it.`);
+}
