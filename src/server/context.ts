@@ -5,7 +5,9 @@ import { Method } from '../protocol/methods.js';
 import type { Era } from '../protocol/versions.js';
 import type { Logger } from './logger.js';
 import type { Exchange } from './peer.js';
-import type { ToolContext } from './tool.js';
+import type { CallInputs } from './inputs/call-inputs.js';
+import type { CreateMessageResult, ElicitResult, InputMethod, ListRootsResult } from './inputs/responses.js';
+import type { AskOptions, ElicitSchema, ToolContext } from './tool.js';
 
 export interface CallInfo {
   era: Era;
@@ -33,6 +35,7 @@ export class CallContext implements ToolContext {
     private readonly exchange: Exchange,
     private readonly logger: Logger,
     private readonly toolName: string,
+    private readonly inputs: CallInputs,
   ) {}
 
   get requestId() { return this.info.requestId; }
@@ -67,6 +70,24 @@ export class CallContext implements ToolContext {
 
   requireClientCapability(capability: 'sampling' | 'elicitation' | 'roots'): void {
     if (this.info.clientCapabilities[capability] === undefined) throw new MissingClientCapability(capability);
+  }
+
+  elicit(message: string, requestedSchema: ElicitSchema, options?: AskOptions): Promise<ElicitResult> {
+    return this.ask('elicitation/create', { message, requestedSchema }, options) as Promise<ElicitResult>;
+  }
+
+  sample(params: { messages: unknown[]; maxTokens: number; [key: string]: unknown }, options?: AskOptions): Promise<CreateMessageResult> {
+    return this.ask('sampling/createMessage', params, options) as Promise<CreateMessageResult>;
+  }
+
+  listRoots(options?: AskOptions): Promise<ListRootsResult> {
+    return this.ask('roots/list', {}, options) as Promise<ListRootsResult>;
+  }
+
+  private ask(method: InputMethod, params: Record<string, unknown>, options?: AskOptions): Promise<unknown> {
+    if (!this.live()) return Promise.reject(this.signal.reason ?? new Error('the call is over'));
+    const key = options?.key ?? this.inputs.nextKey(method);
+    return this.inputs.ask(method, params, key, this.signal);
   }
 
   finish(): void {

@@ -1,4 +1,5 @@
-import type { RequestId } from '../jsonrpc/types.js';
+import { encodeRequest } from '../jsonrpc/encode.js';
+import type { JsonRpcResponse, RequestId } from '../jsonrpc/types.js';
 import type { ClientCapabilities, Implementation, LogLevel } from '../protocol/meta.js';
 
 /** What a legacy `initialize` handshake established for one stdio process or HTTP session. */
@@ -20,13 +21,58 @@ export class Peer {
   legacy?: LegacySession;
   /** Requests in flight, so `notifications/cancelled` can abort them. */
   readonly inflight = new Map<RequestId, AbortController>();
+  /** Server-to-client requests awaiting the client's answer (legacy era). */
+  private readonly outbound = new Map<RequestId, { method: string; resolve(value: unknown): void; reject(err: Error): void }>();
+  private nextOutboundId = 0;
 
   constructor(readonly transport: 'stdio' | 'http' | 'memory') {}
+
+  /**
+   * Sends a request to the client on `write` (the call's own channel) and
+   * resolves with its result. Rejects when the client answers with an error
+   * or `signal` aborts (the call was cancelled or timed out).
+   */
+  request(write: (json: string) => void, method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
+    const id = `toolwright-${++this.nextOutboundId}`;
+    return new Promise((resolve, reject) => {
+      if (signal.aborted) return reject(signal.reason);
+      const onAbort = () => {
+        this.outbound.delete(id);
+        reject(signal.reason);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.outbound.set(id, {
+        method,
+        resolve: (value) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(value);
+        },
+        reject: (err) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(err);
+        },
+      });
+      write(encodeRequest(id, method, params));
+    });
+  }
+
+  /** Routes a client's response to the request it answers; false when nothing waits for it. */
+  handleResponse(response: JsonRpcResponse): boolean {
+    const id = response.id;
+    const waiter = id === undefined || id === null ? undefined : this.outbound.get(id);
+    if (!waiter) return false;
+    this.outbound.delete(id!);
+    if ('error' in response) waiter.reject(new ClientRequestError(waiter.method, response.error?.code ?? 0, String(response.error?.message ?? 'error')));
+    else waiter.resolve(response.result);
+    return true;
+  }
 
   /** Aborts everything in flight: the connection is gone. */
   close(reason = 'connection closed'): void {
     for (const controller of this.inflight.values()) controller.abort(new Error(reason));
     this.inflight.clear();
+    for (const waiter of this.outbound.values()) waiter.reject(new Error(reason));
+    this.outbound.clear();
   }
 }
 
@@ -47,4 +93,12 @@ export interface Exchange {
 export interface Reply {
   json: string;
   status: number;
+}
+
+/** A server-to-client request the client answered with a JSON-RPC error (legacy era). */
+export class ClientRequestError extends Error {
+  constructor(readonly method: string, readonly code: number, message: string) {
+    super(`the client answered ${method} with error ${code}: ${message}`);
+    this.name = 'ClientRequestError';
+  }
 }

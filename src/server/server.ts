@@ -1,5 +1,7 @@
 import type { Implementation } from '../protocol/meta.js';
 import { Dispatcher } from './dispatcher.js';
+import { RequestStateCodec } from './inputs/request-state.js';
+import type { ApprovalMode } from './pipeline/index.js';
 import { ToolListing } from './listing.js';
 import { createLogger, type Logger } from './logger.js';
 import { ToolRegistry } from './registry.js';
@@ -19,6 +21,19 @@ export interface ToolServerOptions {
   /** Default time a tool call may run (default 60 s); a tool's own `timeoutMs` wins. */
   timeoutMs?: number;
   logger?: Logger;
+  /**
+   * Which calls wait for the user's approval through an elicitation:
+   * 'destructive' (default: tools with `destructiveHint: true` or `approval: 'always'`),
+   * 'always' (every call) or 'never'.
+   */
+  approval?: ApprovalMode;
+  /**
+   * Key that signs `requestState` (multi round-trip requests). Set the same
+   * secret on every instance behind a load balancer; default: random per process.
+   */
+  requestStateSecret?: string | Buffer;
+  /** How long a `requestState` stays valid (default 10 minutes). */
+  requestStateTtlMs?: number;
 }
 
 /**
@@ -42,6 +57,8 @@ export class ToolServer {
       registry: this.tools,
       logger: this.logger,
       timeoutMs: options.timeoutMs ?? 60_000,
+      requestState: new RequestStateCodec(options.requestStateSecret, options.requestStateTtlMs ?? 600_000),
+      approval: options.approval ?? 'destructive',
       serverInfo: this.info,
       instructions: options.instructions,
       listing: new ToolListing(this.tools, options.pageSize ?? 100, cache, this.info),

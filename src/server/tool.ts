@@ -3,6 +3,21 @@ import type { ClientCapabilities, Implementation, LogLevel } from '../protocol/m
 import type { Era } from '../protocol/versions.js';
 import type { RequestId } from '../jsonrpc/types.js';
 import type { StandardSchemaV1 } from '../schema/standard.js';
+import type { CreateMessageResult, ElicitResult, ListRootsResult } from './inputs/responses.js';
+
+export type { CreateMessageResult, ElicitResult, ListRootsResult };
+
+/** The flat form an elicitation may ask for (client/elicitation.mdx: primitive properties only). */
+export interface ElicitSchema {
+  type: 'object';
+  properties: Record<string, Record<string, unknown>>;
+  required?: string[];
+}
+
+/** Options of a question to the client. `key` names it in `inputRequests` (default: kind and position). */
+export interface AskOptions {
+  key?: string;
+}
 
 /** A JSON Schema object; a tool's input schema must have `type: "object"` at its root. */
 export type JsonSchema = Record<string, unknown>;
@@ -51,6 +66,16 @@ export interface ToolContext {
    * an `isError` result (basic/index: a server MUST NOT rely on undeclared capabilities).
    */
   requireClientCapability(capability: 'sampling' | 'elicitation' | 'roots'): void;
+  /**
+   * Asks the user through the client (form elicitation). Modern clients get an
+   * InputRequiredResult and retry with the answer, which re-runs the handler,
+   * so ask before acting; legacy clients get an `elicitation/create` request.
+   */
+  elicit(message: string, requestedSchema: ElicitSchema, options?: AskOptions): Promise<ElicitResult>;
+  /** Asks the client's model for a completion (`sampling/createMessage`); same rules as `elicit`. */
+  sample(params: { messages: unknown[]; maxTokens: number; systemPrompt?: string; [key: string]: unknown }, options?: AskOptions): Promise<CreateMessageResult>;
+  /** Asks the client for its roots (`roots/list`); same rules as `elicit`. */
+  listRoots(options?: AskOptions): Promise<ListRootsResult>;
 }
 
 type InferInput<S> = S extends StandardSchemaV1 ? StandardOutput<S> : Record<string, any>;
@@ -70,6 +95,13 @@ export interface Tool<S extends JsonSchema | StandardSchemaV1 = JsonSchema | Sta
   _meta?: Record<string, unknown>;
   /** How long a call may run before it fails with a timeout result (server default: 60 s). */
   timeoutMs?: number;
+  /**
+   * 'always': every call waits for the user's approval (an elicitation showing
+   * the arguments); 'never': none does. Default: approval when
+   * `annotations.destructiveHint` is true. The server's `approval` option can
+   * require it for all tools or turn it off.
+   */
+  approval?: 'always' | 'never';
   /**
    * Returns a string (one text block), a full ToolResult, or — for tools with an
    * outputSchema — the structured value itself. Throw ToolError for a failure

@@ -92,6 +92,8 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
     const session = sessionOf(req, res);
     if (session === null) return;
     if (parsed.kind === 'notification') dispatcher.handleNotification(parsed.message, session?.peer ?? new Peer('http'));
+    // A response answers a request the server sent on one of the session's streams.
+    else if (session) session.peer.handleResponse(parsed.message);
     res.writeHead(202).end();
   };
 

@@ -54,7 +54,8 @@ export class MessageStreamSession {
         dispatcher.handleNotification(parsed.message, this.peer);
         return;
       case 'response':
-        // Answers to server-initiated requests; none are sent yet, so there is nothing to match.
+        // The client answering a server-to-client request (legacy elicitation, sampling, roots).
+        this.peer.handleResponse(parsed.message);
         return;
     }
   }

@@ -1,4 +1,5 @@
 import type { CompiledTool } from '../compile-tool.js';
+import type { CallInputs, InputRequiredResult } from '../inputs/call-inputs.js';
 import type { CallInfo } from '../context.js';
 import type { Exchange } from '../peer.js';
 import type { ToolResult } from '../tool.js';
@@ -6,6 +7,7 @@ import type { ToolResult } from '../tool.js';
 /** How a call ended, for the audit trail and the logs. */
 export type CallStatus =
   | 'ok' // the handler returned a result
+  | 'input_required' // modern era: the call asked the client for input first
   | 'tool_error' // the handler reported a failure (isError result or ToolError)
   | 'invalid_arguments'
   | 'refused' // a policy stage said no (rate limit, overload, approval declined, size)
@@ -15,7 +17,7 @@ export type CallStatus =
   | 'protocol_error'; // answered with a JSON-RPC error (unknown tool, header mismatch, …)
 
 /** Undefined: the call was cancelled, nothing is sent. */
-export type CallOutcome = ToolResult | undefined;
+export type CallOutcome = ToolResult | InputRequiredResult | undefined;
 
 /** One `tools/call` as it moves through the pipeline. */
 export class ToolCall {
@@ -25,15 +27,36 @@ export class ToolCall {
   args: Record<string, unknown> = {};
   /** What the handler receives (a Standard Schema's parse output, or `args`). */
   handlerArgs: unknown;
+  /** Questions for the client and their answers (set by the inputs stage). */
+  inputs!: CallInputs;
   status: CallStatus = 'ok';
   correlationId?: string;
   readonly startedAt = performance.now();
+  /** Aborts on `notifications/cancelled`, a lost connection, or the handler's timeout. */
+  readonly controller = new AbortController();
 
   constructor(
     readonly params: Record<string, unknown>,
     readonly info: CallInfo,
     readonly exchange: Exchange,
   ) {}
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** Makes the call cancellable by id and by the transport; returns the undo. */
+  track(): () => void {
+    const { peer, signal } = this.exchange;
+    const id = this.info.requestId;
+    const onPeerAbort = () => this.controller.abort(signal?.reason);
+    signal?.addEventListener('abort', onPeerAbort, { once: true });
+    peer.inflight.set(id, this.controller);
+    return () => {
+      signal?.removeEventListener('abort', onPeerAbort);
+      if (peer.inflight.get(id) === this.controller) peer.inflight.delete(id);
+    };
+  }
 
   /** The tool name the client asked for (valid or not). */
   get requestedName(): string {

@@ -1,5 +1,6 @@
 import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
 import { CallContext, MissingClientCapability } from '../context.js';
+import { INPUT_REQUIRED } from '../inputs/call-inputs.js';
 import type { Logger } from '../logger.js';
 import { normalizeResult } from '../normalize-result.js';
 import { ToolError, type ToolResult } from '../tool.js';
@@ -19,12 +20,10 @@ export interface HandlerOptions {
  */
 export function runHandler(options: HandlerOptions): (call: ToolCall) => Promise<CallOutcome> {
   return async (call) => {
-    const { tool, info, exchange } = call;
-    const controller = new AbortController();
-    const onPeerAbort = () => controller.abort(exchange.signal?.reason);
-    exchange.signal?.addEventListener('abort', onPeerAbort, { once: true });
-    exchange.peer.inflight.set(info.requestId, controller);
-    const ctx = new CallContext(controller.signal, info, exchange, options.logger, tool.name);
+    const { tool, info, exchange, controller } = call;
+    if (controller.signal.aborted) return stoppedOutcome(call, false, 0);
+    const ctx = new CallContext(controller.signal, info, exchange, options.logger, tool.name, call.inputs);
+    call.inputs.onPending = () => controller.abort(INPUT_REQUIRED);
     const timeoutMs = tool.tool.timeoutMs ?? options.timeoutMs;
     let timedOut = false;
     let timer: NodeJS.Timeout | undefined;
@@ -53,13 +52,15 @@ export function runHandler(options: HandlerOptions): (call: ToolCall) => Promise
     } finally {
       ctx.finish();
       clearTimeout(timer);
-      exchange.signal?.removeEventListener('abort', onPeerAbort);
-      if (exchange.peer.inflight.get(info.requestId) === controller) exchange.peer.inflight.delete(info.requestId);
     }
   };
 }
 
 function stoppedOutcome(call: ToolCall, timedOut: boolean, timeoutMs: number): CallOutcome {
+  if (call.inputs.hasPending) {
+    call.status = 'input_required';
+    return call.inputs.inputRequiredResult();
+  }
   if (!timedOut) {
     call.status = 'cancelled';
     return undefined;

@@ -1,0 +1,27 @@
+import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
+import { isPlainObject } from '../../protocol/content.js';
+import { CallInputs } from '../inputs/call-inputs.js';
+import type { RequestStateCodec } from '../inputs/request-state.js';
+import type { Stage } from './call.js';
+
+/**
+ * Prepares what the call may ask of the client. On a modern retry it checks
+ * `inputResponses` and opens the signed `requestState`: forged, expired or
+ * borrowed state is refused with -32602 (mrtr.mdx "Server Requirements").
+ */
+export function inputsStage(codec: RequestStateCodec): Stage {
+  return (call, next) => {
+    const binding = { tool: call.tool.name, args: call.args, principal: call.exchange.principal };
+    let answers: Record<string, unknown> = {};
+    if (call.info.era === 'modern') {
+      const { inputResponses, requestState } = call.params;
+      if (inputResponses !== undefined && !isPlainObject(inputResponses)) {
+        throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: inputResponses must be an object');
+      }
+      const earlier = requestState === undefined ? {} : codec.open(requestState, binding);
+      answers = { ...earlier, ...(inputResponses ?? {}) };
+    }
+    call.inputs = new CallInputs(call.info.era, call.info.clientCapabilities, call.exchange, answers, codec, binding);
+    return next();
+  };
+}
