@@ -11,4 +11,5 @@ export const Method = {
   progress: 'notifications/progress',
   message: 'notifications/message',
   toolsListChanged: 'notifications/tools/list_changed',
+  subscriptionsListen: 'subscriptions/listen',
 } as const;

@@ -2,7 +2,7 @@ import { encodeError, encodeResult } from '../jsonrpc/encode.js';
 import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../jsonrpc/types.js';
 import { isPlainObject } from '../protocol/content.js';
-import { getMeta, hasModernClaim, isLogLevel, LOG_LEVELS, readEnvelope, type Implementation } from '../protocol/meta.js';
+import { getMeta, hasModernClaim, isLogLevel, LOG_LEVELS, META, readEnvelope, type Implementation } from '../protocol/meta.js';
 import { Method } from '../protocol/methods.js';
 import { shapeResult } from '../protocol/result.js';
 import { MODERN_VERSIONS, negotiateLegacyVersion } from '../protocol/versions.js';
@@ -11,12 +11,14 @@ import type { CallInfo } from './context.js';
 import type { ToolListing } from './listing.js';
 import type { Logger } from './logger.js';
 import type { Exchange, LegacySession, Peer, Reply } from './peer.js';
+import type { SubscriptionHub } from './subscriptions.js';
 
 export interface DispatcherOptions extends PipelineOptions {
   serverInfo: Implementation;
   instructions?: string;
   listing: ToolListing;
   discoverCache: { ttlMs: number; cacheScope: 'public' | 'private' };
+  subscriptions: SubscriptionHub;
 }
 
 /**
@@ -28,7 +30,9 @@ export interface DispatcherOptions extends PipelineOptions {
 export class Dispatcher {
   private readonly discoverJson: string;
   private readonly pipeline: CallPipeline;
-  private readonly capabilities = { tools: { listChanged: false }, logging: {} };
+  private readonly capabilities = { tools: { listChanged: true }, logging: {} };
+  /** Open `subscriptions/listen` requests, ended gracefully by `close()`. */
+  private readonly listening = new Set<() => void>();
 
   constructor(private readonly options: DispatcherOptions) {
     this.pipeline = new CallPipeline(options);
@@ -97,6 +101,8 @@ export class Dispatcher {
         return ok(request, this.discoverJson);
       case Method.toolsList:
         return ok(request, this.options.listing.pageJson('modern', request.params?.cursor));
+      case Method.subscriptionsListen:
+        return this.listen(request, exchange);
       case Method.toolsCall:
         return this.call(request, exchange, {
           era: 'modern',
@@ -128,6 +134,7 @@ export class Dispatcher {
       clientInfo: isPlainObject(info) ? (info as Implementation) : undefined,
       initialized: false,
     };
+    this.options.subscriptions.addLegacyPeer(peer);
     const result = {
       protocolVersion: version,
       capabilities: this.capabilities,
@@ -164,6 +171,37 @@ export class Dispatcher {
       default:
         throw methodNotFound(request.method);
     }
+  }
+
+  /**
+   * A long-lived request (subscriptions.mdx): acknowledged at once, then open
+   * until the client cancels (no response) or the server closes it (a
+   * completion result tagged with the subscription id).
+   */
+  private listen(request: JsonRpcRequest, exchange: Exchange): Promise<Reply | undefined> {
+    const filter = request.params?.notifications;
+    if (!isPlainObject(filter)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "notifications" must be an object naming the notifications to receive');
+    const { peer, signal } = exchange;
+    const cancelled = new AbortController();
+    peer.inflight.set(request.id, cancelled);
+    const unsubscribe = this.options.subscriptions.listen(request.id, filter, exchange.notify);
+    return new Promise((resolve) => {
+      const end = (reply: Reply | undefined) => {
+        unsubscribe();
+        this.listening.delete(close);
+        if (peer.inflight.get(request.id) === cancelled) peer.inflight.delete(request.id);
+        resolve(reply);
+      };
+      const close = () => end(ok(request, JSON.stringify(shapeResult('modern', { _meta: { [META.subscriptionId]: request.id } }, this.options.serverInfo))));
+      this.listening.add(close);
+      cancelled.signal.addEventListener('abort', () => end(undefined), { once: true });
+      signal?.addEventListener('abort', () => end(undefined), { once: true });
+    });
+  }
+
+  /** Ends every open subscription gracefully (server shutdown). */
+  close(): void {
+    for (const close of [...this.listening]) close();
   }
 
   private async call(request: JsonRpcRequest, exchange: Exchange, info: CallInfo): Promise<Reply | undefined> {

@@ -24,8 +24,18 @@ export class Peer {
   /** Server-to-client requests awaiting the client's answer (legacy era). */
   private readonly outbound = new Map<RequestId, { method: string; resolve(value: unknown): void; reject(err: Error): void }>();
   private nextOutboundId = 0;
+  private readonly closeListeners: Array<() => void> = [];
+  /**
+   * Sends an unsolicited notification (legacy list changes): the stdio channel,
+   * or a legacy HTTP session's GET stream while one is open.
+   */
+  push?: (json: string) => void;
 
   constructor(readonly transport: 'stdio' | 'http' | 'memory') {}
+
+  onClose(listener: () => void): void {
+    this.closeListeners.push(listener);
+  }
 
   /**
    * Sends a request to the client on `write` (the call's own channel) and
@@ -73,6 +83,7 @@ export class Peer {
     this.inflight.clear();
     for (const waiter of this.outbound.values()) waiter.reject(new Error(reason));
     this.outbound.clear();
+    for (const listener of this.closeListeners.splice(0)) listener();
   }
 }
 

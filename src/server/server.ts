@@ -5,6 +5,7 @@ import type { ApprovalMode } from './pipeline/index.js';
 import { ToolListing } from './listing.js';
 import { createLogger, type Logger } from './logger.js';
 import { ToolRegistry } from './registry.js';
+import { SubscriptionHub } from './subscriptions.js';
 import type { Tool } from './tool.js';
 
 export interface ToolServerOptions {
@@ -46,6 +47,7 @@ export class ToolServer {
   readonly info: Implementation;
   /** @internal the protocol engine transports talk to */
   readonly dispatcher: Dispatcher;
+  private readonly subscriptions = new SubscriptionHub();
 
   constructor(options: ToolServerOptions = {}) {
     this.logger = options.logger ?? createLogger();
@@ -63,8 +65,16 @@ export class ToolServer {
       instructions: options.instructions,
       listing: new ToolListing(this.tools, options.pageSize ?? 100, cache, this.info),
       discoverCache: cache,
+      subscriptions: this.subscriptions,
     });
     if (options.tools?.length) this.tools.add(...options.tools);
+    // After the initial tools: only later changes are news to clients.
+    this.tools.onChange(() => this.subscriptions.toolsChanged());
+  }
+
+  /** Ends open subscriptions gracefully; transports close themselves. */
+  close(): void {
+    this.dispatcher.close();
   }
 
   /** Registers tools; throws ToolDefinitionError (and registers none) if any is invalid. */

@@ -132,6 +132,7 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
   /** Runs the request; switches the response to SSE the moment the call sends a notification. */
   const dispatchWithStream = async (req: IncomingMessage, res: ServerResponse, message: JsonRpcRequest, peer: Peer): Promise<Reply | undefined> => {
     const gone = new AbortController();
+    let keepAlive: NodeJS.Timeout | undefined;
     const onClose = () => {
       if (!res.writableFinished) gone.abort(new Error('client closed the response stream'));
     };
@@ -142,11 +143,17 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
       headers: req.headers,
       notify: (json) => {
         if (gone.signal.aborted || res.writableEnded) return;
-        if (!res.headersSent) startSse(res);
+        if (!res.headersSent) {
+          startSse(res);
+          // Long calls and subscriptions stay open: keep intermediaries from timing them out.
+          keepAlive = setInterval(() => writeSseKeepAlive(res), keepAliveMs);
+          keepAlive.unref();
+        }
         writeSseEvent(res, json);
       },
     };
     const reply = await dispatcher.handleRequest(message, exchange);
+    clearInterval(keepAlive);
     res.off('close', onClose);
     if (!reply || gone.signal.aborted) return undefined;
     if (res.headersSent) {
@@ -189,11 +196,15 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
     if (session.stream) return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Conflict: this session already has an open stream', undefined, 409));
     startSse(res, { 'mcp-session-id': session.id });
     session.stream = res;
+    session.peer.push = (json) => writeSseEvent(res, json);
     const timer = setInterval(() => writeSseKeepAlive(res), keepAliveMs);
     timer.unref();
     res.once('close', () => {
       clearInterval(timer);
-      if (session.stream === res) session.stream = undefined;
+      if (session.stream === res) {
+        session.stream = undefined;
+        session.peer.push = undefined;
+      }
     });
   };
 
@@ -227,12 +238,16 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
     url: `http://${urlHost}:${port}${path}`,
     port,
     server,
-    close: () =>
-      new Promise<void>((resolve) => {
-        sessions.close();
+    close: async () => {
+      // End subscriptions with their completion result, give the writes a turn, then drop connections.
+      toolServer.close();
+      await new Promise((r) => setImmediate(r));
+      sessions.close();
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      });
+    },
   };
 }
 

@@ -20,6 +20,7 @@ export class MessageStreamSession {
     kind: 'stdio' | 'memory',
   ) {
     this.peer = new Peer(kind);
+    this.peer.push = write;
   }
 
   /** Handles one serialized message. */

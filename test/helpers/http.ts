@@ -55,3 +55,18 @@ export function rawRequest(url: string, options: { method?: string; headers?: Re
     }),
   );
 }
+
+/** Reads SSE messages from a streaming response until `until` says enough. */
+export async function readSse(res: Response, until: (messages: Array<Record<string, any>>) => boolean): Promise<Array<Record<string, any>>> {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  const messages = () => sseMessages(text);
+  while (!until(messages())) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+  }
+  await reader.cancel().catch(() => undefined);
+  return messages();
+}

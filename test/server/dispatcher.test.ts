@@ -15,7 +15,7 @@ describe('modern era (2026-07-28)', () => {
     expect(res.result).toEqual({
       resultType: 'complete',
       supportedVersions: [MODERN],
-      capabilities: { tools: { listChanged: false }, logging: {} },
+      capabilities: { tools: { listChanged: true }, logging: {} },
       ttlMs: 300000,
       cacheScope: 'public',
       _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'disp', version: '9.9.9' } },
