@@ -1,0 +1,38 @@
+import { buildArguments } from './args.js';
+import { connectClient, parseTimeout, resolveTarget, type ClientCommandOptions } from './connect.js';
+import { ExitCode, UsageError, type CliIo } from './errors.js';
+import { formatCallResult } from './format.js';
+import { sanitize } from './sanitize.js';
+
+export interface CallOptions extends ClientCommandOptions {
+  args?: string;
+}
+
+/**
+ * `toolwright call <url> <tool> [key=value…]` or `toolwright call <tool>
+ * [key=value…] -- <command…>`. Exit 3 when the tool reports an error.
+ */
+export async function callCommand(operands: string[], command: string[], options: CallOptions, io: CliIo, version: string): Promise<number> {
+  // With a stdio command after --, there is no URL operand.
+  const url = command.length ? undefined : operands[0];
+  const [name, ...pairs] = command.length ? operands : operands.slice(1);
+  if (!name) throw new UsageError('which tool? e.g. toolwright call http://127.0.0.1:3000/mcp calculate_sum a=1 b=2');
+  const target = resolveTarget(url, command, options);
+  const client = await connectClient(target, options, io, version);
+  try {
+    const tools = await client.listTools();
+    const tool = tools.find((t) => t.name === name);
+    if (!tool) {
+      const names = tools.slice(0, 20).map((t) => sanitize(t.name)).join(', ');
+      throw new UsageError(`the server has no tool ${JSON.stringify(sanitize(name))}${names ? `; it has: ${names}${tools.length > 20 ? ', …' : ''}` : ''}`);
+    }
+    const args = buildArguments(pairs, options.args, tool.inputSchema);
+    const result = await client.callTool(name, args, { timeoutMs: parseTimeout(options.timeout) });
+    if (options.json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
+    else if (result.isError) io.stderr(`toolwright: the tool reported an error:\n${formatCallResult(result)}`);
+    else io.stdout(formatCallResult(result));
+    return result.isError ? ExitCode.toolError : ExitCode.ok;
+  } finally {
+    await client.close();
+  }
+}

@@ -1,0 +1,51 @@
+import { CancelledError, ConnectionError, McpRpcError, OutputValidationError, ProtocolViolationError, TimeoutError, ToolClientError } from '../client/errors.js';
+
+/** Exit codes (documented in the README's CLI reference). */
+export const ExitCode = { ok: 0, usage: 1, failure: 2, toolError: 3 } as const;
+
+/** The user asked for something the CLI cannot do: exit 1 with the message. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** Output channels, so tests can run the CLI in-process. */
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+/**
+ * Turns any failure into one line for the user and an exit code. No stack
+ * traces, and absolute paths are shortened to their last segment.
+ */
+export function reportError(err: unknown, io: CliIo): number {
+  if (err instanceof UsageError) {
+    io.stderr(`toolwright: ${scrubPaths(err.message)}\n`);
+    return ExitCode.usage;
+  }
+  io.stderr(`toolwright: ${scrubPaths(describe(err))}\n`);
+  if (err instanceof ConnectionError && err.reason === 'exit') {
+    io.stderr('toolwright: run with --verbose to see the server\'s stderr\n');
+  }
+  return ExitCode.failure;
+}
+
+function describe(err: unknown): string {
+  if (err instanceof McpRpcError) return `the server answered with error ${err.code}: ${err.message}`;
+  if (err instanceof OutputValidationError) return err.message;
+  if (err instanceof TimeoutError || err instanceof CancelledError) return err.message;
+  if (err instanceof ConnectionError) return `connection failed: ${err.message}`;
+  if (err instanceof ProtocolViolationError) return `the server broke the protocol: ${err.message}`;
+  if (err instanceof ToolClientError) return err.message;
+  return `unexpected error: ${err instanceof Error ? err.message : String(err)}`;
+}
+
+const ABSOLUTE_PATH = /(^|[\s'"(=])(?:file:\/\/)?\/(?:[^\s'"():/]+\/)+([^\s'"():/]*)/g;
+
+/** Replaces absolute paths (and file:// URLs) with their last segment. */
+export function scrubPaths(text: string): string {
+  return text.replace(ABSOLUTE_PATH, '$1$2');
+}

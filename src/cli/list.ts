@@ -1,0 +1,20 @@
+import { ExitCode, type CliIo } from './errors.js';
+import { formatToolList } from './format.js';
+import { connectClient, resolveTarget, type ClientCommandOptions } from './connect.js';
+
+/** `toolwright list <url> | -- <command…>`: the server's tools. */
+export async function listCommand(url: string | undefined, command: string[], options: ClientCommandOptions, io: CliIo, version: string): Promise<number> {
+  const target = resolveTarget(url, command, options);
+  const client = await connectClient(target, options, io, version);
+  try {
+    const tools = await client.listTools();
+    if (options.json) {
+      io.stdout(`${JSON.stringify({ era: client.era, protocolVersion: client.protocolVersion, serverInfo: client.serverInfo ?? null, tools }, null, 2)}\n`);
+    } else {
+      io.stdout(formatToolList(tools));
+    }
+    return ExitCode.ok;
+  } finally {
+    await client.close();
+  }
+}

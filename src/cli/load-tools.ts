@@ -1,0 +1,41 @@
+import { existsSync } from 'node:fs';
+import { extname, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Tool } from '../server/tool.js';
+import { UsageError } from './errors.js';
+
+const TYPESCRIPT = new Set(['.ts', '.mts', '.cts']);
+const JAVASCRIPT = new Set(['.js', '.mjs', '.cjs']);
+
+/**
+ * Loads `--tools <module>`: its default export (or a `tools` export) is an
+ * array of tools; plain objects are fine. TypeScript modules go through
+ * tsx's programmatic loader, so no build step is needed.
+ */
+export async function loadToolsModule(spec: string): Promise<Tool[]> {
+  const file = resolve(spec);
+  const ext = extname(file).toLowerCase();
+  if (!TYPESCRIPT.has(ext) && !JAVASCRIPT.has(ext)) throw new UsageError(`--tools expects a .js, .mjs or .ts module, got ${JSON.stringify(spec)}`);
+  if (!existsSync(file)) throw new UsageError(`tools module not found: ${spec}`);
+  const url = pathToFileURL(file).href;
+  let mod: Record<string, unknown>;
+  try {
+    if (TYPESCRIPT.has(ext)) {
+      const { tsImport } = await import('tsx/esm/api');
+      mod = await tsImport(url, import.meta.url);
+    } else {
+      mod = await import(url);
+    }
+  } catch (err) {
+    throw new UsageError(`could not load ${spec}: ${(err as Error).message?.split('\n')[0] ?? String(err)}`);
+  }
+  const tools = pickTools(mod);
+  if (!tools) throw new UsageError(`${spec} must export an array of tools (export default [ ... ])`);
+  return tools;
+}
+
+function pickTools(mod: Record<string, unknown>): Tool[] | undefined {
+  // Interop may wrap the default export once more (CommonJS compiled modules).
+  const candidates = [mod.default, (mod.default as Record<string, unknown> | undefined)?.default, mod.tools];
+  return candidates.find((c): c is Tool[] => Array.isArray(c));
+}

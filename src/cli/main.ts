@@ -1,0 +1,7 @@
+#!/usr/bin/env node
+import { runCli } from './program.js';
+
+const code = await runCli(process.argv.slice(2));
+process.exitCode = code;
+// Let pending output flush and handles close on their own; force the exit if something lingers.
+setTimeout(() => process.exit(code), 2_000).unref();

@@ -1,0 +1,76 @@
+import { createRequire } from 'node:module';
+import { Command, CommanderError, Option } from 'commander';
+import { callCommand, type CallOptions } from './call.js';
+import type { ClientCommandOptions } from './connect.js';
+import { ExitCode, reportError, type CliIo } from './errors.js';
+import { listCommand } from './list.js';
+import { serveCommand, type ServeOptions } from './serve.js';
+
+const VERSION = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+
+const defaultIo: CliIo = {
+  stdout: (text) => void process.stdout.write(text),
+  stderr: (text) => void process.stderr.write(text),
+};
+
+/**
+ * Runs the CLI and resolves with its exit code (0 ok, 1 usage, 2 connection
+ * or protocol failure, 3 the tool returned isError). Never calls
+ * process.exit, so tests can run it in-process.
+ */
+export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<number> {
+  // Everything after the first `--` is the stdio server's command line, untouched.
+  const split = argv.indexOf('--');
+  const own = split === -1 ? argv : argv.slice(0, split);
+  const command = split === -1 ? [] : argv.slice(split + 1);
+  let code: number = ExitCode.ok;
+  const program = buildProgram(io, command, (c) => (code = c));
+  try {
+    await program.parseAsync(own, { from: 'user' });
+    return code;
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    return reportError(err, io);
+  }
+}
+
+function buildProgram(io: CliIo, command: string[], setCode: (code: number) => void): Command {
+  const program = new Command('toolwright')
+    .description('Serve, list and call Model Context Protocol tools.')
+    .version(VERSION)
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .showHelpAfterError('(run toolwright --help for usage)');
+
+  program
+    .command('serve')
+    .description('serve tools over stdio (default) or Streamable HTTP')
+    .option('--stdio', 'serve over stdin/stdout (the default)')
+    .option('--http', 'serve over Streamable HTTP')
+    .option('--host <host>', 'HTTP interface to bind', '127.0.0.1')
+    .option('--port <port>', 'HTTP port (0 picks a free one)', '3000')
+    .option('--tools <module>', 'a .js, .mjs or .ts module whose default export is an array of tools (default: built-in demo tools)')
+    .action(async (options: ServeOptions) => setCode(await serveCommand(options, io, VERSION)));
+
+  withClientOptions(program.command('list'))
+    .description('list the tools of a server: toolwright list <url> | toolwright list -- <command> [args...]')
+    .argument('[url]', 'http(s):// URL of a Streamable HTTP server')
+    .action(async (url: string | undefined, options: ClientCommandOptions) => setCode(await listCommand(url, command, options, io, VERSION)));
+
+  withClientOptions(program.command('call'))
+    .description('call a tool: toolwright call <url> <tool> [key=value...] | toolwright call <tool> [key=value...] -- <command> [args...]')
+    .argument('<operands...>', '[url] tool [key=value...]')
+    .option('--args <json>', 'arguments as a JSON object (key=value pairs are merged over it)')
+    .action(async (operands: string[], options: CallOptions) => setCode(await callCommand(operands, command, options, io, VERSION)));
+
+  return program;
+}
+
+function withClientOptions(cmd: Command): Command {
+  return cmd
+    .addOption(new Option('--era <era>', 'protocol era').choices(['auto', 'modern', 'legacy']).default('auto'))
+    .option('--timeout <ms>', 'time allowed for each request, in milliseconds')
+    .option('--header <header>', 'HTTP header "Name: value" (repeatable)', (value: string, all: string[]) => [...all, value], [] as string[])
+    .option('--json', 'machine-readable JSON output')
+    .option('--verbose', "show the stdio server's stderr");
+}

@@ -1,0 +1,38 @@
+/**
+ * toolwright/client: a client for the tools of any MCP server, over stdio,
+ * Streamable HTTP or a custom transport, in both protocol eras.
+ */
+export { ToolClient } from './client/client.js';
+export {
+  CancelledError,
+  ConnectionError,
+  InputRequiredError,
+  McpRpcError,
+  OutputValidationError,
+  ProtocolViolationError,
+  TimeoutError,
+  ToolClientError,
+  type ConnectionFailure,
+} from './client/errors.js';
+export type {
+  CallToolOptions,
+  CallToolResult,
+  ClientCapabilities,
+  ClientTarget,
+  ContentBlock,
+  EraPreference,
+  HttpTarget,
+  Implementation,
+  ListedTool,
+  LogLevel,
+  LogMessage,
+  Progress,
+  StdioTarget,
+  ToolClientOptions,
+  TransportTarget,
+} from './client/types.js';
+export type { ClientTransport, IncomingResponse, SendOptions, WireContext } from './client/transport.js';
+export type { Era } from './protocol/versions.js';
+// The transports, for callers that build one themselves and pass it as { transport }.
+export { HttpClientTransport, type HttpTransportOptions } from './transports/http-client.js';
+export { StdioClientTransport, type StdioTransportOptions } from './transports/stdio-client.js';

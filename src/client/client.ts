@@ -1,0 +1,222 @@
+import type { JsonRpcNotification } from '../jsonrpc/types.js';
+import { ErrorCode } from '../jsonrpc/errors.js';
+import { isPlainObject } from '../protocol/content.js';
+import { isLogLevel, type Implementation, type LogLevel } from '../protocol/meta.js';
+import { Method } from '../protocol/methods.js';
+import type { Era } from '../protocol/versions.js';
+import { ConnectionError, McpRpcError, OutputValidationError, ProtocolViolationError } from './errors.js';
+import { handshake, type ServerIdentity } from './handshake.js';
+import { mirrorHeaders } from './mirror-headers.js';
+import { openTransport } from './open-transport.js';
+import { readCallResult, readListPage } from './results.js';
+import { ClientSession, type RequestOptions } from './session.js';
+import { MAX_TOOLS, ToolCatalog, type CatalogEntry } from './tool-catalog.js';
+import type { CallToolOptions, CallToolResult, ClientTarget, ListedTool, Progress, ToolClientOptions } from './types.js';
+
+const DEFAULT_CLIENT_INFO: Implementation = { name: 'toolwright-client', version: '0.1.0' };
+
+/**
+ * A client for the tools of one MCP server, in either protocol era. It
+ * treats the server as untrusted: every result is checked, tool definitions
+ * it cannot use safely are left out, and structured output is validated
+ * against the tool's outputSchema.
+ */
+export class ToolClient {
+  private session?: ClientSession;
+  private identity?: ServerIdentity;
+  private catalog?: ToolCatalog;
+  private listing?: Promise<ListedTool[]>;
+  private state: 'new' | 'connecting' | 'open' | 'closed' = 'new';
+  private readonly warn: (message: string) => void;
+
+  constructor(private readonly target: ClientTarget, private readonly options: ToolClientOptions = {}) {
+    this.warn = options.onWarning ?? ((message) => console.warn(`toolwright client: ${message}`));
+  }
+
+  /** Connects and finds out which era the server speaks. */
+  static async connect(target: ClientTarget, options: ToolClientOptions = {}): Promise<ToolClient> {
+    const client = new ToolClient(target, options);
+    await client.connect();
+    return client;
+  }
+
+  async connect(): Promise<void> {
+    if (this.state !== 'new') throw new Error('connect() can be called once per client');
+    this.state = 'connecting';
+    const o = this.options;
+    const transport = await openTransport(this.target, { maxMessageBytes: o.maxMessageBytes, closeGraceMs: o.closeGraceMs, onWarning: this.warn })
+      .catch((err: unknown) => {
+        this.state = 'closed';
+        throw err;
+      });
+    transport.onNotification = (n) => this.onServerNotification(n);
+    const identity = {
+      clientInfo: o.clientInfo ?? DEFAULT_CLIENT_INFO,
+      capabilities: o.capabilities ?? {},
+      logLevel: o.logLevel,
+    };
+    this.session = new ClientSession(transport, identity, o.timeoutMs ?? 60_000);
+    try {
+      this.identity = await handshake(this.session, { preference: o.era ?? 'auto', probeTimeoutMs: o.probeTimeoutMs ?? 5_000 });
+    } catch (err) {
+      this.state = 'closed';
+      await transport.close().catch(() => {});
+      throw err;
+    }
+    this.catalog = new ToolCatalog(transport.kind === 'http', this.warn);
+    this.state = 'open';
+  }
+
+  get era(): Era | undefined { return this.identity?.era; }
+  get protocolVersion(): string | undefined { return this.identity?.protocolVersion; }
+  /** Self-reported and unverified: for display and logs only (discover.mdx). */
+  get serverInfo(): Implementation | undefined { return this.identity?.serverInfo; }
+  get capabilities(): Record<string, unknown> | undefined { return this.identity?.capabilities; }
+  get instructions(): string | undefined { return this.identity?.instructions; }
+
+  /**
+   * All the server's tools, following every page. A modern listing is reused
+   * while its `ttlMs` lasts; `refresh` fetches it again regardless.
+   */
+  async listTools(options: { refresh?: boolean; signal?: AbortSignal } = {}): Promise<ListedTool[]> {
+    const catalog = this.open().catalog;
+    if (!options.refresh && catalog.isFresh()) return catalog.list();
+    // Concurrent callers share one fetch.
+    this.listing ??= this.fetchTools(catalog, options.signal).finally(() => (this.listing = undefined));
+    return this.listing;
+  }
+
+  /**
+   * Calls a tool. A tool that fails returns its result with `isError: true`;
+   * only protocol and connection problems throw.
+   */
+  async callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Promise<CallToolResult> {
+    if (!isPlainObject(args)) throw new TypeError('tool arguments must be a plain object');
+    const entry = await this.lookup(name);
+    try {
+      return await this.sendCall(name, args, entry, options);
+    } catch (err) {
+      // streamable-http.mdx: on HeaderMismatch, re-list (the schema may have changed) and retry once.
+      if (!(err instanceof McpRpcError) || err.code !== ErrorCode.HeaderMismatch || this.session?.transport.kind !== 'http') throw err;
+      await this.listTools({ refresh: true });
+      return this.sendCall(name, args, this.catalog?.get(name), options);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    await this.session?.transport.close();
+  }
+
+  private async fetchTools(catalog: ToolCatalog, signal?: AbortSignal): Promise<ListedTool[]> {
+    const maxPages = this.options.maxListPages ?? 100;
+    const tools: unknown[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    let ttlMs = Infinity;
+    for (let page = 0; ; page++) {
+      if (page >= maxPages) throw new ProtocolViolationError(`tools/list: the server returned more than ${maxPages} pages`);
+      const result = await this.rpc(Method.toolsList, cursor === undefined ? {} : { cursor }, { signal });
+      const listed = readListPage(result);
+      for (const tool of listed.tools) tools.push(tool); // no spread: a page may hold more items than a call has arguments
+      ttlMs = Math.min(ttlMs, this.era === 'modern' ? listed.ttlMs : 0);
+      // Past the catalog's cap, further pages would only cost memory (the catalog warns about the excess).
+      if (listed.nextCursor === undefined || tools.length > MAX_TOOLS) break;
+      if (seen.has(listed.nextCursor)) throw new ProtocolViolationError('tools/list: the server repeated a pagination cursor');
+      seen.add(listed.nextCursor);
+      cursor = listed.nextCursor;
+    }
+    catalog.replace(tools, ttlMs);
+    return catalog.list();
+  }
+
+  /** The checked definition of `name`, listing tools first when needed. */
+  private async lookup(name: string): Promise<CatalogEntry | undefined> {
+    const catalog = this.open().catalog;
+    if (!catalog.isLoaded || (!catalog.get(name) && !catalog.rejection(name) && !catalog.isFresh())) {
+      await this.listTools({ refresh: true });
+    }
+    const rejected = catalog.rejection(name);
+    if (rejected) throw new ProtocolViolationError(`tool ${name} cannot be called: the server's definition was rejected (${rejected})`);
+    // A tool the server did not list is still sent: the server decides (and answers -32602 if unknown).
+    return catalog.get(name);
+  }
+
+  private async sendCall(name: string, args: Record<string, unknown>, entry: CatalogEntry | undefined, options: CallToolOptions): Promise<CallToolResult> {
+    const session = this.open().session;
+    const onProgress = options.onProgress && increasingOnly(options.onProgress);
+    const headers = entry && session.transport.kind === 'http' && session.wire.era === 'modern' ? mirrorHeaders(entry.headerParams, args) : undefined;
+    const result = await this.rpc(Method.toolsCall, { name, arguments: args }, {
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+      progress: onProgress !== undefined,
+      onNotification: (n) => this.onCallNotification(n, onProgress),
+      headers,
+      meta: options.meta,
+    });
+    const call = readCallResult(result);
+    if (entry?.validateOutput && !call.isError) {
+      if (call.structuredContent === undefined) throw new OutputValidationError(name, ['structuredContent is missing, but the tool declares an outputSchema']);
+      const check = entry.validateOutput(call.structuredContent);
+      if (!check.ok) throw new OutputValidationError(name, check.problems);
+    }
+    return call;
+  }
+
+  /** One request; a legacy HTTP session the server ended is re-established once (2025-11-25 "Session Management"). */
+  private async rpc(method: string, params: Record<string, unknown>, options: RequestOptions): Promise<Record<string, unknown>> {
+    const session = this.open().session;
+    try {
+      return await session.request(method, params, options);
+    } catch (err) {
+      if (!(err instanceof ConnectionError) || err.reason !== 'session-expired') throw err;
+      this.identity = await handshake(session, { preference: 'legacy', probeTimeoutMs: 0 });
+      return session.request(method, params, options);
+    }
+  }
+
+  private onCallNotification(n: JsonRpcNotification, onProgress?: (p: Progress) => void): void {
+    if (n.method !== Method.progress) return this.onServerNotification(n);
+    const p = n.params;
+    if (!onProgress || !p || typeof p.progress !== 'number' || !Number.isFinite(p.progress)) return;
+    const progress: Progress = { progress: p.progress };
+    if (typeof p.total === 'number' && Number.isFinite(p.total)) progress.total = p.total;
+    if (typeof p.message === 'string') progress.message = p.message;
+    try {
+      onProgress(progress);
+    } catch (err) {
+      this.warn(`the onProgress callback threw: ${(err as Error).message}`);
+    }
+  }
+
+  private onServerNotification(n: JsonRpcNotification): void {
+    if (n.method === Method.toolsListChanged) {
+      this.catalog?.invalidate();
+    } else if (n.method === Method.message && this.options.onLog && isLogLevel(n.params?.level)) {
+      const { level, data, logger } = n.params!;
+      try {
+        this.options.onLog({ level: level as LogLevel, data, ...(typeof logger === 'string' ? { logger } : {}) });
+      } catch (err) {
+        this.warn(`the onLog callback threw: ${(err as Error).message}`);
+      }
+    }
+  }
+
+  private open(): { session: ClientSession; catalog: ToolCatalog } {
+    if (this.state !== 'open' || !this.session || !this.catalog) {
+      throw new ConnectionError(this.state === 'closed' ? 'the client is closed' : 'the client is not connected; call connect() first', 'closed');
+    }
+    return { session: this.session, catalog: this.catalog };
+  }
+}
+
+/** progress.mdx: progress MUST increase; a server that goes backwards is not passed on. */
+function increasingOnly(callback: (p: Progress) => void): (p: Progress) => void {
+  let last = -Infinity;
+  return (p) => {
+    if (p.progress <= last) return;
+    last = p.progress;
+    callback(p);
+  };
+}

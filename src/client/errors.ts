@@ -1,0 +1,79 @@
+/**
+ * Typed failures of the client. Every error the client throws is a
+ * ToolClientError, so callers can tell "the server said no" (McpRpcError)
+ * from "the server could not be reached" (ConnectionError) from "the server
+ * said something invalid" (ProtocolViolationError). A tool that fails is not
+ * an error here: its `isError: true` result is returned.
+ */
+export class ToolClientError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** The server answered with a JSON-RPC error. */
+export class McpRpcError extends ToolClientError {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+    /** The HTTP status the error travelled with, on HTTP. */
+    readonly httpStatus?: number,
+  ) {
+    super(message);
+  }
+}
+
+export type ConnectionFailure = 'spawn' | 'exit' | 'http' | 'network' | 'closed' | 'session-expired' | 'unsupported-version';
+
+/** The server could not be started or reached, or went away. */
+export class ConnectionError extends ToolClientError {
+  readonly httpStatus?: number;
+  /** The end of the server's stderr, when it was captured. */
+  readonly stderr?: string;
+
+  constructor(
+    message: string,
+    readonly reason: ConnectionFailure,
+    options: { cause?: unknown; httpStatus?: number; stderr?: string } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.httpStatus = options.httpStatus;
+    this.stderr = options.stderr;
+  }
+}
+
+/** No response within the time allowed; the request was cancelled. */
+export class TimeoutError extends ToolClientError {
+  constructor(readonly method: string, readonly timeoutMs: number) {
+    super(`${method} timed out after ${timeoutMs} ms; the request was cancelled`);
+  }
+}
+
+/** The caller aborted the request (its AbortSignal fired); the request was cancelled. */
+export class CancelledError extends ToolClientError {
+  constructor(readonly method: string, reason?: unknown) {
+    super(`${method} was cancelled${reason instanceof Error && reason.message ? `: ${reason.message}` : ''}`);
+  }
+}
+
+/** The server sent something the protocol does not allow (bad message, bad result shape, oversized message). */
+export class ProtocolViolationError extends ToolClientError {}
+
+/** A tool's `structuredContent` does not match the `outputSchema` it declared. */
+export class OutputValidationError extends ToolClientError {
+  constructor(readonly toolName: string, readonly problems: string[]) {
+    super(`Tool ${toolName} returned structuredContent that does not match its outputSchema:\n- ${problems.join('\n- ')}`);
+  }
+}
+
+/**
+ * The server answered with `resultType: "input_required"` (multi round-trip
+ * requests). Answering input requests is not supported yet.
+ */
+export class InputRequiredError extends ToolClientError {
+  constructor(readonly method: string, readonly inputRequests: unknown) {
+    super(`${method}: the server asked for more input (resultType "input_required"), which this client does not support yet`);
+  }
+}

@@ -1,0 +1,135 @@
+import { ErrorCode } from '../jsonrpc/errors.js';
+import type { Implementation } from '../protocol/meta.js';
+import { Method } from '../protocol/methods.js';
+import { isLegacyVersion, LATEST_LEGACY_VERSION, LATEST_MODERN_VERSION, LEGACY_VERSIONS, type Era } from '../protocol/versions.js';
+import { ConnectionError, McpRpcError, TimeoutError } from './errors.js';
+import { readDiscover, readInitialize } from './results.js';
+import type { ClientSession } from './session.js';
+import type { EraPreference } from './types.js';
+
+/** What the client learned about the server when it connected. */
+export interface ServerIdentity {
+  era: Era;
+  protocolVersion: string;
+  capabilities: Record<string, unknown>;
+  serverInfo?: Implementation;
+  instructions?: string;
+}
+
+export interface HandshakeOptions {
+  preference: EraPreference;
+  /** How long the stdio probe waits before concluding the server is legacy. */
+  probeTimeoutMs: number;
+}
+
+/**
+ * Finds out which era the server speaks (versioning.mdx "Backward
+ * Compatibility"): probe with a modern `server/discover`; a DiscoverResult
+ * or a recognized modern error means modern, anything else means legacy and
+ * the client falls back to `initialize`.
+ */
+export async function handshake(session: ClientSession, options: HandshakeOptions): Promise<ServerIdentity> {
+  if (options.preference === 'legacy') return initializeLegacy(session, LATEST_LEGACY_VERSION);
+  const stream = session.transport.kind !== 'http';
+  let fallback: string | undefined;
+  try {
+    const wire = { era: 'modern' as const, protocolVersion: LATEST_MODERN_VERSION };
+    const result = await session.request(Method.discover, {}, {
+      wire,
+      // stdio: a legacy server may never answer a pre-initialize request (stdio.mdx).
+      timeoutMs: stream && options.preference === 'auto' ? options.probeTimeoutMs : undefined,
+      cancellable: false,
+    });
+    const discovered = readDiscover(result);
+    if (discovered.supportedVersions.includes(LATEST_MODERN_VERSION)) {
+      session.wire = wire;
+      return { era: 'modern', protocolVersion: LATEST_MODERN_VERSION, ...withoutVersions(discovered) };
+    }
+    fallback = pickLegacy(discovered.supportedVersions);
+    if (!fallback || options.preference === 'modern') throw noCommonVersion(discovered.supportedVersions);
+  } catch (err) {
+    if (fallback !== undefined || options.preference === 'modern') throw err;
+    fallback = legacyFallback(err, stream);
+  }
+  return initializeLegacy(session, fallback);
+}
+
+/** Decides, from how the probe failed, whether to fall back and with which version; rethrows otherwise. */
+function legacyFallback(err: unknown, stream: boolean): string {
+  if (err instanceof McpRpcError) {
+    if (err.code === ErrorCode.UnsupportedProtocolVersion) {
+      // A modern server without our version: use one it supports, never blindly initialize.
+      const supported = (err.data as { supported?: unknown } | undefined)?.supported;
+      const versions = Array.isArray(supported) ? supported.filter((v): v is string => typeof v === 'string') : [];
+      const legacy = pickLegacy(versions);
+      if (!legacy) throw noCommonVersion(versions);
+      return legacy;
+    }
+    if (isRecognizedModernError(err, stream)) throw err;
+    return LATEST_LEGACY_VERSION;
+  }
+  if (err instanceof TimeoutError && stream) return LATEST_LEGACY_VERSION;
+  // streamable-http.mdx: a 4xx without a recognized modern JSON-RPC body means a legacy server.
+  if (err instanceof ConnectionError && err.reason === 'http' && err.httpStatus !== undefined && err.httpStatus >= 400 && err.httpStatus < 500) {
+    return LATEST_LEGACY_VERSION;
+  }
+  throw err;
+}
+
+/**
+ * Errors only a modern server sends. On HTTP a 404 carrying -32601 is the
+ * modern "unknown method" answer; on stdio -32601 is what legacy servers
+ * commonly say to a request before `initialize`, so it means legacy there.
+ */
+export function isRecognizedModernError(err: McpRpcError, stream: boolean): boolean {
+  switch (err.code) {
+    case ErrorCode.HeaderMismatch:
+    case ErrorCode.MissingRequiredClientCapability:
+    case ErrorCode.UnsupportedProtocolVersion:
+      return true;
+    case ErrorCode.MethodNotFound:
+      return !stream && err.httpStatus === 404;
+    default:
+      return false;
+  }
+}
+
+async function initializeLegacy(session: ClientSession, version: string): Promise<ServerIdentity> {
+  const identity = session.identity;
+  const result = await session.request(Method.initialize, {
+    protocolVersion: version,
+    capabilities: identity.capabilities,
+    clientInfo: identity.clientInfo,
+  }, { wire: { era: 'legacy' } });
+  const info = readInitialize(result);
+  if (!isLegacyVersion(info.protocolVersion)) {
+    throw new ConnectionError(
+      `the server chose protocol version ${JSON.stringify(info.protocolVersion.slice(0, 40))}, which this client does not support (it supports ${LEGACY_VERSIONS.join(', ')} and ${LATEST_MODERN_VERSION})`,
+      'unsupported-version',
+    );
+  }
+  const wire = { era: 'legacy' as const, protocolVersion: info.protocolVersion };
+  session.wire = wire;
+  await session.notify(Method.initialized, undefined, wire);
+  if (identity.logLevel && info.capabilities.logging !== undefined) {
+    await session.request(Method.setLogLevel, { level: identity.logLevel });
+  }
+  return { era: 'legacy', ...info };
+}
+
+function pickLegacy(versions: string[]): string | undefined {
+  return LEGACY_VERSIONS.find((v) => versions.includes(v));
+}
+
+function noCommonVersion(supported: string[]): ConnectionError {
+  const list = supported.slice(0, 10).map((v) => v.slice(0, 40)).join(', ') || 'none';
+  return new ConnectionError(
+    `the server supports no protocol version this client speaks (server: ${list}; client: ${LATEST_MODERN_VERSION}, ${LEGACY_VERSIONS.join(', ')})`,
+    'unsupported-version',
+  );
+}
+
+function withoutVersions<T extends { supportedVersions: string[] }>(info: T): Omit<T, 'supportedVersions'> {
+  const { supportedVersions: _ignored, ...rest } = info;
+  return rest;
+}

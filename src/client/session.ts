@@ -1,0 +1,106 @@
+import type { JsonRpcNotification } from '../jsonrpc/types.js';
+import { META, type ClientCapabilities, type Implementation, type LogLevel } from '../protocol/meta.js';
+import { Method } from '../protocol/methods.js';
+import { CancelledError, TimeoutError } from './errors.js';
+import { unwrapResponse } from './results.js';
+import type { ClientTransport, WireContext } from './transport.js';
+
+export interface RequestOptions {
+  /** The era framing; defaults to the session's. */
+  wire?: WireContext;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  /** Ask for progress: the request carries `_meta.progressToken`. */
+  progress?: boolean;
+  onNotification?: (notification: JsonRpcNotification) => void;
+  headers?: Record<string, string>;
+  /** Extra `_meta` keys (the protocol's own keys win). */
+  meta?: Record<string, unknown>;
+  /** Whether giving up sends `notifications/cancelled` where the transport needs it (not for the era probe). */
+  cancellable?: boolean;
+}
+
+export interface SessionIdentity {
+  clientInfo: Implementation;
+  capabilities: ClientCapabilities;
+  logLevel?: LogLevel;
+}
+
+/**
+ * Sends one request the way the negotiated era wants it: the modern `_meta`
+ * envelope on every request, a deadline on every request, and cancellation
+ * by the transport's rule when the deadline passes or the caller aborts
+ * (cancellation.mdx: stdio sends `notifications/cancelled`; modern HTTP
+ * closes the stream; legacy HTTP does both).
+ */
+export class ClientSession {
+  wire: WireContext = { era: 'modern' };
+  private nextId = 1;
+
+  constructor(
+    readonly transport: ClientTransport,
+    readonly identity: SessionIdentity,
+    private readonly defaultTimeoutMs: number,
+  ) {}
+
+  async request(method: string, params: Record<string, unknown>, options: RequestOptions = {}): Promise<Record<string, unknown>> {
+    // Already aborted: nothing is sent, so there is nothing to cancel either.
+    if (options.signal?.aborted) throw new CancelledError(method, options.signal.reason);
+    const id = this.nextId++;
+    const wire = options.wire ?? this.wire;
+    const meta = this.metaFor(wire, options, id);
+    const body = meta ? { ...params, _meta: meta } : params;
+    const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new TimeoutError(method, timeoutMs)), timeoutMs);
+    const onCallerAbort = () => controller.abort(new CancelledError(method, options.signal?.reason));
+    options.signal?.addEventListener('abort', onCallerAbort, { once: true });
+    try {
+      const response = await this.transport.request(
+        { jsonrpc: '2.0', id, method, params: body },
+        {
+          wire,
+          signal: controller.signal,
+          progressToken: options.progress ? id : undefined,
+          onNotification: options.onNotification,
+          headers: options.headers,
+        },
+      );
+      return unwrapResponse(method, response.message, response.httpStatus);
+    } catch (err) {
+      if (controller.signal.aborted && err === controller.signal.reason && options.cancellable !== false) {
+        void this.cancel(id, wire, err instanceof TimeoutError ? 'timed out' : 'cancelled by the caller');
+      }
+      throw err;
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onCallerAbort);
+    }
+  }
+
+  async notify(method: string, params?: Record<string, unknown>, wire: WireContext = this.wire): Promise<void> {
+    await this.transport.notify({ jsonrpc: '2.0', method, ...(params ? { params } : {}) }, wire);
+  }
+
+  /** On modern HTTP closing the stream was the cancellation; everywhere else the server needs to be told. */
+  private async cancel(id: number, wire: WireContext, reason: string): Promise<void> {
+    if (this.transport.kind === 'http' && wire.era === 'modern') return;
+    try {
+      await this.notify(Method.cancelled, { requestId: id, reason }, wire);
+    } catch {
+      // The connection may be gone; there is nothing left to cancel then.
+    }
+  }
+
+  private metaFor(wire: WireContext, options: RequestOptions, id: number): Record<string, unknown> | undefined {
+    const meta: Record<string, unknown> = { ...options.meta };
+    if (options.progress) meta.progressToken = id;
+    if (wire.era === 'modern') {
+      meta[META.protocolVersion] = wire.protocolVersion;
+      meta[META.clientCapabilities] = this.identity.capabilities;
+      meta[META.clientInfo] = this.identity.clientInfo;
+      if (this.identity.logLevel) meta[META.logLevel] = this.identity.logLevel;
+    }
+    return Object.keys(meta).length ? meta : undefined;
+  }
+}

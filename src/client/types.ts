@@ -1,0 +1,86 @@
+import type { ContentBlock } from '../protocol/content.js';
+import type { ClientCapabilities, Implementation, LogLevel } from '../protocol/meta.js';
+import type { HttpTarget } from '../transports/http-client.js';
+import type { StdioTarget } from '../transports/stdio-client.js';
+import type { ClientTransport } from './transport.js';
+
+export type { ContentBlock, ClientCapabilities, Implementation, LogLevel, HttpTarget, StdioTarget };
+
+/** Which protocol era to speak: detect it (default), or insist on one. */
+export type EraPreference = 'auto' | 'modern' | 'legacy';
+
+/** A transport built elsewhere (the in-memory pair, a custom channel). */
+export interface TransportTarget {
+  transport: ClientTransport;
+}
+
+export type ClientTarget = StdioTarget | HttpTarget | TransportTarget;
+
+/** A tool definition as the server listed it, after the client checked it. */
+export interface ListedTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+  icons?: Array<{ src: string; mimeType?: string; sizes?: string[]; theme?: string }>;
+  _meta?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** A tool result. `isError: true` means the tool failed and says why in `content`. */
+export interface CallToolResult {
+  content: ContentBlock[];
+  structuredContent?: unknown;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+export interface Progress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export interface LogMessage {
+  level: LogLevel;
+  data: unknown;
+  logger?: string;
+}
+
+export interface CallToolOptions {
+  /** Aborting cancels the call (stdio: notifications/cancelled; HTTP: the response stream closes). */
+  signal?: AbortSignal;
+  /** Overrides the client's `timeoutMs` for this call. */
+  timeoutMs?: number;
+  /** Asks the server for progress and receives it. */
+  onProgress?: (progress: Progress) => void;
+  /** Extra `_meta` for the request (the protocol's own keys always win). */
+  meta?: Record<string, unknown>;
+}
+
+export interface ToolClientOptions {
+  /** Default 'auto': detect the server's era as the spec's transport bindings describe. */
+  era?: EraPreference;
+  clientInfo?: Implementation;
+  /** Capabilities this client declares (default none). */
+  capabilities?: ClientCapabilities;
+  /** Time any request may take, the handshake included (default 60 s). */
+  timeoutMs?: number;
+  /** On stdio, how long the `server/discover` probe waits before assuming a legacy server (default 5 s). */
+  probeTimeoutMs?: number;
+  /** Largest message accepted from the server (default 16 MiB). */
+  maxMessageBytes?: number;
+  /** Most `tools/list` pages followed before giving up (default 100). */
+  maxListPages?: number;
+  /** Where warnings go (rejected tool definitions, ignored invalid messages); default: stderr. */
+  onWarning?: (message: string) => void;
+  /** Log messages the server sends (`notifications/message`). */
+  onLog?: (message: LogMessage) => void;
+  /** The least severe server log level to receive; sent only when set. */
+  logLevel?: LogLevel;
+  /** stdio: how long the server may take to exit after stdin closes before SIGTERM/SIGKILL (default 3 s each). */
+  closeGraceMs?: number;
+}

@@ -1,0 +1,213 @@
+import { ConnectionError, ProtocolViolationError } from '../client/errors.js';
+import { answerServerRequest } from '../client/server-requests.js';
+import type { ClientTransport, IncomingResponse, SendOptions, WireContext } from '../client/transport.js';
+import { classifyMessage, type ParsedMessage } from '../jsonrpc/parse.js';
+import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from '../jsonrpc/types.js';
+import { encodeHeaderValue } from '../protocol/header-params.js';
+import { Method } from '../protocol/methods.js';
+import { readSseEvents } from './sse-reader.js';
+
+/** A Streamable HTTP endpoint. */
+export interface HttpTarget {
+  url: string | URL;
+  /** Sent with every request (e.g. Authorization). */
+  headers?: Record<string, string>;
+  /** Replaces the global fetch (proxies, tests). */
+  fetch?: typeof fetch;
+}
+
+export interface HttpTransportOptions {
+  maxMessageBytes?: number;
+  onWarning?: (message: string) => void;
+}
+
+/** Methods whose `Mcp-Name` header mirrors a params field (streamable-http.mdx "Standard Request Headers"). */
+const NAMED: Record<string, 'name' | 'uri'> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+const SESSION_HEADER = 'mcp-session-id';
+
+/**
+ * Streamable HTTP client: one POST per message, answered with JSON or with an
+ * SSE stream scoped to the request. Modern requests mirror the body into
+ * MCP-Protocol-Version, Mcp-Method, Mcp-Name and Mcp-Param-* headers; legacy
+ * ones carry the session id the server gave at `initialize`.
+ */
+export class HttpClientTransport implements ClientTransport {
+  readonly kind = 'http' as const;
+  onNotification?: (notification: JsonRpcNotification) => void;
+  private readonly url: URL;
+  private readonly fetch: typeof fetch;
+  private readonly limit: number;
+  private readonly warn: (message: string) => void;
+  private sessionId?: string;
+  private lastWire?: WireContext;
+  /** Aborts every request in flight when the transport closes. */
+  private readonly closing = new AbortController();
+
+  constructor(private readonly target: HttpTarget, options: HttpTransportOptions = {}) {
+    this.url = new URL(target.url);
+    if (this.url.protocol !== 'http:' && this.url.protocol !== 'https:') throw new TypeError('the server URL must be http:// or https://');
+    this.fetch = target.fetch ?? globalThis.fetch;
+    this.limit = options.maxMessageBytes ?? 16 * 1024 * 1024;
+    this.warn = options.onWarning ?? (() => {});
+  }
+
+  async request(request: JsonRpcRequest, options: SendOptions): Promise<IncomingResponse> {
+    const wire = options.wire;
+    const hadSession = wire.era === 'legacy' && this.sessionId !== undefined;
+    const signal = options.signal ? AbortSignal.any([options.signal, this.closing.signal]) : this.closing.signal;
+    options = { ...options, signal };
+    const response = await this.post(request, wire, signal, options.headers);
+    if (request.method === Method.initialize) {
+      const session = response.headers.get(SESSION_HEADER);
+      // 2025-11-25 transports: a session id is visible ASCII only.
+      this.sessionId = session && /^[\x21-\x7E]{1,512}$/.test(session) ? session : undefined;
+    }
+    if (response.status === 404 && hadSession) {
+      this.sessionId = undefined;
+      await response.body?.cancel();
+      throw new ConnectionError('the server ended the session (HTTP 404)', 'session-expired', { httpStatus: 404 });
+    }
+    const type = response.headers.get('content-type') ?? '';
+    if (response.ok && /^text\/event-stream/i.test(type) && response.body) {
+      return this.readStream(response.body, request, options);
+    }
+    let text: string;
+    try {
+      text = await readCapped(response, this.limit);
+    } catch (err) {
+      if (signal.aborted) throw signal.reason;
+      if (err instanceof ProtocolViolationError) throw err;
+      throw new ConnectionError(`reading the response to ${request.method} failed: ${(err as Error).message}`, 'network', { cause: err });
+    }
+    let message: ParsedMessage | undefined;
+    try {
+      message = classifyMessage(JSON.parse(text));
+    } catch {
+      message = undefined;
+    }
+    if (message?.kind === 'response') {
+      const id = message.message.id;
+      if (id !== request.id && !(id === null && 'error' in message.message)) {
+        throw new ProtocolViolationError(`the server answered request ${request.id} with a response for id ${JSON.stringify(id)}`);
+      }
+      return { message: message.message, httpStatus: response.status };
+    }
+    if (!response.ok) {
+      throw new ConnectionError(`HTTP ${response.status} ${response.statusText}${snippet(text)}`.trim(), 'http', { httpStatus: response.status });
+    }
+    throw new ProtocolViolationError(`the server answered ${request.method} with HTTP ${response.status} but no JSON-RPC response (content-type ${JSON.stringify(type)})`);
+  }
+
+  async notify(notification: JsonRpcNotification, wire: WireContext): Promise<void> {
+    const response = await this.post(notification, wire, AbortSignal.timeout(10_000));
+    await response.body?.cancel();
+    if (!response.ok) throw new ConnectionError(`the server refused ${notification.method} (HTTP ${response.status})`, 'http', { httpStatus: response.status });
+  }
+
+  /** Ends a legacy session with DELETE (2025-11-25 "Session Management"); 405 means the server keeps it. */
+  async close(): Promise<void> {
+    if (!this.closing.signal.aborted) this.closing.abort(new ConnectionError('the connection is closed', 'closed'));
+    if (this.sessionId === undefined) return;
+    const headers = this.baseHeaders();
+    headers[SESSION_HEADER] = this.sessionId;
+    if (this.lastWire?.protocolVersion) headers['mcp-protocol-version'] = this.lastWire.protocolVersion;
+    this.sessionId = undefined;
+    try {
+      const response = await this.fetch(this.url, { method: 'DELETE', headers, signal: AbortSignal.timeout(2_000) });
+      await response.body?.cancel();
+    } catch {
+      // The session expires on its own; closing must not fail because the server is gone.
+    }
+  }
+
+  private async post(message: JsonRpcMessage, wire: WireContext, signal?: AbortSignal, extra?: Record<string, string>): Promise<Response> {
+    if (this.closing.signal.aborted) throw this.closing.signal.reason;
+    this.lastWire = wire;
+    const headers: Record<string, string> = { ...this.baseHeaders(), 'content-type': 'application/json' };
+    if (wire.protocolVersion) headers['mcp-protocol-version'] = wire.protocolVersion;
+    if (wire.era === 'modern' && 'method' in message) {
+      headers['mcp-method'] = message.method;
+      const field = NAMED[message.method];
+      const value = field ? message.params?.[field] : undefined;
+      if (typeof value === 'string') headers['mcp-name'] = encodeHeaderValue(value);
+      Object.assign(headers, extra);
+    }
+    if (wire.era === 'legacy' && this.sessionId) headers[SESSION_HEADER] = this.sessionId;
+    try {
+      return await this.fetch(this.url, { method: 'POST', headers, body: JSON.stringify(message), signal });
+    } catch (err) {
+      if (signal?.aborted) throw signal.reason;
+      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+      const why = cause?.code ?? cause?.message ?? (err as Error).message;
+      throw new ConnectionError(`could not reach ${this.url.origin}: ${why}`, 'network', { cause: err });
+    }
+  }
+
+  private baseHeaders(): Record<string, string> {
+    const headers: Record<string, string> = {};
+    for (const [key, value] of Object.entries(this.target.headers ?? {})) headers[key.toLowerCase()] = value;
+    headers.accept = 'application/json, text/event-stream';
+    return headers;
+  }
+
+  /** Reads the request's SSE stream up to its response; notifications on the way go to the caller. */
+  private async readStream(body: ReadableStream<Uint8Array>, request: JsonRpcRequest, options: SendOptions): Promise<IncomingResponse> {
+    const events = readSseEvents(body, this.limit);
+    try {
+      for await (const event of events) {
+        if (event.event !== 'message') continue;
+        let parsed: ParsedMessage;
+        try {
+          parsed = classifyMessage(JSON.parse(event.data));
+        } catch (err) {
+          this.warn(`ignored an invalid message on the response stream: ${(err as Error).message}`);
+          continue;
+        }
+        if (parsed.kind === 'notification') options.onNotification?.(parsed.message);
+        else if (parsed.kind === 'request') void this.answer(parsed.message, options.wire);
+        else if (parsed.message.id === request.id) return { message: parsed.message, httpStatus: 200 };
+        else this.warn(`ignored a response for another request (id ${JSON.stringify(parsed.message.id)}) on the stream of request ${request.id}`);
+      }
+    } catch (err) {
+      if (options.signal?.aborted) throw options.signal.reason;
+      if (err instanceof ProtocolViolationError) throw err;
+      throw new ConnectionError(`the response stream of ${request.method} failed: ${(err as Error).message}`, 'network', { cause: err });
+    } finally {
+      await events.return(undefined).catch(() => {}); // closes the stream (modern cancellation when early)
+    }
+    throw new ConnectionError(`the server closed the response stream of ${request.method} without answering`, 'network');
+  }
+
+  private async answer(request: JsonRpcRequest, wire: WireContext): Promise<void> {
+    try {
+      const response = await this.post(JSON.parse(answerServerRequest(request)) as JsonRpcMessage, wire, AbortSignal.timeout(10_000));
+      await response.body?.cancel();
+    } catch (err) {
+      this.warn(`could not answer the server's ${request.method} request: ${(err as Error).message}`);
+    }
+  }
+}
+
+/** The body as text, refusing to buffer more than `limit` bytes. */
+async function readCapped(response: Response, limit: number): Promise<string> {
+  if (!response.body) return '';
+  const declared = Number(response.headers.get('content-length'));
+  if (declared > limit) {
+    await response.body.cancel();
+    throw new ProtocolViolationError(`the server's response is larger than the ${limit}-byte limit`);
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    // Leaving the loop by throwing cancels the body, which closes the connection.
+    if (size > limit) throw new ProtocolViolationError(`the server's response is larger than the ${limit}-byte limit`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function snippet(text: string): string {
+  const clean = text.replace(/[\x00-\x1F\x7F]+/g, ' ').trim();
+  return clean ? `: ${clean.length > 200 ? `${clean.slice(0, 200)}…` : clean}` : '';
+}

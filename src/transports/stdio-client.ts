@@ -1,0 +1,152 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { ConnectionError } from '../client/errors.js';
+import { StreamConnection } from '../client/stream-connection.js';
+import type { ClientTransport, IncomingResponse, SendOptions } from '../client/transport.js';
+import type { JsonRpcNotification, JsonRpcRequest } from '../jsonrpc/types.js';
+import { LineSplitter } from './line-splitter.js';
+
+/** How to start a stdio server. */
+export interface StdioTarget {
+  command: string;
+  args?: string[];
+  /** Added to the environment the server starts with. */
+  env?: Record<string, string>;
+  /**
+   * Pass the whole environment of this process to the server. Off by default:
+   * the server then gets only a few safe variables (PATH, HOME, …) plus `env`,
+   * so secrets in this process do not leak into every server it starts.
+   */
+  inheritEnv?: boolean;
+  cwd?: string;
+  /** The server's stderr: shown on ours ('inherit', default), dropped, or kept for errors ('capture'). */
+  stderr?: 'inherit' | 'ignore' | 'capture';
+  /** Receives the server's stderr text when `stderr` is 'capture'. */
+  onStderr?: (text: string) => void;
+}
+
+export interface StdioTransportOptions {
+  maxMessageBytes?: number;
+  /** After stdin closes, how long the server may take to exit before SIGTERM, then SIGKILL (default 3 s each). */
+  closeGraceMs?: number;
+  onWarning?: (message: string) => void;
+}
+
+const SAFE_ENV = process.platform === 'win32'
+  ? ['APPDATA', 'HOMEDRIVE', 'HOMEPATH', 'LOCALAPPDATA', 'PATH', 'PROCESSOR_ARCHITECTURE', 'SYSTEMDRIVE', 'SYSTEMROOT', 'TEMP', 'USERNAME', 'USERPROFILE', 'PROGRAMFILES']
+  : ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'TMPDIR'];
+const STDERR_TAIL_BYTES = 8 * 1024;
+
+/**
+ * Spawns a server and talks newline-delimited JSON-RPC over its stdin and
+ * stdout (stdio.mdx). Shutdown follows the spec: close stdin, wait, then
+ * SIGTERM, then SIGKILL.
+ */
+export class StdioClientTransport implements ClientTransport {
+  readonly kind = 'stdio' as const;
+  onNotification?: (notification: JsonRpcNotification) => void;
+  private readonly connection: StreamConnection;
+  private stderrTail = '';
+  private exited = false;
+  private readonly exitedPromise: Promise<void>;
+
+  private constructor(private readonly child: ChildProcess, private readonly target: StdioTarget, private readonly options: StdioTransportOptions) {
+    const warn = options.onWarning ?? (() => {});
+    const limit = options.maxMessageBytes ?? 16 * 1024 * 1024;
+    this.connection = new StreamConnection((json) => this.write(json), warn);
+    this.connection.onNotification = (n) => this.onNotification?.(n);
+    const splitter = new LineSplitter(limit, (line) => this.connection.receive(line), () => this.connection.oversized(limit));
+    child.stdout!.on('data', (chunk: Buffer) => splitter.push(chunk));
+    child.stdout!.on('end', () => splitter.end());
+    child.stdin!.on('error', () => {}); // EPIPE when the server died; 'close' reports it
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (text: string) => {
+      this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL_BYTES);
+      target.onStderr?.(text);
+    });
+    // 'close' waits for stdout to end, so every answer the server wrote is handled first.
+    this.exitedPromise = once(child, 'close').then(([code, signal]) => {
+      this.exited = true;
+      const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+      this.connection.fail(new ConnectionError(`the server process ${how}`, 'exit', { stderr: this.capturedStderr() }));
+    });
+  }
+
+  /** Starts the server; rejects with ConnectionError when it cannot be spawned. */
+  static async start(target: StdioTarget, options: StdioTransportOptions = {}): Promise<StdioClientTransport> {
+    const mode = target.stderr ?? 'inherit';
+    const child = spawn(target.command, target.args ?? [], {
+      cwd: target.cwd,
+      env: buildEnv(target),
+      stdio: ['pipe', 'pipe', mode === 'capture' ? 'pipe' : mode],
+      windowsHide: true,
+    });
+    try {
+      await Promise.race([once(child, 'spawn'), once(child, 'error').then(([err]) => Promise.reject(err))]);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      const why = code === 'ENOENT' ? 'command not found' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
+      throw new ConnectionError(`could not start ${JSON.stringify(target.command)}: ${why}`, 'spawn', { cause: err });
+    }
+    child.on('error', () => {}); // later errors (kill failures) surface through 'close'
+    return new StdioClientTransport(child, target, options);
+  }
+
+  /** The end of the server's stderr, when `stderr` is 'capture'. */
+  capturedStderr(): string | undefined {
+    return this.target.stderr === 'capture' ? this.stderrTail : undefined;
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  request(request: JsonRpcRequest, options: SendOptions): Promise<IncomingResponse> {
+    return this.connection.request(request, options);
+  }
+
+  async notify(notification: JsonRpcNotification): Promise<void> {
+    this.connection.notify(notification);
+  }
+
+  async close(): Promise<void> {
+    if (!this.exited) {
+      const grace = this.options.closeGraceMs ?? 3_000;
+      this.child.stdin!.end();
+      if (!(await this.exitsWithin(grace))) {
+        this.child.kill('SIGTERM');
+        if (!(await this.exitsWithin(grace))) {
+          this.child.kill('SIGKILL');
+          await this.exitedPromise;
+        }
+      }
+    }
+    this.connection.fail(new ConnectionError('the connection is closed', 'closed'));
+  }
+
+  private write(json: string): void {
+    if (this.exited || !this.child.stdin!.writable) throw new ConnectionError('the server process is not running', 'exit', { stderr: this.capturedStderr() });
+    this.child.stdin!.write(`${json}\n`);
+  }
+
+  private async exitsWithin(ms: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(resolve, ms, false)));
+    try {
+      return await Promise.race([this.exitedPromise.then(() => true), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+function buildEnv(target: StdioTarget): NodeJS.ProcessEnv {
+  if (target.inheritEnv) return { ...process.env, ...target.env };
+  const env: NodeJS.ProcessEnv = {};
+  for (const key of SAFE_ENV) {
+    const value = process.env[key];
+    // Skip exported shell functions, a known injection vector.
+    if (value !== undefined && !value.startsWith('()')) env[key] = value;
+  }
+  return { ...env, ...target.env };
+}
