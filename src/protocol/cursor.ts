@@ -11,7 +11,7 @@ export function encodeCursor(offset: number): string {
   return PREFIX + Buffer.from(String(offset), 'utf8').toString('base64url');
 }
 
-export function decodeCursor(cursor: unknown, total: number): number {
+export function decodeCursor(cursor: unknown): number {
   if (typeof cursor !== 'string' || !cursor.startsWith(PREFIX) || cursor.length > 64) throw invalidCursor();
   const text = Buffer.from(cursor.slice(PREFIX.length), 'base64url').toString('utf8');
   if (!/^(0|[1-9][0-9]{0,9})$/.test(text)) throw invalidCursor();

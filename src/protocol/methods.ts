@@ -12,4 +12,7 @@ export const Method = {
   message: 'notifications/message',
   toolsListChanged: 'notifications/tools/list_changed',
   subscriptionsListen: 'subscriptions/listen',
+  resourcesList: 'resources/list',
+  resourceTemplatesList: 'resources/templates/list',
+  resourcesRead: 'resources/read',
 } as const;

@@ -30,7 +30,7 @@ export interface DispatcherOptions extends PipelineOptions {
 export class Dispatcher {
   private readonly discoverJson: string;
   private readonly pipeline: CallPipeline;
-  private readonly capabilities = { tools: { listChanged: true }, logging: {} };
+  private readonly capabilities = { tools: { listChanged: true }, resources: {}, logging: {} };
   /** Open `subscriptions/listen` requests, ended gracefully by `close()`. */
   private readonly listening = new Set<() => void>();
 
@@ -103,6 +103,10 @@ export class Dispatcher {
         return ok(request, this.options.listing.pageJson('modern', request.params?.cursor));
       case Method.subscriptionsListen:
         return this.listen(request, exchange);
+      case Method.resourcesList:
+      case Method.resourceTemplatesList:
+      case Method.resourcesRead:
+        return this.resources(request, exchange, 'modern');
       case Method.toolsCall:
         return this.call(request, exchange, {
           era: 'modern',
@@ -160,6 +164,10 @@ export class Dispatcher {
           progressToken: progressToken(request.params),
           requestId: request.id,
         });
+      case Method.resourcesList:
+      case Method.resourceTemplatesList:
+      case Method.resourcesRead:
+        return this.resources(request, exchange, 'legacy');
       case Method.setLogLevel: {
         const level = request.params?.level;
         if (!isLogLevel(level)) {
@@ -197,6 +205,25 @@ export class Dispatcher {
       cancelled.signal.addEventListener('abort', () => end(undefined), { once: true });
       signal?.addEventListener('abort', () => end(undefined), { once: true });
     });
+  }
+
+  /**
+   * The resources capability serves results too large to send inline: they
+   * are read by the uri of their resource_link, by the caller who made them,
+   * until they expire. They are per-caller, so they are not listed.
+   */
+  private resources(request: JsonRpcRequest, exchange: Exchange, era: 'modern' | 'legacy'): Reply {
+    const cacheHints = era === 'modern' ? { ttlMs: 0, cacheScope: 'private' } : {};
+    if (request.method === Method.resourcesList) return ok(request, JSON.stringify(shapeResult(era, { resources: [], ...cacheHints }, this.options.serverInfo)));
+    if (request.method === Method.resourceTemplatesList) return ok(request, JSON.stringify(shapeResult(era, { resourceTemplates: [], ...cacheHints }, this.options.serverInfo)));
+    const uri = request.params?.uri;
+    if (typeof uri !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "uri" must be a string');
+    const stored = this.options.resultStore.get(uri, exchange.principal);
+    // resources.mdx "Error Handling": unknown resources are -32602 with the uri in data.
+    if (!stored) throw new RpcError(ErrorCode.InvalidParams, 'Resource not found (it may have expired)', { uri });
+    const contents = [{ uri, mimeType: stored.mimeType, ...(stored.text !== undefined ? { text: stored.text } : { blob: stored.blob }) }];
+    const ttlMs = Math.max(0, stored.expiresAt - Date.now());
+    return ok(request, JSON.stringify(shapeResult(era, { contents, ...(era === 'modern' ? { ttlMs, cacheScope: 'private' } : {}) }, this.options.serverInfo)));
   }
 
   /** Ends every open subscription gracefully (server shutdown). */

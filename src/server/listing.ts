@@ -1,3 +1,4 @@
+import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
 import { decodeCursor, encodeCursor } from '../protocol/cursor.js';
 import { META, type Implementation } from '../protocol/meta.js';
 import type { CacheHints } from '../protocol/result.js';
@@ -28,8 +29,7 @@ export class ToolListing {
       this.pages.clear();
       this.builtFor = this.registry.version;
     }
-    const tools = this.registry.list();
-    const offset = cursor === undefined ? 0 : decodeCursor(cursor, tools.length);
+    const offset = cursor === undefined ? 0 : this.offsetOf(cursor);
     const key = `${era}:${offset}`;
     let json = this.pages.get(key);
     if (json === undefined) {
@@ -37,6 +37,16 @@ export class ToolListing {
       this.pages.set(key, json);
     }
     return json;
+  }
+
+  /**
+   * Only page boundaries are valid, and a cursor past the end (the list shrank
+   * since it was minted) means the empty last page: the page cache stays bounded.
+   */
+  private offsetOf(cursor: unknown): number {
+    const offset = decodeCursor(cursor);
+    if (offset % this.pageSize !== 0) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: invalid cursor; restart listing without a cursor');
+    return Math.min(offset, this.registry.list().length);
   }
 
   private build(era: Era, offset: number): string {

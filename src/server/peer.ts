@@ -98,6 +98,8 @@ export interface Exchange {
   readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
   /** The authenticated caller, when the transport knows it. */
   readonly principal?: string;
+  /** Size of the whole message, when the transport knows it (bounds the arguments). */
+  readonly messageBytes?: number;
 }
 
 /** A serialized JSON-RPC response and the HTTP status it travels with. */

@@ -1,3 +1,5 @@
+import { ConcurrencyGate } from '../policy/concurrency.js';
+import { RateLimiter, type RateLimitOptions } from '../policy/rate-limit.js';
 import type { Implementation } from '../protocol/meta.js';
 import { Dispatcher } from './dispatcher.js';
 import { RequestStateCodec } from './inputs/request-state.js';
@@ -5,6 +7,7 @@ import type { ApprovalMode } from './pipeline/index.js';
 import { ToolListing } from './listing.js';
 import { createLogger, type Logger } from './logger.js';
 import { ToolRegistry } from './registry.js';
+import { ResultStore, type ResultStoreOptions } from './result-store.js';
 import { SubscriptionHub } from './subscriptions.js';
 import type { Tool } from './tool.js';
 
@@ -35,6 +38,22 @@ export interface ToolServerOptions {
   requestStateSecret?: string | Buffer;
   /** How long a `requestState` stays valid (default 10 minutes). */
   requestStateTtlMs?: number;
+  limits?: LimitOptions;
+}
+
+export interface LimitOptions {
+  /** Largest arguments object, in bytes of JSON (default 1 MiB). */
+  maxArgumentBytes?: number;
+  /** Largest result sent inline; larger content travels by resource_link (default 1 MiB). */
+  maxResultBytes?: number;
+  /** Calls running at once (default 64). */
+  maxInFlight?: number;
+  /** Calls waiting for a slot; beyond this a call is refused at once (default 256). */
+  maxQueued?: number;
+  /** Per-tool and per-caller rate limits (default: none). */
+  rateLimit?: RateLimitOptions;
+  /** Where large results are kept for `resources/read`. */
+  resultStore?: ResultStoreOptions;
 }
 
 /**
@@ -48,6 +67,8 @@ export class ToolServer {
   /** @internal the protocol engine transports talk to */
   readonly dispatcher: Dispatcher;
   private readonly subscriptions = new SubscriptionHub();
+  /** Large results kept for `resources/read`. */
+  readonly results: ResultStore;
 
   constructor(options: ToolServerOptions = {}) {
     this.logger = options.logger ?? createLogger();
@@ -55,12 +76,19 @@ export class ToolServer {
     const ttlMs = options.listTtlMs ?? 300_000;
     if (!Number.isInteger(ttlMs) || ttlMs < 0) throw new RangeError('listTtlMs must be a non-negative integer');
     const cache = { ttlMs, cacheScope: 'public' as const };
+    const limits = options.limits ?? {};
+    this.results = new ResultStore(limits.resultStore);
     this.dispatcher = new Dispatcher({
       registry: this.tools,
       logger: this.logger,
       timeoutMs: options.timeoutMs ?? 60_000,
       requestState: new RequestStateCodec(options.requestStateSecret, options.requestStateTtlMs ?? 600_000),
       approval: options.approval ?? 'destructive',
+      maxArgumentBytes: limits.maxArgumentBytes ?? 1024 * 1024,
+      maxResultBytes: limits.maxResultBytes ?? 1024 * 1024,
+      resultStore: this.results,
+      concurrency: new ConcurrencyGate(limits.maxInFlight ?? 64, limits.maxQueued ?? 256),
+      rateLimiter: limits.rateLimit ? new RateLimiter(limits.rateLimit) : undefined,
       serverInfo: this.info,
       instructions: options.instructions,
       listing: new ToolListing(this.tools, options.pageSize ?? 100, cache, this.info),

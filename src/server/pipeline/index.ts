@@ -2,7 +2,12 @@ import type { CallInfo } from '../context.js';
 import type { Exchange } from '../peer.js';
 import type { ToolRegistry } from '../registry.js';
 import { compose, ToolCall, type CallOutcome, type Stage } from './call.js';
+import type { ConcurrencyGate } from '../../policy/concurrency.js';
+import type { RateLimiter } from '../../policy/rate-limit.js';
 import type { RequestStateCodec } from '../inputs/request-state.js';
+import type { ResultStore } from '../result-store.js';
+import { argumentSizeStage, concurrencyStage, rateLimitStage } from './limits.js';
+import { resultSizeStage } from './result-size.js';
 import { approvalStage, type ApprovalMode } from './approval.js';
 import { inputsStage } from './inputs.js';
 import { resolveStage } from './resolve.js';
@@ -13,19 +18,38 @@ export interface PipelineOptions extends HandlerOptions {
   registry: ToolRegistry;
   requestState: RequestStateCodec;
   approval: ApprovalMode;
+  maxArgumentBytes: number;
+  maxResultBytes: number;
+  resultStore: ResultStore;
+  concurrency: ConcurrencyGate;
+  rateLimiter?: RateLimiter;
+  /** Outermost stages (the audit trail), which see every call however it ends. */
+  outer?: Stage[];
 }
 
 /**
- * The way of one `tools/call` (DESIGN.md): resolve the tool → validate the
- * arguments → open the input state → ask for approval when needed → run the
- * handler → normalize and check the result. Built once per server; each stage
- * is a small function with one job.
+ * The way of one `tools/call` (DESIGN.md): [audit] → resolve the tool → cap
+ * the argument size → rate-limit → validate the arguments → open the input
+ * state → ask for approval when needed → wait for a free slot → cap the result
+ * size → run the handler. Built once per server; each stage is a small
+ * function with one job.
  */
 export class CallPipeline {
   private readonly run: (call: ToolCall) => Promise<CallOutcome>;
 
   constructor(options: PipelineOptions) {
-    const stages: Stage[] = [resolveStage(options.registry), validateArgsStage, inputsStage(options.requestState), approvalStage(options.approval)];
+    const stages: Stage[] = [
+      ...(options.outer ?? []),
+      resolveStage(options.registry),
+      argumentSizeStage(options.maxArgumentBytes),
+      ...(options.rateLimiter ? [rateLimitStage(options.rateLimiter)] : []),
+      validateArgsStage,
+      inputsStage(options.requestState),
+      approvalStage(options.approval),
+      // A human deciding does not hold a slot: only running handlers count.
+      concurrencyStage(options.concurrency),
+      resultSizeStage(options.maxResultBytes, options.resultStore),
+    ];
     this.run = compose(stages, runHandler(options));
   }
 

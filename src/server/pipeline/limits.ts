@@ -1,0 +1,51 @@
+import type { ConcurrencyGate } from '../../policy/concurrency.js';
+import type { RateLimiter } from '../../policy/rate-limit.js';
+import type { Stage, ToolCall } from './call.js';
+import { errorResult, formatDuration } from './results.js';
+
+/** Over a rate limit: an isError result that says when to retry. */
+export function rateLimitStage(limiter: RateLimiter): Stage {
+  return async (call, next) => {
+    const decision = await limiter.consume(call.tool.name, call.exchange.principal);
+    if (decision.allowed) return next();
+    const { points, durationSeconds } = decision.rule;
+    const whose = decision.scope === 'tool' ? `tool ${call.tool.name}` : 'this caller';
+    return refuse(call, `Rate limit exceeded for ${whose} (${points} calls per ${durationSeconds} s). Retry after ${formatDuration(Math.max(decision.retryAfterMs, 1))}.`);
+  };
+}
+
+/** A cap on calls in flight, with a bounded queue; beyond it, an immediate overload result. */
+export function concurrencyStage(gate: ConcurrencyGate): Stage {
+  return async (call, next) => {
+    const release = await gate.acquire(call.signal);
+    if (!release) {
+      if (call.signal.aborted) {
+        call.status = 'cancelled';
+        return undefined;
+      }
+      return refuse(call, `The server is overloaded (${gate.maxInFlight} calls running, ${gate.maxQueued} waiting); ${call.tool.name} was not run. Retry in a few seconds.`);
+    }
+    try {
+      return await next();
+    } finally {
+      release();
+    }
+  };
+}
+
+/** Arguments larger than the limit are refused before any parsing work. */
+export function argumentSizeStage(maxBytes: number): Stage {
+  return async (call, next) => {
+    // The whole message bounds the arguments: measure only when it could matter.
+    const bound = call.exchange.messageBytes;
+    if (bound !== undefined && bound <= maxBytes) return next();
+    const bytes = Buffer.byteLength(JSON.stringify(call.args));
+    if (bytes <= maxBytes) return next();
+    return refuse(call, `The arguments of ${call.tool.name} are ${bytes} bytes; the limit is ${maxBytes}. Send less data, or pass a reference (a path or URL) instead of the content.`);
+  };
+}
+
+function refuse(call: ToolCall, text: string) {
+  call.status = 'refused';
+  return errorResult(text);
+}

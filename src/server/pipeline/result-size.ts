@@ -1,0 +1,85 @@
+import type { ContentBlock } from '../../protocol/content.js';
+import type { ResultStore } from '../result-store.js';
+import type { ToolResult } from '../tool.js';
+import type { Stage, ToolCall } from './call.js';
+import { errorResult } from './results.js';
+
+const PREVIEW_CHARS = 1_000;
+
+/**
+ * Results over the size limit are not truncated blindly: each content block
+ * is kept in the result store and replaced by a short preview plus a
+ * `resource_link` the client can read with `resources/read` until it expires.
+ */
+export function resultSizeStage(maxBytes: number, store: ResultStore): Stage {
+  return async (call, next) => {
+    const outcome = await next();
+    if (!outcome || !('content' in outcome) || estimateBytes(outcome) <= maxBytes || resultBytes(outcome) <= maxBytes) return outcome;
+    const content = outcome.content.flatMap((block, i) => spill(block, i, call, store));
+    const slim: ToolResult = { ...outcome, content };
+    if (resultBytes(slim) <= maxBytes) return slim;
+    // Even by reference it does not fit: the structured content itself is too large.
+    const stored = store.put({ mimeType: 'application/json', text: JSON.stringify(outcome.structuredContent) }, call.exchange.principal, 'structured.json');
+    call.status = 'refused';
+    const refusal = errorResult(`The structured result of ${call.tool.name} is ${stored.bytes} bytes, over the ${maxBytes}-byte limit; it is stored at ${stored.uri} for ${Math.round(store.ttlMs / 1000)} s (read it with resources/read). Ask for less data.`);
+    refusal.content.push(link(stored.uri, 'structured.json', stored.mimeType, stored.bytes, store));
+    return refusal;
+  };
+}
+
+function resultBytes(result: ToolResult): number {
+  return Buffer.byteLength(JSON.stringify(result));
+}
+
+/**
+ * An upper-bound-ish size without serializing the whole result (that happens
+ * once, when the response is written); exact only when it may be over.
+ */
+function estimateBytes(result: ToolResult): number {
+  let bytes = 256;
+  for (const block of result.content) {
+    if (block.type === 'text') bytes += Buffer.byteLength(block.text) * 1.1 + 32;
+    else if (block.type === 'image' || block.type === 'audio') bytes += block.data.length + 64;
+    else if (block.type === 'resource') bytes += ('text' in block.resource ? Buffer.byteLength(block.resource.text) * 1.1 : block.resource.blob.length) + 128;
+    else bytes += 512;
+  }
+  if (result.structuredContent !== undefined) bytes += Buffer.byteLength(JSON.stringify(result.structuredContent));
+  return bytes;
+}
+
+function spill(block: ContentBlock, index: number, call: ToolCall, store: ResultStore): ContentBlock[] {
+  const principal = call.exchange.principal;
+  switch (block.type) {
+    case 'text': {
+      if (block.text.length <= PREVIEW_CHARS) return [block];
+      const stored = store.put({ mimeType: 'text/plain', text: block.text }, principal, `output-${index}.txt`);
+      return [
+        { type: 'text', text: `${block.text.slice(0, PREVIEW_CHARS)}\n… [${stored.bytes} bytes in all; the full text is at ${stored.uri}]` },
+        link(stored.uri, `output-${index}.txt`, 'text/plain', stored.bytes, store),
+      ];
+    }
+    case 'image':
+    case 'audio': {
+      const stored = store.put({ mimeType: block.mimeType, blob: block.data }, principal, `${block.type}-${index}`);
+      return [link(stored.uri, `${block.type}-${index}`, block.mimeType, stored.bytes, store)];
+    }
+    case 'resource': {
+      const r = block.resource;
+      const stored = store.put({ mimeType: r.mimeType ?? 'application/octet-stream', ...('text' in r ? { text: r.text } : { blob: r.blob }) }, principal, `resource-${index}`);
+      return [link(stored.uri, r.uri, stored.mimeType, stored.bytes, store)];
+    }
+    default:
+      return [block];
+  }
+}
+
+function link(uri: string, name: string, mimeType: string, size: number, store: ResultStore): ContentBlock {
+  return {
+    type: 'resource_link',
+    uri,
+    name,
+    mimeType,
+    size,
+    description: `Full content (${size} bytes), kept for ${Math.round(store.ttlMs / 1000)} s; fetch it with resources/read.`,
+  };
+}

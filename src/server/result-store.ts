@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+
+/** One stored piece of a large result, served by `resources/read`. */
+export interface StoredContent {
+  uri: string;
+  mimeType: string;
+  text?: string;
+  blob?: string;
+  bytes: number;
+  /** Only this caller may read it back (undefined: anonymous calls). */
+  principal?: string;
+  expiresAt: number;
+}
+
+export interface ResultStoreOptions {
+  /** How long a stored result stays readable (default 10 minutes). */
+  ttlMs?: number;
+  /** Total bytes kept at most; the oldest entries go first (default 256 MiB). */
+  maxBytes?: number;
+}
+
+/**
+ * Results too large to send inline travel by reference: the content is kept
+ * here for a while and the result carries a `resource_link` to it
+ * (tools.mdx "Resource Links"), so the client fetches it on demand.
+ */
+export class ResultStore {
+  private readonly entries = new Map<string, StoredContent>();
+  private totalBytes = 0;
+  readonly ttlMs: number;
+  private readonly maxBytes: number;
+
+  constructor(options: ResultStoreOptions = {}) {
+    this.ttlMs = options.ttlMs ?? 600_000;
+    this.maxBytes = options.maxBytes ?? 256 * 1024 * 1024;
+  }
+
+  put(content: { mimeType: string; text?: string; blob?: string }, principal: string | undefined, label: string): StoredContent {
+    this.sweep();
+    const bytes = Buffer.byteLength(content.text ?? content.blob ?? '');
+    const entry: StoredContent = {
+      uri: `toolwright://results/${randomUUID()}/${encodeURIComponent(label)}`,
+      ...content,
+      bytes,
+      principal,
+      expiresAt: Date.now() + this.ttlMs,
+    };
+    this.entries.set(entry.uri, entry);
+    this.totalBytes += bytes;
+    // Insertion order is age order: evict the oldest until we fit again.
+    for (const [uri, old] of this.entries) {
+      if (this.totalBytes <= this.maxBytes || uri === entry.uri) break;
+      this.delete(uri, old);
+    }
+    return entry;
+  }
+
+  /** The stored content if it exists, has not expired, and belongs to this caller. */
+  get(uri: string, principal: string | undefined): StoredContent | undefined {
+    const entry = this.entries.get(uri);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= Date.now()) {
+      this.delete(uri, entry);
+      return undefined;
+    }
+    return entry.principal === principal ? entry : undefined;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    for (const [uri, entry] of this.entries) if (entry.expiresAt <= now) this.delete(uri, entry);
+  }
+
+  private delete(uri: string, entry: StoredContent): void {
+    this.entries.delete(uri);
+    this.totalBytes -= entry.bytes;
+  }
+}
