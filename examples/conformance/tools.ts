@@ -27,7 +27,22 @@ const nameSchema = { type: 'object', properties: { name: { type: 'string' } }, r
 const confirmSchema = { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] };
 const described = (answer: { action: string; content?: unknown }) => `action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`;
 
-export default [
+/** The part of the server a tools factory uses here: its live tool registry. */
+interface Registry {
+  has(name: string): boolean;
+  add(...tools: object[]): unknown;
+  remove(name: string): boolean;
+}
+
+const dynamicTool = {
+  name: 'test_dynamic_tool',
+  description: 'Appears and disappears with each call of test_trigger_tool_change',
+  inputSchema: noArgs,
+  handler: () => 'dynamic',
+};
+
+// A factory rather than an array: test_trigger_tool_change changes the server's live tool list.
+export default (server: { tools: Registry }) => [
   {
     name: 'test_simple_text',
     description: 'Tests simple text content response',
@@ -261,6 +276,16 @@ export default [
       if (!asks.length) return 'No supported capabilities declared';
       await Promise.all(asks);
       return `capabilities-ok: received ${asks.length} answer(s)`;
+    },
+  },
+  {
+    name: 'test_trigger_tool_change',
+    description: 'Adds or removes test_dynamic_tool, so list-change notifications fire',
+    inputSchema: noArgs,
+    handler: () => {
+      if (server.tools.has(dynamicTool.name)) server.tools.remove(dynamicTool.name);
+      else server.tools.add(dynamicTool);
+      return 'tool list changed';
     },
   },
   // Stateless (2026-07-28) diagnostics.

@@ -1,18 +1,23 @@
 import { existsSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { ToolServer } from '../server/server.js';
 import type { Tool } from '../server/tool.js';
 import { UsageError } from './errors.js';
 
 const TYPESCRIPT = new Set(['.ts', '.mts', '.cts']);
 const JAVASCRIPT = new Set(['.js', '.mjs', '.cjs']);
 
+/** A tools module exports its tools, or a function that gets the server (to change tools at run time). */
+export type ToolsExport = Tool[] | ((server: ToolServer) => Tool[] | Promise<Tool[]>);
+
 /**
  * Loads `--tools <module>`: its default export (or a `tools` export) is an
- * array of tools; plain objects are fine. TypeScript modules go through
- * tsx's programmatic loader, so no build step is needed.
+ * array of tools (plain objects are fine) or a function of the server that
+ * returns them. TypeScript modules go through tsx's programmatic loader, so
+ * no build step is needed.
  */
-export async function loadToolsModule(spec: string): Promise<Tool[]> {
+export async function loadToolsModule(spec: string): Promise<ToolsExport> {
   const file = resolve(spec);
   const ext = extname(file).toLowerCase();
   if (!TYPESCRIPT.has(ext) && !JAVASCRIPT.has(ext)) throw new UsageError(`--tools expects a .js, .mjs or .ts module, got ${JSON.stringify(spec)}`);
@@ -30,12 +35,19 @@ export async function loadToolsModule(spec: string): Promise<Tool[]> {
     throw new UsageError(`could not load ${spec}: ${(err as Error).message?.split('\n')[0] ?? String(err)}`);
   }
   const tools = pickTools(mod);
-  if (!tools) throw new UsageError(`${spec} must export an array of tools (export default [ ... ])`);
+  if (!tools) throw new UsageError(`${spec} must export an array of tools (export default [ ... ]) or a function (server) => tools`);
   return tools;
 }
 
-function pickTools(mod: Record<string, unknown>): Tool[] | undefined {
+function pickTools(mod: Record<string, unknown>): ToolsExport | undefined {
   // Interop may wrap the default export once more (CommonJS compiled modules).
   const candidates = [mod.default, (mod.default as Record<string, unknown> | undefined)?.default, mod.tools];
-  return candidates.find((c): c is Tool[] => Array.isArray(c));
+  return candidates.find((c): c is ToolsExport => Array.isArray(c) || typeof c === 'function');
+}
+
+/** The tools of a loaded module, calling its factory with the server when it is one. */
+export async function resolveTools(loaded: ToolsExport, server: ToolServer): Promise<Tool[]> {
+  const tools = typeof loaded === 'function' ? await loaded(server) : loaded;
+  if (!Array.isArray(tools)) throw new UsageError('the tools factory must return an array of tools');
+  return tools;
 }

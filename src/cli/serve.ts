@@ -1,11 +1,10 @@
 import { ToolServer } from '../server/server.js';
 import { ToolDefinitionError } from '../server/compile-tool.js';
-import type { Tool } from '../server/tool.js';
 import { serveHttp } from '../transports/http-server.js';
 import { serveStdio } from '../transports/stdio-server.js';
 import { demoTools } from './demo-tools.js';
 import { ExitCode, UsageError, type CliIo } from './errors.js';
-import { loadToolsModule } from './load-tools.js';
+import { loadToolsModule, resolveTools } from './load-tools.js';
 
 export interface ServeOptions {
   stdio?: boolean;
@@ -24,10 +23,10 @@ export async function serveCommand(options: ServeOptions, io: CliIo, version: st
   if (options.stdio && options.http) throw new UsageError('choose one of --stdio and --http');
   const port = Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`--port must be an integer from 0 to 65535, got ${JSON.stringify(options.port)}`);
-  const tools: Tool[] = options.tools ? await loadToolsModule(options.tools) : demoTools;
+  const loaded = options.tools ? await loadToolsModule(options.tools) : demoTools;
   const server = new ToolServer({ name: 'toolwright', version });
   try {
-    server.addTool(...tools);
+    server.addTool(...(await resolveTools(loaded, server)));
   } catch (err) {
     if (err instanceof ToolDefinitionError) throw new UsageError(err.message);
     throw err;
