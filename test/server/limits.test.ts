@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { ToolServer, type ToolServerOptions } from '../../src/server/server.js';
+import type { Tool } from '../../src/server/tool.js';
+import { memoryLogger, wire } from '../helpers/wire.js';
+
+const echo: Tool = {
+  name: 'echo', description: 'Echoes text.',
+  inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+  handler: ({ text }) => text,
+};
+
+const setup = (tools: Tool[], options: ToolServerOptions = {}) => {
+  const server = new ToolServer({ logger: memoryLogger().logger, tools, ...options });
+  return { server, ...wire(server) };
+};
+
+describe('rate limits', () => {
+  it('refuses calls over a tool limit with an isError result that says when to retry', async () => {
+    const { modern } = setup([echo], { limits: { rateLimit: { perTool: { points: 2, durationSeconds: 60 } } } });
+    for (let i = 0; i < 2; i++) expect((await modern('tools/call', { name: 'echo', arguments: { text: 'x' } })).result.isError).toBeUndefined();
+    const refused = (await modern('tools/call', { name: 'echo', arguments: { text: 'x' } })).result;
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0].text).toMatch(/^Rate limit exceeded for tool echo \(2 calls per 60 s\)\. Retry after \d+(\.\d)? s\.$/);
+  });
+
+  it('keeps separate buckets per tool, and tool-specific rules win', async () => {
+    const other: Tool = { ...echo, name: 'other' };
+    const { modern } = setup([echo, other], { limits: { rateLimit: { perTool: { points: 1, durationSeconds: 60 }, tools: { other: { points: 3, durationSeconds: 60 } } } } });
+    await modern('tools/call', { name: 'echo', arguments: { text: 'x' } });
+    expect((await modern('tools/call', { name: 'echo', arguments: { text: 'x' } })).result.isError).toBe(true);
+    for (let i = 0; i < 3; i++) expect((await modern('tools/call', { name: 'other', arguments: { text: 'x' } })).result.isError).toBeUndefined();
+  });
+
+  it('limits each caller across tools', async () => {
+    const { modern } = setup([echo], { limits: { rateLimit: { perPrincipal: { points: 1, durationSeconds: 60 } } } });
+    await modern('tools/call', { name: 'echo', arguments: { text: 'x' } });
+    expect((await modern('tools/call', { name: 'echo', arguments: { text: 'x' } })).result.content[0].text).toMatch(/for this caller/);
+  });
+});
+
+describe('concurrency', () => {
+  it('answers 1,000 concurrent calls against a cap of 50 without exceeding the cap or the queue', async () => {
+    let running = 0;
+    let peak = 0;
+    const slow: Tool = {
+      name: 'slow', description: 'x', inputSchema: { type: 'object' },
+      handler: async () => {
+        peak = Math.max(peak, ++running);
+        await new Promise((r) => setTimeout(r, 5));
+        running--;
+        return 'done';
+      },
+    };
+    const { modern } = setup([slow], { limits: { maxInFlight: 50, maxQueued: 200 } });
+    const results = await Promise.all(Array.from({ length: 1000 }, () => modern('tools/call', { name: 'slow', arguments: {} })));
+    expect(results).toHaveLength(1000);
+    const done = results.filter((r) => r.result.content[0].text === 'done').length;
+    const refused = results.filter((r) => /overloaded \(50 calls running, 200 waiting\)/.test(r.result.content[0].text)).length;
+    expect(done + refused).toBe(1000);
+    expect(done).toBe(250);
+    expect(peak).toBe(50);
+  });
+});
+
+describe('sizes', () => {
+  it('refuses arguments over the limit before validating them', async () => {
+    const { modern } = setup([echo], { limits: { maxArgumentBytes: 100 } });
+    const res = await modern('tools/call', { name: 'echo', arguments: { text: 'x'.repeat(200) } });
+    expect(res.result.isError).toBe(true);
+    expect(res.result.content[0].text).toMatch(/arguments of echo are 21\d bytes; the limit is 100/);
+  });
+
+  it('sends large output by reference: a preview, a resource_link, and the full text through resources/read', async () => {
+    const big = 'line of output\n'.repeat(1000);
+    const { modern } = setup([{ ...echo, handler: () => big }], { limits: { maxResultBytes: 4096 } });
+    const res = await modern('tools/call', { name: 'echo', arguments: { text: '' } });
+    const [preview, link] = res.result.content;
+    expect(preview.type).toBe('text');
+    expect(preview.text.length).toBeLessThan(1200);
+    expect(link).toMatchObject({ type: 'resource_link', mimeType: 'text/plain', size: big.length, uri: expect.stringMatching(/^toolwright:\/\/results\//) });
+    const read = await modern('resources/read', { uri: link.uri });
+    expect(read.result).toMatchObject({ resultType: 'complete', cacheScope: 'private', contents: [{ uri: link.uri, mimeType: 'text/plain', text: big }] });
+    expect(read.result.ttlMs).toBeGreaterThan(0);
+  });
+
+  it('stores binary content as a blob', async () => {
+    const data = Buffer.alloc(8192, 7).toString('base64');
+    const { modern } = setup([{ ...echo, handler: () => ({ content: [{ type: 'image', data, mimeType: 'image/png' }] }) }], { limits: { maxResultBytes: 4096 } });
+    const link = (await modern('tools/call', { name: 'echo', arguments: { text: '' } })).result.content[0];
+    expect(link).toMatchObject({ type: 'resource_link', mimeType: 'image/png' });
+    expect((await modern('resources/read', { uri: link.uri })).result.contents[0].blob).toBe(data);
+  });
+
+  it('answers an unknown or expired resource with -32602 naming the uri', async () => {
+    const { modern } = setup([echo]);
+    const res = await modern('resources/read', { uri: 'toolwright://results/nope/x' });
+    expect(res.error).toEqual({ code: -32602, message: 'Resource not found (it may have expired)', data: { uri: 'toolwright://results/nope/x' } });
+  });
+
+  it('lets stored results expire', async () => {
+    const { modern } = setup([{ ...echo, handler: () => 'y'.repeat(5000) }], { limits: { maxResultBytes: 1024, resultStore: { ttlMs: 20 } } });
+    const link = (await modern('tools/call', { name: 'echo', arguments: { text: '' } })).result.content[1];
+    await new Promise((r) => setTimeout(r, 40));
+    expect((await modern('resources/read', { uri: link.uri })).error.code).toBe(-32602);
+  });
+
+  it('keeps results under the limit inline', async () => {
+    const { modern } = setup([echo], { limits: { maxResultBytes: 4096 } });
+    expect((await modern('tools/call', { name: 'echo', arguments: { text: 'small' } })).result.content).toEqual([{ type: 'text', text: 'small' }]);
+  });
+});
