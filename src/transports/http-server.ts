@@ -30,6 +30,12 @@ export interface HttpServeOptions extends HostGuardOptions {
   maxSessions?: number;
   /** Interval of keep-alive comments on long-lived streams (default 25 s). */
   keepAliveMs?: number;
+  /**
+   * Who is calling. Return an identifier (it becomes `ctx.principal`, keys rate
+   * limits, audit records and stored results) or undefined to answer 401.
+   * Runs for every request; a legacy session stays bound to its principal.
+   */
+  authenticate?: (req: IncomingMessage) => string | undefined | Promise<string | undefined>;
 }
 
 export interface HttpServerHandle {
@@ -55,11 +61,20 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
   const sessions = new SessionStore(options.sessionIdleMs ?? 30 * 60_000, options.maxSessions ?? 1_000);
   const dispatcher = toolServer.dispatcher;
   const logger = toolServer.logger;
+  const principals = new WeakMap<IncomingMessage, string>();
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (pathOf(req.url) !== path) return plain(res, 404, 'Not Found');
     const forbidden = guardProblem(req.headers, guard);
     if (forbidden) return rpcError(res, new RpcError(ErrorCode.InvalidRequest, forbidden, undefined, 403));
+    if (options.authenticate) {
+      const principal = await options.authenticate(req);
+      if (principal === undefined) {
+        res.setHeader('www-authenticate', 'Bearer');
+        return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Unauthorized: valid credentials are required', undefined, 401));
+      }
+      principals.set(req, principal);
+    }
     switch (req.method) {
       case 'POST':
         return post(req, res);
@@ -124,7 +139,7 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
     if (!reply) return;
     const extra: Record<string, string> = {};
     if (message.method === Method.initialize && !session && peer.legacy && reply.status === 200) {
-      extra['mcp-session-id'] = sessions.add(peer).id;
+      extra['mcp-session-id'] = sessions.add(peer, principals.get(req)).id;
     }
     send(res, reply, extra);
   };
@@ -141,6 +156,8 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
       peer,
       signal: gone.signal,
       headers: req.headers,
+      principal: principals.get(req),
+      messageBytes: Number(req.headers['content-length']) || undefined,
       notify: (json) => {
         if (gone.signal.aborted || res.writableEnded) return;
         if (!res.headersSent) {
@@ -171,7 +188,9 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
   const sessionOf = (req: IncomingMessage, res: ServerResponse, id?: JsonRpcRequest['id']): HttpSession | undefined | null => {
     const sessionId = req.headers[SESSION_HEADER];
     if (sessionId === undefined) return undefined;
-    const session = typeof sessionId === 'string' ? sessions.touch(sessionId) : undefined;
+    const found = typeof sessionId === 'string' ? sessions.touch(sessionId) : undefined;
+    // A session belongs to the caller who opened it; to anyone else it does not exist.
+    const session = found && found.principal === principals.get(req) ? found : undefined;
     if (!session) {
       rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Not Found: unknown or expired session; send initialize again', undefined, 404), id);
       return null;

@@ -6,6 +6,8 @@ import { Peer } from '../server/peer.js';
 export interface HttpSession {
   readonly id: string;
   readonly peer: Peer;
+  /** The authenticated caller who opened it, if any. */
+  readonly principal?: string;
   lastSeen: number;
   /** The standalone GET stream for server-initiated messages, when open. */
   stream?: ServerResponse;
@@ -33,8 +35,8 @@ export class SessionStore {
   }
 
   /** Adopts a peer whose `initialize` succeeded; the id is unguessable (session hijacking). */
-  add(peer: Peer): HttpSession {
-    const session: HttpSession = { id: randomUUID(), peer, lastSeen: Date.now() };
+  add(peer: Peer, principal?: string): HttpSession {
+    const session: HttpSession = { id: randomUUID(), peer, principal, lastSeen: Date.now() };
     this.sessions.set(session.id, session);
     return session;
   }

@@ -18,6 +18,7 @@ export class MessageStreamSession {
     private readonly server: ToolServer,
     private readonly write: (json: string) => void,
     kind: 'stdio' | 'memory',
+    private readonly principal?: string,
   ) {
     this.peer = new Peer(kind);
     this.peer.push = write;
@@ -38,7 +39,7 @@ export class MessageStreamSession {
     switch (parsed.kind) {
       case 'request': {
         const request = parsed.message;
-        const exchange = { peer: this.peer, notify: this.write };
+        const exchange = { peer: this.peer, notify: this.write, principal: this.principal, messageBytes: text.length * 3 };
         this.pending++;
         dispatcher
           .handleRequest(request, exchange)

@@ -10,6 +10,8 @@ export interface StdioServeOptions {
   maxLineBytes?: number;
   /** After stdin closes, how long calls already received may finish and answer (default 2 s). */
   drainMs?: number;
+  /** Who is calling (stdio servers take credentials from their environment, basic/index "Auth"). */
+  principal?: string;
 }
 
 export interface StdioServerHandle {
@@ -34,7 +36,7 @@ export function serveStdio(server: ToolServer, options: StdioServeOptions = {}):
   let open = true;
   const session = new MessageStreamSession(server, (json) => {
     if (open) output.write(`${json}\n`);
-  }, 'stdio');
+  }, 'stdio', options.principal);
   const splitter = new LineSplitter(maxLineBytes, (line) => session.receive(line), () => session.oversized(maxLineBytes));
 
   let resolveClosed!: () => void;

@@ -14,7 +14,8 @@ export async function startHttp(server: ToolServer, options: HttpServeOptions = 
     });
   /** A well-formed modern request with the standard headers. */
   const modern = (method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}, meta: Record<string, unknown> = {}) => {
-    const name = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
+    const mirrored = method === 'resources/read' ? params.uri : params.name;
+    const name = typeof mirrored === 'string' ? { 'mcp-name': mirrored } : {};
     return post(
       { jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: modernMeta(meta) } },
       { 'mcp-protocol-version': MODERN, 'mcp-method': method, ...name, ...headers },
