@@ -31,7 +31,7 @@ describe('toolwright list', () => {
   it('prints each tool with its parameters', async () => {
     const { code, stdout } = await run('list', http.url);
     expect(code).toBe(0);
-    expect(stdout).toContain('calculate_sum  (Calculate sum)\n  Add two numbers and return their sum.\n  params: a: number, b: number');
+    expect(stdout).toContain('calculate_sum  (Calculate sum)\n  Adds two numbers and returns their sum. Use it for a single addition. No side effects.\n  params: a: number, b: number');
     expect(stdout).toContain('params: timezone?: string');
   });
 

@@ -1,0 +1,69 @@
+import { defineTool, type Tool } from '../../server/tool.js';
+import { canonicalZone, instantOf, wallClock } from './zones.js';
+
+const zoneProperty = (what: string) => ({ type: 'string', description: `${what} as an IANA time zone name, e.g. "Europe/Paris"`, minLength: 1, maxLength: 64 });
+
+const timeOutput = {
+  type: 'object',
+  properties: {
+    timezone: { type: 'string' },
+    iso: { type: 'string', description: 'The instant in UTC, ISO 8601' },
+    date: { type: 'string', description: 'Local date, YYYY-MM-DD' },
+    time: { type: 'string', description: 'Local time, HH:MM:SS' },
+    weekday: { type: 'string' },
+    utcOffset: { type: 'string', description: 'e.g. +02:00' },
+  },
+  required: ['timezone', 'iso', 'date', 'time', 'weekday', 'utcOffset'],
+} as const;
+
+function describe(instant: Date, zone: string) {
+  const clock = wallClock(instant, zone);
+  return { timezone: zone, iso: instant.toISOString(), date: clock.date, time: clock.time, weekday: clock.weekday, utcOffset: clock.offset };
+}
+
+export const getCurrentTime = defineTool({
+  name: 'get_current_time',
+  title: 'Current time',
+  description: 'Tells the current date and time in a time zone (default UTC). Use it whenever the answer depends on "now". No side effects.',
+  inputSchema: { type: 'object', properties: { timezone: { ...zoneProperty('The zone to show the time in'), default: 'UTC' } }, additionalProperties: false },
+  outputSchema: timeOutput,
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  handler: ({ timezone = 'UTC' }) => {
+    const zone = canonicalZone(timezone as string);
+    const result = describe(new Date(), zone);
+    return { content: [{ type: 'text', text: `${result.weekday} ${result.date} ${result.time} (${zone}, UTC${result.utcOffset})` }], structuredContent: result };
+  },
+});
+
+export const convertTime = defineTool({
+  name: 'convert_time',
+  title: 'Convert time between zones',
+  description: 'Converts a wall-clock time from one time zone to another, honouring daylight saving. Use it to schedule across zones. No side effects.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      time: { type: 'string', description: 'Local time in the source zone, "YYYY-MM-DDTHH:MM" (seconds optional)', maxLength: 25 },
+      from_timezone: zoneProperty('The zone the time is given in'),
+      to_timezone: zoneProperty('The zone to convert to'),
+    },
+    required: ['time', 'from_timezone', 'to_timezone'],
+    additionalProperties: false,
+  },
+  outputSchema: { type: 'object', properties: { from: timeOutput, to: timeOutput }, required: ['from', 'to'] },
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  handler: ({ time, from_timezone, to_timezone }) => {
+    const from = canonicalZone(from_timezone as string);
+    const to = canonicalZone(to_timezone as string);
+    const instant = instantOf(time as string, from);
+    const result = { from: describe(instant, from), to: describe(instant, to) };
+    return {
+      content: [{ type: 'text', text: `${result.from.date} ${result.from.time} ${from} = ${result.to.weekday} ${result.to.date} ${result.to.time} ${to}` }],
+      structuredContent: result,
+    };
+  },
+});
+
+/** The time toolset: `get_current_time`, `convert_time`. */
+export function timeTools(): Tool[] {
+  return [getCurrentTime, convertTime] as Tool[];
+}
