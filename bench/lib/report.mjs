@@ -1,0 +1,205 @@
+// Markdown output: the results table (median and min–max over repetitions), the ratios
+// toolwright ÷ each SDK and ÷ raw for every row, start-up, and the issue's targets.
+import { summarize } from './stats.mjs';
+
+export const TARGETS = [
+  { id: 'toolwright-modern', label: 'toolwright modern', script: 'toolwright.mjs', era: 'modern' },
+  { id: 'toolwright-legacy', label: 'toolwright legacy', script: 'toolwright.mjs', era: 'legacy' },
+  { id: 'sdk2-modern', label: '2.x SDK modern', script: 'sdk2.mjs', era: 'modern' },
+  { id: 'sdk2-legacy', label: '2.x SDK legacy', script: 'sdk2.mjs', era: 'legacy' },
+  { id: 'sdk1', label: '1.x SDK', script: 'sdk1.mjs', era: 'legacy' },
+  { id: 'raw', label: 'raw baseline', script: 'raw.mjs', era: 'modern' },
+];
+const LABEL = Object.fromEntries(TARGETS.map((t) => [t.id, t.label]));
+
+const SCENARIO_LABEL = {
+  sum: 'tools/call calculate_sum',
+  echo1k: 'tools/call echo 1 KiB',
+  echo1m: 'tools/call echo 1 MiB',
+  list1: 'tools/list, 1 tool',
+  list100: 'tools/list, 100 tools',
+  list1000: 'tools/list, 1,000 tools',
+};
+const concLabel = (transport, conc) => (transport === 'stdio' ? `window ${conc}` : `${conc} conn`);
+
+const int = (x) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en-US') : '—');
+const sig = (x) => {
+  if (!Number.isFinite(x)) return '—';
+  if (x >= 100) return x.toFixed(0);
+  if (x >= 10) return x.toFixed(1);
+  if (x >= 1) return x.toFixed(2);
+  return x.toPrecision(2);
+};
+const mib = (x) => (Number.isFinite(x) ? (x / 1048576).toFixed(1) : '—');
+const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}×` : '—');
+function cell(s, fmt) {
+  if (!s || s.n === 0) return '—';
+  if (s.n === 1 || fmt(s.min) === fmt(s.max)) return fmt(s.median);
+  return `${fmt(s.median)} (${fmt(s.min)}–${fmt(s.max)})`;
+}
+
+/** Groups samples into rows keyed by transport/scenario/conc, each with per-target stats. */
+export function aggregate(samples) {
+  const rows = new Map();
+  for (const s of samples) {
+    const key = `${s.transport}|${s.scenario}|${s.conc}`;
+    let row = rows.get(key);
+    if (!row) rows.set(key, (row = { transport: s.transport, scenario: s.scenario, conc: s.conc, order: s.order, byTarget: {} }));
+    (row.byTarget[s.target] ??= []).push(s);
+  }
+  for (const row of rows.values()) {
+    for (const [target, list] of Object.entries(row.byTarget)) {
+      const ok = list.filter((s) => !s.error);
+      row.byTarget[target] = {
+        reps: list.length,
+        failed: list.filter((s) => s.error).map((s) => s.error),
+        opsPerSec: summarize(ok.map((s) => s.opsPerSec)),
+        p50: summarize(ok.map((s) => s.p50)),
+        p99: summarize(ok.map((s) => s.p99)),
+        cpu: summarize(ok.map((s) => s.cpuUsPerOp)),
+        rss: summarize(ok.map((s) => s.peakRss)),
+        clientCpu: summarize(ok.map((s) => s.clientCpuUsPerOp)),
+        reqPerOp: ok.length ? ok[0].requests / Math.max(1, ok[0].ops) : NaN,
+      };
+    }
+  }
+  return [...rows.values()].sort((a, b) => (a.transport === b.transport ? a.order - b.order : a.transport === 'stdio' ? -1 : 1));
+}
+
+export function aggregateStartup(startups) {
+  const rows = new Map();
+  for (const s of startups) {
+    const key = `${s.transport}|${s.toolCount}`;
+    let row = rows.get(key);
+    if (!row) rows.set(key, (row = { transport: s.transport, toolCount: s.toolCount, byTarget: {} }));
+    (row.byTarget[s.target] ??= []).push(s.ms);
+  }
+  for (const row of rows.values()) for (const t of Object.keys(row.byTarget)) row.byTarget[t] = summarize(row.byTarget[t]);
+  return [...rows.values()].sort((a, b) => (a.transport === b.transport ? a.toolCount - b.toolCount : a.transport === 'stdio' ? -1 : 1));
+}
+
+const med = (row, target, field = 'opsPerSec') => row.byTarget[target]?.[field]?.median;
+
+function summaryTable(rows) {
+  const out = [
+    '| transport | scenario | load | toolwright modern calls/s | toolwright legacy calls/s | tw modern ÷ 2.x modern | tw legacy ÷ 2.x legacy | tw legacy ÷ 1.x | tw modern ÷ raw | tw legacy ÷ raw |',
+    '|---|---|---|--:|--:|--:|--:|--:|--:|--:|',
+  ];
+  for (const r of rows) {
+    out.push(`| ${r.transport} | ${SCENARIO_LABEL[r.scenario]} | ${concLabel(r.transport, r.conc)} | ${int(med(r, 'toolwright-modern'))} | ${int(med(r, 'toolwright-legacy'))} | ${ratio(med(r, 'toolwright-modern'), med(r, 'sdk2-modern'))} | ${ratio(med(r, 'toolwright-legacy'), med(r, 'sdk2-legacy'))} | ${ratio(med(r, 'toolwright-legacy'), med(r, 'sdk1'))} | ${ratio(med(r, 'toolwright-modern'), med(r, 'raw'))} | ${ratio(med(r, 'toolwright-legacy'), med(r, 'raw'))} |`);
+  }
+  return out.join('\n');
+}
+
+function costTable(rows) {
+  const out = [
+    '| transport | scenario | load | calls/s | p50 | p99 | server CPU/call | peak RSS |',
+    '|---|---|---|--:|--:|--:|--:|--:|',
+  ];
+  // ratios toolwright modern ÷ raw: >1 is better for calls/s, worse for the others
+  for (const r of rows) {
+    const tw = 'toolwright-modern';
+    out.push(`| ${r.transport} | ${SCENARIO_LABEL[r.scenario]} | ${concLabel(r.transport, r.conc)} | ${ratio(med(r, tw), med(r, 'raw'))} | ${ratio(med(r, tw, 'p50'), med(r, 'raw', 'p50'))} | ${ratio(med(r, tw, 'p99'), med(r, 'raw', 'p99'))} | ${ratio(med(r, tw, 'cpu'), med(r, 'raw', 'cpu'))} | ${ratio(med(r, tw, 'rss'), med(r, 'raw', 'rss'))} |`);
+  }
+  return out.join('\n');
+}
+
+function resultsTable(rows, targetIds) {
+  const out = [
+    '| transport | scenario | load | target | calls/s | p50 ms | p99 ms | server CPU µs/call | peak RSS MiB | req/op | load-gen CPU µs/call |',
+    '|---|---|---|---|--:|--:|--:|--:|--:|--:|--:|',
+  ];
+  for (const r of rows) {
+    for (const t of targetIds) {
+      const s = r.byTarget[t];
+      if (!s) continue;
+      const fail = s.failed.length ? ` ❌ ${s.failed.length}/${s.reps} failed: ${s.failed[0].replace(/\|/g, '/').slice(0, 140)}` : '';
+      out.push(`| ${r.transport} | ${SCENARIO_LABEL[r.scenario]} | ${concLabel(r.transport, r.conc)} | ${LABEL[t]}${fail} | ${cell(s.opsPerSec, int)} | ${cell(s.p50, sig)} | ${cell(s.p99, sig)} | ${cell(s.cpu, sig)} | ${cell(s.rss, mib)} | ${Number.isFinite(s.reqPerOp) ? sig(s.reqPerOp) : '—'} | ${sig(s.clientCpu.median)} |`);
+    }
+  }
+  return out.join('\n');
+}
+
+function startupTable(rows, targetIds) {
+  const out = [
+    `| transport | tools | ${targetIds.map((t) => LABEL[t]).join(' | ')} | tw modern ÷ raw | tw modern ÷ 2.x modern |`,
+    `|---|--:|${targetIds.map(() => '--:').join('|')}|--:|--:|`,
+  ];
+  for (const r of rows) {
+    const m = (t) => r.byTarget[t]?.median;
+    out.push(`| ${r.transport} | ${int(r.toolCount)} | ${targetIds.map((t) => cell(r.byTarget[t], sig)).join(' | ')} | ${ratio(m('toolwright-modern'), m('raw'))} | ${ratio(m('toolwright-modern'), m('sdk2-modern'))} |`);
+  }
+  return out.join('\n');
+}
+
+/** The figures issue 3 sets as goals, checked against this run (— when not measured). */
+function goalsTable(rows, startupRows) {
+  const find = (transport, scenario, conc) => rows.find((r) => r.transport === transport && r.scenario === scenario && (conc === undefined || r.conc === conc));
+  const lines = ['| goal | era | measured | needed | met |', '|---|---|--:|--:|:-:|'];
+  const add = (goal, era, value, needed, ok) => {
+    const v = Number.isFinite(value) ? `${value.toFixed(2)}×` : '—';
+    lines.push(`| ${goal} | ${era} | ${v} | ${needed} | ${Number.isFinite(value) ? (ok(value) ? '✅' : '❌') : '—'} |`);
+  };
+  for (const era of ['modern', 'legacy']) {
+    const tw = `toolwright-${era}`;
+    const sdk = `sdk2-${era}`;
+    const s16 = find('stdio', 'sum', 16);
+    const h16 = find('http', 'sum', 16);
+    if (s16) {
+      add('stdio tools/call, window 16 vs 2.x SDK', era, med(s16, tw) / med(s16, sdk), '≥ 3×', (v) => v >= 3);
+      add('stdio tools/call, window 16 vs raw loop', era, med(s16, tw) / med(s16, 'raw'), '≥ 0.8×', (v) => v >= 0.8);
+    }
+    if (h16) {
+      add('HTTP tools/call, 16 conn vs 2.x SDK', era, med(h16, tw) / med(h16, sdk), '≥ 10×', (v) => v >= 10);
+      add('HTTP tools/call, 16 conn vs raw node:http', era, med(h16, tw) / med(h16, 'raw'), '≥ 0.4×', (v) => v >= 0.4);
+    }
+    for (const transport of ['stdio', 'http']) {
+      const l1 = find(transport, 'list1');
+      const l1000 = find(transport, 'list1000');
+      if (l1 && l1000) add(`${transport} tools/list p50: 1,000 tools ÷ 1 tool`, era, med(l1000, tw, 'p50') / med(l1, tw, 'p50'), '≤ 2×', (v) => v <= 2);
+      const e = rows.filter((r) => r.transport === transport && r.scenario === 'echo1m').sort((a, b) => a.conc - b.conc)[0];
+      if (e) add(`${transport} echo 1 MiB (${concLabel(transport, e.conc)}) vs raw`, era, med(e, tw) / med(e, 'raw'), '≥ 0.9×', (v) => v >= 0.9);
+      const load = transport === 'stdio' ? s16 : h16;
+      if (load) add(`${transport} peak RSS under load (calculate_sum, 16) vs raw`, era, med(load, tw, 'rss') / med(load, 'raw', 'rss'), '≤ 1.5×', (v) => v <= 1.5);
+      const st = startupRows.find((r) => r.transport === transport && r.toolCount === 2);
+      if (st) add(`${transport} start-up to first tools/list (2 tools) vs raw`, era, st.byTarget[tw]?.median / st.byTarget.raw?.median, '≤ 1.5×', (v) => v <= 1.5);
+    }
+  }
+  return lines.join('\n');
+}
+
+export function renderMarkdown({ samples, startups, meta }) {
+  const rows = aggregate(samples);
+  const startupRows = aggregateStartup(startups);
+  const targetIds = TARGETS.map((t) => t.id).filter((id) => samples.some((s) => s.target === id) || startups.some((s) => s.target === id));
+  const failures = samples.filter((s) => s.error);
+  return `# toolwright benchmark — ${meta.date}
+
+${meta.quick ? '**Quick run** (short cells, 1 repetition): a smoke test of every target, not a measurement.\n\n' : ''}- command: \`${meta.command}\`
+- machine: ${meta.cpus} × ${meta.cpuModel}, ${meta.os}, Node ${meta.node}; load average at start ${meta.loadavg}
+- code: toolwright ${meta.toolwright}; @modelcontextprotocol/server ${meta.versions.sdk2}, @modelcontextprotocol/sdk ${meta.versions.sdk1}
+- method: ${meta.reps} repetition(s), targets alternated (order rotated each repetition), a fresh server per target and repetition, warmed by ${meta.serverWarmupMs} ms of unrecorded calculate_sum load before its first tools/call cell (the load generator warms up once before the run); each cell ${meta.warmupMs} ms warm-up + ${meta.durationMs} ms measured (tools/list: ${meta.listWarmupMs} + ${meta.listDurationMs} ms), then in-flight requests drained; the load generator is one separate process speaking raw JSON-RPC and checking every answer (id, no error, exact text or tool count, \`resultType\` in the modern era)
+- figures are median (min–max) over repetitions; latency runs from writing a request to the last byte of its answer (the load generator's own parsing excluded; summed over pages); "calls/s" counts complete operations (a \`tools/list\` op follows \`nextCursor\` through every page, see req/op); CPU is the server process's user+system time over the measured phase ÷ calls (/proc, 10 ms ticks); peak RSS is the server's VmHWM, reset before each measured phase${meta.peakPerCell ? '' : ' (reset unavailable here: lifetime peak)'}
+- total wall time ${meta.elapsed}${failures.length ? `\n- ❌ **${failures.length} cell(s) failed**; see the results table` : '\n- every answer passed its checks'}
+
+## Summary: toolwright ÷ each SDK and ÷ raw (calls/s, higher is better for toolwright)
+
+${summaryTable(rows)}
+
+## Issue 3 goals
+
+${goalsTable(rows, startupRows)}
+
+## toolwright modern ÷ raw baseline, per figure (calls/s: higher is better; others: lower is better)
+
+${costTable(rows)}
+
+## Results
+
+${resultsTable(rows, targetIds)}
+
+## Start-up: ms from spawn to the first successful tools/list (legacy: after initialize)
+
+${startupTable(startupRows, targetIds)}
+`;
+}

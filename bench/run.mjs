@@ -1,0 +1,368 @@
+#!/usr/bin/env node
+// toolwright benchmark: toolwright (both eras) vs @modelcontextprotocol/server 2.x (both eras),
+// @modelcontextprotocol/sdk 1.x and a raw baseline, over stdio and Streamable HTTP.
+// Usage: npm run build && npm run bench [-- --quick] [-- --help]
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { HttpChannel, answerOf } from './lib/http-channel.mjs';
+import { runCell, runOp } from './lib/load.mjs';
+import { killAll, spawnTarget, waitForPort } from './lib/procs.mjs';
+import { renderMarkdown, TARGETS } from './lib/report.mjs';
+import { StdioChannel } from './lib/stdio-channel.mjs';
+import { checkInitialize, initializedNotification, initializeRequest, makeWorkload } from './lib/workloads.mjs';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const HELP = `npm run bench -- [options]
+
+  --quick                 smoke run (~1.5 min): 1 repetition, short cells
+  --reps N                repetitions per cell (default 3; quick 1)
+  --duration S            measured seconds per tools/call cell (default 2; quick 0.4)
+  --list-duration S       measured seconds per tools/list cell (default 1; quick 0.3)
+  --warmup S              warm-up seconds per cell (default 0.2)
+  --server-warmup S       unrecorded calculate_sum load (window/conn 16) on each fresh server
+                          before its first tools/call cell, so JIT warm-up is not measured
+                          (default 0.5; quick 0.3). The load generator itself warms up once
+                          against the raw target before the run.
+  --targets LIST          comma list of: ${TARGETS.map((t) => t.id).join(', ')}
+                          (substrings match: "toolwright", "sdk2", "modern", "raw")
+  --transports LIST       stdio,http (default both)
+  --scenarios LIST        sum, echo1k, echo1m, list, list1, list100, list1000; add @N for one
+                          load level, e.g. "sum@16,echo1m,list1000" (default: all below)
+  --out DIR               where results go (default bench/results)
+  --no-save               print only
+  --dry-run               print the plan and the time estimate, run nothing
+  --server-node-args ARGS extra node flags for server processes, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
+
+Default cells per target and transport (load = stdio window / HTTP connections):
+  sum@1 sum@16 sum@64 echo1k@16 echo1m@1 list1@1 list100@1 list1000@1
+Run \`npm run build\` first: toolwright is loaded from dist/.`;
+
+const DEFAULT_SCENARIOS = [
+  { scenario: 'sum', kind: 'sum', conc: 1 },
+  { scenario: 'sum', kind: 'sum', conc: 16 },
+  { scenario: 'sum', kind: 'sum', conc: 64 },
+  { scenario: 'echo1k', kind: 'echo1k', conc: 16 },
+  { scenario: 'echo1m', kind: 'echo1m', conc: 1 },
+  { scenario: 'list1', kind: 'list', conc: 1, toolCount: 1 },
+  { scenario: 'list100', kind: 'list', conc: 1, toolCount: 100 },
+  { scenario: 'list1000', kind: 'list', conc: 1, toolCount: 1000 },
+];
+
+function parseArgs(argv) {
+  const o = { quick: false, save: true, out: `${ROOT}bench/results`, nodeArgs: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const [flag, inline] = a.includes('=') && a.startsWith('--') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    const val = () => inline ?? argv[++i];
+    switch (flag) {
+      case '--quick': o.quick = true; break;
+      case '--reps': o.reps = Number(val()); break;
+      case '--duration': o.duration = Number(val()); break;
+      case '--list-duration': o.listDuration = Number(val()); break;
+      case '--warmup': o.warmup = Number(val()); break;
+      case '--server-warmup': o.serverWarmup = Number(val()); break;
+      case '--targets': o.targets = val(); break;
+      case '--transports': o.transports = val(); break;
+      case '--scenarios': o.scenarios = val(); break;
+      case '--out': o.out = val(); break;
+      case '--no-save': o.save = false; break;
+      case '--dry-run': o.dryRun = true; break;
+      case '--server-node-args': o.nodeArgs = val().split(/\s+/).filter(Boolean); break;
+      case '-h': case '--help': console.log(HELP); process.exit(0);
+      default: throw new Error(`unknown option ${a} (see --help)`);
+    }
+  }
+  o.reps ??= o.quick ? 1 : 3;
+  o.durationMs = (o.duration ?? (o.quick ? 0.4 : 2)) * 1000;
+  o.listDurationMs = (o.listDuration ?? (o.quick ? 0.3 : 1)) * 1000;
+  o.warmupMs = (o.warmup ?? 0.2) * 1000;
+  o.serverWarmupMs = (o.serverWarmup ?? (o.quick ? 0.3 : 0.5)) * 1000;
+  o.listWarmupMs = o.warmupMs;
+  for (const [k, v] of Object.entries({ reps: o.reps, duration: o.durationMs, 'list-duration': o.listDurationMs })) {
+    if (!Number.isFinite(v) || v <= 0) throw new Error(`--${k} must be a positive number`);
+  }
+  for (const [k, v] of Object.entries({ warmup: o.warmupMs, 'server-warmup': o.serverWarmupMs })) {
+    if (!Number.isFinite(v) || v < 0) throw new Error(`--${k} must be a number ≥ 0`);
+  }
+
+  const wanted = o.targets?.split(',').map((s) => s.trim()).filter(Boolean);
+  o.targetList = wanted ? TARGETS.filter((t) => wanted.some((w) => t.id === w || t.id.includes(w))) : TARGETS;
+  if (o.targetList.length === 0) throw new Error(`no target matches ${o.targets}`);
+  o.transportList = (o.transports ?? 'stdio,http').split(',').map((s) => s.trim());
+  for (const t of o.transportList) if (t !== 'stdio' && t !== 'http') throw new Error(`unknown transport ${t}`);
+  if (o.scenarios) {
+    const picks = o.scenarios.split(',').map((s) => s.trim()).filter(Boolean);
+    const chosen = [];
+    for (const p of picks) {
+      const [name, at] = p.split('@');
+      const base = name === 'list' ? DEFAULT_SCENARIOS.filter((s) => s.kind === 'list') : DEFAULT_SCENARIOS.filter((s) => s.scenario === name);
+      if (base.length === 0) throw new Error(`unknown scenario ${name}`);
+      if (at === undefined) chosen.push(...base);
+      else {
+        const conc = Number(at);
+        if (!Number.isInteger(conc) || conc < 1) throw new Error(`bad load level in ${p}`);
+        chosen.push(...[...new Map(base.map((s) => [s.scenario, { ...s, conc }])).values()]);
+      }
+    }
+    o.scenarioList = [...new Map(chosen.map((s) => [`${s.scenario}@${s.conc}`, s])).values()];
+  } else o.scenarioList = DEFAULT_SCENARIOS;
+  o.scenarioList.forEach((s) => (s.order = DEFAULT_SCENARIOS.findIndex((d) => d.scenario === s.scenario) * 1000 + s.conc));
+  o.scenarioList.sort((a, b) => a.order - b.order);
+  return o;
+}
+
+// ---------- servers ----------
+
+/**
+ * Starts a target, does the era's opening (legacy: initialize + initialized), and times
+ * spawn → first successful (and checked) tools/list. Returns how to get channels to it.
+ */
+async function startServer(target, transport, toolCount, opts) {
+  const t0 = performance.now();
+  const proc = spawnTarget(target.script, transport, toolCount, opts.nodeArgs);
+  const list = makeWorkload('list', { era: target.era, newline: transport === 'stdio', toolCount });
+  try {
+    if (transport === 'stdio') {
+      const channel = new StdioChannel(proc);
+      if (target.era === 'legacy') {
+        const { msg } = await channel.send(initializeRequest(1, true), 1);
+        checkInitialize(msg, 1);
+        channel.write(initializedNotification(true));
+      }
+      await runOp(channel, list);
+      return { proc, startupMs: performance.now() - t0, channel: () => channel, release: () => {} };
+    }
+    const port = await waitForPort(proc);
+    let extraHeaders = '';
+    if (target.era === 'legacy') {
+      const control = new HttpChannel(port).slot(0);
+      const res = await control.conn.request(
+        `POST /mcp HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: ${Buffer.byteLength(initializeRequest(1, false).pieces.map(String).join(''))}\r\n\r\n`,
+        initializeRequest(1, false).pieces,
+      );
+      if (res.status !== 200) throw new Error(`initialize: HTTP ${res.status} ${res.body.slice(0, 200)}`);
+      const version = checkInitialize(answerOf(res, 1), 1);
+      const session = res.headers['mcp-session-id'];
+      extraHeaders = `mcp-protocol-version: ${version}\r\n${session ? `mcp-session-id: ${session}\r\n` : ''}`;
+      const note = initializedNotification(false).pieces;
+      const ack = await control.conn.request(
+        `POST /mcp HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\n${extraHeaders}content-length: ${Buffer.byteLength(note[0])}\r\n\r\n`,
+        note,
+      );
+      if (ack.status !== 202 && ack.status !== 200 && ack.status !== 204) throw new Error(`notifications/initialized: HTTP ${ack.status} ${ack.body.slice(0, 200)}`);
+      control.conn.close();
+    }
+    const first = new HttpChannel(port, { extraHeaders });
+    await runOp(first.slot(0), list);
+    first.close();
+    return { proc, startupMs: performance.now() - t0, channel: () => new HttpChannel(port, { extraHeaders }), release: (c) => c.close() };
+  } catch (err) {
+    await proc.stop();
+    throw new Error(`${target.id} ${transport} (${toolCount} tools) did not start: ${err.message}\n${proc.stderrTail()}`);
+  }
+}
+
+// ---------- the run ----------
+
+function meta(opts, startedAt) {
+  const git = (args) => {
+    try {
+      return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    } catch {
+      return '';
+    }
+  };
+  const version = (pkg) => {
+    try {
+      return JSON.parse(readFileSync(`${ROOT}node_modules/${pkg}/package.json`, 'utf8')).version;
+    } catch {
+      return '?';
+    }
+  };
+  const own = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')).version;
+  const commit = git(['rev-parse', '--short', 'HEAD']);
+  const dirty = git(['status', '--porcelain', '--', 'src']) ? ' + uncommitted changes in src/' : '';
+  const cpus = os.cpus();
+  return {
+    date: startedAt.toISOString().replace('T', ' ').slice(0, 19) + ' UTC',
+    quick: opts.quick,
+    command: `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim(),
+    cpus: cpus.length,
+    cpuModel: cpus[0]?.model?.trim() ?? '?',
+    os: `${os.type()} ${os.release()}`,
+    node: process.versions.node,
+    loadavg: os.loadavg().map((x) => x.toFixed(2)).join(' / '),
+    toolwright: `${own} (${commit || 'no git'}${dirty})`,
+    versions: { sdk2: version('@modelcontextprotocol/server'), sdk1: version('@modelcontextprotocol/sdk') },
+    reps: opts.reps,
+    durationMs: opts.durationMs,
+    warmupMs: opts.warmupMs,
+    serverWarmupMs: opts.serverWarmupMs,
+    listDurationMs: opts.listDurationMs,
+    listWarmupMs: opts.listWarmupMs,
+  };
+}
+
+function estimateSeconds(opts) {
+  const calls = opts.scenarioList.filter((s) => s.kind !== 'list').length;
+  const lists = opts.scenarioList.filter((s) => s.kind === 'list').length;
+  // + ~0.6 s per server start/stop and ~0.1 s drain per cell (measured on 2 vCPUs)
+  const perServer = (calls ? 0.6 + opts.serverWarmupMs / 1000 + calls * (opts.warmupMs + opts.durationMs + 100) / 1000 : 0) + lists * (0.6 + (opts.listWarmupMs + opts.listDurationMs + 100) / 1000);
+  return perServer * opts.targetList.length * opts.transportList.length * opts.reps + 1.5 * opts.transportList.length;
+}
+
+/** Unrecorded load on a fresh server (tools/call path) so that JIT warm-up is not measured. */
+async function warmServer(server, target, transport, ms) {
+  if (ms <= 0) return null;
+  const channel = server.channel();
+  const r = await runCell({
+    channel,
+    workload: makeWorkload('sum', { era: target.era, newline: transport === 'stdio' }),
+    conc: 16,
+    warmupMs: 0,
+    durationMs: ms,
+    pid: server.proc.pid,
+  });
+  server.release(channel);
+  return r.error;
+}
+
+/** Warms the load generator's own code once (against the raw target), so the first target measured is not penalised. */
+async function warmClient(opts) {
+  const raw = TARGETS.find((t) => t.id === 'raw');
+  for (const transport of opts.transportList) {
+    const server = await startServer(raw, transport, 2, []);
+    try {
+      for (const [kind, conc, ms] of [['sum', 16, 400], ['sum', 1, 150], ['echo1k', 16, 200], ['list', 1, 150]]) {
+        const channel = server.channel();
+        const r = await runCell({ channel, workload: makeWorkload(kind, { era: 'modern', newline: transport === 'stdio', toolCount: 2 }), conc, warmupMs: 0, durationMs: ms, pid: server.proc.pid });
+        server.release(channel);
+        if (r.error) throw new Error(`load generator warm-up failed: ${r.error}`);
+      }
+    } finally {
+      await server.proc.stop();
+    }
+  }
+}
+
+const fmtCell = (r) =>
+  r.error
+    ? `FAILED: ${r.error}`
+    : `${Math.round(r.opsPerSec).toLocaleString('en-US').padStart(7)} calls/s  p50 ${r.p50.toFixed(3)} ms  p99 ${r.p99.toFixed(3)} ms  cpu ${r.cpuUsPerOp.toFixed(1)} µs/call (client ${r.clientCpuUsPerOp.toFixed(1)})  rss ${(r.peakRss / 1048576).toFixed(1)} MiB`;
+
+async function main() {
+  let opts;
+  try {
+    opts = parseArgs(process.argv.slice(2));
+  } catch (err) {
+    console.error(`bench: ${err.message}`);
+    return 2;
+  }
+  if (!existsSync(`${ROOT}dist/index.js`)) throw new Error('dist/index.js is missing: run `npm run build` first');
+  const startedAt = new Date();
+  const t0 = performance.now();
+  const samples = [];
+  const startups = [];
+  let peakPerCell = true;
+  console.log(`toolwright bench: ${opts.targetList.map((t) => t.id).join(', ')} × ${opts.transportList.join(', ')} × ${opts.scenarioList.map((s) => `${s.scenario}@${s.conc}`).join(' ')}; ${opts.reps} rep(s); estimated ${(estimateSeconds(opts) / 60).toFixed(1)} min`);
+  if (opts.dryRun) return 0;
+  await warmClient(opts);
+
+  for (let rep = 0; rep < opts.reps; rep++) {
+    // alternate: each repetition starts with a different target
+    const order = opts.targetList.map((_, i) => opts.targetList[(i + rep) % opts.targetList.length]);
+    for (const transport of opts.transportList) {
+      for (const target of order) {
+        const groups = new Map(); // toolCount → scenarios (calls share the 2-tool server)
+        for (const s of opts.scenarioList) {
+          const n = s.kind === 'list' ? s.toolCount : 2;
+          if (!groups.has(n)) groups.set(n, []);
+          groups.get(n).push(s);
+        }
+        for (const [toolCount, scenarios] of groups) {
+          let server = null;
+          for (const s of scenarios) {
+            const tag = `[${rep + 1}/${opts.reps}] ${transport.padEnd(5)} ${target.id.padEnd(17)} ${`${s.scenario}@${s.conc}`.padEnd(12)}`;
+            const sample = { rep, target: target.id, transport, scenario: s.scenario, conc: s.conc, order: s.order };
+            if (!server) {
+              try {
+                server = await startServer(target, transport, toolCount, opts);
+                startups.push({ target: target.id, transport, toolCount, ms: server.startupMs });
+                if (s.kind !== 'list') {
+                  const warmError = await warmServer(server, target, transport, opts.serverWarmupMs);
+                  if (warmError) throw new Error(`warm-up: ${warmError}`);
+                }
+              } catch (err) {
+                if (server) await server.proc.stop();
+                server = null;
+                const r = { error: String(err.message).split('\n').slice(0, 2).join(' | ') };
+                samples.push({ ...sample, ...r });
+                console.log(`${tag} ${fmtCell(r)}`);
+                continue;
+              }
+            }
+            const channel = server.channel();
+            const list = s.kind === 'list';
+            const r = await runCell({
+              channel,
+              workload: makeWorkload(s.kind, { era: target.era, newline: transport === 'stdio', toolCount }),
+              conc: s.conc,
+              warmupMs: list ? opts.listWarmupMs : opts.warmupMs,
+              durationMs: list ? opts.listDurationMs : opts.durationMs,
+              pid: server.proc.pid,
+            });
+            server.release(channel);
+            peakPerCell &&= r.peakIsPerCell || !!r.error;
+            samples.push({ ...sample, ...r });
+            console.log(`${tag} ${fmtCell(r)}`);
+            if (r.error) {
+              // a failed cell may leave the server wedged: the next cell gets a fresh one
+              await server.proc.stop();
+              server = null;
+            }
+          }
+          if (server) await server.proc.stop();
+        }
+      }
+    }
+  }
+
+  const elapsedS = (performance.now() - t0) / 1000;
+  const m = { ...meta(opts, startedAt), elapsed: `${Math.floor(elapsedS / 60)} min ${Math.round(elapsedS % 60)} s`, peakPerCell };
+  const md = renderMarkdown({ samples, startups, meta: m });
+  console.log(`\n${md}`);
+  if (opts.save) {
+    mkdirSync(opts.out, { recursive: true });
+    const stamp = startedAt.toISOString().replace(/[:]/g, '-').replace(/\..*/, '');
+    const name = `bench-${stamp}${opts.quick ? '-quick' : ''}`;
+    writeFileSync(`${opts.out}/${name}.md`, md);
+    writeFileSync(`${opts.out}/${name}.json`, JSON.stringify({ meta: m, samples, startups }, null, 1));
+    writeFileSync(`${opts.out}/latest.md`, md);
+    console.log(`written: ${opts.out}/${name}.md (+ .json) and ${opts.out}/latest.md`);
+  }
+  return samples.some((s) => s.error) ? 1 : 0;
+}
+
+// Servers never outlive the harness: exit, Ctrl-C, kill, or a crash.
+process.on('exit', killAll);
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(sig, () => {
+    console.error(`\n${sig}: stopping servers`);
+    killAll();
+    process.exit(130);
+  });
+}
+main().then(
+  (code) => {
+    killAll();
+    process.exit(code);
+  },
+  (err) => {
+    console.error(err?.stack ?? err);
+    killAll();
+    process.exit(2);
+  },
+);
