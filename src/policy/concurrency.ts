@@ -19,6 +19,13 @@ export class ConcurrencyGate {
     return this.waiting.length;
   }
 
+  /** A release function when a slot is free right now (the common case, with no promise). */
+  tryAcquire(): (() => void) | undefined {
+    if (this.running >= this.maxInFlight) return undefined;
+    this.running++;
+    return this.releaser();
+  }
+
   /** Resolves with a release function, or with undefined when the server is full. */
   acquire(signal?: AbortSignal): Promise<(() => void) | undefined> {
     if (this.running < this.maxInFlight) {

@@ -5,6 +5,7 @@ import { Method } from '../protocol/methods.js';
 import type { Era } from '../protocol/versions.js';
 import type { Logger } from './logger.js';
 import type { Exchange } from './peer.js';
+import type { ToolCall } from './pipeline/call.js';
 import type { CallInputs } from './inputs/call-inputs.js';
 import type { CreateMessageResult, ElicitResult, InputMethod, ListRootsResult } from './inputs/responses.js';
 import type { AskOptions, ElicitSchema, ToolContext } from './tool.js';
@@ -29,14 +30,25 @@ export class CallContext implements ToolContext {
   private lastProgress = -Infinity;
   private finished = false;
 
+  private readonly info: CallInfo;
+  private readonly exchange: Exchange;
+  private readonly toolName: string;
+  private readonly inputs: CallInputs;
+
   constructor(
-    readonly signal: AbortSignal,
-    private readonly info: CallInfo,
-    private readonly exchange: Exchange,
+    private readonly call: ToolCall,
     private readonly logger: Logger,
-    private readonly toolName: string,
-    private readonly inputs: CallInputs,
-  ) {}
+  ) {
+    this.info = call.info;
+    this.exchange = call.exchange;
+    this.toolName = call.tool.name;
+    this.inputs = call.inputs;
+  }
+
+  /** Created on first use: most handlers never look at it. */
+  get signal(): AbortSignal {
+    return this.call.signal;
+  }
 
   get requestId() { return this.info.requestId; }
   get era() { return this.info.era; }
@@ -95,7 +107,7 @@ export class CallContext implements ToolContext {
   }
 
   private live(): boolean {
-    return !this.finished && !this.signal.aborted;
+    return !this.finished && !this.call.aborted;
   }
 }
 

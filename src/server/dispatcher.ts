@@ -189,21 +189,25 @@ export class Dispatcher {
   private listen(request: JsonRpcRequest, exchange: Exchange): Promise<Reply | undefined> {
     const filter = request.params?.notifications;
     if (!isPlainObject(filter)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "notifications" must be an object naming the notifications to receive');
-    const { peer, signal } = exchange;
-    const cancelled = new AbortController();
+    const { peer } = exchange;
+    let end!: (reply: Reply | undefined) => void;
+    const cancelled = { abort: () => end(undefined) };
     peer.inflight.set(request.id, cancelled);
     const unsubscribe = this.options.subscriptions.listen(request.id, filter, exchange.notify);
     return new Promise((resolve) => {
-      const end = (reply: Reply | undefined) => {
+      let ended = false;
+      const stopWatching = exchange.onClose?.(() => end(undefined));
+      end = (reply) => {
+        if (ended) return;
+        ended = true;
         unsubscribe();
+        stopWatching?.();
         this.listening.delete(close);
         if (peer.inflight.get(request.id) === cancelled) peer.inflight.delete(request.id);
         resolve(reply);
       };
       const close = () => end(ok(request, JSON.stringify(shapeResult('modern', { _meta: { [META.subscriptionId]: request.id } }, this.options.serverInfo))));
       this.listening.add(close);
-      cancelled.signal.addEventListener('abort', () => end(undefined), { once: true });
-      signal?.addEventListener('abort', () => end(undefined), { once: true });
     });
   }
 

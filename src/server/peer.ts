@@ -20,7 +20,7 @@ export interface LegacySession {
 export class Peer {
   legacy?: LegacySession;
   /** Requests in flight, so `notifications/cancelled` can abort them. */
-  readonly inflight = new Map<RequestId, AbortController>();
+  readonly inflight = new Map<RequestId, { abort(reason?: unknown): void }>();
   /** Server-to-client requests awaiting the client's answer (legacy era). */
   private readonly outbound = new Map<RequestId, { method: string; resolve(value: unknown): void; reject(err: Error): void }>();
   private nextOutboundId = 0;
@@ -92,8 +92,12 @@ export interface Exchange {
   readonly peer: Peer;
   /** Sends a request-scoped notification (progress, log) to the client. */
   notify(json: string): void;
-  /** Aborted when the transport loses the client (an HTTP response stream closed). */
-  readonly signal?: AbortSignal;
+  /**
+   * Calls `listener` when the transport loses the client (an HTTP response
+   * stream closed before the answer); returns the unsubscribe. A callback
+   * rather than an AbortSignal: most requests never need one, and signals cost.
+   */
+  onClose?(listener: (reason: Error) => void): () => void;
   /** HTTP request headers, lower-cased; absent on other transports. */
   readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
   /** The authenticated caller, when the transport knows it. */

@@ -32,8 +32,13 @@ export class ToolCall {
   status: CallStatus = 'ok';
   correlationId?: string;
   readonly startedAt = performance.now();
-  /** Aborts on `notifications/cancelled`, a lost connection, or the handler's timeout. */
-  readonly controller = new AbortController();
+  /** Set once the call is cancelled, its client is gone, or its handler timed out. */
+  aborted = false;
+  abortReason: unknown;
+  /** Told when the call aborts (the handler runner races against it). */
+  onAbort?: () => void;
+  // Created only when someone needs a signal: most calls finish without one.
+  private controller?: AbortController;
 
   constructor(
     readonly params: Record<string, unknown>,
@@ -41,20 +46,32 @@ export class ToolCall {
     readonly exchange: Exchange,
   ) {}
 
+  /** Aborts on `notifications/cancelled`, a lost connection, or the handler's timeout. */
   get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.aborted) this.controller.abort(this.abortReason);
+    }
     return this.controller.signal;
+  }
+
+  abort(reason?: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.abortReason = reason;
+    this.controller?.abort(reason);
+    this.onAbort?.();
   }
 
   /** Makes the call cancellable by id and by the transport; returns the undo. */
   track(): () => void {
-    const { peer, signal } = this.exchange;
+    const { peer } = this.exchange;
     const id = this.info.requestId;
-    const onPeerAbort = () => this.controller.abort(signal?.reason);
-    signal?.addEventListener('abort', onPeerAbort, { once: true });
-    peer.inflight.set(id, this.controller);
+    const unsubscribe = this.exchange.onClose?.((reason) => this.abort(reason));
+    peer.inflight.set(id, this);
     return () => {
-      signal?.removeEventListener('abort', onPeerAbort);
-      if (peer.inflight.get(id) === this.controller) peer.inflight.delete(id);
+      unsubscribe?.();
+      if (peer.inflight.get(id) === this) peer.inflight.delete(id);
     };
   }
 

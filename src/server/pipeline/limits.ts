@@ -17,7 +17,7 @@ export function rateLimitStage(limiter: RateLimiter): Stage {
 /** A cap on calls in flight, with a bounded queue; beyond it, an immediate overload result. */
 export function concurrencyStage(gate: ConcurrencyGate): Stage {
   return async (call, next) => {
-    const release = await gate.acquire(call.signal);
+    const release = gate.tryAcquire() ?? (await gate.acquire(call.signal));
     if (!release) {
       if (call.signal.aborted) {
         call.status = 'cancelled';

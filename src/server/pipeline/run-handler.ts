@@ -20,27 +20,31 @@ export interface HandlerOptions {
  */
 export function runHandler(options: HandlerOptions): (call: ToolCall) => Promise<CallOutcome> {
   return async (call) => {
-    const { tool, info, exchange, controller } = call;
-    if (controller.signal.aborted) return stoppedOutcome(call, false, 0);
-    const ctx = new CallContext(controller.signal, info, exchange, options.logger, tool.name, call.inputs);
-    call.inputs.onPending = () => controller.abort(INPUT_REQUIRED);
+    const { tool } = call;
+    if (call.aborted) return stoppedOutcome(call, false, 0);
+    const ctx = new CallContext(call, options.logger);
+    call.inputs.onPending = () => call.abort(INPUT_REQUIRED);
     const timeoutMs = tool.tool.timeoutMs ?? options.timeoutMs;
     let timedOut = false;
     let timer: NodeJS.Timeout | undefined;
-    const stopped = new Promise<'stopped'>((resolve) => {
-      controller.signal.addEventListener('abort', () => resolve('stopped'), { once: true });
-      timer = setTimeout(() => {
-        timedOut = true;
-        controller.abort(new Error(`timed out after ${formatDuration(timeoutMs)}`));
-      }, timeoutMs);
-    });
     try {
-      const handled = Promise.resolve().then(() => tool.tool.handler(call.handlerArgs as never, ctx));
-      const value = await Promise.race([handled, stopped]);
-      if (controller.signal.aborted) return stoppedOutcome(call, timedOut, timeoutMs);
+      let value = tool.tool.handler(call.handlerArgs as never, ctx);
+      // Only a handler that is still running can time out or be cancelled: synchronous ones
+      // (most quick tools) need no timer, no race and no signal.
+      if (isThenable(value)) {
+        const stopped = new Promise<void>((resolve) => {
+          call.onAbort = resolve;
+          timer = setTimeout(() => {
+            timedOut = true;
+            call.abort(new Error(`timed out after ${formatDuration(timeoutMs)}`));
+          }, timeoutMs);
+        });
+        value = await Promise.race([value, stopped]);
+      }
+      if (call.aborted) return stoppedOutcome(call, timedOut, timeoutMs);
       return finishResult(call, value, options.logger);
     } catch (err) {
-      if (controller.signal.aborted) return stoppedOutcome(call, timedOut, timeoutMs);
+      if (call.aborted) return stoppedOutcome(call, timedOut, timeoutMs);
       if (err instanceof MissingClientCapability) return missingCapability(call, err);
       if (err instanceof ToolError) {
         call.status = 'tool_error';
@@ -52,8 +56,13 @@ export function runHandler(options: HandlerOptions): (call: ToolCall) => Promise
     } finally {
       ctx.finish();
       clearTimeout(timer);
+      call.onAbort = undefined;
     }
   };
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as PromiseLike<unknown>).then === 'function';
 }
 
 function stoppedOutcome(call: ToolCall, timedOut: boolean, timeoutMs: number): CallOutcome {
