@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Command, CommanderError, Option } from 'commander';
+import { auditCommand } from './audit.js';
 import { callCommand, type CallOptions } from './call.js';
 import type { ClientCommandOptions } from './connect.js';
 import { ExitCode, reportError, type CliIo } from './errors.js';
@@ -62,6 +63,8 @@ function buildProgram(io: CliIo, command: string[], setCode: (code: number) => v
     .argument('<operands...>', '[url] tool [key=value...]')
     .option('--args <json>', 'arguments as a JSON object (key=value pairs are merged over it)')
     .action(async (operands: string[], options: CallOptions) => setCode(await callCommand(operands, command, options, io, VERSION)));
+
+  program.addCommand(auditCommand(io, setCode));
 
   return program;
 }

@@ -1,7 +1,10 @@
 import { ConcurrencyGate } from '../policy/concurrency.js';
 import { RateLimiter, type RateLimitOptions } from '../policy/rate-limit.js';
 import type { Implementation } from '../protocol/meta.js';
+import { createDefaultAuditSink } from '../audit/default-sink.js';
+import type { AuditSink } from '../audit/record.js';
 import { Dispatcher } from './dispatcher.js';
+import { auditStage } from './pipeline/audit.js';
 import { RequestStateCodec } from './inputs/request-state.js';
 import type { ApprovalMode } from './pipeline/index.js';
 import { ToolListing } from './listing.js';
@@ -39,6 +42,8 @@ export interface ToolServerOptions {
   /** How long a `requestState` stays valid (default 10 minutes). */
   requestStateTtlMs?: number;
   limits?: LimitOptions;
+  /** Where every call is recorded (default: SQLite at `.toolwright/audit.db` under the working directory); false turns auditing off. */
+  audit?: AuditSink | false;
 }
 
 export interface LimitOptions {
@@ -69,6 +74,8 @@ export class ToolServer {
   private readonly subscriptions = new SubscriptionHub();
   /** Large results kept for `resources/read`. */
   readonly results: ResultStore;
+  /** The audit sink, if auditing is on. */
+  readonly audit?: AuditSink;
 
   constructor(options: ToolServerOptions = {}) {
     this.logger = options.logger ?? createLogger();
@@ -78,6 +85,7 @@ export class ToolServer {
     const cache = { ttlMs, cacheScope: 'public' as const };
     const limits = options.limits ?? {};
     this.results = new ResultStore(limits.resultStore);
+    this.audit = options.audit === undefined ? createDefaultAuditSink() : options.audit || undefined;
     this.dispatcher = new Dispatcher({
       registry: this.tools,
       logger: this.logger,
@@ -94,15 +102,22 @@ export class ToolServer {
       listing: new ToolListing(this.tools, options.pageSize ?? 100, cache, this.info),
       discoverCache: cache,
       subscriptions: this.subscriptions,
+      outer: this.audit ? [auditStage(this.audit, this.logger)] : [],
     });
     if (options.tools?.length) this.tools.add(...options.tools);
     // After the initial tools: only later changes are news to clients.
     this.tools.onChange(() => this.subscriptions.toolsChanged());
   }
 
-  /** Ends open subscriptions gracefully; transports close themselves. */
-  close(): void {
+  /** Ends open subscriptions with their completion result (a transport shutting down calls it). */
+  endSubscriptions(): void {
     this.dispatcher.close();
+  }
+
+  /** Shuts the server down: ends subscriptions and closes the audit sink. Transports close themselves. */
+  close(): void {
+    this.endSubscriptions();
+    this.audit?.close?.();
   }
 
   /** Registers tools; throws ToolDefinitionError (and registers none) if any is invalid. */

@@ -146,20 +146,23 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
 
   /** Runs the request; switches the response to SSE the moment the call sends a notification. */
   const dispatchWithStream = async (req: IncomingMessage, res: ServerResponse, message: JsonRpcRequest, peer: Peer): Promise<Reply | undefined> => {
-    const gone = new AbortController();
     let keepAlive: NodeJS.Timeout | undefined;
-    const onClose = () => {
-      if (!res.writableFinished) gone.abort(new Error('client closed the response stream'));
-    };
-    res.once('close', onClose);
+    const gone = () => res.destroyed && !res.writableFinished;
     const exchange: Exchange = {
       peer,
-      signal: gone.signal,
       headers: req.headers,
       principal: principals.get(req),
       messageBytes: Number(req.headers['content-length']) || undefined,
+      // Closing the response stream is the cancellation signal (streamable-http.mdx "Cancellation").
+      onClose: (listener) => {
+        const onClose = () => {
+          if (!res.writableFinished) listener(new Error('client closed the response stream'));
+        };
+        res.once('close', onClose);
+        return () => res.off('close', onClose);
+      },
       notify: (json) => {
-        if (gone.signal.aborted || res.writableEnded) return;
+        if (gone() || res.writableEnded) return;
         if (!res.headersSent) {
           startSse(res);
           // Long calls and subscriptions stay open: keep intermediaries from timing them out.
@@ -171,8 +174,7 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
     };
     const reply = await dispatcher.handleRequest(message, exchange);
     clearInterval(keepAlive);
-    res.off('close', onClose);
-    if (!reply || gone.signal.aborted) return undefined;
+    if (!reply || gone()) return undefined;
     if (res.headersSent) {
       writeSseEvent(res, reply.json);
       res.end();
@@ -259,7 +261,7 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
     server,
     close: async () => {
       // End subscriptions with their completion result, give the writes a turn, then drop connections.
-      toolServer.close();
+      toolServer.endSubscriptions();
       await new Promise((r) => setImmediate(r));
       sessions.close();
       await new Promise<void>((resolve) => {

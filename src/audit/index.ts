@@ -1,0 +1,9 @@
+/** The audit trail: one record per `tools/call`, redacted, in SQLite (default), JSON lines, or any sink. */
+export type { AuditRecord, AuditSink, AuditStatus } from './record.js';
+export { auditArgumentsJson, MAX_AUDIT_ARGUMENT_BYTES } from './arguments.js';
+export { isSecretKey, redactArguments, REDACTED } from './redact.js';
+export { SqliteAuditSink } from './sqlite-sink.js';
+export { JsonlAuditSink } from './jsonl-sink.js';
+export { FanoutAuditSink } from './fanout-sink.js';
+export { createDefaultAuditSink, DEFAULT_AUDIT_DB } from './default-sink.js';
+export { AuditLogMissingError, DEFAULT_QUERY_LIMIT, parseSince, queryAuditLog, type AuditQuery } from './query.js';

@@ -1,0 +1,78 @@
+import { existsSync } from 'node:fs';
+import type { AuditRecord } from './record.js';
+import { fromRow, openDatabase, type AuditRow } from './sqlite-schema.js';
+
+export interface AuditQuery {
+  /** Only calls of this tool (exact name). */
+  tool?: string;
+  /** Only calls that ended at or after this moment. */
+  since?: Date;
+  /** Only calls that answered with an isError result or a protocol error. */
+  errorsOnly?: boolean;
+  /** The newest N matching calls (default 100). */
+  limit?: number;
+}
+
+export const DEFAULT_QUERY_LIMIT = 100;
+
+/** Thrown when the audit file does not exist: nothing has been recorded there yet. */
+export class AuditLogMissingError extends Error {
+  constructor(readonly file: string) {
+    super(`no audit log at ${file}`);
+    this.name = 'AuditLogMissingError';
+  }
+}
+
+/**
+ * Reads matching records from an audit database, oldest first (the newest
+ * `limit` of them, so a bounded query shows the latest calls, like a tail).
+ * Opens the file read-only and closes it before returning.
+ */
+export function queryAuditLog(file: string, query: AuditQuery = {}): AuditRecord[] {
+  // better-sqlite3 would create an empty file for a mistyped path; say so instead.
+  if (!existsSync(file)) throw new AuditLogMissingError(file);
+  const limit = query.limit ?? DEFAULT_QUERY_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1) throw new RangeError('limit must be a positive integer');
+  const where: string[] = [];
+  const params: Record<string, unknown> = { limit };
+  if (query.tool !== undefined) {
+    where.push('tool = @tool');
+    params.tool = query.tool;
+  }
+  if (query.since !== undefined) {
+    // Times are stored as toISOString() text, whose order is time order.
+    where.push('time >= @since');
+    params.since = query.since.toISOString();
+  }
+  if (query.errorsOnly) where.push("(is_error = 1 OR status = 'protocol_error')");
+  const sql = `SELECT * FROM audit ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit`;
+  const db = openDatabase(file, { readonly: true, fileMustExist: true });
+  try {
+    db.pragma('busy_timeout = 5000');
+    if (!tableExists(db)) return [];
+    return (db.prepare(sql).all(params) as AuditRow[]).reverse().map(fromRow);
+  } finally {
+    db.close();
+  }
+}
+
+function tableExists(db: ReturnType<typeof openDatabase>): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'audit'").get() !== undefined;
+}
+
+const UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/**
+ * `--since` values: a duration back from `now` (`30s`, `30m`, `1h`, `2d`,
+ * `1w`) or an ISO 8601 date/time (`2026-07-28`, `2026-07-28T10:00:00Z`).
+ * Returns undefined for anything else.
+ */
+export function parseSince(text: string, now: Date = new Date()): Date | undefined {
+  const trimmed = text.trim();
+  const duration = /^(\d{1,9})\s*([smhdw])$/i.exec(trimmed);
+  if (duration) return new Date(now.getTime() - Number(duration[1]) * UNITS[duration[2].toLowerCase()]);
+  // Only ISO-looking text: Date.parse also accepts loose forms such as "1" or "May".
+  if (!/^\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/i.test(trimmed)) return undefined;
+  const time = Date.parse(trimmed);
+  return Number.isNaN(time) ? undefined : new Date(time);
+}

@@ -1,0 +1,51 @@
+import type { RequestId } from '../jsonrpc/types.js';
+
+/**
+ * How a call ended. Mirrors the pipeline's `CallStatus` (kept as its own type
+ * so that audit/ does not import from server/, which sits above it).
+ */
+export type AuditStatus =
+  | 'ok'
+  | 'input_required'
+  | 'tool_error'
+  | 'invalid_arguments'
+  | 'refused'
+  | 'timeout'
+  | 'cancelled'
+  | 'internal_error'
+  | 'protocol_error';
+
+/** One `tools/call`, however it ended: what the audit trail keeps. */
+export interface AuditRecord {
+  /** When the call ended, ISO 8601 in UTC. */
+  time: string;
+  era: 'modern' | 'legacy';
+  protocolVersion: string;
+  /** The authenticated caller, when the transport knew it. */
+  principal: string | null;
+  /** The tool name the client asked for (even when no such tool exists). */
+  tool: string;
+  /** The arguments as JSON text, secrets redacted and size capped (always valid JSON). */
+  argumentsJson: string;
+  status: AuditStatus;
+  /** The result the client got had `isError: true`. */
+  isError: boolean;
+  durationMs: number;
+  /** Links the record to the server log (set on internal errors). */
+  correlationId: string | null;
+  requestId: RequestId | null;
+  clientName: string | null;
+  /** The JSON-RPC error code, when the call was answered with a protocol error. */
+  errorCode: number | null;
+}
+
+/**
+ * Where audit records go. `record` must not return before the record is as
+ * durable as the sink promises: the pipeline waits for it before the reply is
+ * written, so an answered call is never missing from the trail.
+ */
+export interface AuditSink {
+  record(entry: AuditRecord): void | Promise<void>;
+  close?(): void;
+}
+

@@ -1,0 +1,147 @@
+/** What a redacted value is replaced with. */
+export const REDACTED = '[REDACTED]';
+
+/** Deeper values are not walked (hostile arguments can nest without end); they are replaced. */
+const MAX_DEPTH = 64;
+const TOO_DEEP = '[TRUNCATED: nested too deep]';
+/** `$ref` hops followed per schema node, so a cycle of references cannot loop. */
+const MAX_REF_HOPS = 8;
+
+/*
+ * Key names that hold secrets, compared after lower-casing and dropping
+ * everything but letters and digits ("API-Key", "api_key" and "apiKey" are one
+ * name). A suffix match catches `access_token`, `client_secret`, `db_password`;
+ * "token" does not match `maxTokens`, which models' tools use often.
+ */
+const SECRET_SUFFIXES = ['token', 'password', 'passwd', 'passphrase', 'secret', 'secretkey', 'apikey', 'accesskey', 'privatekey', 'credential', 'credentials', 'cookie', 'authorization'];
+const SECRET_WORDS = ['password', 'secret'];
+const SECRET_NAMES = new Set(['auth', 'bearer', 'setcookie', 'sessionid', 'xapikey']);
+
+/** True when a property of this name holds a secret by convention. */
+export function isSecretKey(key: string): boolean {
+  const name = key.toLowerCase().replace(/[^a-z0-9]/g, '');
+  if (name === '') return false;
+  return SECRET_NAMES.has(name) || SECRET_SUFFIXES.some((s) => name.endsWith(s)) || SECRET_WORDS.some((w) => name.includes(w));
+}
+
+type Schema = Record<string, unknown>;
+
+/**
+ * A copy of `value` in which secrets are replaced with "[REDACTED]": values
+ * under secret-looking keys at any depth, and values whose schema (the tool's
+ * inputSchema, followed through `properties`, `items`, `additionalProperties`,
+ * `allOf`/`anyOf`/`oneOf` and local `$ref`s) says `"x-sensitive": true`.
+ */
+export function redactArguments(value: unknown, inputSchema?: Schema): unknown {
+  const root = isObject(inputSchema) && marksSensitive(inputSchema) ? inputSchema : undefined;
+  return walk(value, root ? expand([root], root) : [], root, 0);
+}
+
+function walk(value: unknown, schemas: Schema[], root: Schema | undefined, depth: number): unknown {
+  if (schemas.some((s) => s['x-sensitive'] === true)) return REDACTED;
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_DEPTH) return TOO_DEEP;
+  if (Array.isArray(value)) {
+    return value.map((item, index) => walk(item, root ? expand(schemas.flatMap((s) => itemSchemas(s, index)), root) : [], root, depth + 1));
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    // Object.entries and defineProperty keep a hostile "__proto__" key an own property.
+    const redacted = isSecretKey(key) ? REDACTED : walk(child, root ? expand(schemas.flatMap((s) => propertySchemas(s, key)), root) : [], root, depth + 1);
+    Object.defineProperty(out, key, { value: redacted, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+/** The schemas that apply to property `key` of an object described by `schema`. */
+function propertySchemas(schema: Schema, key: string): unknown[] {
+  const props = schema.properties;
+  if (isObject(props) && Object.hasOwn(props, key)) return [props[key]];
+  const matched: unknown[] = [];
+  const patterns = schema.patternProperties;
+  if (isObject(patterns)) {
+    for (const [pattern, sub] of Object.entries(patterns)) if (safeTest(pattern, key)) matched.push(sub);
+  }
+  if (matched.length === 0 && schema.additionalProperties !== undefined) matched.push(schema.additionalProperties);
+  return matched;
+}
+
+/** The schemas that apply to element `index` of an array described by `schema`. */
+function itemSchemas(schema: Schema, index: number): unknown[] {
+  const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : Array.isArray(schema.items) ? schema.items : undefined;
+  if (prefix && index < prefix.length) return [prefix[index]];
+  if (Array.isArray(schema.items)) return schema.additionalItems === undefined ? [] : [schema.additionalItems];
+  return schema.items === undefined ? [] : [schema.items];
+}
+
+/**
+ * Each schema together with what it pulls in: local `$ref` targets and
+ * `allOf`/`anyOf`/`oneOf` branches. Each schema is taken once, so reference
+ * cycles end; the hop limit bounds long chains.
+ */
+function expand(schemas: unknown[], root: Schema, seen = new Set<Schema>(), hops = 0): Schema[] {
+  const out: Schema[] = [];
+  for (const schema of schemas) {
+    if (!isObject(schema) || seen.has(schema)) continue;
+    seen.add(schema);
+    out.push(schema);
+    if (hops >= MAX_REF_HOPS) continue;
+    const pulled: unknown[] = [];
+    if (typeof schema.$ref === 'string') pulled.push(resolveLocalRef(schema.$ref, root));
+    for (const keyword of ['allOf', 'anyOf', 'oneOf'] as const) {
+      const branches = schema[keyword];
+      if (Array.isArray(branches)) pulled.push(...branches);
+    }
+    if (pulled.length) out.push(...expand(pulled, root, seen, hops + 1));
+  }
+  return out;
+}
+
+/** `#/$defs/Name` or `#/definitions/Name` (JSON Pointer escapes included); anything else is not followed. */
+function resolveLocalRef(ref: string, root: Schema): unknown {
+  if (ref === '#') return root;
+  if (!ref.startsWith('#/')) return undefined;
+  let node: unknown = root;
+  for (const raw of ref.slice(2).split('/')) {
+    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (!isObject(node) || !Object.hasOwn(node, key)) return undefined;
+    node = node[key];
+  }
+  return node;
+}
+
+const marked = new WeakMap<Schema, boolean>();
+
+/** Most schemas mark nothing: then only key names matter, and the schema walk is skipped (checked once per schema). */
+function marksSensitive(schema: Schema): boolean {
+  let known = marked.get(schema);
+  if (known === undefined) {
+    try {
+      known = JSON.stringify(schema).includes('"x-sensitive":true');
+    } catch {
+      known = true; // not plain JSON (a cycle): walk it, the walk copes
+    }
+    marked.set(schema, known);
+  }
+  return known;
+}
+
+const patterns = new Map<string, RegExp | null>();
+
+/** patternProperties keys, compiled once each; an invalid pattern matches nothing. */
+function safeTest(pattern: string, key: string): boolean {
+  let re = patterns.get(pattern);
+  if (re === undefined) {
+    try {
+      re = new RegExp(pattern, 'u');
+    } catch {
+      re = null;
+    }
+    if (patterns.size < 1_000) patterns.set(pattern, re);
+  }
+  return re !== null && re.test(key);
+}
+
+function isObject(value: unknown): value is Schema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,97 @@
+import { createRequire } from 'node:module';
+import type BetterSqlite3 from 'better-sqlite3';
+import type { AuditRecord, AuditStatus } from './record.js';
+
+export type Database = BetterSqlite3.Database;
+
+/**
+ * The native module is loaded on first use, not at import: a server that
+ * turns auditing off (or writes elsewhere) never pays for it, and a machine
+ * where it failed to build still runs everything else.
+ */
+export function openDatabase(file: string, options?: BetterSqlite3.Options): Database {
+  const Driver = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+  return new Driver(file, options);
+}
+
+/** Bumped when the table changes shape; `PRAGMA user_version` holds it. */
+const SCHEMA_VERSION = 1;
+
+/**
+ * `request_id` has no declared type on purpose: SQLite then keeps each value
+ * as it came (JSON-RPC ids are strings or numbers, and 1 is not "1").
+ *
+ * No secondary indexes: each one adds ~12-15 µs to every call's insert (on
+ * the call path, before the reply), while queries are rare and read newest
+ * rows first (`ORDER BY id DESC LIMIT n` walks the rowid tree backwards and
+ * stops early); a query that must scan a million rows takes about 0.1 s.
+ */
+const CREATE = `
+CREATE TABLE IF NOT EXISTS audit (
+  id INTEGER PRIMARY KEY,
+  time TEXT NOT NULL,
+  era TEXT NOT NULL,
+  protocol_version TEXT NOT NULL,
+  principal TEXT,
+  tool TEXT NOT NULL,
+  arguments TEXT NOT NULL,
+  status TEXT NOT NULL,
+  is_error INTEGER NOT NULL,
+  duration_ms REAL NOT NULL,
+  correlation_id TEXT,
+  request_id,
+  client_name TEXT,
+  error_code INTEGER
+);
+`;
+
+/** Creates the table (idempotent); refuses a file written by a newer toolwright. */
+export function ensureSchema(db: Database): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > SCHEMA_VERSION) throw new Error(`the audit database has schema version ${version}; this toolwright reads up to ${SCHEMA_VERSION}`);
+  db.exec(CREATE);
+  if (version < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
+}
+
+export const INSERT = `INSERT INTO audit (time, era, protocol_version, principal, tool, arguments, status, is_error, duration_ms, correlation_id, request_id, client_name, error_code)
+VALUES (@time, @era, @protocolVersion, @principal, @tool, @argumentsJson, @status, @isError, @durationMs, @correlationId, @requestId, @clientName, @errorCode)`;
+
+/** better-sqlite3 binds booleans as errors, so `isError` travels as 0/1. */
+export function toRow(entry: AuditRecord): Record<string, unknown> {
+  return { ...entry, isError: entry.isError ? 1 : 0 };
+}
+
+export interface AuditRow {
+  id: number;
+  time: string;
+  era: string;
+  protocol_version: string;
+  principal: string | null;
+  tool: string;
+  arguments: string;
+  status: string;
+  is_error: number;
+  duration_ms: number;
+  correlation_id: string | null;
+  request_id: string | number | null;
+  client_name: string | null;
+  error_code: number | null;
+}
+
+export function fromRow(row: AuditRow): AuditRecord {
+  return {
+    time: row.time,
+    era: row.era === 'modern' ? 'modern' : 'legacy',
+    protocolVersion: row.protocol_version,
+    principal: row.principal,
+    tool: row.tool,
+    argumentsJson: row.arguments,
+    status: row.status as AuditStatus,
+    isError: row.is_error === 1,
+    durationMs: row.duration_ms,
+    correlationId: row.correlation_id,
+    requestId: row.request_id,
+    clientName: row.client_name,
+    errorCode: row.error_code,
+  };
+}

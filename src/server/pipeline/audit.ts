@@ -1,0 +1,88 @@
+import { auditArgumentsJson } from '../../audit/arguments.js';
+import type { AuditRecord, AuditSink } from '../../audit/record.js';
+import { RpcError } from '../../jsonrpc/errors.js';
+import type { Logger } from '../logger.js';
+import type { CallOutcome, Stage, ToolCall } from './call.js';
+
+/** Client-chosen strings are capped so one hostile request cannot bloat the trail. */
+const MAX_NAME_CHARS = 256;
+/** After a sink failure is logged, further failures are summed up at most this often. */
+const FAILURE_LOG_INTERVAL_MS = 60_000;
+
+/**
+ * The outermost stage: every call, however it ends (allowed, refused, failed,
+ * timed out, cancelled, or answered with a protocol error), leaves exactly one
+ * audit record. The record is written before this stage returns, which is
+ * before the reply is written, so an answered call is never missing from the
+ * trail (issue "Audit": a SIGKILL after the answer must not lose the record).
+ * A failing sink is logged and never fails the call.
+ */
+export function auditStage(sink: AuditSink, logger: Logger): Stage {
+  const report = failureReporter(logger);
+  const write = async (call: ToolCall, outcome: CallOutcome, errorCode: number | null): Promise<void> => {
+    try {
+      const done = sink.record(auditRecordOf(call, outcome, errorCode));
+      // Await only an asynchronous sink: a synchronous one costs no extra tick.
+      if (done) await done;
+    } catch (err) {
+      report(err, call);
+    }
+  };
+  return async (call, next) => {
+    let outcome: CallOutcome;
+    try {
+      outcome = await next();
+    } catch (err) {
+      const rpc = err instanceof RpcError;
+      call.status = rpc ? 'protocol_error' : 'internal_error';
+      await write(call, undefined, rpc ? err.code : null);
+      throw err;
+    }
+    await write(call, outcome, null);
+    return outcome;
+  };
+}
+
+/** The record of one finished call. */
+export function auditRecordOf(call: ToolCall, outcome: CallOutcome, errorCode: number | null): AuditRecord {
+  // `call.tool` is unset when resolving failed (unknown tool, bad params).
+  const tool = call.tool as ToolCall['tool'] | undefined;
+  return {
+    time: new Date().toISOString(),
+    era: call.info.era,
+    protocolVersion: call.info.protocolVersion,
+    principal: call.exchange.principal ?? null,
+    tool: cap(call.requestedName),
+    argumentsJson: auditArgumentsJson(call.args, tool?.inputSchema),
+    status: call.status,
+    isError: outcome !== undefined && 'isError' in outcome && outcome.isError === true,
+    durationMs: Math.round((performance.now() - call.startedAt) * 1000) / 1000,
+    correlationId: call.correlationId ?? null,
+    requestId: call.info.requestId ?? null,
+    clientName: typeof call.info.clientInfo?.name === 'string' ? cap(call.info.clientInfo.name) : null,
+    errorCode,
+  };
+}
+
+function cap(text: string): string {
+  return text.length > MAX_NAME_CHARS ? `${text.slice(0, MAX_NAME_CHARS)}…` : text;
+}
+
+/**
+ * Logs the first sink failure in full, then at most one summary a minute: a
+ * full disk must not turn every call into a log line on stderr.
+ */
+function failureReporter(logger: Logger): (err: unknown, call: ToolCall) => void {
+  let lastLogged = -Infinity;
+  let suppressed = 0;
+  return (err, call) => {
+    const now = performance.now();
+    if (now - lastLogged < FAILURE_LOG_INTERVAL_MS) {
+      suppressed++;
+      return;
+    }
+    lastLogged = now;
+    logger.error({ err, tool: cap(call.requestedName), requestId: call.info.requestId, suppressedSinceLast: suppressed }, 'audit sink failed; the call goes on without its record');
+    suppressed = 0;
+  };
+}

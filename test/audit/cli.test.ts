@@ -1,0 +1,150 @@
+import { CommanderError } from 'commander';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SqliteAuditSink } from '../../src/audit/sqlite-sink.js';
+import { auditCommand, runAudit } from '../../src/cli/audit.js';
+import { auditRecord } from './records.js';
+
+const NOW = new Date('2026-07-28T12:00:00.000Z');
+const ago = (ms: number) => new Date(NOW.getTime() - ms).toISOString();
+let dir: string;
+let db: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'toolwright-audit-cli-'));
+  db = join(dir, 'audit.db');
+  const sink = new SqliteAuditSink(db);
+  sink.record(auditRecord({ time: ago(2 * 86_400_000), tool: 'old_tool', requestId: 1 }));
+  sink.record(auditRecord({ time: ago(30 * 60_000), tool: 'echo', principal: 'alice', argumentsJson: '{"text":"hi","token":"[REDACTED]"}', requestId: 2 }));
+  sink.record(auditRecord({ time: ago(20 * 60_000), tool: 'fetch', status: 'timeout', isError: true, durationMs: 60000.4, requestId: 3 }));
+  sink.record(auditRecord({ time: ago(10 * 60_000), tool: 'ghost', status: 'protocol_error', errorCode: -32602, requestId: 4 }));
+  sink.record(auditRecord({ time: ago(5 * 60_000), tool: 'evil\u001b[2J\u202etool', argumentsJson: '{"x":"\\u001b[31mred"}', requestId: 5 }));
+  sink.close();
+});
+
+function io() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, io: { stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t) } };
+}
+
+describe('toolwright audit', () => {
+  it('prints a table of the calls, oldest first, with redacted arguments', () => {
+    const t = io();
+    expect(runAudit({ db }, t.io, NOW)).toBe(0);
+    const lines = t.out.join('').trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^TIME\s+TOOL\s+STATUS\s+MS\s+PRINCIPAL\s+CLIENT\s+ARGUMENTS$/);
+    expect(lines).toHaveLength(6);
+    expect(lines[1]).toContain('old_tool');
+    expect(lines[2]).toMatch(/2026-07-28 11:30:00Z\s+echo\s+ok\s+1\.3\s+alice\s+test-client\s+\{"text":"hi","token":"\[REDACTED\]"\}/);
+    expect(lines[3]).toMatch(/fetch\s+timeout\s+60000\s/);
+    expect(lines[4]).toMatch(/ghost\s+protocol_error -32602/);
+    expect(t.err).toEqual([]);
+  });
+
+  it('never lets client-chosen text reach the terminal as control sequences', () => {
+    const t = io();
+    runAudit({ db }, t.io, NOW);
+    const text = t.out.join('');
+    expect(text).not.toMatch(/[\u001b\u202e]/);
+    expect(text).toMatch(/\beviltool\s/);
+  });
+
+  it('filters by tool, time and errors, and limits to the newest', () => {
+    const run = (options: Parameters<typeof runAudit>[0]) => {
+      const t = io();
+      expect(runAudit({ db, json: true, ...options }, t.io, NOW)).toBe(0);
+      return t.out.join('').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l).requestId);
+    };
+    expect(run({ tool: 'echo' })).toEqual([2]);
+    expect(run({ since: '1h' })).toEqual([2, 3, 4, 5]);
+    expect(run({ since: '2026-07-28T11:45:00Z' })).toEqual([4, 5]);
+    expect(run({ errors: true })).toEqual([3, 4]);
+    expect(run({ limit: '2' })).toEqual([4, 5]);
+  });
+
+  it('--json prints one object per line with the arguments as an object', () => {
+    const t = io();
+    runAudit({ db, json: true, tool: 'echo' }, t.io, NOW);
+    expect(JSON.parse(t.out.join(''))).toEqual({
+      time: ago(30 * 60_000),
+      era: 'modern',
+      protocolVersion: '2026-07-28',
+      principal: 'alice',
+      tool: 'echo',
+      arguments: { text: 'hi', token: '[REDACTED]' },
+      status: 'ok',
+      isError: false,
+      durationMs: 1.25,
+      correlationId: null,
+      requestId: 2,
+      clientName: 'test-client',
+      errorCode: null,
+    });
+  });
+
+  it('says so when nothing matches', () => {
+    const t = io();
+    expect(runAudit({ db, tool: 'nothing' }, t.io, NOW)).toBe(0);
+    expect(t.out.join('')).toBe('No recorded calls match.\n');
+  });
+
+  it('a missing database is exit 2 with one line and no absolute path', () => {
+    const t = io();
+    expect(runAudit({ db: join(dir, 'nowhere', 'audit.db') }, t.io, NOW)).toBe(2);
+    expect(t.err).toHaveLength(1);
+    expect(t.err[0]).toBe('toolwright: no audit log at audit.db\n');
+    expect(t.err[0]).not.toContain(dir);
+  });
+
+  it('a file that is not a database is exit 2 with one line, no stack and no absolute path', () => {
+    const t = io();
+    expect(runAudit({ db: join(import.meta.dirname, 'cli.test.ts') }, t.io, NOW)).toBe(2);
+    expect(t.err.join('')).toMatch(/^toolwright: [^\n]*\n$/);
+    expect(t.err.join('')).not.toContain(import.meta.dirname);
+    expect(t.err.join('')).not.toMatch(/\bat .*:\d+:\d+/);
+  });
+
+  it.each([
+    [{ since: 'yesterday' }, /--since must be a duration/],
+    [{ limit: '0' }, /--limit must be a positive integer/],
+    [{ limit: 'ten' }, /--limit must be a positive integer/],
+  ])('bad option %j is a usage error (exit 1)', (options, message) => {
+    const t = io();
+    expect(runAudit({ db, ...options }, t.io, NOW)).toBe(1);
+    expect(t.err.join('')).toMatch(message);
+  });
+
+  it('runs as a commander command, handing its exit code over', async () => {
+    const t = io();
+    let code = -1;
+    await auditCommand(t.io, (c) => (code = c)).parseAsync(['--db', db, '--tool', 'fetch', '--errors', '--json', '--limit', '5'], { from: 'user' });
+    expect(code).toBe(0);
+    expect(JSON.parse(t.out.join(''))).toMatchObject({ tool: 'fetch', status: 'timeout', isError: true });
+  });
+
+  it('an unknown option throws a CommanderError instead of exiting the process', async () => {
+    const t = io();
+    await expect(auditCommand(t.io, () => {}).parseAsync(['--bogus'], { from: 'user' })).rejects.toBeInstanceOf(CommanderError);
+    expect(t.err.join('')).toMatch(/unknown option '--bogus'/);
+  });
+});
+
+describe('toolwright audit without --db', () => {
+  it('reads .toolwright/audit.db in the working directory, and says where servers write it when missing', () => {
+    const t = io();
+    const cwd = process.cwd();
+    const auditDir = process.env.TOOLWRIGHT_AUDIT_DIR;
+    delete process.env.TOOLWRIGHT_AUDIT_DIR;
+    process.chdir(mkdtempSync(join(tmpdir(), 'toolwright-audit-cwd-')));
+    try {
+      expect(runAudit({}, t.io, NOW)).toBe(2);
+    } finally {
+      process.chdir(cwd);
+      process.env.TOOLWRIGHT_AUDIT_DIR = auditDir;
+    }
+    expect(t.err.join('')).toBe('toolwright: no audit log at .toolwright/audit.db (a server started in this directory writes it once it has served a call)\n');
+  });
+});

@@ -1,0 +1,130 @@
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createDefaultAuditSink, DEFAULT_AUDIT_DB } from '../../src/audit/default-sink.js';
+import { FanoutAuditSink } from '../../src/audit/fanout-sink.js';
+import { JsonlAuditSink } from '../../src/audit/jsonl-sink.js';
+import { queryAuditLog } from '../../src/audit/query.js';
+import type { AuditRecord, AuditSink } from '../../src/audit/record.js';
+import { openDatabase } from '../../src/audit/sqlite-schema.js';
+import { SqliteAuditSink } from '../../src/audit/sqlite-sink.js';
+import { auditRecord } from './records.js';
+
+const tempDir = () => mkdtempSync(join(tmpdir(), 'toolwright-audit-'));
+const opened: AuditSink[] = [];
+afterEach(() => {
+  for (const sink of opened.splice(0)) sink.close?.();
+});
+const track = <T extends AuditSink>(sink: T): T => (opened.push(sink), sink);
+
+describe('the SQLite sink', () => {
+  it('creates nothing until the first record, then a WAL database under missing folders', () => {
+    const file = join(tempDir(), 'nested', 'deeper', 'audit.db');
+    const sink = track(new SqliteAuditSink(file));
+    expect(existsSync(file)).toBe(false);
+    sink.record(auditRecord());
+    expect(existsSync(file)).toBe(true);
+    const db = openDatabase(file, { readonly: true });
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    db.close();
+  });
+
+  it('keeps every field, and string and number request ids apart', () => {
+    const file = join(tempDir(), 'audit.db');
+    const sink = track(new SqliteAuditSink(file));
+    const first = auditRecord({ requestId: 7, principal: 'alice', correlationId: 'c-1', status: 'internal_error', isError: true });
+    const second = auditRecord({ requestId: '7', tool: 'missing', status: 'protocol_error', errorCode: -32602, clientName: null, era: 'legacy', protocolVersion: '2025-06-18' });
+    sink.record(first);
+    sink.record(second);
+    expect(queryAuditLog(file)).toEqual([first, second]);
+  });
+
+  it('is readable while the writer holds the file open, and by a second writer', () => {
+    const file = join(tempDir(), 'audit.db');
+    const a = track(new SqliteAuditSink(file));
+    const b = track(new SqliteAuditSink(file));
+    a.record(auditRecord({ tool: 'a' }));
+    b.record(auditRecord({ tool: 'b' }));
+    a.record(auditRecord({ tool: 'c' }));
+    expect(queryAuditLog(file).map((r) => r.tool)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('refuses a file that is not a database, with an error the caller can log', () => {
+    const file = join(tempDir(), 'audit.db');
+    writeFileSync(file, 'this is not sqlite, just text that is long enough to have a header '.repeat(10));
+    const sink = track(new SqliteAuditSink(file));
+    expect(() => sink.record(auditRecord())).toThrow();
+  });
+
+  it('the default sink writes .toolwright/audit.db under the given folder', () => {
+    const dir = tempDir();
+    const sink = track(createDefaultAuditSink(dir));
+    expect(sink.file).toBe(join(dir, DEFAULT_AUDIT_DB));
+    sink.record(auditRecord());
+    expect(existsSync(join(dir, '.toolwright', 'audit.db'))).toBe(true);
+    expect(statSync(join(dir, '.toolwright')).mode & 0o777).toBe(0o700);
+  });
+});
+
+describe('the JSON-lines sink', () => {
+  it('appends one object per line, with the arguments as an object', () => {
+    const file = join(tempDir(), 'logs', 'audit.jsonl');
+    const sink = track(new JsonlAuditSink(file));
+    const one = auditRecord({ argumentsJson: '{"q":"x","token":"[REDACTED]"}' });
+    sink.record(one);
+    sink.record(auditRecord({ tool: 'two', argumentsJson: '{}' }));
+    const lines = readFileSync(file, 'utf8').split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toBe('');
+    const { argumentsJson, ...rest } = one;
+    expect(JSON.parse(lines[0])).toEqual({ ...rest, arguments: { q: 'x', token: '[REDACTED]' } });
+    expect(JSON.parse(lines[1])).toMatchObject({ tool: 'two', arguments: {} });
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('appends to an existing file instead of replacing it', () => {
+    const file = join(tempDir(), 'audit.jsonl');
+    writeFileSync(file, '{"earlier":true}\n');
+    const sink = track(new JsonlAuditSink(file));
+    sink.record(auditRecord());
+    sink.close();
+    track(new JsonlAuditSink(file)).record(auditRecord({ tool: 'later' }));
+    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.tool ?? 'earlier')).toEqual(['earlier', 'echo', 'later']);
+  });
+});
+
+describe('fanning out to several sinks', () => {
+  it('every sink gets the record even when one throws, and the failure is reported after', () => {
+    const got: string[] = [];
+    const fanout = new FanoutAuditSink([
+      { record: (e) => void got.push(`a:${e.tool}`) },
+      { record: () => { throw new Error('disk full'); } },
+      { record: (e) => void got.push(`c:${e.tool}`) },
+    ]);
+    expect(() => fanout.record(auditRecord())).toThrow('disk full');
+    expect(got).toEqual(['a:echo', 'c:echo']);
+  });
+
+  it('stays synchronous with synchronous sinks, and waits for asynchronous ones', async () => {
+    const got: string[] = [];
+    const sync = new FanoutAuditSink([{ record: () => void got.push('sync') }]);
+    expect(sync.record(auditRecord())).toBeUndefined();
+    const slow: AuditSink = { record: () => new Promise<void>((resolve) => setTimeout(() => (got.push('slow'), resolve()), 20)) };
+    const failing: AuditSink = { record: () => Promise.reject(new Error('remote down')) };
+    const mixed = new FanoutAuditSink([slow, failing, { record: () => void got.push('fast') }]);
+    await expect(mixed.record(auditRecord())).rejects.toThrow('remote down');
+    expect(got).toEqual(['sync', 'fast', 'slow']);
+  });
+
+  it('writes the same record to SQLite and JSON lines, and closes both', () => {
+    const dir = tempDir();
+    const fanout = new FanoutAuditSink([new SqliteAuditSink(join(dir, 'a.db')), new JsonlAuditSink(join(dir, 'a.jsonl'))]);
+    const entry: AuditRecord = auditRecord({ tool: 'both' });
+    fanout.record(entry);
+    fanout.close();
+    expect(queryAuditLog(join(dir, 'a.db'))).toEqual([entry]);
+    expect(JSON.parse(readFileSync(join(dir, 'a.jsonl'), 'utf8'))).toMatchObject({ tool: 'both' });
+  });
+});
