@@ -12,15 +12,15 @@ const ago = (ms: number) => new Date(NOW.getTime() - ms).toISOString();
 let dir: string;
 let db: string;
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'toolwright-audit-cli-'));
   db = join(dir, 'audit.db');
   const sink = new SqliteAuditSink(db);
-  sink.record(auditRecord({ time: ago(2 * 86_400_000), tool: 'old_tool', requestId: 1 }));
-  sink.record(auditRecord({ time: ago(30 * 60_000), tool: 'echo', principal: 'alice', argumentsJson: '{"text":"hi","token":"[REDACTED]"}', requestId: 2 }));
-  sink.record(auditRecord({ time: ago(20 * 60_000), tool: 'fetch', status: 'timeout', isError: true, durationMs: 60000.4, requestId: 3 }));
-  sink.record(auditRecord({ time: ago(10 * 60_000), tool: 'ghost', status: 'protocol_error', errorCode: -32602, requestId: 4 }));
-  sink.record(auditRecord({ time: ago(5 * 60_000), tool: 'evil\u001b[2J\u202etool', argumentsJson: '{"x":"\\u001b[31mred"}', requestId: 5 }));
+  await sink.record(auditRecord({ time: ago(2 * 86_400_000), tool: 'old_tool', requestId: 1 }));
+  await sink.record(auditRecord({ time: ago(30 * 60_000), tool: 'echo', principal: 'alice', argumentsJson: '{"text":"hi","token":"[REDACTED]"}', requestId: 2 }));
+  await sink.record(auditRecord({ time: ago(20 * 60_000), tool: 'fetch', status: 'timeout', isError: true, durationMs: 60000.4, requestId: 3 }));
+  await sink.record(auditRecord({ time: ago(10 * 60_000), tool: 'ghost', status: 'protocol_error', errorCode: -32602, requestId: 4 }));
+  await sink.record(auditRecord({ time: ago(5 * 60_000), tool: 'evil\u001b[2J\u202etool', argumentsJson: '{"x":"\\u001b[31mred"}', requestId: 5 }));
   sink.close();
 });
 

@@ -11,15 +11,15 @@ const NOW = new Date('2026-07-28T12:00:00.000Z');
 const ago = (ms: number) => new Date(NOW.getTime() - ms).toISOString();
 let file: string;
 
-beforeAll(() => {
+beforeAll(async () => {
   file = join(mkdtempSync(join(tmpdir(), 'toolwright-audit-')), 'audit.db');
   const sink = new SqliteAuditSink(file);
-  sink.record(auditRecord({ time: ago(3 * 86_400_000), tool: 'old', requestId: 1 }));
-  sink.record(auditRecord({ time: ago(2 * 3_600_000), tool: 'echo', requestId: 2 }));
-  sink.record(auditRecord({ time: ago(40 * 60_000), tool: 'echo', status: 'tool_error', isError: true, requestId: 3 }));
-  sink.record(auditRecord({ time: ago(20 * 60_000), tool: 'nope', status: 'protocol_error', errorCode: -32602, requestId: 4 }));
-  sink.record(auditRecord({ time: ago(10 * 60_000), tool: 'echo', status: 'cancelled', requestId: 5 }));
-  sink.record(auditRecord({ time: ago(1_000), tool: 'echo', status: 'timeout', isError: true, requestId: 6 }));
+  await sink.record(auditRecord({ time: ago(3 * 86_400_000), tool: 'old', requestId: 1 }));
+  await sink.record(auditRecord({ time: ago(2 * 3_600_000), tool: 'echo', requestId: 2 }));
+  await sink.record(auditRecord({ time: ago(40 * 60_000), tool: 'echo', status: 'tool_error', isError: true, requestId: 3 }));
+  await sink.record(auditRecord({ time: ago(20 * 60_000), tool: 'nope', status: 'protocol_error', errorCode: -32602, requestId: 4 }));
+  await sink.record(auditRecord({ time: ago(10 * 60_000), tool: 'echo', status: 'cancelled', requestId: 5 }));
+  await sink.record(auditRecord({ time: ago(1_000), tool: 'echo', status: 'timeout', isError: true, requestId: 6 }));
   sink.close();
 });
 

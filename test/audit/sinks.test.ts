@@ -19,61 +19,61 @@ afterEach(() => {
 const track = <T extends AuditSink>(sink: T): T => (opened.push(sink), sink);
 
 describe('the SQLite sink', () => {
-  it('creates nothing until the first record, then a WAL database under missing folders', () => {
+  it('creates nothing until the first record, then a WAL database under missing folders', async () => {
     const file = join(tempDir(), 'nested', 'deeper', 'audit.db');
     const sink = track(new SqliteAuditSink(file));
     expect(existsSync(file)).toBe(false);
-    sink.record(auditRecord());
+    await sink.record(auditRecord());
     expect(existsSync(file)).toBe(true);
     const db = openDatabase(file, { readonly: true });
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     db.close();
   });
 
-  it('keeps every field, and string and number request ids apart', () => {
+  it('keeps every field, and string and number request ids apart', async () => {
     const file = join(tempDir(), 'audit.db');
     const sink = track(new SqliteAuditSink(file));
     const first = auditRecord({ requestId: 7, principal: 'alice', correlationId: 'c-1', status: 'internal_error', isError: true });
     const second = auditRecord({ requestId: '7', tool: 'missing', status: 'protocol_error', errorCode: -32602, clientName: null, era: 'legacy', protocolVersion: '2025-06-18' });
-    sink.record(first);
-    sink.record(second);
+    await sink.record(first);
+    await sink.record(second);
     expect(queryAuditLog(file)).toEqual([first, second]);
   });
 
-  it('is readable while the writer holds the file open, and by a second writer', () => {
+  it('is readable while the writer holds the file open, and by a second writer', async () => {
     const file = join(tempDir(), 'audit.db');
     const a = track(new SqliteAuditSink(file));
     const b = track(new SqliteAuditSink(file));
-    a.record(auditRecord({ tool: 'a' }));
-    b.record(auditRecord({ tool: 'b' }));
-    a.record(auditRecord({ tool: 'c' }));
+    await a.record(auditRecord({ tool: 'a' }));
+    await b.record(auditRecord({ tool: 'b' }));
+    await a.record(auditRecord({ tool: 'c' }));
     expect(queryAuditLog(file).map((r) => r.tool)).toEqual(['a', 'b', 'c']);
   });
 
-  it('refuses a file that is not a database, with an error the caller can log', () => {
+  it('refuses a file that is not a database, with an error the caller can log', async () => {
     const file = join(tempDir(), 'audit.db');
     writeFileSync(file, 'this is not sqlite, just text that is long enough to have a header '.repeat(10));
     const sink = track(new SqliteAuditSink(file));
     expect(() => sink.record(auditRecord())).toThrow();
   });
 
-  it('the default sink writes .toolwright/audit.db under the given folder', () => {
+  it('the default sink writes .toolwright/audit.db under the given folder', async () => {
     const dir = tempDir();
     const sink = track(createDefaultAuditSink(dir));
     expect(sink.file).toBe(join(dir, DEFAULT_AUDIT_DB));
-    sink.record(auditRecord());
+    await sink.record(auditRecord());
     expect(existsSync(join(dir, '.toolwright', 'audit.db'))).toBe(true);
     expect(statSync(join(dir, '.toolwright')).mode & 0o777).toBe(0o700);
   });
 });
 
 describe('the JSON-lines sink', () => {
-  it('appends one object per line, with the arguments as an object', () => {
+  it('appends one object per line, with the arguments as an object', async () => {
     const file = join(tempDir(), 'logs', 'audit.jsonl');
     const sink = track(new JsonlAuditSink(file));
     const one = auditRecord({ argumentsJson: '{"q":"x","token":"[REDACTED]"}' });
-    sink.record(one);
-    sink.record(auditRecord({ tool: 'two', argumentsJson: '{}' }));
+    await sink.record(one);
+    await sink.record(auditRecord({ tool: 'two', argumentsJson: '{}' }));
     const lines = readFileSync(file, 'utf8').split('\n');
     expect(lines).toHaveLength(3);
     expect(lines[2]).toBe('');
@@ -83,11 +83,11 @@ describe('the JSON-lines sink', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
-  it('appends to an existing file instead of replacing it', () => {
+  it('appends to an existing file instead of replacing it', async () => {
     const file = join(tempDir(), 'audit.jsonl');
     writeFileSync(file, '{"earlier":true}\n');
     const sink = track(new JsonlAuditSink(file));
-    sink.record(auditRecord());
+    await sink.record(auditRecord());
     sink.close();
     track(new JsonlAuditSink(file)).record(auditRecord({ tool: 'later' }));
     const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
@@ -96,7 +96,7 @@ describe('the JSON-lines sink', () => {
 });
 
 describe('fanning out to several sinks', () => {
-  it('every sink gets the record even when one throws, and the failure is reported after', () => {
+  it('every sink gets the record even when one throws, and the failure is reported after', async () => {
     const got: string[] = [];
     const fanout = new FanoutAuditSink([
       { record: (e) => void got.push(`a:${e.tool}`) },
@@ -118,7 +118,7 @@ describe('fanning out to several sinks', () => {
     expect(got).toEqual(['sync', 'fast', 'slow']);
   });
 
-  it('writes the same record to SQLite and JSON lines, and closes both', () => {
+  it('writes the same record to SQLite and JSON lines, and closes both', async () => {
     const dir = tempDir();
     const fanout = new FanoutAuditSink([new SqliteAuditSink(join(dir, 'a.db')), new JsonlAuditSink(join(dir, 'a.jsonl'))]);
     const entry: AuditRecord = auditRecord({ tool: 'both' });
