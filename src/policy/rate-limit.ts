@@ -1,4 +1,9 @@
-import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { createRequire } from 'node:module';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+
+type Flexible = typeof import('rate-limiter-flexible');
+// Loaded only by a server that sets a rate limit: it costs start-up time otherwise.
+const loadFlexible = (): Flexible => createRequire(import.meta.url)('rate-limiter-flexible') as Flexible;
 
 /** `points` calls per `durationSeconds`, as a bucket that refills each window. */
 export interface RateLimitRule {
@@ -29,7 +34,11 @@ export class RateLimiter {
   private readonly perPrincipal?: RateLimiterAbstract;
   private readonly toolSpecific = new Map<string, { limiter: RateLimiterAbstract; rule: RateLimitRule }>();
 
+  private readonly flexible: Flexible;
+
   constructor(private readonly options: RateLimitOptions) {
+    this.flexible = loadFlexible();
+    const { RateLimiterMemory } = this.flexible;
     this.make = options.createLimiter ?? ((rule, keyPrefix) => new RateLimiterMemory({ points: rule.points, duration: rule.durationSeconds, keyPrefix }));
     if (options.perTool) this.perTool = this.make(check(options.perTool), 'tool');
     if (options.perPrincipal) this.perPrincipal = this.make(check(options.perPrincipal), 'principal');
@@ -43,25 +52,25 @@ export class RateLimiter {
     const toolLimiter = specific?.limiter ?? this.perTool;
     const toolRule = specific?.rule ?? this.options.perTool;
     if (toolLimiter && toolRule) {
-      const denied = await attempt(toolLimiter, tool);
+      const denied = await this.attempt(toolLimiter, tool);
       if (denied !== undefined) return { allowed: false, retryAfterMs: denied, rule: toolRule, scope: 'tool' };
     }
     if (this.perPrincipal && this.options.perPrincipal) {
-      const denied = await attempt(this.perPrincipal, principal ?? 'anonymous');
+      const denied = await this.attempt(this.perPrincipal, principal ?? 'anonymous');
       if (denied !== undefined) return { allowed: false, retryAfterMs: denied, rule: this.options.perPrincipal, scope: 'principal' };
     }
     return { allowed: true };
   }
-}
 
-/** Undefined when the point was taken; otherwise how long until one is free. */
-async function attempt(limiter: RateLimiterAbstract, key: string): Promise<number | undefined> {
-  try {
-    await limiter.consume(key, 1);
-    return undefined;
-  } catch (res) {
-    if (res instanceof RateLimiterRes) return res.msBeforeNext;
-    throw res; // the store failed (e.g. Redis down): not a limit decision
+  /** Undefined when the point was taken; otherwise how long until one is free. */
+  private async attempt(limiter: RateLimiterAbstract, key: string): Promise<number | undefined> {
+    try {
+      await limiter.consume(key, 1);
+      return undefined;
+    } catch (res) {
+      if (res instanceof this.flexible.RateLimiterRes) return res.msBeforeNext;
+      throw res; // the store failed (e.g. Redis down): not a limit decision
+    }
   }
 }
 

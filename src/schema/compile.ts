@@ -1,32 +1,39 @@
-import { Ajv, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv, ValidateFunction } from 'ajv';
 import { checkSchemaBounds, DEFAULT_SCHEMA_BOUNDS, type SchemaBounds } from './bounds.js';
 import { dialectOf, SchemaError } from './dialect.js';
 import { describeValidationErrors } from './format-errors.js';
 import { checkNoNetworkRefs } from './refs.js';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+const requireModule = createRequire(import.meta.url);
 
 export type ValidationOutcome = { ok: true } | { ok: false; problems: string[] };
 export type Validator = (value: unknown) => ValidationOutcome;
 
 // One Ajv instance per dialect for the whole process: compiling is the
-// expensive part and happens once per tool, at registration.
+// expensive part and happens once per tool, at registration. Each piece is
+// loaded when first needed (draft-07 and formats are rare), to keep start-up short.
 const ajvOptions = {
   allErrors: true,
   strict: false, // unknown keywords (x-mcp-header, x-sensitive, descriptions of custom UIs) are annotations
   addUsedSchema: false, // two tools may share a $id without colliding in the cache
   validateSchema: true,
 } as const;
-let instances: { '2020-12': Ajv; 'draft-07': Ajv } | undefined;
+const instances = new Map<string, Ajv>();
+const withFormats = new WeakSet<Ajv>();
 
-function ajvFor(dialect: '2020-12' | 'draft-07'): Ajv {
-  instances ??= {
-    '2020-12': addFormats(new Ajv2020(ajvOptions) as unknown as Ajv),
-    'draft-07': addFormats(new Ajv(ajvOptions)),
-  };
-  return instances[dialect];
+function ajvFor(dialect: '2020-12' | 'draft-07', usesFormats: boolean): Ajv {
+  let ajv = instances.get(dialect);
+  if (!ajv) {
+    const { default: AjvClass } = requireModule(dialect === '2020-12' ? 'ajv/dist/2020.js' : 'ajv') as { default: new (o: typeof ajvOptions) => Ajv };
+    ajv = new AjvClass(ajvOptions);
+    instances.set(dialect, ajv);
+  }
+  if (usesFormats && !withFormats.has(ajv)) {
+    (requireModule('ajv-formats') as { default: (a: Ajv) => Ajv }).default(ajv);
+    withFormats.add(ajv);
+  }
+  return ajv;
 }
 
 /**
@@ -42,7 +49,7 @@ export function compileSchema(schema: unknown, options: { root?: string; bounds?
   const dialect = dialectOf(schema as Record<string, unknown>);
   let validate: ValidateFunction;
   try {
-    validate = ajvFor(dialect).compile(schema as Record<string, unknown>);
+    validate = ajvFor(dialect, JSON.stringify(schema).includes('"format"')).compile(schema as Record<string, unknown>);
   } catch (err) {
     throw new SchemaError(`the schema does not compile: ${(err as Error).message}`);
   }

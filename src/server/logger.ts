@@ -1,11 +1,40 @@
-import { pino, type Logger } from 'pino';
+import { createRequire } from 'node:module';
+import type { Logger } from 'pino';
 
 export type { Logger };
 
+const LEVELS: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity };
+
 /**
- * Server diagnostics: structured JSON on stderr, never stdout (stdout is the
- * stdio transport's protocol channel).
+ * Server diagnostics: structured JSON (pino) on stderr, never stdout (stdout is
+ * the stdio transport's protocol channel). pino is loaded on the first message
+ * at or above `level`, not at start-up: most servers log little, and quickly.
  */
 export function createLogger(level: string = process.env.TOOLWRIGHT_LOG_LEVEL ?? 'info'): Logger {
-  return pino({ level, base: { name: 'toolwright' } }, pino.destination({ fd: 2, sync: true }));
+  let real: Logger | undefined;
+  const threshold = LEVELS[level] ?? LEVELS.info;
+  const load = (): Logger => {
+    if (!real) {
+      const { pino } = createRequire(import.meta.url)('pino') as typeof import('pino');
+      real = pino({ level, base: { name: 'toolwright' } }, pino.destination({ fd: 2, sync: true }));
+    }
+    return real;
+  };
+  const method = (name: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal') =>
+    (...args: unknown[]) => {
+      if (LEVELS[name] >= threshold) (load()[name] as (...a: unknown[]) => void)(...args);
+    };
+  const facade = {
+    level,
+    trace: method('trace'),
+    debug: method('debug'),
+    info: method('info'),
+    warn: method('warn'),
+    error: method('error'),
+    fatal: method('fatal'),
+    silent: () => {},
+    child: (bindings: Record<string, unknown>) => load().child(bindings),
+    isLevelEnabled: (name: string) => (LEVELS[name] ?? Infinity) >= threshold,
+  };
+  return facade as unknown as Logger;
 }

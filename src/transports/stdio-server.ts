@@ -34,8 +34,17 @@ export function serveStdio(server: ToolServer, options: StdioServeOptions = {}):
   if (output === process.stdout) routeConsoleToStderr();
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   let open = true;
+  // Messages produced in one turn of the event loop leave in one write: a
+  // pipelining client gets many answers per syscall instead of one each.
+  let batch: string[] = [];
+  const flush = () => {
+    const lines = batch;
+    batch = [];
+    if (open && lines.length) output.write(lines.length === 1 ? lines[0] : lines.join(''));
+  };
   const session = new MessageStreamSession(server, (json) => {
-    if (open) output.write(`${json}\n`);
+    if (!open) return;
+    if (batch.push(`${json}\n`) === 1) setImmediate(flush);
   }, 'stdio', options.principal);
   const splitter = new LineSplitter(maxLineBytes, (line) => session.receive(line), () => session.oversized(maxLineBytes));
 
@@ -44,6 +53,7 @@ export function serveStdio(server: ToolServer, options: StdioServeOptions = {}):
   const onData = (chunk: Buffer | string) => splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
   let finishing = false;
   const stop = () => {
+    flush();
     open = false;
     session.close();
     resolveClosed();

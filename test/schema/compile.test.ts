@@ -53,6 +53,14 @@ describe('compileSchema', () => {
     ]);
   });
 
+  it('checks formats (loaded on demand) in both dialects', () => {
+    const v = compileSchema({ type: 'object', properties: { email: { type: 'string', format: 'email' } } });
+    expect(v({ email: 'not an address' })).toEqual({ ok: false, problems: ['arguments.email: must match format "email"'] });
+    expect(v({ email: 'ada@example.com' }).ok).toBe(true);
+    const d = compileSchema({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'string', format: 'date' });
+    expect(d('2026-02-30x').ok).toBe(false);
+  });
+
   it('lets tools share a $id without colliding', () => {
     compileSchema({ $id: 'https://example.com/same.json', type: 'object' });
     expect(() => compileSchema({ $id: 'https://example.com/same.json', type: 'object' })).not.toThrow();
