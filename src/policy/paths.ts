@@ -1,0 +1,282 @@
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { DEFAULT_DENY, DenyList } from './path-deny.js';
+import { fsError, PathError, quote } from './path-errors.js';
+import { isWithin, parseUserPath, segmentsBelow, type ParsedPath } from './path-parse.js';
+
+export { PathError } from './path-errors.js';
+export { DEFAULT_DENY } from './path-deny.js';
+
+/** A root given by path (absolute, or relative to `cwd`) and an optional name. */
+export interface RootSpec {
+  path: string;
+  /** How paths in this root are addressed when there are several roots (default: the directory's name). */
+  name?: string;
+}
+
+export interface PathSandboxOptions {
+  /** The directories tools may use. With one root, paths are relative to it; with several, they start with the root's name. */
+  roots: ReadonlyArray<string | RootSpec>;
+  /** Base for relative roots (default `process.cwd()`). */
+  cwd?: string;
+  /** A root that does not exist: 'refuse' (default) throws at creation, 'create' makes it. */
+  missingRoots?: 'refuse' | 'create';
+  /** Globs of names no tool may touch (see DenyList). Added to DEFAULT_DENY unless `denyMode` is 'replace'. */
+  deny?: readonly string[];
+  denyMode?: 'add' | 'replace';
+  /** Largest file a tool may read whole, in bytes (default 10 MiB). */
+  maxReadBytes?: number;
+  /** Largest content a tool may write, in bytes (default 10 MiB). */
+  maxWriteBytes?: number;
+}
+
+export interface SandboxRoot {
+  readonly name: string;
+  /** The root as configured, made absolute (may go through symlinks). */
+  readonly configured: string;
+  /** realpath of the root, taken once at creation. */
+  readonly real: string;
+}
+
+export interface ResolveOptions {
+  /** Refuse a path that does not exist (default true). */
+  mustExist?: boolean;
+  /**
+   * The path is about to be written, moved or deleted (default false): its
+   * last segment is not followed but lstat'ed, and refused if it is a
+   * symbolic link; missing parent directories are reported in `missingDirs`.
+   */
+  forWrite?: boolean;
+  /** Accept a regular file with other hard links (default false; only safe for unlinking it). */
+  allowHardLinks?: boolean;
+}
+
+export interface ResolvedPath {
+  /** Absolute real path of the target: every directory on the way resolved, inside a root. */
+  readonly real: string;
+  /** The path as messages and results show it: relative, never the absolute root. */
+  readonly display: string;
+  /** The root the real path lies in. */
+  readonly root: SandboxRoot;
+  /** lstat of `real`, when it exists. */
+  readonly stat?: fs.Stats;
+  /** forWrite: absolute paths of the missing parent directories, outermost first. */
+  readonly missingDirs: readonly string[];
+}
+
+const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
+const ROOT_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/;
+
+/**
+ * The boundary of every file system tool: a user path becomes a real path
+ * inside one of the roots, or a PathError that names only the relative path.
+ *
+ * Checks, in order: lexical (path-parse.ts: NUL, control characters, Windows
+ * forms, `..`); which root (absolute paths only inside one); deny globs on
+ * the path as given; realpath of the deepest existing ancestor, which must
+ * lie inside a root (a symlink that leaves is refused); deny globs again on
+ * the real path; a missing remainder must not start with a dangling symlink;
+ * an existing target must be a regular file or a directory, and a regular
+ * file must have one link (a hard link may alias a file outside the root).
+ */
+export class PathSandbox {
+  readonly roots: readonly SandboxRoot[];
+  readonly maxReadBytes: number;
+  readonly maxWriteBytes: number;
+  private readonly deny: DenyList;
+
+  private constructor(roots: SandboxRoot[], deny: DenyList, maxReadBytes: number, maxWriteBytes: number) {
+    this.roots = roots;
+    this.deny = deny;
+    this.maxReadBytes = maxReadBytes;
+    this.maxWriteBytes = maxWriteBytes;
+  }
+
+  /** Builds the sandbox, resolving (and creating, if asked) each root once. Throws on bad configuration. */
+  static create(options: PathSandboxOptions): PathSandbox {
+    const cwd = options.cwd ?? process.cwd();
+    if (options.roots.length === 0) throw new Error('PathSandbox needs at least one root');
+    const roots: SandboxRoot[] = [];
+    for (const spec of options.roots) {
+      const { path: given, name } = typeof spec === 'string' ? { path: spec, name: undefined } : spec;
+      const configured = path.resolve(cwd, given);
+      if (!fs.existsSync(configured)) {
+        if (options.missingRoots !== 'create') throw new Error(`root ${configured} does not exist (set missingRoots: 'create' to create it)`);
+        fs.mkdirSync(configured, { recursive: true, mode: 0o755 });
+      }
+      const real = fs.realpathSync(configured);
+      if (!fs.statSync(real).isDirectory()) throw new Error(`root ${configured} is not a directory`);
+      roots.push({ name: uniqueName(name ?? path.basename(real), roots, name !== undefined), configured, real });
+    }
+    const globs = options.denyMode === 'replace' ? [...(options.deny ?? [])] : [...DEFAULT_DENY, ...(options.deny ?? [])];
+    return new PathSandbox(roots, new DenyList(globs), positive(options.maxReadBytes, 'maxReadBytes'), positive(options.maxWriteBytes, 'maxWriteBytes'));
+  }
+
+  get denyGlobs(): string[] {
+    return this.deny.globs;
+  }
+
+  /** With several roots, the empty path (or ".") names no directory: it is the list of roots. */
+  isRootList(input: string): boolean {
+    if (this.roots.length === 1) return false;
+    const parsed = parseUserPath(input);
+    return !parsed.absolute && parsed.segments.length === 0;
+  }
+
+  /** How paths are written in this sandbox, for tool descriptions. */
+  pathHint(): string {
+    const where = this.roots.length === 1
+      ? 'relative to the workspace root (e.g. "notes/todo.txt"; "." is the root)'
+      : `starting with a root name (${this.roots.map((r) => quote(r.name)).join(', ')}), e.g. ${quote(this.example())}`;
+    return `${where}; forward slashes, no ".."`;
+  }
+
+  /** Resolves a user path; see the class comment for what is refused. */
+  async resolve(input: string, options: ResolveOptions = {}): Promise<ResolvedPath> {
+    const mustExist = options.mustExist ?? true;
+    const forWrite = options.forWrite ?? false;
+    const { root, segments } = this.locate(parseUserPath(input));
+    const display = this.display(root, segments);
+    this.assertAllowed(segments, display);
+    if (segments.length === 0) {
+      if (forWrite) throw new PathError(`${quote(display)} is a root directory; it cannot be written, moved or deleted.`, 'EPERM');
+      return { real: root.real, display, root, stat: await fsp.lstat(root.real).catch((err) => { throw fsError(err, display, 'open'); }), missingDirs: [] };
+    }
+    // Writes resolve the parent only: the last segment is never followed.
+    const followed = forWrite ? segments.slice(0, -1) : segments;
+    const { real: base, rest } = await realpathDeepest(root.real, followed, display);
+    const inside = this.rootOf(base);
+    if (!inside) {
+      throw new PathError(`${quote(display)} goes through a symbolic link that leads outside the allowed roots; it is refused. Use the file inside the root instead.`, 'EACCES');
+    }
+    if (rest.length > 0) {
+      await assertAbsent(path.join(base, rest[0]), display);
+      if (mustExist || !forWrite) throw new PathError(`${quote(display)} does not exist. Check the name with list_directory or search_files.`, 'ENOENT');
+    }
+    const real = forWrite ? path.join(base, ...rest, segments[segments.length - 1]) : base;
+    this.assertAllowed(segmentsBelow(real, inside.real), display);
+    const missingDirs = rest.map((_, i) => path.join(base, ...rest.slice(0, i + 1)));
+    let stat: fs.Stats | undefined;
+    if (rest.length === 0) {
+      stat = await fsp.lstat(real).catch((err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT') return undefined;
+        throw fsError(err, display, 'open');
+      });
+      if (stat) assertKind(stat, display, options.allowHardLinks ?? false);
+      else if (mustExist) throw new PathError(`${quote(display)} does not exist. Check the name with list_directory or search_files.`, 'ENOENT');
+    }
+    return { real, display, root: inside, stat, missingDirs };
+  }
+
+  /** The root that contains a real path (the innermost, when roots nest). */
+  rootOf(real: string): SandboxRoot | undefined {
+    let best: SandboxRoot | undefined;
+    for (const root of this.roots) {
+      if (isWithin(real, root.real) && (!best || root.real.length > best.real.length)) best = root;
+    }
+    return best;
+  }
+
+  /** The deny glob that matches a real path inside a root, if any (for walks that meet names one by one). */
+  deniedBy(real: string): string | undefined {
+    const root = this.rootOf(real);
+    return root ? this.deny.match(segmentsBelow(real, root.real)) : 'outside the roots';
+  }
+
+  /** The display path of a real path inside a root (for entries found by a walk). */
+  displayOf(real: string): string {
+    const root = this.rootOf(real);
+    if (!root) throw new PathError('A path outside the allowed roots was refused.', 'EACCES');
+    return this.display(root, segmentsBelow(real, root.real));
+  }
+
+  private display(root: SandboxRoot, segments: readonly string[]): string {
+    const parts = this.roots.length === 1 ? segments : [root.name, ...segments];
+    return parts.length === 0 ? '.' : parts.join('/');
+  }
+
+  private assertAllowed(segments: readonly string[], display: string): void {
+    const rule = this.deny.match(segments);
+    if (rule !== undefined) {
+      throw new PathError(`${quote(display)} is a protected name (it matches the deny rule ${quote(rule)}); the server never reads, writes, lists or deletes it.`, 'EACCES');
+    }
+  }
+
+  /** Which root a parsed path addresses, and the segments below it. */
+  private locate(parsed: ParsedPath): { root: SandboxRoot; segments: string[] } {
+    if (parsed.absolute) {
+      let found: { root: SandboxRoot; prefix: string } | undefined;
+      for (const root of this.roots) {
+        for (const prefix of [root.real, root.configured]) {
+          if (isWithin(parsed.normalized, prefix) && (!found || prefix.length > found.prefix.length)) found = { root, prefix };
+        }
+      }
+      // The path is not echoed: it may share a prefix with the root, which must not be shown.
+      if (!found) throw new PathError(`An absolute path outside the allowed roots was refused. Use a path relative to the root, e.g. ${quote(this.example())}.`, 'EACCES');
+      return { root: found.root, segments: segmentsBelow(parsed.normalized, found.prefix) };
+    }
+    if (this.roots.length === 1) return { root: this.roots[0], segments: parsed.segments };
+    const [first, ...rest] = parsed.segments;
+    const root = this.roots.find((r) => r.name === first);
+    if (!root) {
+      const names = this.roots.map((r) => quote(r.name)).join(', ');
+      throw new PathError(`Paths start with the name of a root (${names}), e.g. ${quote(this.example())}; ${first === undefined ? 'no root was named' : `${quote(first)} is not one`}.`, 'ENOENT');
+    }
+    return { root, segments: rest };
+  }
+
+  private example(): string {
+    return this.roots.length === 1 ? 'notes/todo.txt' : `${this.roots[0].name}/notes/todo.txt`;
+  }
+}
+
+/** realpath of the longest existing prefix of `segments` under `rootReal`, and what is left. */
+async function realpathDeepest(rootReal: string, segments: string[], display: string): Promise<{ real: string; rest: string[] }> {
+  for (let n = segments.length; n >= 0; n--) {
+    try {
+      return { real: await fsp.realpath(path.join(rootReal, ...segments.slice(0, n))), rest: segments.slice(n) };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw fsError(err, display, 'open');
+    }
+  }
+  throw new PathError(`The root of ${quote(display)} is missing; ask the operator to restore it.`, 'ENOENT');
+}
+
+/**
+ * The first missing segment must really be missing: if lstat finds it, it is
+ * a symlink whose target does not exist, and creating "it" would create
+ * the target wherever the link points.
+ */
+async function assertAbsent(candidate: string, display: string): Promise<void> {
+  const stat = await fsp.lstat(candidate).catch(() => undefined);
+  if (stat) throw new PathError(`${quote(display)} goes through a symbolic link whose target does not exist; it is refused.`, 'ELOOP');
+}
+
+function assertKind(stat: fs.Stats, display: string, allowHardLinks: boolean): void {
+  if (stat.isSymbolicLink()) {
+    throw new PathError(`${quote(display)} is a symbolic link; links are never followed or replaced when writing, moving or deleting. Use the path of the file itself.`, 'ELOOP');
+  }
+  if (!stat.isFile() && !stat.isDirectory()) {
+    throw new PathError(`${quote(display)} is not a regular file or directory (a device, FIFO or socket); only regular files and directories are allowed.`, 'EPERM');
+  }
+  if (stat.isFile() && stat.nlink > 1 && !allowHardLinks) {
+    throw new PathError(`${quote(display)} has ${stat.nlink} hard links, so it may be the same file as one outside the root; it is refused. Work on a copy instead.`, 'EPERM');
+  }
+}
+
+function uniqueName(wanted: string, taken: SandboxRoot[], explicit: boolean): string {
+  // A directory's own name may hold anything; a derived name keeps the safe characters.
+  const base = explicit ? wanted : wanted.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^[.-]+/, '').slice(0, 60) || 'root';
+  if (!ROOT_NAME.test(base)) throw new Error(`root name ${JSON.stringify(wanted)} must be 1-64 characters of [A-Za-z0-9_.-], not starting with "." or "-"`);
+  if (explicit && taken.some((r) => r.name === base)) throw new Error(`two roots are named ${JSON.stringify(base)}`);
+  let name = base;
+  for (let n = 2; taken.some((r) => r.name === name); n++) name = `${base}-${n}`;
+  return name;
+}
+
+function positive(value: number | undefined, what: string): number {
+  if (value === undefined) return DEFAULT_MAX_BYTES;
+  if (!Number.isSafeInteger(value) || value <= 0) throw new RangeError(`${what} must be a positive integer`);
+  return value;
+}
