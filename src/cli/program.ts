@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { Command, CommanderError, Option } from 'commander';
 import { auditCommand } from './audit.js';
+import { initCommand } from './init.js';
 import { callCommand, type CallOptions } from './call.js';
 import type { ClientCommandOptions } from './connect.js';
 import { ExitCode, reportError, type CliIo } from './errors.js';
@@ -48,9 +49,10 @@ function buildProgram(io: CliIo, command: string[], setCode: (code: number) => v
     .description('serve tools over stdio (default) or Streamable HTTP')
     .option('--stdio', 'serve over stdin/stdout (the default)')
     .option('--http', 'serve over Streamable HTTP')
-    .option('--host <host>', 'HTTP interface to bind', '127.0.0.1')
-    .option('--port <port>', 'HTTP port (0 picks a free one)', '3000')
-    .option('--tools <module>', 'a .js, .mjs or .ts module whose default export is an array of tools (default: built-in demo tools)')
+    .option('--host <host>', 'HTTP interface to bind (default 127.0.0.1)')
+    .option('--port <port>', 'HTTP port, 0 picks a free one (default 3000)')
+    .option('--config <file>', 'toolwright.config.json or .yaml (default: the one in this directory, if any)')
+    .option('--tools <module>', 'a .js, .mjs or .ts module exporting tools (alone, unless a config is used too)')
     .action(async (options: ServeOptions) => setCode(await serveCommand(options, io, VERSION)));
 
   withClientOptions(program.command('list'))
@@ -65,6 +67,7 @@ function buildProgram(io: CliIo, command: string[], setCode: (code: number) => v
     .action(async (operands: string[], options: CallOptions) => setCode(await callCommand(operands, command, options, io, VERSION)));
 
   program.addCommand(auditCommand(io, setCode));
+  program.addCommand(initCommand(io, setCode));
 
   return program;
 }

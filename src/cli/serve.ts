@@ -1,43 +1,81 @@
-import { ToolServer } from '../server/server.js';
+import { buildServer, type ServerPlan } from '../config/build.js';
+import { findConfig, loadConfig } from '../config/load.js';
+import { ConfigError } from '../config/validate.js';
 import { ToolDefinitionError } from '../server/compile-tool.js';
+import { ToolServer } from '../server/server.js';
 import { serveHttp } from '../transports/http-server.js';
 import { serveStdio } from '../transports/stdio-server.js';
-import { demoTools } from './demo-tools.js';
 import { ExitCode, UsageError, type CliIo } from './errors.js';
 import { loadToolsModule, resolveTools } from './load-tools.js';
 
 export interface ServeOptions {
   stdio?: boolean;
   http?: boolean;
-  host: string;
-  port: string;
+  host?: string;
+  port?: string;
   tools?: string;
+  config?: string;
 }
 
 /**
- * `toolwright serve`: stdio by default (what desktop clients spawn), or HTTP.
- * Resolves with the exit code once the server has stopped: stdin closed
- * (stdio), or SIGINT/SIGTERM.
+ * `toolwright serve`: what to serve comes from a config file (--config, or
+ * toolwright.config.{json,yaml,yml} in the working directory), or — with
+ * neither — the default toolsets (fs in ./workspace, csv, time, math).
+ * `--tools <module>` adds a tools module; without a config it is served alone.
+ * Transport: --stdio / --http, else the config's, else stdio (what desktop
+ * clients spawn). Resolves with the exit code once the server has stopped.
  */
 export async function serveCommand(options: ServeOptions, io: CliIo, version: string): Promise<number> {
   if (options.stdio && options.http) throw new UsageError('choose one of --stdio and --http');
-  const port = Number(options.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`--port must be an integer from 0 to 65535, got ${JSON.stringify(options.port)}`);
-  const loaded = options.tools ? await loadToolsModule(options.tools) : demoTools;
-  const server = new ToolServer({ name: 'toolwright', version });
-  try {
-    server.addTool(...(await resolveTools(loaded, server)));
-  } catch (err) {
-    if (err instanceof ToolDefinitionError) throw new UsageError(err.message);
-    throw err;
-  }
-  return options.http ? serveOverHttp(server, options.host, port, io) : serveOverStdio(server);
+  const plan = await planServer(options, version);
+  const transport = options.http ? 'http' : options.stdio ? 'stdio' : (plan.transport ?? 'stdio');
+  const host = options.host ?? plan.http.host ?? '127.0.0.1';
+  const port = parsePort(options.port ?? plan.http.port ?? 3000);
+  return transport === 'http' ? serveOverHttp(plan, host, port, io) : serveOverStdio(plan.server);
 }
 
-async function serveOverHttp(server: ToolServer, host: string, port: number, io: CliIo): Promise<number> {
+async function planServer(options: ServeOptions, version: string): Promise<ServerPlan> {
+  const cwd = process.cwd();
+  const file = options.config || !options.tools ? findConfig(cwd, options.config) : undefined;
+  let plan: ServerPlan;
+  let modules: string[] = [];
+  try {
+    if (file) {
+      const loaded = loadConfig(file);
+      plan = buildServer(loaded.config, loaded.baseDir, version, loaded.file);
+      modules = (loaded.config.tools ?? []).map((m) => `${loaded.baseDir}/${m}`);
+    } else if (options.tools) {
+      plan = { server: new ToolServer({ name: 'toolwright', version }), http: {} };
+    } else {
+      plan = buildServer({}, cwd, version, 'the default toolsets');
+    }
+  } catch (err) {
+    if (err instanceof ConfigError) throw new UsageError(err.message);
+    throw err;
+  }
+  if (options.tools) modules.push(options.tools);
+  for (const module of modules) {
+    try {
+      plan.server.addTool(...(await resolveTools(await loadToolsModule(module), plan.server)));
+    } catch (err) {
+      if (err instanceof ToolDefinitionError) throw new UsageError(err.message);
+      throw err;
+    }
+  }
+  return plan;
+}
+
+function parsePort(value: string | number): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`--port must be an integer from 0 to 65535, got ${JSON.stringify(value)}`);
+  return port;
+}
+
+async function serveOverHttp(plan: ServerPlan, host: string, port: number, io: CliIo): Promise<number> {
+  const { server } = plan;
   let handle;
   try {
-    handle = await serveHttp(server, { host, port });
+    handle = await serveHttp(server, { ...plan.http, host, port });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${host} is already in use; pick another with --port`);
@@ -48,6 +86,7 @@ async function serveOverHttp(server: ToolServer, host: string, port: number, io:
   await untilSignal();
   io.stderr('toolwright: shutting down\n');
   await handle.close();
+  server.close();
   return ExitCode.ok;
 }
 
@@ -55,6 +94,7 @@ async function serveOverStdio(server: ToolServer): Promise<number> {
   const handle = serveStdio(server);
   const stop = untilSignal().then(() => handle.close());
   await Promise.race([handle.closed, stop]);
+  server.close();
   return ExitCode.ok;
 }
 

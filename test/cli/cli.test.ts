@@ -2,7 +2,10 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoTools } from '../../src/cli/demo-tools.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { demoTools } from '../fixtures/cli/demo-tools.js';
 import { runCli } from '../../src/cli/program.js';
 import { createLogger } from '../../src/server/logger.js';
 import { ToolServer } from '../../src/server/server.js';
@@ -10,8 +13,8 @@ import { serveHttp, type HttpServerHandle } from '../../src/transports/http-serv
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const main = `${root}src/cli/main.ts`;
-/** The CLI itself, started the way a stdio client would start it. */
-const cliCommand = [process.execPath, '--import', 'tsx', main];
+/** The CLI itself, started the way a stdio client would start it (from any directory). */
+const cliCommand = [process.execPath, '--import', import.meta.resolve('tsx'), main];
 
 async function run(...argv: string[]) {
   let stdout = '';
@@ -44,7 +47,7 @@ describe('toolwright list', () => {
   });
 
   it('lists a stdio server given after -- (the CLI serving itself)', async () => {
-    const { code, stdout } = await run('list', '--', ...cliCommand, 'serve');
+    const { code, stdout } = await run('list', '--', ...cliCommand, 'serve', '--tools', `${root}test/fixtures/cli/demo-tools.ts`);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^calculate_sum/);
   });
@@ -129,15 +132,16 @@ describe('exit codes and messages', () => {
 });
 
 describe('toolwright serve --http', () => {
-  it('prints its URL, serves, and exits 0 on SIGTERM', async () => {
-    const child = spawn(cliCommand[0], [...cliCommand.slice(1), 'serve', '--http', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  it('with no config serves the default toolsets, prints its URL, and exits 0 on SIGTERM', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'toolwright-serve-'));
+    const child = spawn(cliCommand[0], [...cliCommand.slice(1), 'serve', '--http', '--port', '0'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     try {
-      await expect.poll(() => stderr, { timeout: 10_000 }).toMatch(/serving 3 tool\(s\) on http:\/\/127\.0\.0\.1:\d+\/mcp/);
+      await expect.poll(() => stderr, { timeout: 10_000 }).toMatch(/serving 12 tool\(s\) on http:\/\/127\.0\.0\.1:\d+\/mcp/);
       const url = /http:\/\/\S+/.exec(stderr)![0];
-      const { code, stdout } = await run('call', url, 'echo', 'text=over http');
-      expect([code, stdout]).toEqual([0, 'over http\n']);
+      const { code, stdout } = await run('call', url, 'calculate', 'expression=6*7');
+      expect([code, stdout.split('\n')[0]]).toEqual([0, '42']);
     } finally {
       child.kill('SIGTERM');
     }

@@ -1,0 +1,81 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { ExitCode, UsageError, type CliIo } from './errors.js';
+
+/** The starter config: every toolset shown, the safe ones on, the rest commented out until configured. */
+export const STARTER_CONFIG = `# toolwright configuration — https://toolwright.dev/schema/toolwright.config.schema.json
+# Serve it:  npx toolwright serve --http      (or --stdio for desktop clients)
+# Relative paths are relative to this file.
+$schema: ./node_modules/toolwright/schema/toolwright.config.schema.json
+
+server:
+  transport: http          # http or stdio (the --http / --stdio flags win)
+  host: 127.0.0.1          # keep loopback unless clients authenticate
+  port: 3000
+  approval: destructive    # destructive | always | never: which calls wait for the user's yes
+  timeoutMs: 60000         # default time a tool call may run
+  limits:
+    maxArgumentBytes: 1048576
+    maxResultBytes: 1048576   # larger results travel by resource_link
+    maxInFlight: 64
+    maxQueued: 256
+    # rateLimit:
+    #   perTool: { points: 100, durationSeconds: 60 }
+    #   perPrincipal: { points: 600, durationSeconds: 60 }
+  # audit: { sqlite: .toolwright/audit.db, jsonl: audit.jsonl }   # or: audit: false
+
+toolsets:
+  fs:                      # read_file, write_file, list_directory, search_files, file_info, move_file, delete_file
+    roots: [./workspace]
+    # readOnly: true
+    # deny: ["*.sqlite"]   # added to .env*, *.pem, *.key, id_rsa*, credentials.json, .git
+  csv: {}                  # analyze_csv, inside the fs roots
+  time: {}                 # get_current_time, convert_time
+  math: {}                 # calculate, calculate_sum
+
+  # exec:                  # execute_command: only these executables, never a shell
+  #   root: ./workspace
+  #   commands:
+  #     ls: { path: /bin/ls, args: ["-[lah]+", "[^-].*"], readOnly: true }
+  #     git-status: { path: /usr/bin/git, positional: ["status"], readOnly: true }
+
+  # http:                  # fetch_url: public hosts only; private and metadata addresses refused
+  #   allowedHosts: ["api.example.com", "*.wikipedia.org"]
+
+  # github:                # github_create_issue, github_search_issues, github_get_issue
+  #   repos: ["your-org/your-repo"]
+  #   tokenEnv: GITHUB_TOKEN
+
+  # weather: {}            # get_weather (Open-Meteo)
+
+# tools: [./my-tools.ts]   # your own tool modules
+`;
+
+const EXAMPLE_CSV = `city,country,population,area_km2
+Tokyo,Japan,13960000,2194
+Paris,France,2102650,105.4
+Lagos,Nigeria,15388000,1171
+Lima,Peru,10092000,2672
+Oslo,Norway,717710,454
+`;
+
+/** `toolwright init`: a commented starter config and a workspace/ root with an example file. */
+export function initCommand(io: CliIo, setCode: (code: number) => void): Command {
+  return new Command('init')
+    .description('write a commented toolwright.config.yaml and a workspace/ folder')
+    .option('--dir <dir>', 'where to write them', '.')
+    .option('--force', 'overwrite an existing toolwright.config.yaml')
+    .action((options: { dir: string; force?: boolean }) => setCode(runInit(options, io)));
+}
+
+export function runInit(options: { dir: string; force?: boolean }, io: CliIo): number {
+  const config = join(options.dir, 'toolwright.config.yaml');
+  if (existsSync(config) && !options.force) throw new UsageError('toolwright.config.yaml already exists; pass --force to overwrite it');
+  mkdirSync(join(options.dir, 'workspace'), { recursive: true });
+  writeFileSync(config, STARTER_CONFIG);
+  const example = join(options.dir, 'workspace', 'example.csv');
+  if (!existsSync(example)) writeFileSync(example, EXAMPLE_CSV);
+  io.stdout('wrote toolwright.config.yaml and workspace/ (with example.csv)\nnext: npx toolwright serve --http\n');
+  return ExitCode.ok;
+}

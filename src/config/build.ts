@@ -1,0 +1,118 @@
+import { isAbsolute, resolve } from 'node:path';
+import { FanoutAuditSink } from '../audit/fanout-sink.js';
+import { JsonlAuditSink } from '../audit/jsonl-sink.js';
+import type { AuditSink } from '../audit/record.js';
+import { SqliteAuditSink } from '../audit/sqlite-sink.js';
+import { PathSandbox } from '../policy/paths.js';
+import { ToolServer, type ToolServerOptions } from '../server/server.js';
+import type { Tool } from '../server/tool.js';
+import { csvTools } from '../toolsets/csv/index.js';
+import { execTools } from '../toolsets/exec/index.js';
+import { fsTools } from '../toolsets/fs/index.js';
+import { githubTools } from '../toolsets/github/index.js';
+import { httpTools } from '../toolsets/http/index.js';
+import { mathTools } from '../toolsets/math/index.js';
+import { timeTools } from '../toolsets/time/index.js';
+import { weatherTools } from '../toolsets/weather/index.js';
+import type { HttpServeOptions } from '../transports/http-server.js';
+import type { ServerConfig, ToolsetsConfig, ToolwrightConfig } from './types.js';
+import { ConfigError } from './validate.js';
+
+/** What `npm start` serves with no config: files in ./workspace, CSV analysis, time and math. */
+export const DEFAULT_TOOLSETS: ToolsetsConfig = { fs: { roots: ['./workspace'] }, csv: {}, time: {}, math: {} };
+
+export interface ServerPlan {
+  server: ToolServer;
+  transport?: 'http' | 'stdio';
+  http: HttpServeOptions;
+}
+
+/** Builds the server a config describes (toolsets included; tool modules are the caller's). */
+export function buildServer(config: ToolwrightConfig, baseDir: string, version: string, file = 'the config'): ServerPlan {
+  const s = config.server ?? {};
+  const server = new ToolServer({
+    name: s.name ?? 'toolwright',
+    version,
+    instructions: s.instructions,
+    timeoutMs: s.timeoutMs,
+    pageSize: s.pageSize,
+    approval: s.approval,
+    limits: s.limits,
+    audit: auditSink(s.audit, baseDir),
+  } satisfies ToolServerOptions);
+  const tools = toolsetTools(config.toolsets ?? DEFAULT_TOOLSETS, baseDir, file);
+  try {
+    server.addTool(...tools);
+  } catch (err) {
+    throw new ConfigError(file, [(err as Error).message]);
+  }
+  return {
+    server,
+    transport: s.transport,
+    http: { host: s.host, port: s.port, path: s.path, allowedHosts: s.allowedHosts, allowedOrigins: s.allowedOrigins, maxBodyBytes: s.maxBodyBytes },
+  };
+}
+
+function auditSink(audit: ServerConfig['audit'], baseDir: string): AuditSink | false | undefined {
+  if (audit === undefined) return undefined; // the server's default
+  if (audit === false) return false;
+  const sinks: AuditSink[] = [];
+  if (audit.sqlite !== false) sinks.push(new SqliteAuditSink(resolve(baseDir, audit.sqlite ?? '.toolwright/audit.db')));
+  if (audit.jsonl) sinks.push(new JsonlAuditSink(resolve(baseDir, audit.jsonl)));
+  if (sinks.length === 0) return false;
+  return sinks.length === 1 ? sinks[0] : new FanoutAuditSink(sinks);
+}
+
+/** The tools of every enabled toolset; a toolset's own refusal of its options names the toolset. */
+function toolsetTools(toolsets: ToolsetsConfig, baseDir: string, file: string): Tool[] {
+  const on = <T extends { enabled?: boolean }>(c: T | undefined): c is T => c !== undefined && c.enabled !== false;
+  const tools: Tool[] = [];
+  const attempt = (name: string, build: () => Tool[]) => {
+    try {
+      tools.push(...build());
+    } catch (err) {
+      throw new ConfigError(file, [`toolsets.${name}: ${(err as Error).message}`]);
+    }
+  };
+  let sandbox: PathSandbox | undefined;
+  const sandboxFor = (roots: string[] | undefined) =>
+    PathSandbox.create({
+      roots: roots ?? ['./workspace'],
+      cwd: baseDir,
+      missingRoots: toolsets.fs?.createRoots === false ? 'refuse' : 'create',
+      deny: toolsets.fs?.deny,
+      denyMode: toolsets.fs?.denyMode,
+      maxReadBytes: toolsets.fs?.maxReadBytes,
+      maxWriteBytes: toolsets.fs?.maxWriteBytes,
+    });
+  const { fs, csv, time, math, exec, http, github, weather } = toolsets;
+  if (on(fs)) {
+    attempt('fs', () => {
+      sandbox = sandboxFor(fs.roots);
+      return fsTools({ sandbox, readOnly: fs.readOnly, deleteApprovalBytes: fs.deleteApprovalBytes });
+    });
+  }
+  if (on(csv)) {
+    attempt('csv', () => {
+      const { enabled: _e, roots, ...options } = csv;
+      return csvTools({ sandbox: roots || !sandbox ? sandboxFor(roots) : sandbox, ...options });
+    });
+  }
+  if (on(time)) attempt('time', () => timeTools());
+  if (on(math)) attempt('math', () => mathTools());
+  if (on(exec)) {
+    attempt('exec', () => {
+      const { enabled: _e, root, ...options } = exec;
+      return execTools({ ...options, root: isAbsolute(root) ? root : resolve(baseDir, root) });
+    });
+  }
+  if (on(http)) attempt('http', () => httpTools(withoutToggle(http)));
+  if (on(github)) attempt('github', () => githubTools(withoutToggle(github)));
+  if (on(weather)) attempt('weather', () => weatherTools(withoutToggle(weather)));
+  return tools;
+}
+
+function withoutToggle<T extends { enabled?: boolean }>(config: T): Omit<T, 'enabled'> {
+  const { enabled: _enabled, ...rest } = config;
+  return rest;
+}

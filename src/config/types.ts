@@ -1,0 +1,93 @@
+import type { AllowedCommand } from '../policy/commands.js';
+import type { ApprovalMode } from '../server/pipeline/index.js';
+import type { LimitOptions } from '../server/server.js';
+
+/**
+ * toolwright.config.{json,yaml}: which toolsets to serve and how, server
+ * options, and extra tool modules. Its published JSON Schema is
+ * schema/toolwright.config.schema.json; relative paths are relative to the file.
+ */
+export interface ToolwrightConfig {
+  $schema?: string;
+  server?: ServerConfig;
+  /** Absent: fs (./workspace), csv, time and math. Present: exactly the toolsets listed (unless `enabled: false`). */
+  toolsets?: ToolsetsConfig;
+  /** Modules whose default export is an array of tools, or a function (server) => tools. */
+  tools?: string[];
+}
+
+export interface ServerConfig {
+  name?: string;
+  instructions?: string;
+  transport?: 'http' | 'stdio';
+  host?: string;
+  port?: number;
+  path?: string;
+  allowedHosts?: string[];
+  allowedOrigins?: string[];
+  approval?: ApprovalMode;
+  timeoutMs?: number;
+  pageSize?: number;
+  maxBodyBytes?: number;
+  limits?: LimitOptions;
+  /** false: no audit trail. Default: SQLite at .toolwright/audit.db. */
+  audit?: false | { sqlite?: string | false; jsonl?: string };
+}
+
+interface Toggle {
+  /** false turns a listed toolset off without deleting its settings. */
+  enabled?: boolean;
+}
+
+export interface FsConfig extends Toggle {
+  roots?: string[];
+  /** Create missing roots (default true). */
+  createRoots?: boolean;
+  deny?: string[];
+  denyMode?: 'add' | 'replace';
+  readOnly?: boolean;
+  maxReadBytes?: number;
+  maxWriteBytes?: number;
+  deleteApprovalBytes?: number;
+}
+
+export interface ToolsetsConfig {
+  fs?: FsConfig;
+  /** Reads inside the fs roots (or its own `roots` when fs is off). */
+  csv?: Toggle & { roots?: string[]; maxBytes?: number; maxDistinct?: number; maxColumns?: number };
+  time?: Toggle;
+  math?: Toggle;
+  exec?: Toggle & {
+    root: string;
+    commands: Record<string, AllowedCommand>;
+    env?: { pass?: string[]; set?: Record<string, string> };
+    timeoutMs?: number;
+    maxOutputBytes?: number;
+  };
+  http?: Toggle & {
+    allowedHosts?: string[];
+    deniedHosts?: string[];
+    allowPrivateNetworks?: boolean;
+    allowedCidrs?: string[];
+    methods?: Array<'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS'>;
+    maxResponseBytes?: number;
+    maxRequestBodyBytes?: number;
+    timeoutMs?: number;
+    maxRedirects?: number;
+    userAgent?: string;
+  };
+  github?: Toggle & {
+    repos: string[];
+    tokenEnv?: string;
+    baseUrl?: string;
+    requestTimeoutMs?: number;
+    anonymousReads?: boolean;
+    approveCreate?: boolean;
+  };
+  weather?: Toggle & {
+    geocodingUrl?: string;
+    forecastUrl?: string;
+    requestTimeoutMs?: number;
+    language?: string;
+  };
+}

@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs';
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import { describeValidationErrors } from '../schema/format-errors.js';
+
+/** The published schema of toolwright.config.{json,yaml} (schema/toolwright.config.schema.json). */
+export const CONFIG_SCHEMA_URL = new URL('../../schema/toolwright.config.schema.json', import.meta.url);
+
+export class ConfigError extends Error {
+  constructor(readonly file: string, readonly problems: string[]) {
+    super(`${file} is not a valid toolwright config:\n- ${problems.join('\n- ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+let validator: ReturnType<Ajv2020['compile']> | undefined;
+
+/** Checks a parsed config against the schema; every problem names its key, unknown keys get a suggestion. */
+export function validateConfig(config: unknown, file: string): void {
+  validator ??= new Ajv2020({ allErrors: true, verbose: true, strict: false }).compile(JSON.parse(readFileSync(CONFIG_SCHEMA_URL, 'utf8')));
+  if (validator(config)) return;
+  const errors = validator.errors ?? [];
+  const problems = describeValidationErrors(errors, 'config').map((line, i) => line + suggestion(errors, line, i));
+  throw new ConfigError(file, [...new Set(problems)]);
+}
+
+/** "did you mean …?" for a misspelt key, from the keys the schema allows there. */
+function suggestion(errors: ErrorObject[], line: string, _index: number): string {
+  const e = errors.find((err) => err.keyword === 'additionalProperties' && line.includes(String((err.params as { additionalProperty: string }).additionalProperty)));
+  if (!e) return '';
+  const wrong = String((e.params as { additionalProperty: string }).additionalProperty);
+  const allowed = Object.keys((e.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {});
+  const best = allowed.map((key) => [key, distance(key.toLowerCase(), wrong.toLowerCase())] as const).sort((a, b) => a[1] - b[1])[0];
+  if (best && best[1] <= Math.max(2, wrong.length / 3)) return `; did you mean "${best[0]}"?`;
+  return allowed.length ? `; allowed here: ${allowed.join(', ')}` : '';
+}
+
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0]++;
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = current;
+    }
+  }
+  return row[b.length];
+}
