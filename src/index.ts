@@ -1,4 +1,8 @@
-/** toolwright — the server API. The client lives at `toolwright/client`, test helpers at `toolwright/testing`. */
+/**
+ * toolwright — the server API. Other entry points, so that a server loads only
+ * what it uses: `toolwright/client`, `toolwright/testing`, `toolwright/toolsets`
+ * (the built-in tools) and `toolwright/config` (toolwright.config.* files).
+ */
 export { ToolServer, type ToolServerOptions } from './server/server.js';
 export { ToolRegistry } from './server/registry.js';
 export { defineTool, ToolError, type Tool, type ToolContext, type ToolResult, type ToolAnnotations, type Icon, type JsonSchema } from './server/tool.js';
