@@ -12,11 +12,13 @@ export const MAX_AUDIT_ARGUMENT_BYTES = 16 * 1024;
 export function auditArgumentsJson(args: unknown, inputSchema?: Record<string, unknown>, maxBytes = MAX_AUDIT_ARGUMENT_BYTES): string {
   let json: string;
   try {
-    json = JSON.stringify(redactArguments(args, inputSchema)) ?? 'null';
+    // Long strings are cut while redacting, so a 1 MiB argument is never serialized in full here.
+    json = JSON.stringify(redactArguments(args, inputSchema, { maxStringChars: Math.floor(maxBytes / 4) })) ?? 'null';
   } catch {
     // Only an in-process caller can pass values JSON cannot hold (BigInt, cycles).
     return '"[UNSERIALIZABLE]"';
   }
+  if (json.length * 3 <= maxBytes) return json; // UTF-8 is at most 3 bytes per UTF-16 unit
   const bytes = Buffer.byteLength(json);
   if (bytes <= maxBytes) return json;
   // Leave room for the marker's own keys and for escaping the preview inside a string.

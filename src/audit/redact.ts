@@ -17,11 +17,17 @@ const SECRET_SUFFIXES = ['token', 'password', 'passwd', 'passphrase', 'secret', 
 const SECRET_WORDS = ['password', 'secret'];
 const SECRET_NAMES = new Set(['auth', 'bearer', 'setcookie', 'sessionid', 'xapikey']);
 
-/** True when a property of this name holds a secret by convention. */
+const secretKeyCache = new Map<string, boolean>();
+
+/** True when a property of this name holds a secret by convention (answers cached: tools reuse their keys). */
 export function isSecretKey(key: string): boolean {
-  const name = key.toLowerCase().replace(/[^a-z0-9]/g, '');
-  if (name === '') return false;
-  return SECRET_NAMES.has(name) || SECRET_SUFFIXES.some((s) => name.endsWith(s)) || SECRET_WORDS.some((w) => name.includes(w));
+  let secret = secretKeyCache.get(key);
+  if (secret === undefined) {
+    const name = key.toLowerCase().replace(/[^a-z0-9]/g, '');
+    secret = name !== '' && (SECRET_NAMES.has(name) || SECRET_SUFFIXES.some((s) => name.endsWith(s)) || SECRET_WORDS.some((w) => name.includes(w)));
+    if (secretKeyCache.size < 10_000 && key.length <= 128) secretKeyCache.set(key, secret);
+  }
+  return secret;
 }
 
 type Schema = Record<string, unknown>;
@@ -32,25 +38,50 @@ type Schema = Record<string, unknown>;
  * inputSchema, followed through `properties`, `items`, `additionalProperties`,
  * `allOf`/`anyOf`/`oneOf` and local `$ref`s) says `"x-sensitive": true`.
  */
-export function redactArguments(value: unknown, inputSchema?: Schema): unknown {
+export function redactArguments(value: unknown, inputSchema?: Schema, options: { maxStringChars?: number } = {}): unknown {
   const root = isObject(inputSchema) && marksSensitive(inputSchema) ? inputSchema : undefined;
-  return walk(value, root ? expand([root], root) : [], root, 0);
+  return walk(value, root ? expand([root], root) : [], root, 0, options.maxStringChars ?? Infinity);
 }
 
-function walk(value: unknown, schemas: Schema[], root: Schema | undefined, depth: number): unknown {
-  if (schemas.some((s) => s['x-sensitive'] === true)) return REDACTED;
+/**
+ * Copy-on-write: a value with nothing to redact or shorten comes back as the
+ * same object, so the common case allocates nothing.
+ */
+function walk(value: unknown, schemas: Schema[], root: Schema | undefined, depth: number, maxString: number): unknown {
+  if (schemas.length && schemas.some((s) => s['x-sensitive'] === true)) return REDACTED;
+  if (typeof value === 'string') return value.length > maxString ? shorten(value, maxString) : value;
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_DEPTH) return TOO_DEEP;
   if (Array.isArray(value)) {
-    return value.map((item, index) => walk(item, root ? expand(schemas.flatMap((s) => itemSchemas(s, index)), root) : [], root, depth + 1));
+    let copy: unknown[] | undefined;
+    for (let index = 0; index < value.length; index++) {
+      const item = value[index];
+      const next = walk(item, root ? expand(schemas.flatMap((s) => itemSchemas(s, index)), root) : [], root, depth + 1, maxString);
+      if (next !== item) (copy ??= value.slice())[index] = next;
+    }
+    return copy ?? value;
   }
+  let copy: Record<string, unknown> | undefined;
+  for (const key of Object.keys(value)) {
+    const child = (value as Record<string, unknown>)[key];
+    const next = isSecretKey(key) ? REDACTED : walk(child, root ? expand(schemas.flatMap((s) => propertySchemas(s, key)), root) : [], root, depth + 1, maxString);
+    if (next === child) continue;
+    copy ??= copyObject(value as Record<string, unknown>);
+    // defineProperty keeps a hostile "__proto__" key an own property.
+    Object.defineProperty(copy, key, { value: next, enumerable: true, writable: true, configurable: true });
+  }
+  return copy ?? value;
+}
+
+function copyObject(value: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, child] of Object.entries(value)) {
-    // Object.entries and defineProperty keep a hostile "__proto__" key an own property.
-    const redacted = isSecretKey(key) ? REDACTED : walk(child, root ? expand(schemas.flatMap((s) => propertySchemas(s, key)), root) : [], root, depth + 1);
-    Object.defineProperty(out, key, { value: redacted, enumerable: true, writable: true, configurable: true });
-  }
+  for (const key of Object.keys(value)) Object.defineProperty(out, key, { value: value[key], enumerable: true, writable: true, configurable: true });
   return out;
+}
+
+/** A long string keeps its start and says how much was left out: the trail is for who did what, not payloads. */
+function shorten(text: string, max: number): string {
+  return `${text.slice(0, max)}…[${text.length - max} more characters]`;
 }
 
 /** The schemas that apply to property `key` of an object described by `schema`. */

@@ -53,12 +53,20 @@ export function ensureSchema(db: Database): void {
   if (version < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
 }
 
-export const INSERT = `INSERT INTO audit (time, era, protocol_version, principal, tool, arguments, status, is_error, duration_ms, correlation_id, request_id, client_name, error_code)
-VALUES (@time, @era, @protocolVersion, @principal, @tool, @argumentsJson, @status, @isError, @durationMs, @correlationId, @requestId, @clientName, @errorCode)`;
+const COLUMNS = 'time, era, protocol_version, principal, tool, arguments, status, is_error, duration_ms, correlation_id, request_id, client_name, error_code';
+const ROW_PLACEHOLDERS = `(${Array(13).fill('?').join(', ')})`;
 
-/** better-sqlite3 binds booleans as errors, so `isError` travels as 0/1. */
-export function toRow(entry: AuditRecord): Record<string, unknown> {
-  return { ...entry, isError: entry.isError ? 1 : 0 };
+/** The INSERT of one row, with positional parameters in `toRow` order. */
+export function insertStatement(): string {
+  return `INSERT INTO audit (${COLUMNS}) VALUES ${ROW_PLACEHOLDERS}`;
+}
+
+/** The row's values in column order; better-sqlite3 binds booleans as errors, so `isError` travels as 0/1. */
+export function toRow(entry: AuditRecord): unknown[] {
+  return [
+    entry.time, entry.era, entry.protocolVersion, entry.principal, entry.tool, entry.argumentsJson, entry.status,
+    entry.isError ? 1 : 0, entry.durationMs, entry.correlationId, entry.requestId, entry.clientName, entry.errorCode,
+  ];
 }
 
 export interface AuditRow {

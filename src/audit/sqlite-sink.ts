@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { AuditRecord, AuditSink } from './record.js';
-import { ensureSchema, INSERT, openDatabase, toRow, type Database } from './sqlite-schema.js';
+import { ensureSchema, insertStatement, openDatabase, toRow, type Database } from './sqlite-schema.js';
+
 
 /**
  * The default audit sink: one SQLite file in WAL mode.
@@ -25,8 +26,8 @@ import { ensureSchema, INSERT, openDatabase, toRow, type Database } from './sqli
 export class SqliteAuditSink implements AuditSink {
   private db?: Database;
   private insert?: BetterSqlite3.Statement;
-  private insertMany?: (rows: Record<string, unknown>[]) => void;
-  private pending: Record<string, unknown>[] = [];
+  private insertMany?: (rows: unknown[][]) => void;
+  private pending: unknown[][] = [];
   private committed?: Promise<void>;
 
   constructor(
@@ -82,9 +83,10 @@ export class SqliteAuditSink implements AuditSink {
       // Several servers (or `toolwright audit`) may share the file: wait for a writer instead of failing.
       db.pragma('busy_timeout = 5000');
       ensureSchema(db);
-      const insert = db.prepare(INSERT);
+      // Positional parameters bind faster than named ones; multi-row INSERTs measured no faster.
+      const insert = db.prepare(insertStatement());
       this.insert = insert;
-      this.insertMany = db.transaction((rows: Record<string, unknown>[]) => {
+      this.insertMany = db.transaction((rows: unknown[][]) => {
         for (const row of rows) insert.run(row);
       });
     } catch (err) {

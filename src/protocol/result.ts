@@ -16,6 +16,26 @@ export function shapeResult(era: Era, result: Record<string, unknown>, serverInf
   };
 }
 
+/**
+ * Serializes results for an era. The common modern case (a result without its
+ * own `_meta` or `resultType`) splices the pre-serialized server identity into
+ * the result's JSON instead of copying the result into a new object first.
+ */
+export class ResultEncoder {
+  private readonly metaJson: string;
+
+  constructor(private readonly serverInfo: Implementation) {
+    this.metaJson = JSON.stringify({ [META.serverInfo]: serverInfo });
+  }
+
+  encode(era: Era, result: Record<string, unknown>): string {
+    if (era === 'legacy') return JSON.stringify(result);
+    if (result._meta !== undefined || result.resultType !== undefined) return JSON.stringify(shapeResult(era, result, this.serverInfo));
+    const body = JSON.stringify(result);
+    return body.length === 2 ? `{"resultType":"complete","_meta":${this.metaJson}}` : `{"resultType":"complete",${body.slice(1, -1)},"_meta":${this.metaJson}}`;
+  }
+}
+
 /** Cache hints every modern list and discover result must carry (caching.mdx). */
 export interface CacheHints {
   ttlMs: number;

@@ -4,7 +4,7 @@ import type { JsonRpcNotification, JsonRpcRequest } from '../jsonrpc/types.js';
 import { isPlainObject } from '../protocol/content.js';
 import { getMeta, hasModernClaim, isLogLevel, LOG_LEVELS, META, readEnvelope, type Implementation } from '../protocol/meta.js';
 import { Method } from '../protocol/methods.js';
-import { shapeResult } from '../protocol/result.js';
+import { ResultEncoder, shapeResult } from '../protocol/result.js';
 import { MODERN_VERSIONS, negotiateLegacyVersion } from '../protocol/versions.js';
 import { CallPipeline, type PipelineOptions } from './pipeline/index.js';
 import type { CallInfo } from './context.js';
@@ -30,12 +30,14 @@ export interface DispatcherOptions extends PipelineOptions {
 export class Dispatcher {
   private readonly discoverJson: string;
   private readonly pipeline: CallPipeline;
+  private readonly results: ResultEncoder;
   private readonly capabilities = { tools: { listChanged: true }, resources: {}, logging: {} };
   /** Open `subscriptions/listen` requests, ended gracefully by `close()`. */
   private readonly listening = new Set<() => void>();
 
   constructor(private readonly options: DispatcherOptions) {
     this.pipeline = new CallPipeline(options);
+    this.results = new ResultEncoder(options.serverInfo);
     this.discoverJson = JSON.stringify(
       shapeResult('modern', {
         supportedVersions: [...MODERN_VERSIONS],
@@ -206,7 +208,7 @@ export class Dispatcher {
         if (peer.inflight.get(request.id) === cancelled) peer.inflight.delete(request.id);
         resolve(reply);
       };
-      const close = () => end(ok(request, JSON.stringify(shapeResult('modern', { _meta: { [META.subscriptionId]: request.id } }, this.options.serverInfo))));
+      const close = () => end(ok(request, this.results.encode('modern', { _meta: { [META.subscriptionId]: request.id } })));
       this.listening.add(close);
     });
   }
@@ -218,8 +220,8 @@ export class Dispatcher {
    */
   private resources(request: JsonRpcRequest, exchange: Exchange, era: 'modern' | 'legacy'): Reply {
     const cacheHints = era === 'modern' ? { ttlMs: 0, cacheScope: 'private' } : {};
-    if (request.method === Method.resourcesList) return ok(request, JSON.stringify(shapeResult(era, { resources: [], ...cacheHints }, this.options.serverInfo)));
-    if (request.method === Method.resourceTemplatesList) return ok(request, JSON.stringify(shapeResult(era, { resourceTemplates: [], ...cacheHints }, this.options.serverInfo)));
+    if (request.method === Method.resourcesList) return ok(request, this.results.encode(era, { resources: [], ...cacheHints }));
+    if (request.method === Method.resourceTemplatesList) return ok(request, this.results.encode(era, { resourceTemplates: [], ...cacheHints }));
     const uri = request.params?.uri;
     if (typeof uri !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "uri" must be a string');
     const stored = this.options.resultStore.get(uri, exchange.principal);
@@ -227,7 +229,7 @@ export class Dispatcher {
     if (!stored) throw new RpcError(ErrorCode.InvalidParams, 'Resource not found (it may have expired)', { uri });
     const contents = [{ uri, mimeType: stored.mimeType, ...(stored.text !== undefined ? { text: stored.text } : { blob: stored.blob }) }];
     const ttlMs = Math.max(0, stored.expiresAt - Date.now());
-    return ok(request, JSON.stringify(shapeResult(era, { contents, ...(era === 'modern' ? { ttlMs, cacheScope: 'private' } : {}) }, this.options.serverInfo)));
+    return ok(request, this.results.encode(era, { contents, ...(era === 'modern' ? { ttlMs, cacheScope: 'private' } : {}) }));
   }
 
   /** Ends every open subscription gracefully (server shutdown). */
@@ -238,7 +240,7 @@ export class Dispatcher {
   private async call(request: JsonRpcRequest, exchange: Exchange, info: CallInfo): Promise<Reply | undefined> {
     const outcome = await this.pipeline.call(request.params ?? {}, info, exchange);
     if (outcome === undefined) return undefined;
-    return ok(request, JSON.stringify(shapeResult(info.era, outcome as unknown as Record<string, unknown>, this.options.serverInfo)));
+    return ok(request, this.results.encode(info.era, outcome as unknown as Record<string, unknown>));
   }
 }
 

@@ -94,14 +94,28 @@ describe('stored argument JSON', () => {
     expect(auditArgumentsJson({ q: 'x', password: 'hunter2' })).toBe('{"q":"x","password":"[REDACTED]"}');
   });
 
-  it('over 16 KiB becomes a truncation marker that is still valid JSON and within the cap', () => {
+  it('keeps the start of a long string and says how much was left out', () => {
     const json = auditArgumentsJson({ blob: 'é"\\'.repeat(20_000), token: 'secret-value' });
+    expect(Buffer.byteLength(json)).toBeLessThanOrEqual(MAX_AUDIT_ARGUMENT_BYTES);
+    const parsed = JSON.parse(json);
+    expect(parsed.token).toBe('[REDACTED]');
+    expect(parsed.blob.startsWith('é"\\é')).toBe(true);
+    expect(parsed.blob).toMatch(/…\[\d+ more characters\]$/);
+  });
+
+  it('over 16 KiB in all becomes a truncation marker that is still valid JSON and within the cap', () => {
+    const json = auditArgumentsJson({ items: Array.from({ length: 100 }, (_, i) => `item ${i} `.repeat(50)), token: 'secret-value' });
     expect(Buffer.byteLength(json)).toBeLessThanOrEqual(MAX_AUDIT_ARGUMENT_BYTES);
     const parsed = JSON.parse(json);
     expect(parsed).toMatchObject({ $truncated: true, bytes: expect.any(Number) });
     expect(parsed.bytes).toBeGreaterThan(MAX_AUDIT_ARGUMENT_BYTES);
-    expect(parsed.preview.startsWith('{"blob":"é')).toBe(true);
+    expect(parsed.preview.startsWith('{"items":["item 0')).toBe(true);
     expect(json).not.toContain('secret-value');
+  });
+
+  it('returns arguments with nothing to redact untouched (no copy)', () => {
+    const args = { a: { b: [1, 'two'] } };
+    expect(redactArguments(args)).toBe(args);
   });
 
   it('values JSON cannot hold become a marker instead of an exception', () => {
