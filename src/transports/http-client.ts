@@ -5,6 +5,7 @@ import { classifyMessage, type ParsedMessage } from '../jsonrpc/parse.js';
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from '../jsonrpc/types.js';
 import { encodeHeaderValue } from '../protocol/header-params.js';
 import { Method } from '../protocol/methods.js';
+import { readCappedText, ResponseTooLargeError } from './read-capped.js';
 import { readSseEvents } from './sse-reader.js';
 
 /** A Streamable HTTP endpoint. */
@@ -73,10 +74,10 @@ export class HttpClientTransport implements ClientTransport {
     }
     let text: string;
     try {
-      text = await readCapped(response, this.limit);
+      text = await readCappedText(response, this.limit);
     } catch (err) {
       if (signal.aborted) throw signal.reason;
-      if (err instanceof ProtocolViolationError) throw err;
+      if (err instanceof ResponseTooLargeError) throw new ProtocolViolationError(`the server's response is larger than the ${this.limit}-byte limit`);
       throw new ConnectionError(`reading the response to ${request.method} failed: ${(err as Error).message}`, 'network', { cause: err });
     }
     let message: ParsedMessage | undefined;
@@ -186,25 +187,6 @@ export class HttpClientTransport implements ClientTransport {
       this.warn(`could not answer the server's ${request.method} request: ${(err as Error).message}`);
     }
   }
-}
-
-/** The body as text, refusing to buffer more than `limit` bytes. */
-async function readCapped(response: Response, limit: number): Promise<string> {
-  if (!response.body) return '';
-  const declared = Number(response.headers.get('content-length'));
-  if (declared > limit) {
-    await response.body.cancel();
-    throw new ProtocolViolationError(`the server's response is larger than the ${limit}-byte limit`);
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    // Leaving the loop by throwing cancels the body, which closes the connection.
-    if (size > limit) throw new ProtocolViolationError(`the server's response is larger than the ${limit}-byte limit`);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 function snippet(text: string): string {

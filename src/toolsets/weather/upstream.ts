@@ -1,3 +1,4 @@
+import { readCappedText, ResponseTooLargeError } from '../../transports/read-capped.js';
 import { ToolError, type ToolContext } from '../../server/tool.js';
 import type { WeatherSettings } from './options.js';
 
@@ -10,7 +11,6 @@ export interface UpstreamApi {
 export const GEOCODING: UpstreamApi = { label: 'Open-Meteo geocoding API', option: 'geocodingUrl' };
 export const FORECAST: UpstreamApi = { label: 'Open-Meteo forecast API', option: 'forecastUrl' };
 
-class TooLarge extends Error {}
 
 /**
  * GETs one Open-Meteo URL and returns its JSON object. Every way it can fail
@@ -30,11 +30,11 @@ export async function getJson(api: UpstreamApi, url: URL, settings: WeatherSetti
       await response.body?.cancel().catch(() => {});
       throw new ToolError(`The ${api.label} at ${url.origin} answered with a redirect (HTTP ${status}). Set the weather toolset's ${api.option} to the address it redirects to.`);
     }
-    text = await readText(response, settings.maxResponseBytes);
+    text = await readCappedText(response, settings.maxResponseBytes);
   } catch (err) {
     if (ctx.signal.aborted || err instanceof ToolError) throw err;
     if (timeout.aborted) throw new ToolError(`The ${api.label} did not answer within ${settings.requestTimeoutMs / 1000} s. Try again in a minute.`);
-    if (err instanceof TooLarge) throw new ToolError(`The ${api.label} sent more than ${settings.maxResponseBytes} bytes, which is not a normal answer; it was not read. Try again later or check the weather toolset's ${api.option}.`);
+    if (err instanceof ResponseTooLargeError) throw new ToolError(`The ${api.label} sent more than ${settings.maxResponseBytes} bytes, which is not a normal answer; it was not read. Try again later or check the weather toolset's ${api.option}.`);
     throw new ToolError(`Could not reach the ${api.label} at ${url.origin} (${networkCause(err)}). Check the network and the weather toolset's ${api.option}, then retry.`);
   }
   if (status < 200 || status >= 300) throw new ToolError(httpErrorText(api, status, text));
@@ -63,30 +63,6 @@ function httpErrorText(api: UpstreamApi, status: number, text: string): string {
   if (status >= 500) return `The ${api.label} is failing (HTTP ${status}${reason}). It is usually temporary: try again in a minute.`;
   if (status === 400) return `The ${api.label} rejected the request (HTTP 400${reason}). Check the location and units; if they look right, the toolset's request is at fault.`;
   return `The ${api.label} answered HTTP ${status}${reason}. Check the weather toolset's ${api.option}.`;
-}
-
-/** Reads at most `maxBytes`, giving up (and releasing the connection) as soon as the body passes it. */
-async function readText(response: Response, maxBytes: number): Promise<string> {
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel().catch(() => {});
-    throw new TooLarge();
-  }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let size = 0;
-  let text = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return text + decoder.decode();
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw new TooLarge();
-    }
-    text += decoder.decode(value, { stream: true });
-  }
 }
 
 /** fetch rejects with "fetch failed" and the reason in `cause` (ECONNREFUSED 127.0.0.1:9, ENOTFOUND host...). */
