@@ -40,7 +40,13 @@ export function serveStdio(server: ToolServer, options: StdioServeOptions = {}):
   const flush = () => {
     const lines = batch;
     batch = [];
-    if (open && lines.length) output.write(lines.length === 1 ? lines[0] : lines.join(''));
+    if (!open || !lines.length) return;
+    // A client that reads slowly must not make us queue answers without bound:
+    // stop reading requests until stdout drains.
+    if (!output.write(lines.length === 1 ? lines[0] : lines.join('')) && !input.isPaused()) {
+      input.pause();
+      output.once('drain', () => input.resume());
+    }
   };
   const session = new MessageStreamSession(server, (json) => {
     if (!open) return;
