@@ -17,16 +17,31 @@ const ajvOptions = {
   allErrors: true,
   strict: false, // unknown keywords (x-mcp-header, x-sensitive, descriptions of custom UIs) are annotations
   addUsedSchema: false, // two tools may share a $id without colliding in the cache
-  validateSchema: true,
 } as const;
 const instances = new Map<string, Ajv>();
 const withFormats = new WeakSet<Ajv>();
 
+type MetaValidator = ((schema: unknown) => boolean) & { errors?: Array<{ instancePath: string; message?: string }> | null };
+
+/**
+ * The meta-schemas compiled ahead of time by scripts/build-meta-validators.mjs
+ * (`npm run build`), so that checking a schema costs no compilation at
+ * start-up. Run from source (tests), they are absent and Ajv checks schemas
+ * itself, as it would anyway.
+ */
+const metaValidators = ((): { v2020: MetaValidator; v07: MetaValidator } | undefined => {
+  try {
+    return requireModule('./meta-validators.cjs') as { v2020: MetaValidator; v07: MetaValidator };
+  } catch {
+    return undefined;
+  }
+})();
+
 function ajvFor(dialect: '2020-12' | 'draft-07', usesFormats: boolean): Ajv {
   let ajv = instances.get(dialect);
   if (!ajv) {
-    const { default: AjvClass } = requireModule(dialect === '2020-12' ? 'ajv/dist/2020.js' : 'ajv') as { default: new (o: typeof ajvOptions) => Ajv };
-    ajv = new AjvClass(ajvOptions);
+    const { default: AjvClass } = requireModule(dialect === '2020-12' ? 'ajv/dist/2020.js' : 'ajv') as { default: new (o: object) => Ajv };
+    ajv = new AjvClass({ ...ajvOptions, validateSchema: metaValidators === undefined });
     instances.set(dialect, ajv);
   }
   if (usesFormats && !withFormats.has(ajv)) {
@@ -47,6 +62,11 @@ export function compileSchema(schema: unknown, options: { root?: string; bounds?
   checkSchemaBounds(schema, options.bounds ?? DEFAULT_SCHEMA_BOUNDS);
   checkNoNetworkRefs(schema);
   const dialect = dialectOf(schema as Record<string, unknown>);
+  const meta = metaValidators && (dialect === '2020-12' ? metaValidators.v2020 : metaValidators.v07);
+  if (meta && !meta(schema)) {
+    const problems = [...new Set((meta.errors ?? []).map((e) => `data${e.instancePath} ${e.message ?? 'is invalid'}`))];
+    throw new SchemaError(`the schema does not compile: schema is invalid: ${problems.join(', ')}`);
+  }
   let validate: ValidateFunction;
   try {
     validate = ajvFor(dialect, JSON.stringify(schema).includes('"format"')).compile(schema as Record<string, unknown>);

@@ -1,0 +1,51 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv } from 'ajv';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * The meta-schema validators generated at build time must judge schemas
+ * exactly as Ajv's own meta-validation does (which runs when they are absent).
+ */
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const generated = `${root}dist/schema/meta-validators.cjs`;
+type Meta = ((schema: unknown) => boolean) & { errors?: Array<{ instancePath: string; message?: string }> | null };
+let meta: { v2020: Meta; v07: Meta };
+
+beforeAll(() => {
+  if (!existsSync(generated)) execFileSync(process.execPath, [`${root}scripts/build-meta-validators.mjs`]);
+  meta = createRequire(import.meta.url)(generated);
+});
+
+const schemas: unknown[] = [
+  { type: 'object', properties: { a: { type: 'number' } }, required: ['a'] },
+  { type: 'object', properties: { n: { type: 'nonsense' } } },
+  { type: 'object', properties: { a: { minimum: 'x' } } },
+  { type: 'object', required: 'a' },
+  { type: 'object', properties: { a: { $ref: '#/$defs/x' } }, $defs: { x: { type: 'string', pattern: '^a' } } },
+  { type: 'object', allOf: [{ anyOf: [{ required: ['p'] }, { required: ['e'] }] }], if: { properties: { c: { const: 'p' } } }, then: { required: ['p'] } },
+  { type: 'object', additionalProperties: 7 },
+  { type: 'array', prefixItems: [{ type: 'string' }], items: false },
+  { type: 'object', $anchor: '1bad' },
+  { type: 'object', properties: { e: { type: 'string', format: 'email', 'x-sensitive': true } } },
+];
+
+describe('generated meta-schema validators', () => {
+  it.each(schemas.map((s) => [JSON.stringify(s), s]))('agree with Ajv on %s (2020-12)', (_label, schema) => {
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    expect(meta.v2020(schema)).toBe(ajv.validateSchema(schema as object) as boolean);
+  });
+
+  it.each(schemas.map((s) => [JSON.stringify(s), s]))('agree with Ajv on %s (draft-07)', (_label, schema) => {
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    expect(meta.v07(schema)).toBe(ajv.validateSchema(schema as object) as boolean);
+  });
+
+  it('name the offending keyword', () => {
+    expect(meta.v2020({ type: 'object', properties: { a: { minimum: 'x' } } })).toBe(false);
+    expect(meta.v2020.errors?.map((e) => `${e.instancePath} ${e.message}`)).toContain('/properties/a/minimum must be number');
+  });
+});
