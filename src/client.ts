@@ -6,14 +6,28 @@ export { ToolClient } from './client/client.js';
 export {
   CancelledError,
   ConnectionError,
+  InputHandlerError,
   InputRequiredError,
+  InputRoundsExceededError,
   McpRpcError,
   OutputValidationError,
   ProtocolViolationError,
   TimeoutError,
   ToolClientError,
+  UnsupportedInputRequestError,
   type ConnectionFailure,
 } from './client/errors.js';
+export type {
+  CreateMessageResult,
+  ElicitResult,
+  InputCapability,
+  InputRequest,
+  InputRequestHandler,
+  InputRequestMethod,
+  InputResult,
+  ListRootsResult,
+  SamplingContent,
+} from './client/inputs/types.js';
 export type {
   CallToolOptions,
   CallToolResult,
@@ -31,7 +45,7 @@ export type {
   ToolClientOptions,
   TransportTarget,
 } from './client/types.js';
-export type { ClientTransport, IncomingResponse, SendOptions, WireContext } from './client/transport.js';
+export type { ClientTransport, IncomingResponse, SendOptions, ServerRequestContext, ServerRequestHandler, WireContext } from './client/transport.js';
 export type { Era } from './protocol/versions.js';
 // The transports, for callers that build one themselves and pass it as { transport }.
 export { HttpClientTransport, type HttpTransportOptions } from './transports/http-client.js';

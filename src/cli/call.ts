@@ -2,23 +2,30 @@ import { buildArguments } from './args.js';
 import { connectClient, parseTimeout, resolveTarget, type ClientCommandOptions } from './connect.js';
 import { ExitCode, UsageError, type CliIo } from './errors.js';
 import { formatCallResult } from './format.js';
+import { cliInputHandler, processTerminal, type Terminal } from './prompt.js';
 import { sanitize } from './sanitize.js';
 
-export interface CallOptions extends ClientCommandOptions {
+export interface CallOptions extends Omit<ClientCommandOptions, 'json'> {
   args?: string;
+  /** true: JSON output; a JSON object: JSON output and the arguments (`--json '{…}'`, as the synopsis in issue #2 reads). */
+  json?: boolean | string;
 }
 
 /**
  * `toolwright call <url> <tool> [key=value…]` or `toolwright call <tool>
- * [key=value…] -- <command…>`. Exit 3 when the tool reports an error.
+ * [key=value…] -- <command…>`. Exit 3 when the tool reports an error. When
+ * the server asks the user something (a form, or approval of a destructive
+ * tool), the user answers at the terminal; without one the CLI declines.
  */
-export async function callCommand(operands: string[], command: string[], options: CallOptions, io: CliIo, version: string): Promise<number> {
+export async function callCommand(operands: string[], command: string[], given: CallOptions, io: CliIo, version: string, terminal: () => Terminal = processTerminal): Promise<number> {
+  const { options, operands: rest } = readJsonFlag(given, operands);
+  operands = rest;
   // With a stdio command after --, there is no URL operand.
   const url = command.length ? undefined : operands[0];
   const [name, ...pairs] = command.length ? operands : operands.slice(1);
   if (!name) throw new UsageError('which tool? e.g. toolwright call http://127.0.0.1:3000/mcp calculate_sum a=1 b=2');
   const target = resolveTarget(url, command, options);
-  const client = await connectClient(target, options, io, version);
+  const client = await connectClient(target, options, io, version, { onInputRequest: cliInputHandler(io, terminal), inputCapabilities: ['elicitation'] });
   try {
     const tools = await client.listTools();
     const tool = tools.find((t) => t.name === name);
@@ -35,4 +42,16 @@ export async function callCommand(operands: string[], command: string[], options
   } finally {
     await client.close();
   }
+}
+
+/**
+ * `--json` takes an optional value: a JSON object is the arguments; anything
+ * else was an operand the option swallowed (`call --json URL tool`), so it
+ * goes back in front of the operands.
+ */
+function readJsonFlag(given: CallOptions, operands: string[]): { options: CallOptions & { json?: boolean }; operands: string[] } {
+  if (typeof given.json !== 'string') return { options: { ...given, json: given.json === true }, operands };
+  if (!given.json.trimStart().startsWith('{')) return { options: { ...given, json: true }, operands: [given.json, ...operands] };
+  if (given.args !== undefined) throw new UsageError("give the arguments once: --json '{…}' or --args '{…}', not both");
+  return { options: { ...given, json: true, args: given.json }, operands };
 }

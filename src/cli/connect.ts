@@ -1,5 +1,5 @@
 import { ToolClient } from '../client/client.js';
-import type { ClientTarget, EraPreference } from '../client/types.js';
+import type { ClientTarget, EraPreference, ToolClientOptions } from '../client/types.js';
 import { UsageError, type CliIo } from './errors.js';
 
 /** Options every client command shares. */
@@ -55,9 +55,11 @@ export function parseTimeout(value: string | undefined): number | undefined {
   return ms;
 }
 
-export async function connectClient(target: ClientTarget, options: ClientCommandOptions, io: CliIo, version: string): Promise<ToolClient> {
+/** `extra` adds what one command needs (the call command's input handler). */
+export async function connectClient(target: ClientTarget, options: ClientCommandOptions, io: CliIo, version: string, extra: ToolClientOptions = {}): Promise<ToolClient> {
   if (!ERAS.includes(options.era as EraPreference)) throw new UsageError(`--era must be one of ${ERAS.join(', ')}`);
   return ToolClient.connect(target, {
+    ...extra,
     era: options.era as EraPreference,
     timeoutMs: parseTimeout(options.timeout),
     clientInfo: { name: 'toolwright-cli', version },

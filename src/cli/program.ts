@@ -56,6 +56,7 @@ function buildProgram(io: CliIo, command: string[], setCode: (code: number) => v
     .action(async (options: ServeOptions) => setCode(await serveCommand(options, io, VERSION)));
 
   withClientOptions(program.command('list'))
+    .option('--json', 'machine-readable JSON output')
     .description('list the tools of a server: toolwright list <url> | toolwright list -- <command> [args...]')
     .argument('[url]', 'http(s):// URL of a Streamable HTTP server')
     .action(async (url: string | undefined, options: ClientCommandOptions) => setCode(await listCommand(url, command, options, io, VERSION)));
@@ -63,6 +64,7 @@ function buildProgram(io: CliIo, command: string[], setCode: (code: number) => v
   withClientOptions(program.command('call'))
     .description('call a tool: toolwright call <url> <tool> [key=value...] | toolwright call <tool> [key=value...] -- <command> [args...]')
     .argument('<operands...>', '[url] tool [key=value...]')
+    .option('--json [arguments]', "machine-readable JSON output; given a JSON object ('{…}'), it is also the arguments")
     .option('--args <json>', 'arguments as a JSON object (key=value pairs are merged over it)')
     .action(async (operands: string[], options: CallOptions) => setCode(await callCommand(operands, command, options, io, VERSION)));
 
@@ -77,6 +79,5 @@ function withClientOptions(cmd: Command): Command {
     .addOption(new Option('--era <era>', 'protocol era').choices(['auto', 'modern', 'legacy']).default('auto'))
     .option('--timeout <ms>', 'time allowed for each request, in milliseconds')
     .option('--header <header>', 'HTTP header "Name: value" (repeatable)', (value: string, all: string[]) => [...all, value], [] as string[])
-    .option('--json', 'machine-readable JSON output')
     .option('--verbose', "show the stdio server's stderr");
 }

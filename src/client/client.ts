@@ -4,16 +4,24 @@ import { isPlainObject } from '../protocol/content.js';
 import { isLogLevel, type Implementation, type LogLevel } from '../protocol/meta.js';
 import { Method } from '../protocol/methods.js';
 import type { Era } from '../protocol/versions.js';
-import { ConnectionError, McpRpcError, OutputValidationError, ProtocolViolationError } from './errors.js';
+import { withDeadline } from './deadline.js';
+import { ConnectionError, InputRequiredError, InputRoundsExceededError, McpRpcError, OutputValidationError, ProtocolViolationError } from './errors.js';
 import { handshake, type ServerIdentity } from './handshake.js';
+import { declareCapabilities } from './inputs/capabilities.js';
+import { readInputRequired } from './inputs/check.js';
+import { InputResponder } from './inputs/responder.js';
+import { INPUT_CAPABILITIES } from './inputs/types.js';
 import { mirrorHeaders } from './mirror-headers.js';
 import { openTransport } from './open-transport.js';
 import { readCallResult, readListPage } from './results.js';
+import { answerLegacyRequests } from './server-requests.js';
 import { ClientSession, type RequestOptions } from './session.js';
 import { MAX_TOOLS, ToolCatalog, type CatalogEntry } from './tool-catalog.js';
 import type { CallToolOptions, CallToolResult, ClientTarget, ListedTool, Progress, ToolClientOptions } from './types.js';
 
 const DEFAULT_CLIENT_INFO: Implementation = { name: 'toolwright-client', version: '0.1.0' };
+const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_MAX_INPUT_ROUNDS = 8;
 
 /**
  * A client for the tools of one MCP server, in either protocol era. It
@@ -28,9 +36,12 @@ export class ToolClient {
   private listing?: Promise<ListedTool[]>;
   private state: 'new' | 'connecting' | 'open' | 'closed' = 'new';
   private readonly warn: (message: string) => void;
+  /** Answers the server's questions; absent without `onInputRequest`. */
+  private inputs?: InputResponder;
 
   constructor(private readonly target: ClientTarget, private readonly options: ToolClientOptions = {}) {
     this.warn = options.onWarning ?? ((message) => console.warn(`toolwright client: ${message}`));
+    checkInputOptions(options);
   }
 
   /** Connects and finds out which era the server speaks. */
@@ -50,12 +61,14 @@ export class ToolClient {
         throw err;
       });
     transport.onNotification = (n) => this.onServerNotification(n);
-    const identity = {
-      clientInfo: o.clientInfo ?? DEFAULT_CLIENT_INFO,
-      capabilities: o.capabilities ?? {},
-      logLevel: o.logLevel,
-    };
-    this.session = new ClientSession(transport, identity, o.timeoutMs ?? 60_000);
+    const capabilities = declareCapabilities(o.capabilities ?? {}, o.onInputRequest !== undefined, o.inputCapabilities, this.warn);
+    if (o.onInputRequest) {
+      this.inputs = new InputResponder(o.onInputRequest, capabilities);
+      // The session's era is set before `notifications/initialized`, so a legacy server may ask right away.
+      transport.onServerRequest = answerLegacyRequests(this.inputs, () => this.session?.wire.era, this.warn);
+    }
+    const identity = { clientInfo: o.clientInfo ?? DEFAULT_CLIENT_INFO, capabilities, logLevel: o.logLevel };
+    this.session = new ClientSession(transport, identity, o.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     try {
       this.identity = await handshake(this.session, { preference: o.era ?? 'auto', probeTimeoutMs: o.probeTimeoutMs ?? 5_000 });
     } catch (err) {
@@ -88,18 +101,31 @@ export class ToolClient {
 
   /**
    * Calls a tool. A tool that fails returns its result with `isError: true`;
-   * only protocol and connection problems throw.
+   * only protocol and connection problems throw. When a modern server needs
+   * input first (mrtr.mdx), `onInputRequest` answers and the call is retried
+   * with the answers, as a new request, until it completes.
    */
   async callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Promise<CallToolResult> {
     if (!isPlainObject(args)) throw new TypeError('tool arguments must be a plain object');
-    const entry = await this.lookup(name);
-    try {
-      return await this.sendCall(name, args, entry, options);
-    } catch (err) {
-      // streamable-http.mdx: on HeaderMismatch, re-list (the schema may have changed) and retry once.
-      if (!(err instanceof McpRpcError) || err.code !== ErrorCode.HeaderMismatch || this.session?.transport.kind !== 'http') throw err;
-      await this.listTools({ refresh: true });
-      return this.sendCall(name, args, this.catalog?.get(name), options);
+    let entry = await this.lookup(name);
+    const timeoutMs = options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const budget = { deadline: Date.now() + timeoutMs, timeoutMs, signal: options.signal };
+    const maxRounds = this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
+    let retry: Record<string, unknown> = {};
+    for (let round = 0; ; round++) {
+      let result: Record<string, unknown>;
+      ({ entry, result } = await this.sendCall(name, { name, arguments: args, ...retry }, entry, options, budget.deadline, timeoutMs));
+      if (result.resultType !== 'input_required') return checkOutput(name, entry, readCallResult(result));
+      if (!this.inputs) throw new InputRequiredError(Method.toolsCall, result.inputRequests);
+      if (round >= maxRounds) throw new InputRoundsExceededError(name, maxRounds);
+      const input = readInputRequired(Method.toolsCall, result);
+      const responder = this.inputs;
+      const inputResponses = await withDeadline(Method.toolsCall, budget, (signal) => responder.answerRound(input, name, signal));
+      // mrtr.mdx: echo requestState exactly when there was one; answers go to this retry only.
+      retry = {
+        ...(input.requests.length ? { inputResponses } : {}),
+        ...(input.requestState !== undefined ? { requestState: input.requestState } : {}),
+      };
     }
   }
 
@@ -143,25 +169,42 @@ export class ToolClient {
     return catalog.get(name);
   }
 
-  private async sendCall(name: string, args: Record<string, unknown>, entry: CatalogEntry | undefined, options: CallToolOptions): Promise<CallToolResult> {
-    const session = this.open().session;
-    const onProgress = options.onProgress && increasingOnly(options.onProgress);
-    const headers = entry && session.transport.kind === 'http' && session.wire.era === 'modern' ? mirrorHeaders(entry.headerParams, args) : undefined;
-    const result = await this.rpc(Method.toolsCall, { name, arguments: args }, {
-      signal: options.signal,
-      timeoutMs: options.timeoutMs,
-      progress: onProgress !== undefined,
-      onNotification: (n) => this.onCallNotification(n, onProgress),
-      headers,
-      meta: options.meta,
-    });
-    const call = readCallResult(result);
-    if (entry?.validateOutput && !call.isError) {
-      if (call.structuredContent === undefined) throw new OutputValidationError(name, ['structuredContent is missing, but the tool declares an outputSchema']);
-      const check = entry.validateOutput(call.structuredContent);
-      if (!check.ok) throw new OutputValidationError(name, check.problems);
+  /**
+   * One `tools/call` request. streamable-http.mdx: on HeaderMismatch, re-list
+   * (the schema may have changed) and send it once more with fresh headers.
+   */
+  private async sendCall(
+    name: string,
+    params: Record<string, unknown>,
+    entry: CatalogEntry | undefined,
+    options: CallToolOptions,
+    deadline: number,
+    timeoutMs: number,
+  ): Promise<{ entry: CatalogEntry | undefined; result: Record<string, unknown> }> {
+    const send = (e: CatalogEntry | undefined) => {
+      const session = this.open().session;
+      const modern = session.wire.era === 'modern';
+      // Progress is per request (progress.mdx): each retry re-runs the tool and counts afresh.
+      const onProgress = options.onProgress && increasingOnly(options.onProgress);
+      return this.rpc(Method.toolsCall, params, {
+        signal: options.signal,
+        timeoutMs,
+        deadline,
+        acceptInputRequired: modern && this.inputs !== undefined,
+        progress: onProgress !== undefined,
+        onNotification: (n) => this.onCallNotification(n, onProgress),
+        headers: e && session.transport.kind === 'http' && modern ? mirrorHeaders(e.headerParams, params.arguments as Record<string, unknown>) : undefined,
+        meta: options.meta,
+      });
+    };
+    try {
+      return { entry, result: await send(entry) };
+    } catch (err) {
+      if (!(err instanceof McpRpcError) || err.code !== ErrorCode.HeaderMismatch || this.session?.transport.kind !== 'http') throw err;
+      await this.listTools({ refresh: true });
+      const fresh = this.catalog?.get(name);
+      return { entry: fresh, result: await send(fresh) };
     }
-    return call;
   }
 
   /** One request; a legacy HTTP session the server ended is re-established once (2025-11-25 "Session Management"). */
@@ -208,6 +251,26 @@ export class ToolClient {
       throw new ConnectionError(this.state === 'closed' ? 'the client is closed' : 'the client is not connected; call connect() first', 'closed');
     }
     return { session: this.session, catalog: this.catalog };
+  }
+}
+
+/** Holds structured output to the outputSchema the tool declared. */
+function checkOutput(name: string, entry: CatalogEntry | undefined, call: CallToolResult): CallToolResult {
+  if (entry?.validateOutput && !call.isError) {
+    if (call.structuredContent === undefined) throw new OutputValidationError(name, ['structuredContent is missing, but the tool declares an outputSchema']);
+    const check = entry.validateOutput(call.structuredContent);
+    if (!check.ok) throw new OutputValidationError(name, check.problems);
+  }
+  return call;
+}
+
+function checkInputOptions(options: ToolClientOptions): void {
+  if (options.onInputRequest !== undefined && typeof options.onInputRequest !== 'function') throw new TypeError('onInputRequest must be a function');
+  const rounds = options.maxInputRounds;
+  if (rounds !== undefined && (!Number.isInteger(rounds) || rounds < 1)) throw new TypeError('maxInputRounds must be a positive integer');
+  const chosen = options.inputCapabilities;
+  if (chosen !== undefined && (!Array.isArray(chosen) || !chosen.every((c) => INPUT_CAPABILITIES.includes(c)))) {
+    throw new TypeError(`inputCapabilities must list some of ${INPUT_CAPABILITIES.join(', ')}`);
   }
 }
 

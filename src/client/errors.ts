@@ -69,11 +69,37 @@ export class OutputValidationError extends ToolClientError {
 }
 
 /**
- * The server answered with `resultType: "input_required"` (multi round-trip
- * requests). Answering input requests is not supported yet.
+ * The server answered with `resultType: "input_required"` (mrtr.mdx) and the
+ * client has no `onInputRequest` handler to answer it (or the server sent it
+ * on a request that cannot take answers).
  */
 export class InputRequiredError extends ToolClientError {
   constructor(readonly method: string, readonly inputRequests: unknown) {
-    super(`${method}: the server asked for more input (resultType "input_required"), which this client does not support yet`);
+    super(`${method}: the server asked for more input (resultType "input_required"); give the client an onInputRequest handler to answer it`);
+  }
+}
+
+/** The server kept asking for input past the client's `maxInputRounds`. */
+export class InputRoundsExceededError extends ToolClientError {
+  constructor(readonly toolName: string, readonly maxRounds: number) {
+    super(`tools/call ${toolName}: the server still asked for input after ${maxRounds} rounds of answers; the call was abandoned`);
+  }
+}
+
+/**
+ * The server asked for input this client never declared it could give (a
+ * method or elicitation mode missing from its capabilities). Servers MUST NOT
+ * do that (mrtr.mdx "Server Requirements"), so this is the server's bug.
+ */
+export class UnsupportedInputRequestError extends ProtocolViolationError {
+  constructor(readonly method: string, reason: string) {
+    super(`the server sent an input request this client did not declare support for (${method}): ${reason}`);
+  }
+}
+
+/** The `onInputRequest` handler threw, or returned something that is not a valid answer. */
+export class InputHandlerError extends ToolClientError {
+  constructor(readonly method: string, problem: string, options?: { cause?: unknown }) {
+    super(`the onInputRequest handler could not answer ${method}: ${problem}`, options);
   }
 }

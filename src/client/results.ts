@@ -9,7 +9,7 @@ import type { CallToolResult } from './types.js';
  * a shape the protocol does not allow is a ProtocolViolationError, never a
  * value handed to the caller.
  */
-export function unwrapResponse(method: string, message: JsonRpcResponse, httpStatus?: number): Record<string, unknown> {
+export function unwrapResponse(method: string, message: JsonRpcResponse, httpStatus?: number, acceptInputRequired = false): Record<string, unknown> {
   if ('error' in message) {
     const error = message.error as unknown;
     if (!isPlainObject(error) || !Number.isInteger(error.code) || typeof error.message !== 'string') {
@@ -19,18 +19,22 @@ export function unwrapResponse(method: string, message: JsonRpcResponse, httpSta
   }
   const result = (message as { result?: unknown }).result;
   if (!isPlainObject(result)) throw new ProtocolViolationError(`${method}: the result must be a JSON object`);
-  checkResultType(method, result);
+  checkResultType(method, result, acceptInputRequired);
   return result;
 }
 
 /**
  * basic/index "resultType": absent means complete (older servers); an
- * unknown value MUST be treated as invalid.
+ * unknown value MUST be treated as invalid. `input_required` passes only
+ * where the caller answers it.
  */
-function checkResultType(method: string, result: Record<string, unknown>): void {
+function checkResultType(method: string, result: Record<string, unknown>, acceptInputRequired: boolean): void {
   const type = result.resultType;
   if (type === undefined || type === 'complete') return;
-  if (type === 'input_required') throw new InputRequiredError(method, result.inputRequests);
+  if (type === 'input_required') {
+    if (acceptInputRequired) return;
+    throw new InputRequiredError(method, result.inputRequests);
+  }
   throw new ProtocolViolationError(`${method}: unknown resultType ${JSON.stringify(type)}`);
 }
 

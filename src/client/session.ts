@@ -9,7 +9,12 @@ export interface RequestOptions {
   /** The era framing; defaults to the session's. */
   wire?: WireContext;
   signal?: AbortSignal;
+  /** The time allowed (the session's default when absent); the TimeoutError names it. */
   timeoutMs?: number;
+  /** When the time allowed ends (ms since the epoch), for a request that is one step of a longer exchange. */
+  deadline?: number;
+  /** Let an `input_required` result through to the caller, who answers it (mrtr.mdx). */
+  acceptInputRequired?: boolean;
   /** Ask for progress: the request carries `_meta.progressToken`. */
   progress?: boolean;
   onNotification?: (notification: JsonRpcNotification) => void;
@@ -44,15 +49,17 @@ export class ClientSession {
   ) {}
 
   async request(method: string, params: Record<string, unknown>, options: RequestOptions = {}): Promise<Record<string, unknown>> {
-    // Already aborted: nothing is sent, so there is nothing to cancel either.
+    // Already aborted or out of time: nothing is sent, so there is nothing to cancel either.
     if (options.signal?.aborted) throw new CancelledError(method, options.signal.reason);
+    const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
+    const waitMs = options.deadline === undefined ? timeoutMs : options.deadline - Date.now();
+    if (waitMs <= 0) throw new TimeoutError(method, timeoutMs);
     const id = this.nextId++;
     const wire = options.wire ?? this.wire;
     const meta = this.metaFor(wire, options, id);
     const body = meta ? { ...params, _meta: meta } : params;
-    const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new TimeoutError(method, timeoutMs)), timeoutMs);
+    const timer = setTimeout(() => controller.abort(new TimeoutError(method, timeoutMs)), waitMs);
     const onCallerAbort = () => controller.abort(new CancelledError(method, options.signal?.reason));
     options.signal?.addEventListener('abort', onCallerAbort, { once: true });
     try {
@@ -66,7 +73,7 @@ export class ClientSession {
           headers: options.headers,
         },
       );
-      return unwrapResponse(method, response.message, response.httpStatus);
+      return unwrapResponse(method, response.message, response.httpStatus, options.acceptInputRequired);
     } catch (err) {
       if (controller.signal.aborted && err === controller.signal.reason && options.cancellable !== false) {
         void this.cancel(id, wire, err instanceof TimeoutError ? 'timed out' : 'cancelled by the caller');

@@ -2,13 +2,16 @@ import { parseMessage } from '../jsonrpc/parse.js';
 import type { JsonRpcNotification, JsonRpcRequest, RequestId } from '../jsonrpc/types.js';
 import { Method } from '../protocol/methods.js';
 import { ProtocolViolationError } from './errors.js';
-import { answerServerRequest } from './server-requests.js';
-import type { IncomingResponse, SendOptions } from './transport.js';
+import { InboundRequests } from './inbound-requests.js';
+import type { IncomingResponse, SendOptions, ServerRequestHandler } from './transport.js';
 
 interface Pending {
+  request: JsonRpcRequest;
   resolve(response: IncomingResponse): void;
   reject(err: unknown): void;
   done(): void;
+  /** Aborted when the request settles; created only when a server request is tied to it. */
+  scope?: AbortController;
 }
 
 /**
@@ -19,14 +22,21 @@ interface Pending {
  */
 export class StreamConnection {
   onNotification?: (notification: JsonRpcNotification) => void;
+  /** Answers requests the server sends (legacy elicitation, sampling, roots). */
+  onRequest?: ServerRequestHandler;
   private readonly pending = new Map<RequestId, Pending>();
   private readonly progressRoutes = new Map<string | number, (n: JsonRpcNotification) => void>();
+  private readonly inbound: InboundRequests;
   private failure?: Error;
 
   constructor(
     private readonly writeMessage: (json: string) => void,
     private readonly warn: (message: string) => void,
-  ) {}
+  ) {
+    this.inbound = new InboundRequests((response) => {
+      if (!this.failure) this.writeMessage(JSON.stringify(response));
+    }, warn);
+  }
 
   request(request: JsonRpcRequest, options: SendOptions): Promise<IncomingResponse> {
     if (this.failure) return Promise.reject(this.failure);
@@ -38,10 +48,12 @@ export class StreamConnection {
         reject(signal?.reason);
       };
       const entry: Pending = {
+        request,
         resolve,
         reject,
         done: () => {
           this.pending.delete(request.id);
+          entry.scope?.abort(new Error(`${request.method} is over`));
           if (options.progressToken !== undefined) this.progressRoutes.delete(options.progressToken);
           signal?.removeEventListener('abort', onAbort);
         },
@@ -89,16 +101,32 @@ export class StreamConnection {
       }
       case 'notification': {
         const n = parsed.message;
+        if (this.inbound.cancelled(n)) return;
         const token = n.method === Method.progress ? n.params?.progressToken : undefined;
         const route = typeof token === 'string' || typeof token === 'number' ? this.progressRoutes.get(token) : undefined;
         (route ?? this.onNotification)?.(n);
         return;
       }
-      case 'request':
-        // Legacy servers may ping us; never leave a server request unanswered.
-        if (!this.failure) this.writeMessage(answerServerRequest(parsed.message));
+      case 'request': {
+        // Never leave a server request unanswered. One shared stream does not say which call
+        // a request belongs to; when exactly one call is in flight, it can only be that one.
+        if (this.failure) return;
+        const related = this.onRequest ? this.soleCall() : undefined;
+        if (related) related.scope ??= new AbortController();
+        this.inbound.accept(parsed.message, this.onRequest, related?.scope?.signal, related?.request);
         return;
+      }
     }
+  }
+
+  private soleCall(): Pending | undefined {
+    let found: Pending | undefined;
+    for (const entry of this.pending.values()) {
+      if (entry.request.method !== Method.toolsCall) continue;
+      if (found) return undefined;
+      found = entry;
+    }
+    return found;
   }
 
   /** A message was too large to read; it could have been any pending response, so all of them fail. */
@@ -114,6 +142,7 @@ export class StreamConnection {
   /** The stream is gone: every pending and future request fails with `err`. */
   fail(err: Error): void {
     this.failure ??= err;
+    this.inbound.close(this.failure);
     for (const entry of [...this.pending.values()]) {
       entry.done();
       entry.reject(this.failure);

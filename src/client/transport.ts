@@ -30,6 +30,27 @@ export interface IncomingResponse {
   httpStatus?: number;
 }
 
+/** What a transport knows about a request the server sent. */
+export interface ServerRequestContext {
+  /**
+   * Aborted when the answer is no longer wanted: the server cancelled the
+   * request, the client request it arrived with ended, or the connection closed.
+   */
+  signal: AbortSignal;
+  /**
+   * The client request it arrived with: the POST whose stream carried it (HTTP),
+   * or the only request of its kind in flight (stdio, in memory), when known.
+   */
+  relatedRequest?: JsonRpcRequest;
+}
+
+/**
+ * Answers a request the server sent (legacy era: elicitation, sampling,
+ * roots). Without one, a transport answers `ping` and refuses the rest with
+ * -32601.
+ */
+export type ServerRequestHandler = (request: JsonRpcRequest, context: ServerRequestContext) => Promise<JsonRpcResponse>;
+
 /**
  * Moves JSON-RPC messages between the client and one server. Transports know
  * framing, correlation and limits; the protocol (eras, `_meta`, results) lives
@@ -41,5 +62,7 @@ export interface ClientTransport {
   notify(notification: JsonRpcNotification, wire: WireContext): Promise<void>;
   /** Notifications not tied to a request the transport knows (logs, list changes). */
   onNotification?: (notification: JsonRpcNotification) => void;
+  /** Requests the server sends (set by the client when it can answer them). */
+  onServerRequest?: ServerRequestHandler;
   close(): Promise<void>;
 }

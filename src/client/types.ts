@@ -2,6 +2,7 @@ import type { ContentBlock } from '../protocol/content.js';
 import type { ClientCapabilities, Implementation, LogLevel } from '../protocol/meta.js';
 import type { HttpTarget } from '../transports/http-client.js';
 import type { StdioTarget } from '../transports/stdio-client.js';
+import type { InputCapability, InputRequestHandler } from './inputs/types.js';
 import type { ClientTransport } from './transport.js';
 
 export type { ContentBlock, ClientCapabilities, Implementation, LogLevel, HttpTarget, StdioTarget };
@@ -53,7 +54,10 @@ export interface LogMessage {
 export interface CallToolOptions {
   /** Aborting cancels the call (stdio: notifications/cancelled; HTTP: the response stream closes). */
   signal?: AbortSignal;
-  /** Overrides the client's `timeoutMs` for this call. */
+  /**
+   * Overrides the client's `timeoutMs` for this call. It covers the whole call:
+   * every round of input and the time spent waiting for `onInputRequest`.
+   */
   timeoutMs?: number;
   /** Asks the server for progress and receives it. */
   onProgress?: (progress: Progress) => void;
@@ -65,8 +69,27 @@ export interface ToolClientOptions {
   /** Default 'auto': detect the server's era as the spec's transport bindings describe. */
   era?: EraPreference;
   clientInfo?: Implementation;
-  /** Capabilities this client declares (default none). */
+  /**
+   * Capabilities this client declares (default none). `elicitation`,
+   * `sampling` and `roots` are declared only with `onInputRequest` (see
+   * `inputCapabilities`); an object given here for one of them refines it,
+   * e.g. `elicitation: { form: {}, url: {} }` or `sampling: { tools: {} }`.
+   */
   capabilities?: ClientCapabilities;
+  /**
+   * Answers what a server asks while it serves a call: a form for the user
+   * (`elicitation/create`, including approval of destructive tools), a model
+   * completion (`sampling/createMessage`) or the client's roots (`roots/list`).
+   * Modern servers ask with an input_required result and the client retries
+   * the call with the answers; legacy servers send requests, answered with what
+   * this returns. Without it, no such capability is declared and a modern
+   * input_required result throws InputRequiredError.
+   */
+  onInputRequest?: InputRequestHandler;
+  /** Which of elicitation, sampling and roots to declare when `onInputRequest` is set (default all three). */
+  inputCapabilities?: InputCapability[];
+  /** Most rounds of answers one call may take before InputRoundsExceededError (default 8). */
+  maxInputRounds?: number;
   /** Time any request may take, the handshake included (default 60 s). */
   timeoutMs?: number;
   /** On stdio, how long the `server/discover` probe waits before assuming a legacy server (default 5 s). */

@@ -1,6 +1,6 @@
 import { ConnectionError, ProtocolViolationError } from '../client/errors.js';
-import { answerServerRequest } from '../client/server-requests.js';
-import type { ClientTransport, IncomingResponse, SendOptions, WireContext } from '../client/transport.js';
+import { InboundRequests } from '../client/inbound-requests.js';
+import type { ClientTransport, IncomingResponse, SendOptions, ServerRequestHandler, WireContext } from '../client/transport.js';
 import { classifyMessage, type ParsedMessage } from '../jsonrpc/parse.js';
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from '../jsonrpc/types.js';
 import { encodeHeaderValue } from '../protocol/header-params.js';
@@ -35,6 +35,8 @@ const SESSION_HEADER = 'mcp-session-id';
 export class HttpClientTransport implements ClientTransport {
   readonly kind = 'http' as const;
   onNotification?: (notification: JsonRpcNotification) => void;
+  /** Requests the server sends on a response stream; each answer is POSTed back (with the session id, in a legacy session). */
+  onServerRequest?: ServerRequestHandler;
   private readonly url: URL;
   private readonly fetch: typeof fetch;
   private readonly limit: number;
@@ -154,6 +156,9 @@ export class HttpClientTransport implements ClientTransport {
   /** Reads the request's SSE stream up to its response; notifications on the way go to the caller. */
   private async readStream(body: ReadableStream<Uint8Array>, request: JsonRpcRequest, options: SendOptions): Promise<IncomingResponse> {
     const events = readSseEvents(body, this.limit);
+    // Requests the server sends on this stream belong to `request`, and end with it (made on first use).
+    let inbound: InboundRequests | undefined;
+    let scope: AbortController | undefined;
     try {
       for await (const event of events) {
         if (event.event !== 'message') continue;
@@ -164,28 +169,35 @@ export class HttpClientTransport implements ClientTransport {
           this.warn(`ignored an invalid message on the response stream: ${(err as Error).message}`);
           continue;
         }
-        if (parsed.kind === 'notification') options.onNotification?.(parsed.message);
-        else if (parsed.kind === 'request') void this.answer(parsed.message, options.wire);
-        else if (parsed.message.id === request.id) return { message: parsed.message, httpStatus: 200 };
-        else this.warn(`ignored a response for another request (id ${JSON.stringify(parsed.message.id)}) on the stream of request ${request.id}`);
+        if (parsed.kind === 'notification') {
+          if (!inbound?.cancelled(parsed.message)) options.onNotification?.(parsed.message);
+        } else if (parsed.kind === 'request') {
+          inbound ??= new InboundRequests((response) => this.postAnswer(response, options.wire), this.warn);
+          scope ??= new AbortController();
+          inbound.accept(parsed.message, this.onServerRequest, scope.signal, request);
+        } else if (parsed.message.id === request.id) {
+          return { message: parsed.message, httpStatus: 200 };
+        } else {
+          this.warn(`ignored a response for another request (id ${JSON.stringify(parsed.message.id)}) on the stream of request ${request.id}`);
+        }
       }
     } catch (err) {
       if (options.signal?.aborted) throw options.signal.reason;
       if (err instanceof ProtocolViolationError) throw err;
       throw new ConnectionError(`the response stream of ${request.method} failed: ${(err as Error).message}`, 'network', { cause: err });
     } finally {
+      scope?.abort(new Error(`${request.method} is over`));
       await events.return(undefined).catch(() => {}); // closes the stream (modern cancellation when early)
     }
     throw new ConnectionError(`the server closed the response stream of ${request.method} without answering`, 'network');
   }
 
-  private async answer(request: JsonRpcRequest, wire: WireContext): Promise<void> {
-    try {
-      const response = await this.post(JSON.parse(answerServerRequest(request)) as JsonRpcMessage, wire, AbortSignal.timeout(10_000));
-      await response.body?.cancel();
-    } catch (err) {
-      this.warn(`could not answer the server's ${request.method} request: ${(err as Error).message}`);
-    }
+  /** Answers a server request with a POST of its own (streamable-http.mdx: responses are POSTed like any message). */
+  private async postAnswer(response: JsonRpcMessage, wire: WireContext): Promise<void> {
+    if (this.closing.signal.aborted) return; // closed while answering: the session is gone, nothing waits for it
+    const reply = await this.post(response, wire, AbortSignal.timeout(10_000));
+    await reply.body?.cancel();
+    if (!reply.ok) throw new ConnectionError(`the server refused the answer (HTTP ${reply.status})`, 'http', { httpStatus: reply.status });
   }
 }
 

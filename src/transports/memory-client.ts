@@ -1,6 +1,6 @@
 import { ConnectionError } from '../client/errors.js';
 import { StreamConnection } from '../client/stream-connection.js';
-import type { ClientTransport, IncomingResponse, SendOptions } from '../client/transport.js';
+import type { ClientTransport, IncomingResponse, SendOptions, ServerRequestHandler } from '../client/transport.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../jsonrpc/types.js';
 import type { ToolServer } from '../server/server.js';
 import { MessageStreamSession } from './message-stream.js';
@@ -40,6 +40,15 @@ export class MemoryClientTransport implements ClientTransport {
   }
 
   onNotification?: (notification: JsonRpcNotification) => void;
+
+  /** Requests the server sends; without a handler, `ping` is answered and the rest refused. */
+  get onServerRequest(): ServerRequestHandler | undefined {
+    return this.connection.onRequest;
+  }
+
+  set onServerRequest(handler: ServerRequestHandler | undefined) {
+    this.connection.onRequest = handler;
+  }
 
   request(request: JsonRpcRequest, options: SendOptions): Promise<IncomingResponse> {
     return this.connection.request(request, options);

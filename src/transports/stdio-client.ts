@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { ConnectionError } from '../client/errors.js';
 import { StreamConnection } from '../client/stream-connection.js';
-import type { ClientTransport, IncomingResponse, SendOptions } from '../client/transport.js';
+import type { ClientTransport, IncomingResponse, SendOptions, ServerRequestHandler } from '../client/transport.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../jsonrpc/types.js';
 import { LineSplitter } from './line-splitter.js';
 
@@ -99,6 +99,15 @@ export class StdioClientTransport implements ClientTransport {
 
   get pid(): number | undefined {
     return this.child.pid;
+  }
+
+  /** Requests the server sends; without a handler, `ping` is answered and the rest refused. */
+  get onServerRequest(): ServerRequestHandler | undefined {
+    return this.connection.onRequest;
+  }
+
+  set onServerRequest(handler: ServerRequestHandler | undefined) {
+    this.connection.onRequest = handler;
   }
 
   request(request: JsonRpcRequest, options: SendOptions): Promise<IncomingResponse> {

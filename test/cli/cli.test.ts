@@ -78,6 +78,24 @@ describe('toolwright call', () => {
     expect(JSON.parse(stdout).structuredContent).toEqual({ sum: 5 });
   });
 
+  it("takes the arguments as --json '{…}' too, and then answers in JSON", async () => {
+    const { code, stdout } = await run('call', http.url, 'calculate_sum', '--json', '{"a":4,"b":5}');
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).structuredContent).toEqual({ sum: 9 });
+  });
+
+  it('keeps an operand that follows a bare --json', async () => {
+    const { code, stdout } = await run('call', '--json', http.url, 'calculate_sum', 'a=1', 'b=1');
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).structuredContent).toEqual({ sum: 2 });
+  });
+
+  it("refuses arguments given twice (--json '{…}' and --args)", async () => {
+    const { code, stderr } = await run('call', http.url, 'calculate_sum', '--json', '{"a":1}', '--args', '{"b":2}');
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/give the arguments once/);
+  });
+
   it('loads a TypeScript --tools module and calls it over stdio', async () => {
     const tools = `${root}test/fixtures/cli/tools.ts`;
     const { code, stdout } = await run('call', 'greet', 'name=Ada', 'times=2', '--', ...cliCommand, 'serve', '--stdio', '--tools', tools);

@@ -32,7 +32,7 @@ describe('results from an untrusted server', () => {
     await expect(client.callTool('x')).rejects.toThrow(ProtocolViolationError);
   });
 
-  it('reports input_required as not supported yet', async () => {
+  it('without onInputRequest, reports input_required as InputRequiredError', async () => {
     const { client } = await connect(modernServer([], () => ({ resultType: 'input_required', inputRequests: { q: { method: 'elicitation/create', params: {} } } })));
     const err = await client.callTool('x').catch((e) => e);
     expect(err).toBeInstanceOf(InputRequiredError);

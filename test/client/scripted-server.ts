@@ -1,5 +1,5 @@
 import { StreamConnection } from '../../src/client/stream-connection.js';
-import type { ClientTransport, IncomingResponse, SendOptions } from '../../src/client/transport.js';
+import type { ClientTransport, IncomingResponse, SendOptions, ServerRequestHandler } from '../../src/client/transport.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../../src/jsonrpc/types.js';
 
 type Msg = Record<string, any>;
@@ -29,6 +29,12 @@ export function scriptedTransport(script: Script): ClientTransport & { sent: Msg
     kind: 'stdio' as const,
     sent,
     onNotification: undefined as ((n: JsonRpcNotification) => void) | undefined,
+    get onServerRequest() {
+      return connection.onRequest;
+    },
+    set onServerRequest(handler: ServerRequestHandler | undefined) {
+      connection.onRequest = handler;
+    },
     request: (request: JsonRpcRequest, options: SendOptions): Promise<IncomingResponse> => connection.request(request, options),
     notify: async (notification: JsonRpcNotification) => connection.notify(notification),
     close: async () => connection.fail(new Error('closed')),

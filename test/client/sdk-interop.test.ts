@@ -53,3 +53,28 @@ describe('interop with the official 1.x server SDK (legacy only)', () => {
     }
   });
 });
+
+describe('answering the official 2.x server SDK when it asks (stdio)', () => {
+  it.each([
+    ['auto', 'modern hello Ada'],
+    ['legacy', 'legacy hello Ada (accept)'],
+  ] as const)('%s: inputRequired (modern) or elicitInput (legacy) reaches onInputRequest', async (era, expected) => {
+    const seen: string[] = [];
+    const client = await ToolClient.connect(stdio('sdk-v2-asking.ts'), {
+      era,
+      onWarning: (w) => {
+        throw new Error(`unexpected warning: ${w}`);
+      },
+      onInputRequest: (request) => {
+        seen.push(`${request.method} ${String(request.params.message)} ${request.toolName}`);
+        return { action: 'accept', content: { name: 'Ada' } };
+      },
+    });
+    try {
+      expect((await client.callTool('ask_name')).content).toEqual([{ type: 'text', text: expected }]);
+      expect(seen).toEqual(['elicitation/create Your name? ask_name']);
+    } finally {
+      await client.close();
+    }
+  });
+});
