@@ -60,7 +60,11 @@ export class Dispatcher {
       if (request.method === Method.initialize) return this.initialize(request, exchange.peer);
       if (exchange.peer.legacy) return await this.legacy(request, exchange, exchange.peer.legacy);
       // Neither a modern envelope nor a legacy session: a malformed modern request (basic/index "_meta").
-      readEnvelope(params);
+      try {
+        readEnvelope(params);
+      } catch (err) {
+        throw withLegacyHint(err);
+      }
       throw new RpcError(ErrorCode.InvalidRequest, 'Invalid Request');
     } catch (err) {
       return this.errorReply(request.id, err);
@@ -255,4 +259,10 @@ function methodNotFound(method: string): RpcError {
 function progressToken(params: Record<string, unknown> | undefined): string | number | undefined {
   const token = getMeta(params)?.progressToken;
   return typeof token === 'string' || typeof token === 'number' ? token : undefined;
+}
+
+/** A legacy client that skipped the handshake learns what it missed. */
+function withLegacyHint(err: unknown): unknown {
+  if (!(err instanceof RpcError) || err.code !== ErrorCode.InvalidParams) return err;
+  return new RpcError(err.code, `${err.message} (a client of protocol 2025-11-25 or earlier sends initialize first)`, err.data, err.httpStatus);
 }

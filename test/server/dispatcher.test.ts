@@ -24,7 +24,9 @@ describe('modern era (2026-07-28)', () => {
 
   it('rejects requests without the required _meta fields with -32602', async () => {
     const w = setup();
-    expect((await w.request('tools/list', {})).error.code).toBe(-32602);
+    const bare = await w.request('tools/list', {});
+    expect(bare.error.code).toBe(-32602);
+    expect(bare.error.message).toMatch(/a client of protocol 2025-11-25 or earlier sends initialize first/);
     expect((await w.request('tools/list', { _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN } })).error.message).toMatch(/clientCapabilities/);
     expect((await w.request('tools/list', { _meta: { 'io.modelcontextprotocol/clientCapabilities': {} } })).error.message).toMatch(/protocolVersion/);
   });
