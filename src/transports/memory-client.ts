@@ -1,7 +1,5 @@
 import { ConnectionError } from '../client/errors.js';
-import { StreamConnection } from '../client/stream-connection.js';
-import type { ClientTransport, IncomingResponse, SendOptions, ServerRequestHandler } from '../client/transport.js';
-import type { JsonRpcNotification, JsonRpcRequest } from '../jsonrpc/types.js';
+import { StreamClientTransport } from '../client/stream-transport.js';
 import type { ToolServer } from '../server/server.js';
 import { MessageStreamSession } from './message-stream.js';
 
@@ -16,15 +14,14 @@ export interface MemoryTransportOptions {
  * Messages still travel as JSON text, one at a time and asynchronously, so
  * tests see exactly what a stdio client would.
  */
-export class MemoryClientTransport implements ClientTransport {
+export class MemoryClientTransport extends StreamClientTransport {
   readonly kind = 'memory' as const;
-  private readonly connection: StreamConnection;
   private readonly session: MessageStreamSession;
   private closed = false;
 
   constructor(server: ToolServer, options: MemoryTransportOptions = {}) {
+    super(options.onWarning ?? (() => {}));
     const limit = options.maxMessageBytes ?? 16 * 1024 * 1024;
-    const warn = options.onWarning ?? (() => {});
     this.session = new MessageStreamSession(server, (json) => {
       queueMicrotask(() => {
         if (this.closed) return;
@@ -32,30 +29,11 @@ export class MemoryClientTransport implements ClientTransport {
         else this.connection.receive(json);
       });
     }, 'memory');
-    this.connection = new StreamConnection((json) => {
-      if (this.closed) throw new ConnectionError('the in-memory connection is closed', 'closed');
-      queueMicrotask(() => this.closed || this.session.receive(json));
-    }, warn);
-    this.connection.onNotification = (n) => this.onNotification?.(n);
   }
 
-  onNotification?: (notification: JsonRpcNotification) => void;
-
-  /** Requests the server sends; without a handler, `ping` is answered and the rest refused. */
-  get onServerRequest(): ServerRequestHandler | undefined {
-    return this.connection.onRequest;
-  }
-
-  set onServerRequest(handler: ServerRequestHandler | undefined) {
-    this.connection.onRequest = handler;
-  }
-
-  request(request: JsonRpcRequest, options: SendOptions): Promise<IncomingResponse> {
-    return this.connection.request(request, options);
-  }
-
-  async notify(notification: JsonRpcNotification): Promise<void> {
-    this.connection.notify(notification);
+  protected send(json: string): void {
+    if (this.closed) throw new ConnectionError('the in-memory connection is closed', 'closed');
+    queueMicrotask(() => this.closed || this.session.receive(json));
   }
 
   async close(): Promise<void> {

@@ -1,9 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { ConnectionError } from '../client/errors.js';
-import { StreamConnection } from '../client/stream-connection.js';
-import type { ClientTransport, IncomingResponse, SendOptions, ServerRequestHandler } from '../client/transport.js';
-import type { JsonRpcNotification, JsonRpcRequest } from '../jsonrpc/types.js';
+import { StreamClientTransport } from '../client/stream-transport.js';
 import { LineSplitter } from './line-splitter.js';
 
 /** How to start a stdio server. */
@@ -42,19 +40,15 @@ const STDERR_TAIL_BYTES = 8 * 1024;
  * stdout (stdio.mdx). Shutdown follows the spec: close stdin, wait, then
  * SIGTERM, then SIGKILL.
  */
-export class StdioClientTransport implements ClientTransport {
+export class StdioClientTransport extends StreamClientTransport {
   readonly kind = 'stdio' as const;
-  onNotification?: (notification: JsonRpcNotification) => void;
-  private readonly connection: StreamConnection;
   private stderrTail = '';
   private exited = false;
   private readonly exitedPromise: Promise<void>;
 
   private constructor(private readonly child: ChildProcess, private readonly target: StdioTarget, private readonly options: StdioTransportOptions) {
-    const warn = options.onWarning ?? (() => {});
+    super(options.onWarning ?? (() => {}));
     const limit = options.maxMessageBytes ?? 16 * 1024 * 1024;
-    this.connection = new StreamConnection((json) => this.write(json), warn);
-    this.connection.onNotification = (n) => this.onNotification?.(n);
     const splitter = new LineSplitter(limit, (line) => this.connection.receive(line), () => this.connection.oversized(limit));
     child.stdout!.on('data', (chunk: Buffer) => splitter.push(chunk));
     child.stdout!.on('end', () => splitter.end());
@@ -101,23 +95,6 @@ export class StdioClientTransport implements ClientTransport {
     return this.child.pid;
   }
 
-  /** Requests the server sends; without a handler, `ping` is answered and the rest refused. */
-  get onServerRequest(): ServerRequestHandler | undefined {
-    return this.connection.onRequest;
-  }
-
-  set onServerRequest(handler: ServerRequestHandler | undefined) {
-    this.connection.onRequest = handler;
-  }
-
-  request(request: JsonRpcRequest, options: SendOptions): Promise<IncomingResponse> {
-    return this.connection.request(request, options);
-  }
-
-  async notify(notification: JsonRpcNotification): Promise<void> {
-    this.connection.notify(notification);
-  }
-
   async close(): Promise<void> {
     if (!this.exited) {
       const grace = this.options.closeGraceMs ?? 3_000;
@@ -133,7 +110,7 @@ export class StdioClientTransport implements ClientTransport {
     this.connection.fail(new ConnectionError('the connection is closed', 'closed'));
   }
 
-  private write(json: string): void {
+  protected send(json: string): void {
     if (this.exited || !this.child.stdin!.writable) throw new ConnectionError('the server process is not running', 'exit', { stderr: this.capturedStderr() });
     this.child.stdin!.write(`${json}\n`);
   }
