@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { githubTools, type GithubToolsetOptions } from '../../../src/toolsets/github/index.js';
+import type { GithubToolsetOptions } from '../../../src/toolsets/github/index.js';
 import { fixture, startFakeServer, type FakeServer } from '../../fixtures/fakes/fake-server.js';
-import { serveTools, text } from '../../fixtures/fakes/harness.js';
+import { text } from '../../fixtures/fakes/harness.js';
+import { serveGithub, TOKEN } from './serve-github.js';
 
-const TOKEN = 'ghp_fakeTokenForTests0123456789abcdef';
 const ROUTE = 'POST /repos/octocat/Hello-World/issues';
 let fake: FakeServer;
 
@@ -11,15 +11,7 @@ beforeAll(async () => { fake = await startFakeServer(); });
 afterAll(() => fake.close());
 beforeEach(() => fake.reset());
 
-function setup(options: Partial<GithubToolsetOptions> = {}) {
-  return serveTools(githubTools({
-    repos: ['octocat/Hello-World'],
-    baseUrl: fake.url,
-    tokenEnv: 'TW_TEST_GITHUB_TOKEN',
-    env: { TW_TEST_GITHUB_TOKEN: TOKEN },
-    ...options,
-  }));
-}
+const setup = (options: Partial<GithubToolsetOptions> = {}) => serveGithub(fake, options);
 
 const args = { owner: 'octocat', repo: 'Hello-World', title: 'Crash when saving an empty file', body: 'Saving an empty file crashes the editor.', labels: ['bug'] };
 

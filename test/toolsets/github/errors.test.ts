@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { githubTools, type GithubToolsetOptions } from '../../../src/toolsets/github/index.js';
+import type { GithubToolsetOptions } from '../../../src/toolsets/github/index.js';
 import { closedPort, eventually, fixture, startFakeServer, type FakeServer } from '../../fixtures/fakes/fake-server.js';
-import { serveTools, text } from '../../fixtures/fakes/harness.js';
+import { text } from '../../fixtures/fakes/harness.js';
+import { serveGithub, TOKEN } from './serve-github.js';
 
-const TOKEN = 'ghp_fakeTokenForTests0123456789abcdef';
 const ROUTE = 'GET /repos/octocat/Hello-World/issues/1';
 const ARGS = { owner: 'octocat', repo: 'Hello-World', number: 1 };
 let fake: FakeServer;
@@ -12,15 +12,7 @@ beforeAll(async () => { fake = await startFakeServer(); });
 afterAll(() => fake.close());
 beforeEach(() => fake.reset());
 
-function setup(options: Partial<GithubToolsetOptions> = {}, serverOptions: { timeoutMs?: number } = {}) {
-  return serveTools(githubTools({
-    repos: ['octocat/Hello-World'],
-    baseUrl: fake.url,
-    tokenEnv: 'TW_TEST_GITHUB_TOKEN',
-    env: { TW_TEST_GITHUB_TOKEN: TOKEN },
-    ...options,
-  }), serverOptions);
-}
+const setup = (options: Partial<GithubToolsetOptions> = {}, serverOptions: { timeoutMs?: number } = {}) => serveGithub(fake, options, serverOptions);
 
 async function getIssue(options: Partial<GithubToolsetOptions> = {}) {
   const served = setup(options);

@@ -1,24 +1,16 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { githubTools, type GithubToolsetOptions } from '../../../src/toolsets/github/index.js';
+import type { GithubToolsetOptions } from '../../../src/toolsets/github/index.js';
 import { fixture, startFakeServer, type FakeServer } from '../../fixtures/fakes/fake-server.js';
-import { serveTools, text } from '../../fixtures/fakes/harness.js';
+import { text } from '../../fixtures/fakes/harness.js';
+import { serveGithub, TOKEN } from './serve-github.js';
 
-const TOKEN = 'ghp_fakeTokenForTests0123456789abcdef';
 let fake: FakeServer;
 
 beforeAll(async () => { fake = await startFakeServer(); });
 afterAll(() => fake.close());
 beforeEach(() => fake.reset());
 
-function setup(options: Partial<GithubToolsetOptions> = {}) {
-  return serveTools(githubTools({
-    repos: ['octocat/Hello-World', 'octo-org/*'],
-    baseUrl: fake.url,
-    tokenEnv: 'TW_TEST_GITHUB_TOKEN',
-    env: { TW_TEST_GITHUB_TOKEN: TOKEN },
-    ...options,
-  }));
-}
+const setup = (options: Partial<GithubToolsetOptions> = {}) => serveGithub(fake, { repos: ['octocat/Hello-World', 'octo-org/*'], ...options });
 
 describe('github_get_issue', () => {
   it('reads an issue with the token, GitHub\'s media type and API version, and reports it as structured content', async () => {

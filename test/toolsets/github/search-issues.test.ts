@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { githubTools } from '../../../src/toolsets/github/index.js';
 import { fixture, startFakeServer, type FakeServer } from '../../fixtures/fakes/fake-server.js';
-import { serveTools, text } from '../../fixtures/fakes/harness.js';
+import { text } from '../../fixtures/fakes/harness.js';
+import { serveGithub } from './serve-github.js';
 
 const ROUTE = 'GET /search/issues';
 let fake: FakeServer;
@@ -10,14 +10,7 @@ beforeAll(async () => { fake = await startFakeServer(); });
 afterAll(() => fake.close());
 beforeEach(() => fake.reset());
 
-function setup() {
-  return serveTools(githubTools({
-    repos: ['octocat/Hello-World', 'octo-org/*'],
-    baseUrl: fake.url,
-    tokenEnv: 'TW_TEST_GITHUB_TOKEN',
-    env: { TW_TEST_GITHUB_TOKEN: 'ghp_search' },
-  }));
-}
+const setup = () => serveGithub(fake, { repos: ['octocat/Hello-World', 'octo-org/*'], env: { TW_TEST_GITHUB_TOKEN: 'ghp_search' } });
 
 describe('github_search_issues', () => {
   it('scopes the query to the allow-list with user:/repo: qualifiers, adds is: and state:, and sends per_page', async () => {
