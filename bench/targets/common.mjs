@@ -36,6 +36,13 @@ export const jsonSchemas = {
 };
 
 /** HTTP targets: tell the harness the port on stdout (the only thing they write there). */
+/** The SDK targets' handlers: full results, as the SDKs' registerTool expects. */
+export const sdkHandlers = {
+  sum: async ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }),
+  echo: async ({ text }) => ({ content: [{ type: 'text', text }] }),
+  filler: async () => ({ content: [{ type: 'text', text: 'ok' }] }),
+};
+
 export function reportPort(port) {
   process.stdout.write(`LISTENING ${port}\n`);
 }

@@ -6,7 +6,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
-import { exitWhenHarnessGoes, reportPort, targetArgs, toolPlan } from './common.mjs';
+import { exitWhenHarnessGoes, reportPort, sdkHandlers as handlers, targetArgs, toolPlan } from './common.mjs';
 
 const { transport, toolCount } = targetArgs();
 
@@ -14,11 +14,6 @@ const shapes = {
   sum: { a: z.number(), b: z.number() },
   echo: { text: z.string() },
   filler: { query: z.string(), limit: z.number().int().min(1).max(100).optional() },
-};
-const handlers = {
-  sum: async ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }),
-  echo: async ({ text }) => ({ content: [{ type: 'text', text }] }),
-  filler: async () => ({ content: [{ type: 'text', text: 'ok' }] }),
 };
 const plan = toolPlan(toolCount);
 

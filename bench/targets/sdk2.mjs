@@ -14,7 +14,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import * as z from 'zod';
-import { exitWhenHarnessGoes, jsonSchemas, reportPort, targetArgs, toolPlan } from './common.mjs';
+import { exitWhenHarnessGoes, jsonSchemas, reportPort, sdkHandlers as handlers, targetArgs, toolPlan } from './common.mjs';
 
 const { transport, toolCount } = targetArgs();
 
@@ -23,11 +23,6 @@ const schemas = {
   sum: z.object({ a: z.number(), b: z.number() }),
   echo: fromJsonSchema(jsonSchemas.echo),
   filler: z.object({ query: z.string(), limit: z.number().int().min(1).max(100).optional() }),
-};
-const handlers = {
-  sum: async ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }),
-  echo: async ({ text }) => ({ content: [{ type: 'text', text }] }),
-  filler: async () => ({ content: [{ type: 'text', text: 'ok' }] }),
 };
 const plan = toolPlan(toolCount);
 
