@@ -1,5 +1,5 @@
 import { ErrorCode, RpcError } from './errors.js';
-import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from './types.js';
+import type { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from './types.js';
 
 export type ParsedMessage =
   | { kind: 'request'; message: JsonRpcRequest }
@@ -53,8 +53,4 @@ export function isRequestId(id: unknown): id is RequestId {
 
 function invalid(why: string, id: unknown): RpcError {
   return new RpcError(ErrorCode.InvalidRequest, `Invalid Request: ${why}`, isRequestId(id) ? { id } : undefined);
-}
-
-export function isMessage(value: unknown): value is JsonRpcMessage {
-  return value !== null && typeof value === 'object' && (value as { jsonrpc?: unknown }).jsonrpc === '2.0';
 }

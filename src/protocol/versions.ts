@@ -7,9 +7,6 @@ export const LEGACY_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as con
 export const LATEST_MODERN_VERSION = MODERN_VERSIONS[0];
 export const LATEST_LEGACY_VERSION = LEGACY_VERSIONS[0];
 
-/** Every revision this server answers, newest first. */
-export const ALL_VERSIONS: readonly string[] = [...MODERN_VERSIONS, ...LEGACY_VERSIONS];
-
 export type Era = 'modern' | 'legacy';
 
 export function isModernVersion(v: unknown): boolean {

@@ -73,9 +73,6 @@ export class Dispatcher {
 
   handleNotification(notification: JsonRpcNotification, peer: Peer): void {
     switch (notification.method) {
-      case Method.initialized:
-        if (peer.legacy) peer.legacy.initialized = true;
-        return;
       case Method.cancelled: {
         // cancellation.mdx: unknown or finished ids, and malformed notifications, are ignored.
         const id = notification.params?.requestId;
@@ -89,6 +86,8 @@ export class Dispatcher {
         return;
       }
       default:
+        // notifications/initialized included: requests before it are served anyway
+        // (lifecycle.mdx asks clients, not servers, to wait for it).
         return;
     }
   }
@@ -142,7 +141,6 @@ export class Dispatcher {
       protocolVersion: version,
       clientCapabilities: caps,
       clientInfo: isPlainObject(info) ? (info as Implementation) : undefined,
-      initialized: false,
     };
     this.options.subscriptions.addLegacyPeer(peer);
     const result = {

@@ -7,7 +7,6 @@ export interface LegacySession {
   protocolVersion: string;
   clientCapabilities: ClientCapabilities;
   clientInfo?: Implementation;
-  initialized: boolean;
   /** Set by `logging/setLevel`. */
   logLevel?: LogLevel;
 }
