@@ -22,8 +22,15 @@ describe('hostile HTTP requests', () => {
       for (const value of weird) {
         const headers: Record<string, string> = { 'content-type': 'application/json', 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'echo', 'mcp-param-text': 'a', host: new URL(http.url).host };
         headers[header] = value;
-        const res = await rawRequest(http.url, { headers, body: n % 3 === 0 ? body.slice(0, 40) : body }).catch(() => ({ status: 400, body: '' }));
         n++;
+        let res: { status: number; body: string };
+        try {
+          res = await rawRequest(http.url, { headers, body: n % 3 === 1 ? body.slice(0, 40) : body });
+        } catch (err) {
+          // Node itself refuses to send some values (non-ASCII, empty Host): nothing reached the server.
+          expect((err as NodeJS.ErrnoException).code).toMatch(/^ERR_(INVALID_CHAR|HTTP_INVALID_HEADER_VALUE)$/);
+          continue;
+        }
         expect(allowed.has(res.status), `${header}: ${JSON.stringify(value).slice(0, 40)} → ${res.status}`).toBe(true);
         if (res.body) {
           const parsed = JSON.parse(res.body);
