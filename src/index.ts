@@ -8,7 +8,7 @@ export { ToolRegistry } from './server/registry.js';
 export { defineTool, ToolError, type Tool, type ToolContext, type ToolResult, type ToolAnnotations, type Icon, type JsonSchema } from './server/tool.js';
 export { ToolDefinitionError } from './server/compile-tool.js';
 export { serveStdio, type StdioServeOptions, type StdioServerHandle } from './transports/stdio-server.js';
-export { serveHttp, type HttpServeOptions, type HttpServerHandle } from './transports/http-server.js';
+export { serveHttp, type HttpServeOptions, type HttpServerHandle } from './transports/serve-http.js';
 export type { ContentBlock, TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource } from './protocol/content.js';
 export type { LogLevel, Implementation, ClientCapabilities } from './protocol/meta.js';
 export { MODERN_VERSIONS, LEGACY_VERSIONS, type Era } from './protocol/versions.js';

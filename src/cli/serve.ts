@@ -3,7 +3,7 @@ import { findConfig, loadConfig } from '../config/load.js';
 import { ConfigError } from '../config/validate.js';
 import { ToolDefinitionError } from '../server/compile-tool.js';
 import { ToolServer } from '../server/server.js';
-import { serveHttp } from '../transports/http-server.js';
+import { serveHttp } from '../transports/serve-http.js';
 import { serveStdio } from '../transports/stdio-server.js';
 import { ExitCode, UsageError, type CliIo } from './errors.js';
 import { loadToolsModule, resolveTools } from './load-tools.js';
