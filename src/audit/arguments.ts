@@ -2,6 +2,13 @@ import { redactArguments } from './redact.js';
 
 /** Largest argument JSON an audit record keeps (16 KiB); the trail is for who did what, not for payloads. */
 export const MAX_AUDIT_ARGUMENT_BYTES = 16 * 1024;
+/**
+ * Longest string value kept whole (1,024 characters): enough for a path, a
+ * command line or a query. A file's content or a pasted document keeps its
+ * start; and the record of a typical call stays within one SQLite page
+ * instead of spilling into overflow pages that each commit must write.
+ */
+export const MAX_AUDIT_STRING_CHARS = 1024;
 
 /**
  * The arguments as the audit trail stores them: secrets redacted, then
@@ -9,11 +16,11 @@ export const MAX_AUDIT_ARGUMENT_BYTES = 16 * 1024;
  * `{"$truncated": true, "bytes": N, "preview": "…"}`, so every stored value
  * still parses.
  */
-export function auditArgumentsJson(args: unknown, inputSchema?: Record<string, unknown>, maxBytes = MAX_AUDIT_ARGUMENT_BYTES): string {
+export function auditArgumentsJson(args: unknown, inputSchema?: Record<string, unknown>, maxBytes = MAX_AUDIT_ARGUMENT_BYTES, maxStringChars = MAX_AUDIT_STRING_CHARS): string {
   let json: string;
   try {
     // Long strings are cut while redacting, so a 1 MiB argument is never serialized in full here.
-    json = JSON.stringify(redactArguments(args, inputSchema, { maxStringChars: Math.floor(maxBytes / 4) })) ?? 'null';
+    json = JSON.stringify(redactArguments(args, inputSchema, { maxStringChars })) ?? 'null';
   } catch {
     // Only an in-process caller can pass values JSON cannot hold (BigInt, cycles).
     return '"[UNSERIALIZABLE]"';

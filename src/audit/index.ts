@@ -1,6 +1,6 @@
 /** The audit trail: one record per `tools/call`, redacted, in SQLite (default), JSON lines, or any sink. */
 export type { AuditRecord, AuditSink, AuditStatus } from './record.js';
-export { auditArgumentsJson, MAX_AUDIT_ARGUMENT_BYTES } from './arguments.js';
+export { auditArgumentsJson, MAX_AUDIT_ARGUMENT_BYTES, MAX_AUDIT_STRING_CHARS } from './arguments.js';
 export { isSecretKey, redactArguments, REDACTED } from './redact.js';
 export { SqliteAuditSink } from './sqlite-sink.js';
 export { JsonlAuditSink } from './jsonl-sink.js';

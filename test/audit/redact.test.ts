@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { auditArgumentsJson, MAX_AUDIT_ARGUMENT_BYTES } from '../../src/audit/arguments.js';
+import { auditArgumentsJson, MAX_AUDIT_ARGUMENT_BYTES, MAX_AUDIT_STRING_CHARS } from '../../src/audit/arguments.js';
 import { isSecretKey, redactArguments, REDACTED } from '../../src/audit/redact.js';
 
 describe('secret-looking keys', () => {
@@ -101,6 +101,14 @@ describe('stored argument JSON', () => {
     expect(parsed.token).toBe('[REDACTED]');
     expect(parsed.blob.startsWith('é"\\é')).toBe(true);
     expect(parsed.blob).toMatch(/…\[\d+ more characters\]$/);
+    // The first 1,024 characters are kept; the marker counts the rest.
+    expect(parsed.blob.slice(0, MAX_AUDIT_STRING_CHARS)).toBe('é"\\'.repeat(20_000).slice(0, MAX_AUDIT_STRING_CHARS));
+    expect(parsed.blob.slice(MAX_AUDIT_STRING_CHARS)).toBe(`…[${60_000 - MAX_AUDIT_STRING_CHARS} more characters]`);
+  });
+
+  it('keeps a string of exactly 1,024 characters whole', () => {
+    const text = 'x'.repeat(MAX_AUDIT_STRING_CHARS);
+    expect(JSON.parse(auditArgumentsJson({ text })).text).toBe(text);
   });
 
   it('over 16 KiB in all becomes a truncation marker that is still valid JSON and within the cap', () => {
