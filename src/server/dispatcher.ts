@@ -99,7 +99,8 @@ export class Dispatcher {
     return { json: encodeError(id, internal), status: 500 };
   }
 
-  private async modern(request: JsonRpcRequest, exchange: Exchange): Promise<Reply | undefined> {
+  // modern/legacy are plain functions (handleRequest awaits and catches for them): one async step less per request.
+  private modern(request: JsonRpcRequest, exchange: Exchange): MaybeReply {
     const envelope = readEnvelope(request.params);
     switch (request.method) {
       case Method.discover:
@@ -152,7 +153,7 @@ export class Dispatcher {
     return ok(request, JSON.stringify(result));
   }
 
-  private async legacy(request: JsonRpcRequest, exchange: Exchange, session: LegacySession): Promise<Reply | undefined> {
+  private legacy(request: JsonRpcRequest, exchange: Exchange, session: LegacySession): MaybeReply {
     switch (request.method) {
       case Method.ping:
         return ok(request, '{}');
@@ -239,12 +240,14 @@ export class Dispatcher {
     for (const close of [...this.listening]) close();
   }
 
-  private async call(request: JsonRpcRequest, exchange: Exchange, info: CallInfo): Promise<Reply | undefined> {
-    const outcome = await this.pipeline.call(request.params ?? {}, info, exchange);
-    if (outcome === undefined) return undefined;
-    return ok(request, this.results.encode(info.era, outcome as unknown as Record<string, unknown>));
+  private call(request: JsonRpcRequest, exchange: Exchange, info: CallInfo): Promise<Reply | undefined> {
+    return this.pipeline
+      .call(request.params ?? {}, info, exchange)
+      .then((outcome) => (outcome === undefined ? undefined : ok(request, this.results.encode(info.era, outcome as unknown as Record<string, unknown>))));
   }
 }
+
+type MaybeReply = Reply | undefined | Promise<Reply | undefined>;
 
 function ok(request: JsonRpcRequest, resultJson: string): Reply {
   return { json: encodeResult(request.id, resultJson), status: 200 };

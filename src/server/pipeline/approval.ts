@@ -1,7 +1,7 @@
 import type { CompiledTool } from '../compile-tool.js';
 import type { CallInputs } from '../inputs/call-inputs.js';
 import type { ElicitResult } from '../inputs/responses.js';
-import type { Stage, ToolCall } from './call.js';
+import type { CallOutcome, Stage, ToolCall } from './call.js';
 import { errorResult } from './results.js';
 
 /** Which calls need a human's yes: destructive tools (default), every tool, or none. */
@@ -17,28 +17,29 @@ const PREVIEW_CHARS = 2_000;
  * are hints to clients; this is the server enforcing it.
  */
 export function approvalStage(mode: ApprovalMode): Stage {
-  return async (call, next) => {
-    if (!needsApproval(call.tool, mode)) return next();
-    const { inputs } = call;
-    if (call.info.clientCapabilities.elicitation === undefined) {
-      return refuse(call, `Tool ${call.tool.name} needs the user's approval, but this client cannot ask the user (it did not declare the elicitation capability). The tool was not run.`);
-    }
-    const params = approvalRequest(call);
-    let answer: ElicitResult | undefined;
-    try {
-      answer = call.info.era === 'modern' ? modernAnswer(inputs, params) : ((await inputs.ask('elicitation/create', params, KEY, call.signal)) as ElicitResult);
-    } catch (err) {
-      if (!call.signal.aborted) return refuse(call, `Tool ${call.tool.name} needs the user's approval, but asking failed (${(err as Error).message}). The tool was not run.`);
-      call.status = 'cancelled';
-      return undefined;
-    }
-    if (answer === undefined) {
-      call.status = 'input_required';
-      return inputs.inputRequiredResult();
-    }
-    if (answer.action === 'accept' && answer.content?.approve === true) return next();
-    return refuse(call, `The user did not approve running ${call.tool.name}; it was not run. Do not retry unless the user asks for it.`);
-  };
+  return (call, next) => (needsApproval(call.tool, mode) ? askThenRun(call, next) : next());
+}
+
+async function askThenRun(call: ToolCall, next: () => Promise<CallOutcome>): Promise<CallOutcome> {
+  const { inputs } = call;
+  if (call.info.clientCapabilities.elicitation === undefined) {
+    return refuse(call, `Tool ${call.tool.name} needs the user's approval, but this client cannot ask the user (it did not declare the elicitation capability). The tool was not run.`);
+  }
+  const params = approvalRequest(call);
+  let answer: ElicitResult | undefined;
+  try {
+    answer = call.info.era === 'modern' ? modernAnswer(inputs, params) : ((await inputs.ask('elicitation/create', params, KEY, call.signal)) as ElicitResult);
+  } catch (err) {
+    if (!call.signal.aborted) return refuse(call, `Tool ${call.tool.name} needs the user's approval, but asking failed (${(err as Error).message}). The tool was not run.`);
+    call.status = 'cancelled';
+    return undefined;
+  }
+  if (answer === undefined) {
+    call.status = 'input_required';
+    return inputs.inputRequiredResult();
+  }
+  if (answer.action === 'accept' && answer.content?.approve === true) return next();
+  return refuse(call, `The user did not approve running ${call.tool.name}; it was not run. Do not retry unless the user asks for it.`);
 }
 
 function needsApproval(tool: CompiledTool, mode: ApprovalMode): boolean {

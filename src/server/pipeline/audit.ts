@@ -19,13 +19,14 @@ const FAILURE_LOG_INTERVAL_MS = 60_000;
  */
 export function auditStage(sink: AuditSink, logger: Logger): Stage {
   const report = failureReporter(logger);
-  const write = async (call: ToolCall, outcome: CallOutcome, errorCode: number | null): Promise<void> => {
+  // Returns a promise only for an asynchronous sink: a synchronous one costs no extra step.
+  const write = (call: ToolCall, outcome: CallOutcome, errorCode: number | null): Promise<void> | undefined => {
     try {
       const done = sink.record(auditRecordOf(call, outcome, errorCode));
-      // Await only an asynchronous sink: a synchronous one costs no extra tick.
-      if (done) await done;
+      return done ? done.catch((err: unknown) => report(err, call)) : undefined;
     } catch (err) {
       report(err, call);
+      return undefined;
     }
   };
   return async (call, next) => {
@@ -38,7 +39,8 @@ export function auditStage(sink: AuditSink, logger: Logger): Stage {
       await write(call, undefined, rpc ? err.code : null);
       throw err;
     }
-    await write(call, outcome, null);
+    const written = write(call, outcome, null);
+    if (written) await written;
     return outcome;
   };
 }

@@ -81,6 +81,23 @@ export class ToolCall {
   }
 }
 
+/**
+ * Starts `run` and calls `cleanup` once it settles, however it ends; the
+ * caller gets `run`'s own promise. Used where an async function with
+ * try/finally would add a step to every call.
+ */
+export function thenCleanUp<T>(run: () => Promise<T>, cleanup: () => void): Promise<T> {
+  let running: Promise<T>;
+  try {
+    running = run();
+  } catch (err) {
+    cleanup();
+    throw err;
+  }
+  running.then(cleanup, cleanup);
+  return running;
+}
+
 /** A pipeline stage: do its one job, then call `next` (or answer without it). */
 export type Stage = (call: ToolCall, next: () => Promise<CallOutcome>) => Promise<CallOutcome>;
 

@@ -1,7 +1,7 @@
 import type { CallInfo } from '../context.js';
 import type { Exchange } from '../peer.js';
 import type { ToolRegistry } from '../registry.js';
-import { compose, ToolCall, type CallOutcome, type Stage } from './call.js';
+import { compose, thenCleanUp, ToolCall, type CallOutcome, type Stage } from './call.js';
 import type { ConcurrencyGate } from '../../policy/concurrency.js';
 import type { RateLimiter } from '../../policy/rate-limit.js';
 import type { RequestStateCodec } from '../inputs/request-state.js';
@@ -53,14 +53,9 @@ export class CallPipeline {
     this.run = compose(stages, runHandler(options));
   }
 
-  async call(params: Record<string, unknown>, info: CallInfo, exchange: Exchange): Promise<CallOutcome> {
+  call(params: Record<string, unknown>, info: CallInfo, exchange: Exchange): Promise<CallOutcome> {
     const call = new ToolCall(params, info, exchange);
-    const untrack = call.track();
-    try {
-      return await this.run(call);
-    } finally {
-      untrack();
-    }
+    return thenCleanUp(() => this.run(call), call.track());
   }
 }
 

@@ -1,6 +1,6 @@
 import type { ConcurrencyGate } from '../../policy/concurrency.js';
 import type { RateLimiter } from '../../policy/rate-limit.js';
-import type { Stage, ToolCall } from './call.js';
+import { thenCleanUp, type CallOutcome, type Stage, type ToolCall } from './call.js';
 import { errorResult, formatDuration } from './results.js';
 
 /** Over a rate limit: an isError result that says when to retry. */
@@ -16,32 +16,32 @@ export function rateLimitStage(limiter: RateLimiter): Stage {
 
 /** A cap on calls in flight, with a bounded queue; beyond it, an immediate overload result. */
 export function concurrencyStage(gate: ConcurrencyGate): Stage {
-  return async (call, next) => {
-    const release = gate.tryAcquire() ?? (await gate.acquire(call.signal));
-    if (!release) {
-      if (call.signal.aborted) {
-        call.status = 'cancelled';
-        return undefined;
-      }
-      return refuse(call, `The server is overloaded (${gate.maxInFlight} calls running, ${gate.maxQueued} waiting); ${call.tool.name} was not run. Retry in a few seconds.`);
-    }
-    try {
-      return await next();
-    } finally {
-      release();
-    }
+  return (call, next) => {
+    // The common case, a free slot, adds no step of its own to the call.
+    const free = gate.tryAcquire();
+    return free ? thenCleanUp(next, free) : queued(gate, call, next);
   };
+}
+
+async function queued(gate: ConcurrencyGate, call: ToolCall, next: () => Promise<CallOutcome>): Promise<CallOutcome> {
+  const release = await gate.acquire(call.signal);
+  if (release) return thenCleanUp(next, release);
+  if (call.signal.aborted) {
+    call.status = 'cancelled';
+    return undefined;
+  }
+  return refuse(call, `The server is overloaded (${gate.maxInFlight} calls running, ${gate.maxQueued} waiting); ${call.tool.name} was not run. Retry in a few seconds.`);
 }
 
 /** Arguments larger than the limit are refused before any parsing work. */
 export function argumentSizeStage(maxBytes: number): Stage {
-  return async (call, next) => {
+  return (call, next) => {
     // The whole message bounds the arguments: measure only when it could matter.
     const bound = call.exchange.messageBytes;
     if (bound !== undefined && bound <= maxBytes) return next();
     const bytes = Buffer.byteLength(JSON.stringify(call.args));
     if (bytes <= maxBytes) return next();
-    return refuse(call, `The arguments of ${call.tool.name} are ${bytes} bytes; the limit is ${maxBytes}. Send less data, or pass a reference (a path or URL) instead of the content.`);
+    return Promise.resolve(refuse(call, `The arguments of ${call.tool.name} are ${bytes} bytes; the limit is ${maxBytes}. Send less data, or pass a reference (a path or URL) instead of the content.`));
   };
 }
 
