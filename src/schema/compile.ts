@@ -1,35 +1,36 @@
 import { createRequire } from 'node:module';
 import type { Ajv, ValidateFunction } from 'ajv';
 import { checkSchemaBounds, DEFAULT_SCHEMA_BOUNDS, type SchemaBounds } from './bounds.js';
-import { dialectOf, SchemaError } from './dialect.js';
+import { dialectOf, SchemaError, type Dialect } from './dialect.js';
 import { describeValidationErrors } from './format-errors.js';
-import { checkNoNetworkRefs } from './refs.js';
+import { scanSchema } from './refs.js';
 
 const requireModule = createRequire(import.meta.url);
 
 export type ValidationOutcome = { ok: true } | { ok: false; problems: string[] };
 export type Validator = (value: unknown) => ValidationOutcome;
 
-// One Ajv instance per dialect for the whole process: compiling is the
-// expensive part and happens once per tool, at registration. Each piece is
-// loaded when first needed (draft-07 and formats are rare), to keep start-up short.
+// One Ajv instance per dialect for the whole process. Loading Ajv and
+// compiling schemas was ~40% of start-up, so nothing of it runs before a
+// validator is first called: each piece is loaded when first needed.
 const ajvOptions = {
   allErrors: true,
   strict: false, // unknown keywords (x-mcp-header, x-sensitive, descriptions of custom UIs) are annotations
   addUsedSchema: false, // two tools may share a $id without colliding in the cache
+  validateSchema: false, // compileSchema has checked the schema against its meta-schema already
 } as const;
-const instances = new Map<string, Ajv>();
+const instances = new Map<Dialect, Ajv>();
 const withFormats = new WeakSet<Ajv>();
 
 type MetaValidator = ((schema: unknown) => boolean) & { errors?: Array<{ instancePath: string; message?: string }> | null };
 
 /**
  * The meta-schemas compiled ahead of time by scripts/build-meta-validators.mjs
- * (`npm run build`), so that checking a schema costs no compilation at
- * start-up. Run from source (tests), they are absent and Ajv checks schemas
- * itself, as it would anyway.
+ * (`npm run build`), so that checking a schema costs no Ajv at start-up. Run
+ * from source (tests), they are absent and Ajv's own copy of the meta-schema
+ * is used instead, which loads Ajv at registration.
  */
-const metaValidators = ((): { v2020: MetaValidator; v07: MetaValidator } | undefined => {
+const precompiled = ((): { v2020: MetaValidator; v07: MetaValidator } | undefined => {
   try {
     return requireModule('./meta-validators.cjs') as { v2020: MetaValidator; v07: MetaValidator };
   } catch {
@@ -37,11 +38,18 @@ const metaValidators = ((): { v2020: MetaValidator; v07: MetaValidator } | undef
   }
 })();
 
-function ajvFor(dialect: '2020-12' | 'draft-07', usesFormats: boolean): Ajv {
+const META_SCHEMA_ID = { '2020-12': 'https://json-schema.org/draft/2020-12/schema', 'draft-07': 'http://json-schema.org/draft-07/schema' } as const;
+
+function metaValidator(dialect: Dialect): MetaValidator {
+  if (precompiled) return dialect === '2020-12' ? precompiled.v2020 : precompiled.v07;
+  return ajvFor(dialect, false).getSchema(META_SCHEMA_ID[dialect]) as MetaValidator;
+}
+
+function ajvFor(dialect: Dialect, usesFormats: boolean): Ajv {
   let ajv = instances.get(dialect);
   if (!ajv) {
     const { default: AjvClass } = requireModule(dialect === '2020-12' ? 'ajv/dist/2020.js' : 'ajv') as { default: new (o: object) => Ajv };
-    ajv = new AjvClass({ ...ajvOptions, validateSchema: metaValidators === undefined });
+    ajv = new AjvClass(ajvOptions);
     instances.set(dialect, ajv);
   }
   if (usesFormats && !withFormats.has(ajv)) {
@@ -51,28 +59,59 @@ function ajvFor(dialect: '2020-12' | 'draft-07', usesFormats: boolean): Ajv {
   return ajv;
 }
 
+/** How each validator compiles itself; see warmValidator. */
+const compilers = new WeakMap<Validator, () => ValidateFunction>();
+
 /**
  * Compiles a JSON Schema into a validator that reports every problem.
- * Throws SchemaError with a readable reason when the schema is unusable.
+ * Throws SchemaError with a readable reason when the schema is unusable; all
+ * checks run now, but Ajv compiles the schema on the validator's first call.
  */
 export function compileSchema(schema: unknown, options: { root?: string; bounds?: SchemaBounds } = {}): Validator {
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
     throw new SchemaError('a schema must be a JSON object');
   }
   checkSchemaBounds(schema, options.bounds ?? DEFAULT_SCHEMA_BOUNDS);
-  checkNoNetworkRefs(schema);
+  const scan = scanSchema(schema as Record<string, unknown>); // refuses network references at once
   const dialect = dialectOf(schema as Record<string, unknown>);
-  const meta = metaValidators && (dialect === '2020-12' ? metaValidators.v2020 : metaValidators.v07);
-  if (meta && !meta(schema)) {
+  const meta = metaValidator(dialect);
+  if (!meta(schema)) {
     const problems = [...new Set((meta.errors ?? []).map((e) => `data${e.instancePath} ${e.message ?? 'is invalid'}`))];
     throw new SchemaError(`the schema does not compile: schema is invalid: ${problems.join(', ')}`);
   }
-  let validate: ValidateFunction;
-  try {
-    validate = ajvFor(dialect, JSON.stringify(schema).includes('"format"')).compile(schema as Record<string, unknown>);
-  } catch (err) {
-    throw new SchemaError(`the schema does not compile: ${(err as Error).message}`);
-  }
+  if (scan.compileProblem) throw new SchemaError(`the schema does not compile: ${scan.compileProblem}`);
+
+  // A snapshot, so that the validator enforces the schema as checked (and as
+  // sent in tools/list), even if the caller's object changes before first use.
+  let json: string | undefined = JSON.stringify(schema);
+  let compiled: ValidateFunction | SchemaError | undefined;
+  const compile = (): ValidateFunction => {
+    if (compiled === undefined) {
+      try {
+        compiled = ajvFor(dialect, json!.includes('"format"')).compile(JSON.parse(json!) as Record<string, unknown>);
+      } catch (err) {
+        // A case the checks above missed: fail every call alike, with no Ajv internals beyond its message.
+        compiled = new SchemaError(`the schema does not compile: ${(err as Error).message}`);
+      }
+      json = undefined;
+    }
+    if (compiled instanceof SchemaError) throw compiled;
+    return compiled;
+  };
   const root = options.root ?? 'arguments';
-  return (value) => (validate(value) ? { ok: true } : { ok: false, problems: describeValidationErrors(validate.errors, root) });
+  const validator: Validator = (value) => {
+    const validate = compile();
+    return validate(value) ? { ok: true } : { ok: false, problems: describeValidationErrors(validate.errors, root) };
+  };
+  compilers.set(validator, compile);
+  return validator;
+}
+
+/**
+ * Compiles a validator now rather than on its first call (say, while the
+ * server is idle). Throws the validator's SchemaError if its schema does not
+ * compile; every call of the validator would throw the same one.
+ */
+export function warmValidator(validator: Validator): void {
+  compilers.get(validator)?.();
 }

@@ -5,7 +5,11 @@ import { SchemaError } from '../schema/dialect.js';
 import { isStandardSchema, standardToJsonSchema, type StandardSchemaV1 } from '../schema/standard.js';
 import type { JsonSchema, Tool } from './tool.js';
 
-/** A tool ready to serve: schemas compiled and its wire definition serialized, once. */
+/**
+ * A tool ready to serve: schemas checked and its wire definition serialized,
+ * once. Ajv compiles each schema on its validator's first call (start-up stays
+ * free of it); `warmValidator` from schema/compile.ts compiles one sooner.
+ */
 export interface CompiledTool {
   readonly tool: Tool;
   readonly name: string;

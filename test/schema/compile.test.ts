@@ -62,7 +62,11 @@ describe('compileSchema', () => {
   });
 
   it('lets tools share a $id without colliding', () => {
-    compileSchema({ $id: 'https://example.com/same.json', type: 'object' });
-    expect(() => compileSchema({ $id: 'https://example.com/same.json', type: 'object' })).not.toThrow();
+    const a = compileSchema({ $id: 'https://example.com/same.json', type: 'object' });
+    const b = compileSchema({ $id: 'https://example.com/same.json', type: 'array' });
+    // Ajv compiles on first use: both must compile, each keeping its own schema.
+    expect(a({}).ok).toBe(true);
+    expect(b({}).ok).toBe(false);
+    expect(b([]).ok).toBe(true);
   });
 });

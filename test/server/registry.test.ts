@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { ToolDefinitionError } from '../../src/server/compile-tool.js';
 import { ToolServer } from '../../src/server/server.js';
 import type { Tool } from '../../src/server/tool.js';
 import { memoryLogger } from '../helpers/wire.js';
@@ -43,6 +44,17 @@ describe('tool registration', () => {
   it('rejects schemas that do not compile, naming the field', () => {
     expect(() => newServer().tools.add(tool('a', { inputSchema: { type: 'object', properties: { n: { type: 'nonsense' } } } }))).toThrow(/inputSchema: the schema does not compile/);
     expect(() => newServer().tools.add(tool('a', { outputSchema: { $ref: 'https://evil.example/x' } }))).toThrow(/outputSchema: .*network references/);
+  });
+
+  it('rejects, at registration, schemas that pass the meta-schema but could not compile', () => {
+    const badPattern = tool('a', { inputSchema: { type: 'object', properties: { code: { type: 'string', pattern: '[a-z' } } } });
+    expect(() => newServer().tools.add(badPattern)).toThrow(ToolDefinitionError);
+    expect(() => newServer().tools.add(badPattern)).toThrow(/inputSchema: the schema does not compile: \/properties\/code\/pattern: Invalid regular expression/);
+    const danglingRef = tool('b', { outputSchema: { type: 'object', properties: { r: { $ref: '#/$defs/missing' } } } });
+    expect(() => newServer().tools.add(danglingRef)).toThrow(/outputSchema: the schema does not compile: \/properties\/r\/\$ref: "#\/\$defs\/missing" does not resolve/);
+    const server = newServer();
+    expect(() => server.tools.add(tool('ok'), badPattern)).toThrow(ToolDefinitionError);
+    expect(server.tools.names()).toEqual([]);
   });
 
   it('rejects invalid x-mcp-header declarations at registration', () => {

@@ -3,8 +3,9 @@ import type { CallOutcome, Stage } from './call.js';
 import { errorResult } from './results.js';
 
 /**
- * Checks the arguments with the schema compiled at registration; a violation
- * is an `isError` result naming every offending field, and the handler never runs.
+ * Checks the arguments against the tool's input schema (checked at
+ * registration, compiled by Ajv on the first call); a violation is an
+ * `isError` result naming every offending field, and the handler never runs.
  */
 export const validateArgsStage: Stage = (call, next) => {
   const { tool } = call;
