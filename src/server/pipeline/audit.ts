@@ -50,7 +50,7 @@ export function auditRecordOf(call: ToolCall, outcome: CallOutcome, errorCode: n
   // `call.tool` is unset when resolving failed (unknown tool, bad params).
   const tool = call.tool as ToolCall['tool'] | undefined;
   return {
-    time: new Date().toISOString(),
+    time: isoNow(),
     era: call.info.era,
     protocolVersion: call.info.protocolVersion,
     principal: call.exchange.principal ?? null,
@@ -64,6 +64,19 @@ export function auditRecordOf(call: ToolCall, outcome: CallOutcome, errorCode: n
     clientName: typeof call.info.clientInfo?.name === 'string' ? cap(call.info.clientInfo.name) : null,
     errorCode,
   };
+}
+
+let lastMs = 0;
+let lastIso = '';
+
+/** The time in ISO 8601, formatted once per millisecond: under load many records share it (formatting costs ~1.5 µs). */
+function isoNow(): string {
+  const now = Date.now();
+  if (now !== lastMs) {
+    lastMs = now;
+    lastIso = new Date(now).toISOString();
+  }
+  return lastIso;
 }
 
 function cap(text: string): string {

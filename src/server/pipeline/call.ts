@@ -104,7 +104,9 @@ export type Stage = (call: ToolCall, next: () => Promise<CallOutcome>) => Promis
 /** Composes stages into one function, the way middleware composes (first stage outermost). */
 export function compose(stages: readonly Stage[], terminal: (call: ToolCall) => Promise<CallOutcome>): (call: ToolCall) => Promise<CallOutcome> {
   return (call) => {
-    const dispatch = (i: number): Promise<CallOutcome> => (i === stages.length ? terminal(call) : stages[i](call, () => dispatch(i + 1)));
-    return dispatch(0);
+    // One `next` per call (not one closure per stage): each stage calls it at most once.
+    let i = 0;
+    const next = (): Promise<CallOutcome> => (i < stages.length ? stages[i++](call, next) : terminal(call));
+    return next();
   };
 }
