@@ -6,7 +6,6 @@ import type { Era } from '../protocol/versions.js';
 import type { Logger } from './logger.js';
 import type { Exchange } from './peer.js';
 import type { ToolCall } from './pipeline/call.js';
-import type { CallInputs } from './inputs/call-inputs.js';
 import type { CreateMessageResult, ElicitResult, InputMethod, ListRootsResult } from './inputs/responses.js';
 import type { AskOptions, ElicitSchema, ToolContext } from './tool.js';
 
@@ -33,7 +32,6 @@ export class CallContext implements ToolContext {
   private readonly info: CallInfo;
   private readonly exchange: Exchange;
   private readonly toolName: string;
-  private readonly inputs: CallInputs;
 
   constructor(
     private readonly call: ToolCall,
@@ -42,7 +40,6 @@ export class CallContext implements ToolContext {
     this.info = call.info;
     this.exchange = call.exchange;
     this.toolName = call.tool.name;
-    this.inputs = call.inputs;
   }
 
   /** Created on first use: most handlers never look at it. */
@@ -98,8 +95,9 @@ export class CallContext implements ToolContext {
 
   private ask(method: InputMethod, params: Record<string, unknown>, options?: AskOptions): Promise<unknown> {
     if (!this.live()) return Promise.reject(this.signal.reason ?? new Error('the call is over'));
-    const key = options?.key ?? this.inputs.nextKey(method);
-    return this.inputs.ask(method, params, key, this.signal);
+    const { inputs } = this.call;
+    const key = options?.key ?? inputs.nextKey(method);
+    return inputs.ask(method, params, key, this.signal);
   }
 
   finish(): void {

@@ -1,8 +1,11 @@
 import type { CompiledTool } from '../compile-tool.js';
-import type { CallInputs, InputRequiredResult } from '../inputs/call-inputs.js';
+import { CallInputs, INPUT_REQUIRED, type InputRequiredResult } from '../inputs/call-inputs.js';
+import type { RequestStateCodec } from '../inputs/request-state.js';
 import type { CallInfo } from '../context.js';
 import type { Exchange } from '../peer.js';
 import type { ToolResult } from '../tool.js';
+
+const NO_ANSWERS: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /** How a call ended, for the audit trail and the logs. */
 export type CallStatus =
@@ -27,8 +30,14 @@ export class ToolCall {
   args: Record<string, unknown> = {};
   /** What the handler receives (a Standard Schema's parse output, or `args`). */
   handlerArgs: unknown;
-  /** Questions for the client and their answers (set by the inputs stage). */
-  inputs!: CallInputs;
+  /** Answers to earlier questions (a modern retry's inputResponses and requestState), set by the inputs stage. */
+  answers: Readonly<Record<string, unknown>> = NO_ANSWERS;
+  /** Seals the state of a call that asks the client something (set by the inputs stage). */
+  stateCodec!: RequestStateCodec;
+  /** Set while the handler runs: a question it asks then stops it (modern era). */
+  handlerRunning = false;
+  // Opened only by a call that asks or answers something: most calls never do.
+  private openedInputs?: CallInputs;
   status: CallStatus = 'ok';
   correlationId?: string;
   readonly startedAt = performance.now();
@@ -45,6 +54,23 @@ export class ToolCall {
     readonly info: CallInfo,
     readonly exchange: Exchange,
   ) {}
+
+  /** Questions for the client and their answers. */
+  get inputs(): CallInputs {
+    if (!this.openedInputs) {
+      const binding = { tool: this.tool.name, args: this.args, principal: this.exchange.principal };
+      this.openedInputs = new CallInputs(this.info.era, this.info.clientCapabilities, this.exchange, this.answers, this.stateCodec, binding);
+      this.openedInputs.onPending = () => {
+        if (this.handlerRunning) this.abort(INPUT_REQUIRED);
+      };
+    }
+    return this.openedInputs;
+  }
+
+  /** Whether the call asked the client something it has not answered yet. */
+  get hasPendingInputs(): boolean {
+    return this.openedInputs?.hasPending ?? false;
+  }
 
   /** Aborts on `notifications/cancelled`, a lost connection, or the handler's timeout. */
   get signal(): AbortSignal {

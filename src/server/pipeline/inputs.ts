@@ -1,6 +1,5 @@
 import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
 import { isPlainObject } from '../../protocol/content.js';
-import { CallInputs } from '../inputs/call-inputs.js';
 import type { RequestStateCodec } from '../inputs/request-state.js';
 import type { Stage } from './call.js';
 
@@ -11,17 +10,18 @@ import type { Stage } from './call.js';
  */
 export function inputsStage(codec: RequestStateCodec): Stage {
   return (call, next) => {
-    const binding = { tool: call.tool.name, args: call.args, principal: call.exchange.principal };
-    let answers: Record<string, unknown> = {};
+    call.stateCodec = codec;
     if (call.info.era === 'modern') {
       const { inputResponses, requestState } = call.params;
       if (inputResponses !== undefined && !isPlainObject(inputResponses)) {
         throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: inputResponses must be an object');
       }
-      const earlier = requestState === undefined ? {} : codec.open(requestState, binding);
-      answers = { ...earlier, ...(inputResponses ?? {}) };
+      if (requestState !== undefined || inputResponses !== undefined) {
+        const binding = { tool: call.tool.name, args: call.args, principal: call.exchange.principal };
+        const earlier = requestState === undefined ? {} : codec.open(requestState, binding);
+        call.answers = { ...earlier, ...(inputResponses ?? {}) };
+      }
     }
-    call.inputs = new CallInputs(call.info.era, call.info.clientCapabilities, call.exchange, answers, codec, binding);
     return next();
   };
 }

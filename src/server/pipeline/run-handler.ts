@@ -1,6 +1,5 @@
 import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
 import { CallContext, MissingClientCapability } from '../context.js';
-import { INPUT_REQUIRED } from '../inputs/call-inputs.js';
 import type { Logger } from '../logger.js';
 import { normalizeResult } from '../normalize-result.js';
 import { ToolError, type ToolResult } from '../tool.js';
@@ -23,7 +22,7 @@ export function runHandler(options: HandlerOptions): (call: ToolCall) => Promise
     const { tool } = call;
     if (call.aborted) return stoppedOutcome(call, false, 0);
     const ctx = new CallContext(call, options.logger);
-    call.inputs.onPending = () => call.abort(INPUT_REQUIRED);
+    call.handlerRunning = true;
     const timeoutMs = tool.tool.timeoutMs ?? options.timeoutMs;
     let timedOut = false;
     let timer: NodeJS.Timeout | undefined;
@@ -66,7 +65,7 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 }
 
 function stoppedOutcome(call: ToolCall, timedOut: boolean, timeoutMs: number): CallOutcome {
-  if (call.inputs.hasPending) {
+  if (call.hasPendingInputs) {
     call.status = 'input_required';
     return call.inputs.inputRequiredResult();
   }
