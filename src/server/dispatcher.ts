@@ -197,7 +197,7 @@ export class Dispatcher {
     const { peer } = exchange;
     let end!: (reply: Reply | undefined) => void;
     const cancelled = { abort: () => end(undefined) };
-    peer.inflight.set(request.id, cancelled);
+    peer.inflight.add(request.id, cancelled);
     const unsubscribe = this.options.subscriptions.listen(request.id, filter, exchange.notify);
     return new Promise((resolve) => {
       let ended = false;
@@ -208,7 +208,7 @@ export class Dispatcher {
         unsubscribe();
         stopWatching?.();
         this.listening.delete(close);
-        if (peer.inflight.get(request.id) === cancelled) peer.inflight.delete(request.id);
+        peer.inflight.remove(cancelled);
         resolve(reply);
       };
       const close = () => end(ok(request, this.results.encode('modern', { _meta: { [META.subscriptionId]: request.id } })));

@@ -1,6 +1,7 @@
 import { encodeRequest } from '../jsonrpc/encode.js';
 import type { JsonRpcResponse, RequestId } from '../jsonrpc/types.js';
 import type { ClientCapabilities, Implementation, LogLevel } from '../protocol/meta.js';
+import { InflightRequests } from './inflight.js';
 
 /** What a legacy `initialize` handshake established for one stdio process or HTTP session. */
 export interface LegacySession {
@@ -19,7 +20,7 @@ export interface LegacySession {
 export class Peer {
   legacy?: LegacySession;
   /** Requests in flight, so `notifications/cancelled` can abort them. */
-  readonly inflight = new Map<RequestId, { abort(reason?: unknown): void }>();
+  readonly inflight = new InflightRequests();
   /** Server-to-client requests awaiting the client's answer (legacy era). */
   private readonly outbound = new Map<RequestId, { method: string; resolve(value: unknown): void; reject(err: Error): void }>();
   private nextOutboundId = 0;
@@ -78,8 +79,7 @@ export class Peer {
 
   /** Aborts everything in flight: the connection is gone. */
   close(reason = 'connection closed'): void {
-    for (const controller of this.inflight.values()) controller.abort(new Error(reason));
-    this.inflight.clear();
+    this.inflight.abortAll(new Error(reason));
     for (const waiter of this.outbound.values()) waiter.reject(new Error(reason));
     this.outbound.clear();
     for (const listener of this.closeListeners.splice(0)) listener();

@@ -94,10 +94,10 @@ export class ToolCall {
     const { peer } = this.exchange;
     const id = this.info.requestId;
     const unsubscribe = this.exchange.onClose?.((reason) => this.abort(reason));
-    peer.inflight.set(id, this);
+    peer.inflight.add(id, this);
     return () => {
       unsubscribe?.();
-      if (peer.inflight.get(id) === this) peer.inflight.delete(id);
+      peer.inflight.remove(this);
     };
   }
 
