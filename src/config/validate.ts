@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { packageFile } from '../package-files.js';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { describeValidationErrors } from '../schema/format-errors.js';
 
 /** The published schema of toolwright.config.{json,yaml} (schema/toolwright.config.schema.json). */
-export const CONFIG_SCHEMA_URL = new URL('../../schema/toolwright.config.schema.json', import.meta.url);
+export const CONFIG_SCHEMA_URL = pathToFileURL(packageFile('schema', 'toolwright.config.schema.json'));
 
 export class ConfigError extends Error {
   constructor(readonly file: string, readonly problems: string[]) {

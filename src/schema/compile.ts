@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { Ajv, ValidateFunction } from 'ajv';
 import { checkSchemaBounds, DEFAULT_SCHEMA_BOUNDS, type SchemaBounds } from './bounds.js';
 import { dialectOf, SchemaError, type Dialect } from './dialect.js';
+import { packageFile, RUNS_FROM_BUILD } from '../package-files.js';
 import { describeValidationErrors } from './format-errors.js';
 import { scanSchema } from './refs.js';
 
@@ -26,13 +27,14 @@ type MetaValidator = ((schema: unknown) => boolean) & { errors?: Array<{ instanc
 
 /**
  * The meta-schemas compiled ahead of time by scripts/build-meta-validators.mjs
- * (`npm run build`), so that checking a schema costs no Ajv at start-up. Run
- * from source (tests), they are absent and Ajv's own copy of the meta-schema
- * is used instead, which loads Ajv at registration.
+ * (`npm run build`, into dist/schema/), so that checking a schema costs no Ajv
+ * at start-up. Run from source (tests), Ajv's own copy of the meta-schema is
+ * used instead, which loads Ajv at registration.
  */
 const precompiled = ((): { v2020: MetaValidator; v07: MetaValidator } | undefined => {
+  if (!RUNS_FROM_BUILD) return undefined;
   try {
-    return requireModule('./meta-validators.cjs') as { v2020: MetaValidator; v07: MetaValidator };
+    return requireModule(packageFile('dist', 'schema', 'meta-validators.cjs')) as { v2020: MetaValidator; v07: MetaValidator };
   } catch {
     return undefined;
   }

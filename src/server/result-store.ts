@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { nodeCrypto } from '../lazy-crypto.js';
 
 /** One stored piece of a large result, served by `resources/read`. */
 export interface StoredContent {
@@ -39,7 +39,7 @@ export class ResultStore {
     this.sweep();
     const bytes = Buffer.byteLength(content.text ?? content.blob ?? '');
     const entry: StoredContent = {
-      uri: `toolwright://results/${randomUUID()}/${encodeURIComponent(label)}`,
+      uri: `toolwright://results/${nodeCrypto().randomUUID()}/${encodeURIComponent(label)}`,
       ...content,
       bytes,
       principal,

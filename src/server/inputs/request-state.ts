@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { nodeCrypto } from '../../lazy-crypto.js';
 import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
 
 /**
@@ -31,11 +31,13 @@ export interface StateBinding {
 const MAX_STATE_BYTES = 256 * 1024;
 
 export class RequestStateCodec {
-  private readonly key: Buffer;
+  private keyBytes?: Buffer;
 
-  constructor(secret: Buffer | string | undefined, private readonly ttlMs: number) {
-    // A per-process random key: state minted by another process (or before a restart) is refused.
-    this.key = secret === undefined ? randomBytes(32) : Buffer.from(secret);
+  constructor(private readonly secret: Buffer | string | undefined, private readonly ttlMs: number) {}
+
+  /** A per-process random key unless one is given: state minted by another process (or before a restart) is refused. */
+  private get key(): Buffer {
+    return (this.keyBytes ??= this.secret === undefined ? nodeCrypto().randomBytes(32) : Buffer.from(this.secret));
   }
 
   seal(binding: StateBinding, answers: Record<string, unknown>): string {
@@ -44,7 +46,7 @@ export class RequestStateCodec {
       a: digest(binding.args),
       p: binding.principal ?? '',
       exp: Date.now() + this.ttlMs,
-      n: randomBytes(9).toString('base64url'),
+      n: nodeCrypto().randomBytes(9).toString('base64url'),
       ans: answers,
     };
     const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
@@ -58,7 +60,7 @@ export class RequestStateCodec {
     const body = state.slice(0, dot);
     const mac = Buffer.from(state.slice(dot + 1), 'base64url');
     const expected = this.sign(body);
-    if (dot <= 0 || !/^[A-Za-z0-9_-]+$/.test(state.slice(dot + 1)) || mac.length !== expected.length || !timingSafeEqual(mac, expected)) {
+    if (dot <= 0 || !/^[A-Za-z0-9_-]+$/.test(state.slice(dot + 1)) || mac.length !== expected.length || !nodeCrypto().timingSafeEqual(mac, expected)) {
       throw invalidState('requestState integrity check failed');
     }
     const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as StatePayload;
@@ -70,7 +72,7 @@ export class RequestStateCodec {
   }
 
   private sign(body: string): Buffer {
-    return createHmac('sha256', this.key).update(body).digest();
+    return nodeCrypto().createHmac('sha256', this.key).update(body).digest();
   }
 }
 
@@ -80,7 +82,7 @@ function invalidState(message: string): RpcError {
 
 /** sha256 of JSON with sorted keys, so key order cannot change the binding. */
 function digest(value: unknown): string {
-  return createHash('sha256').update(canonicalJson(value)).digest('base64url');
+  return nodeCrypto().createHash('sha256').update(canonicalJson(value)).digest('base64url');
 }
 
 function canonicalJson(value: unknown): string {

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { nodeCrypto } from '../../lazy-crypto.js';
 import type { Logger } from '../logger.js';
 import type { ToolResult } from '../tool.js';
 import type { ToolCall } from './call.js';
@@ -10,7 +10,7 @@ export function errorResult(text: string): ToolResult {
 
 /** A server-side bug: the client sees a correlation id, the log sees everything. */
 export function internalFailure(call: ToolCall, detail: unknown, logger: Logger): ToolResult {
-  const correlationId = randomUUID();
+  const correlationId = nodeCrypto().randomUUID();
   call.status = 'internal_error';
   call.correlationId = correlationId;
   logger.error(

@@ -1,0 +1,40 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+// The published build: tsc's output bundled by scripts/bundle.mjs (npm test builds first).
+// These run real child processes on dist/, the way users and `npm start` load it.
+const root = new URL('../../', import.meta.url).pathname;
+const run = promisify(execFile);
+const { version } = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { version: string };
+
+describe('the built package', () => {
+  it('runs the CLI from dist/ (files are found from the package root, whatever chunk the code landed in)', async () => {
+    const { stdout } = await run(process.execPath, [`${root}dist/cli/main.js`, '--version']);
+    expect(stdout.trim()).toBe(version);
+  });
+
+  it('loads every entry point, and they share one copy of each class', async () => {
+    const script = `
+      const tw = await import(${JSON.stringify(`${root}dist/index.js`)});
+      const { mathTools } = await import(${JSON.stringify(`${root}dist/toolsets.js`)});
+      const { createInMemoryPair } = await import(${JSON.stringify(`${root}dist/testing.js`)});
+      const client = await import(${JSON.stringify(`${root}dist/client.js`)});
+      const config = await import(${JSON.stringify(`${root}dist/config.js`)});
+      const server = new tw.ToolServer({ name: 'pkg', version: '1', audit: false, tools: mathTools() });
+      const pair = await createInMemoryPair(server);
+      // A toolset throws ToolError from its own entry point; the server (another entry) must
+      // recognise it and answer isError with the tool's message, not an internal error.
+      const bad = await pair.client.callTool('calculate', { expression: '2 +' });
+      const good = await pair.client.callTool('calculate', { expression: '6 * 7' });
+      await pair.close();
+      console.log(JSON.stringify({
+        bad: bad.isError === true && /Cannot evaluate/.test(bad.content[0].text),
+        good: good.content[0].text,
+        client: typeof client.ToolClient, config: Object.keys(config).length > 0,
+      }));`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env } });
+    expect(JSON.parse(stdout)).toEqual({ bad: true, good: '42', client: 'function', config: true });
+  });
+});
