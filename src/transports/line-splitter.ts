@@ -22,8 +22,14 @@ export class LineSplitter {
         this.append(chunk.subarray(start));
         return;
       }
-      this.append(chunk.subarray(start, nl));
-      this.flushLine();
+      if (this.size === 0 && !this.discarding) {
+        // The common case, a whole line inside this chunk: decode it in place.
+        if (nl - start > this.maxLineBytes) this.onOversized(nl - start);
+        else this.emit(chunk.toString('utf8', start, nl));
+      } else {
+        this.append(chunk.subarray(start, nl));
+        this.flushLine();
+      }
       start = nl + 1;
     }
   }
@@ -54,8 +60,12 @@ export class LineSplitter {
     const parts = this.parts;
     this.parts = [];
     this.size = 0;
-    let line = parts.length === 1 ? parts[0].toString('utf8') : Buffer.concat(parts).toString('utf8');
+    this.emit(parts.length === 1 ? parts[0].toString('utf8') : Buffer.concat(parts).toString('utf8'));
+  }
+
+  private emit(line: string): void {
     if (line.endsWith('\r')) line = line.slice(0, -1);
-    if (line.trim() !== '') this.onLine(line);
+    // Blank lines are skipped; a JSON message starts with '{' and needs no trim.
+    if (line.charCodeAt(0) === 0x7b || line.trim() !== '') this.onLine(line);
   }
 }

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { LineSplitter } from '../../src/transports/line-splitter.js';
+
+function split(chunks: Array<string | Buffer>, maxLineBytes = 1024, end = false) {
+  const events: string[] = [];
+  const splitter = new LineSplitter(maxLineBytes, (line) => events.push(line), (bytes) => events.push(`<oversized ${bytes}>`));
+  for (const c of chunks) splitter.push(typeof c === 'string' ? Buffer.from(c) : c);
+  if (end) splitter.end();
+  return events;
+}
+
+describe('LineSplitter (stdio framing)', () => {
+  it('splits many lines of one chunk, and lines spread over chunks', () => {
+    expect(split(['{"a":1}\n{"b":2}\n{"c"', ':3}\n{"d":4}\n'])).toEqual(['{"a":1}', '{"b":2}', '{"c":3}', '{"d":4}']);
+  });
+
+  it('drops a trailing CR and skips blank lines', () => {
+    expect(split(['{"a":1}\r\n\n   \r\n{"b":2}\n'])).toEqual(['{"a":1}', '{"b":2}']);
+  });
+
+  it('keeps a multi-byte character cut between chunks whole', () => {
+    const bytes = Buffer.from('{"t":"é€😀"}\n');
+    expect(split([bytes.subarray(0, 8), bytes.subarray(8, 11), bytes.subarray(11)])).toEqual(['{"t":"é€😀"}']);
+  });
+
+  it('reports a line over the limit once and goes on with the next, whether it came whole or in pieces', () => {
+    const long = `{"x":"${'a'.repeat(40)}"}`;
+    expect(split([`${long}\n{"ok":1}\n`], 32)).toEqual([`<oversized ${long.length}>`, '{"ok":1}']);
+    expect(split([long.slice(0, 20), long.slice(20), '\n{"ok":2}\n'], 32)).toEqual([`<oversized ${long.length}>`, '{"ok":2}']);
+  });
+
+  it('accepts a line of exactly the limit', () => {
+    const line = `{"x":"${'b'.repeat(20)}"}`;
+    expect(split([`${line}\n`], line.length)).toEqual([line]);
+    expect(split([line.slice(0, 5), `${line.slice(5)}\n`], line.length)).toEqual([line]);
+  });
+
+  it('counts a final line without a newline at the end of input', () => {
+    expect(split(['{"a":1}\n{"b"', ':2}'], 1024, true)).toEqual(['{"a":1}', '{"b":2}']);
+  });
+});
