@@ -83,7 +83,9 @@ export class SqliteAuditSink implements AuditSink {
       // Several servers (or `toolwright audit`) may share the file: wait for a writer instead of failing.
       db.pragma('busy_timeout = 5000');
       ensureSchema(db);
-      // Positional parameters bind faster than named ones; multi-row INSERTs measured no faster.
+      // One prepared single-row INSERT per record, in one transaction per batch: measured with
+      // callgrind, multi-row INSERTs (+12% instructions per call) and a JSON batch unpacked by
+      // json_each (+35%) both cost more. Positional parameters bind faster than named ones.
       const insert = db.prepare(insertStatement());
       this.insert = insert;
       this.insertMany = db.transaction((rows: unknown[][]) => {

@@ -40,6 +40,18 @@ describe('the SQLite sink', () => {
     expect(queryAuditLog(file)).toEqual([first, second]);
   });
 
+  it('commits the records of one turn together, in order, each value as it was', async () => {
+    const file = join(tempDir(), 'audit.db');
+    const sink = track(new SqliteAuditSink(file));
+    const records = [
+      auditRecord({ requestId: 1, durationMs: 2, argumentsJson: '{"q":"a \\"quoted\\" é 😀 \\n line"}' }),
+      auditRecord({ requestId: 'two', tool: 'tab\there', principal: null, clientName: null, durationMs: 0.125 }),
+      auditRecord({ requestId: 3, status: 'timeout', isError: true, errorCode: null, correlationId: 'c-3' }),
+    ];
+    await Promise.all(records.map((r) => sink.record(r)));
+    expect(queryAuditLog(file)).toEqual(records);
+  });
+
   it('is readable while the writer holds the file open, and by a second writer', async () => {
     const file = join(tempDir(), 'audit.db');
     const a = track(new SqliteAuditSink(file));
