@@ -28,6 +28,16 @@ export class FanoutAuditSink implements AuditSink {
     return Promise.all(pending).then(() => throwIfAny(errors));
   }
 
+  flush(): void {
+    for (const sink of this.sinks) {
+      try {
+        sink.flush?.();
+      } catch {
+        // A failed write fails that sink's pending records, which the audit stage reports.
+      }
+    }
+  }
+
   close(): void {
     for (const sink of this.sinks) {
       try {

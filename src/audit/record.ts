@@ -46,6 +46,12 @@ export interface AuditRecord {
  */
 export interface AuditSink {
   record(entry: AuditRecord): void | Promise<void>;
+  /**
+   * Writes what a batching sink holds now instead of at the end of the turn.
+   * A transport calls it when a group of requests has been handled, so their
+   * answers can leave before it starts on the next group.
+   */
+  flush?(): void;
   close?(): void;
 }
 

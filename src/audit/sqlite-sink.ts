@@ -15,7 +15,8 @@ import { ensureSchema, insertStatement, openDatabase, toRow, type Database } fro
  * take the last commits; `synchronous: 'full'` trades speed for that too).
  *
  * Records that arrive in the same turn of the event loop are committed
- * together, in one transaction, at the end of that turn; `record` returns a
+ * together, in one transaction, at the end of that turn (or when a transport
+ * calls `flush()` after a group of requests); `record` returns a
  * promise that settles after the commit, and the pipeline waits for it before
  * answering. Under load this turns one commit per call into one per batch,
  * with the same guarantee.
@@ -29,6 +30,8 @@ export class SqliteAuditSink implements AuditSink {
   private insertMany?: (rows: unknown[][]) => void;
   private pending: unknown[][] = [];
   private committed?: Promise<void>;
+  /** Commits the pending batch and settles its promise; set while a batch is open. */
+  private commitBatch?: () => void;
 
   constructor(
     readonly file: string,
@@ -45,10 +48,11 @@ export class SqliteAuditSink implements AuditSink {
     }
     this.pending.push(row);
     this.committed ??= new Promise<void>((resolve, reject) => {
-      setImmediate(() => {
+      this.commitBatch = () => {
         const rows = this.pending;
         this.pending = [];
         this.committed = undefined;
+        this.commitBatch = undefined;
         try {
           this.statement();
           this.insertMany!(rows);
@@ -56,16 +60,19 @@ export class SqliteAuditSink implements AuditSink {
         } catch (err) {
           reject(err);
         }
-      });
+      };
+      setImmediate(() => this.commitBatch?.());
     });
     return this.committed;
   }
 
+  /** Commits the open batch now (the end-of-turn commit then finds nothing to do). */
+  flush(): void {
+    this.commitBatch?.();
+  }
+
   close(): void {
-    if (this.pending.length) {
-      this.statement();
-      this.insertMany!(this.pending.splice(0));
-    }
+    this.commitBatch?.();
     this.db?.close();
     this.db = undefined;
     this.insert = undefined;

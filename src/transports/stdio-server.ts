@@ -21,6 +21,11 @@ export interface StdioServerHandle {
 }
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+/** Requests handled before their answers go out (measured best of 4, 8 and 16 on the bench). */
+const REQUESTS_PER_GROUP = 8;
+/** Requests read but not yet handled, beyond which stdin is paused. */
+const MAX_WAITING_REQUESTS = 4096;
+const OVERSIZED = Symbol('oversized line');
 
 /**
  * Serves the tool server over newline-delimited JSON on stdin/stdout.
@@ -34,29 +39,91 @@ export function serveStdio(server: ToolServer, options: StdioServeOptions = {}):
   if (output === process.stdout) routeConsoleToStderr();
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   let open = true;
-  // Messages produced in one turn of the event loop leave in one write: a
-  // pipelining client gets many answers per syscall instead of one each.
+  // Reading stops while stdout is backed up (a client that reads slowly) or too
+  // many requests wait (a client that sends faster than we answer): neither may
+  // make us hold data without bound.
+  let stdoutBlocked = false;
+  let backlogFull = false;
+  const updateReading = () => {
+    const stop = stdoutBlocked || backlogFull;
+    if (stop && !input.isPaused()) input.pause();
+    else if (!stop && input.isPaused()) input.resume();
+  };
+
+  // Answers produced together leave in one write: a pipelining client gets
+  // many answers per syscall instead of one each.
   let batch: string[] = [];
   const flush = () => {
     const lines = batch;
     batch = [];
     if (!open || !lines.length) return;
-    // A client that reads slowly must not make us queue answers without bound:
-    // stop reading requests until stdout drains.
-    if (!output.write(lines.length === 1 ? lines[0] : lines.join('')) && !input.isPaused()) {
-      input.pause();
-      output.once('drain', () => input.resume());
+    if (!output.write(lines.length === 1 ? lines[0] : lines.join('')) && !stdoutBlocked) {
+      stdoutBlocked = true;
+      updateReading();
+      output.once('drain', () => {
+        stdoutBlocked = false;
+        updateReading();
+      });
     }
   };
   const session = new MessageStreamSession(server, (json) => {
     if (!open) return;
-    if (batch.push(`${json}\n`) === 1) setImmediate(flush);
+    if (batch.push(`${json}\n`) === 1) process.nextTick(flush);
   }, 'stdio', options.principal);
-  const splitter = new LineSplitter(maxLineBytes, (line) => session.receive(line), () => session.oversized(maxLineBytes));
+
+  // Requests are handled in groups of REQUESTS_PER_GROUP. After each group, once its calls
+  // have run as far as they can without waiting, their audit records are committed and
+  // their answers written — before the next group starts. A pipelining client then works
+  // on the first answers while the server works on the rest, instead of the two taking
+  // turns: ~+30% calls/s at a window of 16 on 2 cores (bench: stdio calculate_sum).
+  const waiting: Array<string | typeof OVERSIZED> = [];
+  let next = 0;
+  let groupScheduled = false;
+  const answerGroup = () => server.audit?.flush?.();
+  const handle = (max: number) => {
+    const end = Math.min(waiting.length, next + max);
+    while (next < end) {
+      const line = waiting[next];
+      waiting[next++] = ''; // let the text go
+      if (line === OVERSIZED) session.oversized(maxLineBytes);
+      else session.receive(line);
+    }
+    // A microtask queued now runs after the group's first steps; the tick it queues runs
+    // once every promise of the group has settled as far as it can. Then commit: the
+    // answers resolve, and `flush` (a tick as well) writes them.
+    queueMicrotask(() => process.nextTick(answerGroup));
+    if (next === waiting.length) {
+      waiting.length = 0;
+      next = 0;
+      if (backlogFull) {
+        backlogFull = false;
+        updateReading();
+      }
+    }
+  };
+  const handleGroup = () => {
+    groupScheduled = false;
+    handle(REQUESTS_PER_GROUP);
+    if (next < waiting.length) {
+      groupScheduled = true;
+      setImmediate(handleGroup);
+    }
+  };
+  const enqueue = (line: string | typeof OVERSIZED) => {
+    waiting.push(line);
+    if (waiting.length - next > MAX_WAITING_REQUESTS && !backlogFull) {
+      backlogFull = true;
+      updateReading();
+    }
+  };
+  const splitter = new LineSplitter(maxLineBytes, enqueue, () => enqueue(OVERSIZED));
 
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
-  const onData = (chunk: Buffer | string) => splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  const onData = (chunk: Buffer | string) => {
+    splitter.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    if (!groupScheduled && next < waiting.length) handleGroup();
+  };
   let finishing = false;
   const stop = () => {
     flush();
@@ -69,6 +136,7 @@ export function serveStdio(server: ToolServer, options: StdioServeOptions = {}):
     finishing = true;
     input.off('data', onData);
     splitter.end();
+    handle(Infinity);
     // Answer what was already asked (`echo '…' | toolwright serve --stdio` works), then stop promptly.
     void session.drain(options.drainMs ?? 2_000).then(stop);
   };
