@@ -18,8 +18,11 @@ export function shapeResult(era: Era, result: Record<string, unknown>, serverInf
 
 /**
  * Serializes results for an era. The common modern case (a result without its
- * own `_meta` or `resultType`) splices the pre-serialized server identity into
- * the result's JSON instead of copying the result into a new object first.
+ * own `_meta` or `resultType`) serializes each member and places them between
+ * `resultType` and the pre-serialized server identity, instead of copying the
+ * result into a new object first. (Slicing the braces off the serialized
+ * result would do too, but V8 builds a large JSON text in pieces and slicing
+ * joins them: one more copy of a 1 MiB result, ~1 ms.)
  */
 export class ResultEncoder {
   private readonly metaJson: string;
@@ -31,8 +34,12 @@ export class ResultEncoder {
   encode(era: Era, result: Record<string, unknown>): string {
     if (era === 'legacy') return JSON.stringify(result);
     if (result._meta !== undefined || result.resultType !== undefined) return JSON.stringify(shapeResult(era, result, this.serverInfo));
-    const body = JSON.stringify(result);
-    return body.length === 2 ? `{"resultType":"complete","_meta":${this.metaJson}}` : `{"resultType":"complete",${body.slice(1, -1)},"_meta":${this.metaJson}}`;
+    let json = '{"resultType":"complete"';
+    for (const key of Object.keys(result)) {
+      const value = JSON.stringify(result[key]);
+      if (value !== undefined) json += `,${JSON.stringify(key)}:${value}`; // as JSON.stringify skips undefined members
+    }
+    return `${json},"_meta":${this.metaJson}}`;
   }
 }
 

@@ -10,8 +10,9 @@ describe('result encoding', () => {
     [{}],
     [{ content: [], _meta: { 'com.example/trace': 'x' } }],
     [{ resultType: 'input_required', inputRequests: {}, requestState: 's' }],
-  ])('splices the modern envelope exactly as shapeResult builds it: %j', (result) => {
-    expect(JSON.parse(encoder.encode('modern', result))).toEqual(shapeResult('modern', result, info));
+    [{ content: [{ type: 'text', text: '{"a":1}' }], structuredContent: { a: 1, nested: [null, 'é'] }, skipped: undefined, 'odd "key"': true }],
+  ])('writes the modern envelope exactly as JSON.stringify(shapeResult(...)) would: %j', (result) => {
+    expect(encoder.encode('modern', result)).toBe(JSON.stringify(shapeResult('modern', result, info)));
   });
 
   it('leaves legacy results as they are', () => {
