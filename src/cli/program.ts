@@ -1,5 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
-import { PACKAGE_VERSION } from '../package-files.js';
+import { packageVersion } from '../package-files.js';
 import { auditCommand } from './audit.js';
 import { initCommand } from './init.js';
 import { callCommand, type CallOptions } from './call.js';
@@ -38,7 +38,7 @@ export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<num
 function buildProgram(io: CliIo, command: string[], setCode: (code: number) => void): Command {
   const program = new Command('toolwright')
     .description('Serve, list and call Model Context Protocol tools.')
-    .version(PACKAGE_VERSION)
+    .version(packageVersion())
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .showHelpAfterError('(run toolwright --help for usage)');
@@ -52,20 +52,20 @@ function buildProgram(io: CliIo, command: string[], setCode: (code: number) => v
     .option('--port <port>', 'HTTP port, 0 picks a free one (default 3000)')
     .option('--config <file>', 'toolwright.config.json or .yaml (default: the one in this directory, if any)')
     .option('--tools <module>', 'a .js, .mjs or .ts module exporting tools (alone, unless a config is used too)')
-    .action(async (options: ServeOptions) => setCode(await serveCommand(options, io, PACKAGE_VERSION)));
+    .action(async (options: ServeOptions) => setCode(await serveCommand(options, io, packageVersion())));
 
   withClientOptions(program.command('list'))
     .option('--json', 'machine-readable JSON output')
     .description('list the tools of a server: toolwright list <url> | toolwright list -- <command> [args...]')
     .argument('[url]', 'http(s):// URL of a Streamable HTTP server')
-    .action(async (url: string | undefined, options: ClientCommandOptions) => setCode(await listCommand(url, command, options, io, PACKAGE_VERSION)));
+    .action(async (url: string | undefined, options: ClientCommandOptions) => setCode(await listCommand(url, command, options, io, packageVersion())));
 
   withClientOptions(program.command('call'))
     .description('call a tool: toolwright call <url> <tool> [key=value...] | toolwright call <tool> [key=value...] -- <command> [args...]')
     .argument('<operands...>', '[url] tool [key=value...]')
     .option('--json [arguments]', "machine-readable JSON output; given a JSON object ('{…}'), it is also the arguments")
     .option('--args <json>', 'arguments as a JSON object (key=value pairs are merged over it)')
-    .action(async (operands: string[], options: CallOptions) => setCode(await callCommand(operands, command, options, io, PACKAGE_VERSION)));
+    .action(async (operands: string[], options: CallOptions) => setCode(await callCommand(operands, command, options, io, packageVersion())));
 
   program.addCommand(auditCommand(io, setCode));
   program.addCommand(initCommand(io, setCode));

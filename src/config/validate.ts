@@ -1,11 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
+import { createRequire } from 'node:module';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { packageFile } from '../package-files.js';
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { describeValidationErrors } from '../schema/format-errors.js';
-
-/** The published schema of toolwright.config.{json,yaml} (schema/toolwright.config.schema.json). */
-export const CONFIG_SCHEMA_URL = pathToFileURL(packageFile('schema', 'toolwright.config.schema.json'));
 
 export class ConfigError extends Error {
   constructor(readonly file: string, readonly problems: string[]) {
@@ -14,11 +11,21 @@ export class ConfigError extends Error {
   }
 }
 
-let validator: ReturnType<Ajv2020['compile']> | undefined;
+let compiled: ValidateFunction | undefined;
+
+/** The published schema of toolwright.config.*, compiled on first use: `toolwright serve` without a config file never loads Ajv for it. */
+function configValidator(): ValidateFunction {
+  if (!compiled) {
+    const { Ajv2020 } = createRequire(import.meta.url)('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+    const schema = JSON.parse(readFileSync(packageFile('schema', 'toolwright.config.schema.json'), 'utf8')) as object;
+    compiled = new Ajv2020({ allErrors: true, verbose: true, strict: false }).compile(schema);
+  }
+  return compiled;
+}
 
 /** Checks a parsed config against the schema; every problem names its key, unknown keys get a suggestion. */
 export function validateConfig(config: unknown, file: string): void {
-  validator ??= new Ajv2020({ allErrors: true, verbose: true, strict: false }).compile(JSON.parse(readFileSync(CONFIG_SCHEMA_URL, 'utf8')));
+  const validator = configValidator();
   if (validator(config)) return;
   const errors = validator.errors ?? [];
   const problems = describeValidationErrors(errors, 'config').map((line, i) => line + suggestion(errors, line, i));

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import type { Ajv, ValidateFunction } from 'ajv';
 import { checkSchemaBounds, DEFAULT_SCHEMA_BOUNDS, type SchemaBounds } from './bounds.js';
 import { dialectOf, SchemaError, type Dialect } from './dialect.js';
-import { packageFile, RUNS_FROM_BUILD } from '../package-files.js';
+import { packageFile, runsFromBuild } from '../package-files.js';
 import { describeValidationErrors } from './format-errors.js';
 import { scanSchema } from './refs.js';
 
@@ -32,7 +32,7 @@ type MetaValidator = ((schema: unknown) => boolean) & { errors?: Array<{ instanc
  * used instead, which loads Ajv at registration.
  */
 const precompiled = ((): { v2020: MetaValidator; v07: MetaValidator } | undefined => {
-  if (!RUNS_FROM_BUILD) return undefined;
+  if (!runsFromBuild()) return undefined;
   try {
     return requireModule(packageFile('dist', 'schema', 'meta-validators.cjs')) as { v2020: MetaValidator; v07: MetaValidator };
   } catch {
