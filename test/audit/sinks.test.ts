@@ -66,7 +66,7 @@ describe('the SQLite sink', () => {
     const file = join(tempDir(), 'audit.db');
     writeFileSync(file, 'this is not sqlite, just text that is long enough to have a header '.repeat(10));
     const sink = track(new SqliteAuditSink(file));
-    expect(() => sink.record(auditRecord())).toThrow();
+    expect(() => sink.record(auditRecord())).toThrow(/not a database/);
   });
 
   it('the default sink writes .toolwright/audit.db under the given folder', async () => {

@@ -20,7 +20,8 @@ describe('LineSplitter (stdio framing)', () => {
 
   it('keeps a multi-byte character cut between chunks whole', () => {
     const bytes = Buffer.from('{"t":"é€😀"}\n');
-    expect(split([bytes.subarray(0, 8), bytes.subarray(8, 11), bytes.subarray(11)])).toEqual(['{"t":"é€😀"}']);
+    // é is bytes 6-7, € 8-10, 😀 11-14: each cut falls inside one.
+    expect(split([bytes.subarray(0, 7), bytes.subarray(7, 9), bytes.subarray(9, 13), bytes.subarray(13)])).toEqual(['{"t":"é€😀"}']);
   });
 
   it('reports a line over the limit once and goes on with the next, whether it came whole or in pieces', () => {

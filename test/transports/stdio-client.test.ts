@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectionError, ProtocolViolationError, TimeoutError, ToolClient } from '../../src/client.js';
 import type { StdioTarget, ToolClientOptions } from '../../src/client.js';
+import { isAlive } from '../helpers/process.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/client/${name}`, import.meta.url));
 const toolwright: StdioTarget = { command: process.execPath, args: ['--import', 'tsx', fixture('stdio-toolwright.ts')], stderr: 'capture' };
@@ -17,14 +18,13 @@ afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
 });
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+/** What these tests read of the transport behind a client. */
+interface StdioInternals {
+  pid: number;
+  child: { exitCode: number | null; signalCode: NodeJS.Signals | null };
+  capturedStderr(): string | undefined;
 }
+
 
 describe('ToolClient over stdio (real child processes)', () => {
   it('talks modern to a toolwright server and validates structured output', async () => {
@@ -85,19 +85,20 @@ describe('ToolClient over stdio (real child processes)', () => {
 
   it('escalates to SIGKILL when the server ignores stdin EOF and SIGTERM', async () => {
     const client = await ToolClient.connect(raw('stubborn'), { closeGraceMs: 200, onWarning: () => {} });
-    const transport = (client as unknown as { session: { transport: { pid: number } } }).session.transport;
+    const transport = (client as unknown as { session: { transport: StdioInternals } }).session.transport;
     const pid = transport.pid;
     expect(isAlive(pid)).toBe(true);
-    const started = Date.now();
     await client.close();
-    expect(Date.now() - started).toBeGreaterThanOrEqual(380);
+    // SIGTERM was sent (the server said it ignored it), and SIGKILL ended it.
+    expect(transport.capturedStderr()).toContain('ignoring SIGTERM');
+    expect(transport.child.signalCode).toBe('SIGKILL');
     expect(isAlive(pid)).toBe(false);
   });
 
   it('lets a well-behaved server exit on stdin EOF without signals', async () => {
     const client = await ToolClient.connect(toolwright, { closeGraceMs: 5_000, onWarning: () => {} });
-    const started = Date.now();
+    const transport = (client as unknown as { session: { transport: StdioInternals } }).session.transport;
     await client.close();
-    expect(Date.now() - started).toBeLessThan(2_000);
+    expect([transport.child.exitCode, transport.child.signalCode]).toEqual([0, null]);
   });
 });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { isAlive } from '../helpers/process.js';
 import { modernMeta } from '../helpers/wire.js';
 
 const fixture = fileURLToPath(new URL('../fixtures/pipeline-server.ts', import.meta.url));
@@ -34,14 +35,6 @@ const until = async (check: () => boolean, ms = 5_000) => {
   }
 };
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('the call pipeline in a real stdio server', () => {
   it('cancelling a call stops the child process it started, and sends no response', async () => {
@@ -50,9 +43,9 @@ describe('the call pipeline in a real stdio server', () => {
     send({ jsonrpc: '2.0', id: 'c', method: 'tools/call', params: { name: 'run_sleep', arguments: { pidFile }, _meta: modernMeta() } });
     await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '');
     const pid = Number(readFileSync(pidFile, 'utf8'));
-    expect(alive(pid)).toBe(true);
+    expect(isAlive(pid)).toBe(true);
     send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'c', reason: 'user' } });
-    await until(() => !alive(pid));
+    await until(() => !isAlive(pid));
     send({ jsonrpc: '2.0', id: 'after', method: 'tools/list', params: { _meta: modernMeta() } });
     await until(() => messages.some((m) => m.id === 'after'));
     expect(messages.some((m) => m.id === 'c')).toBe(false);

@@ -102,9 +102,7 @@ describe('execute_command: running allowed commands', () => {
 
   it('kills a command that floods its output far past the cap', async () => {
     const { call } = execServer(options({ maxOutputBytes: 1000, killAfterOutputBytes: 1 << 20 }));
-    const started = Date.now();
     const result = await call({ command: 'yes' });
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(result.isError).toBe(true);
     expect(result.content[0].text).toContain(`wrote more than ${1 << 20} bytes of output and was stopped`);
     expect(result.structuredContent).toMatchObject({ signal: 'SIGKILL', stdoutTruncated: true });

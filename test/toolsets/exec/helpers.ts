@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ToolServer } from '../../../src/server/server.js';
 import { execTools, type ExecToolsetOptions } from '../../../src/toolsets/exec/index.js';
+import { isAlive } from '../../helpers/process.js';
 import { memoryLogger, wire } from '../../helpers/wire.js';
 
 /** A server with the exec toolset, driven through the real pipeline. Approval is off unless asked for. */
@@ -20,18 +21,6 @@ export async function tempRoot(): Promise<{ dir: string; cleanup: () => Promise<
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
-/** Alive means present and not a zombie (an orphan's parent in a container may never reap it). */
-export function isAlive(pid: number): boolean {
-  const stat = `/proc/${pid}/stat`;
-  if (!existsSync(stat)) return false;
-  try {
-    const text = readFileSync(stat, 'utf8');
-    const state = text.slice(text.lastIndexOf(')') + 2, text.lastIndexOf(')') + 3);
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-}
 
 export async function waitFor<T>(probe: () => T | undefined, timeoutMs = 5000, what = 'condition'): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -49,3 +38,6 @@ export function readPids(file: string, count: number): number[] | undefined {
   const pids = readFileSync(file, 'utf8').split('\n').filter(Boolean).map(Number);
   return pids.length >= count ? pids : undefined;
 }
+
+/** Re-exported for the exec tests, which import their helpers from here. */
+export { isAlive };

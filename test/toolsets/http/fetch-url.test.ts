@@ -80,9 +80,7 @@ describe('fetch_url: bodies by type', () => {
 
 describe('fetch_url: limits', () => {
   it('stops reading at the size cap and says so', async () => {
-    const started = Date.now();
     const result = await local({ maxResponseBytes: 100_000 }).call({ url: `${base}/huge` });
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(result.structuredContent).toMatchObject({ truncated: true, bytes: 100_000 });
     expect(result.content[0].text).toContain('[truncated: the body is larger than 100000 bytes; only the first 100000 bytes are shown]');
   });
