@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { buildServer, type ServerPlan } from '../config/build.js';
 import { findConfig, loadConfig } from '../config/load.js';
 import { ConfigError } from '../config/validate.js';
@@ -43,7 +44,7 @@ async function planServer(options: ServeOptions, version: string): Promise<Serve
     if (file) {
       const loaded = loadConfig(file);
       plan = buildServer(loaded.config, loaded.baseDir, version, loaded.file);
-      modules = (loaded.config.tools ?? []).map((m) => `${loaded.baseDir}/${m}`);
+      modules = (loaded.config.tools ?? []).map((m) => resolve(loaded.baseDir, m));
     } else if (options.tools) {
       plan = { server: new ToolServer({ name: 'toolwright', version }), http: {} };
     } else {

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { demoTools } from '../fixtures/cli/demo-tools.js';
@@ -150,6 +150,24 @@ describe('exit codes and messages', () => {
 });
 
 describe('toolwright serve --http', () => {
+  it('serves a tools module a config names by absolute path, next to its toolsets', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'toolwright-serve-'));
+    writeFileSync(join(cwd, 'toolwright.config.json'), JSON.stringify({ toolsets: { math: {} }, tools: [`${root}test/fixtures/cli/tools.mjs`] }));
+    const child = spawn(cliCommand[0], [...cliCommand.slice(1), 'serve', '--http', '--port', '0'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    try {
+      await expect.poll(() => stderr, { timeout: 10_000 }).toMatch(/serving \d+ tool\(s\) on http:\/\/127\.0\.0\.1:\d+\/mcp/);
+      const url = /http:\/\/\S+/.exec(stderr)![0];
+      const { code, stdout } = await run('call', url, 'shout', 'text=hi');
+      expect([code, stdout.split('\n')[0]]).toEqual([0, 'HI']);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    await once(child, 'close');
+  });
+
+
   it('with no config serves the default toolsets, prints its URL, and exits 0 on SIGTERM', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'toolwright-serve-'));
     const child = spawn(cliCommand[0], [...cliCommand.slice(1), 'serve', '--http', '--port', '0'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
