@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import fs, { constants } from 'node:fs';
 import fsp, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { nodeCrypto } from '../lazy-crypto.js';
 import { asPathError, PathError, quote } from './path-errors.js';
 import type { ResolvedPath } from './paths.js';
 
@@ -68,7 +68,7 @@ export async function atomicWrite(target: ResolvedPath, data: Uint8Array, option
     if (existing.nlink > 1) throw new PathError(`${p} has ${existing.nlink} hard links, so it may be the same file as one outside the root; it is refused.`, 'EPERM');
     if (!options.overwrite) throw new PathError(`${p} already exists; pass overwrite: true to replace it.`, 'EEXIST');
   }
-  const temp = path.join(dir, `.${path.basename(target.real).slice(0, 80)}.${randomBytes(8).toString('hex')}.tmp`);
+  const temp = path.join(dir, `.${path.basename(target.real).slice(0, 80)}.${nodeCrypto().randomBytes(8).toString('hex')}.tmp`);
   let placed = false;
   try {
     const handle = await fsp.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o666);

@@ -31,18 +31,21 @@ type MetaValidator = ((schema: unknown) => boolean) & { errors?: Array<{ instanc
  * at start-up. Run from source (tests), Ajv's own copy of the meta-schema is
  * used instead, which loads Ajv at registration.
  */
-const precompiled = ((): { v2020: MetaValidator; v07: MetaValidator } | undefined => {
-  if (!runsFromBuild()) return undefined;
+let precompiled: { v2020: MetaValidator; v07: MetaValidator } | null | undefined;
+
+function loadPrecompiled(): { v2020: MetaValidator; v07: MetaValidator } | null {
+  if (!runsFromBuild()) return null;
   try {
     return requireModule(packageFile('dist', 'schema', 'meta-validators.cjs')) as { v2020: MetaValidator; v07: MetaValidator };
   } catch {
-    return undefined;
+    return null;
   }
-})();
+}
 
 const META_SCHEMA_ID = { '2020-12': 'https://json-schema.org/draft/2020-12/schema', 'draft-07': 'http://json-schema.org/draft-07/schema' } as const;
 
 function metaValidator(dialect: Dialect): MetaValidator {
+  precompiled ??= loadPrecompiled(); // on the first schema checked, not at import
   if (precompiled) return dialect === '2020-12' ? precompiled.v2020 : precompiled.v07;
   return ajvFor(dialect, false).getSchema(META_SCHEMA_ID[dialect]) as MetaValidator;
 }

@@ -72,7 +72,11 @@ export class ResultStore {
 
   private sweep(): void {
     const now = Date.now();
-    for (const [uri, entry] of this.entries) if (entry.expiresAt <= now) this.delete(uri, entry);
+    // Every entry lives ttlMs, so insertion order is expiry order: stop at the first one still valid.
+    for (const [uri, entry] of this.entries) {
+      if (entry.expiresAt > now) break;
+      this.delete(uri, entry);
+    }
   }
 
   private delete(uri: string, entry: StoredContent): void {

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+import { nodeCrypto } from '../lazy-crypto.js';
 import { Peer } from '../server/peer.js';
 
 /** A legacy (2025-11-25 and earlier) Streamable HTTP session. */
@@ -36,7 +36,7 @@ export class SessionStore {
 
   /** Adopts a peer whose `initialize` succeeded; the id is unguessable (session hijacking). */
   add(peer: Peer, principal?: string): HttpSession {
-    const session: HttpSession = { id: randomUUID(), peer, principal, lastSeen: Date.now() };
+    const session: HttpSession = { id: nodeCrypto().randomUUID(), peer, principal, lastSeen: Date.now() };
     this.sessions.set(session.id, session);
     return session;
   }

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import fsp from 'node:fs/promises';
+import { nodeCrypto } from '../../lazy-crypto.js';
 import { PathError, quote } from '../../policy/path-errors.js';
 import type { PathSandbox, ResolvedPath } from '../../policy/paths.js';
 import { defineTool, ToolError, type ElicitSchema, type Tool, type ToolContext } from '../../server/tool.js';
@@ -111,7 +111,7 @@ async function surveyOf(target: ResolvedPath, sandbox: PathSandbox, maxEntries: 
     return { kind: 'file', files: 1, directories: 0, bytes: st.size, fingerprint: fingerprint(['file', st.dev, st.ino, st.size, st.mtimeMs]) };
   }
   const counters: WalkCounters = { denied: 0, truncatedDirectories: 0, unreadable: 0 };
-  const hash = createHash('sha256').update(`dir:${st.dev}:${st.ino}:${st.mtimeMs}`);
+  const hash = nodeCrypto().createHash('sha256').update(`dir:${st.dev}:${st.ino}:${st.mtimeMs}`);
   let files = 0;
   let directories = 0;
   let bytes = 0;
@@ -132,5 +132,5 @@ async function surveyOf(target: ResolvedPath, sandbox: PathSandbox, maxEntries: 
 }
 
 function fingerprint(parts: Array<string | number>): string {
-  return createHash('sha256').update(parts.join(':')).digest('hex').slice(0, 16);
+  return nodeCrypto().createHash('sha256').update(parts.join(':')).digest('hex').slice(0, 16);
 }
