@@ -14,7 +14,7 @@ const standaloneCode = require('ajv/dist/standalone').default;
 const Ajv2020 = require('ajv/dist/2020').default;
 const AjvDraft07 = require('ajv').default;
 
-// The same options as the runtime instances in src/schema/compile.ts (allErrors: every problem named).
+// allErrors and strict as in the runtime instances of src/schema/compile.ts (allErrors: every problem named).
 const options = { allErrors: true, strict: false, code: { source: true } };
 const v2020 = new Ajv2020(options);
 const v07 = new AjvDraft07(options);

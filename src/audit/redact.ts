@@ -1,3 +1,5 @@
+import { isPlainObject } from '../protocol/content.js';
+
 /** What a redacted value is replaced with. */
 export const REDACTED = '[REDACTED]';
 
@@ -39,7 +41,7 @@ type Schema = Record<string, unknown>;
  * `allOf`/`anyOf`/`oneOf` and local `$ref`s) says `"x-sensitive": true`.
  */
 export function redactArguments(value: unknown, inputSchema?: Schema, options: { maxStringChars?: number } = {}): unknown {
-  const root = isObject(inputSchema) && marksSensitive(inputSchema) ? inputSchema : undefined;
+  const root = isPlainObject(inputSchema) && marksSensitive(inputSchema) ? inputSchema : undefined;
   return walk(value, root ? expand([root], root) : [], root, 0, options.maxStringChars ?? Infinity);
 }
 
@@ -87,10 +89,10 @@ function shorten(text: string, max: number): string {
 /** The schemas that apply to property `key` of an object described by `schema`. */
 function propertySchemas(schema: Schema, key: string): unknown[] {
   const props = schema.properties;
-  if (isObject(props) && Object.hasOwn(props, key)) return [props[key]];
+  if (isPlainObject(props) && Object.hasOwn(props, key)) return [props[key]];
   const matched: unknown[] = [];
   const patterns = schema.patternProperties;
-  if (isObject(patterns)) {
+  if (isPlainObject(patterns)) {
     for (const [pattern, sub] of Object.entries(patterns)) if (safeTest(pattern, key)) matched.push(sub);
   }
   if (matched.length === 0 && schema.additionalProperties !== undefined) matched.push(schema.additionalProperties);
@@ -113,7 +115,7 @@ function itemSchemas(schema: Schema, index: number): unknown[] {
 function expand(schemas: unknown[], root: Schema, seen = new Set<Schema>(), hops = 0): Schema[] {
   const out: Schema[] = [];
   for (const schema of schemas) {
-    if (!isObject(schema) || seen.has(schema)) continue;
+    if (!isPlainObject(schema) || seen.has(schema)) continue;
     seen.add(schema);
     out.push(schema);
     if (hops >= MAX_REF_HOPS) continue;
@@ -135,7 +137,7 @@ function resolveLocalRef(ref: string, root: Schema): unknown {
   let node: unknown = root;
   for (const raw of ref.slice(2).split('/')) {
     const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (!isObject(node) || !Object.hasOwn(node, key)) return undefined;
+    if (!isPlainObject(node) || !Object.hasOwn(node, key)) return undefined;
     node = node[key];
   }
   return node;
@@ -173,6 +175,3 @@ function safeTest(pattern: string, key: string): boolean {
   return re !== null && re.test(key);
 }
 
-function isObject(value: unknown): value is Schema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

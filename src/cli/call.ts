@@ -1,5 +1,5 @@
 import { buildArguments } from './args.js';
-import { connectClient, parseTimeout, resolveTarget, type ClientCommandOptions } from './connect.js';
+import { connectClient, resolveTarget, type ClientCommandOptions } from './connect.js';
 import { ExitCode, UsageError, type CliIo } from './errors.js';
 import { formatCallResult } from './format.js';
 import { cliInputHandler, processTerminal, type Terminal } from './prompt.js';
@@ -34,7 +34,7 @@ export async function callCommand(operands: string[], command: string[], given: 
       throw new UsageError(`the server has no tool ${JSON.stringify(sanitize(name))}${names ? `; it has: ${names}${tools.length > 20 ? ', …' : ''}` : ''}`);
     }
     const args = buildArguments(pairs, options.args, tool.inputSchema);
-    const result = await client.callTool(name, args, { timeoutMs: parseTimeout(options.timeout) });
+    const result = await client.callTool(name, args); // --timeout is the client's default, set by connectClient
     if (options.json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
     else if (result.isError) io.stderr(`toolwright: the tool reported an error:\n${formatCallResult(result)}`);
     else io.stdout(formatCallResult(result));

@@ -28,12 +28,12 @@ export function validateConfig(config: unknown, file: string): void {
   const validator = configValidator();
   if (validator(config)) return;
   const errors = validator.errors ?? [];
-  const problems = describeValidationErrors(errors, 'config').map((line, i) => line + suggestion(errors, line, i));
+  const problems = describeValidationErrors(errors, 'config').map((line) => line + suggestion(errors, line));
   throw new ConfigError(file, [...new Set(problems)]);
 }
 
 /** "did you mean …?" for a misspelt key, from the keys the schema allows there. */
-function suggestion(errors: ErrorObject[], line: string, _index: number): string {
+function suggestion(errors: ErrorObject[], line: string): string {
   const e = errors.find((err) => err.keyword === 'additionalProperties' && line.includes(String((err.params as { additionalProperty: string }).additionalProperty)));
   if (!e) return '';
   const wrong = String((e.params as { additionalProperty: string }).additionalProperty);

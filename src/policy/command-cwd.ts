@@ -1,6 +1,7 @@
 import { realpath, stat } from 'node:fs/promises';
-import { isAbsolute, resolve, sep } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { CommandRefusal } from './commands.js';
+import { isWithin } from './path-parse.js';
 
 /**
  * The working directory of a command: `relative` (default: the root itself)
@@ -27,14 +28,7 @@ export async function resolveWorkingDirectory(root: string, relative: string | u
   } catch {
     throw new CommandRefusal(`cwd ${shown} does not exist inside the working root. Give an existing directory relative to it, or omit cwd to run in the root.`);
   }
-  if (!isInside(realRoot, real)) throw new CommandRefusal(`cwd ${shown} leads outside the working root (through ".." or a symbolic link). Commands run only inside the root; give a directory within it.`);
+  if (!isWithin(real, realRoot)) throw new CommandRefusal(`cwd ${shown} leads outside the working root (through ".." or a symbolic link). Commands run only inside the root; give a directory within it.`);
   if (!(await stat(real)).isDirectory()) throw new CommandRefusal(`cwd ${shown} is not a directory.`);
   return real;
-}
-
-/** `child` is `root` or below it; `/a/bc` is not below `/a/b`. */
-export function isInside(root: string, child: string): boolean {
-  if (child === root) return true;
-  const prefix = root.endsWith(sep) ? root : root + sep;
-  return child.startsWith(prefix);
 }

@@ -11,14 +11,6 @@ export class ConcurrencyGate {
     if (!Number.isInteger(maxQueued) || maxQueued < 0) throw new RangeError('maxQueued must be a non-negative integer');
   }
 
-  get inFlight(): number {
-    return this.running;
-  }
-
-  get queued(): number {
-    return this.waiting.length;
-  }
-
   /** A release function when a slot is free right now (the common case, with no promise). */
   tryAcquire(): (() => void) | undefined {
     if (this.running >= this.maxInFlight) return undefined;

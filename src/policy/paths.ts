@@ -184,13 +184,6 @@ export class PathSandbox {
     return root ? this.deny.match(segmentsBelow(real, root.real)) : 'outside the roots';
   }
 
-  /** The display path of a real path inside a root (for entries found by a walk). */
-  displayOf(real: string): string {
-    const root = this.rootOf(real);
-    if (!root) throw new PathError('A path outside the allowed roots was refused.', 'EACCES');
-    return this.display(root, segmentsBelow(real, root.real));
-  }
-
   private display(root: SandboxRoot, segments: readonly string[]): string {
     const parts = this.roots.length === 1 ? segments : [root.name, ...segments];
     return parts.length === 0 ? '.' : parts.join('/');

@@ -132,10 +132,6 @@ export class CidrList {
     });
   }
 
-  get size(): number {
-    return this.ranges.length;
-  }
-
   has(address: string): boolean {
     if (isIP(address) === 0 || this.ranges.length === 0) return false;
     const parsed = ipaddr.parse(address);

@@ -19,10 +19,6 @@ export class HostPatterns {
     }
   }
 
-  get size(): number {
-    return this.patterns.length;
-  }
-
   matches(host: string): boolean {
     const h = normalizeHost(host);
     return this.exact.has(h) || this.suffixes.some((suffix) => h.endsWith(suffix) && h.length > suffix.length);

@@ -105,3 +105,9 @@ export function headerMatchesValue(decoded: string, value: unknown): boolean {
   if (typeof value === 'number') return decoded.trim() !== '' && Number(decoded) === value;
   return false;
 }
+
+/** Methods whose `Mcp-Name` header mirrors `params.name` or `params.uri` (streamable-http.mdx). */
+export const NAMED_PARAM: Readonly<Record<string, 'name' | 'uri'>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+
+/** The legacy session header (lower-case, as Node's headers are). */
+export const SESSION_HEADER = 'mcp-session-id';

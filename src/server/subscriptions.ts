@@ -42,10 +42,6 @@ export class SubscriptionHub {
     peer.onClose(() => this.legacyPeers.delete(peer));
   }
 
-  get size(): number {
-    return this.subscriptions.size;
-  }
-
   toolsChanged(): void {
     if (this.toolsChangePending) return;
     this.toolsChangePending = true;

@@ -3,7 +3,7 @@ import { InboundRequests } from '../client/inbound-requests.js';
 import type { ClientTransport, IncomingResponse, SendOptions, ServerRequestHandler, WireContext } from '../client/transport.js';
 import { classifyMessage, type ParsedMessage } from '../jsonrpc/parse.js';
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from '../jsonrpc/types.js';
-import { encodeHeaderValue } from '../protocol/header-params.js';
+import { encodeHeaderValue, NAMED_PARAM, SESSION_HEADER } from '../protocol/header-params.js';
 import { Method } from '../protocol/methods.js';
 import { readCappedText, ResponseTooLargeError } from './read-capped.js';
 import { readSseEvents } from './sse-reader.js';
@@ -23,8 +23,6 @@ export interface HttpTransportOptions {
 }
 
 /** Methods whose `Mcp-Name` header mirrors a params field (streamable-http.mdx "Standard Request Headers"). */
-const NAMED: Record<string, 'name' | 'uri'> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
-const SESSION_HEADER = 'mcp-session-id';
 
 /**
  * Streamable HTTP client: one POST per message, answered with JSON or with an
@@ -130,7 +128,7 @@ export class HttpClientTransport implements ClientTransport {
     if (wire.protocolVersion) headers['mcp-protocol-version'] = wire.protocolVersion;
     if (wire.era === 'modern' && 'method' in message) {
       headers['mcp-method'] = message.method;
-      const field = NAMED[message.method];
+      const field = NAMED_PARAM[message.method];
       const value = field ? message.params?.[field] : undefined;
       if (typeof value === 'string') headers['mcp-name'] = encodeHeaderValue(value);
       Object.assign(headers, extra);

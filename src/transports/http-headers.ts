@@ -1,11 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
 import type { JsonRpcRequest } from '../jsonrpc/types.js';
-import { decodeHeaderValue } from '../protocol/header-params.js';
+import { decodeHeaderValue, NAMED_PARAM } from '../protocol/header-params.js';
 import { getMeta, META } from '../protocol/meta.js';
 
-/** Methods whose `Mcp-Name` header mirrors `params.name` or `params.uri`. */
-const NAMED: Record<string, 'name' | 'uri'> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
 
 /**
  * Modern requests mirror body fields into headers so intermediaries can route
@@ -24,7 +22,7 @@ export function checkStandardHeaders(headers: IncomingHttpHeaders, request: Pick
   if (methodHeader !== request.method) {
     throw mismatch(`Mcp-Method header value '${clip(methodHeader)}' does not match body value '${clip(request.method)}'`);
   }
-  const field = NAMED[request.method];
+  const field = NAMED_PARAM[request.method];
   if (!field) return;
   const rawName = single(headers['mcp-name'], 'Mcp-Name');
   if (rawName === undefined) throw mismatch('required header Mcp-Name is missing');

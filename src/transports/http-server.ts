@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { SESSION_HEADER } from '../protocol/header-params.js';
 import { encodeError } from '../jsonrpc/encode.js';
 import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
 import { parseMessage, type ParsedMessage } from '../jsonrpc/parse.js';
@@ -45,7 +46,6 @@ export interface HttpServerHandle {
   close(): Promise<void>;
 }
 
-const SESSION_HEADER = 'mcp-session-id';
 
 /**
  * Streamable HTTP for both eras on one endpoint: modern requests are served
@@ -139,7 +139,7 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
     if (!reply) return;
     const extra: Record<string, string> = {};
     if (message.method === Method.initialize && !session && peer.legacy && reply.status === 200) {
-      extra['mcp-session-id'] = sessions.add(peer, principals.get(req)).id;
+      extra[SESSION_HEADER] = sessions.add(peer, principals.get(req)).id;
     }
     send(res, reply, extra);
   };
@@ -215,7 +215,7 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
     }
     if (!acceptsEventStream(req)) return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Not Acceptable: GET requires Accept: text/event-stream', undefined, 406));
     if (session.stream) return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Conflict: this session already has an open stream', undefined, 409));
-    startSse(res, { 'mcp-session-id': session.id });
+    startSse(res, { [SESSION_HEADER]: session.id });
     session.stream = res;
     session.peer.push = (json) => writeSseEvent(res, json);
     const timer = setInterval(() => writeSseKeepAlive(res), keepAliveMs);

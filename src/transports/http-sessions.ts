@@ -21,13 +21,9 @@ export class SessionStore {
   private readonly sessions = new Map<string, HttpSession>();
   private readonly sweeper: NodeJS.Timeout;
 
-  constructor(private readonly idleMs: number, readonly maxSessions: number) {
+  constructor(private readonly idleMs: number, private readonly maxSessions: number) {
     this.sweeper = setInterval(() => this.sweep(), Math.min(Math.max(idleMs / 4, 1_000), 60_000));
     this.sweeper.unref();
-  }
-
-  get size(): number {
-    return this.sessions.size;
   }
 
   get full(): boolean {
@@ -55,11 +51,6 @@ export class SessionStore {
     session.peer.close('session ended');
     session.stream?.end();
     return true;
-  }
-
-  /** Every open GET stream, for server-initiated notifications. */
-  *streams(): Iterable<ServerResponse> {
-    for (const s of this.sessions.values()) if (s.stream) yield s.stream;
   }
 
   close(): void {

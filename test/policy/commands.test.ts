@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isInside } from '../../src/policy/command-cwd.js';
+import { isWithin } from '../../src/policy/path-parse.js';
 import { buildEnvironment } from '../../src/policy/command-env.js';
 import { CommandPolicy, CommandRefusal } from '../../src/policy/commands.js';
 
@@ -37,13 +37,13 @@ describe('CommandPolicy', () => {
   });
 });
 
-describe('isInside', () => {
+describe('isWithin (the cwd check)', () => {
   it('compares whole path segments', () => {
-    expect(isInside('/srv/root', '/srv/root')).toBe(true);
-    expect(isInside('/srv/root', '/srv/root/a')).toBe(true);
-    expect(isInside('/srv/root', '/srv/root-other')).toBe(false);
-    expect(isInside('/srv/root', '/srv/roo')).toBe(false);
-    expect(isInside('/', '/etc')).toBe(true);
+    expect(isWithin('/srv/root', '/srv/root')).toBe(true);
+    expect(isWithin('/srv/root/a', '/srv/root')).toBe(true);
+    expect(isWithin('/srv/root-other', '/srv/root')).toBe(false);
+    expect(isWithin('/srv/roo', '/srv/root')).toBe(false);
+    expect(isWithin('/etc', '/')).toBe(true);
   });
 });
 

@@ -2,7 +2,7 @@ import type { CompiledTool } from '../compile-tool.js';
 import type { CallInputs } from '../inputs/call-inputs.js';
 import type { ElicitResult } from '../inputs/responses.js';
 import type { CallOutcome, Stage, ToolCall } from './call.js';
-import { errorResult } from './results.js';
+import { refuse } from './results.js';
 
 /** Which calls need a human's yes: destructive tools (default), every tool, or none. */
 export type ApprovalMode = 'destructive' | 'always' | 'never';
@@ -66,9 +66,4 @@ function approvalRequest(call: ToolCall): Record<string, unknown> {
       required: ['approve'],
     },
   };
-}
-
-function refuse(call: ToolCall, text: string) {
-  call.status = 'refused';
-  return errorResult(text);
 }

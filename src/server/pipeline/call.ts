@@ -34,7 +34,7 @@ export class ToolCall {
   answers: Readonly<Record<string, unknown>> = NO_ANSWERS;
   /** Seals the state of a call that asks the client something (set by the inputs stage). */
   stateCodec!: RequestStateCodec;
-  /** Set while the handler runs: a question it asks then stops it (modern era). */
+  /** Set once the handler has started: a question it asks then stops it (modern era). */
   handlerRunning = false;
   // Opened only by a call that asks or answers something: most calls never do.
   private openedInputs?: CallInputs;

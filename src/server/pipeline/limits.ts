@@ -1,7 +1,7 @@
 import type { ConcurrencyGate } from '../../policy/concurrency.js';
 import type { RateLimiter } from '../../policy/rate-limit.js';
 import { thenCleanUp, type CallOutcome, type Stage, type ToolCall } from './call.js';
-import { errorResult, formatDuration } from './results.js';
+import { formatDuration, refuse } from './results.js';
 
 /** Over a rate limit: an isError result that says when to retry. */
 export function rateLimitStage(limiter: RateLimiter): Stage {
@@ -43,9 +43,4 @@ export function argumentSizeStage(maxBytes: number): Stage {
     if (bytes <= maxBytes) return next();
     return Promise.resolve(refuse(call, `The arguments of ${call.tool.name} are ${bytes} bytes; the limit is ${maxBytes}. Send less data, or pass a reference (a path or URL) instead of the content.`));
   };
-}
-
-function refuse(call: ToolCall, text: string) {
-  call.status = 'refused';
-  return errorResult(text);
 }

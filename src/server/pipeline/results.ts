@@ -8,6 +8,12 @@ export function errorResult(text: string): ToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
+/** A policy stage said no (rate limit, overload, size, approval): the call is marked refused. */
+export function refuse(call: ToolCall, text: string): ToolResult {
+  call.status = 'refused';
+  return errorResult(text);
+}
+
 /** A server-side bug: the client sees a correlation id, the log sees everything. */
 export function internalFailure(call: ToolCall, detail: unknown, logger: Logger): ToolResult {
   const correlationId = nodeCrypto().randomUUID();

@@ -1,7 +1,8 @@
+import { isPlainObject } from '../../protocol/content.js';
 import { defineTool, type Tool } from '../../server/tool.js';
 import { ensureAllowed } from './allow-list.js';
 import type { GithubClient } from './client.js';
-import { ISSUE_SUMMARY_PROPERTIES, ISSUE_SUMMARY_REQUIRED, isObject, issueBody, logins, malformed, str, toIssueSummary } from './issue-shape.js';
+import { ISSUE_SUMMARY_PROPERTIES, ISSUE_SUMMARY_REQUIRED, issueBody, logins, malformed, str, toIssueSummary } from './issue-shape.js';
 import type { GithubSettings } from './options.js';
 import { OWNER_PROPERTY, REPO_PROPERTY, structuredResult } from './tool-parts.js';
 
@@ -47,7 +48,7 @@ export function getIssueTool(client: GithubClient, settings: GithubSettings): To
         { target: `issue ${owner}/${repo}#${number}`, permission: 'Issues: read', access: 'read' },
         (octokit, extras) => octokit.request('GET /repos/{owner}/{repo}/issues/{issue_number}', { owner, repo, issue_number: number, ...extras }),
       );
-      if (!isObject(data)) throw malformed('the issue is not an object');
+      if (!isPlainObject(data)) throw malformed('the issue is not an object');
       const summary = toIssueSummary(data, `${owner}/${repo}`);
       const { body, body_truncated, omitted } = issueBody(data, settings.maxBodyChars);
       const value = {

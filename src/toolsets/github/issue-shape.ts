@@ -1,3 +1,4 @@
+import { isPlainObject } from '../../protocol/content.js';
 import { ToolError, type JsonSchema } from '../../server/tool.js';
 import { capText } from './text.js';
 
@@ -40,7 +41,7 @@ type Raw = Record<string, unknown>;
  * crash or an output that breaks the outputSchema.
  */
 export function toIssueSummary(raw: unknown, repository: string): IssueSummary {
-  if (!isObject(raw)) throw malformed('an issue is not an object');
+  if (!isPlainObject(raw)) throw malformed('an issue is not an object');
   const number = raw.number;
   if (!Number.isInteger(number) || (number as number) < 1) throw malformed('an issue has no number');
   if (typeof raw.title !== 'string') throw malformed(`issue #${number} has no title`);
@@ -53,7 +54,7 @@ export function toIssueSummary(raw: unknown, repository: string): IssueSummary {
     author: login(raw.user),
     labels: Array.isArray(raw.labels) ? raw.labels.map(labelName).filter((l): l is string => l !== undefined) : [],
     comments: Number.isInteger(raw.comments) && (raw.comments as number) >= 0 ? (raw.comments as number) : 0,
-    is_pull_request: isObject(raw.pull_request),
+    is_pull_request: isPlainObject(raw.pull_request),
     created_at: str(raw.created_at) ?? '',
     updated_at: str(raw.updated_at) ?? '',
   };
@@ -73,20 +74,17 @@ export function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-export function isObject(value: unknown): value is Raw {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export function malformed(why: string): ToolError {
   return new ToolError(`GitHub's answer did not have the expected shape (${why}). Check that the toolset's baseUrl points at a GitHub REST API.`);
 }
 
 function login(user: unknown): string | null {
-  return isObject(user) && typeof user.login === 'string' ? user.login : null;
+  return isPlainObject(user) && typeof user.login === 'string' ? user.login : null;
 }
 
 // Labels come as objects ({ name, color, ... }) and, in some payloads, as plain names.
 function labelName(label: unknown): string | undefined {
   if (typeof label === 'string') return label;
-  return isObject(label) && typeof label.name === 'string' ? label.name : undefined;
+  return isPlainObject(label) && typeof label.name === 'string' ? label.name : undefined;
 }

@@ -1,7 +1,8 @@
+import { isPlainObject } from '../../protocol/content.js';
 import { defineTool, ToolError, type Tool } from '../../server/tool.js';
 import { ensureAllowed, repoOfUrl } from './allow-list.js';
 import type { GithubClient } from './client.js';
-import { ISSUE_SUMMARY_PROPERTIES, ISSUE_SUMMARY_REQUIRED, isObject, malformed, str, toIssueSummary } from './issue-shape.js';
+import { ISSUE_SUMMARY_PROPERTIES, ISSUE_SUMMARY_REQUIRED, malformed, str, toIssueSummary } from './issue-shape.js';
 import type { GithubSettings } from './options.js';
 import { structuredResult } from './tool-parts.js';
 import { cleanText } from './text.js';
@@ -93,11 +94,11 @@ export function searchIssuesTool(client: GithubClient, settings: GithubSettings)
           ...extras,
         }),
       );
-      if (!isObject(data) || !Array.isArray(data.items)) throw malformed('the search answer has no items list');
+      if (!isPlainObject(data) || !Array.isArray(data.items)) throw malformed('the search answer has no items list');
       // Enforced here, whatever GitHub's qualifier semantics: items outside the allow-list are never shown.
       const items = [];
       for (const raw of data.items) {
-        const where = isObject(raw) ? repoOfUrl(raw.repository_url) : undefined;
+        const where = isPlainObject(raw) ? repoOfUrl(raw.repository_url) : undefined;
         if (!where || !allowList.allows(where.owner, where.repo)) continue;
         if (repo !== undefined && `${where.owner}/${where.repo}`.toLowerCase() !== repo.toLowerCase()) continue;
         const summary = toIssueSummary(raw, `${where.owner}/${where.repo}`);
