@@ -22,9 +22,13 @@ const PIPELINE_MARGIN_MS = 5_000;
 export function execTools(options: ExecToolsetOptions): Tool[] {
   const opts = resolveExecOptions(options);
   const policy = new CommandPolicy({ commands: opts.commands, maxArgLength: opts.maxArgLength });
-  // Built once: a bad variable name in the config fails at start-up, not per call.
+  // Each command's environment is built once: a bad variable name in the config fails at
+  // start-up, not per call, and every call of a command sees the same environment.
   const baseEnv = buildEnvironment(opts.env);
-  for (const name of policy.names) buildEnvironment(opts.env, policy.get(name)!.entry.env);
+  const envs = new Map(policy.names.map((name) => {
+    const own = policy.get(name)!.entry.env;
+    return [name, own ? buildEnvironment(opts.env, own) : baseEnv];
+  }));
   const readOnly = policy.allReadOnly;
   const longest = Math.max(opts.timeoutMs, ...policy.names.map((n) => policy.get(n)!.entry.timeoutMs ?? 0));
   return [
@@ -38,12 +42,12 @@ export function execTools(options: ExecToolsetOptions): Tool[] {
       // the user before every call) unless every allowed command is read-only.
       annotations: { title: 'Run an allowed command', readOnlyHint: readOnly, destructiveHint: !readOnly, idempotentHint: false, openWorldHint: !readOnly },
       timeoutMs: longest + PIPELINE_MARGIN_MS,
-      handler: (args: ExecArgs, ctx: ToolContext) => execute(args, ctx, policy, opts, baseEnv),
+      handler: (args: ExecArgs, ctx: ToolContext) => execute(args, ctx, policy, opts, envs),
     },
   ];
 }
 
-async function execute(args: ExecArgs, ctx: ToolContext, policy: CommandPolicy, opts: ResolvedExecOptions, baseEnv: Record<string, string>): Promise<ToolResult> {
+async function execute(args: ExecArgs, ctx: ToolContext, policy: CommandPolicy, opts: ResolvedExecOptions, envs: ReadonlyMap<string, Record<string, string>>): Promise<ToolResult> {
   const argv = args.args ?? [];
   let command: CompiledCommand;
   let cwd: string;
@@ -62,7 +66,7 @@ async function execute(args: ExecArgs, ctx: ToolContext, policy: CommandPolicy, 
       path: entry.path,
       args: argv,
       cwd,
-      env: entry.env ? buildEnvironment(opts.env, entry.env) : baseEnv,
+      env: envs.get(args.command)!,
       timeoutMs,
       maxOutputBytes: opts.maxOutputBytes,
       killAfterOutputBytes: opts.killAfterOutputBytes,
