@@ -1,10 +1,4 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
-
-// Servers built in tests keep their default audit trail out of the repository.
-const auditDir = mkdtempSync(join(tmpdir(), 'toolwright-test-audit-'));
 
 export default defineConfig({
   test: {
@@ -14,6 +8,7 @@ export default defineConfig({
     pool: 'forks',
     // Two cores: real child processes and servers in tests need room to breathe.
     maxWorkers: 2,
-    env: { TOOLWRIGHT_AUDIT_DIR: auditDir },
+    // Sets $TOOLWRIGHT_AUDIT_DIR to a temp dir for the run, and removes it after.
+    globalSetup: ['test/helpers/global-setup.ts'],
   },
 });

@@ -1,10 +1,9 @@
 import { CommanderError } from 'commander';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SqliteAuditSink } from '../../src/audit/sqlite-sink.js';
 import { auditCommand, runAudit } from '../../src/cli/audit.js';
+import { sharedTempDir, tempDir } from '../helpers/temp.js';
 import { auditRecord } from './records.js';
 
 const NOW = new Date('2026-07-28T12:00:00.000Z');
@@ -13,7 +12,8 @@ let dir: string;
 let db: string;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'toolwright-audit-cli-'));
+  const temp = sharedTempDir('toolwright-audit-cli-');
+  dir = temp.dir;
   db = join(dir, 'audit.db');
   const sink = new SqliteAuditSink(db);
   await sink.record(auditRecord({ time: ago(2 * 86_400_000), tool: 'old_tool', requestId: 1 }));
@@ -22,6 +22,7 @@ beforeAll(async () => {
   await sink.record(auditRecord({ time: ago(10 * 60_000), tool: 'ghost', status: 'protocol_error', errorCode: -32602, requestId: 4 }));
   await sink.record(auditRecord({ time: ago(5 * 60_000), tool: 'evil\u001b[2J\u202etool', argumentsJson: '{"x":"\\u001b[31mred"}', requestId: 5 }));
   sink.close();
+  return temp.remove;
 });
 
 function io() {
@@ -138,7 +139,7 @@ describe('toolwright audit without --db', () => {
     const cwd = process.cwd();
     const auditDir = process.env.TOOLWRIGHT_AUDIT_DIR;
     delete process.env.TOOLWRIGHT_AUDIT_DIR;
-    process.chdir(mkdtempSync(join(tmpdir(), 'toolwright-audit-cwd-')));
+    process.chdir(tempDir('toolwright-audit-cwd-'));
     try {
       expect(runAudit({}, t.io, NOW)).toBe(2);
     } finally {

@@ -1,10 +1,10 @@
-import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AuditLogMissingError, parseSince, queryAuditLog } from '../../src/audit/query.js';
 import { openDatabase } from '../../src/audit/sqlite-schema.js';
 import { SqliteAuditSink } from '../../src/audit/sqlite-sink.js';
+import { sharedTempDir, tempDir } from '../helpers/temp.js';
 import { auditRecord } from './records.js';
 
 const NOW = new Date('2026-07-28T12:00:00.000Z');
@@ -12,7 +12,8 @@ const ago = (ms: number) => new Date(NOW.getTime() - ms).toISOString();
 let file: string;
 
 beforeAll(async () => {
-  file = join(mkdtempSync(join(tmpdir(), 'toolwright-audit-')), 'audit.db');
+  const temp = sharedTempDir('toolwright-audit-');
+  file = join(temp.dir, 'audit.db');
   const sink = new SqliteAuditSink(file);
   await sink.record(auditRecord({ time: ago(3 * 86_400_000), tool: 'old', requestId: 1 }));
   await sink.record(auditRecord({ time: ago(2 * 3_600_000), tool: 'echo', requestId: 2 }));
@@ -21,6 +22,7 @@ beforeAll(async () => {
   await sink.record(auditRecord({ time: ago(10 * 60_000), tool: 'echo', status: 'cancelled', requestId: 5 }));
   await sink.record(auditRecord({ time: ago(1_000), tool: 'echo', status: 'timeout', isError: true, requestId: 6 }));
   sink.close();
+  return temp.remove;
 });
 
 const ids = (records: { requestId: unknown }[]) => records.map((r) => r.requestId);
@@ -48,7 +50,7 @@ describe('querying the audit log', () => {
   });
 
   it('an empty database without the table yields no records', () => {
-    const empty = join(mkdtempSync(join(tmpdir(), 'toolwright-audit-')), 'empty.db');
+    const empty = join(tempDir('toolwright-audit-'), 'empty.db');
     openDatabase(empty).close();
     expect(queryAuditLog(empty)).toEqual([]);
   });

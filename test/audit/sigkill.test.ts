@@ -1,22 +1,24 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { queryAuditLog } from '../../src/audit/query.js';
+import { killAndReap } from '../helpers/process.js';
+import { tempDir } from '../helpers/temp.js';
 import { modernMeta } from '../helpers/wire.js';
 
 const fixture = fileURLToPath(new URL('../fixtures/audit-stdio-server.ts', import.meta.url));
 let child: ChildProcessWithoutNullStreams | undefined;
-afterEach(() => child?.kill('SIGKILL'));
+// Runs before the test's temp dir is removed, so the server is gone by then.
+afterEach(() => killAndReap(child));
 
 /**
  * Starts the fixture; `onReply` runs synchronously for each response line as
  * it arrives, so a test can SIGKILL the server the moment it has answered.
  */
 function start(onReply: (msg: Record<string, any>, answered: Array<Record<string, any>>) => void) {
-  const dir = mkdtempSync(join(tmpdir(), 'toolwright-audit-kill-'));
+  const dir = tempDir('toolwright-audit-kill-');
   const files = { db: join(dir, 'audit.db'), jsonl: join(dir, 'audit.jsonl') };
   child = spawn(process.execPath, ['--import', 'tsx', fixture], { env: { ...process.env, TOOLWRIGHT_LOG_LEVEL: 'silent', AUDIT_DB: files.db, AUDIT_JSONL: files.jsonl } });
   const answered: Array<Record<string, any>> = [];

@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDefaultAuditSink, DEFAULT_AUDIT_DB } from '../../src/audit/default-sink.js';
@@ -9,9 +8,10 @@ import { queryAuditLog } from '../../src/audit/query.js';
 import type { AuditRecord, AuditSink } from '../../src/audit/record.js';
 import { openDatabase } from '../../src/audit/sqlite-schema.js';
 import { SqliteAuditSink } from '../../src/audit/sqlite-sink.js';
+import { tempDir as makeTempDir } from '../helpers/temp.js';
 import { auditRecord } from './records.js';
 
-const tempDir = () => mkdtempSync(join(tmpdir(), 'toolwright-audit-'));
+const tempDir = () => makeTempDir('toolwright-audit-');
 const opened: AuditSink[] = [];
 afterEach(() => {
   for (const sink of opened.splice(0)) sink.close?.();

@@ -1,15 +1,16 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { demoTools } from '../fixtures/cli/demo-tools.js';
 import { runCli } from '../../src/cli/program.js';
 import { createLogger } from '../../src/server/logger.js';
 import { ToolServer } from '../../src/server/server.js';
 import { serveHttp, type HttpServerHandle } from '../../src/transports/http-server.js';
+import { killAndReap } from '../helpers/process.js';
+import { tempDir } from '../helpers/temp.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const main = `${root}src/cli/main.ts`;
@@ -151,9 +152,10 @@ describe('exit codes and messages', () => {
 
 describe('toolwright serve --http', () => {
   it('serves a tools module a config names by absolute path, next to its toolsets', async () => {
-    const cwd = mkdtempSync(join(tmpdir(), 'toolwright-serve-'));
+    const cwd = tempDir('toolwright-serve-');
     writeFileSync(join(cwd, 'toolwright.config.json'), JSON.stringify({ toolsets: { math: {} }, tools: [`${root}test/fixtures/cli/tools.mjs`] }));
     const child = spawn(cliCommand[0], [...cliCommand.slice(1), 'serve', '--http', '--port', '0'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    onTestFinished(() => killAndReap(child)); // before its cwd is removed (finished hooks run last first)
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     try {
@@ -169,8 +171,9 @@ describe('toolwright serve --http', () => {
 
 
   it('with no config serves the default toolsets, prints its URL, and exits 0 on SIGTERM', async () => {
-    const cwd = mkdtempSync(join(tmpdir(), 'toolwright-serve-'));
+    const cwd = tempDir('toolwright-serve-');
     const child = spawn(cliCommand[0], [...cliCommand.slice(1), 'serve', '--http', '--port', '0'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    onTestFinished(() => killAndReap(child)); // before its cwd is removed (finished hooks run last first)
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     try {

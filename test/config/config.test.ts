@@ -1,14 +1,14 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runInit } from '../../src/cli/init.js';
 import { buildServer } from '../../src/config/build.js';
 import { findConfig, loadConfig } from '../../src/config/load.js';
 import { ConfigError } from '../../src/config/validate.js';
+import { tempDir } from '../helpers/temp.js';
 import { wire } from '../helpers/wire.js';
 
-const dir = () => mkdtempSync(join(tmpdir(), 'toolwright-config-'));
+const dir = () => tempDir('toolwright-config-');
 const write = (folder: string, name: string, text: string) => {
   writeFileSync(join(folder, name), text);
   return join(folder, name);

@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,6 +6,7 @@ import { SqliteAuditSink } from '../../src/audit/sqlite-sink.js';
 import { ToolServer } from '../../src/server/server.js';
 import { serveStdio } from '../../src/transports/stdio-server.js';
 import { auditRecord } from '../audit/records.js';
+import { tempDir } from '../helpers/temp.js';
 import { memoryLogger, modernMeta } from '../helpers/wire.js';
 
 const sinks: SqliteAuditSink[] = [];
@@ -17,7 +16,7 @@ afterEach(() => {
 
 describe('stdio: a pipelined burst is answered group by group', () => {
   it('writes the first answers, each already in the audit trail, before it handles the rest', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'toolwright-groups-')), 'audit.db');
+    const file = join(tempDir('toolwright-groups-'), 'audit.db');
     const sink = new SqliteAuditSink(file);
     sinks.push(sink);
     const events: string[] = [];
@@ -65,7 +64,7 @@ describe('stdio: a pipelined burst is answered group by group', () => {
 
 describe('SqliteAuditSink.flush', () => {
   it('commits the open batch at once and settles its promise, instead of at the end of the turn', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'toolwright-flush-')), 'audit.db');
+    const file = join(tempDir('toolwright-flush-'), 'audit.db');
     const sink = new SqliteAuditSink(file);
     sinks.push(sink);
     const done = Promise.all([sink.record(auditRecord({ requestId: 1 })), sink.record(auditRecord({ requestId: 2 }))]);

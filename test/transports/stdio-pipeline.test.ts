@@ -1,15 +1,16 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isAlive } from '../helpers/process.js';
+import { isAlive, killAndReap } from '../helpers/process.js';
+import { tempDir } from '../helpers/temp.js';
 import { modernMeta } from '../helpers/wire.js';
 
 const fixture = fileURLToPath(new URL('../fixtures/pipeline-server.ts', import.meta.url));
 let child: ChildProcessWithoutNullStreams | undefined;
-afterEach(() => child?.kill('SIGKILL'));
+// Runs before the test's temp dir is removed, so the server is gone by then.
+afterEach(() => killAndReap(child));
 
 function start() {
   child = spawn(process.execPath, ['--import', 'tsx', fixture], { env: { ...process.env, TOOLWRIGHT_LOG_LEVEL: 'silent' } });
@@ -39,7 +40,7 @@ const until = async (check: () => boolean, ms = 5_000) => {
 describe('the call pipeline in a real stdio server', () => {
   it('cancelling a call stops the child process it started, and sends no response', async () => {
     const { send, messages } = start();
-    const pidFile = join(mkdtempSync(join(tmpdir(), 'toolwright-')), 'pid');
+    const pidFile = join(tempDir('toolwright-'), 'pid');
     send({ jsonrpc: '2.0', id: 'c', method: 'tools/call', params: { name: 'run_sleep', arguments: { pidFile }, _meta: modernMeta() } });
     await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '');
     const pid = Number(readFileSync(pidFile, 'utf8'));

@@ -1,0 +1,21 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { onTestFinished } from 'vitest';
+
+// Running the tests must leave nothing behind in the user's temp dir: every dir made here is removed again.
+
+/** A fresh dir in the OS temp dir, removed when the test that made it finishes. */
+export function tempDir(prefix: string): string {
+  let remove = () => {};
+  onTestFinished(() => remove()); // first: outside a test this throws before anything is made
+  const temp = sharedTempDir(prefix);
+  remove = temp.remove;
+  return temp.dir;
+}
+
+/** A fresh dir for a file's tests to share: make it in `beforeAll` and return `remove` from that hook. */
+export function sharedTempDir(prefix: string): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
