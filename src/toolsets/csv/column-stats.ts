@@ -41,7 +41,9 @@ export interface ColumnSummary {
   distinct?: { count: number; capped: boolean; top: Array<{ value: string; count: number }> };
 }
 
-export type Operation = 'sum' | 'average' | 'count' | 'min' | 'max' | 'distinct' | 'describe';
+/** What analyze_csv can compute; the input schema's enum and the Operation type both come from this list. */
+export const OPERATIONS = ['sum', 'average', 'count', 'min', 'max', 'distinct', 'describe'] as const;
+export type Operation = (typeof OPERATIONS)[number];
 
 export class ColumnStats {
   private count = 0;
@@ -122,5 +124,5 @@ export class ColumnStats {
 
 /** Whether any operation needs numbers (so that non-numeric cells deserve an explanation). */
 export function wantsNumbers(ops: ReadonlySet<Operation>): boolean {
-  return ['sum', 'average', 'min', 'max', 'describe'].some((op) => ops.has(op as Operation));
+  return (['sum', 'average', 'min', 'max', 'describe'] as const).some((op) => ops.has(op));
 }

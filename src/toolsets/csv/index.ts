@@ -40,7 +40,7 @@ export function csvTools(options: CsvToolsetOptions): Tool[] {
     description:
       'Computes per-column statistics of a CSV file in the workspace (sum, average, count, min, max, distinct values, or all with describe), reading it as a stream so any size works. ' +
       'Use it instead of reading a CSV with read_file and adding numbers yourself. Cells that are not numbers are left out of the numeric results and reported with their row numbers. No side effects.',
-    inputSchema: inputSchema(`The CSV file, ${sandbox.pathHint()}.`, maxColumns),
+    inputSchema: inputSchema(sandbox, maxColumns),
     outputSchema,
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     handler: async (args: CsvArgs, ctx) => {

@@ -1,11 +1,13 @@
-/** The JSON Schemas of analyze_csv, kept apart from the logic so the tool file reads as behaviour. */
-export const OPERATIONS = ['sum', 'average', 'count', 'min', 'max', 'distinct', 'describe'] as const;
+// The JSON Schemas of analyze_csv, kept apart from the logic so the tool file reads as behaviour.
+import type { PathSandbox } from '../../policy/paths.js';
+import { pathProperty } from '../path-property.js';
+import { OPERATIONS } from './column-stats.js';
 
-export function inputSchema(pathDescription: string, maxColumns: number) {
+export function inputSchema(sandbox: PathSandbox, maxColumns: number) {
   return {
     type: 'object',
     properties: {
-      path: { type: 'string', minLength: 1, maxLength: 4096, description: pathDescription },
+      path: pathProperty(sandbox, 'The CSV file'),
       operations: {
         type: 'array',
         items: { type: 'string', enum: OPERATIONS },

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { isText } from '../text-bytes.js';
 
 /**
  * What kind of bytes a file holds, decided from its first bytes (magic
@@ -43,17 +44,6 @@ export function sniff(head: Uint8Array, name: string): Sniffed {
   }
   if (isText(head)) return { kind: 'text' };
   return { kind: 'binary', mimeType: BINARY_TYPES[ext] ?? 'application/octet-stream' };
-}
-
-/** Text: no NUL byte and valid UTF-8 (an incomplete character at the end of the sample is fine). */
-export function isText(head: Uint8Array): boolean {
-  if (head.includes(0)) return false;
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(head, { stream: true });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function startsWith(b: Uint8Array, magic: number[]): boolean {

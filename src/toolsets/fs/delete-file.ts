@@ -3,7 +3,8 @@ import { nodeCrypto } from '../../lazy-crypto.js';
 import { PathError, quote } from '../../policy/path-errors.js';
 import type { PathSandbox, ResolvedPath } from '../../policy/paths.js';
 import { defineTool, ToolError, type ElicitSchema, type Tool, type ToolContext } from '../../server/tool.js';
-import { formatBytes, pathProperty, type FsSettings } from './options.js';
+import { pathProperty } from '../path-property.js';
+import { formatBytes, type FsSettings } from './options.js';
 import { walk, type WalkCounters } from './walk.js';
 
 interface DeleteArgs {

@@ -1,5 +1,6 @@
 import { defineTool, type Tool } from '../../server/tool.js';
-import { formatBytes, pathProperty, type FsSettings } from './options.js';
+import { pathProperty } from '../path-property.js';
+import { formatBytes, type FsSettings } from './options.js';
 
 interface InfoArgs {
   path: string;

@@ -1,7 +1,8 @@
 import fsp from 'node:fs/promises';
 import { PathError, quote } from '../../policy/path-errors.js';
 import { defineTool, type Tool } from '../../server/tool.js';
-import { formatBytes, pathProperty, type FsSettings } from './options.js';
+import { pathProperty } from '../path-property.js';
+import { formatBytes, type FsSettings } from './options.js';
 import { walk, type EntryType, type WalkCounters } from './walk.js';
 
 interface ListArgs {

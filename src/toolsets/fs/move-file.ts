@@ -2,7 +2,8 @@ import { movePath } from '../../policy/path-io.js';
 import { PathError, quote } from '../../policy/path-errors.js';
 import { isWithin } from '../../policy/path-parse.js';
 import { defineTool, type Tool } from '../../server/tool.js';
-import { pathProperty, type FsSettings } from './options.js';
+import { pathProperty } from '../path-property.js';
+import type { FsSettings } from './options.js';
 
 interface MoveArgs {
   source: string;

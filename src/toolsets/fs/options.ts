@@ -54,8 +54,3 @@ export function formatBytes(bytes: number): string {
   }
   return `${Number(value.toFixed(1))} ${units[unit]}`;
 }
-
-/** The `path` argument, described once for every tool. */
-export function pathProperty(sandbox: PathSandbox, what: string): Record<string, unknown> {
-  return { type: 'string', minLength: 1, maxLength: 4096, description: `${what}, ${sandbox.pathHint()}.` };
-}

@@ -2,8 +2,9 @@ import { openForRead, readFully } from '../../policy/path-io.js';
 import { PathError, quote } from '../../policy/path-errors.js';
 import { defineTool, ToolError, type Tool, type ToolResult } from '../../server/tool.js';
 import type { ContentBlock } from '../../protocol/content.js';
+import { pathProperty } from '../path-property.js';
 import { sniff, SNIFF_BYTES } from './content-type.js';
-import { formatBytes, pathProperty, type FsSettings } from './options.js';
+import { formatBytes, type FsSettings } from './options.js';
 import { readByteWindow, readLineWindow } from './text-window.js';
 
 interface ReadArgs {

@@ -3,8 +3,10 @@ import { openForRead, readFully } from '../../policy/path-io.js';
 import { PathError, quote } from '../../policy/path-errors.js';
 import { globToRegExp, GlobSyntaxError, hasGlobSyntax } from '../../policy/path-glob.js';
 import { defineTool, ToolError, type Tool } from '../../server/tool.js';
-import { isText, SNIFF_BYTES } from './content-type.js';
-import { pathProperty, type FsSettings } from './options.js';
+import { pathProperty } from '../path-property.js';
+import { isText } from '../text-bytes.js';
+import { SNIFF_BYTES } from './content-type.js';
+import type { FsSettings } from './options.js';
 import { walk, type EntryType, type WalkCounters, type WalkEntry } from './walk.js';
 
 interface SearchArgs {

@@ -2,7 +2,8 @@ import { atomicWrite } from '../../policy/path-io.js';
 import { quote } from '../../policy/path-errors.js';
 import { isBase64 } from '../../protocol/content.js';
 import { defineTool, ToolError, type Tool } from '../../server/tool.js';
-import { formatBytes, pathProperty, type FsSettings } from './options.js';
+import { pathProperty } from '../path-property.js';
+import { formatBytes, type FsSettings } from './options.js';
 
 interface WriteArgs {
   path: string;

@@ -1,3 +1,4 @@
+import { optionChecks } from '../options.js';
 import { RepoAllowList } from './allow-list.js';
 
 /** How the github toolset is configured (all but `repos` have defaults). */
@@ -47,38 +48,27 @@ export const GITHUB_DEFAULTS = {
   maxBodyChars: 20_000,
 } as const;
 
+const check = optionChecks('github');
+
 /** Throws a TypeError naming the bad option, so a config mistake fails at start-up, not mid-call. */
 export function resolveGithubOptions(options: GithubToolsetOptions): GithubSettings {
   if (!options || !Array.isArray(options.repos)) throw new TypeError('github toolset: "repos" must be a list such as ["owner/name", "owner/*"]');
-  const tokenEnv = options.tokenEnv ?? GITHUB_DEFAULTS.tokenEnv;
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(tokenEnv)) throw new TypeError(`github toolset: "tokenEnv" must be an environment variable name, got ${JSON.stringify(tokenEnv)}`);
+  const tokenEnv = check.matching('tokenEnv', options.tokenEnv ?? GITHUB_DEFAULTS.tokenEnv, /^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name');
   return {
     allowList: RepoAllowList.parse(options.repos),
     tokenEnv,
-    baseUrl: httpBaseUrl(options.baseUrl ?? GITHUB_DEFAULTS.baseUrl),
-    requestTimeoutMs: positiveInt('requestTimeoutMs', options.requestTimeoutMs ?? GITHUB_DEFAULTS.requestTimeoutMs),
-    maxResponseBytes: positiveInt('maxResponseBytes', options.maxResponseBytes ?? GITHUB_DEFAULTS.maxResponseBytes),
-    maxBodyChars: positiveInt('maxBodyChars', options.maxBodyChars ?? GITHUB_DEFAULTS.maxBodyChars),
+    // Octokit appends "/repos/..." to the base as text, so GHE's "/api/v3" prefix is kept.
+    baseUrl: check.httpBaseUrl('baseUrl', options.baseUrl ?? GITHUB_DEFAULTS.baseUrl, noCredentials),
+    requestTimeoutMs: check.positiveInt('requestTimeoutMs', options.requestTimeoutMs ?? GITHUB_DEFAULTS.requestTimeoutMs),
+    maxResponseBytes: check.positiveInt('maxResponseBytes', options.maxResponseBytes ?? GITHUB_DEFAULTS.maxResponseBytes),
+    maxBodyChars: check.positiveInt('maxBodyChars', options.maxBodyChars ?? GITHUB_DEFAULTS.maxBodyChars),
     anonymousReads: options.anonymousReads ?? false,
     approveCreate: options.approveCreate ?? false,
     env: options.env ?? process.env,
   };
 }
 
-function httpBaseUrl(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new TypeError(`github toolset: "baseUrl" is not a URL: ${JSON.stringify(value)}`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new TypeError('github toolset: "baseUrl" must be an http(s) URL');
-  if (url.username || url.password) throw new TypeError('github toolset: "baseUrl" must not carry credentials; use tokenEnv');
-  // Octokit appends "/repos/..." to the base as text: keep a path prefix (GHE's /api/v3), drop the trailing slash.
-  return url.href.replace(/\/+$/, '');
-}
-
-function positiveInt(name: string, value: number): number {
-  if (!Number.isInteger(value) || value <= 0) throw new TypeError(`github toolset: "${name}" must be a positive integer`);
-  return value;
+// Credentials belong in tokenEnv, read at call time, not in plain text in a config file's URL.
+function noCredentials(url: URL): string | undefined {
+  return url.username || url.password ? 'must not carry credentials; use tokenEnv' : undefined;
 }

@@ -1,4 +1,5 @@
 import type { ContentBlock } from '../../protocol/content.js';
+import { isText } from '../text-bytes.js';
 import type { HopResponse } from './send.js';
 
 /** How a body is shown to the model. */
@@ -42,20 +43,10 @@ export function bodyKind(type: MediaType, body: Buffer): BodyKind {
   const { essence } = type;
   if (essence.startsWith('text/') || TEXT_APPLICATION.has(essence) || essence.endsWith('+json') || essence.endsWith('+xml')) return 'text';
   if (IMAGES.has(essence)) return 'image';
-  // No declared type: show it as text only if it decodes as UTF-8 without NULs.
-  if (essence === '' && looksLikeText(body)) return 'text';
+  // No declared type: show it as text only if it decodes as UTF-8 without NULs
+  // (a body cut at the size cap may end inside a character; isText allows that).
+  if (essence === '' && isText(body)) return 'text';
   return 'binary';
-}
-
-function looksLikeText(body: Buffer): boolean {
-  if (body.includes(0)) return false;
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(body);
-    return true;
-  } catch {
-    // A body cut at the size cap may end inside a character: judge the rest.
-    return body.length > 4 && looksLikeText(body.subarray(0, body.length - 4));
-  }
 }
 
 /** Decodes with the declared charset; an unknown label falls back to UTF-8 (never an exception). */

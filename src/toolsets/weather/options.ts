@@ -1,3 +1,5 @@
+import { optionChecks } from '../options.js';
+
 /** How the weather toolset is configured; every option has a default. */
 export interface WeatherToolsetOptions {
   /** Open-Meteo geocoding API base URL (default "https://geocoding-api.open-meteo.com"). */
@@ -28,33 +30,21 @@ export const WEATHER_DEFAULTS = {
   language: 'en',
 } as const;
 
+const check = optionChecks('weather');
+
 /** Throws a TypeError naming the bad option, so a config mistake fails at start-up. */
 export function resolveWeatherOptions(options: WeatherToolsetOptions = {}): WeatherSettings {
-  const language = options.language ?? WEATHER_DEFAULTS.language;
-  if (!/^[a-z]{2}$/.test(language)) throw new TypeError(`weather toolset: "language" must be a two-letter ISO 639-1 code, got ${JSON.stringify(language)}`);
+  const language = check.matching('language', options.language ?? WEATHER_DEFAULTS.language, /^[a-z]{2}$/, 'a two-letter ISO 639-1 code');
   return {
-    geocodingUrl: baseUrl('geocodingUrl', options.geocodingUrl ?? WEATHER_DEFAULTS.geocodingUrl),
-    forecastUrl: baseUrl('forecastUrl', options.forecastUrl ?? WEATHER_DEFAULTS.forecastUrl),
-    requestTimeoutMs: positiveInt('requestTimeoutMs', options.requestTimeoutMs ?? WEATHER_DEFAULTS.requestTimeoutMs),
-    maxResponseBytes: positiveInt('maxResponseBytes', options.maxResponseBytes ?? WEATHER_DEFAULTS.maxResponseBytes),
+    geocodingUrl: check.httpBaseUrl('geocodingUrl', options.geocodingUrl ?? WEATHER_DEFAULTS.geocodingUrl, noQuery),
+    forecastUrl: check.httpBaseUrl('forecastUrl', options.forecastUrl ?? WEATHER_DEFAULTS.forecastUrl, noQuery),
+    requestTimeoutMs: check.positiveInt('requestTimeoutMs', options.requestTimeoutMs ?? WEATHER_DEFAULTS.requestTimeoutMs),
+    maxResponseBytes: check.positiveInt('maxResponseBytes', options.maxResponseBytes ?? WEATHER_DEFAULTS.maxResponseBytes),
     language,
   };
 }
 
-function baseUrl(name: string, value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new TypeError(`weather toolset: "${name}" is not a URL: ${JSON.stringify(value)}`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new TypeError(`weather toolset: "${name}" must be an http(s) URL`);
-  if (url.search || url.hash) throw new TypeError(`weather toolset: "${name}" must not have a query or fragment`);
-  // Paths are appended as text ("/v1/search"), so a proxy prefix survives; the trailing slash goes.
-  return url.href.replace(/\/+$/, '');
-}
-
-function positiveInt(name: string, value: number): number {
-  if (!Number.isInteger(value) || value <= 0) throw new TypeError(`weather toolset: "${name}" must be a positive integer`);
-  return value;
+// Paths are appended to the base as text: after a query or fragment they would land inside it.
+function noQuery(url: URL): string | undefined {
+  return url.search || url.hash ? 'must not have a query or fragment' : undefined;
 }

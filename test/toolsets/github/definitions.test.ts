@@ -31,10 +31,14 @@ describe('github toolset definitions', () => {
     expect(() => githubTools({ repos: ['octocat'] })).toThrow('repos entry "octocat" is not "owner/name" or "owner/*"');
     expect(() => githubTools({ repos: ['*/*'] })).toThrow('repos entry "*/*"');
     expect(() => githubTools({ repos: ['a/b/c'] })).toThrow('repos entry "a/b/c"');
-    expect(() => githubTools({ repos: ['a/b'], baseUrl: 'ftp://example.test' })).toThrow('"baseUrl" must be an http(s) URL');
-    expect(() => githubTools({ repos: ['a/b'], baseUrl: 'https://user:pw@example.test' })).toThrow('must not carry credentials');
-    expect(() => githubTools({ repos: ['a/b'], tokenEnv: 'MY TOKEN' })).toThrow('"tokenEnv" must be an environment variable name');
-    expect(() => githubTools({ repos: ['a/b'], requestTimeoutMs: 0 })).toThrow('"requestTimeoutMs" must be a positive integer');
-    expect(() => githubTools({ repos: ['a/b'], maxBodyChars: 1.5 })).toThrow('"maxBodyChars" must be a positive integer');
+    // Whole messages: they are built by the checks shared with the weather toolset (src/toolsets/options.ts).
+    const fails = (options: Partial<Parameters<typeof githubTools>[0]>, message: string) => expect(() => githubTools({ repos: ['a/b'], ...options })).toThrow(new TypeError(message));
+    fails({ baseUrl: 'not a url' }, 'github toolset: "baseUrl" is not a URL: "not a url"');
+    fails({ baseUrl: 'ftp://example.test' }, 'github toolset: "baseUrl" must be an http(s) URL');
+    fails({ baseUrl: 'https://user:pw@example.test' }, 'github toolset: "baseUrl" must not carry credentials; use tokenEnv');
+    fails({ tokenEnv: 'MY TOKEN' }, 'github toolset: "tokenEnv" must be an environment variable name, got "MY TOKEN"');
+    fails({ requestTimeoutMs: 0 }, 'github toolset: "requestTimeoutMs" must be a positive integer');
+    fails({ maxResponseBytes: -1 }, 'github toolset: "maxResponseBytes" must be a positive integer');
+    fails({ maxBodyChars: 1.5 }, 'github toolset: "maxBodyChars" must be a positive integer');
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpTools } from '../../../src/toolsets/http/index.js';
+import { bodyKind } from '../../../src/toolsets/http/response-content.js';
 import { modernMeta } from '../../helpers/wire.js';
 import { contentServer, httpServer, PNG, type Listening } from './helpers.js';
 
@@ -75,6 +76,25 @@ describe('fetch_url: bodies by type', () => {
     const result = await local().call({ url: `${base}/text`, method: 'HEAD' });
     expect(result.structuredContent).toMatchObject({ status: 200, bytes: 0 });
     expect(result.content[0].text).toContain('(empty body)');
+  });
+});
+
+describe('fetch_url: an untyped body', () => {
+  // Judged by isText (src/toolsets/text-bytes.ts), shared with the fs toolset.
+  const untyped = (body: Buffer) => bodyKind({ essence: '' }, body);
+
+  it('is text when it is UTF-8, even when cut at the size cap inside a character', () => {
+    expect(untyped(Buffer.from('plain words ✓'))).toBe('text');
+    expect(untyped(Buffer.from('cut inside ✓').subarray(0, -1))).toBe('text');
+  });
+
+  it('is binary when it holds a NUL or bytes that are not UTF-8 (a character cut at its end aside)', () => {
+    expect(untyped(Buffer.from('a\0b'))).toBe('binary');
+    expect(untyped(Buffer.from('caf\xe9 au lait, sent without a type', 'latin1'))).toBe('binary');
+    // Large and invalid near the start: decided at once, not by re-decoding ever shorter prefixes.
+    const large = Buffer.alloc(2 * 1024 * 1024, 'a');
+    large[1] = 0xff;
+    expect(untyped(large)).toBe('binary');
   });
 });
 

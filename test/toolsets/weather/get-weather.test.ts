@@ -153,10 +153,14 @@ describe('get_weather', () => {
   });
 
   it('fails at start-up, naming the option, for an unusable configuration', () => {
-    expect(() => weatherTools({ geocodingUrl: 'not a url' })).toThrow('"geocodingUrl" is not a URL');
-    expect(() => weatherTools({ forecastUrl: 'file:///etc/passwd' })).toThrow('"forecastUrl" must be an http(s) URL');
-    expect(() => weatherTools({ forecastUrl: 'https://api.open-meteo.com/?x=1' })).toThrow('must not have a query');
-    expect(() => weatherTools({ requestTimeoutMs: -1 })).toThrow('"requestTimeoutMs" must be a positive integer');
-    expect(() => weatherTools({ language: 'english' })).toThrow('"language" must be a two-letter');
+    // Whole messages: they are built by the checks shared with the github toolset (src/toolsets/options.ts).
+    const fails = (options: Parameters<typeof weatherTools>[0], message: string) => expect(() => weatherTools(options)).toThrow(new TypeError(message));
+    fails({ geocodingUrl: 'not a url' }, 'weather toolset: "geocodingUrl" is not a URL: "not a url"');
+    fails({ forecastUrl: 'file:///etc/passwd' }, 'weather toolset: "forecastUrl" must be an http(s) URL');
+    fails({ forecastUrl: 'https://api.open-meteo.com/?x=1' }, 'weather toolset: "forecastUrl" must not have a query or fragment');
+    fails({ geocodingUrl: 'https://geocoding-api.open-meteo.com/#top' }, 'weather toolset: "geocodingUrl" must not have a query or fragment');
+    fails({ requestTimeoutMs: -1 }, 'weather toolset: "requestTimeoutMs" must be a positive integer');
+    fails({ maxResponseBytes: 1.5 }, 'weather toolset: "maxResponseBytes" must be a positive integer');
+    fails({ language: 'english' }, 'weather toolset: "language" must be a two-letter ISO 639-1 code, got "english"');
   });
 });
