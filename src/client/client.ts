@@ -4,7 +4,7 @@ import { isPlainObject } from '../protocol/content.js';
 import { isLogLevel, type Implementation, type LogLevel } from '../protocol/meta.js';
 import { Method } from '../protocol/methods.js';
 import type { Era } from '../protocol/versions.js';
-import { withDeadline } from './deadline.js';
+import { untilAborted, withDeadline, type Budget } from './deadline.js';
 import { ConnectionError, InputRequiredError, InputRoundsExceededError, McpRpcError, OutputValidationError, ProtocolViolationError } from './errors.js';
 import { handshake, type ServerIdentity } from './handshake.js';
 import { declareCapabilities } from './inputs/capabilities.js';
@@ -16,6 +16,7 @@ import { openTransport } from './open-transport.js';
 import { readCallResult, readListPage } from './results.js';
 import { answerLegacyRequests } from './server-requests.js';
 import { ClientSession, type RequestOptions } from './session.js';
+import { SharedRun } from './shared-run.js';
 import { MAX_TOOLS, ToolCatalog, type CatalogEntry } from './tool-catalog.js';
 import type { CallToolOptions, CallToolResult, ClientTarget, ListedTool, Progress, ToolClientOptions } from './types.js';
 
@@ -33,7 +34,11 @@ export class ToolClient {
   private session?: ClientSession;
   private identity?: ServerIdentity;
   private catalog?: ToolCatalog;
-  private listing?: Promise<ListedTool[]>;
+  private listing?: SharedRun<ListedTool[]>;
+  /** The legacy session being re-established, while it is. */
+  private renewal?: Promise<void>;
+  /** How many legacy sessions have been re-established: tells a late 404 from a current one. */
+  private renewals = 0;
   private state: 'new' | 'connecting' | 'open' | 'closed' = 'new';
   private readonly warn: (message: string) => void;
   /** Answers the server's questions; absent without `onInputRequest`. */
@@ -94,9 +99,16 @@ export class ToolClient {
   async listTools(options: { refresh?: boolean; signal?: AbortSignal } = {}): Promise<ListedTool[]> {
     const catalog = this.open().catalog;
     if (!options.refresh && catalog.isFresh()) return catalog.list();
-    // Concurrent callers share one fetch.
-    this.listing ??= this.fetchTools(catalog, options.signal).finally(() => (this.listing = undefined));
-    return this.listing;
+    // Concurrent callers share one fetch; each one's signal ends only its own wait (SharedRun).
+    if (!this.listing || this.listing.stopped) {
+      const listing = new SharedRun(Method.toolsList, (signal) => this.fetchTools(catalog, signal));
+      const done = () => {
+        if (this.listing === listing) this.listing = undefined;
+      };
+      listing.result.then(done, done);
+      this.listing = listing;
+    }
+    return this.listing.join(options.signal);
   }
 
   /**
@@ -107,7 +119,7 @@ export class ToolClient {
    */
   async callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Promise<CallToolResult> {
     if (!isPlainObject(args)) throw new TypeError('tool arguments must be a plain object');
-    let entry = await this.lookup(name);
+    let entry = await this.lookup(name, options.signal);
     const timeoutMs = options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const budget = { deadline: Date.now() + timeoutMs, timeoutMs, signal: options.signal };
     const maxRounds = this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
@@ -158,10 +170,10 @@ export class ToolClient {
   }
 
   /** The checked definition of `name`, listing tools first when needed. */
-  private async lookup(name: string): Promise<CatalogEntry | undefined> {
+  private async lookup(name: string, signal?: AbortSignal): Promise<CatalogEntry | undefined> {
     const catalog = this.open().catalog;
     if (!catalog.isLoaded || (!catalog.get(name) && !catalog.rejection(name) && !catalog.isFresh())) {
-      await this.listTools({ refresh: true });
+      await this.listTools({ refresh: true, signal });
     }
     const rejected = catalog.rejection(name);
     if (rejected) throw new ProtocolViolationError(`tool ${name} cannot be called: the server's definition was rejected (${rejected})`);
@@ -201,7 +213,7 @@ export class ToolClient {
       return { entry, result: await send(entry) };
     } catch (err) {
       if (!(err instanceof McpRpcError) || err.code !== ErrorCode.HeaderMismatch || this.session?.transport.kind !== 'http') throw err;
-      await this.listTools({ refresh: true });
+      await this.listTools({ refresh: true, signal: options.signal });
       const fresh = this.catalog?.get(name);
       return { entry: fresh, result: await send(fresh) };
     }
@@ -210,13 +222,42 @@ export class ToolClient {
   /** One request; a legacy HTTP session the server ended is re-established once (2025-11-25 "Session Management"). */
   private async rpc(method: string, params: Record<string, unknown>, options: RequestOptions): Promise<Record<string, unknown>> {
     const session = this.open().session;
+    // Sent now, the request would go out without a session: wait for the new one.
+    if (this.renewal) await this.waitForRenewal(this.renewal, method, options);
+    const sentIn = this.renewals;
     try {
       return await session.request(method, params, options);
     } catch (err) {
       if (!(err instanceof ConnectionError) || err.reason !== 'session-expired') throw err;
-      this.identity = await handshake(session, { preference: 'legacy', probeTimeoutMs: 0 });
+      // Every request that finds the session gone joins the same handshake; one that was
+      // answered late, after a new session was made, just goes again in the new one.
+      if (this.renewals === sentIn) this.renewal ??= this.renew(session);
+      if (this.renewal) await this.waitForRenewal(this.renewal, method, options);
       return session.request(method, params, options);
     }
+  }
+
+  /** A new legacy session; it runs under no caller's signal, so one who gives up cannot take it from the others. */
+  private renew(session: ClientSession): Promise<void> {
+    this.renewals++;
+    const renewal = handshake(session, { preference: 'legacy', probeTimeoutMs: 0 })
+      .then((identity) => {
+        this.identity = identity;
+      })
+      .finally(() => (this.renewal = undefined));
+    // Every waiter may have given up before it fails: that is nobody's unhandled rejection.
+    renewal.catch(() => {});
+    return renewal;
+  }
+
+  /** Waits for the new session within the caller's own budget: its abort or deadline ends its wait, not the handshake. */
+  private waitForRenewal(renewal: Promise<void>, method: string, options: RequestOptions): Promise<void> {
+    const { signal, deadline } = options;
+    // A call's deadline covers this wait as it covers the call's requests; a listing page has only its signal.
+    const budget: Budget = deadline === undefined
+      ? { signal }
+      : { signal, deadline, timeoutMs: options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS };
+    return withDeadline(method, budget, (aborted) => untilAborted(renewal, aborted));
   }
 
   private onCallNotification(n: JsonRpcNotification, onProgress?: (p: Progress) => void): void {

@@ -1,6 +1,7 @@
 import type { JsonRpcNotification } from '../jsonrpc/types.js';
 import { META, type ClientCapabilities, type Implementation, type LogLevel } from '../protocol/meta.js';
 import { Method } from '../protocol/methods.js';
+import { withDeadline } from './deadline.js';
 import { CancelledError, TimeoutError } from './errors.js';
 import { unwrapResponse } from './results.js';
 import type { ClientTransport, WireContext } from './transport.js';
@@ -52,37 +53,34 @@ export class ClientSession {
     // Already aborted or out of time: nothing is sent, so there is nothing to cancel either.
     if (options.signal?.aborted) throw new CancelledError(method, options.signal.reason);
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
-    const waitMs = options.deadline === undefined ? timeoutMs : options.deadline - Date.now();
-    if (waitMs <= 0) throw new TimeoutError(method, timeoutMs);
+    const now = Date.now();
+    const deadline = options.deadline ?? now + timeoutMs;
+    if (deadline <= now) throw new TimeoutError(method, timeoutMs);
     const id = this.nextId++;
     const wire = options.wire ?? this.wire;
     const meta = this.metaFor(wire, options, id);
     const body = meta ? { ...params, _meta: meta } : params;
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new TimeoutError(method, timeoutMs)), waitMs);
-    const onCallerAbort = () => controller.abort(new CancelledError(method, options.signal?.reason));
-    options.signal?.addEventListener('abort', onCallerAbort, { once: true });
-    try {
-      const response = await this.transport.request(
-        { jsonrpc: '2.0', id, method, params: body },
-        {
-          wire,
-          signal: controller.signal,
-          progressToken: options.progress ? id : undefined,
-          onNotification: options.onNotification,
-          headers: options.headers,
-        },
-      );
-      return unwrapResponse(method, response.message, response.httpStatus, options.acceptInputRequired);
-    } catch (err) {
-      if (controller.signal.aborted && err === controller.signal.reason && options.cancellable !== false) {
-        void this.cancel(id, wire, err instanceof TimeoutError ? 'timed out' : 'cancelled by the caller');
+    return withDeadline(method, { deadline, timeoutMs, signal: options.signal }, async (signal) => {
+      try {
+        const response = await this.transport.request(
+          { jsonrpc: '2.0', id, method, params: body },
+          {
+            wire,
+            signal,
+            progressToken: options.progress ? id : undefined,
+            onNotification: options.onNotification,
+            headers: options.headers,
+          },
+        );
+        return unwrapResponse(method, response.message, response.httpStatus, options.acceptInputRequired);
+      } catch (err) {
+        // Given up on (not failed by the server or the connection): tell the server it can stop.
+        if (signal.aborted && err === signal.reason && options.cancellable !== false) {
+          void this.cancel(id, wire, err instanceof TimeoutError ? 'timed out' : 'cancelled by the caller');
+        }
+        throw err;
       }
-      throw err;
-    } finally {
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onCallerAbort);
-    }
+    });
   }
 
   async notify(method: string, params?: Record<string, unknown>, wire: WireContext = this.wire): Promise<void> {

@@ -54,7 +54,8 @@ export class HttpClientTransport implements ClientTransport {
 
   async request(request: JsonRpcRequest, options: SendOptions): Promise<IncomingResponse> {
     const wire = options.wire;
-    const hadSession = wire.era === 'legacy' && this.sessionId !== undefined;
+    // The session this request goes out with: a 404 ends that one, not a newer one made meanwhile.
+    const sentSession = wire.era === 'legacy' ? this.sessionId : undefined;
     const signal = options.signal ? AbortSignal.any([options.signal, this.closing.signal]) : this.closing.signal;
     options = { ...options, signal };
     const response = await this.post(request, wire, signal, options.headers);
@@ -63,8 +64,8 @@ export class HttpClientTransport implements ClientTransport {
       // 2025-11-25 transports: a session id is visible ASCII only.
       this.sessionId = session && /^[\x21-\x7E]{1,512}$/.test(session) ? session : undefined;
     }
-    if (response.status === 404 && hadSession) {
-      this.sessionId = undefined;
+    if (response.status === 404 && sentSession !== undefined) {
+      if (this.sessionId === sentSession) this.sessionId = undefined;
       await response.body?.cancel();
       throw new ConnectionError('the server ended the session (HTTP 404)', 'session-expired', { httpStatus: 404 });
     }
