@@ -1,7 +1,9 @@
 // Server processes: spawn a target, learn its port, read its CPU time and peak RSS from
 // /proc, and make sure every process we started is gone when the harness ends.
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const TARGET_DIR = fileURLToPath(new URL('../targets/', import.meta.url));
@@ -12,10 +14,15 @@ const live = new Set();
  * pipes (stdin open = "harness alive"; stderr kept as a short tail for error messages).
  */
 export function spawnTarget(script, transport, toolCount, nodeArgs = []) {
+  // toolwright's default audit trail starts empty for every server, as on a fresh install, and
+  // goes away with it (in the working directory it would grow by gigabytes over a few runs).
+  const auditDir = mkdtempSync(join(tmpdir(), 'toolwright-bench-audit-'));
   const child = spawn(process.execPath, [...nodeArgs, TARGET_DIR + script, transport, String(toolCount)], {
     stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_ENV: 'production' },
+    env: { ...process.env, NODE_ENV: 'production', TOOLWRIGHT_AUDIT_DIR: auditDir },
   });
+  child.auditDir = auditDir;
+  child.once('exit', () => rmSync(auditDir, { recursive: true, force: true }));
   live.add(child);
   let tail = '';
   child.stderr.setEncoding('utf8');
@@ -72,6 +79,7 @@ export function killAll() {
   for (const child of live) {
     try {
       child.kill('SIGKILL');
+      rmSync(child.auditDir, { recursive: true, force: true });
     } catch {}
   }
   live.clear();
