@@ -19,3 +19,12 @@ export function sharedTempDir(prefix: string): { dir: string; remove: () => void
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
+
+/**
+ * The environment a spawned toolwright server needs to audit into the run's temp dir: a stdio
+ * client passes only a few safe variables on, and the default trail would land in the repository.
+ */
+export function auditEnv(): Record<string, string> {
+  const dir = process.env.TOOLWRIGHT_AUDIT_DIR;
+  return dir ? { TOOLWRIGHT_AUDIT_DIR: dir } : {};
+}
