@@ -14,14 +14,15 @@ const revisions = process.argv.slice(2).length ? process.argv.slice(2) : ['2026-
 const suite = join(root, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 
 const port = await freePort();
+// The suite's working files and the server's audit trail, removed at the end.
+const workDir = mkdtempSync(join(tmpdir(), 'toolwright-conformance-'));
 const server = spawn(process.execPath, [join(root, 'dist/cli/main.js'), 'serve', '--http', '--host', '127.0.0.1', '--port', String(port), '--tools', join(root, 'examples/conformance/tools.ts')], {
   stdio: ['ignore', 'inherit', 'pipe'],
-  env: { ...process.env, TOOLWRIGHT_LOG_LEVEL: 'warn' },
+  env: { ...process.env, TOOLWRIGHT_LOG_LEVEL: 'warn', TOOLWRIGHT_AUDIT_DIR: workDir },
 });
 let serverLog = '';
 server.stderr.on('data', (d) => (serverLog += d));
 const url = `http://localhost:${port}/mcp`;
-const workDir = mkdtempSync(join(tmpdir(), 'toolwright-conformance-'));
 
 let failed = false;
 try {
@@ -45,6 +46,8 @@ try {
   console.error(`✗ conformance could not run: ${err.message}\n${serverLog}`);
 } finally {
   server.kill('SIGTERM');
+  // The server writes its audit trail into workDir until it has exited.
+  if (server.exitCode === null && server.signalCode === null) await new Promise((resolve) => server.once('exit', resolve));
   rmSync(workDir, { recursive: true, force: true });
 }
 process.exit(failed ? 1 : 0);

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolServer } from '../../src/server/server.js';
 import { serveHttp, type HttpServerHandle } from '../../src/transports/http-server.js';
 import { interopTools } from '../fixtures/interop-tools.js';
+import { auditEnv } from '../helpers/temp.js';
 import { memoryLogger } from '../helpers/wire.js';
 
 const stdioArgs = ['--import', 'tsx', fileURLToPath(new URL('../fixtures/interop-stdio-server.ts', import.meta.url))];
@@ -69,7 +70,7 @@ describe('@modelcontextprotocol/client 2.x → toolwright', () => {
     const options = mode === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : mode === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {};
     const client = new ClientV2({ name: 'interop', version: '1.0.0' }, options as never);
     await client.connect(
-      transport === 'stdio' ? new InPlaceStdioV2({ command: process.execPath, args: stdioArgs, stderr: 'ignore' }) : new HttpV2(new URL(http.url)),
+      transport === 'stdio' ? new InPlaceStdioV2({ command: process.execPath, args: stdioArgs, stderr: 'ignore', env: auditEnv() }) : new HttpV2(new URL(http.url)),
       { timeout: 10_000 },
     );
     try {
@@ -88,7 +89,7 @@ describe('@modelcontextprotocol/client 2.x → toolwright', () => {
 describe('@modelcontextprotocol/sdk 1.x → toolwright (legacy era)', () => {
   it.each([['stdio'], ['http']] as const)('over %s', async (transport) => {
     const client = new ClientV1({ name: 'interop-v1', version: '1.0.0' });
-    await client.connect(transport === 'stdio' ? new StdioV1({ command: process.execPath, args: stdioArgs, stderr: 'ignore' }) : new HttpV1(new URL(http.url)));
+    await client.connect(transport === 'stdio' ? new StdioV1({ command: process.execPath, args: stdioArgs, stderr: 'ignore', env: auditEnv() }) : new HttpV1(new URL(http.url)));
     try {
       expect(client.getServerVersion()).toMatchObject({ name: 'toolwright-interop' });
       expect(client.getServerCapabilities()?.tools).toBeDefined();

@@ -3,10 +3,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectionError, ProtocolViolationError, TimeoutError, ToolClient } from '../../src/client.js';
 import type { StdioTarget, ToolClientOptions } from '../../src/client.js';
 import { isAlive } from '../helpers/process.js';
+import { auditEnv } from '../helpers/temp.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/client/${name}`, import.meta.url));
-const toolwright: StdioTarget = { command: process.execPath, args: ['--import', 'tsx', fixture('stdio-toolwright.ts')], stderr: 'capture' };
-const raw = (mode: string): StdioTarget => ({ command: process.execPath, args: [fixture('stdio-raw.mjs'), mode], stderr: 'capture' });
+const toolwright: StdioTarget = { command: process.execPath, args: ['--import', 'tsx', fixture('stdio-toolwright.ts')], stderr: 'capture', env: auditEnv() };
+const raw = (mode: string): StdioTarget => ({ command: process.execPath, args: [fixture('stdio-raw.mjs'), mode], stderr: 'capture', env: auditEnv() });
 
 const clients: ToolClient[] = [];
 async function connect(target: StdioTarget, options: ToolClientOptions = {}): Promise<ToolClient> {
