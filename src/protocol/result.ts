@@ -41,6 +41,12 @@ export class ResultEncoder {
     }
     return `${json},"_meta":${this.metaJson}}`;
   }
+
+  /** A result whose members are already JSON text (`"tools":[…],"ttlMs":0`), shaped for the era. */
+  wrap(era: Era, membersJson: string): string {
+    if (era === 'legacy') return `{${membersJson}}`;
+    return `{"resultType":"complete",${membersJson ? `${membersJson},` : ''}"_meta":${this.metaJson}}`;
+  }
 }
 
 /** Cache hints every modern list and discover result must carry (caching.mdx). */

@@ -1,7 +1,7 @@
 import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
 import { decodeCursor, encodeCursor } from '../protocol/cursor.js';
-import { META, type Implementation } from '../protocol/meta.js';
-import type { CacheHints } from '../protocol/result.js';
+import type { Implementation } from '../protocol/meta.js';
+import { ResultEncoder, type CacheHints } from '../protocol/result.js';
 import type { Era } from '../protocol/versions.js';
 import type { ToolRegistry } from './registry.js';
 
@@ -13,13 +13,15 @@ import type { ToolRegistry } from './registry.js';
 export class ToolListing {
   private pages = new Map<string, string>();
   private builtFor = -1;
+  private readonly results: ResultEncoder;
 
   constructor(
     private readonly registry: ToolRegistry,
     private readonly pageSize: number,
     private readonly cache: CacheHints,
-    private readonly serverInfo: Implementation,
+    serverInfo: Implementation,
   ) {
+    this.results = new ResultEncoder(serverInfo);
     if (!Number.isInteger(pageSize) || pageSize < 1) throw new RangeError('pageSize must be a positive integer');
   }
 
@@ -54,8 +56,7 @@ export class ToolListing {
     const page = tools.slice(offset, offset + this.pageSize);
     const next = offset + this.pageSize < tools.length ? `,"nextCursor":${JSON.stringify(encodeCursor(offset + this.pageSize))}` : '';
     const list = `"tools":[${page.map((t) => t.wireJson).join(',')}]`;
-    if (era === 'legacy') return `{${list}${next}}`;
-    const meta = JSON.stringify({ [META.serverInfo]: this.serverInfo });
-    return `{"resultType":"complete",${list}${next},"ttlMs":${this.cache.ttlMs},"cacheScope":${JSON.stringify(this.cache.cacheScope)},"_meta":${meta}}`;
+    const hints = era === 'modern' ? `,"ttlMs":${this.cache.ttlMs},"cacheScope":${JSON.stringify(this.cache.cacheScope)}` : '';
+    return this.results.wrap(era, `${list}${next}${hints}`);
   }
 }
