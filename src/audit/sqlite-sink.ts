@@ -4,7 +4,6 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { AuditRecord, AuditSink } from './record.js';
 import { ensureSchema, insertStatement, openDatabase, toRow, type Database } from './sqlite-schema.js';
 
-
 /**
  * The default audit sink: one SQLite file in WAL mode.
  *

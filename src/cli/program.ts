@@ -8,7 +8,6 @@ import { ExitCode, reportError, type CliIo } from './errors.js';
 import { listCommand } from './list.js';
 import { serveCommand, type ServeOptions } from './serve.js';
 
-
 const defaultIo: CliIo = {
   stdout: (text) => void process.stdout.write(text),
   stderr: (text) => void process.stderr.write(text),

@@ -22,8 +22,6 @@ export interface HttpTransportOptions {
   onWarning?: (message: string) => void;
 }
 
-/** Methods whose `Mcp-Name` header mirrors a params field (streamable-http.mdx "Standard Request Headers"). */
-
 /**
  * Streamable HTTP client: one POST per message, answered with JSON or with an
  * SSE stream scoped to the request. Modern requests mirror the body into

@@ -4,7 +4,6 @@ import type { JsonRpcRequest } from '../jsonrpc/types.js';
 import { decodeHeaderValue, NAMED_PARAM } from '../protocol/header-params.js';
 import { getMeta, META } from '../protocol/meta.js';
 
-
 /**
  * Modern requests mirror body fields into headers so intermediaries can route
  * without parsing; the server MUST reject any disagreement with -32020 and

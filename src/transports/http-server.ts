@@ -46,7 +46,6 @@ export interface HttpServerHandle {
   close(): Promise<void>;
 }
 
-
 /**
  * Streamable HTTP for both eras on one endpoint: modern requests are served
  * statelessly (2026-07-28), `initialize` opens a legacy session with

@@ -169,7 +169,6 @@ describe('toolwright serve --http', () => {
     await once(child, 'close');
   });
 
-
   it('with no config serves the default toolsets, prints its URL, and exits 0 on SIGTERM', async () => {
     const cwd = tempDir('toolwright-serve-');
     const child = spawn(cliCommand[0], [...cliCommand.slice(1), 'serve', '--http', '--port', '0'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -26,7 +26,6 @@ interface StdioInternals {
   capturedStderr(): string | undefined;
 }
 
-
 describe('ToolClient over stdio (real child processes)', () => {
   it('talks modern to a toolwright server and validates structured output', async () => {
     const client = await connect(toolwright);

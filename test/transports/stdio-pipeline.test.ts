@@ -36,7 +36,6 @@ const until = async (check: () => boolean, ms = 5_000) => {
   }
 };
 
-
 describe('the call pipeline in a real stdio server', () => {
   it('cancelling a call stops the child process it started, and sends no response', async () => {
     const { send, messages } = start();

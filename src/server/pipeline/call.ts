@@ -1,6 +1,6 @@
 import type { CompiledTool } from '../compile-tool.js';
 import { CallInputs, INPUT_REQUIRED, type InputRequiredResult } from '../inputs/call-inputs.js';
-import type { RequestStateCodec } from '../inputs/request-state.js';
+import type { RequestStateCodec, StateBinding } from '../inputs/request-state.js';
 import type { CallInfo } from '../context.js';
 import type { Exchange } from '../peer.js';
 import type { ToolResult } from '../tool.js';
@@ -58,13 +58,17 @@ export class ToolCall {
   /** Questions for the client and their answers. */
   get inputs(): CallInputs {
     if (!this.openedInputs) {
-      const binding = { tool: this.tool.name, args: this.args, principal: this.exchange.principal };
-      this.openedInputs = new CallInputs(this.info.era, this.info.clientCapabilities, this.exchange, this.answers, this.stateCodec, binding);
+      this.openedInputs = new CallInputs(this.info.era, this.info.clientCapabilities, this.exchange, this.answers, this.stateCodec, this.stateBinding);
       this.openedInputs.onPending = () => {
         if (this.handlerRunning) this.abort(INPUT_REQUIRED);
       };
     }
     return this.openedInputs;
+  }
+
+  /** What a sealed `requestState` is bound to: this tool, these arguments, this caller. */
+  get stateBinding(): StateBinding {
+    return { tool: this.tool.name, args: this.args, principal: this.exchange.principal };
   }
 
   /** Whether the call asked the client something it has not answered yet. */

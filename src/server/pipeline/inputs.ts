@@ -17,8 +17,7 @@ export function inputsStage(codec: RequestStateCodec): Stage {
         throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: inputResponses must be an object');
       }
       if (requestState !== undefined || inputResponses !== undefined) {
-        const binding = { tool: call.tool.name, args: call.args, principal: call.exchange.principal };
-        const earlier = requestState === undefined ? {} : codec.open(requestState, binding);
+        const earlier = requestState === undefined ? {} : codec.open(requestState, call.stateBinding);
         call.answers = { ...earlier, ...(inputResponses ?? {}) };
       }
     }

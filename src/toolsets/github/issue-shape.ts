@@ -74,7 +74,6 @@ export function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-
 export function malformed(why: string): ToolError {
   return new ToolError(`GitHub's answer did not have the expected shape (${why}). Check that the toolset's baseUrl points at a GitHub REST API.`);
 }

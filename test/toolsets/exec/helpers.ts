@@ -21,7 +21,6 @@ export async function tempRoot(): Promise<{ dir: string; cleanup: () => Promise<
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
-
 export async function waitFor<T>(probe: () => T | undefined, timeoutMs = 5000, what = 'condition'): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
