@@ -27,16 +27,18 @@ type MetaValidator = ((schema: unknown) => boolean) & { errors?: Array<{ instanc
 
 /**
  * The meta-schemas compiled ahead of time by scripts/build-meta-validators.mjs
- * (`npm run build`, into dist/schema/), so that checking a schema costs no Ajv
- * at start-up. Run from source (tests), Ajv's own copy of the meta-schema is
- * used instead, which loads Ajv at registration.
+ * (`npm run build`, one file per dialect in dist/schema/), so that checking a
+ * schema costs no Ajv at start-up; a server loads only the dialects its tools
+ * use. Run from source (tests), Ajv's own copy of the meta-schema is used
+ * instead, which loads Ajv at registration.
  */
-let precompiled: { v2020: MetaValidator; v07: MetaValidator } | null | undefined;
+const PRECOMPILED_FILE = { '2020-12': 'meta-2020.cjs', 'draft-07': 'meta-07.cjs' } as const;
+const precompiled = new Map<Dialect, MetaValidator | null>();
 
-function loadPrecompiled(): { v2020: MetaValidator; v07: MetaValidator } | null {
+function loadPrecompiled(dialect: Dialect): MetaValidator | null {
   if (!runsFromBuild()) return null;
   try {
-    return requireModule(packageFile('dist', 'schema', 'meta-validators.cjs')) as { v2020: MetaValidator; v07: MetaValidator };
+    return requireModule(packageFile('dist', 'schema', PRECOMPILED_FILE[dialect])) as MetaValidator;
   } catch {
     return null;
   }
@@ -45,9 +47,9 @@ function loadPrecompiled(): { v2020: MetaValidator; v07: MetaValidator } | null 
 const META_SCHEMA_ID = { '2020-12': 'https://json-schema.org/draft/2020-12/schema', 'draft-07': 'http://json-schema.org/draft-07/schema' } as const;
 
 function metaValidator(dialect: Dialect): MetaValidator {
-  precompiled ??= loadPrecompiled(); // on the first schema checked, not at import
-  if (precompiled) return dialect === '2020-12' ? precompiled.v2020 : precompiled.v07;
-  return ajvFor(dialect, false).getSchema(META_SCHEMA_ID[dialect]) as MetaValidator;
+  // On the first schema of this dialect checked, not at import.
+  if (!precompiled.has(dialect)) precompiled.set(dialect, loadPrecompiled(dialect));
+  return precompiled.get(dialect) ?? (ajvFor(dialect, false).getSchema(META_SCHEMA_ID[dialect]) as MetaValidator);
 }
 
 function ajvFor(dialect: Dialect, usesFormats: boolean): Ajv {
