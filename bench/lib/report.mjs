@@ -138,7 +138,8 @@ function goalsTable(rows, startupRows) {
   const lines = ['| goal | era | measured | needed | met |', '|---|---|--:|--:|:-:|'];
   const add = (goal, era, value, needed, ok) => {
     const v = Number.isFinite(value) ? `${value.toFixed(2)}×` : '—';
-    lines.push(`| ${goal} | ${era} | ${v} | ${needed} | ${Number.isFinite(value) ? (ok(value) ? '✅' : '❌') : '—'} |`);
+    const met = !Number.isFinite(value) || !ok ? '—' : ok(value) ? '✅' : '❌';
+    lines.push(`| ${goal} | ${era} | ${v} | ${needed} | ${met} |`);
   };
   for (const era of ['modern', 'legacy']) {
     const tw = `toolwright-${era}`;
@@ -146,7 +147,9 @@ function goalsTable(rows, startupRows) {
     const s16 = find('stdio', 'sum', 16);
     const h16 = find('http', 'sum', 16);
     if (s16) {
-      add('stdio tools/call, window 16 vs 2.x SDK', era, med(s16, tw) / med(s16, sdk), '≥ 3×', (v) => v >= 3);
+      // The issue asks for 3× in the modern era; the legacy figure is shown for information.
+      if (era === 'modern') add('stdio tools/call, window 16 vs 2.x SDK', era, med(s16, tw) / med(s16, sdk), '≥ 3×', (v) => v >= 3);
+      else add('stdio tools/call, window 16 vs 2.x SDK', era, med(s16, tw) / med(s16, sdk), 'no goal (modern only)', null);
       add('stdio tools/call, window 16 vs raw loop', era, med(s16, tw) / med(s16, 'raw'), '≥ 0.8×', (v) => v >= 0.8);
     }
     if (h16) {
