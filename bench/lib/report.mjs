@@ -171,6 +171,23 @@ function goalsTable(rows, startupRows) {
   return lines.join('\n');
 }
 
+/**
+ * The goal on tools/list of 1,000 tools times a whole listing, which grows with the bytes sent;
+ * what a server controls is the cost of one page. Server CPU per request (= per page) shows it.
+ */
+function pageCostLines(rows) {
+  const lines = [];
+  for (const transport of ['stdio', 'http']) {
+    const perPage = (scenario) => {
+      const t = rows.find((r) => r.transport === transport && r.scenario === scenario)?.byTarget['toolwright-modern'];
+      return t ? t.cpu.median / t.reqPerOp : NaN;
+    };
+    const cells = [['list1', '1'], ['list100', '100'], ['list1000', '1,000']].filter(([sc]) => Number.isFinite(perPage(sc)));
+    if (cells.length) lines.push(`- ${transport}: ${cells.map(([sc, n]) => `${sig(perPage(sc))} µs with ${n} registered`).join(', ')}`);
+  }
+  return lines.length ? `Server CPU per \`tools/list\` request (one page, at most 100 tools), toolwright modern:\n\n${lines.join('\n')}\n` : '';
+}
+
 export function renderMarkdown({ samples, startups, meta }) {
   const rows = aggregate(samples);
   const startupRows = aggregateStartup(startups);
@@ -193,6 +210,7 @@ ${summaryTable(rows)}
 
 ${goalsTable(rows, startupRows)}
 
+${pageCostLines(rows)}
 ## toolwright modern ÷ raw baseline, per figure (calls/s: higher is better; others: lower is better)
 
 ${costTable(rows)}
