@@ -7,7 +7,7 @@
 // packages stay external (loaded from node_modules, most of them only when first used).
 // Type declarations (.d.ts) stay as tsc wrote them.
 import { readFileSync, rmSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -29,7 +29,8 @@ const reachWholeCore = {
   setup(build) {
     build.onLoad({ filter: /\.js$/ }, ({ path }) => {
       if (!CORE_USERS.includes(path)) return undefined;
-      const index = `./${relative(dirname(path), join(dist, 'index.js'))}`.replace('./../', '../');
+      const spec = relative(dirname(path), join(dist, 'index.js')).split(sep).join('/');
+      const index = spec.startsWith('.') ? spec : `./${spec}`;
       return { contents: `${readFileSync(path, 'utf8')}\nimport '${index}';\n`, loader: 'js', resolveDir: dirname(path) };
     });
   },
