@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
@@ -37,4 +38,25 @@ describe('the built package', () => {
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env } });
     expect(JSON.parse(stdout)).toEqual({ bad: true, good: '42', client: 'function', config: true });
   });
+
+  it('keeps the server core in few files, and the client free of server code', () => {
+    // Node 20 loads an ES module graph file by file (~1 ms each at start-up); scripts/bundle.mjs
+    // makes the core one chunk. The client entry must not pull the server in.
+    const index = staticGraph(`${root}dist/index.js`);
+    const client = staticGraph(`${root}dist/client.js`);
+    expect(index.length).toBeLessThanOrEqual(3);
+    expect(index.some((file) => readFileSync(file, 'utf8').includes('var ToolServer = class'))).toBe(true);
+    expect(client.filter((file) => /var (ToolServer|SqliteAuditSink|CallPipeline) = class/.test(readFileSync(file, 'utf8')))).toEqual([]);
+  });
 });
+
+/** The files an ES module loads through static imports (dynamic `import()` excluded). */
+function staticGraph(entry: string, seen = new Set<string>()): string[] {
+  if (seen.has(entry)) return [...seen];
+  seen.add(entry);
+  for (const [, from, bare] of readFileSync(entry, 'utf8').matchAll(/^import\s[^;]*?from\s+"([^"]+)"|^import\s+"([^"]+)"/gm)) {
+    const spec = from ?? bare;
+    if (spec.startsWith('.')) staticGraph(resolve(dirname(entry), spec), seen);
+  }
+  return [...seen];
+}
