@@ -8,7 +8,7 @@ import { ResultEncoder, shapeResult } from '../protocol/result.js';
 import { MODERN_VERSIONS, negotiateLegacyVersion } from '../protocol/versions.js';
 import { CallPipeline, type PipelineOptions } from './pipeline/index.js';
 import type { CallInfo } from './context.js';
-import type { ToolListing } from './listing.js';
+import { ToolListing } from './listing.js';
 import type { Logger } from './logger.js';
 import type { Exchange, LegacySession, Peer, Reply } from './peer.js';
 import type { SubscriptionHub } from './subscriptions.js';
@@ -16,7 +16,8 @@ import type { SubscriptionHub } from './subscriptions.js';
 export interface DispatcherOptions extends PipelineOptions {
   serverInfo: Implementation;
   instructions?: string;
-  listing: ToolListing;
+  /** Tools per `tools/list` page. */
+  pageSize: number;
   discoverCache: { ttlMs: number; cacheScope: 'public' | 'private' };
   subscriptions: SubscriptionHub;
 }
@@ -31,6 +32,7 @@ export class Dispatcher {
   private readonly discoverJson: string;
   private readonly pipeline: CallPipeline;
   private readonly results: ResultEncoder;
+  private readonly listing: ToolListing;
   private readonly capabilities = { tools: { listChanged: true }, resources: {}, logging: {} };
   /** Open `subscriptions/listen` requests, ended gracefully by `close()`. */
   private readonly listening = new Set<() => void>();
@@ -38,6 +40,7 @@ export class Dispatcher {
   constructor(private readonly options: DispatcherOptions) {
     this.pipeline = new CallPipeline(options);
     this.results = new ResultEncoder(options.serverInfo);
+    this.listing = new ToolListing(options.registry, options.pageSize, options.discoverCache, this.results);
     this.discoverJson = JSON.stringify(
       shapeResult('modern', {
         supportedVersions: [...MODERN_VERSIONS],
@@ -106,7 +109,7 @@ export class Dispatcher {
       case Method.discover:
         return ok(request, this.discoverJson);
       case Method.toolsList:
-        return ok(request, this.options.listing.pageJson('modern', request.params?.cursor));
+        return ok(request, this.listing.pageJson('modern', request.params?.cursor));
       case Method.subscriptionsListen:
         return this.listen(request, exchange);
       case Method.resourcesList:
@@ -158,7 +161,7 @@ export class Dispatcher {
       case Method.ping:
         return ok(request, '{}');
       case Method.toolsList:
-        return ok(request, this.options.listing.pageJson('legacy', request.params?.cursor));
+        return ok(request, this.listing.pageJson('legacy', request.params?.cursor));
       case Method.toolsCall:
         return this.call(request, exchange, {
           era: 'legacy',

@@ -1,27 +1,24 @@
 import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
 import { decodeCursor, encodeCursor } from '../protocol/cursor.js';
-import type { Implementation } from '../protocol/meta.js';
-import { ResultEncoder, type CacheHints } from '../protocol/result.js';
+import type { CacheHints, ResultEncoder } from '../protocol/result.js';
 import type { Era } from '../protocol/versions.js';
 import type { ToolRegistry } from './registry.js';
 
 /**
  * Serves `tools/list` pages from pre-serialized JSON. Pages are built on first
- * request and kept until the registry changes, so listing 1,000 tools costs
- * what listing one does.
+ * request and kept until the registry changes, so a page costs the same
+ * however many tools are registered.
  */
 export class ToolListing {
   private pages = new Map<string, string>();
   private builtFor = -1;
-  private readonly results: ResultEncoder;
 
   constructor(
     private readonly registry: ToolRegistry,
     private readonly pageSize: number,
     private readonly cache: CacheHints,
-    serverInfo: Implementation,
+    private readonly results: ResultEncoder,
   ) {
-    this.results = new ResultEncoder(serverInfo);
     if (!Number.isInteger(pageSize) || pageSize < 1) throw new RangeError('pageSize must be a positive integer');
   }
 

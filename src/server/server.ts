@@ -7,7 +7,6 @@ import { Dispatcher } from './dispatcher.js';
 import { auditStage } from './pipeline/audit.js';
 import { RequestStateCodec } from './inputs/request-state.js';
 import type { ApprovalMode } from './pipeline/index.js';
-import { ToolListing } from './listing.js';
 import { createLogger, type Logger } from './logger.js';
 import { ToolRegistry } from './registry.js';
 import { ResultStore, type ResultStoreOptions } from './result-store.js';
@@ -99,7 +98,7 @@ export class ToolServer {
       rateLimiter: limits.rateLimit ? new RateLimiter(limits.rateLimit) : undefined,
       serverInfo: this.info,
       instructions: options.instructions,
-      listing: new ToolListing(this.tools, options.pageSize ?? 100, cache, this.info),
+      pageSize: options.pageSize ?? 100,
       discoverCache: cache,
       subscriptions: this.subscriptions,
       outer: this.audit ? [auditStage(this.audit, this.logger)] : [],
