@@ -4,7 +4,7 @@ import { isPlainObject } from '../protocol/content.js';
 import { isLogLevel, type Implementation, type LogLevel } from '../protocol/meta.js';
 import { Method } from '../protocol/methods.js';
 import type { Era } from '../protocol/versions.js';
-import { untilAborted, withDeadline, type Budget } from './deadline.js';
+import { waitWithin, withDeadline, type Budget } from './deadline.js';
 import { ConnectionError, InputRequiredError, InputRoundsExceededError, McpRpcError, OutputValidationError, ProtocolViolationError } from './errors.js';
 import { handshake, type ServerIdentity } from './handshake.js';
 import { declareCapabilities } from './inputs/capabilities.js';
@@ -257,7 +257,7 @@ export class ToolClient {
     const budget: Budget = deadline === undefined
       ? { signal }
       : { signal, deadline, timeoutMs: options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS };
-    return withDeadline(method, budget, (aborted) => untilAborted(renewal, aborted));
+    return waitWithin(method, budget, renewal);
   }
 
   private onCallNotification(n: JsonRpcNotification, onProgress?: (p: Progress) => void): void {

@@ -40,3 +40,8 @@ export function untilAborted<T>(shared: Promise<T>, signal: AbortSignal): Promis
     shared.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
+
+/** Waits for `shared` within a caller's budget: its abort or deadline ends this wait, not the work. */
+export function waitWithin<T>(method: string, budget: Budget, shared: Promise<T>): Promise<T> {
+  return withDeadline(method, budget, (aborted) => untilAborted(shared, aborted));
+}

@@ -1,4 +1,4 @@
-import { untilAborted, withDeadline } from './deadline.js';
+import { waitWithin } from './deadline.js';
 
 /**
  * One run of some work that concurrent callers share, each waiting with its
@@ -24,7 +24,7 @@ export class SharedRun<T> {
   async join(signal?: AbortSignal): Promise<T> {
     this.waiting++;
     try {
-      return await withDeadline(this.method, { signal }, (aborted) => untilAborted(this.result, aborted));
+      return await waitWithin(this.method, { signal }, this.result);
     } finally {
       // The last caller gave up: nobody wants the result any more, so stop asking the server for it.
       if (--this.waiting === 0 && signal?.aborted) this.stop.abort(signal.reason);

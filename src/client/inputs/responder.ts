@@ -1,6 +1,7 @@
 import type { ClientCapabilities } from '../../protocol/meta.js';
 import { InputHandlerError, UnsupportedInputRequestError } from '../errors.js';
 import { undeclaredReason } from './capabilities.js';
+import { untilAborted } from '../deadline.js';
 import { checkInputResult, type InputRequired } from './check.js';
 import type { InputRequestHandler, InputRequestMethod } from './types.js';
 
@@ -63,23 +64,4 @@ export class InputResponder {
       throw err;
     }
   }
-}
-
-/** Settles with `promise`, or rejects with the signal's reason as soon as it aborts. */
-export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err);
-      },
-    );
-  });
 }
