@@ -54,19 +54,25 @@ export function ensureSchema(db: Database): void {
 }
 
 const COLUMNS = 'time, era, protocol_version, principal, tool, arguments, status, is_error, duration_ms, correlation_id, request_id, client_name, error_code';
-const ROW_PLACEHOLDERS = `(${Array(13).fill('?').join(', ')})`;
+/** Values per row, in `appendRow` order. */
+export const COLUMN_COUNT = 13;
+const ROW_PLACEHOLDERS = `(${Array(COLUMN_COUNT).fill('?').join(', ')})`;
 
-/** The INSERT of one row, with positional parameters in `toRow` order. */
-export function insertStatement(): string {
-  return `INSERT INTO audit (${COLUMNS}) VALUES ${ROW_PLACEHOLDERS}`;
+/** The INSERT of `rows` rows, with positional parameters in `appendRow` order, row after row. */
+export function insertStatement(rows = 1): string {
+  return `INSERT INTO audit (${COLUMNS}) VALUES ${Array(rows).fill(ROW_PLACEHOLDERS).join(', ')}`;
 }
 
-/** The row's values in column order; better-sqlite3 binds booleans as errors, so `isError` travels as 0/1. */
-export function toRow(entry: AuditRecord): unknown[] {
-  return [
+/**
+ * Appends the row's values, in column order, to `values` (rows travel as one flat list, so a
+ * batch binds to one multi-row INSERT without being copied). better-sqlite3 binds booleans as
+ * errors, so `isError` travels as 0/1.
+ */
+export function appendRow(values: unknown[], entry: AuditRecord): void {
+  values.push(
     entry.time, entry.era, entry.protocolVersion, entry.principal, entry.tool, entry.argumentsJson, entry.status,
     entry.isError ? 1 : 0, entry.durationMs, entry.correlationId, entry.requestId, entry.clientName, entry.errorCode,
-  ];
+  );
 }
 
 export interface AuditRow {

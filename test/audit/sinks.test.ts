@@ -52,6 +52,17 @@ describe('the SQLite sink', () => {
     expect(queryAuditLog(file)).toEqual(records);
   });
 
+  it('commits a turn of more records than one INSERT binds (in several statements, one transaction) in order', async () => {
+    const file = join(tempDir(), 'audit.db');
+    const sink = track(new SqliteAuditSink(file));
+    const records = Array.from({ length: 37 }, (_, i) => auditRecord({ requestId: i, argumentsJson: `{"i":${i}}` }));
+    await Promise.all(records.map((r) => sink.record(r)));
+    expect(queryAuditLog(file, { limit: 100 })).toEqual(records);
+    // The next turn's batch lands after them.
+    await sink.record(auditRecord({ requestId: 'after' }));
+    expect(queryAuditLog(file, { limit: 100 }).map((r) => r.requestId)).toEqual([...records.map((r) => r.requestId), 'after']);
+  });
+
   it('is readable while the writer holds the file open, and by a second writer', async () => {
     const file = join(tempDir(), 'audit.db');
     const a = track(new SqliteAuditSink(file));
