@@ -271,38 +271,52 @@ async function main() {
   if (opts.dryRun) return 0;
   await warmClient(opts);
 
+  // Cells that share a server: the calls share the 2-tool server, each tools/list size has its own.
+  const groups = new Map(); // toolCount → scenarios
+  for (const s of opts.scenarioList) {
+    const n = s.kind === 'list' ? s.toolCount : 2;
+    if (!groups.has(n)) groups.set(n, []);
+    groups.get(n).push(s);
+  }
   for (let rep = 0; rep < opts.reps; rep++) {
-    // alternate: each repetition starts with a different target
-    const order = opts.targetList.map((_, i) => opts.targetList[(i + rep) % opts.targetList.length]);
     for (const transport of opts.transportList) {
-      for (const target of order) {
-        const groups = new Map(); // toolCount → scenarios (calls share the 2-tool server)
-        for (const s of opts.scenarioList) {
-          const n = s.kind === 'list' ? s.toolCount : 2;
-          if (!groups.has(n)) groups.set(n, []);
-          groups.get(n).push(s);
-        }
-        for (const [toolCount, scenarios] of groups) {
-          let server = null;
-          for (const s of scenarios) {
+      for (const [toolCount, scenarios] of groups) {
+        // Every target's server runs for the whole group, and each cell measures the targets
+        // back to back: the figures a ratio compares are taken seconds apart, not minutes, so
+        // the machine's drift (its speed moves by tens of percent from minute to minute) mostly
+        // cancels out. The servers start one after another, so each start-up is timed alone.
+        const servers = new Map(); // target id → running server (a target whose start failed is tried again by its next cell)
+        const ensureServer = async (target, needsWarmup) => {
+          let server = servers.get(target.id);
+          if (server) return server;
+          try {
+            server = await startServer(target, transport, toolCount, opts);
+            startups.push({ target: target.id, transport, toolCount, ms: server.startupMs });
+            if (needsWarmup) {
+              const warmError = await warmServer(server, target, transport, opts.serverWarmupMs);
+              if (warmError) throw new Error(`warm-up: ${warmError}`);
+            }
+            servers.set(target.id, server);
+            return server;
+          } catch (err) {
+            if (server) await server.proc.stop();
+            return { error: String(err.message).split('\n').slice(0, 2).join(' | ') };
+          }
+        };
+        const needsWarmup = scenarios.some((s) => s.kind !== 'list');
+        // Each repetition and each cell starts with a different target, so none is always first.
+        const orderFor = (shift) => opts.targetList.map((_, i) => opts.targetList[(i + shift) % opts.targetList.length]);
+        for (const target of orderFor(rep)) await ensureServer(target, needsWarmup);
+        for (const [index, s] of scenarios.entries()) {
+          for (const target of orderFor(rep + index)) {
             const tag = `[${rep + 1}/${opts.reps}] ${transport.padEnd(5)} ${target.id.padEnd(17)} ${`${s.scenario}@${s.conc}`.padEnd(12)}`;
             const sample = { rep, target: target.id, transport, scenario: s.scenario, conc: s.conc, order: s.order };
-            if (!server) {
-              try {
-                server = await startServer(target, transport, toolCount, opts);
-                startups.push({ target: target.id, transport, toolCount, ms: server.startupMs });
-                if (s.kind !== 'list') {
-                  const warmError = await warmServer(server, target, transport, opts.serverWarmupMs);
-                  if (warmError) throw new Error(`warm-up: ${warmError}`);
-                }
-              } catch (err) {
-                if (server) await server.proc.stop();
-                server = null;
-                const r = { error: String(err.message).split('\n').slice(0, 2).join(' | ') };
-                samples.push({ ...sample, ...r });
-                console.log(`${tag} ${fmtCell(r)}`);
-                continue;
-              }
+            const server = await ensureServer(target, needsWarmup);
+            if (server.error) {
+              samples.push({ ...sample, error: server.error });
+              console.log(`${tag} ${fmtCell(server)}`);
+              servers.delete(target.id); // the next cell tries a fresh server
+              continue;
             }
             const channel = server.channel();
             const list = s.kind === 'list';
@@ -321,11 +335,11 @@ async function main() {
             if (r.error) {
               // a failed cell may leave the server wedged: the next cell gets a fresh one
               await server.proc.stop();
-              server = null;
+              servers.delete(target.id);
             }
           }
-          if (server) await server.proc.stop();
         }
+        for (const server of servers.values()) if (server) await server.proc.stop();
       }
     }
   }
