@@ -339,7 +339,7 @@ async function main() {
             }
           }
         }
-        for (const server of servers.values()) if (server) await server.proc.stop();
+        for (const server of servers.values()) await server.proc.stop();
       }
     }
   }
