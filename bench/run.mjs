@@ -284,9 +284,11 @@ async function main() {
         // Every target's server runs for the whole group, and each cell measures the targets
         // back to back: the figures a ratio compares are taken seconds apart, not minutes, so
         // the machine's drift (its speed moves by tens of percent from minute to minute) mostly
-        // cancels out. The servers start one after another, so each start-up is timed alone.
+        // cancels out. Each server starts (and warms up) just before its first cell, alone, so
+        // its start-up is timed without other load.
         const servers = new Map(); // target id → running server (a target whose start failed is tried again by its next cell)
-        const ensureServer = async (target, needsWarmup) => {
+        const needsWarmup = scenarios.some((s) => s.kind !== 'list');
+        const ensureServer = async (target) => {
           let server = servers.get(target.id);
           if (server) return server;
           try {
@@ -303,15 +305,13 @@ async function main() {
             return { error: String(err.message).split('\n').slice(0, 2).join(' | ') };
           }
         };
-        const needsWarmup = scenarios.some((s) => s.kind !== 'list');
         // Each repetition and each cell starts with a different target, so none is always first.
         const orderFor = (shift) => opts.targetList.map((_, i) => opts.targetList[(i + shift) % opts.targetList.length]);
-        for (const target of orderFor(rep)) await ensureServer(target, needsWarmup);
         for (const [index, s] of scenarios.entries()) {
           for (const target of orderFor(rep + index)) {
             const tag = `[${rep + 1}/${opts.reps}] ${transport.padEnd(5)} ${target.id.padEnd(17)} ${`${s.scenario}@${s.conc}`.padEnd(12)}`;
             const sample = { rep, target: target.id, transport, scenario: s.scenario, conc: s.conc, order: s.order };
-            const server = await ensureServer(target, needsWarmup);
+            const server = await ensureServer(target);
             if (server.error) {
               samples.push({ ...sample, error: server.error });
               console.log(`${tag} ${fmtCell(server)}`);

@@ -4,7 +4,7 @@ import type { JsonRpcNotification, JsonRpcRequest } from '../jsonrpc/types.js';
 import { isPlainObject } from '../protocol/content.js';
 import { getMeta, hasModernClaim, isLogLevel, LOG_LEVELS, META, readEnvelope, type Implementation } from '../protocol/meta.js';
 import { Method } from '../protocol/methods.js';
-import { ResultEncoder, shapeResult } from '../protocol/result.js';
+import { ResultEncoder, shapeResult, type CacheHints } from '../protocol/result.js';
 import { MODERN_VERSIONS, negotiateLegacyVersion } from '../protocol/versions.js';
 import { CallPipeline, type PipelineOptions } from './pipeline/index.js';
 import type { CallInfo } from './context.js';
@@ -18,7 +18,8 @@ export interface DispatcherOptions extends PipelineOptions {
   instructions?: string;
   /** Tools per `tools/list` page. */
   pageSize: number;
-  discoverCache: { ttlMs: number; cacheScope: 'public' | 'private' };
+  /** Cache hints on modern `tools/list` and `server/discover` results. */
+  cacheHints: CacheHints;
   subscriptions: SubscriptionHub;
 }
 
@@ -40,13 +41,13 @@ export class Dispatcher {
   constructor(private readonly options: DispatcherOptions) {
     this.pipeline = new CallPipeline(options);
     this.results = new ResultEncoder(options.serverInfo);
-    this.listing = new ToolListing(options.registry, options.pageSize, options.discoverCache, this.results);
+    this.listing = new ToolListing(options.registry, options.pageSize, options.cacheHints, this.results);
     this.discoverJson = JSON.stringify(
       shapeResult('modern', {
         supportedVersions: [...MODERN_VERSIONS],
         capabilities: this.capabilities,
         ...(options.instructions ? { instructions: options.instructions } : {}),
-        ...options.discoverCache,
+        ...options.cacheHints,
       }, options.serverInfo),
     );
   }

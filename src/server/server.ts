@@ -99,7 +99,7 @@ export class ToolServer {
       serverInfo: this.info,
       instructions: options.instructions,
       pageSize: options.pageSize ?? 100,
-      discoverCache: cache,
+      cacheHints: cache,
       subscriptions: this.subscriptions,
       outer: this.audit ? [auditStage(this.audit, this.logger)] : [],
     });
