@@ -293,7 +293,7 @@ async function main() {
           if (server) return server;
           try {
             server = await startServer(target, transport, toolCount, opts);
-            startups.push({ target: target.id, transport, toolCount, ms: server.startupMs });
+            startups.push({ rep, target: target.id, transport, toolCount, ms: server.startupMs });
             if (needsWarmup) {
               const warmError = await warmServer(server, target, transport, opts.serverWarmupMs);
               if (warmError) throw new Error(`warm-up: ${warmError}`);

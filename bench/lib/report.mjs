@@ -78,7 +78,7 @@ export function aggregateStartup(startups) {
   return [...rows.values()].sort((a, b) => (a.transport === b.transport ? a.toolCount - b.toolCount : a.transport === 'stdio' ? -1 : 1));
 }
 
-const med = (row, target, field = 'opsPerSec') => row.byTarget[target]?.[field]?.median;
+const med = (row, target, field = 'opsPerSec') => row?.byTarget[target]?.[field]?.median;
 
 function summaryTable(rows) {
   const out = [
@@ -132,43 +132,77 @@ function startupTable(rows, targetIds) {
   return out.join('\n');
 }
 
-/** The figures issue 3 sets as goals, checked against this run (— when not measured). */
-function goalsTable(rows, startupRows) {
-  const find = (transport, scenario, conc) => rows.find((r) => r.transport === transport && r.scenario === scenario && (conc === undefined || r.conc === conc));
-  const lines = ['| goal | era | measured | needed | met |', '|---|---|--:|--:|:-:|'];
-  const add = (goal, era, value, needed, ok) => {
-    const v = Number.isFinite(value) ? `${value.toFixed(2)}×` : '—';
-    const met = !Number.isFinite(value) || !ok ? '—' : ok(value) ? '✅' : '❌';
-    lines.push(`| ${goal} | ${era} | ${v} | ${needed} | ${met} |`);
-  };
+/**
+ * The figures issue 3 sets as goals: each is a function of a run's rows, so it is evaluated on
+ * the whole run (medians over repetitions: what "met" judges) and on each repetition alone.
+ */
+function goalList(rows, startupRows) {
+  const goals = [];
+  const find = (rs, transport, scenario, conc) => rs.find((r) => r.transport === transport && r.scenario === scenario && (conc === undefined || r.conc === conc));
+  const add = (goal, era, needed, ok, value) => goals.push({ goal, era, needed, ok, value });
   for (const era of ['modern', 'legacy']) {
     const tw = `toolwright-${era}`;
     const sdk = `sdk2-${era}`;
-    const s16 = find('stdio', 'sum', 16);
-    const h16 = find('http', 'sum', 16);
-    if (s16) {
+    if (find(rows, 'stdio', 'sum', 16)) {
+      const s16 = (rs) => find(rs, 'stdio', 'sum', 16);
       // The issue asks for 3× in the modern era; the legacy figure is shown for information.
-      if (era === 'modern') add('stdio tools/call, window 16 vs 2.x SDK', era, med(s16, tw) / med(s16, sdk), '≥ 3×', (v) => v >= 3);
-      else add('stdio tools/call, window 16 vs 2.x SDK', era, med(s16, tw) / med(s16, sdk), 'no goal (modern only)', null);
-      add('stdio tools/call, window 16 vs raw loop', era, med(s16, tw) / med(s16, 'raw'), '≥ 0.8×', (v) => v >= 0.8);
+      add('stdio tools/call, window 16 vs 2.x SDK', era, era === 'modern' ? '≥ 3×' : 'no goal (modern only)', era === 'modern' ? (v) => v >= 3 : null, (rs) => med(s16(rs), tw) / med(s16(rs), sdk));
+      add('stdio tools/call, window 16 vs raw loop', era, '≥ 0.8×', (v) => v >= 0.8, (rs) => med(s16(rs), tw) / med(s16(rs), 'raw'));
     }
-    if (h16) {
-      add('HTTP tools/call, 16 conn vs 2.x SDK', era, med(h16, tw) / med(h16, sdk), '≥ 10×', (v) => v >= 10);
-      add('HTTP tools/call, 16 conn vs raw node:http', era, med(h16, tw) / med(h16, 'raw'), '≥ 0.4×', (v) => v >= 0.4);
+    if (find(rows, 'http', 'sum', 16)) {
+      const h16 = (rs) => find(rs, 'http', 'sum', 16);
+      add('HTTP tools/call, 16 conn vs 2.x SDK', era, '≥ 10×', (v) => v >= 10, (rs) => med(h16(rs), tw) / med(h16(rs), sdk));
+      add('HTTP tools/call, 16 conn vs raw node:http', era, '≥ 0.4×', (v) => v >= 0.4, (rs) => med(h16(rs), tw) / med(h16(rs), 'raw'));
     }
     for (const transport of ['stdio', 'http']) {
-      const l1 = find(transport, 'list1');
-      const l1000 = find(transport, 'list1000');
-      if (l1 && l1000) add(`${transport} tools/list p50: 1,000 tools ÷ 1 tool`, era, med(l1000, tw, 'p50') / med(l1, tw, 'p50'), '≤ 2×', (v) => v <= 2);
-      const e = rows.filter((r) => r.transport === transport && r.scenario === 'echo1m').sort((a, b) => a.conc - b.conc)[0];
-      if (e) add(`${transport} echo 1 MiB (${concLabel(transport, e.conc)}) vs raw`, era, med(e, tw) / med(e, 'raw'), '≥ 0.9×', (v) => v >= 0.9);
-      const load = transport === 'stdio' ? s16 : h16;
-      if (load) add(`${transport} peak RSS under load (calculate_sum, 16) vs raw`, era, med(load, tw, 'rss') / med(load, 'raw', 'rss'), '≤ 1.5×', (v) => v <= 1.5);
-      const st = startupRows.find((r) => r.transport === transport && r.toolCount === 2);
-      if (st) add(`${transport} start-up to first tools/list (2 tools) vs raw`, era, st.byTarget[tw]?.median / st.byTarget.raw?.median, '≤ 1.5×', (v) => v <= 1.5);
+      if (find(rows, transport, 'list1') && find(rows, transport, 'list1000')) {
+        add(`${transport} tools/list p50: 1,000 tools ÷ 1 tool`, era, '≤ 2×', (v) => v <= 2, (rs) => med(find(rs, transport, 'list1000'), tw, 'p50') / med(find(rs, transport, 'list1'), tw, 'p50'));
+      }
+      const echo = rows.filter((r) => r.transport === transport && r.scenario === 'echo1m').sort((a, b) => a.conc - b.conc)[0];
+      if (echo) {
+        const e = (rs) => find(rs, transport, 'echo1m', echo.conc);
+        add(`${transport} echo 1 MiB (${concLabel(transport, echo.conc)}) vs raw`, era, '≥ 0.9×', (v) => v >= 0.9, (rs) => med(e(rs), tw) / med(e(rs), 'raw'));
+      }
+      if (find(rows, transport, 'sum', 16)) {
+        const load = (rs) => find(rs, transport, 'sum', 16);
+        add(`${transport} peak RSS under load (calculate_sum, 16) vs raw`, era, '≤ 1.5×', (v) => v <= 1.5, (rs) => med(load(rs), tw, 'rss') / med(load(rs), 'raw', 'rss'));
+      }
+      if (startupRows.some((r) => r.transport === transport && r.toolCount === 2)) {
+        add(`${transport} start-up to first tools/list (2 tools) vs raw`, era, '≤ 1.5×', (v) => v <= 1.5, (rs, srs) => {
+          const st = srs.find((r) => r.transport === transport && r.toolCount === 2);
+          return st?.byTarget[tw]?.median / st?.byTarget.raw?.median;
+        });
+      }
     }
   }
+  return goals;
+}
+
+/**
+ * The goals table. Beside each median ratio stand the ratios of the single repetitions, whose
+ * targets were measured seconds apart: their spread shows how far this machine's noise
+ * reaches, so a goal met (or missed) by a hair reads as what it is.
+ */
+function goalsTable(rows, startupRows, perRep) {
+  const lines = ['| goal | era | measured | each repetition | needed | met |', '|---|---|--:|--:|--:|:-:|'];
+  const times = (v) => (Number.isFinite(v) ? `${v.toFixed(2)}×` : '—');
+  for (const { goal, era, needed, ok, value } of goalList(rows, startupRows)) {
+    const v = value(rows, startupRows);
+    const reps = perRep.map((r) => value(r.rows, r.startupRows));
+    const each = reps.length > 1 && reps.some(Number.isFinite) ? reps.map((x) => (Number.isFinite(x) ? x.toFixed(2) : '—')).join(' · ') : '—';
+    const met = !Number.isFinite(v) || !ok ? '—' : ok(v) ? '✅' : '❌';
+    lines.push(`| ${goal} | ${era} | ${times(v)} | ${each} | ${needed} | ${met} |`);
+  }
   return lines.join('\n');
+}
+
+/** The rows of each repetition alone, in repetition order. */
+function rowsPerRepetition(samples, startups) {
+  const reps = [...new Set(samples.map((s) => s.rep))].filter((r) => r !== undefined).sort((a, b) => a - b);
+  return reps.map((rep) => ({
+    rows: aggregate(samples.filter((s) => s.rep === rep)),
+    startupRows: aggregateStartup(startups.filter((s) => s.rep === rep)),
+  }));
 }
 
 /**
@@ -208,7 +242,7 @@ ${summaryTable(rows)}
 
 ## Issue 3 goals
 
-${goalsTable(rows, startupRows)}
+${goalsTable(rows, startupRows, rowsPerRepetition(samples, startups))}
 
 ${pageCostLines(rows)}
 ## toolwright modern ÷ raw baseline, per figure (calls/s: higher is better; others: lower is better)
