@@ -1,4 +1,5 @@
 import { contentBlockProblem, isPlainObject } from '../protocol/content.js';
+import { STRUCTURED_JSON } from '../protocol/result.js';
 import type { ToolResult } from './tool.js';
 
 export type Normalized = { ok: true; result: ToolResult } | { ok: false; problem: string };
@@ -29,7 +30,9 @@ export function normalizeResult(value: unknown): Normalized {
     return { ok: false, problem: `the returned value cannot be serialized as JSON: ${(err as Error).message}` };
   }
   if (text === undefined) return { ok: false, problem: `a handler cannot return a ${typeof value}` };
-  return { ok: true, result: { content: [{ type: 'text', text }], structuredContent: JSON.parse(text) } };
+  // structuredContent is the value as a client will read it (the output schema checks that); its
+  // JSON is `text` again, so the result carries it and the encoder does not serialize it twice.
+  return { ok: true, result: { content: [{ type: 'text', text }], structuredContent: JSON.parse(text), [STRUCTURED_JSON]: text } as ToolResult };
 }
 
 function isToolResult(v: unknown): v is ToolResult {

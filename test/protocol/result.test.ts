@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ResultEncoder, shapeResult } from '../../src/protocol/result.js';
+import { ResultEncoder, shapeResult, STRUCTURED_JSON } from '../../src/protocol/result.js';
 
 const info = { name: 'srv', version: '1.0.0' };
 const encoder = new ResultEncoder(info);
@@ -17,6 +17,15 @@ describe('result encoding', () => {
 
   it('leaves legacy results as they are', () => {
     expect(encoder.encode('legacy', { content: [] })).toBe('{"content":[]}');
+  });
+
+  it.each(['modern', 'legacy'] as const)('writes structuredContent from its JSON text when the result carries it (%s), without serializing it again', (era) => {
+    let serialized = 0;
+    const structuredContent = { toJSON: () => (serialized++, { a: 1, b: ['x'] }) };
+    const plain = { content: [{ type: 'text', text: 'ok' }], structuredContent: { a: 1, b: ['x'] }, isError: false };
+    const carrying = { ...plain, structuredContent, [STRUCTURED_JSON]: '{"a":1,"b":["x"]}' };
+    expect(encoder.encode(era, carrying)).toBe(encoder.encode(era, plain));
+    expect(serialized).toBe(0);
   });
 
   it('puts resultType first', () => {

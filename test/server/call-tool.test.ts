@@ -76,6 +76,19 @@ describe('tools/call', () => {
     expect(JSON.parse(res.result.content[0].text)).toEqual({ n: 3 });
   });
 
+  it('serializes a returned structuredContent once per call, and a result object returned twice carries each call\'s value', async () => {
+    let serialized = 0;
+    const state = { calls: 0 };
+    const structuredContent = { toJSON: () => (serialized++, { ...state }) };
+    const result = { content: [{ type: 'text' as const, text: 'counted' }], structuredContent };
+    const { modern, initialize, request } = setup([{ name: 'count', description: 'x', inputSchema: { type: 'object' }, handler: () => (state.calls++, result) }]);
+    expect((await modern('tools/call', { name: 'count', arguments: {} })).result.structuredContent).toEqual({ calls: 1 });
+    expect(serialized).toBe(1);
+    await initialize();
+    expect((await request('tools/call', { name: 'count', arguments: {} })).result.structuredContent).toEqual({ calls: 2 });
+    expect(serialized).toBe(2);
+  });
+
   it('never sends structuredContent that breaks the outputSchema', async () => {
     const { modern, records } = setup([{
       name: 'stats', description: 'x', inputSchema: { type: 'object' },

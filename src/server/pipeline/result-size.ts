@@ -1,4 +1,5 @@
 import type { ContentBlock } from '../../protocol/content.js';
+import { STRUCTURED_JSON, type StructuredJson } from '../../protocol/result.js';
 import type { ResultStore } from '../result-store.js';
 import type { ToolResult } from '../tool.js';
 import type { Stage, ToolCall } from './call.js';
@@ -14,12 +15,14 @@ const PREVIEW_CHARS = 1_000;
 export function resultSizeStage(maxBytes: number, store: ResultStore): Stage {
   return async (call, next) => {
     const outcome = await next();
-    if (!outcome || !('content' in outcome) || estimateBytes(outcome) <= maxBytes || resultBytes(outcome) <= maxBytes) return outcome;
-    const content = outcome.content.flatMap((block, i) => spill(block, i, call, store));
-    const slim: ToolResult = { ...outcome, content };
+    if (!outcome || !('content' in outcome)) return outcome;
+    const result = withStructuredJson(outcome);
+    if (estimateBytes(result) <= maxBytes || resultBytes(result) <= maxBytes) return result;
+    const content = result.content.flatMap((block, i) => spill(block, i, call, store));
+    const slim: ToolResult = { ...result, content };
     if (resultBytes(slim) <= maxBytes) return slim;
     // Even by reference it does not fit: the structured content itself is too large.
-    const stored = store.put({ mimeType: 'application/json', text: JSON.stringify(outcome.structuredContent) }, call.exchange.principal, 'structured.json');
+    const stored = store.put({ mimeType: 'application/json', text: result[STRUCTURED_JSON] }, call.exchange.principal, 'structured.json');
     call.status = 'refused';
     const refusal = errorResult(`The structured result of ${call.tool.name} is ${stored.bytes} bytes, over the ${maxBytes}-byte limit; it is stored at ${stored.uri} for ${Math.round(store.ttlMs / 1000)} s (read it with resources/read). Ask for less data.`);
     refusal.content.push(link(stored.uri, 'structured.json', stored.mimeType, stored.bytes, store));
@@ -32,10 +35,19 @@ function resultBytes(result: ToolResult): number {
 }
 
 /**
+ * The result with its structuredContent serialized once, here, where it is measured; the
+ * encoder writes that text. A copy, since the handler may return the same object again.
+ */
+function withStructuredJson(result: ToolResult & StructuredJson): ToolResult & StructuredJson {
+  if (result.structuredContent === undefined || result[STRUCTURED_JSON] !== undefined) return result;
+  return { ...result, [STRUCTURED_JSON]: JSON.stringify(result.structuredContent) };
+}
+
+/**
  * An upper-bound-ish size without serializing the whole result (that happens
  * once, when the response is written); exact only when it may be over.
  */
-function estimateBytes(result: ToolResult): number {
+function estimateBytes(result: ToolResult & StructuredJson): number {
   let bytes = 256;
   for (const block of result.content) {
     if (block.type === 'text') bytes += Buffer.byteLength(block.text) * 1.1 + 32;
@@ -43,7 +55,8 @@ function estimateBytes(result: ToolResult): number {
     else if (block.type === 'resource') bytes += ('text' in block.resource ? Buffer.byteLength(block.resource.text) * 1.1 : block.resource.blob.length) + 128;
     else bytes += 512;
   }
-  if (result.structuredContent !== undefined) bytes += Buffer.byteLength(JSON.stringify(result.structuredContent));
+  const structuredJson = result[STRUCTURED_JSON];
+  if (structuredJson !== undefined) bytes += Buffer.byteLength(structuredJson);
   return bytes;
 }
 
