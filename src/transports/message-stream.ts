@@ -41,15 +41,11 @@ export class MessageStreamSession {
         const request = parsed.message;
         const exchange = { peer: this.peer, notify: this.write, principal: this.principal, messageBytes: text.length * 3 };
         this.pending++;
-        dispatcher
-          .handleRequest(request, exchange)
-          .then(
-            (reply) => reply && this.write(reply.json),
-            (err) => this.write(dispatcher.errorReply(request.id, err).json),
-          )
-          .finally(() => {
-            if (--this.pending === 0) this.onDrained?.();
-          });
+        // One reaction for both outcomes (`.finally` would add two promises to every request).
+        dispatcher.handleRequest(request, exchange).then(
+          (reply) => this.answered(reply?.json),
+          (err) => this.answered(dispatcher.errorReply(request.id, err).json),
+        );
         return;
       }
       case 'notification':
@@ -59,6 +55,14 @@ export class MessageStreamSession {
         // The client answering a server-to-client request (legacy elicitation, sampling, roots).
         this.peer.handleResponse(parsed.message);
         return;
+    }
+  }
+
+  private answered(json: string | undefined): void {
+    try {
+      if (json !== undefined) this.write(json);
+    } finally {
+      if (--this.pending === 0) this.onDrained?.();
     }
   }
 
