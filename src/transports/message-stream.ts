@@ -1,6 +1,7 @@
 import { encodeError } from '../jsonrpc/encode.js';
 import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
 import { parseMessage } from '../jsonrpc/parse.js';
+import type { RequestId } from '../jsonrpc/types.js';
 import { Peer } from '../server/peer.js';
 import type { ToolServer } from '../server/server.js';
 
@@ -44,7 +45,7 @@ export class MessageStreamSession {
         // One reaction for both outcomes (`.finally` would add two promises to every request).
         dispatcher.handleRequest(request, exchange).then(
           (reply) => this.answered(reply?.json),
-          (err) => this.answered(dispatcher.errorReply(request.id, err).json),
+          (err) => this.failed(request.id, err),
         );
         return;
       }
@@ -58,11 +59,21 @@ export class MessageStreamSession {
     }
   }
 
+  /** Writes a request's answer (none when it was cancelled); the request is no longer pending either way. */
   private answered(json: string | undefined): void {
     try {
       if (json !== undefined) this.write(json);
     } finally {
       if (--this.pending === 0) this.onDrained?.();
+    }
+  }
+
+  private failed(id: RequestId, err: unknown): void {
+    let json: string | undefined;
+    try {
+      json = this.server.dispatcher.errorReply(id, err).json;
+    } finally {
+      this.answered(json);
     }
   }
 
