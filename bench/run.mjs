@@ -263,6 +263,8 @@ async function main() {
   }
   if (!existsSync(`${ROOT}dist/index.js`)) throw new Error('dist/index.js is missing: run `npm run build` first');
   const startedAt = new Date();
+  // Taken now: the code measured is what was built before the run, and the load average is the one at its start.
+  const runMeta = meta(opts, startedAt);
   const t0 = performance.now();
   const samples = [];
   const startups = [];
@@ -345,7 +347,7 @@ async function main() {
   }
 
   const elapsedS = (performance.now() - t0) / 1000;
-  const m = { ...meta(opts, startedAt), elapsed: `${Math.floor(elapsedS / 60)} min ${Math.round(elapsedS % 60)} s`, peakPerCell };
+  const m = { ...runMeta, elapsed: `${Math.floor(elapsedS / 60)} min ${Math.round(elapsedS % 60)} s`, peakPerCell };
   const md = renderMarkdown({ samples, startups, meta: m });
   console.log(`\n${md}`);
   if (opts.save) {
