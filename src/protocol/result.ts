@@ -19,7 +19,7 @@ export function shapeResult(era: Era, result: Record<string, unknown>, serverInf
 /**
  * The JSON text of a result's `structuredContent`, set where the pipeline has serialized it
  * already (to measure the result): the encoder writes that text instead of serializing the
- * value again, which for a structured result of a few KiB is most of the call's cost. A symbol
+ * value again (for a 9 KiB structured result, ~60 of the ~250 µs a call took here). A symbol
  * key: JSON.stringify and Object.keys skip it, so it never reaches the wire. Only set on a
  * result object made for this one call (a handler may return the same object twice).
  */
