@@ -6,6 +6,8 @@
 export interface OptionChecks {
   /** `value` if it is an integer above zero. */
   positiveInt(name: string, value: number): number;
+  /** `value` if it is an integer of zero or more. */
+  nonNegativeInt(name: string, value: number): number;
   /** `value` if `pattern` matches it; `expected` completes "must be …" ("an environment variable name"). */
   matching(name: string, value: string, pattern: RegExp, expected: string): string;
   /**
@@ -15,6 +17,8 @@ export interface OptionChecks {
    * with the URL ("must not have a query or fragment"), or undefined.
    */
   httpBaseUrl(name: string, value: string, refuse?: (url: URL) => string | undefined): string;
+  /** The error for any other rule: `problem` completes the sentence ("must list at least one method"). */
+  invalid(name: string, problem: string): TypeError;
 }
 
 /** The checks, with `toolset` ("weather", "github") in front of every message. */
@@ -23,6 +27,10 @@ export function optionChecks(toolset: string): OptionChecks {
   return {
     positiveInt(name, value) {
       if (!Number.isInteger(value) || value <= 0) throw fail(name, 'must be a positive integer');
+      return value;
+    },
+    nonNegativeInt(name, value) {
+      if (!Number.isInteger(value) || value < 0) throw fail(name, 'must be a non-negative integer');
       return value;
     },
     matching(name, value, pattern, expected) {
@@ -41,5 +49,6 @@ export function optionChecks(toolset: string): OptionChecks {
       if (problem) throw fail(name, problem);
       return url.href.replace(/\/+$/, '');
     },
+    invalid: fail,
   };
 }

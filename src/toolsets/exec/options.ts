@@ -1,5 +1,8 @@
 import type { CommandEnvOptions } from '../../policy/command-env.js';
 import type { AllowedCommand } from '../../policy/commands.js';
+import { optionChecks } from '../options.js';
+
+const check = optionChecks('exec');
 
 export interface ExecToolsetOptions {
   /** Command name (what the model passes as `command`) → executable and argument rules. */
@@ -33,12 +36,10 @@ export function resolveExecOptions(options: ExecToolsetOptions): ResolvedExecOpt
     killAfterOutputBytes: options.killAfterOutputBytes ?? 16 * 1024 * 1024,
     maxArgLength: options.maxArgLength ?? 4096,
   };
-  if (typeof resolved.root !== 'string' || !resolved.root.startsWith('/')) throw new RangeError('exec: "root" must be an absolute directory path');
-  for (const key of ['timeoutMs', 'maxOutputBytes', 'killAfterOutputBytes', 'maxArgLength'] as const) {
-    if (!Number.isInteger(resolved[key]) || resolved[key] <= 0) throw new RangeError(`exec: ${key} must be a positive integer`);
-  }
+  if (typeof resolved.root !== 'string' || !resolved.root.startsWith('/')) throw check.invalid('root', 'must be an absolute directory path');
+  for (const key of ['timeoutMs', 'maxOutputBytes', 'killAfterOutputBytes', 'maxArgLength'] as const) check.positiveInt(key, resolved[key]);
   for (const [name, entry] of Object.entries(options.commands ?? {})) {
-    if (entry.timeoutMs !== undefined && (!Number.isInteger(entry.timeoutMs) || entry.timeoutMs <= 0)) throw new RangeError(`exec: timeoutMs of command "${name}" must be a positive integer`);
+    if (entry.timeoutMs !== undefined) check.positiveInt(`commands.${name}.timeoutMs`, entry.timeoutMs);
   }
   return resolved;
 }

@@ -1,5 +1,8 @@
 import type { UrlPolicyOptions } from '../../policy/urls.js';
+import { optionChecks } from '../options.js';
 import type { DialOverride } from './send.js';
+
+const check = optionChecks('http');
 
 export type HttpMethod = 'GET' | 'HEAD' | 'OPTIONS' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -55,10 +58,8 @@ export function resolveHttpOptions(options: HttpToolsetOptions): ResolvedHttpOpt
     maxHeaderBytes: options.maxHeaderBytes ?? 16 * 1024,
     userAgent: options.userAgent ?? 'toolwright-fetch/0.1',
   };
-  if (resolved.methods.length === 0) throw new RangeError('http toolset: methods must list at least one method');
-  for (const key of ['maxResponseBytes', 'maxRequestBodyBytes', 'timeoutMs', 'maxHeaders', 'maxHeaderBytes'] as const) {
-    if (!Number.isInteger(resolved[key]) || resolved[key] <= 0) throw new RangeError(`http toolset: ${key} must be a positive integer`);
-  }
-  if (!Number.isInteger(resolved.maxRedirects) || resolved.maxRedirects < 0) throw new RangeError('http toolset: maxRedirects must be a non-negative integer');
+  if (resolved.methods.length === 0) throw check.invalid('methods', 'must list at least one method');
+  for (const key of ['maxResponseBytes', 'maxRequestBodyBytes', 'timeoutMs', 'maxHeaders', 'maxHeaderBytes'] as const) check.positiveInt(key, resolved[key]);
+  check.nonNegativeInt('maxRedirects', resolved.maxRedirects);
   return resolved;
 }

@@ -202,4 +202,13 @@ describe('execute_command: annotations and approval', () => {
     expect(() => execTools({ root, commands: { 'a b': { path: '/bin/echo' } } })).toThrow(/command name/);
     expect(() => execTools({ root, env: { pass: ['BAD-NAME'] }, commands: { echo: { path: '/bin/echo' } } })).toThrow(/not valid/);
   });
+
+  it('names the option in whole messages for bad limits, as every toolset does', () => {
+    const fails = (options: Partial<ExecToolsetOptions>, message: string) =>
+      expect(() => execTools({ root, commands: { echo: { path: '/bin/echo' } }, ...options })).toThrow(new TypeError(message));
+    fails({ root: 'relative' }, 'exec toolset: "root" must be an absolute directory path');
+    fails({ timeoutMs: 0 }, 'exec toolset: "timeoutMs" must be a positive integer');
+    fails({ maxOutputBytes: 1.5 }, 'exec toolset: "maxOutputBytes" must be a positive integer');
+    fails({ commands: { echo: { path: '/bin/echo', timeoutMs: -1 } } }, 'exec toolset: "commands.echo.timeoutMs" must be a positive integer');
+  });
 });

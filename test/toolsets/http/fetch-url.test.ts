@@ -230,4 +230,12 @@ describe('fetch_url: request headers, methods and bodies', () => {
     expect(writes.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, openWorldHint: true });
     expect(writes.description).toContain("POST, DELETE requests can change data on the remote server, so every call waits for the user's approval");
   });
+
+  it('names the option in whole messages for unusable settings, as every toolset does', () => {
+    const fails = (options: Parameters<typeof httpTools>[0], message: string) => expect(() => httpTools(options)).toThrow(new TypeError(message));
+    fails({ methods: [] }, 'http toolset: "methods" must list at least one method');
+    fails({ timeoutMs: 0 }, 'http toolset: "timeoutMs" must be a positive integer');
+    fails({ maxHeaderBytes: 2.5 }, 'http toolset: "maxHeaderBytes" must be a positive integer');
+    fails({ maxRedirects: -1 }, 'http toolset: "maxRedirects" must be a non-negative integer');
+  });
 });
