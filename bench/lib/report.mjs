@@ -138,40 +138,37 @@ function startupTable(rows, targetIds) {
  */
 function goalList(rows, startupRows) {
   const goals = [];
-  const find = (rs, transport, scenario, conc) => rs.find((r) => r.transport === transport && r.scenario === scenario && (conc === undefined || r.conc === conc));
+  // A cell's row, looked up in whichever rows a goal is evaluated on.
+  const at = (transport, scenario, conc) => (rs) => rs.find((r) => r.transport === transport && r.scenario === scenario && (conc === undefined || r.conc === conc));
   const add = (goal, era, needed, ok, value) => goals.push({ goal, era, needed, ok, value });
   for (const era of ['modern', 'legacy']) {
     const tw = `toolwright-${era}`;
     const sdk = `sdk2-${era}`;
-    if (find(rows, 'stdio', 'sum', 16)) {
-      const s16 = (rs) => find(rs, 'stdio', 'sum', 16);
+    const s16 = at('stdio', 'sum', 16);
+    if (s16(rows)) {
       // The issue asks for 3× in the modern era; the legacy figure is shown for information.
       add('stdio tools/call, window 16 vs 2.x SDK', era, era === 'modern' ? '≥ 3×' : 'no goal (modern only)', era === 'modern' ? (v) => v >= 3 : null, (rs) => med(s16(rs), tw) / med(s16(rs), sdk));
       add('stdio tools/call, window 16 vs raw loop', era, '≥ 0.8×', (v) => v >= 0.8, (rs) => med(s16(rs), tw) / med(s16(rs), 'raw'));
     }
-    if (find(rows, 'http', 'sum', 16)) {
-      const h16 = (rs) => find(rs, 'http', 'sum', 16);
+    const h16 = at('http', 'sum', 16);
+    if (h16(rows)) {
       add('HTTP tools/call, 16 conn vs 2.x SDK', era, '≥ 10×', (v) => v >= 10, (rs) => med(h16(rs), tw) / med(h16(rs), sdk));
       add('HTTP tools/call, 16 conn vs raw node:http', era, '≥ 0.4×', (v) => v >= 0.4, (rs) => med(h16(rs), tw) / med(h16(rs), 'raw'));
     }
     for (const transport of ['stdio', 'http']) {
-      if (find(rows, transport, 'list1') && find(rows, transport, 'list1000')) {
-        add(`${transport} tools/list p50: 1,000 tools ÷ 1 tool`, era, '≤ 2×', (v) => v <= 2, (rs) => med(find(rs, transport, 'list1000'), tw, 'p50') / med(find(rs, transport, 'list1'), tw, 'p50'));
+      const l1 = at(transport, 'list1');
+      const l1000 = at(transport, 'list1000');
+      if (l1(rows) && l1000(rows)) add(`${transport} tools/list p50: 1,000 tools ÷ 1 tool`, era, '≤ 2×', (v) => v <= 2, (rs) => med(l1000(rs), tw, 'p50') / med(l1(rs), tw, 'p50'));
+      const echoConc = rows.filter((r) => r.transport === transport && r.scenario === 'echo1m').map((r) => r.conc).sort((a, b) => a - b)[0];
+      if (echoConc !== undefined) {
+        const echo = at(transport, 'echo1m', echoConc);
+        add(`${transport} echo 1 MiB (${concLabel(transport, echoConc)}) vs raw`, era, '≥ 0.9×', (v) => v >= 0.9, (rs) => med(echo(rs), tw) / med(echo(rs), 'raw'));
       }
-      const echo = rows.filter((r) => r.transport === transport && r.scenario === 'echo1m').sort((a, b) => a.conc - b.conc)[0];
-      if (echo) {
-        const e = (rs) => find(rs, transport, 'echo1m', echo.conc);
-        add(`${transport} echo 1 MiB (${concLabel(transport, echo.conc)}) vs raw`, era, '≥ 0.9×', (v) => v >= 0.9, (rs) => med(e(rs), tw) / med(e(rs), 'raw'));
-      }
-      if (find(rows, transport, 'sum', 16)) {
-        const load = (rs) => find(rs, transport, 'sum', 16);
-        add(`${transport} peak RSS under load (calculate_sum, 16) vs raw`, era, '≤ 1.5×', (v) => v <= 1.5, (rs) => med(load(rs), tw, 'rss') / med(load(rs), 'raw', 'rss'));
-      }
-      if (startupRows.some((r) => r.transport === transport && r.toolCount === 2)) {
-        add(`${transport} start-up to first tools/list (2 tools) vs raw`, era, '≤ 1.5×', (v) => v <= 1.5, (rs, srs) => {
-          const st = srs.find((r) => r.transport === transport && r.toolCount === 2);
-          return st?.byTarget[tw]?.median / st?.byTarget.raw?.median;
-        });
+      const load = at(transport, 'sum', 16);
+      if (load(rows)) add(`${transport} peak RSS under load (calculate_sum, 16) vs raw`, era, '≤ 1.5×', (v) => v <= 1.5, (rs) => med(load(rs), tw, 'rss') / med(load(rs), 'raw', 'rss'));
+      const startup = (srs) => srs.find((r) => r.transport === transport && r.toolCount === 2);
+      if (startup(startupRows)) {
+        add(`${transport} start-up to first tools/list (2 tools) vs raw`, era, '≤ 1.5×', (v) => v <= 1.5, (rs, srs) => startup(srs)?.byTarget[tw]?.median / startup(srs)?.byTarget.raw?.median);
       }
     }
   }
