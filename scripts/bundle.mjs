@@ -6,7 +6,7 @@
 // (`instanceof ToolError` holds between `toolwright` and `toolwright/toolsets`), and
 // packages stay external (loaded from node_modules, most of them only when first used).
 // Type declarations (.d.ts) stay as tsc wrote them.
-import { readFileSync, rmSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -53,4 +53,7 @@ await build({
   logLevel: 'warning',
   plugins: [reachWholeCore],
 });
+// The package's bin. npm marks bin files executable when it installs a package, but a checkout
+// builds dist/ after `npm install`: without this, `npx toolwright` there fails with "Permission denied".
+chmodSync(join(dist, 'cli', 'main.js'), 0o755);
 console.log(`bundled ${entries.length} entry points into dist/`);

@@ -16,6 +16,11 @@ describe('the built package', () => {
     expect(stdout.trim()).toBe(version);
   });
 
+  it('runs the CLI as an executable file, the way `npx toolwright` and the bin link start it', async () => {
+    const { stdout } = await run(`${root}dist/cli/main.js`, ['--version']);
+    expect(stdout.trim()).toBe(version);
+  });
+
   it('loads every entry point, and they share one copy of each class', async () => {
     const script = `
       const tw = await import(${JSON.stringify(`${root}dist/index.js`)});
