@@ -240,7 +240,11 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
 
   const server = createServer((req, res) => {
     handle(req, res).catch((err) => {
-      logger.error({ err }, 'HTTP request failed');
+      try {
+        logger.error({ err }, 'HTTP request failed');
+      } catch {
+        // A logger that throws must not keep the answer back.
+      }
       if (!res.headersSent) rpcError(res, new RpcError(ErrorCode.InternalError, 'Internal error', undefined, 500));
       else res.end();
     });

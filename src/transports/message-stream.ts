@@ -69,12 +69,14 @@ export class MessageStreamSession {
   }
 
   private failed(id: RequestId, err: unknown): void {
-    let json: string | undefined;
+    let json: string;
     try {
       json = this.server.dispatcher.errorReply(id, err).json;
-    } finally {
-      this.answered(json);
+    } catch {
+      // Even the error reply failed (a logger that throws): answer without it.
+      json = encodeError(id, new RpcError(ErrorCode.InternalError, 'Internal error'));
     }
+    this.answered(json);
   }
 
   /** A line longer than the limit: say so, with no id (it could not be read). */

@@ -53,3 +53,13 @@ export function memoryLogger() {
   };
   return { logger: make(), records };
 }
+
+/** A logger whose every method throws, as a broken custom logger would. */
+export function throwingLogger(): any {
+  const broken = () => {
+    throw new Error('log sink gone');
+  };
+  const logger: any = { debug: broken, info: broken, warn: broken, error: broken, fatal: broken, trace: broken };
+  logger.child = () => logger;
+  return logger;
+}

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ToolServer } from '../../src/server/server.js';
 import { ToolError, type Tool } from '../../src/server/tool.js';
-import { memoryLogger, wire } from '../helpers/wire.js';
+import { memoryLogger, throwingLogger, wire } from '../helpers/wire.js';
 
 function setup(tools: Tool[], options: { timeoutMs?: number } = {}) {
   const log = memoryLogger();
@@ -87,6 +87,15 @@ describe('tools/call', () => {
     await initialize();
     expect((await request('tools/call', { name: 'count', arguments: {} })).result.structuredContent).toEqual({ calls: 2 });
     expect(serialized).toBe(2);
+  });
+
+  it('still answers, and stops counting the request as pending, when the logger throws while reporting a failure', async () => {
+    const server = new ToolServer({ logger: throwingLogger(), audit: false, tools: [{ ...sum, handler: () => { throw new Error('boom'); } }] });
+    const { modern, session } = wire(server);
+    const res = await modern('tools/call', { name: 'calculate_sum', arguments: { a: 1, b: 2 } });
+    expect(res.error).toEqual({ code: -32603, message: 'Internal error' });
+    // Nothing is left pending: a drain with a minute's grace ends at once.
+    await session.drain(60_000);
   });
 
   it('never sends structuredContent that breaks the outputSchema', async () => {

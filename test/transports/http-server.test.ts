@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ToolServer } from '../../src/server/server.js';
 import { rawRequest, startHttp, sseMessages } from '../helpers/http.js';
-import { memoryLogger, MODERN } from '../helpers/wire.js';
+import { memoryLogger, MODERN, throwingLogger } from '../helpers/wire.js';
 
 let http: Awaited<ReturnType<typeof startHttp>>;
 afterEach(() => http?.close());
@@ -42,6 +42,15 @@ describe('Streamable HTTP, modern era', () => {
     expect(res.headers.get('content-type')).toBe('application/json');
     const body = await res.json();
     expect(body.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'hi' }], _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'http-test' } } });
+  });
+
+  it('still answers when the logger throws while reporting a failure', async () => {
+    const server = new ToolServer({ name: 'http-test', logger: throwingLogger(), audit: false });
+    server.tools.add({ name: 'fail', description: 'Throws.', inputSchema: { type: 'object' }, handler: () => { throw new Error('boom'); } });
+    http = await startHttp(server);
+    const res = await http.modern('tools/call', { name: 'fail', arguments: {} });
+    expect(res.status).toBe(500);
+    expect((await res.json()).error).toEqual({ code: -32603, message: 'Internal error' });
   });
 
   it('streams progress over SSE before the final response', async () => {
