@@ -7,34 +7,40 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
+import { jsonSchemas } from '../targets/common.mjs';
+import { checkInitialize, initializeRequest, makeWorkload } from './workloads.mjs';
 
 const [calls = '24000', era = 'modern', audit = 'sqlite', scenario = 'sum'] = process.argv.slice(2);
 const N = Number(calls);
 const WINDOW = 16;
+/** The legacy initialize's id: the calls count up from 0. */
+const INIT_ID = -1;
 const auditDir = mkdtempSync(join(os.tmpdir(), 'toolwright-instructions-'));
 process.env.TOOLWRIGHT_AUDIT_DIR = auditDir;
 const { ToolServer, serveStdio } = await import('../../dist/index.js');
 
-// `structured`: a list_directory-sized structured result (9 KiB of JSON).
+// The load generator's own requests and checks; `structured` adds a list_directory-sized
+// structuredContent (9 KiB of JSON) to the same answer.
+const workload = makeWorkload('sum', { era, newline: true });
 const listing = (n) => ({
   path: 'workspace/data',
   entries: Array.from({ length: 100 }, (_, i) => ({ name: `file-${i}.txt`, type: 'file', size: 1000 + i + n, modified: '2026-11-22T10:00:00.000Z' })),
   truncated: false,
 });
-const handler = scenario === 'structured' ? ({ a }) => ({ content: [{ type: 'text', text: 'listed' }], structuredContent: listing(a) }) : ({ a, b }) => String(a + b);
+const sum = ({ a, b }) => String(a + b);
+const handler = scenario === 'structured' ? (args) => ({ content: [{ type: 'text', text: sum(args) }], structuredContent: listing(args.a) }) : sum;
 const server = new ToolServer({
   name: 'instructions',
   version: '1.0.0',
   ...(audit === 'off' ? { audit: false } : {}),
-  tools: [{ name: 'calculate_sum', description: 'Add two numbers', inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] }, handler }],
+  tools: [{ name: 'calculate_sum', description: 'Add two numbers', inputSchema: jsonSchemas.sum, handler }],
 });
 
-const meta = era === 'modern' ? ',"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"instructions","version":"1.0.0"},"io.modelcontextprotocol/clientCapabilities":{}}' : '';
 const input = new PassThrough();
 let sent = 0;
 let answered = 0;
 let pending = '';
-const send = () => (pending += `{"jsonrpc":"2.0","id":${sent++},"method":"tools/call","params":{"name":"calculate_sum","arguments":{"a":${sent},"b":2}${meta}}}\n`);
+const send = () => (pending += workload.request(sent++).pieces.join(''));
 let finish;
 const finished = new Promise((resolve) => (finish = resolve));
 let failure;
@@ -46,9 +52,13 @@ const output = new Writable({
     let at;
     while ((at = chunk.indexOf(10, start)) !== -1) {
       if (answered < WINDOW) {
-        const line = chunk.toString('utf8', start, at);
-        const msg = JSON.parse(line);
-        if (msg.id !== 'init' && (!msg.result || msg.result.isError)) failure ??= line.slice(0, 300);
+        const msg = JSON.parse(chunk.toString('utf8', start, at));
+        try {
+          if (msg.id === INIT_ID) checkInitialize(msg, INIT_ID);
+          else workload.check(msg, msg.id);
+        } catch (err) {
+          failure ??= err.message;
+        }
       }
       start = at + 1;
       answered++;
@@ -68,7 +78,7 @@ const output = new Writable({
 });
 serveStdio(server, { input, output });
 if (era === 'legacy') {
-  input.write('{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"instructions","version":"1.0.0"}}}\n');
+  input.write(initializeRequest(INIT_ID, true).pieces.join(''));
   answered--; // the initialize answer is not a call
 }
 for (let i = 0; i < WINDOW; i++) send();
@@ -78,6 +88,6 @@ await finished;
 server.close();
 rmSync(auditDir, { recursive: true, force: true });
 if (failure) {
-  console.error(`not a successful call: ${failure}`);
+  console.error(`an answer failed its check: ${failure}`);
   process.exit(1);
 }
