@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ToolServer, type ToolServerOptions } from '../../src/server/server.js';
 import type { Tool } from '../../src/server/tool.js';
 import { memoryLogger, wire } from '../helpers/wire.js';
@@ -102,6 +102,23 @@ describe('sizes', () => {
     const link = (await modern('tools/call', { name: 'echo', arguments: { text: '' } })).result.content[1];
     await new Promise((r) => setTimeout(r, 40));
     expect((await modern('resources/read', { uri: link.uri })).error.code).toBe(-32602);
+  });
+
+  it('keeps a large text inline without measuring it when even 3 bytes a character fit, and measures it when they might not', async () => {
+    const far = 'x'.repeat(100_000); // at most 300,000 bytes as UTF-8, whatever it holds: fits
+    const near = 'x'.repeat(120_000); // up to 360,000 bytes by that bound: it must be measured (and fits)
+    const { modern } = setup([{ ...echo, handler: ({ text }) => (text === 'far' ? far : near) }], { limits: { maxResultBytes: 340_000 } });
+    const measured = vi.spyOn(Buffer, 'byteLength');
+    try {
+      expect((await modern('tools/call', { name: 'echo', arguments: { text: 'far' } })).result.content).toEqual([{ type: 'text', text: far }]);
+      expect(measured.mock.calls.some(([value]) => value === far)).toBe(false);
+      measured.mockClear();
+      const res = await modern('tools/call', { name: 'echo', arguments: { text: 'near' } });
+      expect(measured.mock.calls.some(([value]) => value === near)).toBe(true);
+      expect(res.result.content).toEqual([{ type: 'text', text: near }]);
+    } finally {
+      measured.mockRestore();
+    }
   });
 
   it('keeps results under the limit inline', async () => {

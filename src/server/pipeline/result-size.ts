@@ -17,7 +17,7 @@ export function resultSizeStage(maxBytes: number, store: ResultStore): Stage {
     const outcome = await next();
     if (!outcome || !('content' in outcome)) return outcome;
     const result = withStructuredJson(outcome);
-    if (estimateBytes(result) <= maxBytes || resultBytes(result) <= maxBytes) return result;
+    if (estimateBytes(result, maxBytes) <= maxBytes || resultBytes(result) <= maxBytes) return result;
     const content = result.content.flatMap((block, i) => spill(block, i, call, store));
     const slim: ToolResult = { ...result, content };
     if (resultBytes(slim) <= maxBytes) return slim;
@@ -47,17 +47,27 @@ function withStructuredJson(result: ToolResult & StructuredJson): ToolResult & S
  * An upper-bound-ish size without serializing the whole result (that happens
  * once, when the response is written); exact only when it may be over.
  */
-function estimateBytes(result: ToolResult & StructuredJson): number {
+function estimateBytes(result: ToolResult & StructuredJson, maxBytes: number): number {
   let bytes = 256;
   for (const block of result.content) {
-    if (block.type === 'text') bytes += Buffer.byteLength(block.text) * 1.1 + 32;
+    if (block.type === 'text') bytes += textBytes(block.text, maxBytes) * 1.1 + 32;
     else if (block.type === 'image' || block.type === 'audio') bytes += block.data.length + 64;
-    else if (block.type === 'resource') bytes += ('text' in block.resource ? Buffer.byteLength(block.resource.text) * 1.1 : block.resource.blob.length) + 128;
+    else if (block.type === 'resource') bytes += ('text' in block.resource ? textBytes(block.resource.text, maxBytes) * 1.1 : block.resource.blob.length) + 128;
     else bytes += 512;
   }
   const structuredJson = result[STRUCTURED_JSON];
   if (structuredJson !== undefined) bytes += Buffer.byteLength(structuredJson);
   return bytes;
+}
+
+/**
+ * A text's UTF-8 size, or a bound on it when that settles the question: UTF-8 takes at most 3
+ * bytes per UTF-16 unit, so a text whose bound is under the limit is not scanned (measuring a
+ * 1 MiB text took ~0.3 ms of a ~13 ms HTTP echo).
+ */
+function textBytes(text: string, maxBytes: number): number {
+  const bound = text.length * 3;
+  return bound * 1.1 <= maxBytes ? bound : Buffer.byteLength(text);
 }
 
 function spill(block: ContentBlock, index: number, call: ToolCall, store: ResultStore): ContentBlock[] {
