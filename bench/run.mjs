@@ -15,11 +15,17 @@ import { StdioChannel } from './lib/stdio-channel.mjs';
 import { checkInitialize, initializedNotification, initializeRequest, makeWorkload } from './lib/workloads.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/**
+ * A 1 MiB echo cell measures this many times as long as other tools/call cells: at ~50 calls/s,
+ * 2 s hold ~100 calls, and one stall moved a repetition's ratio by 10–20% (11-34-24: 0.80–1.04).
+ */
+const BIG_PAYLOAD_FACTOR = 3;
 const HELP = `npm run bench -- [options]
 
   --quick                 smoke run (~1.5 min): 1 repetition, short cells
   --reps N                repetitions per cell (default 3; quick 1)
-  --duration S            measured seconds per tools/call cell (default 2; quick 0.4)
+  --duration S            measured seconds per tools/call cell (default 2; quick 0.4); the 1 MiB
+                          echo cells measure ${BIG_PAYLOAD_FACTOR}× as long, as they answer only ~50 calls/s
   --list-duration S       measured seconds per tools/list cell (default 1; quick 0.3)
   --warmup S              warm-up seconds per cell (default 0.2)
   --server-warmup S       unrecorded calculate_sum load (window/conn 16) on each fresh server
@@ -78,6 +84,7 @@ function parseArgs(argv) {
   o.reps ??= o.quick ? 1 : 3;
   o.durationMs = (o.duration ?? (o.quick ? 0.4 : 2)) * 1000;
   o.listDurationMs = (o.listDuration ?? (o.quick ? 0.3 : 1)) * 1000;
+  o.bigDurationMs = o.durationMs * BIG_PAYLOAD_FACTOR;
   o.warmupMs = (o.warmup ?? 0.2) * 1000;
   o.serverWarmupMs = (o.serverWarmup ?? (o.quick ? 0.3 : 0.5)) * 1000;
   o.listWarmupMs = o.warmupMs;
@@ -202,12 +209,14 @@ function meta(opts, startedAt) {
     warmupMs: opts.warmupMs,
     serverWarmupMs: opts.serverWarmupMs,
     listDurationMs: opts.listDurationMs,
+    bigDurationMs: opts.bigDurationMs,
     listWarmupMs: opts.listWarmupMs,
   };
 }
 
 function estimateSeconds(opts) {
-  const calls = opts.scenarioList.filter((s) => s.kind !== 'list').length;
+  // a 1 MiB echo cell counts as BIG_PAYLOAD_FACTOR cells
+  const calls = opts.scenarioList.filter((s) => s.kind !== 'list').reduce((n, s) => n + (s.kind === 'echo1m' ? BIG_PAYLOAD_FACTOR : 1), 0);
   const lists = opts.scenarioList.filter((s) => s.kind === 'list').length;
   // + ~0.6 s per server start/stop and ~0.1 s drain per cell (measured on 2 vCPUs)
   const perServer = (calls ? 0.6 + opts.serverWarmupMs / 1000 + calls * (opts.warmupMs + opts.durationMs + 100) / 1000 : 0) + lists * (0.6 + (opts.listWarmupMs + opts.listDurationMs + 100) / 1000);
@@ -327,7 +336,7 @@ async function main() {
               workload: makeWorkload(s.kind, { era: target.era, newline: transport === 'stdio', toolCount }),
               conc: s.conc,
               warmupMs: list ? opts.listWarmupMs : opts.warmupMs,
-              durationMs: list ? opts.listDurationMs : opts.durationMs,
+              durationMs: list ? opts.listDurationMs : s.kind === 'echo1m' ? opts.bigDurationMs : opts.durationMs,
               pid: server.proc.pid,
             });
             server.release(channel);
