@@ -214,12 +214,17 @@ function meta(opts, startedAt) {
   };
 }
 
+/** A cell's measured phase: tools/list cells, 1 MiB echo cells and the other tools/call cells each have their own. */
+function measuredMs(opts, kind) {
+  return kind === 'list' ? opts.listDurationMs : kind === 'echo1m' ? opts.bigDurationMs : opts.durationMs;
+}
+
 function estimateSeconds(opts) {
-  // a 1 MiB echo cell counts as BIG_PAYLOAD_FACTOR cells
-  const calls = opts.scenarioList.filter((s) => s.kind !== 'list').reduce((n, s) => n + (s.kind === 'echo1m' ? BIG_PAYLOAD_FACTOR : 1), 0);
+  const calls = opts.scenarioList.filter((s) => s.kind !== 'list');
   const lists = opts.scenarioList.filter((s) => s.kind === 'list').length;
   // + ~0.6 s per server start/stop and ~0.1 s drain per cell (measured on 2 vCPUs)
-  const perServer = (calls ? 0.6 + opts.serverWarmupMs / 1000 + calls * (opts.warmupMs + opts.durationMs + 100) / 1000 : 0) + lists * (0.6 + (opts.listWarmupMs + opts.listDurationMs + 100) / 1000);
+  const callCellsMs = calls.reduce((ms, s) => ms + opts.warmupMs + measuredMs(opts, s.kind) + 100, 0);
+  const perServer = (calls.length ? 0.6 + opts.serverWarmupMs / 1000 + callCellsMs / 1000 : 0) + lists * (0.6 + (opts.listWarmupMs + opts.listDurationMs + 100) / 1000);
   return perServer * opts.targetList.length * opts.transportList.length * opts.reps + 1.5 * opts.transportList.length;
 }
 
@@ -336,7 +341,7 @@ async function main() {
               workload: makeWorkload(s.kind, { era: target.era, newline: transport === 'stdio', toolCount }),
               conc: s.conc,
               warmupMs: list ? opts.listWarmupMs : opts.warmupMs,
-              durationMs: list ? opts.listDurationMs : s.kind === 'echo1m' ? opts.bigDurationMs : opts.durationMs,
+              durationMs: measuredMs(opts, s.kind),
               pid: server.proc.pid,
             });
             server.release(channel);

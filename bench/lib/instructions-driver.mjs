@@ -63,7 +63,9 @@ const output = new Writable({
       start = at + 1;
       answered++;
       if (answered === N / 2) os.getPriority();
-      if (sent < N) send();
+      // Each call's answer lets the next call go; the legacy initialize's answer (0) does not,
+      // so both eras keep exactly WINDOW calls in flight.
+      if (answered > 0 && sent < N) send();
     }
     if (pending) {
       input.write(pending);
