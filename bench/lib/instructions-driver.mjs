@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
-import { jsonSchemas } from '../targets/common.mjs';
+import { jsonSchemas, unhitRateLimit } from '../targets/common.mjs';
 import { checkInitialize, initializeRequest, makeWorkload } from './workloads.mjs';
 
 const [calls = '24000', era = 'modern', audit = 'sqlite', scenario = 'sum'] = process.argv.slice(2);
@@ -33,6 +33,8 @@ const server = new ToolServer({
   name: 'instructions',
   version: '1.0.0',
   ...(audit === 'off' ? { audit: false } : {}),
+  // The rate limiter is counted, with limits 24,000 calls never reach.
+  limits: { rateLimit: unhitRateLimit },
   tools: [{ name: 'calculate_sum', description: 'Add two numbers', inputSchema: jsonSchemas.sum, handler }],
 });
 

@@ -35,6 +35,16 @@ export const jsonSchemas = {
   },
 };
 
+/**
+ * toolwright rate-limits every server by default (1,200 calls a minute per caller, 6,000 per
+ * tool), and the load generator is one caller making tens of thousands of calls a second. The
+ * limiter stays on, so its cost per call is measured, with windows no run can fill.
+ */
+export const unhitRateLimit = {
+  perPrincipal: { points: 1_000_000_000, durationSeconds: 1 },
+  perTool: { points: 1_000_000_000, durationSeconds: 1 },
+};
+
 /** HTTP targets: tell the harness the port on stdout (the only thing they write there). */
 /** The SDK targets' handlers: full results, as the SDKs' registerTool expects. */
 export const sdkHandlers = {

@@ -20,9 +20,9 @@ server:
     maxResultBytes: 1048576   # larger results travel by resource_link
     maxInFlight: 64
     maxQueued: 256
-    # rateLimit:
-    #   perTool: { points: 100, durationSeconds: 60 }
-    #   perPrincipal: { points: 600, durationSeconds: 60 }
+    # rateLimit:           # on by default with these values; false switches it off
+    #   perPrincipal: { points: 1200, durationSeconds: 60 }
+    #   perTool: { points: 6000, durationSeconds: 60 }
   # audit: { sqlite: .toolwright/audit.db, jsonl: audit.jsonl }   # or: audit: false
 
 toolsets:

@@ -1,82 +1,149 @@
 import { createRequire } from 'node:module';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { FixedWindows } from './fixed-windows.js';
 
-type Flexible = typeof import('rate-limiter-flexible');
-// Loaded only by a server that sets a rate limit: it costs start-up time otherwise.
-const loadFlexible = (): Flexible => createRequire(import.meta.url)('rate-limiter-flexible') as Flexible;
-
-/** `points` calls per `durationSeconds`, as a bucket that refills each window. */
+/** `points` calls per `durationSeconds`, as a fixed window that starts with the first call and refills when it ends. */
 export interface RateLimitRule {
   points: number;
   durationSeconds: number;
 }
 
 export interface RateLimitOptions {
-  /** Applies to each tool separately (all callers together). */
-  perTool?: RateLimitRule;
-  /** Applies to each caller separately (all tools together); anonymous callers share one bucket. */
-  perPrincipal?: RateLimitRule;
-  /** Rules for particular tools, replacing `perTool` for them. */
-  tools?: Record<string, RateLimitRule>;
+  /** Applies to each tool separately (all callers together); false: none. Default 6,000 a minute. */
+  perTool?: RateLimitRule | false;
+  /** Applies to each caller separately (all tools together); anonymous callers share one bucket; false: none. Default 1,200 a minute. */
+  perPrincipal?: RateLimitRule | false;
+  /** Rules for particular tools, replacing `perTool` for them (false: no per-tool limit for that tool). */
+  tools?: Record<string, RateLimitRule | false>;
   /**
-   * Builds the limiter for a rule. Default: rate-limiter-flexible's in-memory
-   * store; pass one that returns a RateLimiterRedis to share limits across instances.
+   * Builds the limiter for a rule. Default: an in-process fixed window per key;
+   * pass one that returns a rate-limiter-flexible RateLimiterRedis to share limits across instances.
    */
   createLimiter?: (rule: RateLimitRule, keyPrefix: string) => RateLimiterAbstract;
 }
 
+/**
+ * On unless switched off (tools.mdx "Security Considerations": servers MUST rate limit tool
+ * invocations). Generous on purpose: a model calls a few tools a minute and a script a few a
+ * second, so only a runaway loop or a flood meets them. Per caller, 1,200 a minute (20/s on
+ * average, any burst up to that) across all tools; per tool, five times that across all
+ * callers, which bounds the load one tool puts on what it drives (processes, outside APIs)
+ * while no single caller can take more than a fifth of it.
+ */
+export const DEFAULT_RATE_LIMIT: Readonly<{ perPrincipal: RateLimitRule; perTool: RateLimitRule }> = Object.freeze({
+  perPrincipal: Object.freeze({ points: 1200, durationSeconds: 60 }),
+  perTool: Object.freeze({ points: 6000, durationSeconds: 60 }),
+});
+
+/** Undefined: the point was taken. A number: ms until one is free. */
+type Attempt = number | undefined;
+
+/** One rule's counters: keyed by tool name or caller. */
+interface RuleStore {
+  take(key: string): Attempt | Promise<Attempt>;
+}
+
+interface Limit {
+  rule: RateLimitRule;
+  store: RuleStore;
+}
+
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterMs: number; rule: RateLimitRule; scope: 'tool' | 'principal' };
 
-/** Per-tool and per-principal limits, consulted once per call. */
+const ALLOWED: RateDecision = Object.freeze({ allowed: true });
+
+/**
+ * Per-principal and per-tool limits, consulted once per call. With the
+ * default in-process store a decision is synchronous (no promise per call);
+ * a shared store (`createLimiter`) answers asynchronously.
+ */
 export class RateLimiter {
-  private readonly make: (rule: RateLimitRule, keyPrefix: string) => RateLimiterAbstract;
-  private readonly perTool?: RateLimiterAbstract;
-  private readonly perPrincipal?: RateLimiterAbstract;
-  private readonly toolSpecific = new Map<string, { limiter: RateLimiterAbstract; rule: RateLimitRule }>();
+  private readonly perTool?: Limit;
+  private readonly perPrincipal?: Limit;
+  /** A tool's own rule, or null when it is exempt from the per-tool limit. */
+  private readonly toolSpecific = new Map<string, Limit | null>();
 
-  private readonly flexible: Flexible;
-
-  constructor(private readonly options: RateLimitOptions) {
-    this.flexible = loadFlexible();
-    const { RateLimiterMemory } = this.flexible;
-    this.make = options.createLimiter ?? ((rule, keyPrefix) => new RateLimiterMemory({ points: rule.points, duration: rule.durationSeconds, keyPrefix }));
-    if (options.perTool) this.perTool = this.make(check(options.perTool), 'tool');
-    if (options.perPrincipal) this.perPrincipal = this.make(check(options.perPrincipal), 'principal');
+  /** `options` as given: rules it leaves out are not applied (see `withRateLimitDefaults`). */
+  constructor(options: RateLimitOptions) {
+    const make = storeMaker(options.createLimiter);
+    if (options.perTool) this.perTool = { rule: check(options.perTool), store: make(options.perTool, 'tool') };
+    if (options.perPrincipal) this.perPrincipal = { rule: check(options.perPrincipal), store: make(options.perPrincipal, 'principal') };
     for (const [name, rule] of Object.entries(options.tools ?? {})) {
-      this.toolSpecific.set(name, { limiter: this.make(check(rule), `tool:${name}`), rule });
+      this.toolSpecific.set(name, rule ? { rule: check(rule), store: make(rule, `tool:${name}`) } : null);
     }
   }
 
-  async consume(tool: string, principal: string | undefined): Promise<RateDecision> {
+  /**
+   * Takes a point for this call. The caller's own limit is asked first: a
+   * caller over its limit is refused without spending the tool's budget,
+   * which all callers share.
+   */
+  consume(tool: string, principal: string | undefined): RateDecision | Promise<RateDecision> {
+    if (!this.perPrincipal) return this.consumeTool(tool);
+    // Authenticated callers are keyed apart from the anonymous bucket, whatever their name.
+    const taken = this.perPrincipal.store.take(principal === undefined ? 'anonymous' : `p:${principal}`);
+    if (taken === undefined) return this.consumeTool(tool);
+    if (typeof taken === 'number') return refused(taken, this.perPrincipal.rule, 'principal');
+    const limit = this.perPrincipal;
+    return taken.then((ms) => (ms === undefined ? this.consumeTool(tool) : refused(ms, limit.rule, 'principal')));
+  }
+
+  private consumeTool(tool: string): RateDecision | Promise<RateDecision> {
     const specific = this.toolSpecific.get(tool);
-    const toolLimiter = specific?.limiter ?? this.perTool;
-    const toolRule = specific?.rule ?? this.options.perTool;
-    if (toolLimiter && toolRule) {
-      const denied = await this.attempt(toolLimiter, tool);
-      if (denied !== undefined) return { allowed: false, retryAfterMs: denied, rule: toolRule, scope: 'tool' };
-    }
-    if (this.perPrincipal && this.options.perPrincipal) {
-      const denied = await this.attempt(this.perPrincipal, principal ?? 'anonymous');
-      if (denied !== undefined) return { allowed: false, retryAfterMs: denied, rule: this.options.perPrincipal, scope: 'principal' };
-    }
-    return { allowed: true };
-  }
-
-  /** Undefined when the point was taken; otherwise how long until one is free. */
-  private async attempt(limiter: RateLimiterAbstract, key: string): Promise<number | undefined> {
-    try {
-      await limiter.consume(key, 1);
-      return undefined;
-    } catch (res) {
-      if (res instanceof this.flexible.RateLimiterRes) return res.msBeforeNext;
-      throw res; // the store failed (e.g. Redis down): not a limit decision
-    }
+    const limit = specific === undefined ? this.perTool : specific;
+    if (!limit) return ALLOWED;
+    const taken = limit.store.take(tool);
+    if (taken === undefined) return ALLOWED;
+    if (typeof taken === 'number') return refused(taken, limit.rule, 'tool');
+    return taken.then((ms) => (ms === undefined ? ALLOWED : refused(ms, limit.rule, 'tool')));
   }
 }
 
+/**
+ * A server's `limits.rateLimit` with the defaults filled in: undefined → the
+ * defaults; false → no limiter; an object → each rule it leaves out keeps its
+ * default (`perTool: false` or `perPrincipal: false` switches one off).
+ */
+export function withRateLimitDefaults(option: RateLimitOptions | false | undefined): RateLimitOptions | undefined {
+  if (option === false) return undefined;
+  const given = option ?? {};
+  const merged: RateLimitOptions = {
+    ...given,
+    perPrincipal: given.perPrincipal === undefined ? DEFAULT_RATE_LIMIT.perPrincipal : given.perPrincipal,
+    perTool: given.perTool === undefined ? DEFAULT_RATE_LIMIT.perTool : given.perTool,
+  };
+  const anyRule = merged.perPrincipal || merged.perTool || Object.values(merged.tools ?? {}).some(Boolean);
+  return anyRule ? merged : undefined;
+}
+
+function refused(retryAfterMs: number, rule: RateLimitRule, scope: 'tool' | 'principal'): RateDecision {
+  return { allowed: false, retryAfterMs, rule, scope };
+}
+
+function storeMaker(createLimiter: RateLimitOptions['createLimiter']): (rule: RateLimitRule, keyPrefix: string) => RuleStore {
+  if (!createLimiter) return (rule) => new FixedWindows(rule.points, rule.durationSeconds * 1000);
+  // Loaded only by a server that brings its own limiter store.
+  type Flexible = typeof import('rate-limiter-flexible');
+  const { RateLimiterRes } = createRequire(import.meta.url)('rate-limiter-flexible') as Flexible;
+  return (rule, keyPrefix) => {
+    const limiter = createLimiter(rule, keyPrefix);
+    return {
+      take: async (key) => {
+        try {
+          await limiter.consume(key, 1);
+          return undefined;
+        } catch (res) {
+          if (res instanceof RateLimiterRes) return res.msBeforeNext;
+          throw res; // the store failed (e.g. Redis down): not a limit decision
+        }
+      },
+    };
+  };
+}
+
 function check(rule: RateLimitRule): RateLimitRule {
-  if (!(Number.isInteger(rule.points) && rule.points > 0 && rule.durationSeconds > 0)) {
-    throw new RangeError('a rate limit needs a positive integer `points` and a positive `durationSeconds`');
+  if (!(Number.isInteger(rule.points) && rule.points > 0 && rule.durationSeconds > 0 && Number.isFinite(rule.durationSeconds))) {
+    throw new RangeError('a rate limit needs a positive integer `points` and a positive, finite `durationSeconds`');
   }
   return rule;
 }

@@ -6,7 +6,7 @@ import { getMeta, hasModernClaim, isLogLevel, LOG_LEVELS, META, readEnvelope, ty
 import { Method } from '../protocol/methods.js';
 import { ResultEncoder, shapeResult, type CacheHints } from '../protocol/result.js';
 import { MODERN_VERSIONS, negotiateLegacyVersion } from '../protocol/versions.js';
-import { CallPipeline, type PipelineOptions } from './pipeline/index.js';
+import { CallPipeline, retryAfterMsOf, type PipelineOptions } from './pipeline/index.js';
 import type { CallInfo } from './context.js';
 import { ToolListing } from './listing.js';
 import type { Logger } from './logger.js';
@@ -245,9 +245,13 @@ export class Dispatcher {
   }
 
   private call(request: JsonRpcRequest, exchange: Exchange, info: CallInfo): Promise<Reply | undefined> {
-    return this.pipeline
-      .call(request.params ?? {}, info, exchange)
-      .then((outcome) => (outcome === undefined ? undefined : ok(request, this.results.encode(info.era, outcome as unknown as Record<string, unknown>))));
+    return this.pipeline.call(request.params ?? {}, info, exchange).then((outcome) => {
+      if (outcome === undefined) return undefined;
+      const reply = ok(request, this.results.encode(info.era, outcome as unknown as Record<string, unknown>));
+      const retryAfterMs = retryAfterMsOf(outcome);
+      if (retryAfterMs !== undefined) reply.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+      return reply;
+    });
   }
 }
 

@@ -109,6 +109,8 @@ export interface Exchange {
 export interface Reply {
   json: string;
   status: number;
+  /** Seconds to wait before retrying (a rate-limited call); HTTP sends it as Retry-After. */
+  retryAfterSeconds?: number;
 }
 
 /** A server-to-client request the client answered with a JSON-RPC error (legacy era). */

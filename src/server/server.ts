@@ -1,5 +1,5 @@
 import { ConcurrencyGate } from '../policy/concurrency.js';
-import { RateLimiter, type RateLimitOptions } from '../policy/rate-limit.js';
+import { RateLimiter, withRateLimitDefaults, type RateLimitOptions } from '../policy/rate-limit.js';
 import type { Implementation } from '../protocol/meta.js';
 import { createDefaultAuditSink } from '../audit/default-sink.js';
 import type { AuditSink } from '../audit/record.js';
@@ -54,8 +54,14 @@ export interface LimitOptions {
   maxInFlight?: number;
   /** Calls waiting for a slot; beyond this a call is refused at once (default 256). */
   maxQueued?: number;
-  /** Per-tool and per-caller rate limits (default: none). */
-  rateLimit?: RateLimitOptions;
+  /**
+   * Per-caller and per-tool rate limits, on by default (tools.mdx: servers MUST
+   * rate limit tool invocations): 1,200 calls a minute per caller across tools,
+   * 6,000 a minute per tool across callers (DEFAULT_RATE_LIMIT). A rule left out
+   * keeps its default; `perPrincipal: false` / `perTool: false` drop one;
+   * `rateLimit: false` switches rate limiting off.
+   */
+  rateLimit?: RateLimitOptions | false;
   /** Where large results are kept for `resources/read`. */
   resultStore?: ResultStoreOptions;
 }
@@ -95,7 +101,7 @@ export class ToolServer {
       maxResultBytes: limits.maxResultBytes ?? 1024 * 1024,
       resultStore: this.results,
       concurrency: new ConcurrencyGate(limits.maxInFlight ?? 64, limits.maxQueued ?? 256),
-      rateLimiter: limits.rateLimit ? new RateLimiter(limits.rateLimit) : undefined,
+      rateLimiter: rateLimiterFor(limits.rateLimit),
       serverInfo: this.info,
       instructions: options.instructions,
       pageSize: options.pageSize ?? 100,
@@ -124,4 +130,9 @@ export class ToolServer {
     this.tools.add(...tools);
     return this;
   }
+}
+
+function rateLimiterFor(option: RateLimitOptions | false | undefined): RateLimiter | undefined {
+  const options = withRateLimitDefaults(option);
+  return options ? new RateLimiter(options) : undefined;
 }

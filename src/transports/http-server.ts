@@ -276,6 +276,8 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
 }
 
 function send(res: ServerResponse, reply: Reply, extraHeaders: Record<string, string> = {}): void {
+  // A rate-limited call's answer says when to come back (an SSE answer cannot: its headers are sent).
+  if (reply.retryAfterSeconds !== undefined) extraHeaders = { ...extraHeaders, 'retry-after': String(reply.retryAfterSeconds) };
   res.writeHead(reply.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(reply.json), ...extraHeaders });
   res.end(reply.json);
 }

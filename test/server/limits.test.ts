@@ -1,7 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
+import { DEFAULT_RATE_LIMIT } from '../../src/policy/rate-limit.js';
 import { ToolServer, type ToolServerOptions } from '../../src/server/server.js';
 import type { Tool } from '../../src/server/tool.js';
-import { memoryLogger, wire } from '../helpers/wire.js';
+import { MessageStreamSession } from '../../src/transports/message-stream.js';
+import { startHttp } from '../helpers/http.js';
+import { memoryLogger, modernMeta, wire } from '../helpers/wire.js';
 
 const echo: Tool = {
   name: 'echo', description: 'Echoes text.',
@@ -35,6 +38,100 @@ describe('rate limits', () => {
     const { modern } = setup([echo], { limits: { rateLimit: { perPrincipal: { points: 1, durationSeconds: 60 } } } });
     await modern('tools/call', { name: 'echo', arguments: { text: 'x' } });
     expect((await modern('tools/call', { name: 'echo', arguments: { text: 'x' } })).result.content[0].text).toMatch(/for this caller/);
+  });
+});
+
+/** Sends `count` echo calls as `principal` through a session of its own, 50 at a time (under the concurrency cap); the answers' texts. */
+async function callsAs(server: ToolServer, principal: string | undefined, count: number, tool = 'echo'): Promise<string[]> {
+  const waiting = new Map<number, (text: string) => void>();
+  const session = new MessageStreamSession(server, (json) => {
+    const msg = JSON.parse(json);
+    waiting.get(msg.id)?.(msg.result.isError ? msg.result.content[0].text : 'ok');
+  }, 'memory', principal);
+  const call = (id: number) => new Promise<string>((resolve) => {
+    waiting.set(id, resolve);
+    session.receive(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: tool, arguments: { text: 'x' }, _meta: modernMeta() } }));
+  });
+  const texts: string[] = [];
+  for (let at = 0; at < count; at += 50) {
+    texts.push(...(await Promise.all(Array.from({ length: Math.min(50, count - at) }, (_, i) => call(at + i)))));
+  }
+  return texts;
+}
+
+describe('rate limits by default (tools.mdx: servers MUST rate limit tool invocations)', () => {
+  it('are generous: 1,200 calls a minute per caller, 6,000 per tool', () => {
+    expect(DEFAULT_RATE_LIMIT).toEqual({ perPrincipal: { points: 1200, durationSeconds: 60 }, perTool: { points: 6000, durationSeconds: 60 } });
+  });
+
+  it('refuse a caller past its default limit, with a retry hint, while other callers go on', async () => {
+    const server = new ToolServer({ logger: memoryLogger().logger, audit: false, tools: [echo] });
+    const texts = await callsAs(server, 'greedy', 1201);
+    expect(texts.slice(0, 1200).every((t) => t === 'ok')).toBe(true);
+    expect(texts[1200]).toMatch(/^Rate limit exceeded for this caller \(1200 calls per 60 s\)\. Retry after \d+(\.\d)? s\.$/);
+    expect(await callsAs(server, 'other', 1)).toEqual(['ok']);
+  });
+
+  it('cap each tool across callers at its default, leaving other tools alone', async () => {
+    const other: Tool = { ...echo, name: 'other' };
+    const server = new ToolServer({ logger: memoryLogger().logger, audit: false, tools: [echo, other] });
+    for (let i = 0; i < 5; i++) expect((await callsAs(server, `caller-${i}`, 1200)).every((t) => t === 'ok')).toBe(true);
+    expect(await callsAs(server, 'late', 1)).toEqual([expect.stringMatching(/^Rate limit exceeded for tool echo \(6000 calls per 60 s\)/)]);
+    expect(await callsAs(server, 'late', 1, 'other')).toEqual(['ok']);
+  });
+
+  it('keep the defaults a partial setting leaves out; false switches one rule off', async () => {
+    const server = new ToolServer({ logger: memoryLogger().logger, audit: false, tools: [echo], limits: { rateLimit: { perTool: { points: 5000, durationSeconds: 60 } } } });
+    expect((await callsAs(server, undefined, 1201))[1200]).toMatch(/for this caller \(1200 calls per 60 s\)/);
+    const perToolOnly = new ToolServer({ logger: memoryLogger().logger, audit: false, tools: [echo], limits: { rateLimit: { perPrincipal: false, perTool: { points: 1300, durationSeconds: 60 } } } });
+    const texts = await callsAs(perToolOnly, undefined, 1301);
+    expect(texts.slice(0, 1300).every((t) => t === 'ok')).toBe(true);
+    expect(texts[1300]).toMatch(/for tool echo \(1300 calls per 60 s\)/);
+  });
+
+  it('are off with rateLimit: false', async () => {
+    const server = new ToolServer({ logger: memoryLogger().logger, audit: false, tools: [echo], limits: { rateLimit: false } });
+    expect((await callsAs(server, undefined, 1300)).every((t) => t === 'ok')).toBe(true);
+  });
+
+  it('do not let a caller over its own limit spend the tool\'s shared budget', async () => {
+    const server = new ToolServer({ logger: memoryLogger().logger, audit: false, tools: [echo], limits: { rateLimit: { perPrincipal: { points: 1, durationSeconds: 60 }, perTool: { points: 3, durationSeconds: 60 } } } });
+    await callsAs(server, 'greedy', 50); // one allowed, 49 refused by its own limit
+    expect(await callsAs(server, 'a', 1)).toEqual(['ok']);
+    expect(await callsAs(server, 'b', 1)).toEqual(['ok']);
+  });
+
+  it('keep a caller named "anonymous" apart from unauthenticated callers', async () => {
+    const server = new ToolServer({ logger: memoryLogger().logger, audit: false, tools: [echo], limits: { rateLimit: { perPrincipal: { points: 1, durationSeconds: 60 } } } });
+    expect(await callsAs(server, undefined, 1)).toEqual(['ok']);
+    expect(await callsAs(server, 'anonymous', 1)).toEqual(['ok']);
+  });
+
+  it('refuse rules that cannot work: zero points, a window that never ends', () => {
+    expect(() => new ToolServer({ audit: false, limits: { rateLimit: { perTool: { points: 0, durationSeconds: 60 } } } })).toThrow(RangeError);
+    expect(() => new ToolServer({ audit: false, limits: { rateLimit: { perPrincipal: { points: 1, durationSeconds: Infinity } } } })).toThrow(RangeError);
+  });
+});
+
+describe('a rate-limited call over HTTP', () => {
+  it('answers JSON with a Retry-After header in seconds; an allowed call has none', async () => {
+    const server = new ToolServer({ logger: memoryLogger().logger, audit: false, tools: [echo], limits: { rateLimit: { perTool: { points: 1, durationSeconds: 30 } } } });
+    const http = await startHttp(server);
+    try {
+      const allowed = await http.modern('tools/call', { name: 'echo', arguments: { text: 'x' } });
+      expect([allowed.status, allowed.headers.get('retry-after')]).toEqual([200, null]);
+      await allowed.text();
+      const limited = await http.modern('tools/call', { name: 'echo', arguments: { text: 'x' } });
+      expect(limited.status).toBe(200);
+      expect(limited.headers.get('content-type')).toBe('application/json');
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(29);
+      expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(30);
+      const body = await limited.json();
+      expect(body.result.isError).toBe(true);
+      expect(body.result.content[0].text).toMatch(/Rate limit exceeded for tool echo/);
+    } finally {
+      await http.close();
+    }
   });
 });
 

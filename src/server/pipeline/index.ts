@@ -60,5 +60,5 @@ export class CallPipeline {
 }
 
 export { ToolCall, type CallOutcome, type CallStatus, type Stage } from './call.js';
-export { errorResult } from './results.js';
+export { errorResult, retryAfterMsOf } from './results.js';
 export type { ApprovalMode } from './approval.js';

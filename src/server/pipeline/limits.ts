@@ -1,17 +1,25 @@
 import type { ConcurrencyGate } from '../../policy/concurrency.js';
-import type { RateLimiter } from '../../policy/rate-limit.js';
+import type { RateDecision, RateLimiter } from '../../policy/rate-limit.js';
+import type { ToolResult } from '../tool.js';
 import { thenCleanUp, type CallOutcome, type Stage, type ToolCall } from './call.js';
-import { formatDuration, refuse } from './results.js';
+import { formatDuration, refuse, withRetryAfter } from './results.js';
 
-/** Over a rate limit: an isError result that says when to retry. */
+/** Over a rate limit: an isError result that says when to retry (HTTP also sends it as Retry-After). */
 export function rateLimitStage(limiter: RateLimiter): Stage {
-  return async (call, next) => {
-    const decision = await limiter.consume(call.tool.name, call.exchange.principal);
+  return (call, next) => {
+    const decision = limiter.consume(call.tool.name, call.exchange.principal);
+    if (decision instanceof Promise) return decision.then((d) => (d.allowed ? next() : limited(call, d)));
+    // The in-process store decides synchronously: an allowed call adds no promise here.
     if (decision.allowed) return next();
-    const { points, durationSeconds } = decision.rule;
-    const whose = decision.scope === 'tool' ? `tool ${call.tool.name}` : 'this caller';
-    return refuse(call, `Rate limit exceeded for ${whose} (${points} calls per ${durationSeconds} s). Retry after ${formatDuration(Math.max(decision.retryAfterMs, 1))}.`);
+    return Promise.resolve(limited(call, decision));
   };
+}
+
+function limited(call: ToolCall, decision: Extract<RateDecision, { allowed: false }>): ToolResult {
+  const { points, durationSeconds } = decision.rule;
+  const whose = decision.scope === 'tool' ? `tool ${call.tool.name}` : 'this caller';
+  const retryAfterMs = Math.max(decision.retryAfterMs, 1);
+  return withRetryAfter(refuse(call, `Rate limit exceeded for ${whose} (${points} calls per ${durationSeconds} s). Retry after ${formatDuration(retryAfterMs)}.`), retryAfterMs);
 }
 
 /** A cap on calls in flight, with a bounded queue; beyond it, an immediate overload result. */

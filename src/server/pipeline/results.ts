@@ -14,6 +14,23 @@ export function refuse(call: ToolCall, text: string): ToolResult {
   return errorResult(text);
 }
 
+/**
+ * Marks a refusal the client may retry after a known delay (a rate limit). A
+ * symbol-keyed member: never serialized, read by the dispatcher into the
+ * Reply, which the HTTP transport sends as a Retry-After header.
+ */
+export const RETRY_AFTER_MS = Symbol('toolwright.retryAfterMs');
+
+export function withRetryAfter(result: ToolResult, retryAfterMs: number): ToolResult {
+  (result as ToolResult & { [RETRY_AFTER_MS]?: number })[RETRY_AFTER_MS] = retryAfterMs;
+  return result;
+}
+
+/** The retry delay a refusal carries, if any. */
+export function retryAfterMsOf(outcome: object): number | undefined {
+  return (outcome as { [RETRY_AFTER_MS]?: number })[RETRY_AFTER_MS];
+}
+
 /** A server-side bug: the client sees a correlation id, the log sees everything. */
 export function internalFailure(call: ToolCall, detail: unknown, logger: Logger): ToolResult {
   const correlationId = nodeCrypto().randomUUID();

@@ -1,0 +1,50 @@
+interface Window {
+  used: number;
+  endsAt: number;
+}
+
+/** Past this many keys, windows that have ended are swept out (at most once per window length). */
+const SWEEP_AT_KEYS = 1024;
+
+/**
+ * The default rate-limit store: per key, `points` calls per window of
+ * `durationMs`, the window starting with the key's first call (the same
+ * semantics as rate-limiter-flexible's memory store, so a rule means the same
+ * whichever store serves it). Synchronous: a decision costs a Map lookup, no
+ * promise. Keys are tool names and callers; entries are updated in place, and
+ * ended windows are swept once the map grows, so memory stays bounded by the
+ * keys active in one window. Time is monotonic (a clock set back cannot
+ * extend a window).
+ */
+export class FixedWindows {
+  private readonly windows = new Map<string, Window>();
+  private nextSweep = 0;
+
+  constructor(private readonly points: number, private readonly durationMs: number) {}
+
+  /** Takes a point: undefined when taken, else the ms until the key's window ends. */
+  take(key: string): number | undefined {
+    const now = performance.now();
+    const window = this.windows.get(key);
+    if (window === undefined) {
+      if (this.windows.size >= SWEEP_AT_KEYS && now >= this.nextSweep) this.sweep(now);
+      this.windows.set(key, { used: 1, endsAt: now + this.durationMs });
+      return undefined;
+    }
+    if (now >= window.endsAt) {
+      window.used = 1;
+      window.endsAt = now + this.durationMs;
+      return undefined;
+    }
+    if (window.used < this.points) {
+      window.used++;
+      return undefined;
+    }
+    return Math.ceil(window.endsAt - now);
+  }
+
+  private sweep(now: number): void {
+    this.nextSweep = now + this.durationMs;
+    for (const [key, window] of this.windows) if (now >= window.endsAt) this.windows.delete(key);
+  }
+}
