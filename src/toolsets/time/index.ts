@@ -1,12 +1,13 @@
 import { defineTool, type Tool } from '../../server/tool.js';
-import { canonicalZone, instantOf, wallClock } from './zones.js';
+import { instantOf, resolveZone, wallClock, type NamedZone } from './zones.js';
 
 const zoneProperty = (what: string) => ({ type: 'string', description: `${what} as an IANA time zone name, e.g. "Europe/Paris"`, minLength: 1, maxLength: 64 });
 
 const timeOutput = {
   type: 'object',
   properties: {
-    timezone: { type: 'string' },
+    timezone: { type: 'string', description: 'The zone as named in the request (letter case corrected)' },
+    canonicalTimezone: { type: 'string', description: 'Present when the runtime knows the zone under another identifier (a link such as US/Pacific → America/Los_Angeles, or an older name); both name the same rules' },
     iso: { type: 'string', description: 'The instant in UTC, ISO 8601' },
     date: { type: 'string', description: 'Local date, YYYY-MM-DD' },
     time: { type: 'string', description: 'Local time, HH:MM:SS' },
@@ -16,9 +17,17 @@ const timeOutput = {
   required: ['timezone', 'iso', 'date', 'time', 'weekday', 'utcOffset'],
 } as const;
 
-function describe(instant: Date, zone: string) {
-  const clock = wallClock(instant, zone);
-  return { timezone: zone, iso: instant.toISOString(), date: clock.date, time: clock.time, weekday: clock.weekday, utcOffset: clock.offset };
+function describe(instant: Date, zone: NamedZone) {
+  const clock = wallClock(instant, zone.canonical);
+  return {
+    timezone: zone.name,
+    ...(zone.canonical === zone.name ? {} : { canonicalTimezone: zone.canonical }),
+    iso: instant.toISOString(),
+    date: clock.date,
+    time: clock.time,
+    weekday: clock.weekday,
+    utcOffset: clock.offset,
+  };
 }
 
 export const getCurrentTime = defineTool({
@@ -29,9 +38,10 @@ export const getCurrentTime = defineTool({
   outputSchema: timeOutput,
   annotations: { readOnlyHint: true, openWorldHint: false },
   handler: ({ timezone = 'UTC' }) => {
-    const zone = canonicalZone(timezone as string);
+    // Answers name the zone as the caller did: the runtime's identifier can be an older name (Asia/Calcutta for Asia/Kolkata).
+    const zone = resolveZone(timezone as string);
     const result = describe(new Date(), zone);
-    return { content: [{ type: 'text', text: `${result.weekday} ${result.date} ${result.time} (${zone}, UTC${result.utcOffset})` }], structuredContent: result };
+    return { content: [{ type: 'text', text: `${result.weekday} ${result.date} ${result.time} (${zone.name}, UTC${result.utcOffset})` }], structuredContent: result };
   },
 });
 
@@ -52,12 +62,12 @@ export const convertTime = defineTool({
   outputSchema: { type: 'object', properties: { from: timeOutput, to: timeOutput }, required: ['from', 'to'] },
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   handler: ({ time, from_timezone, to_timezone }) => {
-    const from = canonicalZone(from_timezone as string);
-    const to = canonicalZone(to_timezone as string);
-    const instant = instantOf(time as string, from);
+    const from = resolveZone(from_timezone as string);
+    const to = resolveZone(to_timezone as string);
+    const instant = instantOf(time as string, from.canonical, from.name);
     const result = { from: describe(instant, from), to: describe(instant, to) };
     return {
-      content: [{ type: 'text', text: `${result.from.date} ${result.from.time} ${from} = ${result.to.weekday} ${result.to.date} ${result.to.time} ${to}` }],
+      content: [{ type: 'text', text: `${result.from.date} ${result.from.time} ${from.name} = ${result.to.weekday} ${result.to.date} ${result.to.time} ${to.name}` }],
       structuredContent: result,
     };
   },

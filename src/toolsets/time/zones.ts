@@ -1,16 +1,41 @@
 import { ToolError } from '../../server/tool.js';
 
+/** A zone as the caller named it, and the runtime's identifier for the same rules. */
+export interface NamedZone {
+  /** The caller's name, with its letter case corrected when the runtime knows the exact spelling ("asia/tokyo" → "Asia/Tokyo"). */
+  name: string;
+  /**
+   * The identifier ICU/CLDR resolves it to. It can differ from the IANA
+   * name the caller used: links resolve (US/Pacific → America/Los_Angeles),
+   * and CLDR keeps some pre-rename names (Asia/Kolkata → Asia/Calcutta,
+   * Europe/Kyiv → Europe/Kiev), which is why answers echo `name`.
+   */
+  canonical: string;
+}
+
+let spellings: Map<string, string> | undefined;
+
+/** Zone names the runtime lists, by lower case: where a name's correct capitals come from. */
+function knownSpelling(zone: string): string | undefined {
+  spellings ??= new Map(Intl.supportedValuesOf('timeZone').map((z) => [z.toLowerCase(), z]));
+  return spellings.get(zone.toLowerCase());
+}
+
 /**
  * Validates an IANA time zone name through Intl, which knows them all, and
- * returns its canonical spelling ("europe/paris" → "Europe/Paris").
+ * returns it as the caller named it (capitals corrected) beside the
+ * runtime's identifier for it.
  */
-export function canonicalZone(zone: string): string {
+export function resolveZone(zone: string): NamedZone {
   if (/^[+-]\d/.test(zone)) throw unknownZone(zone); // offsets such as "+02:00" are not IANA names
+  let canonical: string;
   try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
+    canonical = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
   } catch {
     throw unknownZone(zone);
   }
+  const name = canonical.toLowerCase() === zone.toLowerCase() ? canonical : (knownSpelling(zone) ?? zone);
+  return { name, canonical };
 }
 
 function unknownZone(zone: string): ToolError {
@@ -34,7 +59,7 @@ export function wallClock(instant: Date, zone: string): { date: string; time: st
  * Resolved by correcting a UTC guess with the zone's offset twice, which also
  * settles DST transitions; a wall time the zone skips is reported.
  */
-export function instantOf(local: string, zone: string): Date {
+export function instantOf(local: string, zone: string, shownZone = zone): Date {
   const m = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2}))?$/.exec(local);
   if (!m) throw new ToolError(`Cannot read the time ${JSON.stringify(local)}; use "YYYY-MM-DDTHH:MM" (seconds optional), e.g. "2026-07-28T09:30".`);
   const [, y, mo, d, h, mi, s = '0'] = m;
@@ -47,7 +72,7 @@ export function instantOf(local: string, zone: string): Date {
   const instant = new Date(guess);
   const shown = wallClock(instant, zone);
   if (`${shown.date}T${shown.time}` !== `${y}-${mo}-${d}T${h}:${mi}:${s.padStart(2, '0')}`) {
-    throw new ToolError(`${local} does not exist in ${zone} (the clocks skip it, e.g. at a daylight-saving change).`);
+    throw new ToolError(`${local} does not exist in ${shownZone} (the clocks skip it, e.g. at a daylight-saving change).`);
   }
   return instant;
 }

@@ -15,6 +15,27 @@ describe('time tools', () => {
     expect(Math.abs(Date.parse(res.structuredContent.iso) - before)).toBeLessThan(5_000);
   });
 
+  it('echoes the zone the caller named, not the runtime\'s older alias, with that alias beside it', async () => {
+    // ICU's canonical id for Asia/Kolkata is the pre-2008 name Asia/Calcutta.
+    const res = await call('get_current_time', { timezone: 'Asia/Kolkata' });
+    expect(res.isError).toBeUndefined();
+    expect(res.structuredContent).toMatchObject({ timezone: 'Asia/Kolkata', utcOffset: '+05:30' });
+    expect(res.content[0].text).toContain('(Asia/Kolkata, UTC+05:30)');
+    expect(res.content[0].text).not.toContain('Calcutta (');
+    const alias = await call('get_current_time', { timezone: 'US/Pacific' });
+    expect(alias.structuredContent).toMatchObject({ timezone: 'US/Pacific', canonicalTimezone: 'America/Los_Angeles' });
+    // A name that is already the runtime's id carries no second name.
+    expect((await call('get_current_time', { timezone: 'Europe/Paris' })).structuredContent).not.toHaveProperty('canonicalTimezone');
+  });
+
+  it('convert_time echoes both zones as named', async () => {
+    const res = await call('convert_time', { time: '2026-01-15T09:30', from_timezone: 'Asia/Kolkata', to_timezone: 'Europe/Kyiv' });
+    expect(res.isError).toBeUndefined();
+    expect(res.structuredContent.from).toMatchObject({ timezone: 'Asia/Kolkata', utcOffset: '+05:30', iso: '2026-01-15T04:00:00.000Z' });
+    expect(res.structuredContent.to).toMatchObject({ timezone: 'Europe/Kyiv', time: '06:00:00' });
+    expect(res.content[0].text).toBe('2026-01-15 09:30:00 Asia/Kolkata = Thursday 2026-01-15 06:00:00 Europe/Kyiv');
+  });
+
   it('defaults to UTC', async () => {
     expect((await call('get_current_time', {})).structuredContent).toMatchObject({ timezone: 'UTC', utcOffset: '+00:00' });
   });
