@@ -1,25 +1,44 @@
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
+import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
 
 export class BodyTooLargeError extends Error {}
 
-/** Reads a request body, refusing more than `limit` bytes without buffering them. */
+/** The client went away (or was cut off) before the whole body arrived: there is no one to answer. */
+export class BodyAbortedError extends Error {}
+
+/**
+ * Reads a request body, refusing more than `limit` bytes without buffering
+ * them (the caller answers 413 and closes the connection rather than read
+ * the rest). The body must be UTF-8 (JSON text, RFC 8259 §8.1): a decoder
+ * that repairs bad bytes into U+FFFD would run what the client never sent,
+ * so invalid bytes are a parse error. One native pass (`isUtf8`) over bytes
+ * already in memory.
+ */
 export function readBody(req: IncomingMessage, limit: number): Promise<string> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return Promise.reject(new BodyTooLargeError());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
-        req.removeAllListeners('data');
-        req.resume(); // drain without keeping it
+        req.off('data', onData);
+        chunks.length = 0;
         reject(new BodyTooLargeError());
         return;
       }
       chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.on('end', () => {
+      const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+      if (!isUtf8(body)) reject(new RpcError(ErrorCode.ParseError, 'Parse error: the message is not valid UTF-8', undefined, 400));
+      else resolve(body.toString('utf8'));
     });
-    req.on('end', () => resolve(chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks, size).toString('utf8')));
-    req.on('error', reject);
+    // An abort surfaces as 'error' (ECONNRESET) and/or 'close' before 'end'; after 'end' these settle nothing.
+    req.on('error', () => reject(new BodyAbortedError()));
+    req.on('close', () => reject(new BodyAbortedError()));
   });
 }

@@ -3,14 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { SESSION_HEADER } from '../protocol/header-params.js';
 import { encodeError } from '../jsonrpc/encode.js';
 import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
-import { parseMessage, type ParsedMessage } from '../jsonrpc/parse.js';
+import { INCOMING_REQUESTS, parseMessage, type ParsedMessage } from '../jsonrpc/parse.js';
 import type { JsonRpcRequest } from '../jsonrpc/types.js';
 import { hasModernClaim } from '../protocol/meta.js';
 import { Method } from '../protocol/methods.js';
 import { isLegacyVersion } from '../protocol/versions.js';
 import { Peer, type Exchange, type Reply } from '../server/peer.js';
 import type { ToolServer } from '../server/server.js';
-import { BodyTooLargeError, readBody } from './http-body.js';
+import { BodyAbortedError, BodyTooLargeError, readBody } from './http-body.js';
 import { defaultGuard, guardProblem, type HostGuardOptions } from './http-guard.js';
 import { checkStandardHeaders } from './http-headers.js';
 import { SessionStore, type HttpSession } from './http-sessions.js';
@@ -94,9 +94,12 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
     }
     let parsed: ParsedMessage;
     try {
-      parsed = parseMessage(await readBody(req, maxBody));
+      parsed = parseMessage(await readBody(req, maxBody), INCOMING_REQUESTS);
     } catch (err) {
+      if (err instanceof BodyAbortedError) return;
       if (err instanceof BodyTooLargeError) {
+        // Close rather than read the rest of a body we will never use.
+        res.setHeader('connection', 'close');
         return rpcError(res, new RpcError(ErrorCode.InvalidRequest, `Payload Too Large: the body exceeds ${maxBody} bytes`, undefined, 413));
       }
       if (err instanceof RpcError) return rpcError(res, new RpcError(err.code, err.message, undefined, 400), (err.data as { id?: string | number })?.id);

@@ -1,7 +1,14 @@
+import { isUtf8 } from 'node:buffer';
+
 /**
  * Splits a byte stream into newline-delimited messages (stdio.mdx framing)
  * without ever buffering more than `maxLineBytes` of one line: an oversized
- * line is reported once and skipped up to its newline.
+ * line is reported once and skipped up to its newline, its bytes dropped as
+ * they arrive.
+ *
+ * A line must be UTF-8 (JSON text, RFC 8259 §8.1): one that is not is
+ * reported, never decoded with U+FFFD repairs. Lines are checked as bytes,
+ * whole, so a character cut between two chunks is judged once it is complete.
  */
 export class LineSplitter {
   private parts: Buffer[] = [];
@@ -12,10 +19,16 @@ export class LineSplitter {
     private readonly maxLineBytes: number,
     private readonly onLine: (line: string) => void,
     private readonly onOversized: (bytes: number) => void,
+    private readonly onInvalidUtf8: () => void,
   ) {}
 
   push(chunk: Buffer): void {
     let start = 0;
+    // Bytes of this chunk before `validUpTo` are known to be UTF-8: the first whole line checks
+    // every whole line of the chunk in one native pass (a newline is ASCII, so that region is
+    // valid exactly when each line is); only a chunk that fails is checked line by line.
+    let validUpTo = -1;
+    let regionChecked = false;
     while (start < chunk.length) {
       const nl = chunk.indexOf(10, start);
       if (nl === -1) {
@@ -25,7 +38,15 @@ export class LineSplitter {
       if (this.size === 0 && !this.discarding) {
         // The common case, a whole line inside this chunk: decode it in place.
         if (nl - start > this.maxLineBytes) this.onOversized(nl - start);
-        else this.emit(chunk.toString('utf8', start, nl));
+        else {
+          if (nl > validUpTo && !regionChecked) {
+            regionChecked = true;
+            const last = chunk.lastIndexOf(10);
+            if (isUtf8(chunk.subarray(start, last))) validUpTo = last;
+          }
+          if (nl <= validUpTo || isUtf8(chunk.subarray(start, nl))) this.emit(chunk.toString('utf8', start, nl));
+          else this.onInvalidUtf8();
+        }
       } else {
         this.append(chunk.subarray(start, nl));
         this.flushLine();
@@ -60,7 +81,9 @@ export class LineSplitter {
     const parts = this.parts;
     this.parts = [];
     this.size = 0;
-    this.emit(parts.length === 1 ? parts[0].toString('utf8') : Buffer.concat(parts).toString('utf8'));
+    const line = parts.length === 1 ? parts[0] : Buffer.concat(parts);
+    if (isUtf8(line)) this.emit(line.toString('utf8'));
+    else this.onInvalidUtf8();
   }
 
   private emit(line: string): void {

@@ -1,6 +1,6 @@
 import { encodeError } from '../jsonrpc/encode.js';
 import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
-import { parseMessage } from '../jsonrpc/parse.js';
+import { INCOMING_REQUESTS, parseMessage } from '../jsonrpc/parse.js';
 import type { RequestId } from '../jsonrpc/types.js';
 import { Peer } from '../server/peer.js';
 import type { ToolServer } from '../server/server.js';
@@ -29,7 +29,7 @@ export class MessageStreamSession {
   receive(text: string): void {
     let parsed;
     try {
-      parsed = parseMessage(text);
+      parsed = parseMessage(text, INCOMING_REQUESTS);
     } catch (err) {
       const e = err as RpcError;
       const id = (e.data as { id?: string | number } | undefined)?.id;
@@ -82,6 +82,11 @@ export class MessageStreamSession {
   /** A line longer than the limit: say so, with no id (it could not be read). */
   oversized(limitBytes: number): void {
     this.write(encodeError(undefined, new RpcError(ErrorCode.InvalidRequest, `Invalid Request: message exceeds the ${limitBytes}-byte limit and was discarded`)));
+  }
+
+  /** A line that is not UTF-8: a parse error with no id (nothing in it could be trusted, so nothing was read). */
+  invalidUtf8(): void {
+    this.write(encodeError(undefined, new RpcError(ErrorCode.ParseError, 'Parse error: the message is not valid UTF-8')));
   }
 
   /** Resolves once every request received so far has been answered, or after `graceMs`. */

@@ -49,7 +49,9 @@ export class StdioClientTransport extends StreamClientTransport {
   private constructor(private readonly child: ChildProcess, private readonly target: StdioTarget, private readonly options: StdioTransportOptions) {
     super(options.onWarning ?? (() => {}));
     const limit = options.maxMessageBytes ?? 16 * 1024 * 1024;
-    const splitter = new LineSplitter(limit, (line) => this.connection.receive(line), () => this.connection.oversized(limit));
+    const splitter = new LineSplitter(limit, (line) => this.connection.receive(line), () => this.connection.oversized(limit), () =>
+      options.onWarning?.('ignored a message from the server that is not valid UTF-8'),
+    );
     child.stdout!.on('data', (chunk: Buffer) => splitter.push(chunk));
     child.stdout!.on('end', () => splitter.end());
     child.stdin!.on('error', () => {}); // EPIPE when the server died; 'close' reports it

@@ -23,6 +23,7 @@ export interface StdioServerHandle {
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 const OVERSIZED = Symbol('oversized line');
+const INVALID_UTF8 = Symbol('line not UTF-8');
 
 /**
  * Serves the tool server over newline-delimited JSON on stdin/stdout.
@@ -70,15 +71,15 @@ export function serveStdio(server: ToolServer, options: StdioServeOptions = {}):
 
   // Pipelined requests are handled a group at a time; after each group its audit records are
   // committed, so its answers (written by `flush`, a tick as well) leave before the next.
-  const groups = new RequestGroups<string | typeof OVERSIZED>(
-    (line) => (line === OVERSIZED ? session.oversized(maxLineBytes) : session.receive(line)),
+  const groups = new RequestGroups<string | typeof OVERSIZED | typeof INVALID_UTF8>(
+    (line) => (line === OVERSIZED ? session.oversized(maxLineBytes) : line === INVALID_UTF8 ? session.invalidUtf8() : session.receive(line)),
     () => server.audit?.flush?.(),
     (full) => {
       backlogFull = full;
       updateReading();
     },
   );
-  const splitter = new LineSplitter(maxLineBytes, (line) => groups.add(line), () => groups.add(OVERSIZED));
+  const splitter = new LineSplitter(maxLineBytes, (line) => groups.add(line), () => groups.add(OVERSIZED), () => groups.add(INVALID_UTF8));
 
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));

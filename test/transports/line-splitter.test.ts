@@ -3,7 +3,7 @@ import { LineSplitter } from '../../src/transports/line-splitter.js';
 
 function split(chunks: Array<string | Buffer>, maxLineBytes = 1024, end = false) {
   const events: string[] = [];
-  const splitter = new LineSplitter(maxLineBytes, (line) => events.push(line), (bytes) => events.push(`<oversized ${bytes}>`));
+  const splitter = new LineSplitter(maxLineBytes, (line) => events.push(line), (bytes) => events.push(`<oversized ${bytes}>`), () => events.push('<not utf-8>'));
   for (const c of chunks) splitter.push(typeof c === 'string' ? Buffer.from(c) : c);
   if (end) splitter.end();
   return events;
@@ -38,5 +38,18 @@ describe('LineSplitter (stdio framing)', () => {
 
   it('counts a final line without a newline at the end of input', () => {
     expect(split(['{"a":1}\n{"b"', ':2}'], 1024, true)).toEqual(['{"a":1}', '{"b":2}']);
+  });
+
+  it('reports a line that is not UTF-8 instead of repairing it, and keeps its neighbours, in one chunk or spread over many', () => {
+    const bad = Buffer.from([0x7b, 0x22, 0xc0, 0xaf, 0x22, 0x7d]); // {"<C0 AF>"}
+    const one = Buffer.concat([Buffer.from('{"a":1}\n'), bad, Buffer.from('\n{"b":2}\n')]);
+    expect(split([one])).toEqual(['{"a":1}', '<not utf-8>', '{"b":2}']);
+    expect(split([one.subarray(0, 10), one.subarray(10)])).toEqual(['{"a":1}', '<not utf-8>', '{"b":2}']);
+    expect(split([bad], 1024, true)).toEqual(['<not utf-8>']);
+    // A character cut off by the newline is as invalid as a wrong byte.
+    expect(split([Buffer.from([0x7b, 0xe2, 0x82, 0x0a, 0xac, 0x7d, 0x0a])])).toEqual(['<not utf-8>', '<not utf-8>']);
+    for (const bytes of [[0xed, 0xa0, 0x80], [0xe0, 0x80, 0xaf], [0xf8, 0x88, 0x80, 0x80, 0x80], [0xfe], [0x80]]) {
+      expect(split([Buffer.concat([Buffer.from('{"x":"'), Buffer.from(bytes), Buffer.from('"}\n{"ok":1}\n')])])).toEqual(['<not utf-8>', '{"ok":1}']);
+    }
   });
 });
