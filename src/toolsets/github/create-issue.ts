@@ -1,6 +1,7 @@
 import { defineTool, type Tool } from '../../server/tool.js';
 import { ensureAllowed } from './allow-list.js';
 import type { GithubClient } from './client.js';
+import { checkMultiLine, checkSingleLine, MULTI_LINE_PATTERN, NON_BLANK_SINGLE_LINE_PATTERN, SINGLE_LINE_PATTERN } from './input-text.js';
 import { ISSUE_SUMMARY_PROPERTIES, ISSUE_SUMMARY_REQUIRED, toIssueSummary } from './issue-shape.js';
 import type { GithubSettings } from './options.js';
 import { OWNER_PROPERTY, REPO_PROPERTY, structuredResult } from './tool-parts.js';
@@ -22,11 +23,11 @@ export function createIssueTool(client: GithubClient, settings: GithubSettings):
       properties: {
         owner: OWNER_PROPERTY,
         repo: REPO_PROPERTY,
-        title: { type: 'string', minLength: 1, maxLength: 256, pattern: '\\S', description: 'A short summary of the issue, e.g. "Crash when saving an empty file".' },
-        body: { type: 'string', maxLength: 65536, default: '', description: 'The description in GitHub Markdown: what happens, what was expected, steps to reproduce. Default: empty.' },
+        title: { type: 'string', minLength: 1, maxLength: 256, pattern: NON_BLANK_SINGLE_LINE_PATTERN, description: 'A short summary of the issue on one line (no line breaks, tabs or other control characters), e.g. "Crash when saving an empty file".' },
+        body: { type: 'string', maxLength: 65536, default: '', pattern: MULTI_LINE_PATTERN, description: 'The description in GitHub Markdown: what happens, what was expected, steps to reproduce. Line breaks and tabs are fine; other control characters (terminal escapes, NUL) are refused. Default: empty.' },
         labels: {
           type: 'array',
-          items: { type: 'string', minLength: 1, maxLength: 50 },
+          items: { type: 'string', minLength: 1, maxLength: 50, pattern: SINGLE_LINE_PATTERN, description: 'A label name: one line, no control characters.' },
           maxItems: 20,
           uniqueItems: true,
           default: [],
@@ -50,6 +51,10 @@ export function createIssueTool(client: GithubClient, settings: GithubSettings):
     handler: async ({ owner, repo, title, body, labels }, ctx) => {
       ensureAllowed(settings.allowList, NAME, owner, repo);
       const requested: string[] = labels ?? [];
+      // The schema patterns say the same; the handler does not rest on them.
+      checkSingleLine(NAME, 'title', title);
+      requested.forEach((label, i) => checkSingleLine(NAME, `labels[${i}]`, label));
+      if (body) checkMultiLine(NAME, 'body', body);
       const data = await client.send(
         ctx,
         { target: `repository ${owner}/${repo}`, permission: 'Issues: write', access: 'write' },

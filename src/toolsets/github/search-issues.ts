@@ -5,6 +5,7 @@ import type { GithubClient } from './client.js';
 import { ISSUE_SUMMARY_PROPERTIES, ISSUE_SUMMARY_REQUIRED, malformed, str, toIssueSummary } from './issue-shape.js';
 import type { GithubSettings } from './options.js';
 import { structuredResult } from './tool-parts.js';
+import { checkSingleLine, SINGLE_LINE_PATTERN } from './input-text.js';
 import { cleanText } from './text.js';
 
 const NAME = 'github_search_issues';
@@ -31,7 +32,8 @@ export function searchIssuesTool(client: GithubClient, settings: GithubSettings)
           type: 'string',
           minLength: 1,
           maxLength: 256,
-          description: 'Words to find plus optional qualifiers such as label:bug, author:octocat, in:title, created:>2024-01-01. Do not use repo:, user: or org: here; use the "repo" argument.',
+          pattern: SINGLE_LINE_PATTERN,
+          description: 'Words to find plus optional qualifiers such as label:bug, author:octocat, in:title, created:>2024-01-01, on one line (no control characters). Do not use repo:, user: or org: here; use the "repo" argument.',
         },
         repo: {
           type: 'string',
@@ -72,6 +74,7 @@ export function searchIssuesTool(client: GithubClient, settings: GithubSettings)
       const type: string = args.type ?? 'issue';
       const sort: string = args.sort ?? 'best_match';
       const limit: number = args.limit ?? 10;
+      checkSingleLine(NAME, 'query', query);
       if (SCOPE_QUALIFIER.test(query)) {
         throw new ToolError(`${NAME}: the query may not contain repo:, user:, org: or owner: qualifiers. Pass the repository as the "repo" argument ("owner/name"); allowed: ${allowList.describe()}.`);
       }
