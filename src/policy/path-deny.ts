@@ -1,4 +1,4 @@
-import { globToRegExp } from './path-glob.js';
+import { compileGlob, type GlobMatcher } from './path-glob.js';
 
 /**
  * Names no tool may read, write, list into or delete by default: secrets a
@@ -9,7 +9,7 @@ export const DEFAULT_DENY: readonly string[] = ['.env*', '*.pem', '*.key', 'id_r
 
 interface Rule {
   glob: string;
-  regex: RegExp;
+  matcher: GlobMatcher;
   /** A rule without `/` applies to every path segment; one with `/` to the path from the root. */
   anchored: boolean;
 }
@@ -19,7 +19,9 @@ interface Rule {
  * A path is denied when any of its segments matches an unanchored rule, or
  * when it or any of its ancestors matches an anchored rule: denying a
  * directory denies everything under it. Matching ignores case, because the
- * file system may (macOS, Windows): `.ENV` must not slip past `.env*`.
+ * file system may (macOS, Windows): `.ENV` must not slip past `.env*`. Globs
+ * match in time linear in the path (see path-glob.ts), and `**` matches any
+ * character, a line break in a file name included.
  */
 export class DenyList {
   private readonly rules: Rule[];
@@ -27,7 +29,7 @@ export class DenyList {
   constructor(globs: readonly string[]) {
     this.rules = globs.map((glob) => {
       const trimmed = glob.replace(/^\/+|\/+$/g, '');
-      return { glob, regex: globToRegExp(trimmed, { caseInsensitive: true }), anchored: trimmed.includes('/') };
+      return { glob, matcher: compileGlob(trimmed, { caseInsensitive: true }), anchored: trimmed.includes('/') };
     });
   }
 
@@ -35,10 +37,9 @@ export class DenyList {
   match(segments: readonly string[]): string | undefined {
     for (const rule of this.rules) {
       if (rule.anchored) {
-        for (let n = 1; n <= segments.length; n++) {
-          if (rule.regex.test(segments.slice(0, n).join('/'))) return rule.glob;
-        }
-      } else if (segments.some((s) => rule.regex.test(s))) {
+        // One pass over the path, checked at each segment's end: linear in its length, not its depth times its length.
+        if (rule.matcher.testSomePrefix(segments)) return rule.glob;
+      } else if (segments.some((s) => rule.matcher.test(s))) {
         return rule.glob;
       }
     }

@@ -1,65 +1,47 @@
+import { GlobAutomaton } from './glob-automaton.js';
+import { GlobSyntaxError, MAX_GLOB_CHARS, parseGlob } from './glob-parse.js';
+
 /**
- * A small glob dialect for path policy and name searches, compiled to a
- * RegExp once: `*` (any run of characters except `/`), `?` (one character
- * except `/`), `**` (any run, `/` included; `**∕` also matches nothing),
- * `[abc]` / `[!a-z]` classes and `{a,b}` alternatives (not nested).
- * Written here rather than taken from a library because the deny list must
- * behave the same on every Node version we support (path.matchesGlob is
- * experimental on Node 20).
+ * Globs for path policy (the deny list) and name searches: the dialect is
+ * described in glob-parse.ts. A glob is compiled once into a state machine
+ * that reads each text once without backtracking (glob-automaton.ts), so no
+ * glob — a client's search pattern included — can make matching slower than
+ * linear in the text. It is never translated into a RegExp. Written here
+ * rather than taken from a library so the deny list behaves the same on
+ * every Node version we support (path.matchesGlob is experimental on Node 20).
  */
-export class GlobSyntaxError extends Error {}
+export { GlobSyntaxError, MAX_GLOB_CHARS };
 
-const REGEX_SPECIAL = /[\\^$.*+?()[\]{}|/]/;
-const MAX_GLOB_CHARS = 1_000;
+export interface GlobOptions {
+  /** Match regardless of case (each character compared in lower case, as String#toLowerCase maps it). */
+  caseInsensitive?: boolean;
+}
 
-export function globToRegExp(glob: string, options: { caseInsensitive?: boolean } = {}): RegExp {
-  if (glob.length === 0 || glob.length > MAX_GLOB_CHARS) throw new GlobSyntaxError(`a glob must have 1 to ${MAX_GLOB_CHARS} characters`);
-  let out = '';
-  let inGroup = false;
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i];
-    if (c === '*') {
-      if (glob[i + 1] === '*') {
-        // `**/` matches zero or more whole directories; a lone `**` anything.
-        if (glob[i + 2] === '/') {
-          out += '(?:.*/)?';
-          i += 2;
-        } else {
-          out += '.*';
-          i += 1;
-        }
-      } else {
-        out += '[^/]*';
-      }
-    } else if (c === '?') {
-      out += '[^/]';
-    } else if (c === '[') {
-      const end = glob.indexOf(']', i + 2);
-      if (end === -1) throw new GlobSyntaxError(`unclosed "[" at character ${i + 1}`);
-      let body = glob.slice(i + 1, end);
-      const negate = body.startsWith('!') || body.startsWith('^');
-      if (negate) body = body.slice(1);
-      // Inside a class only `\`, `]` and `^` need care; `-` keeps its range meaning.
-      body = body.replace(/[\\\]^]/g, (m) => `\\${m}`);
-      out += negate ? `[^/${body}]` : `[${body}]`;
-      i = end;
-    } else if (c === '{' && !inGroup) {
-      inGroup = true;
-      out += '(?:';
-    } else if (c === ',' && inGroup) {
-      out += '|';
-    } else if (c === '}' && inGroup) {
-      inGroup = false;
-      out += ')';
-    } else {
-      out += REGEX_SPECIAL.test(c) ? `\\${c}` : c;
-    }
-  }
-  if (inGroup) throw new GlobSyntaxError('unclosed "{"');
-  return new RegExp(`^${out}$`, options.caseInsensitive ? 'i' : '');
+export interface GlobMatcher {
+  readonly glob: string;
+  /** Whether the whole text matches. */
+  test(text: string): boolean;
+  /** Whether the glob matches the path made of segments[0..n] for some n >= 1 (the path itself or one of its ancestors). */
+  testSomePrefix(segments: readonly string[]): boolean;
+}
+
+/** Compiles a glob; throws GlobSyntaxError (with a reason a person can act on) when it is malformed. */
+export function compileGlob(glob: string, options: GlobOptions = {}): GlobMatcher {
+  const fold = options.caseInsensitive ? (t: string) => t.toLowerCase() : (t: string) => t;
+  const automaton = new GlobAutomaton(parseGlob(glob, fold), options.caseInsensitive ? upperCodePoint : undefined);
+  return {
+    glob,
+    test: (text) => automaton.matches(fold(text)),
+    testSomePrefix: (segments) => automaton.matchesSomePrefix(options.caseInsensitive ? segments.map(fold) : segments),
+  };
 }
 
 /** Whether `text` uses any glob syntax (otherwise callers may treat it as a plain substring). */
 export function hasGlobSyntax(text: string): boolean {
   return /[*?[{]/.test(text);
+}
+
+function upperCodePoint(cp: number): number {
+  const up = String.fromCodePoint(cp).toUpperCase();
+  return up.length === (cp > 0xffff ? 2 : 1) ? up.codePointAt(0)! : cp;
 }

@@ -1,10 +1,11 @@
 import fsp from 'node:fs/promises';
 import { openForRead, readFully } from '../../policy/path-io.js';
 import { PathError, quote } from '../../policy/path-errors.js';
-import { globToRegExp, GlobSyntaxError, hasGlobSyntax } from '../../policy/path-glob.js';
+import { compileGlob, GlobSyntaxError, hasGlobSyntax, type GlobMatcher } from '../../policy/path-glob.js';
 import { defineTool, ToolError, type Tool } from '../../server/tool.js';
 import { pathProperty } from '../path-property.js';
 import { isText } from '../text-bytes.js';
+import { TimeSlicer } from '../time-slice.js';
 import { SNIFF_BYTES } from './content-type.js';
 import type { FsSettings } from './options.js';
 import { walk, type EntryType, type WalkCounters, type WalkEntry } from './walk.js';
@@ -85,7 +86,9 @@ export function searchFilesTool(s: FsSettings): Tool {
       let scanned = 0;
       let skipped = 0;
       let stopped: 'max_results' | 'max_scanned' | 'large_directory' | undefined;
-      for await (const e of walk(sandbox, dir.real, dir.display, { maxDepth: args.max_depth ?? 20, maxPerDirectory: s.maxSearchScanned, signal: ctx.signal }, counters)) {
+      // One time slice for the walk and the matching alike: the loop gets a turn every few ms, and a cancel or timeout stops the search.
+      const slicer = new TimeSlicer(ctx.signal);
+      for await (const e of walk(sandbox, dir.real, dir.display, { maxDepth: args.max_depth ?? 20, maxPerDirectory: s.maxSearchScanned, signal: ctx.signal, slicer }, counters)) {
         if (scanned >= s.maxSearchScanned) {
           stopped = 'max_scanned';
           break;
@@ -96,7 +99,7 @@ export function searchFilesTool(s: FsSettings): Tool {
           matches.push({ path: e.display, type: e.type });
         } else {
           if (e.type !== 'file') continue;
-          const lines = await grep(e, args.content, args.case_sensitive ?? false, s);
+          const lines = await grep(e, args.content, args.case_sensitive ?? false, s, slicer);
           if (lines === undefined) skipped++;
           else if (lines.length > 0) matches.push({ path: e.display, type: e.type, lines });
         }
@@ -118,18 +121,18 @@ function nameMatcher(pattern: string | undefined, caseSensitive: boolean): (e: W
     const needle = caseSensitive ? pattern : pattern.toLowerCase();
     return (e) => (caseSensitive ? e.name : e.name.toLowerCase()).includes(needle);
   }
-  let regex: RegExp;
+  let glob: GlobMatcher;
   try {
-    regex = globToRegExp(pattern.replace(/^\.\//, ''), { caseInsensitive: !caseSensitive });
+    glob = compileGlob(pattern.replace(/^\.\//, ''), { caseInsensitive: !caseSensitive });
   } catch (err) {
     if (err instanceof GlobSyntaxError) throw new ToolError(`The pattern is not a valid glob: ${err.message}.`);
     throw err;
   }
-  return pattern.includes('/') ? (e) => regex.test(e.relative) : (e) => regex.test(e.name);
+  return pattern.includes('/') ? (e) => glob.test(e.relative) : (e) => glob.test(e.name);
 }
 
 /** The first matching lines of a text file, or undefined when the file is not searched. */
-async function grep(e: WalkEntry, needle: string, caseSensitive: boolean, s: FsSettings): Promise<Match['lines'] | undefined> {
+async function grep(e: WalkEntry, needle: string, caseSensitive: boolean, s: FsSettings, slicer: TimeSlicer): Promise<Match['lines'] | undefined> {
   const stat = await fsp.lstat(e.real).catch(() => undefined);
   if (!stat?.isFile() || stat.nlink > 1 || stat.size > s.maxGrepFileBytes) return undefined;
   // openForRead re-checks the inode and the real path after opening.
@@ -146,10 +149,15 @@ async function grep(e: WalkEntry, needle: string, caseSensitive: boolean, s: FsS
     const text = buf.subarray(0, n).toString('utf8');
     const want = caseSensitive ? needle : needle.toLowerCase();
     const found: NonNullable<Match['lines']> = [];
-    const lines = text.split('\n');
-    for (let i = 0; i < lines.length && found.length < LINES_PER_FILE; i++) {
-      const line = caseSensitive ? lines[i] : lines[i].toLowerCase();
-      if (line.includes(want)) found.push({ line: i + 1, text: preview(lines[i]) });
+    // Line by line without splitting the whole file up front, pausing when the slice is used up.
+    for (let start = 0, lineNo = 1; start <= text.length && found.length < LINES_PER_FILE; lineNo++) {
+      const nl = text.indexOf('\n', start);
+      const end = nl === -1 ? text.length : nl;
+      const raw = text.slice(start, end);
+      if ((caseSensitive ? raw : raw.toLowerCase()).includes(want)) found.push({ line: lineNo, text: preview(raw) });
+      if (nl === -1) break;
+      start = nl + 1;
+      if (slicer.due()) await slicer.pause();
     }
     return found;
   } finally {

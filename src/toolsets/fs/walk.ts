@@ -2,6 +2,7 @@ import type { Dir, Dirent } from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { PathSandbox } from '../../policy/paths.js';
+import { TimeSlicer } from '../time-slice.js';
 
 export type EntryType = 'file' | 'directory' | 'symlink' | 'other';
 
@@ -23,6 +24,8 @@ export interface WalkOptions {
   /** Entries read from any one directory; the rest of a larger directory is skipped (and counted). */
   maxPerDirectory: number;
   signal: AbortSignal;
+  /** Shared with the caller's own work on the entries, so both count against one time slice (default: the walk's own). */
+  slicer?: TimeSlicer;
 }
 
 export interface WalkCounters {
@@ -38,15 +41,21 @@ export interface WalkCounters {
  * Breadth-first walk below a directory, in name order within each directory.
  * It never follows symlinks (they are reported as 'symlink' and not entered,
  * so a walk cannot leave its root), never enters a denied name, reads each
- * directory with a bound, and checks the signal between directories.
+ * directory with a bound, and checks the signal at every entry. Between
+ * entries it gives the event loop a turn whenever its time slice is used up:
+ * a directory of thousands of entries is otherwise handled in one unbroken
+ * chain of microtasks that starves every other request.
  */
 export async function* walk(sandbox: PathSandbox, startReal: string, startDisplay: string, options: WalkOptions, counters: WalkCounters): AsyncGenerator<WalkEntry> {
+  const slicer = options.slicer ?? new TimeSlicer(options.signal);
   const queue: Array<{ real: string; relative: string; depth: number }> = [{ real: startReal, relative: '', depth: 0 }];
-  while (queue.length > 0) {
+  // A read index instead of shift(): shift moves the whole queue each time, quadratic over a wide tree.
+  for (let head = 0; head < queue.length; head++) {
     options.signal.throwIfAborted();
-    const dir = queue.shift()!;
+    const dir = queue[head];
     const dirents = await readBounded(dir.real, options.maxPerDirectory, counters);
     for (const dirent of dirents) {
+      await slicer.tick();
       const real = path.join(dir.real, dirent.name);
       if (sandbox.deniedBy(real) !== undefined) {
         counters.denied++;
