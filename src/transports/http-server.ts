@@ -109,8 +109,10 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
     const session = sessionOf(req, res);
     if (session === null) return;
     if (parsed.kind === 'notification') dispatcher.handleNotification(parsed.message, session?.peer ?? new Peer('http'));
-    // A response answers a request the server sent on one of the session's streams.
+    // A response answers a request the server sent on one of the session's streams. Without a
+    // session there is no such request: a modern client MUST NOT send responses (streamable-http.mdx).
     else if (session) session.peer.handleResponse(parsed.message);
+    else return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Invalid Request: clients must not send JSON-RPC responses, except to a legacy session (Mcp-Session-Id) that asked', undefined, 400));
     res.writeHead(202).end();
   };
 
