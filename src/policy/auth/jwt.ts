@@ -1,0 +1,114 @@
+import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
+import type { AudienceMatcher } from './audience.js';
+import type { AuthInfo } from './principal.js';
+import { scopesOfClaims } from './scopes.js';
+import { AuthUnavailableError, InvalidTokenError } from './token-error.js';
+
+/** Asymmetric JWS algorithms: the only ones a resource server can verify with published keys. */
+export const ASYMMETRIC_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'] as const;
+
+export interface JwtVerifierOptions {
+  issuer: string;
+  audience: AudienceMatcher;
+  /** The issuer's key set URL, or how to learn it (discovery). */
+  jwksUri: () => Promise<string>;
+  /** Allowed `alg` values; never `none`, never a symmetric (HS*) one. */
+  algorithms: readonly string[];
+  /** Clock skew tolerated on `exp`, `nbf` and `iat`, in seconds. */
+  clockToleranceSec: number;
+  /** Least time between two key set fetches caused by an unknown `kid`. */
+  jwksCooldownMs: number;
+  /** Longest a fetched key set is used without refetching. */
+  jwksCacheMaxAgeMs: number;
+  now: () => number;
+}
+
+/** Checks an algorithm list for a public-key verifier; throws naming the first bad entry. */
+export function checkAlgorithms(algorithms: unknown, where: string): string[] {
+  if (!Array.isArray(algorithms) || algorithms.length === 0) throw new TypeError(`${where} must be a non-empty array of JWS algorithms`);
+  for (const alg of algorithms) {
+    if (!(ASYMMETRIC_ALGORITHMS as readonly unknown[]).includes(alg)) {
+      throw new TypeError(`${where} may hold only asymmetric algorithms (${ASYMMETRIC_ALGORITHMS.join(', ')}); ${JSON.stringify(alg)} is refused: "none" and HS* would let anyone holding the public key mint tokens`);
+    }
+  }
+  return [...new Set(algorithms as string[])];
+}
+
+/**
+ * Verifies JWT access tokens (RFC 9068) with the issuer's published keys:
+ * signature (only allowed algorithms, the key chosen by `kid`), `iss`,
+ * `exp` (required), `nbf` and `iat` with a small skew, and the audience.
+ * The key set is cached; an unknown `kid` refetches it, at most once per
+ * cooldown (a key rotation is picked up; a flood of made-up kids is not a flood of fetches).
+ */
+export class JwtVerifier {
+  private keys?: ReturnType<typeof createRemoteJWKSet>;
+  private keysFor?: string;
+
+  constructor(private readonly options: JwtVerifierOptions) {}
+
+  async verify(token: string): Promise<{ info: AuthInfo; expiresAtMs: number }> {
+    const { options } = this;
+    const keys = await this.keySet();
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, keys, {
+        issuer: options.issuer,
+        algorithms: [...options.algorithms],
+        clockTolerance: options.clockToleranceSec,
+        currentDate: new Date(options.now()),
+        requiredClaims: ['exp'],
+      }));
+    } catch (err) {
+      throw mapJoseError(err);
+    }
+    const nowSec = options.now() / 1000;
+    if (typeof payload.iat === 'number' && payload.iat > nowSec + options.clockToleranceSec) throw new InvalidTokenError('the access token is not yet valid (issued in the future)');
+    if (!options.audience.matches(payload.aud)) throw new InvalidTokenError('the access token was issued for another resource (audience mismatch)');
+    const subject = typeof payload.sub === 'string' && payload.sub ? payload.sub : undefined;
+    const clientId = typeof payload.client_id === 'string' ? payload.client_id : typeof payload.azp === 'string' ? payload.azp : undefined;
+    const id = subject ?? (clientId ? `client:${clientId}` : undefined);
+    if (!id) throw new InvalidTokenError('the access token names no subject or client');
+    const info: AuthInfo = Object.freeze({
+      id,
+      ...(subject ? { subject } : {}),
+      ...(clientId ? { clientId } : {}),
+      scopes: Object.freeze(scopesOfClaims(payload)),
+      claims: Object.freeze({ ...payload }),
+      expiresAt: payload.exp,
+      method: 'jwt' as const,
+    });
+    return { info, expiresAtMs: (payload.exp! + options.clockToleranceSec) * 1000 };
+  }
+
+  private async keySet(): Promise<ReturnType<typeof createRemoteJWKSet>> {
+    const uri = await this.options.jwksUri();
+    if (!this.keys || this.keysFor !== uri) {
+      this.keys = createRemoteJWKSet(new URL(uri), {
+        cooldownDuration: this.options.jwksCooldownMs,
+        cacheMaxAge: this.options.jwksCacheMaxAgeMs,
+        timeoutDuration: 5_000,
+      });
+      this.keysFor = uri;
+    }
+    return this.keys;
+  }
+}
+
+/** What a client may be told about a failed check; an unreachable key set is our problem, not theirs. */
+function mapJoseError(err: unknown): Error {
+  if (err instanceof errors.JWTExpired) return new InvalidTokenError('the access token expired');
+  if (err instanceof errors.JWTClaimValidationFailed) {
+    if (err.claim === 'nbf') return new InvalidTokenError('the access token is not yet valid');
+    if (err.claim === 'iss') return new InvalidTokenError('the access token was issued by another authorization server');
+    return new InvalidTokenError(`the access token's "${err.claim}" claim is missing or invalid`);
+  }
+  if (err instanceof errors.JOSEAlgNotAllowed || err instanceof errors.JOSENotSupported) return new InvalidTokenError('the access token is signed with an algorithm this server does not accept');
+  if (err instanceof errors.JWKSNoMatchingKey) return new InvalidTokenError('the access token is signed with a key this server does not know');
+  if (err instanceof errors.JWSSignatureVerificationFailed) return new InvalidTokenError('the access token signature is invalid');
+  if (err instanceof errors.JWKSTimeout || err instanceof errors.JWKSInvalid || (err instanceof errors.JOSEError && err.code === 'ERR_JOSE_GENERIC') || err instanceof TypeError) {
+    return new AuthUnavailableError('the authorization server key set could not be fetched', { cause: err });
+  }
+  if (err instanceof errors.JOSEError) return new InvalidTokenError('the access token is malformed');
+  return new AuthUnavailableError('the access token could not be verified', { cause: err });
+}

@@ -1,0 +1,120 @@
+import { createHash } from 'node:crypto';
+import { ApiKeyVerifier } from './api-keys.js';
+import { AudienceMatcher } from './audience.js';
+import { MetadataSource } from './discovery.js';
+import { IntrospectionVerifier } from './introspection.js';
+import { ASYMMETRIC_ALGORITHMS, checkAlgorithms, JwtVerifier } from './jwt.js';
+import type { ResourceServerOptions } from './options.js';
+import type { AuthInfo } from './principal.js';
+import { AuthUnavailableError, InvalidTokenError } from './token-error.js';
+import { VerificationCache } from './verify-cache.js';
+
+const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
+
+/**
+ * The one place a bearer token becomes a principal: API keys first (a hash
+ * and constant-time compares), then verified results remembered by the
+ * token's hash (never past expiry), then a JWT check with the issuer's keys
+ * or an introspection call. Concurrent checks of one new token share one
+ * verification. Built once per server.
+ */
+export class TokenVerifier {
+  private readonly apiKeys?: ApiKeyVerifier;
+  private readonly jwt?: JwtVerifier;
+  private readonly introspection?: IntrospectionVerifier;
+  private readonly cache: VerificationCache;
+  private readonly jwtCacheMs: number;
+  private readonly introspectionCacheMs: number;
+  private readonly inflight = new Map<string, Promise<AuthInfo>>();
+  readonly audiences: readonly string[];
+
+  constructor(options: ResourceServerOptions & { resource: string }, now: () => number = Date.now) {
+    const tolerance = options.clockToleranceSeconds ?? 30;
+    if (!Number.isFinite(tolerance) || tolerance < 0 || tolerance > 300) throw new TypeError('auth.clockToleranceSeconds must be from 0 to 300');
+    const audienceList = options.audience === undefined ? [options.resource] : typeof options.audience === 'string' ? [options.audience] : options.audience;
+    if (!audienceList.length) throw new TypeError('auth.audience must name at least one audience');
+    this.audiences = audienceList;
+    const audience = new AudienceMatcher(audienceList);
+    const metadata = options.issuer ? new MetadataSource(options.issuer) : undefined;
+    this.cache = new VerificationCache(10_000, now);
+    this.jwtCacheMs = (options.cacheTtlSeconds ?? 300) * 1000;
+    this.introspectionCacheMs = (options.introspection?.cacheTtlSeconds ?? 30) * 1000;
+
+    if (options.apiKeys?.length) this.apiKeys = new ApiKeyVerifier(options.apiKeys);
+    if (options.issuer || options.jwksUri) {
+      if (!options.issuer) throw new TypeError('auth.jwksUri needs auth.issuer: a token is only accepted from the issuer it names');
+      const jwksUri = options.jwksUri;
+      this.jwt = new JwtVerifier({
+        issuer: options.issuer,
+        audience,
+        jwksUri: jwksUri ? async () => jwksUri : async () => {
+          const found = (await metadata!.get()).jwks_uri;
+          if (typeof found !== 'string') throw new AuthUnavailableError(`the metadata of ${options.issuer} names no jwks_uri; set auth.jwksUri`);
+          return found;
+        },
+        algorithms: options.algorithms ? checkAlgorithms(options.algorithms, 'auth.algorithms') : [...ASYMMETRIC_ALGORITHMS],
+        clockToleranceSec: tolerance,
+        jwksCooldownMs: (options.jwksCooldownSeconds ?? 30) * 1000,
+        jwksCacheMaxAgeMs: 10 * 60_000,
+        now,
+      });
+    }
+    const intro = options.introspection;
+    if (intro) {
+      const secret = intro.clientSecret ?? (intro.clientSecretEnv ? process.env[intro.clientSecretEnv] : undefined);
+      if (!secret) throw new TypeError(`auth.introspection needs clientSecret or clientSecretEnv${intro.clientSecretEnv ? ` (environment variable ${intro.clientSecretEnv} is not set)` : ''}`);
+      if (!intro.endpoint && !metadata) throw new TypeError('auth.introspection needs an endpoint, or auth.issuer to discover it');
+      const endpoint = intro.endpoint;
+      this.introspection = new IntrospectionVerifier({
+        endpoint: endpoint ? async () => endpoint : async () => {
+          const found = (await metadata!.get()).introspection_endpoint;
+          if (typeof found !== 'string') throw new AuthUnavailableError(`the metadata of ${options.issuer} names no introspection_endpoint; set auth.introspection.endpoint`);
+          return found;
+        },
+        clientId: intro.clientId,
+        clientSecret: secret,
+        issuer: options.issuer,
+        audience,
+        requireAudience: intro.requireAudience ?? true,
+        clockToleranceSec: tolerance,
+        timeoutMs: 5_000,
+        now,
+      });
+    }
+    if (!this.apiKeys && !this.jwt && !this.introspection) throw new TypeError('auth needs an issuer (OAuth tokens), introspection, or apiKeys');
+  }
+
+  /** The caller `token` stands for; throws InvalidTokenError (401) or AuthUnavailableError (503). */
+  verify(token: string): Promise<AuthInfo> {
+    const digest = createHash('sha256').update(token).digest();
+    const key = this.apiKeys?.match(digest);
+    if (key) return Promise.resolve(key);
+    const id = digest.toString('base64');
+    const cached = this.cache.get(id);
+    if (cached) return Promise.resolve(cached);
+    let pending = this.inflight.get(id);
+    if (!pending) {
+      pending = this.check(token, id);
+      this.inflight.set(id, pending);
+      const done = () => this.inflight.delete(id);
+      pending.then(done, done);
+    }
+    return pending;
+  }
+
+  private async check(token: string, id: string): Promise<AuthInfo> {
+    let verified: { info: AuthInfo; expiresAtMs: number };
+    let cacheMs: number;
+    if (this.jwt && COMPACT_JWS.test(token)) {
+      verified = await this.jwt.verify(token);
+      cacheMs = this.jwtCacheMs;
+    } else if (this.introspection) {
+      verified = await this.introspection.verify(token);
+      cacheMs = this.introspectionCacheMs;
+    } else {
+      throw new InvalidTokenError(this.jwt ? 'the access token is not a JWT' : 'the token is not a valid API key');
+    }
+    this.cache.set(id, verified.info, verified.expiresAtMs, cacheMs);
+    return verified.info;
+  }
+}
