@@ -3,6 +3,7 @@ import { RateLimiter, withRateLimitDefaults, type RateLimitOptions } from '../po
 import type { Implementation } from '../protocol/meta.js';
 import { createDefaultAuditSink } from '../audit/default-sink.js';
 import type { AuditSink } from '../audit/record.js';
+import { CallsInFlight, ServerShutdown } from './calls-in-flight.js';
 import { Dispatcher } from './dispatcher.js';
 import { auditStage } from './pipeline/audit.js';
 import { RequestStateCodec } from './inputs/request-state.js';
@@ -12,6 +13,9 @@ import { ToolRegistry } from './registry.js';
 import { ResultStore, type ResultStoreOptions } from './result-store.js';
 import { SubscriptionHub } from './subscriptions.js';
 import type { Tool } from './tool.js';
+
+/** After stopping the calls that outlived a shutdown's grace, how long their answers may take. */
+const STOPPED_CALLS_WAIT_MS = 2_000;
 
 export interface ToolServerOptions {
   name?: string;
@@ -81,6 +85,8 @@ export class ToolServer {
   readonly results: ResultStore;
   /** The audit sink, if auditing is on. */
   readonly audit?: AuditSink;
+  private readonly calls = new CallsInFlight();
+  private draining?: Promise<void>;
 
   constructor(options: ToolServerOptions = {}) {
     this.logger = options.logger ?? createLogger();
@@ -107,6 +113,7 @@ export class ToolServer {
       pageSize: options.pageSize ?? 100,
       cacheHints: cache,
       subscriptions: this.subscriptions,
+      calls: this.calls,
       outer: this.audit ? [auditStage(this.audit, this.logger)] : [],
     });
     if (options.tools?.length) this.tools.add(...options.tools);
@@ -119,7 +126,43 @@ export class ToolServer {
     this.dispatcher.close();
   }
 
-  /** Shuts the server down: ends subscriptions and closes the audit sink. Transports close themselves. */
+  /** Tool calls in flight on every transport. */
+  get callsInFlight(): number {
+    return this.calls.size;
+  }
+
+  /**
+   * The first half of a graceful shutdown (what `toolwright serve` does on
+   * SIGTERM, through the transports' `close({ graceMs })`): from now on new
+   * calls are refused with an isError result, open subscriptions end with
+   * their completion result, and calls in flight get `graceMs` to finish.
+   * Those still running then have their signal aborted and are answered with
+   * an isError result saying the server is shutting down (a call its client
+   * cancelled gets no answer; one the server stopped does). Resolves once
+   * every call has its answer and the audit trail has its records; a handler
+   * that ignores its signal is not waited for (its late result is dropped).
+   * Idempotent: later calls get the first drain's promise. It stops calls on
+   * every transport this server is served on; then close the transports and
+   * the server.
+   */
+  drain(graceMs: number): Promise<void> {
+    if (!(Number.isFinite(graceMs) && graceMs >= 0)) throw new RangeError('graceMs must be a non-negative number');
+    return (this.draining ??= this.drainCalls(graceMs));
+  }
+
+  private async drainCalls(graceMs: number): Promise<void> {
+    this.calls.closed = true;
+    this.endSubscriptions();
+    if (!(await this.calls.idle(graceMs))) {
+      this.logger.warn({ calls: this.calls.size, graceMs }, 'shutting down: stopping the calls still running after the grace period');
+      this.calls.abortAll(new ServerShutdown());
+      // Stopped calls answer at once (the handler runner races the abort); the bound covers a sink that hangs.
+      if (!(await this.calls.idle(STOPPED_CALLS_WAIT_MS))) this.logger.error({ calls: this.calls.size }, 'shutting down: calls still unanswered after being stopped');
+    }
+    this.audit?.flush?.();
+  }
+
+  /** Shuts the server down: ends subscriptions and closes the audit sink (committing what it holds). Transports close themselves. */
   close(): void {
     this.endSubscriptions();
     this.audit?.close?.();

@@ -2,7 +2,7 @@ import type { CompiledTool } from '../compile-tool.js';
 import type { CallInputs } from '../inputs/call-inputs.js';
 import type { ElicitResult } from '../inputs/responses.js';
 import type { CallOutcome, Stage, ToolCall } from './call.js';
-import { refuse } from './results.js';
+import { refuse, abortedOutcome } from './results.js';
 
 /** Which calls need a human's yes: destructive tools (default), every tool, or none. */
 export type ApprovalMode = 'destructive' | 'always' | 'never';
@@ -31,8 +31,7 @@ async function askThenRun(call: ToolCall, next: () => Promise<CallOutcome>): Pro
     answer = call.info.era === 'modern' ? modernAnswer(inputs, params) : ((await inputs.ask('elicitation/create', params, KEY, call.signal)) as ElicitResult);
   } catch (err) {
     if (!call.signal.aborted) return refuse(call, `Tool ${call.tool.name} needs the user's approval, but asking failed (${(err as Error).message}). The tool was not run.`);
-    call.status = 'cancelled';
-    return undefined;
+    return abortedOutcome(call);
   }
   if (answer === undefined) {
     call.status = 'input_required';

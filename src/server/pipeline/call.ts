@@ -1,3 +1,4 @@
+import type { CallsInFlight } from '../calls-in-flight.js';
 import type { CompiledTool } from '../compile-tool.js';
 import { CallInputs, INPUT_REQUIRED, type InputRequiredResult } from '../inputs/call-inputs.js';
 import type { RequestStateCodec, StateBinding } from '../inputs/request-state.js';
@@ -93,15 +94,17 @@ export class ToolCall {
     this.onAbort?.();
   }
 
-  /** Makes the call cancellable by id and by the transport; returns the undo. */
-  track(): () => void {
+  /** Makes the call cancellable by id and by the transport, and counts it among the server's calls in flight; returns the undo. */
+  track(all: CallsInFlight): () => void {
     const { peer } = this.exchange;
     const id = this.info.requestId;
     const unsubscribe = this.exchange.onClose?.((reason) => this.abort(reason));
     peer.inflight.add(id, this);
+    all.add(this);
     return () => {
       unsubscribe?.();
       peer.inflight.remove(this);
+      all.remove(this);
     };
   }
 

@@ -1,3 +1,4 @@
+import type { CallsInFlight } from '../calls-in-flight.js';
 import type { CallInfo } from '../context.js';
 import type { Exchange } from '../peer.js';
 import type { ToolRegistry } from '../registry.js';
@@ -6,7 +7,7 @@ import type { ConcurrencyGate } from '../../policy/concurrency.js';
 import type { RateLimiter } from '../../policy/rate-limit.js';
 import type { RequestStateCodec } from '../inputs/request-state.js';
 import type { ResultStore } from '../result-store.js';
-import { argumentSizeStage, concurrencyStage, rateLimitStage } from './limits.js';
+import { argumentSizeStage, concurrencyStage, openStage, rateLimitStage } from './limits.js';
 import { resultSizeStage } from './result-size.js';
 import { approvalStage, type ApprovalMode } from './approval.js';
 import { inputsStage } from './inputs.js';
@@ -23,24 +24,29 @@ export interface PipelineOptions extends HandlerOptions {
   resultStore: ResultStore;
   concurrency: ConcurrencyGate;
   rateLimiter?: RateLimiter;
+  /** The server's calls in flight (graceful shutdown waits for them; once closed, new calls are refused). */
+  calls: CallsInFlight;
   /** Outermost stages (the audit trail), which see every call however it ends. */
   outer?: Stage[];
 }
 
 /**
- * The way of one `tools/call` (DESIGN.md): [audit] → resolve the tool → cap
- * the argument size → rate-limit → validate the arguments → open the input
+ * The way of one `tools/call` (DESIGN.md): [audit] → resolve the tool →
+ * refuse it if the server is shutting down → cap the argument size → rate-limit → validate the arguments → open the input
  * state → ask for approval when needed → wait for a free slot → cap the result
  * size → run the handler. Built once per server; each stage is a small
  * function with one job.
  */
 export class CallPipeline {
   private readonly run: (call: ToolCall) => Promise<CallOutcome>;
+  private readonly calls: CallsInFlight;
 
   constructor(options: PipelineOptions) {
+    this.calls = options.calls;
     const stages: Stage[] = [
       ...(options.outer ?? []),
       resolveStage(options.registry),
+      openStage(options.calls),
       argumentSizeStage(options.maxArgumentBytes),
       ...(options.rateLimiter ? [rateLimitStage(options.rateLimiter)] : []),
       validateArgsStage,
@@ -55,7 +61,7 @@ export class CallPipeline {
 
   call(params: Record<string, unknown>, info: CallInfo, exchange: Exchange): Promise<CallOutcome> {
     const call = new ToolCall(params, info, exchange);
-    return thenCleanUp(() => this.run(call), call.track());
+    return thenCleanUp(() => this.run(call), call.track(this.calls));
   }
 }
 

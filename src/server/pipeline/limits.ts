@@ -1,8 +1,20 @@
 import type { ConcurrencyGate } from '../../policy/concurrency.js';
+import type { CallsInFlight } from '../calls-in-flight.js';
 import type { RateDecision, RateLimiter } from '../../policy/rate-limit.js';
 import type { ToolResult } from '../tool.js';
 import { thenCleanUp, type CallOutcome, type Stage, type ToolCall } from './call.js';
-import { formatDuration, refuse, withRetryAfter } from './results.js';
+import { formatDuration, refuse, abortedOutcome, withRetryAfter } from './results.js';
+
+/**
+ * Once the server is shutting down, a new call is refused before anything
+ * else is done for it (no rate-limit point spent, no approval asked).
+ */
+export function openStage(calls: CallsInFlight): Stage {
+  return (call, next) => {
+    if (!calls.closed) return next();
+    return Promise.resolve(refuse(call, `The server is shutting down; ${call.tool.name} was not run. Retry in a few seconds (another instance may answer).`));
+  };
+}
 
 /** Over a rate limit: an isError result that says when to retry (HTTP also sends it as Retry-After). */
 export function rateLimitStage(limiter: RateLimiter): Stage {
@@ -34,10 +46,7 @@ export function concurrencyStage(gate: ConcurrencyGate): Stage {
 async function queued(gate: ConcurrencyGate, call: ToolCall, next: () => Promise<CallOutcome>): Promise<CallOutcome> {
   const release = await gate.acquire(call.signal);
   if (release) return thenCleanUp(next, release);
-  if (call.signal.aborted) {
-    call.status = 'cancelled';
-    return undefined;
-  }
+  if (call.signal.aborted) return abortedOutcome(call);
   return refuse(call, `The server is overloaded (${gate.maxInFlight} calls running, ${gate.maxQueued} waiting); ${call.tool.name} was not run. Retry in a few seconds.`);
 }
 

@@ -1,4 +1,5 @@
 import { nodeCrypto } from '../../lazy-crypto.js';
+import { ServerShutdown } from '../calls-in-flight.js';
 import type { Logger } from '../logger.js';
 import type { ToolResult } from '../tool.js';
 import type { ToolCall } from './call.js';
@@ -29,6 +30,19 @@ export function withRetryAfter(result: ToolResult, retryAfterMs: number): ToolRe
 /** The retry delay a refusal carries, if any. */
 export function retryAfterMsOf(outcome: object): number | undefined {
   return (outcome as { [RETRY_AFTER_MS]?: number })[RETRY_AFTER_MS];
+}
+
+/**
+ * The outcome of a call aborted before or while it ran (its timeout aside). Cancelled by its
+ * client or lost with its connection: no answer (cancellation.mdx). Stopped
+ * because the server shuts down: the client still waits, so it gets an
+ * isError result that says so (the audit trail records it as cancelled, with
+ * isError set).
+ */
+export function abortedOutcome(call: ToolCall): ToolResult | undefined {
+  call.status = 'cancelled';
+  if (!(call.abortReason instanceof ServerShutdown)) return undefined;
+  return errorResult(`Tool ${call.requestedName} was stopped because the server is shutting down; it may have done part of its work. Retry in a few seconds (another instance may answer).`);
 }
 
 /** A server-side bug: the client sees a correlation id, the log sees everything. */

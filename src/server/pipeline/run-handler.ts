@@ -4,7 +4,7 @@ import type { Logger } from '../logger.js';
 import { normalizeResult } from '../normalize-result.js';
 import { ToolError, type ToolResult } from '../tool.js';
 import type { CallOutcome, ToolCall } from './call.js';
-import { errorResult, formatDuration, internalFailure } from './results.js';
+import { errorResult, formatDuration, internalFailure, abortedOutcome } from './results.js';
 
 export interface HandlerOptions {
   logger: Logger;
@@ -69,10 +69,7 @@ function stoppedOutcome(call: ToolCall, timedOut: boolean, timeoutMs: number): C
     call.status = 'input_required';
     return call.inputs.inputRequiredResult();
   }
-  if (!timedOut) {
-    call.status = 'cancelled';
-    return undefined;
-  }
+  if (!timedOut) return abortedOutcome(call);
   call.status = 'timeout';
   return errorResult(`Tool ${call.tool.name} timed out after ${formatDuration(timeoutMs)}; the call was stopped. Retry with a smaller request, or ask for a longer timeout.`);
 }
