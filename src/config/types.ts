@@ -69,6 +69,8 @@ export interface ToolsetsConfig {
     deniedHosts?: string[];
     allowPrivateNetworks?: boolean;
     allowedCidrs?: string[];
+    /** Ports fetches may connect to (default 80 and 443); a list replaces the default. */
+    allowedPorts?: number[];
     methods?: Array<'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS'>;
     maxResponseBytes?: number;
     maxRequestBodyBytes?: number;

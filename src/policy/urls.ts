@@ -20,9 +20,19 @@ export interface UrlPolicyOptions {
   allowPrivateNetworks?: boolean;
   /** Ranges allowed although not public (e.g. `10.20.0.0/16`); cloud metadata addresses stay refused. Default: none. */
   allowedCidrs?: readonly string[];
+  /**
+   * Ports a request may connect to, on every host and every redirect hop
+   * (default 80 and 443). A listed set replaces the default. Other ports
+   * reach services that are not web sites (SSH on 22, SMTP on 25, Redis on
+   * 6379, memcached on 11211) and answer a crafted request.
+   */
+  allowedPorts?: readonly number[];
   /** Name resolution; default `dns.lookup` (the system resolver, /etc/hosts included). */
   lookup?: HostLookup;
 }
+
+/** The ports fetches use unless configured otherwise: the standard http and https ports. */
+export const DEFAULT_ALLOWED_PORTS: readonly number[] = [80, 443];
 
 /** A policy refusal: its message says what was refused and what the caller can do instead. */
 export class UrlRefusal extends Error {
@@ -56,8 +66,10 @@ export class UrlPolicy {
   private readonly denied: HostPatterns;
   private readonly cidrs: CidrList;
   private readonly lookup: HostLookup;
+  private readonly ports: ReadonlySet<number>;
 
   constructor(private readonly options: UrlPolicyOptions = {}) {
+    this.ports = new Set(options.allowedPorts ?? DEFAULT_ALLOWED_PORTS);
     this.allowed = options.allowedHosts ? new HostPatterns(options.allowedHosts) : undefined;
     this.denied = new HostPatterns(options.deniedHosts ?? []);
     this.cidrs = new CidrList(options.allowedCidrs ?? []);
@@ -104,6 +116,10 @@ export class UrlPolicy {
     }
     const { address } = addresses[0];
     const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+    // Checked after the address, so a refused address is reported as such whatever its port.
+    if (!this.ports.has(port)) {
+      throw new UrlRefusal(`Refused ${show(url.href)}: port ${port} is not open to fetches on this server (allowed: ${[...this.ports].join(', ')}). Use the site's standard http or https address, or ask the operator to add ${port} to the http toolset's "allowedPorts".`);
+    }
     // The family comes from the address itself, not from what a resolver claimed.
     return { url, hostname, address, family: isIP(address) === 6 ? 6 : 4, port };
   }

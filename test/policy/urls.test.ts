@@ -113,7 +113,17 @@ describe('UrlPolicy', () => {
   it('returns the first address to pin, with the port the scheme implies', async () => {
     const policy = new UrlPolicy({ lookup: lookupOf({ 'ok.test': ['2606:4700::1111', '8.8.8.8'] }) });
     expect(await policy.check(policy.parse('https://ok.test/x'))).toMatchObject({ hostname: 'ok.test', address: '2606:4700::1111', family: 6, port: 443 });
-    expect(await policy.check(policy.parse('http://[2606:4700::1111]:8080/'))).toMatchObject({ hostname: '2606:4700::1111', address: '2606:4700::1111', port: 8080 });
+    await expect(policy.check(policy.parse('http://[2606:4700::1111]:8080/'))).rejects.toThrow('port 8080 is not open to fetches on this server (allowed: 80, 443)');
+    const wider = new UrlPolicy({ allowedPorts: [443, 8080] });
+    expect(await wider.check(wider.parse('http://[2606:4700::1111]:8080/'))).toMatchObject({ hostname: '2606:4700::1111', address: '2606:4700::1111', port: 8080 });
+    await expect(wider.check(wider.parse('http://[2606:4700::1111]/'))).rejects.toThrow('port 80 is not open');
+  });
+
+  it('refuses a port outside the list only after the address passed, so a forbidden address is reported as such', async () => {
+    const policy = new UrlPolicy();
+    await expect(policy.check(policy.parse('http://127.0.0.1:6379/'))).rejects.toThrow('a loopback address');
+    await expect(policy.check(policy.parse('http://8.8.8.8:6379/'))).rejects.toThrow('port 6379 is not open');
+    await expect(policy.check(policy.parse('https://8.8.8.8:0/'))).rejects.toThrow('port 0 is not open');
   });
 
   it('refuses a name with no addresses', async () => {

@@ -1,4 +1,4 @@
-import { UrlPolicy, UrlRefusal, show } from '../../policy/urls.js';
+import { DEFAULT_ALLOWED_PORTS, UrlPolicy, UrlRefusal, show } from '../../policy/urls.js';
 import { ToolError, type Tool, type ToolContext, type ToolResult } from '../../server/tool.js';
 import { describeFetchFailure } from './fetch-errors.js';
 import { fetchFollowing, type FetchOutcome } from './fetch.js';
@@ -109,7 +109,7 @@ function describeTool(opts: ResolvedHttpOptions, readOnly: boolean): string {
     : `Side effects: ${opts.methods.filter((m) => !SAFE_METHODS.has(m)).join(', ')} requests can change data on the remote server, so every call waits for the user's approval.`;
   return [
     'Fetches a URL over http or https and returns the response: text for textual types (HTML, JSON, XML, JavaScript, …), an image block for images, and status, headers and size as structured data.',
-    `When to use it: to read a web page or call an HTTP API. ${reach} Redirects are followed (up to ${opts.maxRedirects}, each re-checked); bodies beyond ${opts.maxResponseBytes} bytes are cut; the whole fetch must finish within ${opts.timeoutMs / 1000} s.`,
+    `When to use it: to read a web page or call an HTTP API. ${reach} Ports: ${(opts.allowedPorts ?? DEFAULT_ALLOWED_PORTS).join(', ')} only. Redirects are followed (up to ${opts.maxRedirects}, each re-checked); bodies beyond ${opts.maxResponseBytes} bytes are cut; the whole fetch must finish within ${opts.timeoutMs / 1000} s.`,
     effects,
   ].join(' ');
 }
@@ -124,7 +124,7 @@ function inputSchema(opts: ResolvedHttpOptions): Record<string, unknown> {
         type: 'object',
         additionalProperties: { type: 'string', maxLength: opts.maxHeaderBytes },
         maxProperties: opts.maxHeaders,
-        description: 'Request headers by name. Host cannot be set; hop-by-hop headers (Connection, Transfer-Encoding, …) are dropped.',
+        description: 'Request headers by name. Host cannot be set; connection headers (Connection and every name it lists, Keep-Alive, Transfer-Encoding, Upgrade, Proxy-*, …) are dropped. After a redirect to another origin only Accept, Accept-Language, Content-Type, Content-Language, User-Agent, Cache-Control and Pragma are sent on.',
       },
       body: { type: 'string', maxLength: opts.maxRequestBodyBytes, description: 'Request body as text (not for GET or HEAD); set a Content-Type header to describe it.' },
     },

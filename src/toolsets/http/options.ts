@@ -61,5 +61,11 @@ export function resolveHttpOptions(options: HttpToolsetOptions): ResolvedHttpOpt
   if (resolved.methods.length === 0) throw check.invalid('methods', 'must list at least one method');
   for (const key of ['maxResponseBytes', 'maxRequestBodyBytes', 'timeoutMs', 'maxHeaders', 'maxHeaderBytes'] as const) check.positiveInt(key, resolved[key]);
   check.nonNegativeInt('maxRedirects', resolved.maxRedirects);
+  if (options.allowedPorts !== undefined) {
+    const ports = options.allowedPorts;
+    if (!Array.isArray(ports) || ports.length === 0 || !ports.every((p) => Number.isInteger(p) && p >= 1 && p <= 65535)) {
+      throw check.invalid('allowedPorts', 'must be a non-empty list of port numbers (1–65535)');
+    }
+  }
   return resolved;
 }

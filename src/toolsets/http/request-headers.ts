@@ -8,25 +8,44 @@ export interface HeaderLimits {
 }
 
 /**
- * Hop-by-hop headers (RFC 9110 §7.6.1) describe one connection, which this
- * server owns; `content-length` and `accept-encoding` are set by the
- * fetcher itself so the body it sends and the decoding it does stay right.
- * These are dropped silently: the request still means the same thing.
+ * Headers about the connection, which this server owns, never the caller:
+ * the hop-by-hop set of RFC 9110 §7.6.1 (plus the legacy Proxy-Connection
+ * and h2c's HTTP2-Settings), every `proxy-*` field (addressed to a proxy,
+ * not the origin), and whatever the caller's own Connection header names
+ * (a proxy MUST remove those, §7.6.1). `content-length`, `expect` and
+ * `accept-encoding` are set by the fetcher itself so the body it sends and
+ * the decoding it does stay right. All are dropped silently: the request
+ * still means the same thing.
  */
 const DROPPED = new Set([
   'connection',
   'keep-alive',
-  'proxy-connection',
-  'proxy-authorization',
-  'proxy-authenticate',
   'transfer-encoding',
   'te',
   'trailer',
   'upgrade',
+  'http2-settings',
   'content-length',
   'accept-encoding',
   'expect',
 ]);
+
+function isConnectionSpecific(lower: string, namedInConnection: ReadonlySet<string>): boolean {
+  return DROPPED.has(lower) || lower.startsWith('proxy-') || namedInConnection.has(lower);
+}
+
+/** The field names listed in every Connection header the caller sent (names compare case-insensitively). */
+function namesInConnection(headers: Record<string, string>): Set<string> {
+  const names = new Set<string>();
+  for (const [name, value] of Object.entries(headers)) {
+    if (name.toLowerCase() !== 'connection' || typeof value !== 'string') continue;
+    for (const token of value.split(',')) {
+      const trimmed = token.trim().toLowerCase();
+      if (trimmed !== '') names.add(trimmed);
+    }
+  }
+  return names;
+}
 
 /** RFC 9110 token characters: what a header name may be made of. */
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -46,6 +65,7 @@ export function sanitizeRequestHeaders(headers: Record<string, string> | undefin
   if (names.length > limits.maxHeaders) {
     throw new UrlRefusal(`Too many request headers (${names.length}); at most ${limits.maxHeaders} are allowed. Send only the headers the request needs.`);
   }
+  const namedInConnection = namesInConnection(headers);
   let bytes = 0;
   for (const name of names) {
     const value = headers[name];
@@ -57,11 +77,23 @@ export function sanitizeRequestHeaders(headers: Record<string, string> | undefin
     if (lower === 'host' || lower === ':authority') throw new UrlRefusal('The Host header cannot be set: it always names the host of the URL. Put the host you want in the URL instead.');
     bytes += Buffer.byteLength(name) + Buffer.byteLength(value);
     if (bytes > limits.maxHeaderBytes) throw new UrlRefusal(`Request headers exceed ${limits.maxHeaderBytes} bytes in all; send fewer or shorter headers.`);
-    if (DROPPED.has(lower)) continue;
+    if (isConnectionSpecific(lower, namedInConnection)) continue;
     out[lower] = value;
   }
   return out;
 }
 
-/** Headers that carry credentials: dropped when a redirect leaves the origin (as fetch does). */
-export const CREDENTIAL_HEADERS: readonly string[] = ['authorization', 'cookie', 'proxy-authorization'];
+/**
+ * The only headers that follow a redirect to another origin: they describe
+ * the request and carry no credentials. Everything else the caller set —
+ * Authorization and Cookie, but equally X-Api-Key, Private-Token or any
+ * other name a secret may hide under — stays with the origin it was given
+ * for (the fetch standard drops only Authorization; a model's headers are
+ * not known to be harmless, so this keeps a safe-list instead).
+ */
+const CROSS_ORIGIN_SAFE = new Set(['accept', 'accept-language', 'accept-encoding', 'content-type', 'content-language', 'content-encoding', 'user-agent', 'cache-control', 'pragma']);
+
+/** The headers of a redirect hop that leaves the origin: the safe-list only. */
+export function crossOriginHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => CROSS_ORIGIN_SAFE.has(name)));
+}

@@ -46,7 +46,9 @@ function setup(extra: Parameters<typeof httpServer>[0] = {}) {
     },
     { [PUBLIC]: site.port },
   );
-  return { ...httpServer({ lookup: net.lookup, dialOverride: net.dialOverride, ...extra }), lookups: net.lookups };
+  // Every port these tests use is open, so each refusal here is the address policy's (ports-headers.test.ts tests the port policy).
+  const allowedPorts = [80, 443, C, c6.port, site.port];
+  return { ...httpServer({ lookup: net.lookup, dialOverride: net.dialOverride, allowedPorts, ...extra }), lookups: net.lookups };
 }
 
 async function expectRefused(s: ReturnType<typeof setup>, url: string, why: string) {
