@@ -53,6 +53,7 @@ export class CallContext implements ToolContext {
   get clientCapabilities() { return this.info.clientCapabilities; }
   get clientInfo() { return this.info.clientInfo; }
   get principal() { return this.exchange.principal; }
+  get auth() { return this.exchange.auth; }
 
   progress(done: number, total?: number, message?: string): void {
     const token = this.info.progressToken;

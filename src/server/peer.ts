@@ -1,6 +1,7 @@
 import { encodeRequest } from '../jsonrpc/encode.js';
 import type { JsonRpcResponse, RequestId } from '../jsonrpc/types.js';
 import type { ClientCapabilities, Implementation, LogLevel } from '../protocol/meta.js';
+import type { AuthInfo } from '../policy/auth/principal.js';
 import { InflightRequests } from './inflight.js';
 
 /** What a legacy `initialize` handshake established for one stdio process or HTTP session. */
@@ -101,6 +102,8 @@ export interface Exchange {
   readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
   /** The authenticated caller, when the transport knows it. */
   readonly principal?: string;
+  /** What the transport verified about the caller (subject, client, scopes, claims); `principal` is its `id`. */
+  readonly auth?: AuthInfo;
   /** Size of the whole message, when the transport knows it (bounds the arguments). */
   readonly messageBytes?: number;
 }
@@ -111,6 +114,8 @@ export interface Reply {
   status: number;
   /** Seconds to wait before retrying (a rate-limited call); HTTP sends it as Retry-After. */
   retryAfterSeconds?: number;
+  /** A 403 for a token without the scopes a call needs: all of them, for the transport's challenge. */
+  requiredScopes?: readonly string[];
 }
 
 /** A server-to-client request the client answered with a JSON-RPC error (legacy era). */

@@ -1,3 +1,4 @@
+import type { AuthInfo } from '../policy/auth/principal.js';
 import type { ContentBlock } from '../protocol/content.js';
 import type { ClientCapabilities, Implementation, LogLevel } from '../protocol/meta.js';
 import type { Era } from '../protocol/versions.js';
@@ -56,6 +57,12 @@ export interface ToolContext {
   readonly clientInfo?: Implementation;
   /** Who is calling, when the transport authenticated the request. */
   readonly principal?: string;
+  /**
+   * What the transport verified about the caller: `subject`, `clientId`,
+   * granted `scopes`, the token's verified `claims`. Never the token itself
+   * (the client's token is not for forwarding: upstream APIs take their own credentials).
+   */
+  readonly auth?: AuthInfo;
   /** Reports progress; sent only when the client asked for it, only while the call runs, only when increasing. */
   progress(done: number, total?: number, message?: string): void;
   /** Sends a log message to the client when it asked for that level (and always to the server log at debug). */

@@ -14,6 +14,9 @@ import { BodyAbortedError, BodyTooLargeError, readBody } from './http-body.js';
 import { defaultGuard, guardProblem, type HostGuardOptions } from './http-guard.js';
 import { checkStandardHeaders } from './http-headers.js';
 import { SessionStore, type HttpSession } from './http-sessions.js';
+import { createHttpAuthorization, type AuthenticateHook, type HttpAuthorization } from './http-authorization.js';
+import type { AuthInfo } from '../policy/auth/principal.js';
+import type { ResourceServerOptions } from '../policy/auth/options.js';
 import { startSse, writeSseEvent, writeSseKeepAlive } from './sse.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from './stdio-server.js';
 
@@ -33,10 +36,18 @@ export interface HttpServeOptions extends HostGuardOptions {
   keepAliveMs?: number;
   /**
    * Who is calling. Return an identifier (it becomes `ctx.principal`, keys rate
-   * limits, audit records and stored results) or undefined to answer 401.
-   * Runs for every request; a legacy session stays bound to its principal.
+   * limits, audit records and stored results), an AuthInfo (`{ id, scopes,
+   * subject, clientId, claims }`: `id` is the principal, `scopes` are then
+   * enforced), or undefined to answer 401. Runs for every request; a legacy
+   * session stays bound to its principal. Not together with `auth`.
    */
-  authenticate?: (req: IncomingMessage) => string | undefined | Promise<string | undefined>;
+  authenticate?: AuthenticateHook;
+  /**
+   * OAuth 2.1 resource server and/or API keys (`server.auth` in the config):
+   * bearer tokens verified for every request, Protected Resource Metadata
+   * served at /.well-known/oauth-protected-resource[/path].
+   */
+  auth?: ResourceServerOptions;
 }
 
 export interface HttpServerHandle {
@@ -61,18 +72,21 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
   const dispatcher = toolServer.dispatcher;
   const logger = toolServer.logger;
   const principals = new WeakMap<IncomingMessage, string>();
+  const auths = new WeakMap<IncomingMessage, AuthInfo>();
+  // Set once the server listens (the default resource URI is its URL); requests only come after.
+  let authorization: HttpAuthorization | undefined;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if (pathOf(req.url) !== path) return plain(res, 404, 'Not Found');
+    const route = pathOf(req.url);
+    if (route !== path) return authorization?.serveMetadata(route, req, res) ? undefined : plain(res, 404, 'Not Found');
     const forbidden = guardProblem(req.headers, guard);
     if (forbidden) return rpcError(res, new RpcError(ErrorCode.InvalidRequest, forbidden, undefined, 403));
-    if (options.authenticate) {
-      const principal = await options.authenticate(req);
-      if (principal === undefined) {
-        res.setHeader('www-authenticate', 'Bearer');
-        return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Unauthorized: valid credentials are required', undefined, 401));
-      }
-      principals.set(req, principal);
+    if (authorization) {
+      // A refusal (400, 401 with its challenge, 503) is answered inside.
+      const auth = await authorization.authenticate(req, res);
+      if (!auth) return;
+      principals.set(req, auth.id);
+      auths.set(req, auth);
     }
     switch (req.method) {
       case 'POST':
@@ -156,6 +170,7 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
       peer,
       headers: req.headers,
       principal: principals.get(req),
+      auth: auths.get(req),
       messageBytes: Number(req.headers['content-length']) || undefined,
       // Closing the response stream is the cancellation signal (streamable-http.mdx "Cancellation").
       onClose: (listener) => {
@@ -263,6 +278,12 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
   });
   const port = (server.address() as AddressInfo).port;
   const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  try {
+    authorization = createHttpAuthorization({ ...options, host }, `http://${urlHost}:${port}${path}`, path, logger);
+  } catch (err) {
+    await new Promise((resolve) => server.close(resolve));
+    throw err;
+  }
   return {
     url: `http://${urlHost}:${port}${path}`,
     port,

@@ -20,6 +20,8 @@ export interface LocalAuthorizationServer {
   readonly opaqueResources: Set<string>;
   /** Extra claims put into the next tokens (e.g. `nbf` in the future). */
   extraClaims: Record<string, unknown> | undefined;
+  /** Lifetime of the next tokens, in seconds (default 300). */
+  tokenTtlSeconds: number;
   token(options: { resource?: string; scope?: string; client?: TestClient }): Promise<{ access_token: string; expires_in: number; scope?: string }>;
   revoke(token: string): Promise<void>;
   /** The public signing keys (as published). */
@@ -44,7 +46,7 @@ export async function startAuthorizationServer(options: { tokenTtlSeconds?: numb
   let jwksFetches = 0;
   const opaqueResources = new Set<string>();
   const keys: JWK[] = [];
-  const state = { extraClaims: undefined as Record<string, unknown> | undefined };
+  const state = { extraClaims: undefined as Record<string, unknown> | undefined, ttl: options.tokenTtlSeconds ?? 300 };
 
   const http = createServer((req: IncomingMessage, res: ServerResponse) => {
     if (req.url?.startsWith('/jwks')) jwksFetches++;
@@ -79,14 +81,14 @@ export async function startAuthorizationServer(options: { tokenTtlSeconds?: numb
           getResourceServerInfo: async (_ctx, resource) => ({
             scope: ALL_SCOPES.join(' '),
             audience: resource,
-            accessTokenTTL: options.tokenTtlSeconds ?? 300,
+            accessTokenTTL: state.ttl,
             accessTokenFormat: opaqueResources.has(resource) ? 'opaque' : 'jwt',
             ...(opaqueResources.has(resource) ? {} : { jwt: { sign: { alg: 'RS256' } } }),
           }),
         },
       },
       extraTokenClaims: async () => state.extraClaims,
-      ttl: { ClientCredentials: options.tokenTtlSeconds ?? 300 },
+      ttl: { ClientCredentials: () => state.ttl },
     } as never);
     p.on('server_error', () => undefined);
     return p;
@@ -118,6 +120,12 @@ export async function startAuthorizationServer(options: { tokenTtlSeconds?: numb
     },
     set extraClaims(value) {
       state.extraClaims = value;
+    },
+    get tokenTtlSeconds() {
+      return state.ttl;
+    },
+    set tokenTtlSeconds(value) {
+      state.ttl = value;
     },
     token: ({ resource, scope, client = AGENT }) =>
       form('/token', client, { grant_type: 'client_credentials', ...(resource ? { resource } : {}), ...(scope ? { scope } : {}) }),

@@ -1,0 +1,156 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { encodeError } from '../jsonrpc/encode.js';
+import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
+import { bearerChallenge } from '../policy/auth/challenge.js';
+import type { ResourceServerOptions } from '../policy/auth/options.js';
+import { toAuthInfo, type AuthenticateResult, type AuthInfo } from '../policy/auth/principal.js';
+import { metadataPaths, metadataUrl, protectedResourceMetadata } from '../policy/auth/resource-metadata.js';
+import { AuthUnavailableError, InvalidTokenError } from '../policy/auth/token-error.js';
+import { TokenVerifier } from '../policy/auth/token-verifier.js';
+import type { Logger } from '../server/logger.js';
+
+/** A custom hook: a principal id, a richer AuthInfo, or undefined for "answer 401". */
+export type AuthenticateHook = (req: IncomingMessage) => AuthenticateResult | Promise<AuthenticateResult>;
+
+/** Longest bearer token looked at; a longer one is refused unread. */
+const MAX_TOKEN_CHARS = 16 * 1024;
+/** RFC 6750 §2.1 b64token. */
+const B64_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+
+/**
+ * The HTTP side of authorization: serves the Protected Resource Metadata
+ * (RFC 9728), turns the Authorization header into a verified caller, and
+ * answers refusals with the status and `WWW-Authenticate` challenge the
+ * specification gives (authorization/index "Error Handling"): 400 for a
+ * malformed request (a token in the query string), 401 with
+ * `resource_metadata` (and `error="invalid_token"` for a bad token), 403
+ * `insufficient_scope` with every scope the call needs.
+ */
+export class HttpAuthorization {
+  private readonly metadataJson?: string;
+  private readonly metadataPaths: ReadonlySet<string>;
+  private readonly resourceMetadata?: string;
+  private readonly verifier?: TokenVerifier;
+  private readonly scopesSupported?: readonly string[];
+
+  constructor(
+    private readonly logger: Logger,
+    private readonly hook: AuthenticateHook | undefined,
+    options: ResourceServerOptions | undefined,
+    resource: string,
+    servedPath: string,
+  ) {
+    if (options) {
+      this.verifier = new TokenVerifier({ ...options, resource });
+      this.scopesSupported = options.scopesSupported;
+      // Metadata names authorization servers: there is none to name for API keys alone.
+      if (options.issuer || options.authorizationServers?.length) {
+        this.metadataJson = JSON.stringify(protectedResourceMetadata(options, resource));
+        this.resourceMetadata = metadataUrl(resource);
+      }
+    }
+    this.metadataPaths = new Set(this.metadataJson ? metadataPaths(resource, servedPath) : []);
+  }
+
+  /** Answers a request for the resource metadata; false when `path` is not one of its URLs. */
+  serveMetadata(path: string, req: IncomingMessage, res: ServerResponse): boolean {
+    if (!this.metadataPaths.has(path)) return false;
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD' }).end();
+      return true;
+    }
+    // Public by nature: browser-based clients read it across origins.
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(this.metadataJson!),
+      'cache-control': 'public, max-age=300',
+      'access-control-allow-origin': '*',
+    });
+    res.end(req.method === 'HEAD' ? undefined : this.metadataJson);
+    return true;
+  }
+
+  /** The verified caller, or undefined once the refusal has been answered. */
+  async authenticate(req: IncomingMessage, res: ServerResponse): Promise<AuthInfo | undefined> {
+    // authorization/index "Token Requirements": tokens MUST NOT be in the query string.
+    if (hasQueryToken(req.url)) {
+      return this.refuse(res, 400, 'Bad Request: access tokens are not accepted in the query string; send Authorization: Bearer <token>', {
+        error: 'invalid_request',
+        description: 'access tokens in the query string are refused',
+      });
+    }
+    if (this.hook) {
+      const auth = toAuthInfo(await this.hook(req));
+      if (!auth) return this.refuse(res, 401, 'Unauthorized: valid credentials are required', {});
+      return auth;
+    }
+    const header = req.headers.authorization;
+    const match = typeof header === 'string' ? /^Bearer +(\S+) *$/i.exec(header) : null;
+    if (!match) {
+      if (typeof header === 'string' && /^Bearer\b/i.test(header)) {
+        return this.refuse(res, 400, 'Bad Request: malformed Authorization header; send Authorization: Bearer <token>', { error: 'invalid_request', description: 'malformed Authorization header' });
+      }
+      return this.refuse(res, 401, 'Unauthorized: send Authorization: Bearer <access token>', { scopes: this.scopesSupported });
+    }
+    const token = match[1];
+    if (token.length > MAX_TOKEN_CHARS || !B64_TOKEN.test(token)) {
+      return this.refuse(res, 401, 'Unauthorized: invalid access token', { error: 'invalid_token', description: 'the access token is malformed' });
+    }
+    try {
+      return await this.verifier!.verify(token);
+    } catch (err) {
+      if (err instanceof InvalidTokenError) {
+        return this.refuse(res, 401, `Unauthorized: ${err.description}`, { error: 'invalid_token', description: err.description });
+      }
+      const cause = err instanceof AuthUnavailableError ? (err.cause ?? err) : err;
+      this.logger.warn({ err: cause, reason: (err as Error).message }, 'could not verify an access token');
+      res.setHeader('retry-after', '5');
+      return this.refuse(res, 503, 'Service Unavailable: the access token cannot be verified right now; retry later', undefined);
+    }
+  }
+
+  /** The 403 challenge for a call that needs scopes the token lacks. */
+  insufficientScope(scopes: readonly string[]): string {
+    return bearerChallenge({ error: 'insufficient_scope', description: 'the access token lacks scopes this call needs', scopes, resourceMetadata: this.resourceMetadata });
+  }
+
+  private refuse(
+    res: ServerResponse,
+    status: number,
+    message: string,
+    challenge: { error?: 'invalid_request' | 'invalid_token'; description?: string; scopes?: readonly string[] } | undefined,
+  ): undefined {
+    if (challenge) res.setHeader('www-authenticate', bearerChallenge({ ...challenge, resourceMetadata: this.resourceMetadata }));
+    const json = encodeError(undefined, new RpcError(ErrorCode.InvalidRequest, message, undefined, status));
+    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) }).end(json);
+    return undefined;
+  }
+}
+
+function hasQueryToken(url: string | undefined): boolean {
+  const q = url?.indexOf('?') ?? -1;
+  if (q === -1) return false;
+  const params = new URLSearchParams(url!.slice(q + 1));
+  return params.has('access_token');
+}
+
+/**
+ * Builds the authorization of an HTTP endpoint from its options: a custom
+ * `authenticate` hook, or `auth` (OAuth tokens and/or API keys), never both.
+ * `serverUrl` is the endpoint's URL, the default canonical resource URI.
+ */
+export function createHttpAuthorization(
+  options: { authenticate?: AuthenticateHook; auth?: ResourceServerOptions; host?: string },
+  serverUrl: string,
+  servedPath: string,
+  logger: Logger,
+): HttpAuthorization | undefined {
+  if (!options.authenticate && !options.auth) return undefined;
+  if (options.authenticate && options.auth) throw new TypeError('HTTP: give either an authenticate hook or auth options, not both');
+  const auth = options.auth;
+  const oauth = auth && (auth.issuer !== undefined || auth.introspection !== undefined);
+  if (oauth && !auth.resource && /^(0\.0\.0\.0|::|\[::\])$/.test(options.host ?? '')) {
+    throw new TypeError(`auth.resource must be set when binding ${options.host}: it is the URL clients use (and tokens name), e.g. https://mcp.example.com/mcp`);
+  }
+  return new HttpAuthorization(logger, options.authenticate, auth, auth?.resource ?? serverUrl, servedPath);
+}
