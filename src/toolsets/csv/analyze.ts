@@ -3,6 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { CsvError, parse } from 'csv-parse';
 import { quote } from '../../policy/path-errors.js';
 import { ToolError } from '../../server/tool.js';
+import { TimeSlicer } from '../time-slice.js';
 import { ColumnStats, type ColumnSummary, type Operation } from './column-stats.js';
 
 export interface AnalyzeRequest {
@@ -29,11 +30,21 @@ export interface Analysis {
 
 /** How often progress is reported: every this many bytes. */
 const PROGRESS_STEP = 1024 * 1024;
+/**
+ * Bytes handed to the parser at a time. csv-parse works through what it is
+ * given in one go, at a microsecond or more a field: a 64 KiB read of
+ * one-character fields (32,768 of them) held the event loop for tens of
+ * milliseconds, more on a loaded machine.
+ */
+const PARSE_SLICE_BYTES = 4 * 1024;
 
 /**
  * Streams the file through csv-parse and folds each record into per-column
  * statistics. Memory holds one record (capped by maxRecordBytes) and the
- * per-column accumulators, never the file: a large file costs time only.
+ * per-column accumulators, never the file: a large file costs time only, and
+ * that time is shared: the loop over records (and over a wide header's
+ * names) gives the event loop a turn every few milliseconds and stops when
+ * the call is cancelled or times out.
  */
 export async function analyze(handle: FileHandle, req: AnalyzeRequest): Promise<Analysis> {
   const parser = parse({
@@ -59,18 +70,21 @@ export async function analyze(handle: FileHandle, req: AnalyzeRequest): Promise<
   let rows = 0;
   let ragged = 0;
   const notes: string[] = [];
+  const slicer = new TimeSlicer(req.signal);
   let refusal: unknown;
   try {
     await pipeline(
       input,
+      (chunks: AsyncIterable<Buffer>) => inSlices(chunks, slicer),
       parser,
       async (records: AsyncIterable<{ record: string[]; info: { lines: number } }>) => {
         for await (const { record, info } of records) {
+          if (slicer.due()) await slicer.pause();
           if (!stats) {
             width = record.length;
-            const names = req.hasHeader ? headerNames(record) : record.map((_, i) => `column_${i + 1}`);
+            const names = await columnNames(record, req.hasHeader, slicer);
             try {
-              stats = selectColumns(names, req, notes);
+              stats = await selectColumns(names, req, notes, slicer);
             } catch (err) {
               // pipeline() reports a consumer's throw as a bare AbortError; keep the real reason.
               refusal = err;
@@ -103,19 +117,48 @@ export async function analyze(handle: FileHandle, req: AnalyzeRequest): Promise<
   return { rows, bytes, ragged_rows: ragged, columns: stats.map((c) => c.summary(req.operations)), notes };
 }
 
-/** Header cells as names: blanks get a position name, duplicates a suffix, so every column can be asked for by name. */
-function headerNames(header: string[]): string[] {
+/** The file's chunks cut into parser-sized slices, with a turn for the event loop whenever the time slice is used up. */
+async function* inSlices(chunks: AsyncIterable<Buffer>, slicer: TimeSlicer): AsyncGenerator<Buffer> {
+  for await (const chunk of chunks) {
+    for (let at = 0; at < chunk.length; at += PARSE_SLICE_BYTES) {
+      if (slicer.due()) await slicer.pause();
+      yield chunk.subarray(at, at + PARSE_SLICE_BYTES);
+    }
+  }
+}
+
+/** Names between two looks at the clock in the loops over a header: a header may hold as many names as fit in maxRecordBytes. */
+const NAMES_PER_CHECK = 2_048;
+
+/**
+ * The columns' names: header cells (blanks get a position name, duplicates a suffix, so every column can be
+ * asked for by name), or without a header column_1, column_2, …
+ */
+async function columnNames(first: string[], hasHeader: boolean, slicer: TimeSlicer): Promise<string[]> {
   const seen = new Map<string, number>();
-  return header.map((raw, i) => {
-    let name = raw.trim() || `column_${i + 1}`;
+  const names: string[] = [];
+  for (let i = 0; i < first.length; i++) {
+    if (i % NAMES_PER_CHECK === 0 && slicer.due()) await slicer.pause();
+    let name = (hasHeader ? first[i].trim() : '') || `column_${i + 1}`;
     const n = (seen.get(name) ?? 0) + 1;
     seen.set(name, n);
     if (n > 1) name = `${name} (${n})`;
-    return name;
-  });
+    names.push(name);
+  }
+  return names;
 }
 
-function selectColumns(names: string[], req: AnalyzeRequest, notes: string[]): ColumnStats[] {
+/** Each name's first position, built once: looking each asked-for name up with indexOf costs names × asked. */
+async function positions(names: string[], slicer: TimeSlicer): Promise<Map<string, number>> {
+  const at = new Map<string, number>();
+  for (let i = 0; i < names.length; i++) {
+    if (i % NAMES_PER_CHECK === 0 && slicer.due()) await slicer.pause();
+    if (!at.has(names[i])) at.set(names[i], i);
+  }
+  return at;
+}
+
+async function selectColumns(names: string[], req: AnalyzeRequest, notes: string[], slicer: TimeSlicer): Promise<ColumnStats[]> {
   const distinct = req.operations.has('distinct') || req.operations.has('describe');
   const make = (i: number) => new ColumnStats(names[i], i + 1, distinct, req.maxDistinct);
   if (!req.columns || req.columns.length === 0) {
@@ -124,8 +167,9 @@ function selectColumns(names: string[], req: AnalyzeRequest, notes: string[]): C
   }
   const picked: ColumnStats[] = [];
   const missing: string[] = [];
+  const byName = req.columns.some((c) => typeof c === 'string') ? await positions(names, slicer) : undefined;
   for (const wanted of req.columns) {
-    const i = typeof wanted === 'number' ? wanted - 1 : names.indexOf(wanted);
+    const i = typeof wanted === 'number' ? wanted - 1 : (byName!.get(wanted) ?? -1);
     if (i < 0 || i >= names.length) missing.push(typeof wanted === 'number' ? `#${wanted}` : quote(wanted));
     else if (!picked.some((c) => c.index === i + 1)) picked.push(make(i));
   }
