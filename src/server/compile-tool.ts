@@ -1,3 +1,4 @@
+import { checkScopeList } from '../policy/auth/scopes.js';
 import { scanHeaderParams, type HeaderParam } from '../protocol/header-params.js';
 import { toolNameProblem } from '../protocol/names.js';
 import { compileSchema, type Validator } from '../schema/compile.js';
@@ -45,6 +46,15 @@ export function compileTool(tool: Tool): CompiledTool {
   const validateArgs = compileOrExplain(name, 'inputSchema', inputSchema, 'arguments');
   const outputSchema = tool.outputSchema === undefined ? undefined : toJsonSchema(name, tool.outputSchema, 'output');
   const validateOutput = outputSchema && compileOrExplain(name, 'outputSchema', outputSchema, 'structuredContent');
+
+  for (const field of ['scopes', 'visibilityScopes'] as const) {
+    if (tool[field] === undefined) continue;
+    try {
+      checkScopeList(tool[field], field);
+    } catch (err) {
+      throw new ToolDefinitionError(name, (err as Error).message);
+    }
+  }
 
   const headers = scanHeaderParams(inputSchema);
   if (!headers.ok) throw new ToolDefinitionError(name, headers.reason);

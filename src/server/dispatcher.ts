@@ -8,7 +8,9 @@ import { ResultEncoder, shapeResult, type CacheHints } from '../protocol/result.
 import { MODERN_VERSIONS, negotiateLegacyVersion } from '../protocol/versions.js';
 import { CallPipeline, retryAfterMsOf, type PipelineOptions } from './pipeline/index.js';
 import type { CallInfo } from './context.js';
-import { ToolListing } from './listing.js';
+import { ScopedToolListing } from './scoped-listing.js';
+import { ScopePolicy } from '../policy/auth/scope-policy.js';
+import { InsufficientScopeError } from './pipeline/authorize.js';
 import type { Logger } from './logger.js';
 import type { Exchange, LegacySession, Peer, Reply } from './peer.js';
 import type { SubscriptionHub } from './subscriptions.js';
@@ -33,15 +35,16 @@ export class Dispatcher {
   private readonly discoverJson: string;
   private readonly pipeline: CallPipeline;
   private readonly results: ResultEncoder;
-  private readonly listing: ToolListing;
+  private readonly listing: ScopedToolListing;
   private readonly capabilities = { tools: { listChanged: true }, resources: {}, logging: {} };
   /** Open `subscriptions/listen` requests, ended gracefully by `close()`. */
   private readonly listening = new Set<() => void>();
 
   constructor(private readonly options: DispatcherOptions) {
-    this.pipeline = new CallPipeline(options);
+    const scopePolicy = options.scopePolicy ?? new ScopePolicy();
+    this.pipeline = new CallPipeline({ ...options, scopePolicy });
     this.results = new ResultEncoder(options.serverInfo);
-    this.listing = new ToolListing(options.registry, options.pageSize, options.cacheHints, this.results);
+    this.listing = new ScopedToolListing(options.registry, options.pageSize, options.cacheHints, this.results, scopePolicy);
     this.discoverJson = JSON.stringify(
       shapeResult('modern', {
         supportedVersions: [...MODERN_VERSIONS],
@@ -61,7 +64,7 @@ export class Dispatcher {
     try {
       const params = request.params;
       if (hasModernClaim(params)) return await this.modern(request, exchange);
-      if (request.method === Method.initialize) return this.initialize(request, exchange.peer);
+      if (request.method === Method.initialize) return this.initialize(request, exchange);
       if (exchange.peer.legacy) return await this.legacy(request, exchange, exchange.peer.legacy);
       // Neither a modern envelope nor a legacy session: a malformed modern request (basic/index "_meta").
       try {
@@ -97,6 +100,7 @@ export class Dispatcher {
   }
 
   errorReply(id: JsonRpcRequest['id'] | undefined, err: unknown): Reply {
+    if (err instanceof InsufficientScopeError) return { json: encodeError(id, err), status: err.httpStatus, requiredScopes: err.scopes };
     if (err instanceof RpcError) return { json: encodeError(id, err), status: err.httpStatus };
     this.logger.error({ err }, 'unexpected error while handling a request');
     const internal = new RpcError(ErrorCode.InternalError, 'Internal error');
@@ -110,7 +114,7 @@ export class Dispatcher {
       case Method.discover:
         return ok(request, this.discoverJson);
       case Method.toolsList:
-        return ok(request, this.listing.pageJson('modern', request.params?.cursor));
+        return ok(request, this.listing.pageJson('modern', request.params?.cursor, exchange.auth));
       case Method.subscriptionsListen:
         return this.listen(request, exchange);
       case Method.resourcesList:
@@ -133,7 +137,8 @@ export class Dispatcher {
     }
   }
 
-  private initialize(request: JsonRpcRequest, peer: Peer): Reply {
+  private initialize(request: JsonRpcRequest, exchange: Exchange): Reply {
+    const { peer } = exchange;
     const params = request.params ?? {};
     if (peer.legacy) throw new RpcError(ErrorCode.InvalidRequest, 'Invalid Request: this connection is already initialized');
     const caps = params.capabilities;
@@ -147,7 +152,7 @@ export class Dispatcher {
       clientCapabilities: caps,
       clientInfo: isPlainObject(info) ? (info as Implementation) : undefined,
     };
-    this.options.subscriptions.addLegacyPeer(peer);
+    this.options.subscriptions.addLegacyPeer(peer, exchange.auth?.scopes ? this.listing.watch(exchange.auth) : undefined);
     const result = {
       protocolVersion: version,
       capabilities: this.capabilities,
@@ -162,7 +167,7 @@ export class Dispatcher {
       case Method.ping:
         return ok(request, '{}');
       case Method.toolsList:
-        return ok(request, this.listing.pageJson('legacy', request.params?.cursor));
+        return ok(request, this.listing.pageJson('legacy', request.params?.cursor, exchange.auth));
       case Method.toolsCall:
         return this.call(request, exchange, {
           era: 'legacy',
@@ -202,7 +207,7 @@ export class Dispatcher {
     let end!: (reply: Reply | undefined) => void;
     const cancelled = { abort: () => end(undefined) };
     peer.inflight.add(request.id, cancelled);
-    const unsubscribe = this.options.subscriptions.listen(request.id, filter, exchange.notify);
+    const unsubscribe = this.options.subscriptions.listen(request.id, filter, exchange.notify, exchange.auth?.scopes ? this.listing.watch(exchange.auth) : undefined);
     return new Promise((resolve) => {
       let ended = false;
       const stopWatching = exchange.onClose?.(() => end(undefined));

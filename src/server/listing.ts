@@ -4,6 +4,9 @@ import type { CacheHints, ResultEncoder } from '../protocol/result.js';
 import type { Era } from '../protocol/versions.js';
 import type { ToolRegistry } from './registry.js';
 
+/** What a listing is built from: the registry, or a caller's filtered view of it. */
+export type ToolSource = Pick<ToolRegistry, 'version' | 'list'>;
+
 /**
  * Serves `tools/list` pages from pre-serialized JSON. Pages are built on first
  * request and kept until the registry changes, so a page costs the same
@@ -14,7 +17,7 @@ export class ToolListing {
   private builtFor = -1;
 
   constructor(
-    private readonly registry: ToolRegistry,
+    private readonly registry: ToolSource,
     private readonly pageSize: number,
     private readonly cache: CacheHints,
     private readonly results: ResultEncoder,

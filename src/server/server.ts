@@ -1,4 +1,5 @@
 import { ConcurrencyGate } from '../policy/concurrency.js';
+import { ScopePolicy, type ScopePolicyOptions } from '../policy/auth/scope-policy.js';
 import { RateLimiter, withRateLimitDefaults, type RateLimitOptions } from '../policy/rate-limit.js';
 import type { Implementation } from '../protocol/meta.js';
 import { createDefaultAuditSink } from '../audit/default-sink.js';
@@ -45,6 +46,12 @@ export interface ToolServerOptions {
   /** How long a `requestState` stays valid (default 10 minutes). */
   requestStateTtlMs?: number;
   limits?: LimitOptions;
+  /**
+   * Which scopes each tool needs and who may know of it (config: the scope
+   * keys of `server.auth`). Enforced for callers whose credentials carry
+   * scopes; tools' own `scopes` apply without it.
+   */
+  scopes?: ScopePolicyOptions;
   /** Where every call is recorded (default: SQLite at `.toolwright/audit.db` under the working directory); false turns auditing off. */
   audit?: AuditSink | false;
 }
@@ -108,6 +115,7 @@ export class ToolServer {
       resultStore: this.results,
       concurrency: new ConcurrencyGate(limits.maxInFlight ?? 64, limits.maxQueued ?? 256),
       rateLimiter: rateLimiterFor(limits.rateLimit),
+      scopePolicy: new ScopePolicy(options.scopes),
       serverInfo: this.info,
       instructions: options.instructions,
       pageSize: options.pageSize ?? 100,

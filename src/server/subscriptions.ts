@@ -13,6 +13,8 @@ interface Subscription {
   id: RequestId;
   filter: SubscriptionFilter;
   send(json: string): void;
+  /** Whether what this subscriber is shown changed (callers shown a filtered list); absent: every change is news. */
+  changed?: () => boolean;
 }
 
 /**
@@ -23,22 +25,22 @@ interface Subscription {
  */
 export class SubscriptionHub {
   private readonly subscriptions = new Set<Subscription>();
-  private readonly legacyPeers = new Set<Peer>();
+  private readonly legacyPeers = new Map<Peer, (() => boolean) | undefined>();
   private toolsChangePending = false;
 
   /** Registers a stream and sends its acknowledgment first; returns the unsubscribe. */
-  listen(id: RequestId, requested: Record<string, unknown>, send: (json: string) => void): () => void {
+  listen(id: RequestId, requested: Record<string, unknown>, send: (json: string) => void, changed?: () => boolean): () => void {
     // Only what we support is acknowledged (and ever sent).
     const filter: SubscriptionFilter = requested.toolsListChanged === true ? { toolsListChanged: true } : {};
-    const subscription: Subscription = { id, filter, send };
+    const subscription: Subscription = { id, filter, send, changed };
     send(encodeNotification('notifications/subscriptions/acknowledged', { _meta: { [META.subscriptionId]: id }, notifications: filter }));
     this.subscriptions.add(subscription);
     return () => this.subscriptions.delete(subscription);
   }
 
-  /** A legacy peer hears about list changes until it closes. */
-  addLegacyPeer(peer: Peer): void {
-    this.legacyPeers.add(peer);
+  /** A legacy peer hears about list changes (those it can see, with `changed`) until it closes. */
+  addLegacyPeer(peer: Peer, changed?: () => boolean): void {
+    this.legacyPeers.set(peer, changed);
     peer.onClose(() => this.legacyPeers.delete(peer));
   }
 
@@ -48,10 +50,10 @@ export class SubscriptionHub {
     setImmediate(() => {
       this.toolsChangePending = false;
       for (const s of this.subscriptions) {
-        if (s.filter.toolsListChanged) s.send(encodeNotification(Method.toolsListChanged, { _meta: { [META.subscriptionId]: s.id } }));
+        if (s.filter.toolsListChanged && (s.changed?.() ?? true)) s.send(encodeNotification(Method.toolsListChanged, { _meta: { [META.subscriptionId]: s.id } }));
       }
       const legacy = encodeNotification(Method.toolsListChanged, undefined);
-      for (const peer of this.legacyPeers) peer.push?.(legacy);
+      for (const [peer, changed] of this.legacyPeers) if (changed?.() ?? true) peer.push?.(legacy);
     });
   }
 }

@@ -110,6 +110,19 @@ export interface Tool<S extends JsonSchema | StandardSchemaV1 = JsonSchema | Sta
    */
   approval?: 'always' | 'never';
   /**
+   * Scopes a caller's token must grant to call this tool (all of them; a
+   * broader scope implying one counts). Checked for callers whose credentials
+   * carry scopes (OAuth tokens, API keys); a caller lacking them gets HTTP 403
+   * `insufficient_scope` naming them, and `tools/list` leaves the tool out.
+   * The config's `server.auth.toolScopes` wins over this.
+   */
+  scopes?: string[];
+  /**
+   * Scopes a caller must hold to know this tool exists: without them it is
+   * absent from `tools/list` and calling it is the unknown-tool error.
+   */
+  visibilityScopes?: string[];
+  /**
    * Returns a string (one text block), a full ToolResult, or — for tools with an
    * outputSchema — the structured value itself. Throw ToolError for a failure
    * the model should read.

@@ -159,6 +159,8 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
     if (message.method === Method.initialize && !session && peer.legacy && reply.status === 200) {
       extra[SESSION_HEADER] = sessions.add(peer, principals.get(req)).id;
     }
+    // 403 insufficient_scope: the challenge names every scope the call needs (authorization/index "Scope Challenge Handling").
+    if (reply.requiredScopes && authorization) extra['www-authenticate'] = authorization.insufficientScope(reply.requiredScopes);
     send(res, reply, extra);
   };
 

@@ -12,6 +12,8 @@ import { resultSizeStage } from './result-size.js';
 import { approvalStage, type ApprovalMode } from './approval.js';
 import { inputsStage } from './inputs.js';
 import { resolveStage } from './resolve.js';
+import { authorizeStage } from './authorize.js';
+import { ScopePolicy } from '../../policy/auth/scope-policy.js';
 import { runHandler, type HandlerOptions } from './run-handler.js';
 import { validateArgsStage } from './validate-args.js';
 
@@ -24,6 +26,8 @@ export interface PipelineOptions extends HandlerOptions {
   resultStore: ResultStore;
   concurrency: ConcurrencyGate;
   rateLimiter?: RateLimiter;
+  /** Tools' scope requirements, checked right after the tool is found (default: only the tools' own `scopes`). */
+  scopePolicy?: ScopePolicy;
   /** The server's calls in flight (graceful shutdown waits for them; once closed, new calls are refused). */
   calls: CallsInFlight;
   /** Outermost stages (the audit trail), which see every call however it ends. */
@@ -32,7 +36,7 @@ export interface PipelineOptions extends HandlerOptions {
 
 /**
  * The way of one `tools/call` (DESIGN.md): [audit] → resolve the tool →
- * refuse it if the server is shutting down → cap the argument size → rate-limit → validate the arguments → open the input
+ * authorize (the caller's scopes) → refuse it if the server is shutting down → cap the argument size → rate-limit → validate the arguments → open the input
  * state → ask for approval when needed → wait for a free slot → cap the result
  * size → run the handler. Built once per server; each stage is a small
  * function with one job.
@@ -46,6 +50,7 @@ export class CallPipeline {
     const stages: Stage[] = [
       ...(options.outer ?? []),
       resolveStage(options.registry),
+      authorizeStage(options.scopePolicy ?? new ScopePolicy()),
       openStage(options.calls),
       argumentSizeStage(options.maxArgumentBytes),
       ...(options.rateLimiter ? [rateLimitStage(options.rateLimiter)] : []),

@@ -14,7 +14,7 @@ export function resolveStage(registry: ToolRegistry): Stage {
     const name = call.params.name;
     if (typeof name !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "name" must be a string');
     const tool = registry.get(name);
-    if (!tool) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name.length > 128 ? `${name.slice(0, 128)}…` : name}`);
+    if (!tool) throw unknownToolError(name);
     const args = call.params.arguments;
     if (args !== undefined && !isPlainObject(args)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "arguments" must be an object');
     call.tool = tool;
@@ -22,6 +22,11 @@ export function resolveStage(registry: ToolRegistry): Stage {
     if (call.info.era === 'modern' && call.exchange.headers) checkMirroredHeaders(tool, call.args, call.exchange.headers);
     return next();
   };
+}
+
+/** The answer for a tool that does not exist, or that the caller may not know of: one error, so the two cannot be told apart. */
+export function unknownToolError(name: string): RpcError {
+  return new RpcError(ErrorCode.InvalidParams, `Unknown tool: ${name.length > 128 ? `${name.slice(0, 128)}…` : name}`);
 }
 
 /** Mcp-Param-* headers must be present and equal to the body (streamable-http.mdx "Server Behavior for Custom Headers"). */
