@@ -2,8 +2,10 @@
 export type { AuditRecord, AuditSink, AuditStatus } from './record.js';
 export { auditArgumentsJson, MAX_AUDIT_ARGUMENT_BYTES, MAX_AUDIT_STRING_CHARS } from './arguments.js';
 export { isSecretKey, redactArguments, REDACTED } from './redact.js';
-export { SqliteAuditSink } from './sqlite-sink.js';
+export { SqliteAuditSink, type SqliteAuditSinkOptions } from './sqlite-sink.js';
+export { SqliteDriverError } from './sqlite-driver.js';
+export { DEFAULT_RETENTION, type PruneResult, type RetentionPolicy } from './retention.js';
 export { JsonlAuditSink } from './jsonl-sink.js';
 export { FanoutAuditSink } from './fanout-sink.js';
 export { createDefaultAuditSink, DEFAULT_AUDIT_DB } from './default-sink.js';
-export { AuditLogMissingError, DEFAULT_QUERY_LIMIT, parseSince, queryAuditLog, type AuditQuery } from './query.js';
+export { AuditLogMissingError, DEFAULT_QUERY_LIMIT, iterateAuditLog, parseSince, queryAuditLog, type AuditQuery } from './query.js';

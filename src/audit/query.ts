@@ -9,8 +9,10 @@ export interface AuditQuery {
   since?: Date;
   /** Only calls that answered with an isError result or a protocol error. */
   errorsOnly?: boolean;
-  /** The newest N matching calls (default 100). */
-  limit?: number;
+  /** Only records stored after the one with this id (ids only grow: where the last export stopped). */
+  afterId?: number;
+  /** The newest N matching calls (default 100); false: every matching call. */
+  limit?: number | false;
 }
 
 export const DEFAULT_QUERY_LIMIT = 100;
@@ -29,12 +31,24 @@ export class AuditLogMissingError extends Error {
  * Opens the file read-only and closes it before returning.
  */
 export function queryAuditLog(file: string, query: AuditQuery = {}): AuditRecord[] {
+  return Array.from(iterateAuditLog(file, query), fromRow);
+}
+
+/**
+ * The matching rows, oldest first, one at a time (better-sqlite3's `iterate`): memory stays
+ * constant however many rows match, so a whole trail can be exported before it is pruned.
+ * With a limit, the first row of the newest `limit` is found first (walking back from the
+ * newest), then the rows are read forward from it; both reads see one snapshot. The file is
+ * open (read-only) until the iteration ends, or is abandoned with `return()` (as `break` does).
+ */
+export function* iterateAuditLog(file: string, query: AuditQuery = {}): Generator<AuditRow, void, undefined> {
   // better-sqlite3 would create an empty file for a mistyped path; say so instead.
   if (!existsSync(file)) throw new AuditLogMissingError(file);
   const limit = query.limit ?? DEFAULT_QUERY_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1) throw new RangeError('limit must be a positive integer');
+  if (limit !== false && (!Number.isInteger(limit) || limit < 1)) throw new RangeError('limit must be a positive integer');
+  if (query.afterId !== undefined && !Number.isSafeInteger(query.afterId)) throw new RangeError('afterId must be an integer');
   const where: string[] = [];
-  const params: Record<string, unknown> = { limit };
+  const params: Record<string, unknown> = {};
   if (query.tool !== undefined) {
     where.push('tool = @tool');
     params.tool = query.tool;
@@ -45,12 +59,25 @@ export function queryAuditLog(file: string, query: AuditQuery = {}): AuditRecord
     params.since = query.since.toISOString();
   }
   if (query.errorsOnly) where.push("(is_error = 1 OR status = 'protocol_error')");
-  const sql = `SELECT * FROM audit ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT @limit`;
+  if (query.afterId !== undefined) {
+    where.push('id > @afterId');
+    params.afterId = query.afterId;
+  }
   const db = openDatabase(file, { readonly: true, fileMustExist: true });
   try {
     db.pragma('busy_timeout = 5000');
-    if (!tableExists(db)) return [];
-    return (db.prepare(sql).all(params) as AuditRow[]).reverse().map(fromRow);
+    if (!tableExists(db)) return;
+    // One read transaction: the first row of the newest `limit` and the rows after it come from one snapshot.
+    db.exec('BEGIN');
+    if (limit !== false) {
+      const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
+      const first = db.prepare(`SELECT id FROM audit ${filter} ORDER BY id DESC LIMIT 1 OFFSET @offset`).pluck().get({ ...params, offset: limit - 1 });
+      if (first !== undefined) {
+        where.push('id >= @first');
+        params.first = first;
+      }
+    }
+    yield* db.prepare(`SELECT * FROM audit ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id`).iterate(params) as IterableIterator<AuditRow>;
   } finally {
     db.close();
   }

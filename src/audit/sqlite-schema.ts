@@ -1,17 +1,16 @@
-import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { AuditRecord, AuditStatus } from './record.js';
+import { openSqlite } from './sqlite-driver.js';
 
 export type Database = BetterSqlite3.Database;
 
 /**
- * The native module is loaded on first use, not at import: a server that
- * turns auditing off (or writes elsewhere) never pays for it, and a machine
- * where it failed to build still runs everything else.
+ * Opens an audit database. The native module is loaded on first use, not at
+ * import: a server that turns auditing off (or writes elsewhere) never pays for
+ * it; one that cannot load it gets a SqliteDriverError naming the fix.
  */
 export function openDatabase(file: string, options?: BetterSqlite3.Options): Database {
-  const Driver = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
-  return new Driver(file, options);
+  return openSqlite(file, options);
 }
 
 /** Bumped when the table changes shape; `PRAGMA user_version` holds it. */
@@ -47,10 +46,16 @@ CREATE TABLE IF NOT EXISTS audit (
 
 /** Creates the table (idempotent); refuses a file written by a newer toolwright. */
 export function ensureSchema(db: Database): void {
-  const version = db.pragma('user_version', { simple: true }) as number;
-  if (version > SCHEMA_VERSION) throw new Error(`the audit database has schema version ${version}; this toolwright reads up to ${SCHEMA_VERSION}`);
+  const version = knownSchemaVersion(db);
   db.exec(CREATE);
   if (version < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
+}
+
+/** The file's schema version; refuses one written by a newer toolwright (whose rows this one would misread or mis-prune). */
+export function knownSchemaVersion(db: Database): number {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > SCHEMA_VERSION) throw new Error(`the audit database has schema version ${version}; this toolwright reads up to ${SCHEMA_VERSION}`);
+  return version;
 }
 
 const COLUMNS = 'time, era, protocol_version, principal, tool, arguments, status, is_error, duration_ms, correlation_id, request_id, client_name, error_code';

@@ -1,8 +1,27 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
+import { BackgroundPruner } from './background-pruner.js';
 import type { AuditRecord, AuditSink } from './record.js';
+import { resolveRetention, type PruneResult, type ResolvedRetention, type RetentionPolicy } from './retention.js';
+import { checkSqliteDriver } from './sqlite-driver.js';
 import { appendRow, COLUMN_COUNT, ensureSchema, insertStatement, openDatabase, type Database } from './sqlite-schema.js';
+
+export interface SqliteAuditSinkOptions {
+  /** 'full' also survives a power loss, at a cost per commit (default 'normal'). */
+  synchronous?: 'normal' | 'full';
+  /** false: commit each record at once (default true). */
+  batch?: boolean;
+  /**
+   * How long records are kept, enforced in the background (default: 30 days and 256 MiB,
+   * see DEFAULT_RETENTION); false keeps every record.
+   */
+  retention?: RetentionPolicy | false;
+  /** Called when a background prune fails (default: a process warning); the next pass retries. */
+  onRetentionError?: (err: unknown) => void;
+  /** better-sqlite3's `nativeBinding`: the `.node` file to load instead of the one its install script built. */
+  nativeBinding?: string;
+}
 
 /**
  * Rows bound to one INSERT at most (208 parameters). One multi-row INSERT costs ~25% less CPU
@@ -30,8 +49,14 @@ const ROWS_PER_INSERT = 16;
  * answering. Under load this turns one commit per call into one per batch,
  * with the same guarantee.
  *
- * The file is opened on the first record, so building a server stays cheap
- * and a server that never serves a call leaves no file behind.
+ * The file is opened on the first record, so a server that never serves a
+ * call leaves no file behind. The driver is checked when the sink is built:
+ * a native module that is missing or built for another Node.js is a
+ * SqliteDriverError then, naming the fix, not a failed record on every call.
+ *
+ * Retention (default 30 days and 256 MiB, `retention: false` keeps all) is
+ * applied in the background once the file is open: a pass every few minutes,
+ * in small steps between calls, never on a call's path (see BackgroundPruner).
  */
 export class SqliteAuditSink implements AuditSink {
   private db?: Database;
@@ -44,10 +69,16 @@ export class SqliteAuditSink implements AuditSink {
   /** Commits the pending batch and settles its promise; set while a batch is open. */
   private commitBatch?: () => void;
 
+  private readonly retention?: ResolvedRetention;
+  private pruner?: BackgroundPruner;
+
   constructor(
     readonly file: string,
-    private readonly options: { synchronous?: 'normal' | 'full'; /** false: commit each record at once (default true). */ batch?: boolean } = {},
-  ) {}
+    private readonly options: SqliteAuditSinkOptions = {},
+  ) {
+    this.retention = resolveRetention(options.retention);
+    checkSqliteDriver(options.nativeBinding);
+  }
 
   record(entry: AuditRecord): void | Promise<void> {
     // Opening (or failing to open) the file happens now, not in the batch.
@@ -82,8 +113,20 @@ export class SqliteAuditSink implements AuditSink {
     this.commitBatch?.();
   }
 
+  /**
+   * Applies the retention policy now, in the background's small steps, and resolves with what
+   * it removed (nothing when retention is off). Opens the file if no record has yet.
+   */
+  prune(): Promise<PruneResult> {
+    this.open();
+    if (!this.pruner) return Promise.resolve({ byAge: 0, bySize: 0, pagesReturned: 0 });
+    return this.pruner.runPass();
+  }
+
   close(): void {
     this.commitBatch?.();
+    this.pruner?.stop();
+    this.pruner = undefined;
     this.db?.close();
     this.db = undefined;
     this.inserts.length = 0;
@@ -109,8 +152,13 @@ export class SqliteAuditSink implements AuditSink {
     if (this.db) return;
     // Audit data names callers and their arguments: a folder created here is private to this user.
     mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
-    const db = openDatabase(this.file);
+    const db = openDatabase(this.file, this.options.nativeBinding === undefined ? undefined : { nativeBinding: this.options.nativeBinding });
     try {
+      // A new file returns the pages that pruning frees to the operating system. Only a file
+      // with no pages yet (before WAL mode and the first table) can take it; asking an existing
+      // file would wait for its write lock for nothing (changing its mode takes a VACUUM, which
+      // `toolwright audit prune --vacuum` runs).
+      if (db.pragma('page_count', { simple: true }) === 0) db.pragma('auto_vacuum = INCREMENTAL');
       db.pragma('journal_mode = WAL');
       db.pragma(`synchronous = ${this.options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
       // Several servers (or `toolwright audit`) may share the file: wait for a writer instead of failing.
@@ -128,5 +176,14 @@ export class SqliteAuditSink implements AuditSink {
       throw err;
     }
     this.db = db;
+    if (this.retention) {
+      const onError = this.options.onRetentionError ?? warnRetentionFailure;
+      this.pruner = new BackgroundPruner(db, this.retention, onError);
+      this.pruner.start();
+    }
   }
+}
+
+function warnRetentionFailure(err: unknown): void {
+  process.emitWarning(`audit retention: a background prune failed (the next pass retries): ${err instanceof Error ? err.message : String(err)}`, 'ToolwrightAuditWarning');
 }

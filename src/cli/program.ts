@@ -40,6 +40,8 @@ function buildProgram(io: CliIo, command: string[], setCode: (code: number) => v
     .version(packageVersion())
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    // A subcommand's options after its name are its own (`audit prune --db x` is prune's --db).
+    .enablePositionalOptions()
     .showHelpAfterError('(run toolwright --help for usage)');
 
   program
@@ -51,6 +53,8 @@ function buildProgram(io: CliIo, command: string[], setCode: (code: number) => v
     .option('--port <port>', 'HTTP port, 0 picks a free one (default 3000)')
     .option('--config <file>', 'toolwright.config.json or .yaml (default: the one in this directory, if any)')
     .option('--tools <module>', 'a .js, .mjs or .ts module exporting tools (alone, unless a config is used too)')
+    .option('--allow-unauthenticated-network', 'serve HTTP on a non-loopback --host without authentication (refused otherwise: every tool would be open to the network)')
+    .option('--shutdown-grace <ms>', 'on SIGTERM/SIGINT, how long calls in flight may finish before they are stopped (default 10000); a second signal exits at once')
     .action(async (options: ServeOptions) => setCode(await serveCommand(options, io, packageVersion())));
 
   withClientOptions(program.command('list'))

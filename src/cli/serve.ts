@@ -8,6 +8,12 @@ import { serveHttp } from '../transports/serve-http.js';
 import { serveStdio } from '../transports/stdio-server.js';
 import { ExitCode, UsageError, type CliIo } from './errors.js';
 import { loadToolsModule, resolveTools } from './load-tools.js';
+import { checkNetworkExposure } from './network-exposure.js';
+import { installProcessGuards } from './process-guards.js';
+import { shutdownRequests, type ShutdownReason, type ShutdownRequests } from './shutdown-requests.js';
+
+/** On SIGTERM/SIGINT, how long calls in flight may finish before they are stopped. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
 export interface ServeOptions {
   stdio?: boolean;
@@ -16,6 +22,8 @@ export interface ServeOptions {
   port?: string;
   tools?: string;
   config?: string;
+  allowUnauthenticatedNetwork?: boolean;
+  shutdownGrace?: string;
 }
 
 /**
@@ -24,15 +32,31 @@ export interface ServeOptions {
  * neither — the default toolsets (fs in ./workspace, csv, time, math).
  * `--tools <module>` adds a tools module; without a config it is served alone.
  * Transport: --stdio / --http, else the config's, else stdio (what desktop
- * clients spawn). Resolves with the exit code once the server has stopped.
+ * clients spawn). Resolves with the exit code once the server has stopped:
+ * 0 after a graceful shutdown (SIGTERM/SIGINT, or stdin closing), 2 after one
+ * an uncaught exception started; a second signal exits at once (130/143).
  */
 export async function serveCommand(options: ServeOptions, io: CliIo, version: string): Promise<number> {
   if (options.stdio && options.http) throw new UsageError('choose one of --stdio and --http');
+  const cliGrace = options.shutdownGrace === undefined ? undefined : parseGrace(options.shutdownGrace);
   const plan = await planServer(options, version);
   const transport = options.http ? 'http' : options.stdio ? 'stdio' : (plan.transport ?? 'stdio');
-  const host = options.host ?? plan.http.host ?? '127.0.0.1';
-  const port = parsePort(options.port ?? plan.http.port ?? 3000);
-  return transport === 'http' ? serveOverHttp(plan, host, port, io) : serveOverStdio(plan.server);
+  const graceMs = cliGrace ?? plan.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
+  let address: { host: string; port: number } | undefined;
+  if (transport === 'http') {
+    address = { host: options.host ?? plan.http.host ?? '127.0.0.1', port: parsePort(options.port ?? plan.http.port ?? 3000) };
+    // Before anything listens: a refusal leaves nothing half-started.
+    const warning = checkNetworkExposure(address.host, plan, options.allowUnauthenticatedNetwork);
+    if (warning) io.stderr(warning);
+  }
+  const shutdown = shutdownRequests(io.stderr);
+  const uninstallGuards = installProcessGuards(plan.server.logger, () => shutdown.request('uncaughtException'));
+  try {
+    return address ? await serveOverHttp(plan, address.host, address.port, io, shutdown, graceMs) : await serveOverStdio(plan.server, io, shutdown, graceMs);
+  } finally {
+    uninstallGuards();
+    shutdown.dispose();
+  }
 }
 
 async function planServer(options: ServeOptions, version: string): Promise<ServerPlan> {
@@ -72,7 +96,13 @@ function parsePort(value: string | number): number {
   return port;
 }
 
-async function serveOverHttp(plan: ServerPlan, host: string, port: number, io: CliIo): Promise<number> {
+function parseGrace(value: string): number {
+  const ms = /^\d{1,9}$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isInteger(ms)) throw new UsageError(`--shutdown-grace must be a whole number of milliseconds (0 to 999999999), got ${JSON.stringify(value)}`);
+  return ms;
+}
+
+async function serveOverHttp(plan: ServerPlan, host: string, port: number, io: CliIo, shutdown: ShutdownRequests, graceMs: number): Promise<number> {
   const { server } = plan;
   let handle;
   try {
@@ -84,30 +114,35 @@ async function serveOverHttp(plan: ServerPlan, host: string, port: number, io: C
     throw err;
   }
   io.stderr(`toolwright: serving ${server.tools.size} tool(s) on ${handle.url}\n`);
-  await untilSignal();
-  io.stderr('toolwright: shutting down\n');
-  await handle.close();
-  server.close();
-  return ExitCode.ok;
+  const reason = await shutdown.requested;
+  announceShutdown(reason, graceMs, server, io);
+  // Stop accepting, let calls in flight answer (or stop them after the grace), close every connection.
+  await handle.close({ graceMs });
+  server.close(); // commits and closes the audit trail
+  return stopped(reason, io);
 }
 
-async function serveOverStdio(server: ToolServer): Promise<number> {
+async function serveOverStdio(server: ToolServer, io: CliIo, shutdown: ShutdownRequests, graceMs: number): Promise<number> {
   const handle = serveStdio(server);
-  const stop = untilSignal().then(() => handle.close());
-  await Promise.race([handle.closed, stop]);
-  server.close();
-  return ExitCode.ok;
+  const reason = await Promise.race([handle.closed.then(() => undefined), shutdown.requested]);
+  if (reason) {
+    announceShutdown(reason, graceMs, server, io);
+    // Stop reading stdin, let calls in flight answer (or stop them after the grace), write the answers.
+    await handle.close({ graceMs });
+  }
+  server.close(); // commits and closes the audit trail
+  // Nothing more will be read: let go of stdin so the process can end now.
+  process.stdin.destroy();
+  return reason ? stopped(reason, io) : ExitCode.ok;
 }
 
-/** Resolves on the first SIGINT or SIGTERM; a second one is left to Node (immediate exit). */
-function untilSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    const onSignal = () => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      resolve();
-    };
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
-  });
+function announceShutdown(reason: ShutdownReason, graceMs: number, server: ToolServer, io: CliIo): void {
+  const calls = server.callsInFlight;
+  const waiting = calls ? `; ${calls} call(s) in flight have ${graceMs} ms to finish (another signal exits at once)` : '';
+  io.stderr(`toolwright: ${reason}: shutting down${waiting}\n`);
+}
+
+function stopped(reason: ShutdownReason, io: CliIo): number {
+  io.stderr('toolwright: stopped\n');
+  return reason === 'uncaughtException' ? ExitCode.failure : ExitCode.ok;
 }

@@ -25,6 +25,20 @@ export interface ServerPlan {
   server: ToolServer;
   transport?: 'http' | 'stdio';
   http: HttpServeOptions;
+  /** The operator accepts serving a non-loopback address without authentication (server.allowUnauthenticatedNetwork). */
+  allowUnauthenticatedNetwork?: boolean;
+  /** Grace for calls in flight on SIGTERM/SIGINT (server.shutdownGraceMs). */
+  shutdownGraceMs?: number;
+}
+
+/**
+ * Whether HTTP callers must authenticate before any request is served. The one
+ * place that knows every way to configure authentication: `toolwright serve`
+ * refuses a non-loopback bind without it. Add each new mode (server.auth:
+ * OAuth resource server, API keys) here.
+ */
+export function authenticationConfigured(plan: ServerPlan): boolean {
+  return plan.http.authenticate !== undefined || plan.http.auth !== undefined;
 }
 
 /** Builds the server a config describes (toolsets included; tool modules are the caller's). */
@@ -50,6 +64,8 @@ export function buildServer(config: ToolwrightConfig, baseDir: string, version: 
     server,
     transport: s.transport,
     http: { host: s.host, port: s.port, path: s.path, allowedHosts: s.allowedHosts, allowedOrigins: s.allowedOrigins, maxBodyBytes: s.maxBodyBytes },
+    allowUnauthenticatedNetwork: s.allowUnauthenticatedNetwork,
+    shutdownGraceMs: s.shutdownGraceMs,
   };
 }
 

@@ -29,6 +29,14 @@ export interface ServerConfig {
   timeoutMs?: number;
   pageSize?: number;
   maxBodyBytes?: number;
+  /**
+   * Serve HTTP on a non-loopback address with no authentication configured.
+   * Off: `toolwright serve` refuses to start there (every tool would be open
+   * to the network). Same as --allow-unauthenticated-network.
+   */
+  allowUnauthenticatedNetwork?: boolean;
+  /** On SIGTERM/SIGINT, how long calls in flight may finish before they are stopped (default 10000). Same as --shutdown-grace. */
+  shutdownGraceMs?: number;
   limits?: LimitOptions;
   /** false: no audit trail. Default: SQLite at .toolwright/audit.db. */
   audit?: false | { sqlite?: string | false; jsonl?: string };

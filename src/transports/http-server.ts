@@ -18,6 +18,7 @@ import { createHttpAuthorization, type AuthenticateHook, type HttpAuthorization 
 import type { AuthInfo } from '../policy/auth/principal.js';
 import type { ResourceServerOptions } from '../policy/auth/options.js';
 import { startSse, writeSseEvent, writeSseKeepAlive } from './sse.js';
+import { drainHttp, endDrainedConnections, type HttpCloseOptions } from './http-drain.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from './stdio-server.js';
 
 export interface HttpServeOptions extends HostGuardOptions {
@@ -54,7 +55,8 @@ export interface HttpServerHandle {
   readonly url: string;
   readonly port: number;
   readonly server: Server;
-  close(): Promise<void>;
+  /** Stops serving: at once, or gracefully with `{ graceMs }` (see HttpCloseOptions). */
+  close(options?: HttpCloseOptions): Promise<void>;
 }
 
 /**
@@ -290,7 +292,9 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
     url: `http://${urlHost}:${port}${path}`,
     port,
     server,
-    close: async () => {
+    close: async (options: HttpCloseOptions = {}) => {
+      // Graceful: stop accepting and let the calls in flight answer first (http-drain.ts).
+      const drained = options.graceMs === undefined ? undefined : await drainHttp(server, toolServer, options.graceMs);
       // End subscriptions with their completion result, give the writes a turn, then drop connections.
       toolServer.endSubscriptions();
       await new Promise((r) => setImmediate(r));
@@ -327,6 +331,7 @@ function pathOf(url: string | undefined): string {
 function acceptsEventStream(req: IncomingMessage): boolean {
   const accept = req.headers.accept ?? '';
   return accept.includes('text/event-stream') || accept.includes('*/*');
+      if (drained) return endDrainedConnections(server, drained.closed);
 }
 
 function definedOnly(options: HostGuardOptions): HostGuardOptions {

@@ -18,7 +18,13 @@ export interface StdioServeOptions {
 export interface StdioServerHandle {
   /** Resolves when the input closes (the client's shutdown signal). */
   readonly closed: Promise<void>;
-  close(): void;
+  /**
+   * Stops serving: at once, or gracefully with `{ graceMs }` (what `toolwright
+   * serve` does on SIGTERM): stop reading stdin, let the calls already read
+   * finish for up to `graceMs` (`ToolServer.drain`: then they are stopped and
+   * answered with an error), write their answers, then stop. Resolves with `closed`.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
@@ -107,7 +113,24 @@ export function serveStdio(server: ToolServer, options: StdioServeOptions = {}):
   input.once('end', finish);
   input.once('close', finish);
   output.on?.('error', () => { finishing = true; stop(); }); // the client went away: EPIPE
-  return { closed, close: () => { finishing = true; input.off('data', onData); stop(); } };
+  const close = ({ graceMs }: { graceMs?: number } = {}): Promise<void> => {
+    if (graceMs === undefined) {
+      finishing = true;
+      input.off('data', onData);
+      stop();
+      return closed;
+    }
+    if (!finishing) {
+      // Stop reading (a partial line is dropped); requests already read are handled.
+      finishing = true;
+      input.off('data', onData);
+      input.pause();
+      groups.finish();
+    }
+    void server.drain(graceMs).then(() => session.drain(options.drainMs ?? 2_000)).then(stop);
+    return closed;
+  };
+  return { closed, close };
 }
 
 function routeConsoleToStderr(): void {
