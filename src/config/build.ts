@@ -15,6 +15,7 @@ import { mathTools } from '../toolsets/math/index.js';
 import { timeTools } from '../toolsets/time/index.js';
 import { weatherTools } from '../toolsets/weather/index.js';
 import type { HttpServeOptions } from '../transports/http-server.js';
+import { retentionOf } from './audit-trail.js';
 import type { ServerConfig, ToolsetsConfig, ToolwrightConfig } from './types.js';
 import { ConfigError } from './validate.js';
 
@@ -73,7 +74,7 @@ function auditSink(audit: ServerConfig['audit'], baseDir: string): AuditSink | f
   if (audit === undefined) return undefined; // the server's default
   if (audit === false) return false;
   const sinks: AuditSink[] = [];
-  if (audit.sqlite !== false) sinks.push(new SqliteAuditSink(resolve(baseDir, audit.sqlite ?? '.toolwright/audit.db')));
+  if (audit.sqlite !== false) sinks.push(new SqliteAuditSink(resolve(baseDir, audit.sqlite ?? '.toolwright/audit.db'), { retention: retentionOf(audit.retention) }));
   if (audit.jsonl) sinks.push(new JsonlAuditSink(resolve(baseDir, audit.jsonl)));
   if (sinks.length === 0) return false;
   return sinks.length === 1 ? sinks[0] : new FanoutAuditSink(sinks);

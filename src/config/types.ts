@@ -39,7 +39,17 @@ export interface ServerConfig {
   shutdownGraceMs?: number;
   limits?: LimitOptions;
   /** false: no audit trail. Default: SQLite at .toolwright/audit.db. */
-  audit?: false | { sqlite?: string | false; jsonl?: string };
+  audit?: false | { sqlite?: string | false; jsonl?: string; retention?: AuditRetentionConfig | false };
+}
+
+/** How long the SQLite trail keeps records (default 30 days and 256 MiB); false keeps every record. */
+export interface AuditRetentionConfig {
+  /** Delete records older than this many days (default 30; false: no age bound). */
+  maxAgeDays?: number | false;
+  /** Delete the oldest records while the database's pages in use exceed this (default 268435456, 256 MiB; false: no size bound). */
+  maxBytes?: number | false;
+  /** How often the server prunes in the background (default 600). */
+  intervalSeconds?: number;
 }
 
 interface Toggle {
