@@ -1,5 +1,6 @@
 import { isPlainObject } from '../protocol/content.js';
 import { scanHeaderParams, type HeaderParam } from '../protocol/header-params.js';
+import { schemaBoundsProblem } from '../schema/bounds.js';
 import { compileSchema, type Validator } from '../schema/compile.js';
 import type { ListedTool } from './types.js';
 
@@ -94,6 +95,9 @@ export class ToolCatalog {
     const { name, inputSchema, outputSchema } = raw;
     if (typeof name !== 'string' || name === '' || name.length > MAX_NAME_LENGTH) return `"name" must be a string of 1 to ${MAX_NAME_LENGTH} characters`;
     if (!isPlainObject(inputSchema)) return '"inputSchema" must be a JSON Schema object';
+    // Never compiled here, but handed on to the application (and often a model): bounded like every schema.
+    const inputTooLarge = schemaBoundsProblem(inputSchema);
+    if (inputTooLarge) return `its inputSchema cannot be used: ${inputTooLarge}`;
     for (const field of ['title', 'description'] as const) {
       if (raw[field] !== undefined && typeof raw[field] !== 'string') return `"${field}" must be a string`;
     }
