@@ -299,6 +299,7 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
       toolServer.endSubscriptions();
       await new Promise((r) => setImmediate(r));
       sessions.close();
+      if (drained) return endDrainedConnections(server, drained.closed);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
@@ -331,7 +332,6 @@ function pathOf(url: string | undefined): string {
 function acceptsEventStream(req: IncomingMessage): boolean {
   const accept = req.headers.accept ?? '';
   return accept.includes('text/event-stream') || accept.includes('*/*');
-      if (drained) return endDrainedConnections(server, drained.closed);
 }
 
 function definedOnly(options: HostGuardOptions): HostGuardOptions {
