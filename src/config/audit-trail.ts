@@ -1,0 +1,31 @@
+import { join, resolve } from 'node:path';
+import { DEFAULT_AUDIT_DB } from '../audit/default-sink.js';
+import type { RetentionPolicy } from '../audit/retention.js';
+import type { AuditRetentionConfig, ServerConfig } from './types.js';
+
+/** The retention policy of a config's `server.audit.retention` (undefined: the default policy). */
+export function retentionOf(config: AuditRetentionConfig | false | undefined): RetentionPolicy | false | undefined {
+  if (config === undefined || config === false) return config;
+  return {
+    ...(config.maxAgeDays === undefined ? {} : { maxAgeDays: config.maxAgeDays }),
+    ...(config.maxBytes === undefined ? {} : { maxBytes: config.maxBytes }),
+    ...(config.intervalSeconds === undefined ? {} : { intervalMs: config.intervalSeconds * 1000 }),
+  };
+}
+
+export interface SqliteTrail {
+  /** The database file, absolute. */
+  file: string;
+  retention: RetentionPolicy | false | undefined;
+}
+
+/**
+ * Where a config's SQLite audit trail is and how long it keeps records; undefined when the
+ * config keeps none (`audit: false`, `sqlite: false`). With no `audit` section, the server's
+ * default: .toolwright/audit.db under $TOOLWRIGHT_AUDIT_DIR or the working directory.
+ */
+export function sqliteTrailOf(audit: ServerConfig['audit'], baseDir: string, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): SqliteTrail | undefined {
+  if (audit === undefined) return { file: resolve(cwd, join(env.TOOLWRIGHT_AUDIT_DIR || '.', DEFAULT_AUDIT_DB)), retention: undefined };
+  if (audit === false || audit.sqlite === false) return undefined;
+  return { file: resolve(baseDir, audit.sqlite ?? DEFAULT_AUDIT_DB), retention: retentionOf(audit.retention) };
+}
