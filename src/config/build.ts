@@ -3,6 +3,9 @@ import { FanoutAuditSink } from '../audit/fanout-sink.js';
 import { JsonlAuditSink } from '../audit/jsonl-sink.js';
 import type { AuditSink } from '../audit/record.js';
 import { SqliteAuditSink } from '../audit/sqlite-sink.js';
+import type { ResourceServerOptions } from '../policy/auth/options.js';
+import { ScopePolicy } from '../policy/auth/scope-policy.js';
+import { TokenVerifier } from '../policy/auth/token-verifier.js';
 import { PathSandbox } from '../policy/paths.js';
 import { ToolServer, type ToolServerOptions } from '../server/server.js';
 import type { Tool } from '../server/tool.js';
@@ -54,6 +57,7 @@ export function buildServer(config: ToolwrightConfig, baseDir: string, version: 
     approval: s.approval,
     limits: s.limits,
     audit: auditSink(s.audit, baseDir),
+    scopes: s.auth && checkedAuth(s.auth, file),
   } satisfies ToolServerOptions);
   const tools = toolsetTools(config.toolsets ?? DEFAULT_TOOLSETS, baseDir, file);
   try {
@@ -64,10 +68,26 @@ export function buildServer(config: ToolwrightConfig, baseDir: string, version: 
   return {
     server,
     transport: s.transport,
-    http: { host: s.host, port: s.port, path: s.path, allowedHosts: s.allowedHosts, allowedOrigins: s.allowedOrigins, maxBodyBytes: s.maxBodyBytes },
+    http: { host: s.host, port: s.port, path: s.path, allowedHosts: s.allowedHosts, allowedOrigins: s.allowedOrigins, maxBodyBytes: s.maxBodyBytes, auth: s.auth },
     allowUnauthenticatedNetwork: s.allowUnauthenticatedNetwork,
     shutdownGraceMs: s.shutdownGraceMs,
   };
+}
+
+/**
+ * server.auth, checked now (no I/O: keys and metadata are fetched on first
+ * use) so a mistake the schema cannot see (an unset clientSecretEnv, a bad
+ * scope) stops start-up with a message naming the key.
+ */
+function checkedAuth(auth: ResourceServerOptions, file: string): ResourceServerOptions {
+  try {
+    new TokenVerifier({ ...auth, resource: auth.resource ?? 'http://127.0.0.1/mcp' });
+    new ScopePolicy(auth);
+  } catch (err) {
+    const message = (err as Error).message;
+    throw new ConfigError(file, [message.startsWith('auth') ? `server.${message}` : `server.auth.${message}`]);
+  }
+  return auth;
 }
 
 function auditSink(audit: ServerConfig['audit'], baseDir: string): AuditSink | false | undefined {

@@ -1,6 +1,7 @@
 import type { AllowedCommand } from '../policy/commands.js';
 import type { ApprovalMode } from '../server/pipeline/index.js';
 import type { LimitOptions } from '../server/server.js';
+import type { ResourceServerOptions } from '../policy/auth/options.js';
 
 /**
  * toolwright.config.{json,yaml}: which toolsets to serve and how, server
@@ -29,6 +30,8 @@ export interface ServerConfig {
   timeoutMs?: number;
   pageSize?: number;
   maxBodyBytes?: number;
+  /** HTTP authorization: OAuth 2.1 resource server and/or API keys, and the scopes each tool needs (see ResourceServerOptions). */
+  auth?: ResourceServerOptions;
   /**
    * Serve HTTP on a non-loopback address with no authentication configured.
    * Off: `toolwright serve` refuses to start there (every tool would be open
