@@ -12,7 +12,9 @@ $schema: ./node_modules/toolwright/schema/toolwright.config.schema.json
 server:
   transport: http          # http or stdio (the --http / --stdio flags win)
   host: 127.0.0.1          # keep loopback unless clients authenticate
+  # allowUnauthenticatedNetwork: true   # serve e.g. 0.0.0.0 with no authentication (refused without it)
   port: 3000
+  # shutdownGraceMs: 10000 # on SIGTERM/SIGINT, calls in flight may finish this long, then are stopped
   approval: destructive    # destructive | always | never: which calls wait for the user's yes
   timeoutMs: 60000         # default time a tool call may run
   limits:
