@@ -2,6 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { packageVersion } from '../package-files.js';
 import { auditCommand } from './audit.js';
 import { initCommand } from './init.js';
+import { authCommand } from './auth.js';
 import { callCommand, type CallOptions } from './call.js';
 import type { ClientCommandOptions } from './connect.js';
 import { ExitCode, reportError, type CliIo } from './errors.js';
@@ -72,6 +73,7 @@ function buildProgram(io: CliIo, command: string[], setCode: (code: number) => v
 
   program.addCommand(auditCommand(io, setCode));
   program.addCommand(initCommand(io, setCode));
+  program.addCommand(authCommand(io, setCode));
 
   return program;
 }
