@@ -1,6 +1,6 @@
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { CommandRefusal } from './commands.js';
+import { CommandRefusal } from './command-refusal.js';
 import { isWithin } from './path-parse.js';
 
 /**
@@ -12,13 +12,18 @@ import { isWithin } from './path-parse.js';
  * the root's absolute path.
  */
 export async function resolveWorkingDirectory(root: string, relative: string | undefined): Promise<string> {
+  return (await resolveWorkingDirectoryIn(root, relative)).cwd;
+}
+
+/** The working directory, and the real path of the root it was checked against (git's hardening stops discovery there). */
+export async function resolveWorkingDirectoryIn(root: string, relative: string | undefined): Promise<{ cwd: string; realRoot: string }> {
   let realRoot: string;
   try {
     realRoot = await realpath(root);
   } catch {
     throw new CommandRefusal('The working-directory root of this server does not exist; ask its operator to create it.');
   }
-  if (relative === undefined || relative === '' || relative === '.') return realRoot;
+  if (relative === undefined || relative === '' || relative === '.') return { cwd: realRoot, realRoot };
   const shown = JSON.stringify(relative.length > 200 ? `${relative.slice(0, 200)}…` : relative);
   if (relative.includes('\0')) throw new CommandRefusal(`cwd ${shown} contains a NUL character.`);
   if (isAbsolute(relative)) throw new CommandRefusal(`cwd ${shown} is absolute; give a directory relative to the working root (e.g. "src" or "."), which is where commands run.`);
@@ -30,5 +35,5 @@ export async function resolveWorkingDirectory(root: string, relative: string | u
   }
   if (!isWithin(real, realRoot)) throw new CommandRefusal(`cwd ${shown} leads outside the working root (through ".." or a symbolic link). Commands run only inside the root; give a directory within it.`);
   if (!(await stat(real)).isDirectory()) throw new CommandRefusal(`cwd ${shown} is not a directory.`);
-  return real;
+  return { cwd: real, realRoot };
 }

@@ -1,3 +1,8 @@
+import { realpathSync } from 'node:fs';
+import { basename } from 'node:path';
+import { CommandRefusal } from './command-refusal.js';
+import { checkGitArguments } from './git-hardening.js';
+
 /**
  * The allow-list of commands a model may run (issue 5, toolset exec): each
  * entry names one executable by absolute path, and patterns for the
@@ -25,7 +30,18 @@ export interface AllowedCommand {
   timeoutMs?: number;
   /** Variables added to this command's environment. */
   env?: Record<string, string>;
+  /**
+   * How the command is hardened against configuration the workspace
+   * controls. "auto" (default): git is recognised by the executable's name
+   * (`git`, or a path whose real file is named `git`) and runs with the git
+   * profile (see policy/git-hardening.ts); other commands run as they are.
+   * "git": apply the git profile to a wrapper or renamed git.
+   */
+  hardening?: 'auto' | 'git';
 }
+
+/** Hardening profiles the exec toolset knows. */
+export type HardeningProfile = 'git';
 
 export interface CommandPolicyOptions {
   commands: Record<string, AllowedCommand>;
@@ -33,10 +49,7 @@ export interface CommandPolicyOptions {
   maxArgLength?: number;
 }
 
-/** A refusal the model can act on: it says what is allowed instead. */
-export class CommandRefusal extends Error {
-  override readonly name = 'CommandRefusal';
-}
+export { CommandRefusal };
 
 export interface CompiledCommand {
   name: string;
@@ -44,6 +57,8 @@ export interface CompiledCommand {
   positional: RegExp[];
   rest: RegExp[];
   maxArgs: number;
+  /** The profile the command runs with, if any. */
+  hardening?: HardeningProfile;
 }
 
 const NAME = /^[A-Za-z0-9_.+-]{1,64}$/;
@@ -58,12 +73,15 @@ export class CommandPolicy {
     for (const [name, entry] of Object.entries(options.commands)) {
       if (!NAME.test(name)) throw new RangeError(`exec: command name "${name}" must be 1–64 characters of letters, digits, _ . + -`);
       if (typeof entry.path !== 'string' || !entry.path.startsWith('/')) throw new RangeError(`exec: command "${name}" needs an absolute "path" to its executable`);
+      if (entry.hardening !== undefined && entry.hardening !== 'auto' && entry.hardening !== 'git') throw new RangeError(`exec: command "${name}" has an unknown "hardening" ${JSON.stringify(entry.hardening)}; use "auto" or "git"`);
+      const hardening = hardeningOf(entry);
       this.commands.set(name, {
         name,
         entry,
         positional: (entry.positional ?? []).map((p) => compilePattern(name, p)),
         rest: (entry.args ?? []).map((p) => compilePattern(name, p)),
         maxArgs: entry.maxArgs ?? 64,
+        ...(hardening ? { hardening } : {}),
       });
     }
     if (this.commands.size === 0) throw new RangeError('exec: at least one command must be allowed');
@@ -93,13 +111,35 @@ export class CommandPolicy {
       const allowed = i < command.positional.length ? [command.positional[i]] : command.rest;
       if (!allowed.some((re) => re.test(arg))) throw new CommandRefusal(argumentRefusal(command, i, arg));
     });
+    // Whatever the patterns allow, a hardened command refuses the arguments that would undo its hardening.
+    if (command.hardening === 'git') checkGitArguments(name, args);
     return command;
   }
 
   /** One line per command for the tool description: name, purpose, argument rule, read-only or not. */
   summary(): string {
-    return [...this.commands.values()].map((c) => `${c.name}${c.entry.description ? ` (${c.entry.description})` : ''}: ${argumentRule(c)}${c.entry.readOnly ? '; read-only' : ''}`).join('\n');
+    return [...this.commands.values()].map((c) => `${c.name}${c.entry.description ? ` (${c.entry.description})` : ''}: ${argumentRule(c)}${c.entry.readOnly ? '; read-only' : ''}${c.hardening === 'git' ? HARDENED_GIT_NOTE : ''}`).join('\n');
   }
+}
+
+const HARDENED_GIT_NOTE = '; runs hardened: no global options before the subcommand, no pager, hooks or fsmonitor, and a repository whose configuration defines programs (filters, diff or merge drivers, aliases) is refused';
+
+/**
+ * The profile of an entry: "git" when asked for, or when the executable is
+ * git by name — the configured path's last segment, or that of the file it
+ * resolves to (`/usr/local/bin/g` → `/usr/bin/git`). A missing executable is
+ * judged by its configured name; the run then fails with a clear message.
+ */
+function hardeningOf(entry: AllowedCommand): HardeningProfile | undefined {
+  if (entry.hardening === 'git') return 'git';
+  const isGit = (path: string) => /^git(?:\.exe)?$/i.test(basename(path));
+  if (isGit(entry.path)) return 'git';
+  try {
+    if (isGit(realpathSync(entry.path))) return 'git';
+  } catch {
+    // missing or unreadable: only the configured name counts
+  }
+  return undefined;
 }
 
 function compilePattern(name: string, source: string): RegExp {

@@ -1,6 +1,9 @@
-import { resolveWorkingDirectory } from '../../policy/command-cwd.js';
+import { dirname } from 'node:path';
+import { resolveWorkingDirectoryIn } from '../../policy/command-cwd.js';
 import { buildEnvironment } from '../../policy/command-env.js';
 import { CommandPolicy, CommandRefusal, type CompiledCommand } from '../../policy/commands.js';
+import { hardenedGitArgs, hardenedGitEnv } from '../../policy/git-hardening.js';
+import { checkGitRepository } from './git-guard.js';
 import { ToolError, type Tool, type ToolContext, type ToolResult } from '../../server/tool.js';
 import { resolveExecOptions, type ExecToolsetOptions, type ResolvedExecOptions } from './options.js';
 import { runProcess, type ProcessOutcome } from './run-process.js';
@@ -17,6 +20,8 @@ interface ExecArgs {
 
 /** Time the pipeline allows beyond a command's own timeout, so the command reports its timeout (with output) itself. */
 const PIPELINE_MARGIN_MS = 5_000;
+/** Longest each of the two checking runs of a hardened git may take (both fit in the pipeline margin, before the command). */
+const GIT_CHECK_TIMEOUT_MS = 2_000;
 
 /** The exec toolset: `execute_command`. */
 export function execTools(options: ExecToolsetOptions): Tool[] {
@@ -51,28 +56,36 @@ async function execute(args: ExecArgs, ctx: ToolContext, policy: CommandPolicy, 
   const argv = args.args ?? [];
   let command: CompiledCommand;
   let cwd: string;
+  let realRoot: string;
   try {
     command = policy.check(args.command, argv);
-    cwd = await resolveWorkingDirectory(opts.root, args.cwd);
+    ({ cwd, realRoot } = await resolveWorkingDirectoryIn(opts.root, args.cwd));
   } catch (err) {
     if (err instanceof CommandRefusal) throw new ToolError(err.message);
     throw err;
   }
   const { entry } = command;
   const timeoutMs = entry.timeoutMs ?? opts.timeoutMs;
+  let run = { args: argv as readonly string[], env: envs.get(args.command)! };
   let outcome: ProcessOutcome;
   try {
+    if (command.hardening === 'git') {
+      // Discovery stops at the working root: a repository above it is not the workspace's to use.
+      run = { args: hardenedGitArgs(argv), env: hardenedGitEnv(run.env, realRoot === '/' ? undefined : dirname(realRoot)) };
+      await checkGitRepository({ gitPath: entry.path, cwd, realRoot, env: run.env, signal: ctx.signal, timeoutMs: Math.min(GIT_CHECK_TIMEOUT_MS, timeoutMs) });
+    }
     outcome = await runProcess({
       path: entry.path,
-      args: argv,
+      args: run.args,
       cwd,
-      env: envs.get(args.command)!,
+      env: run.env,
       timeoutMs,
       maxOutputBytes: opts.maxOutputBytes,
       killAfterOutputBytes: opts.killAfterOutputBytes,
       signal: ctx.signal,
     });
   } catch (err) {
+    if (err instanceof CommandRefusal) throw new ToolError(err.message);
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new ToolError(`${command.name} is allowed, but its executable is missing on this server; ask the operator to install it or fix the configuration.`);
     if (code === 'EACCES') throw new ToolError(`${command.name} is allowed, but its executable cannot be run (permission denied); ask the operator to fix the configuration.`);
