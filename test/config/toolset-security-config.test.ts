@@ -37,3 +37,21 @@ describe('config: http.allowedPorts', () => {
     expect(problemsOf(() => loadConfig(configFile({ toolsets: { http: { allowedPorts: [] } } }).file)).join('\n')).toContain('allowedPorts');
   });
 });
+
+describe('config: exec commands[].hardening', () => {
+  it('accepts "auto" and "git" and marks the command hardened in the tool description', () => {
+    const { file } = configFile({
+      server: { audit: false },
+      toolsets: { exec: { root: '.', commands: { g: { path: '/bin/echo', args: ['.*'], hardening: 'git' }, e: { path: '/bin/echo', hardening: 'auto' } } } },
+    });
+    const loaded = loadConfig(file);
+    const description = buildServer(loaded.config, loaded.baseDir, '1.0.0').server.tools.get('execute_command')?.tool.description ?? '';
+    expect(description).toMatch(/^g: .*runs hardened/m);
+    expect(description).not.toMatch(/^e: .*runs hardened/m);
+  });
+
+  it('refuses any other value', () => {
+    const { file } = configFile({ toolsets: { exec: { root: '.', commands: { g: { path: '/usr/bin/git', hardening: 'none' } } } } });
+    expect(problemsOf(() => loadConfig(file)).join('\n')).toContain('hardening');
+  });
+});
