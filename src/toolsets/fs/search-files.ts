@@ -7,6 +7,7 @@ import { pathProperty } from '../path-property.js';
 import { isText } from '../text-bytes.js';
 import { TimeSlicer } from '../time-slice.js';
 import { SNIFF_BYTES } from './content-type.js';
+import { SubstringScan } from './substring-search.js';
 import type { FsSettings } from './options.js';
 import { walk, type EntryType, type WalkCounters, type WalkEntry } from './walk.js';
 
@@ -27,6 +28,8 @@ interface Match {
 
 const LINES_PER_FILE = 5;
 const LINE_PREVIEW_CHARS = 200;
+/** Characters of one line scanned between two looks at the clock. */
+const SCAN_PIECE_CHARS = 64 * 1024;
 
 /** search_files: names by glob or substring, optionally content by substring, within fixed bounds. */
 export function searchFilesTool(s: FsSettings): Tool {
@@ -147,14 +150,22 @@ async function grep(e: WalkEntry, needle: string, caseSensitive: boolean, s: FsS
     const n = await readFully(opened.handle, buf, 0);
     if (!isText(buf.subarray(0, Math.min(n, SNIFF_BYTES)))) return undefined;
     const text = buf.subarray(0, n).toString('utf8');
-    const want = caseSensitive ? needle : needle.toLowerCase();
+    const scan = new SubstringScan(caseSensitive ? needle : needle.toLowerCase());
     const found: NonNullable<Match['lines']> = [];
-    // Line by line without splitting the whole file up front, pausing when the slice is used up.
+    // Line by line without splitting the whole file up front; a long line is scanned in pieces,
+    // and the event loop gets a turn whenever the slice is used up.
     for (let start = 0, lineNo = 1; start <= text.length && found.length < LINES_PER_FILE; lineNo++) {
       const nl = text.indexOf('\n', start);
       const end = nl === -1 ? text.length : nl;
       const raw = text.slice(start, end);
-      if ((caseSensitive ? raw : raw.toLowerCase()).includes(want)) found.push({ line: lineNo, text: preview(raw) });
+      const hay = caseSensitive ? raw : raw.toLowerCase();
+      scan.reset();
+      let hit = false;
+      for (let at = 0; at < hay.length && !hit; at += SCAN_PIECE_CHARS) {
+        if (at > 0 && slicer.due()) await slicer.pause();
+        hit = scan.feed(hay, at, Math.min(hay.length, at + SCAN_PIECE_CHARS));
+      }
+      if (hit) found.push({ line: lineNo, text: preview(raw) });
       if (nl === -1) break;
       start = nl + 1;
       if (slicer.due()) await slicer.pause();

@@ -11,6 +11,8 @@ import { textOf, workspace, type Workspace } from '../../fixtures/toolsets/works
 
 let ws: Workspace;
 const FLAT_FILES = 1_500;
+/** A needle that makes String#includes run in time far beyond linear on a long line of `a`. */
+const HOSTILE_NEEDLE = `${'a'.repeat(100)}b${'a'.repeat(899)}`;
 /** Names on which a backtracking matcher of `*a*a*a*a*a*a*a*b` takes a long time each. */
 const SLOW_NAMES = Array.from({ length: 12 }, (_, i) => `${'a'.repeat(34)}${String(i).padStart(2, '0')}`);
 
@@ -18,6 +20,9 @@ beforeAll(async () => {
   ws = await workspace();
   for (const rel of ['box', 'fax', 'a.ts', 'sub/inner.x', 'sub/deep/x.ts', 'sub/deep/y.ts', 'sub/deep/er/z.ts']) await ws.write(rel, 'plain text\n');
   for (const name of [...SLOW_NAMES, 'aaaaaaab', 'xaxaxaxaxaxaxaxb', `${'a'.repeat(249)}b`]) await ws.write(`slow/${name}`, 'x');
+  // One line of a million `a`, and one that ends with the needle below: String#includes takes ~0.4 s on each.
+  await ws.write('long/one.txt', 'a'.repeat(1_000_000));
+  await ws.write('long/two.txt', `${'a'.repeat(1_000_000)}${HOSTILE_NEEDLE}\nend\n`);
   await Promise.all(Array.from({ length: FLAT_FILES }, (_, i) => ws.write(`flat/f${String(i).padStart(5, '0')}.txt`, `line one\nline two has the needle ${i}\n`)));
 }, 60_000);
 
@@ -70,6 +75,18 @@ describe('search_files with pathological patterns', () => {
     expect(textOf(await ws.call('search_files', { pattern: '{a,{b,c}' }))).toMatch(/not a valid glob: unclosed "\{"/);
     expect(textOf(await ws.call('search_files', { pattern: '[z-a]' }))).toMatch(/not a valid glob: .*range "z-a"/);
   });
+});
+
+describe('search_files with a pathological content string', () => {
+  it('finds a 1,000-character needle in megabyte lines without holding the loop', async () => {
+    const watch = watchEventLoop();
+    const r = await ws.call('search_files', { content: HOSTILE_NEEDLE, path: 'long' });
+    const exact = await ws.call('search_files', { content: HOSTILE_NEEDLE.toUpperCase(), path: 'long', case_sensitive: true });
+    const gap = watch.stop();
+    expect(r.structuredContent.matches).toEqual([{ path: 'long/two.txt', type: 'file', lines: [{ line: 1, text: `${'a'.repeat(200)}…` }] }]);
+    expect(exact.structuredContent.matches).toEqual([]);
+    expect(gap).toBeLessThan(200);
+  }, 30_000);
 });
 
 describe('search_files on a large tree', () => {
