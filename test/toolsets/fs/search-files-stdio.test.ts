@@ -43,14 +43,19 @@ function serve(cwd: string) {
   return { child, send, reply };
 }
 
+/** A working directory whose ./workspace (the default root) holds a few names and 1,000 small files. */
+async function workspaceDir(): Promise<string> {
+  const cwd = tempDir('tw-search-stdio-');
+  const root = path.join(cwd, 'workspace');
+  await fs.mkdir(path.join(root, 'flat'), { recursive: true });
+  for (const name of ['box', 'fax', `${'a'.repeat(40)}`]) await fs.writeFile(path.join(root, name), 'x');
+  await Promise.all(Array.from({ length: 1_000 }, (_, i) => fs.writeFile(path.join(root, 'flat', `f${i}.txt`), `the needle ${i}\n`)));
+  return cwd;
+}
+
 describe('toolwright serve on stdio, given hostile search patterns', () => {
   it('answers tools/list while it searches, answers the search, and ends on SIGTERM', async () => {
-    const cwd = tempDir('tw-search-stdio-');
-    const root = path.join(cwd, 'workspace');
-    await fs.mkdir(path.join(root, 'flat'), { recursive: true });
-    for (const name of ['box', 'fax', `${'a'.repeat(40)}`]) await fs.writeFile(path.join(root, name), 'x');
-    await Promise.all(Array.from({ length: 1_000 }, (_, i) => fs.writeFile(path.join(root, 'flat', `f${i}.txt`), `the needle ${i}\n`)));
-    const s = serve(cwd);
+    const s = serve(await workspaceDir());
     s.send(0, 'tools/list'); // the server is up and reading before the search starts
     expect(await s.reply(0, 15_000)).toBeDefined();
 
@@ -70,5 +75,18 @@ describe('toolwright serve on stdio, given hostile search patterns', () => {
     const gone = await Promise.race([exited.then(() => true), new Promise((r) => setTimeout(() => r(false), 15_000))]);
     expect(gone).toBe(true);
     expect(s.child.signalCode).not.toBe('SIGKILL');
+  }, 60_000);
+
+  it('exits when its client goes away in the middle of a hostile search', async () => {
+    const s = serve(await workspaceDir());
+    s.send(0, 'tools/list');
+    expect(await s.reply(0, 15_000)).toBeDefined();
+    s.send(1, 'tools/call', { name: 'search_files', arguments: { pattern: `${'*'.repeat(490)}x` } });
+    s.send(2, 'tools/call', { name: 'search_files', arguments: { content: 'needle', pattern: `${'*'.repeat(400)}.txt`, max_results: 1_000 } });
+    await new Promise((r) => setTimeout(r, 100));
+    const exited = once(s.child, 'exit');
+    s.child.stdin.end();
+    const gone = await Promise.race([exited.then(() => true), new Promise((r) => setTimeout(() => r(false), 15_000))]);
+    expect(gone).toBe(true);
   }, 60_000);
 });
