@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fsSettings } from '../../../src/toolsets/fs/options.js';
 import { searchFilesTool } from '../../../src/toolsets/fs/search-files.js';
+import { ToolServer } from '../../../src/server/server.js';
 import { watchEventLoop } from '../../helpers/event-loop.js';
+import { memoryLogger, wire } from '../../helpers/wire.js';
 import { textOf, workspace, type Workspace } from '../../fixtures/toolsets/workspace.js';
 
 // Hostile arguments to search_files (issue 18, item 1): a pattern must never
@@ -106,6 +108,25 @@ describe('search_files on a large tree', () => {
     expect(order).toEqual(['tools/list', 'search']);
     expect(r.structuredContent.matches).toHaveLength(1_000);
     expect(gap).toBeLessThan(200);
+  }, 30_000);
+
+  it('stops when the call times out: the handler ends with the timeout, not with results', async () => {
+    const tool = searchFilesTool(fsSettings({ sandbox: ws.sandbox }));
+    let ended: Promise<string> | undefined;
+    const timed = {
+      ...tool,
+      timeoutMs: 30,
+      handler: (args: any, ctx: any) => {
+        const run = Promise.resolve(tool.handler(args, ctx));
+        ended = run.then(() => 'finished', (err: Error) => `stopped: ${err.message}`);
+        return run;
+      },
+    };
+    const server = new ToolServer({ logger: memoryLogger().logger, tools: [timed] });
+    const res = await wire(server).modern('tools/call', { name: 'search_files', arguments: { content: 'needle', path: 'flat', max_results: 1_000 } });
+    expect(res.result.isError).toBe(true);
+    expect(textOf(res.result)).toMatch(/timed out/);
+    expect(await ended).toMatch(/^stopped: .*timed out/);
   }, 30_000);
 
   it('stops when its signal aborts, even in the middle of one large directory', async () => {
