@@ -144,6 +144,11 @@ async function startServer(target, transport, toolCount, opts) {
     }
     const port = await waitForPort(proc);
     let extraHeaders = '';
+    if (target.bearerToken) {
+      const token = /^TOKEN (\S+)$/m.exec(proc.banner ?? '')?.[1];
+      if (!token) throw new Error('the target printed no TOKEN line');
+      extraHeaders += `authorization: Bearer ${token}\r\n`;
+    }
     if (target.era === 'legacy') {
       const control = new HttpChannel(port).slot(0);
       const res = await control.conn.request(
@@ -225,7 +230,8 @@ function estimateSeconds(opts) {
   // + ~0.6 s per server start/stop and ~0.1 s drain per cell (measured on 2 vCPUs)
   const callCellsMs = calls.reduce((ms, s) => ms + opts.warmupMs + measuredMs(opts, s.kind) + 100, 0);
   const perServer = (calls.length ? 0.6 + opts.serverWarmupMs / 1000 + callCellsMs / 1000 : 0) + lists * (0.6 + (opts.listWarmupMs + opts.listDurationMs + 100) / 1000);
-  return perServer * opts.targetList.length * opts.transportList.length * opts.reps + 1.5 * opts.transportList.length;
+  const servers = opts.transportList.reduce((n, transport) => n + opts.targetList.filter((t) => !t.transports || t.transports.includes(transport)).length, 0);
+  return perServer * servers * opts.reps + 1.5 * opts.transportList.length;
 }
 
 /** Unrecorded load on a fresh server (tools/call path) so that JIT warm-up is not measured. */
@@ -322,7 +328,9 @@ async function main() {
           }
         };
         // Each repetition and each cell starts with a different target, so none is always first.
-        const orderFor = (shift) => opts.targetList.map((_, i) => opts.targetList[(i + shift) % opts.targetList.length]);
+        // Targets that serve only some transports (the JWT target: HTTP) sit out the others.
+        const targets = opts.targetList.filter((t) => !t.transports || t.transports.includes(transport));
+        const orderFor = (shift) => targets.map((_, i) => targets[(i + shift) % targets.length]);
         for (const [index, s] of scenarios.entries()) {
           for (const target of orderFor(rep + index)) {
             const tag = `[${rep + 1}/${opts.reps}] ${transport.padEnd(5)} ${target.id.padEnd(17)} ${`${s.scenario}@${s.conc}`.padEnd(12)}`;

@@ -49,7 +49,11 @@ export function waitForPort(proc, timeoutMs = 30_000) {
     const onData = (chunk) => {
       seen += chunk.toString('utf8');
       const m = /LISTENING (\d+)/.exec(seen);
-      if (m) done(() => resolve(Number(m[1])));
+      if (m) {
+        // What the target printed before its port (the JWT target's TOKEN line).
+        proc.banner = seen;
+        done(() => resolve(Number(m[1])));
+      }
     };
     const onExit = ({ code, signal } = {}) => fail(new Error(`server exited before listening (code ${code}, signal ${signal})`));
     const done = (fn) => {

@@ -9,6 +9,8 @@ export const TARGETS = [
   { id: 'sdk2-legacy', label: '2.x SDK legacy', script: 'sdk2.mjs', era: 'legacy' },
   { id: 'sdk1', label: '1.x SDK', script: 'sdk1.mjs', era: 'legacy' },
   { id: 'raw', label: 'raw baseline', script: 'raw.mjs', era: 'modern' },
+  // JWT authorization on: every request carries a bearer token the server verifies (HTTP only).
+  { id: 'toolwright-jwt', label: 'toolwright modern + JWT', script: 'toolwright-jwt.mjs', era: 'modern', transports: ['http'], bearerToken: true },
 ];
 const LABEL = Object.fromEntries(TARGETS.map((t) => [t.id, t.label]));
 
@@ -171,6 +173,11 @@ function goalList(rows, startupRows) {
         add(`${transport} start-up to first tools/list (2 tools) vs raw`, era, '≤ 1.5×', (v) => v <= 1.5, (rs, srs) => startup(srs)?.byTarget[tw]?.median / startup(srs)?.byTarget.raw?.median);
       }
     }
+  }
+  // Authorization must not cost much (issue 15): the same cell with JWT verification and scope checks on.
+  const h16 = at('http', 'sum', 16);
+  if (h16(rows)?.byTarget['toolwright-jwt']) {
+    add('HTTP tools/call, 16 conn, JWT authorization on vs off', 'modern', '≥ 0.9×', (v) => v >= 0.9, (rs) => med(h16(rs), 'toolwright-jwt') / med(h16(rs), 'toolwright-modern'));
   }
   return goals;
 }

@@ -1,0 +1,32 @@
+// The toolwright server every toolwright target serves: the same tools, limits and checks.
+import { ToolServer } from '../../dist/index.js';
+import { jsonSchemas, toolPlan, unhitRateLimit } from './common.mjs';
+
+const handlers = {
+  sum: ({ a, b }) => String(a + b),
+  echo: ({ text }) => text,
+  filler: () => 'ok',
+};
+
+// The 1 MiB echo cell sends ~1.04 MiB of arguments JSON and expects the text back inline; the
+// default 1 MiB argument/result limits would refuse it (or move it to a resource_link), so they
+// are raised to the transport's 4 MiB message limit. Every check stays on: the rate limiter
+// too, with limits no run reaches (see unhitRateLimit).
+const MiB = 1024 * 1024;
+
+/** `extra`: more ToolServer options (the JWT target's scope policy). */
+export function buildToolwrightServer(toolCount, extra = {}) {
+  const tools = toolPlan(toolCount).map((t) => ({
+    name: t.name,
+    description: t.description,
+    inputSchema: jsonSchemas[t.kind],
+    handler: handlers[t.kind],
+  }));
+  return new ToolServer({
+    name: 'bench-toolwright',
+    version: '1.0.0',
+    tools,
+    limits: { maxArgumentBytes: 4 * MiB, maxResultBytes: 4 * MiB, rateLimit: unhitRateLimit },
+    ...extra,
+  });
+}
