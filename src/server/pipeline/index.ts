@@ -36,9 +36,10 @@ export interface PipelineOptions extends HandlerOptions {
 
 /**
  * The way of one `tools/call` (DESIGN.md): [audit] → resolve the tool →
- * authorize (the caller's scopes) → refuse it if the server is shutting down → cap the argument size → rate-limit → validate the arguments → open the input
- * state → ask for approval when needed → wait for a free slot → cap the result
- * size → run the handler. Built once per server; each stage is a small
+ * authorize (the caller's scopes) → refuse it if the server is shutting down
+ * → cap the argument size → rate-limit → validate the arguments → open the
+ * input state → ask for approval when needed → wait for a free slot → cap the
+ * result size → run the handler. Built once per server; each stage is a small
  * function with one job.
  */
 export class CallPipeline {
