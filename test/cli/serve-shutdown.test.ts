@@ -22,7 +22,8 @@ function auditRows(db: string): Array<{ tool: string; status: string; is_error: 
   }
 }
 
-const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Resolves once the fixture's sleep tool says on stderr that a call of `ms` has started. */
+const started = (stderr: () => string, ms: number) => expect.poll(stderr, { timeout: 10_000 }).toContain(`sleep ${ms} started`);
 
 describe('toolwright serve --http shuts down gracefully', () => {
   it('SIGTERM during a call: the call is answered, its record is in the audit DB, listen streams end, exit 0', async () => {
@@ -34,7 +35,7 @@ describe('toolwright serve --http shuts down gracefully', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 'sub', method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: modernMeta() } }),
     });
     const inFlight = serve.call('sleep', { ms: 500 });
-    await tick(150);
+    await started(serve.stderr, 500);
     serve.child.kill('SIGTERM');
     const answer = await (await inFlight).json();
     expect(answer.result).toMatchObject({ content: [{ type: 'text', text: 'slept 500 ms' }] });
@@ -50,7 +51,7 @@ describe('toolwright serve --http shuts down gracefully', () => {
     const where = auditedDir();
     const serve = await startHttpServe(['--tools', lifecycleTools, '--shutdown-grace', '300'], where);
     const inFlight = serve.call('sleep', { ms: 60_000 });
-    await tick(150);
+    await started(serve.stderr, 60_000);
     serve.child.kill('SIGTERM');
     const answer = await (await inFlight).json();
     expect(answer.result.isError).toBe(true);
@@ -62,7 +63,7 @@ describe('toolwright serve --http shuts down gracefully', () => {
   it('a second signal exits at once (143 for SIGTERM), without waiting for the call', async () => {
     const serve = await startHttpServe(['--tools', lifecycleTools], auditedDir());
     const inFlight = serve.call('sleep', { ms: 60_000 }).catch((err: Error) => err);
-    await tick(150);
+    await started(serve.stderr, 60_000);
     serve.child.kill('SIGTERM');
     await expect.poll(serve.stderr, { timeout: 5_000 }).toMatch(/shutting down/);
     serve.child.kill('SIGTERM');
@@ -78,7 +79,7 @@ describe('toolwright serve --stdio shuts down gracefully', () => {
     const serve = startStdioServe(['--tools', lifecycleTools], where);
     expect((await serve.call('sleep', { ms: 1 })).result.content[0].text).toBe('slept 1 ms'); // up and serving
     const inFlight = serve.call('sleep', { ms: 500 });
-    await tick(150);
+    await started(serve.stderr, 500);
     serve.child.kill('SIGTERM');
     expect((await inFlight).result.content[0].text).toBe('slept 500 ms');
     expect(await serve.exit).toEqual({ code: 0, signal: null });
@@ -90,7 +91,7 @@ describe('toolwright serve --stdio shuts down gracefully', () => {
     const serve = startStdioServe(['--tools', lifecycleTools, '--shutdown-grace', '200'], where);
     expect((await serve.call('sleep', { ms: 1 })).result.content[0].text).toBe('slept 1 ms');
     const inFlight = serve.call('sleep', { ms: 60_000 });
-    await tick(150);
+    await started(serve.stderr, 60_000);
     serve.child.kill('SIGINT');
     const answer = await inFlight;
     expect(answer.result.isError).toBe(true);
@@ -103,7 +104,7 @@ describe('toolwright serve --stdio shuts down gracefully', () => {
     const serve = startStdioServe(['--tools', lifecycleTools], auditedDir());
     expect((await serve.call('sleep', { ms: 1 })).result.content[0].text).toBe('slept 1 ms');
     void serve.call('sleep', { ms: 60_000 }).catch(() => undefined);
-    await tick(150);
+    await started(serve.stderr, 60_000);
     serve.child.kill('SIGINT');
     await expect.poll(serve.stderr, { timeout: 5_000 }).toMatch(/shutting down/);
     serve.child.kill('SIGINT');

@@ -32,6 +32,7 @@ describe('toolwright serve and errors nobody handled', () => {
   it('an uncaught exception is logged as fatal and starts a graceful shutdown: the call in flight is answered, exit code 2', async () => {
     const serve = await startHttpServe(['--tools', lifecycleTools], { cwd: tempDir('toolwright-serve-') });
     const inFlight = serve.call('sleep', { ms: 400 });
+    await expect.poll(serve.stderr, { timeout: 10_000 }).toContain('sleep 400 started');
     await serve.call('throw_later');
     await expect.poll(() => logLine(serve.stderr(), /uncaught exception/), { timeout: 5_000 }).toMatchObject({ level: 60, correlationId: expect.stringMatching(UUID), err: { message: 'thrown from a timer' } });
     expect((await (await inFlight).json()).result.content[0].text).toBe('slept 400 ms');
