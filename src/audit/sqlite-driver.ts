@@ -9,8 +9,8 @@ export class SqliteDriverError extends Error {
   constructor(reason: string, options?: { cause?: unknown }) {
     super(
       `the SQLite audit trail needs better-sqlite3's native module, which ${reason}. ` +
-        'Fix it where toolwright is installed: run `npm rebuild better-sqlite3` (npm 11 and later skip install scripts ' +
-        'nobody approved: run `npm install-scripts approve better-sqlite3` first). ' +
+        'Fix it where toolwright is installed: run `npm rebuild better-sqlite3` (npm skips, or will skip, install scripts ' +
+        'the project has not approved: run `npm install-scripts approve better-sqlite3` first). ' +
         'Or turn the trail off (config: server.audit: false; in code: new ToolServer({ audit: false })), ' +
         'or keep JSON lines instead (server.audit: { sqlite: false, jsonl: "audit.jsonl" })',
       options,

@@ -1,17 +1,20 @@
-import { join } from 'node:path';
 import { Command } from 'commander';
-import { DEFAULT_AUDIT_DB } from '../audit/default-sink.js';
-import { AuditLogMissingError, DEFAULT_QUERY_LIMIT, parseSince, queryAuditLog, type AuditQuery } from '../audit/query.js';
+import { AuditLogMissingError, DEFAULT_QUERY_LIMIT, iterateAuditLog, parseSince, type AuditQuery } from '../audit/query.js';
 import type { AuditRecord } from '../audit/record.js';
+import { SqliteDriverError } from '../audit/sqlite-driver.js';
+import { fromRow, type AuditRow } from '../audit/sqlite-schema.js';
+import { auditPruneCommand } from './audit-prune.js';
+import { locateTrail, type TrailOptions } from './audit-trail.js';
 import { ExitCode, reportError, scrubPaths, UsageError, type CliIo } from './errors.js';
 import { sanitize } from './sanitize.js';
 
-export interface AuditCliOptions {
-  db?: string;
+export interface AuditCliOptions extends TrailOptions {
   tool?: string;
   since?: string;
   errors?: boolean;
   limit?: string;
+  all?: boolean;
+  afterId?: string;
   json?: boolean;
 }
 
@@ -21,42 +24,55 @@ const processIo: CliIo = {
 };
 
 /**
- * `toolwright audit`: reads the audit trail. Register it with
- * `program.addCommand(auditCommand(io, setCode))`; the exit code goes to
- * `setCode` (0 ok, 1 usage, 2 no readable audit log). `addCommand` does not
- * pass the parent's settings on, so the command sets its own: commander
- * errors throw (a CommanderError, never process.exit) and print to `io`.
+ * `toolwright audit`: reads the audit trail; `toolwright audit prune` deletes what its
+ * retention policy condemns. Register it with `program.addCommand(auditCommand(io, setCode))`;
+ * the exit code goes to `setCode` (0 ok, 1 usage or no audit log there, 2 the log cannot be
+ * read). `addCommand` does not pass the parent's settings on, so the command sets its own:
+ * commander errors throw (a CommanderError, never process.exit) and print to `io`.
  */
 export function auditCommand(io: CliIo = processIo, setCode: (code: number) => void = (code) => void (process.exitCode = code)): Command {
-  return new Command('audit')
-    .exitOverride()
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
-    .description('show recorded tool calls, oldest first (the newest --limit of them)')
-    .option('--db <file>', 'audit database (default: .toolwright/audit.db under $TOOLWRIGHT_AUDIT_DIR or the working directory)')
-    .option('--tool <name>', 'only calls of this tool')
-    .option('--since <when>', 'only calls since a duration ago (30m, 1h, 2d) or an ISO time')
-    .option('--errors', 'only calls that answered with an error')
-    .option('--limit <n>', 'at most this many calls', String(DEFAULT_QUERY_LIMIT))
-    .option('--json', 'one JSON object per line')
-    .action((options: AuditCliOptions) => setCode(runAudit(options, io)));
+  return (
+    new Command('audit')
+      .exitOverride()
+      .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+      // Options after `prune` are prune's own (both have --db and --config).
+      .enablePositionalOptions()
+      .description('show recorded tool calls, oldest first (the newest --limit of them); `audit prune` deletes old ones')
+      .option('--db <file>', "audit database (default: the config's, else .toolwright/audit.db under $TOOLWRIGHT_AUDIT_DIR or the working directory)")
+      .option('--config <file>', 'toolwright.config.json or .yaml whose trail to read (default: the one in this directory, if any)')
+      .option('--tool <name>', 'only calls of this tool')
+      .option('--since <when>', 'only calls since a duration ago (30m, 1h, 2d) or an ISO time')
+      .option('--errors', 'only calls that answered with an error')
+      .option('--limit <n>', `at most this many calls, the newest (default ${DEFAULT_QUERY_LIMIT})`)
+      .option('--all', 'every matching call (with --json: streamed, to export the trail before it is pruned)')
+      .option('--after-id <id>', 'only records stored after this id (each --json line carries its id: resume where the last export stopped)')
+      .option('--json', 'one JSON object per line, streamed')
+      .action(async (options: AuditCliOptions) => setCode(await runAudit(options, io)))
+      .addCommand(auditPruneCommand(io, setCode))
+  );
 }
 
-/** The command's work, callable without commander. Returns the exit code. */
-export function runAudit(options: AuditCliOptions, io: CliIo, now: Date = new Date()): number {
-  const file = options.db ?? join(process.env.TOOLWRIGHT_AUDIT_DIR || '.', DEFAULT_AUDIT_DB);
+/** The command's work, callable without commander. Resolves with the exit code. */
+export async function runAudit(options: AuditCliOptions, io: CliIo, now: Date = new Date()): Promise<number> {
+  let file = options.db ?? '';
+  let hint = '';
   try {
-    const records = queryAuditLog(file, toQuery(options, now));
-    io.stdout(options.json ? records.map((r) => `${recordJson(r)}\n`).join('') : formatAuditTable(records));
+    const query = toQuery(options, now);
+    ({ file, hint } = locateTrail(options, false));
+    const rows = iterateAuditLog(file, query);
+    if (options.json) await writeJsonLines(rows, io);
+    else io.stdout(formatAuditTable(Array.from(rows, fromRow)));
     return ExitCode.ok;
   } catch (err) {
     if (err instanceof AuditLogMissingError) {
-      // The default path is relative to the working directory: say where servers write it.
-      const hint = options.db === undefined ? ' (a server started in this directory writes it once it has served a call)' : '';
+      // A path that holds no log is the caller's to fix, like a missing --config: a usage error.
       io.stderr(`toolwright: no audit log at ${scrubPaths(file)}${hint}\n`);
-      return ExitCode.failure;
+      return ExitCode.usage;
     }
+    // A driver that cannot load is a set-up problem whose message names the fix.
+    if (err instanceof UsageError || err instanceof SqliteDriverError) return reportError(new UsageError(err.message), io);
     // Never echo driver internals (they may carry the absolute path): one line, paths scrubbed.
-    return reportError(err instanceof UsageError ? err : new Error(`cannot read the audit log ${file}: ${err instanceof Error ? err.message : String(err)}`), io);
+    return reportError(new Error(`cannot read the audit log ${file}: ${err instanceof Error ? err.message : String(err)}`), io);
   }
 }
 
@@ -68,16 +84,78 @@ function toQuery(options: AuditCliOptions, now: Date): AuditQuery {
     if (!since) throw new UsageError(`--since must be a duration such as 30m, 1h or 2d, or an ISO time such as 2026-07-28T10:00:00Z (got "${sanitize(options.since)}")`);
     query.since = since;
   }
+  if (options.afterId !== undefined) {
+    if (!/^\d{1,15}$/.test(options.afterId)) throw new UsageError('--after-id must be a record id (a non-negative integer)');
+    query.afterId = Number(options.afterId);
+  }
+  if (options.all) {
+    if (options.limit !== undefined) throw new UsageError('choose one of --all and --limit');
+    if (!options.json) throw new UsageError('--all needs --json (a table of the whole trail is not for reading; export it)');
+    query.limit = false;
+    return query;
+  }
   const limit = Number(options.limit ?? DEFAULT_QUERY_LIMIT);
   if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit must be a positive integer');
   query.limit = limit;
   return query;
 }
 
-/** The record with its arguments as JSON (not as a string holding JSON). */
-function recordJson(record: AuditRecord): string {
-  const { argumentsJson, ...rest } = record;
-  return JSON.stringify({ ...rest, arguments: JSON.parse(argumentsJson) as unknown });
+/** Output is handed over in pieces of about this many characters (memory stays constant). */
+const CHUNK_CHARS = 64 * 1024;
+
+/**
+ * One JSON object per line, written as the rows are read: memory holds one piece of output
+ * at a time, whatever the trail's size. When stdout cannot keep up, waits for it to drain;
+ * when its reader has gone (`| head`), stops reading.
+ */
+async function writeJsonLines(rows: Generator<AuditRow, void, undefined>, io: CliIo): Promise<void> {
+  let gone = false;
+  const onError = () => void (gone = true); // EPIPE reported later: the reader closed the pipe
+  process.stdout.on('error', onError);
+  try {
+    let chunk = '';
+    for (const row of rows) {
+      chunk += `${rowJson(row)}\n`;
+      if (chunk.length < CHUNK_CHARS) continue;
+      gone ||= !write(io, chunk);
+      chunk = '';
+      if (!gone && process.stdout.writableNeedDrain) await drained(process.stdout);
+      if (gone || process.stdout.destroyed) return; // `return` from for…of closes the database
+    }
+    if (chunk && !gone) write(io, chunk);
+  } finally {
+    process.stdout.off('error', onError);
+  }
+}
+
+/** Hands `text` over; false when the reader has gone (`| head` closed the pipe): stop, like any filter. */
+function write(io: CliIo, text: string): boolean {
+  try {
+    io.stdout(text);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EPIPE') return false;
+    throw err;
+  }
+}
+
+function drained(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
+  });
+}
+
+/** A stored record as JSON: its id first (the cursor for --after-id), the arguments as an object. */
+function rowJson(row: AuditRow): string {
+  const { argumentsJson, ...rest } = fromRow(row);
+  // Parsed, not spliced in: a line can never carry more (or less) than one JSON value.
+  return JSON.stringify({ id: row.id, ...rest, arguments: JSON.parse(argumentsJson) as unknown });
 }
 
 const ARGUMENTS_WIDTH = 60;

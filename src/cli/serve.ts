@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { buildServer, type ServerPlan } from '../config/build.js';
 import { findConfig, loadConfig } from '../config/load.js';
+import { SqliteDriverError } from '../audit/sqlite-driver.js';
 import { ConfigError } from '../config/validate.js';
 import { ToolDefinitionError } from '../server/compile-tool.js';
 import { ToolServer } from '../server/server.js';
@@ -75,7 +76,8 @@ async function planServer(options: ServeOptions, version: string): Promise<Serve
       plan = buildServer({}, cwd, version, 'the default toolsets');
     }
   } catch (err) {
-    if (err instanceof ConfigError) throw new UsageError(err.message);
+    // A trail whose SQLite driver cannot load is a set-up problem with a known fix: say it and stop.
+    if (err instanceof ConfigError || err instanceof SqliteDriverError) throw new UsageError(err.message);
     throw err;
   }
   if (options.tools) modules.push(options.tools);

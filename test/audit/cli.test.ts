@@ -32,9 +32,9 @@ function io() {
 }
 
 describe('toolwright audit', () => {
-  it('prints a table of the calls, oldest first, with redacted arguments', () => {
+  it('prints a table of the calls, oldest first, with redacted arguments', async () => {
     const t = io();
-    expect(runAudit({ db }, t.io, NOW)).toBe(0);
+    expect(await runAudit({ db }, t.io, NOW)).toBe(0);
     const lines = t.out.join('').trimEnd().split('\n');
     expect(lines[0]).toMatch(/^TIME\s+TOOL\s+STATUS\s+MS\s+PRINCIPAL\s+CLIENT\s+ARGUMENTS$/);
     expect(lines).toHaveLength(6);
@@ -45,31 +45,36 @@ describe('toolwright audit', () => {
     expect(t.err).toEqual([]);
   });
 
-  it('never lets client-chosen text reach the terminal as control sequences', () => {
+  it('never lets client-chosen text reach the terminal as control sequences', async () => {
     const t = io();
-    runAudit({ db }, t.io, NOW);
+    await runAudit({ db }, t.io, NOW);
     const text = t.out.join('');
     expect(text).not.toMatch(/[\u001b\u202e]/);
     expect(text).toMatch(/\beviltool\s/);
   });
 
-  it('filters by tool, time and errors, and limits to the newest', () => {
-    const run = (options: Parameters<typeof runAudit>[0]) => {
+  it('filters by tool, time and errors, and limits to the newest', async () => {
+    const run = async (options: Parameters<typeof runAudit>[0]) => {
       const t = io();
-      expect(runAudit({ db, json: true, ...options }, t.io, NOW)).toBe(0);
+      expect(await runAudit({ db, json: true, ...options }, t.io, NOW)).toBe(0);
       return t.out.join('').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l).requestId);
     };
-    expect(run({ tool: 'echo' })).toEqual([2]);
-    expect(run({ since: '1h' })).toEqual([2, 3, 4, 5]);
-    expect(run({ since: '2026-07-28T11:45:00Z' })).toEqual([4, 5]);
-    expect(run({ errors: true })).toEqual([3, 4]);
-    expect(run({ limit: '2' })).toEqual([4, 5]);
+    expect(await run({ tool: 'echo' })).toEqual([2]);
+    expect(await run({ since: '1h' })).toEqual([2, 3, 4, 5]);
+    expect(await run({ since: '2026-07-28T11:45:00Z' })).toEqual([4, 5]);
+    expect(await run({ errors: true })).toEqual([3, 4]);
+    expect(await run({ limit: '2' })).toEqual([4, 5]);
+    expect(await run({ limit: '2', errors: true })).toEqual([3, 4]);
+    expect(await run({ all: true, since: '1h' })).toEqual([2, 3, 4, 5]);
+    expect(await run({ afterId: '3', all: true })).toEqual([4, 5]);
+    expect(await run({ afterId: '3', limit: '1' })).toEqual([5]);
   });
 
-  it('--json prints one object per line with the arguments as an object', () => {
+  it('--json prints one object per line with the arguments as an object', async () => {
     const t = io();
-    runAudit({ db, json: true, tool: 'echo' }, t.io, NOW);
+    await runAudit({ db, json: true, tool: 'echo' }, t.io, NOW);
     expect(JSON.parse(t.out.join(''))).toEqual({
+      id: 2,
       time: ago(30 * 60_000),
       era: 'modern',
       protocolVersion: '2026-07-28',
@@ -86,23 +91,23 @@ describe('toolwright audit', () => {
     });
   });
 
-  it('says so when nothing matches', () => {
+  it('says so when nothing matches', async () => {
     const t = io();
-    expect(runAudit({ db, tool: 'nothing' }, t.io, NOW)).toBe(0);
+    expect(await runAudit({ db, tool: 'nothing' }, t.io, NOW)).toBe(0);
     expect(t.out.join('')).toBe('No recorded calls match.\n');
   });
 
-  it('a missing database is exit 2 with one line and no absolute path', () => {
+  it('a missing database is exit 1 (the path is the caller\'s to fix, not a connection failure) with one line and no absolute path', async () => {
     const t = io();
-    expect(runAudit({ db: join(dir, 'nowhere', 'audit.db') }, t.io, NOW)).toBe(2);
+    expect(await runAudit({ db: join(dir, 'nowhere', 'audit.db') }, t.io, NOW)).toBe(1);
     expect(t.err).toHaveLength(1);
     expect(t.err[0]).toBe('toolwright: no audit log at audit.db\n');
     expect(t.err[0]).not.toContain(dir);
   });
 
-  it('a file that is not a database is exit 2 with one line, no stack and no absolute path', () => {
+  it('a file that is not a database is exit 2 with one line, no stack and no absolute path', async () => {
     const t = io();
-    expect(runAudit({ db: join(import.meta.dirname, 'cli.test.ts') }, t.io, NOW)).toBe(2);
+    expect(await runAudit({ db: join(import.meta.dirname, 'cli.test.ts') }, t.io, NOW)).toBe(2);
     expect(t.err.join('')).toMatch(/^toolwright: [^\n]*\n$/);
     expect(t.err.join('')).not.toContain(import.meta.dirname);
     expect(t.err.join('')).not.toMatch(/\bat .*:\d+:\d+/);
@@ -112,9 +117,13 @@ describe('toolwright audit', () => {
     [{ since: 'yesterday' }, /--since must be a duration/],
     [{ limit: '0' }, /--limit must be a positive integer/],
     [{ limit: 'ten' }, /--limit must be a positive integer/],
-  ])('bad option %j is a usage error (exit 1)', (options, message) => {
+    [{ all: true }, /--all needs --json/],
+    [{ all: true, json: true, limit: '5' }, /choose one of --all and --limit/],
+    [{ afterId: '-1' }, /--after-id must be a record id/],
+    [{ afterId: '1e3' }, /--after-id must be a record id/],
+  ])('bad option %j is a usage error (exit 1)', async (options, message) => {
     const t = io();
-    expect(runAudit({ db, ...options }, t.io, NOW)).toBe(1);
+    expect(await runAudit({ db, ...options }, t.io, NOW)).toBe(1);
     expect(t.err.join('')).toMatch(message);
   });
 
@@ -134,14 +143,14 @@ describe('toolwright audit', () => {
 });
 
 describe('toolwright audit without --db', () => {
-  it('reads .toolwright/audit.db in the working directory, and says where servers write it when missing', () => {
+  it('reads .toolwright/audit.db in the working directory, and says where servers write it when missing', async () => {
     const t = io();
     const cwd = process.cwd();
     const auditDir = process.env.TOOLWRIGHT_AUDIT_DIR;
     delete process.env.TOOLWRIGHT_AUDIT_DIR;
     process.chdir(tempDir('toolwright-audit-cwd-'));
     try {
-      expect(runAudit({}, t.io, NOW)).toBe(2);
+      expect(await runAudit({}, t.io, NOW)).toBe(1);
     } finally {
       process.chdir(cwd);
       process.env.TOOLWRIGHT_AUDIT_DIR = auditDir;

@@ -1,0 +1,169 @@
+import { existsSync, statSync } from 'node:fs';
+import { basename } from 'node:path';
+import { Command } from 'commander';
+import { AuditLogMissingError, parseSince } from '../audit/query.js';
+import { databaseBytesInUse, INCREMENTAL, MIN_RETENTION_BYTES, pruneNow, resolveRetention, type PruneBounds } from '../audit/retention.js';
+import { SqliteDriverError } from '../audit/sqlite-driver.js';
+import { knownSchemaVersion, openDatabase } from '../audit/sqlite-schema.js';
+import { locateTrail, type TrailOptions } from './audit-trail.js';
+import { ExitCode, reportError, scrubPaths, UsageError, type CliIo } from './errors.js';
+import { sanitize } from './sanitize.js';
+
+export interface PruneCliOptions extends TrailOptions {
+  olderThan?: string;
+  maxBytes?: string;
+  vacuum?: boolean;
+}
+
+/** `toolwright audit prune`: applies a retention policy now (see runAuditPrune). */
+export function auditPruneCommand(io: CliIo, setCode: (code: number) => void): Command {
+  return new Command('prune')
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .description("delete audit records now: the config's retention policy (default 30 days and 256 MiB), or the bounds given")
+    .option('--db <file>', "audit database (default: the config's, else .toolwright/audit.db under $TOOLWRIGHT_AUDIT_DIR or the working directory)")
+    .option('--config <file>', 'toolwright.config.json or .yaml whose trail and policy to use (default: the one in this directory, if any)')
+    .option('--older-than <when>', 'delete records older than a duration (30d, 12h) or an ISO time, instead of the policy')
+    .option('--max-bytes <size>', 'delete the oldest records until the rest fit in this size (bytes, or 512k, 256M, 1G), instead of the policy')
+    .option('--vacuum', 'rewrite the whole file (VACUUM): shrinks a file made before incremental vacuum and converts it; blocks writers meanwhile')
+    .action((options: PruneCliOptions, command: Command) => {
+      // `audit --db x prune`: the database and config named before `prune` count too, the query's filters do not.
+      const { db, config, ...filters } = (command.parent?.opts() ?? {}) as TrailOptions & Record<string, unknown>;
+      const stray = Object.keys(filters).find((key) => filters[key] !== undefined);
+      if (stray) return setCode(reportError(new UsageError(`--${kebab(stray)} filters what \`toolwright audit\` shows; \`audit prune\` takes --older-than and --max-bytes`), io));
+      setCode(runAuditPrune({ db, config, ...definedOnly(options) }, io));
+    });
+}
+
+const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+function definedOnly<T extends object>(options: T): Partial<T> {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+/**
+ * Deletes what the policy condemns, in the same small steps as a server's background pruner
+ * (other writers get the database between steps), returns the freed pages to the operating
+ * system where the file allows it, and says how many records went. `--older-than` and
+ * `--max-bytes` replace the configured policy: with either, only the bounds given apply.
+ * Exit codes: 0 done (also when nothing was due), 1 usage (bad flag, no such database),
+ * 2 the database cannot be pruned.
+ */
+export function runAuditPrune(options: PruneCliOptions, io: CliIo, now: Date = new Date()): number {
+  let file = options.db ?? '';
+  try {
+    const flagged = options.olderThan !== undefined || options.maxBytes !== undefined;
+    const trail = locateTrail(options, !flagged);
+    file = trail.file;
+    const bounds: PruneBounds = {};
+    const labels: Labels = {};
+    if (flagged) {
+      if (options.olderThan !== undefined) {
+        const olderThan = parseSince(options.olderThan, now);
+        if (!olderThan) throw new UsageError(`--older-than must be a duration such as 30d or 12h, or an ISO time such as 2026-07-01 (got "${sanitize(options.olderThan)}")`);
+        bounds.olderThan = olderThan;
+        labels.age = `older than ${olderThan.toISOString()}`;
+      }
+      if (options.maxBytes !== undefined) {
+        bounds.maxBytes = parseByteSize(options.maxBytes);
+        labels.size = `to fit ${formatBytes(bounds.maxBytes)}`;
+      }
+    } else {
+      const policy = resolveRetention(trail.retention);
+      if (!policy) {
+        io.stdout('Nothing pruned: the retention policy keeps every record (server.audit.retention: false). Pass --older-than or --max-bytes to prune anyway.\n');
+        return ExitCode.ok;
+      }
+      if (policy.maxAgeMs !== undefined) {
+        bounds.olderThan = new Date(now.getTime() - policy.maxAgeMs);
+        labels.age = `older than ${policy.maxAgeMs / 86_400_000} days`;
+      }
+      if (policy.maxBytes !== undefined) {
+        bounds.maxBytes = policy.maxBytes;
+        labels.size = `to fit ${formatBytes(policy.maxBytes)}`;
+      }
+    }
+    // better-sqlite3 would create an empty file for a mistyped path; say so instead.
+    if (!existsSync(file)) throw new AuditLogMissingError(file);
+    io.stdout(prune(file, bounds, labels, options.vacuum === true));
+    return ExitCode.ok;
+  } catch (err) {
+    if (err instanceof AuditLogMissingError) {
+      io.stderr(`toolwright: no audit log at ${scrubPaths(err.file)}\n`);
+      return ExitCode.usage;
+    }
+    // A driver that cannot load is a set-up problem whose message names the fix.
+    if (err instanceof UsageError || err instanceof SqliteDriverError) return reportError(new UsageError(err.message), io);
+    // Never echo driver internals (they may carry the absolute path): one line, paths scrubbed.
+    io.stderr(`toolwright: cannot prune the audit log ${scrubPaths(file)}: ${scrubPaths(err instanceof Error ? err.message : String(err))}\n`);
+    return ExitCode.failure;
+  }
+}
+
+/** How the bounds read in the summary. */
+interface Labels {
+  age?: string;
+  size?: string;
+}
+
+function prune(file: string, bounds: PruneBounds, labels: Labels, vacuum: boolean): string {
+  const db = openDatabase(file, { fileMustExist: true });
+  try {
+    // A server may be writing: wait for its commit instead of failing (each of ours is short too).
+    db.pragma('busy_timeout = 5000');
+    knownSchemaVersion(db);
+    const before = fileBytes(file);
+    const result = pruneNow(db, bounds);
+    const notes: string[] = [];
+    if (vacuum) {
+      // Rewrites the file without its free pages, and in incremental mode from then on.
+      db.pragma('auto_vacuum = INCREMENTAL');
+      db.exec('VACUUM');
+    } else if (db.pragma('auto_vacuum', { simple: true }) !== INCREMENTAL && (db.pragma('freelist_count', { simple: true }) as number) > 0) {
+      notes.push(
+        `${basename(file)} predates incremental vacuum: new records reuse the freed space, but the file only shrinks after \`toolwright audit prune --vacuum\` (run it once while no server writes to it: it blocks them meanwhile).`,
+      );
+    }
+    // Moves the WAL's pages into the file (and so truncates it) now, without waiting for writers or readers.
+    db.pragma('wal_checkpoint(PASSIVE)');
+    const removed = result.byAge + result.bySize;
+    const parts = [
+      ...(labels.age ? [`${count(result.byAge)} ${labels.age}`] : []),
+      ...(labels.size ? [`${count(result.bySize)} ${labels.size}`] : []),
+    ];
+    const size = `${basename(file)}: ${formatBytes(databaseBytesInUse(db))} of records, file ${formatBytes(fileBytes(file))} (was ${formatBytes(before)})`;
+    return [`Removed ${count(removed)} record${removed === 1 ? '' : 's'} (${parts.join('; ')}).`, size, ...notes].join('\n') + '\n';
+  } finally {
+    db.close();
+  }
+}
+
+function fileBytes(file: string): number {
+  return statSync(file).size + (existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0);
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 };
+
+/** `--max-bytes`: bytes, or with a binary unit: 512k, 256M, 1G, 1.5GiB (k = 1024). */
+export function parseByteSize(text: string): number {
+  const match = /^(\d{1,15}(?:\.\d{1,6})?)\s*([kmgt]?)(?:i?b)?$/i.exec(text.trim());
+  const bytes = match ? Math.floor(Number(match[1]) * SIZE_UNITS[match[2].toLowerCase()]) : NaN;
+  if (!Number.isSafeInteger(bytes) || bytes < MIN_RETENTION_BYTES) {
+    throw new UsageError(`--max-bytes must be a size of at least ${MIN_RETENTION_BYTES / 1024}k, such as 256M or 1G (got "${sanitize(text)}")`);
+  }
+  return bytes;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value >= 100 ? Math.round(value) : value.toFixed(1).replace(/\.0$/, '')} ${units[unit]}`;
+}

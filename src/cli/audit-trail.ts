@@ -1,0 +1,55 @@
+import { join } from 'node:path';
+import { DEFAULT_AUDIT_DB } from '../audit/default-sink.js';
+import type { RetentionPolicy } from '../audit/retention.js';
+import { sqliteTrailOf } from '../config/audit-trail.js';
+import { findConfig, loadConfig } from '../config/load.js';
+import { ConfigError } from '../config/validate.js';
+import { UsageError } from './errors.js';
+
+export interface TrailOptions {
+  /** --db: the database file. */
+  db?: string;
+  /** --config: the config whose trail to use (default: toolwright.config.* in the working directory). */
+  config?: string;
+}
+
+export interface Trail {
+  file: string;
+  /** The config's retention policy (undefined: the default policy). */
+  retention: RetentionPolicy | false | undefined;
+  /** Where a server writes this file, for the message when it does not exist yet. */
+  hint: string;
+}
+
+/**
+ * The SQLite trail `toolwright audit` reads and `audit prune` prunes: --db, else the one the
+ * config describes (--config, or toolwright.config.* in the working directory), else the
+ * server's default (.toolwright/audit.db under $TOOLWRIGHT_AUDIT_DIR or the working directory).
+ * The config is read only when its answer is needed: for the file without --db, and for the
+ * retention policy when `needPolicy`.
+ */
+export function locateTrail(options: TrailOptions, needPolicy: boolean): Trail {
+  const cwd = process.cwd();
+  if (options.db !== undefined && !needPolicy) return { file: options.db, retention: undefined, hint: '' };
+  const configFile = findConfig(cwd, options.config);
+  if (!configFile) {
+    const file = options.db ?? join(process.env.TOOLWRIGHT_AUDIT_DIR || '.', DEFAULT_AUDIT_DB);
+    return { file, retention: undefined, hint: options.db === undefined ? ' (a server started in this directory writes it once it has served a call)' : '' };
+  }
+  let loaded;
+  try {
+    loaded = loadConfig(configFile);
+  } catch (err) {
+    if (err instanceof ConfigError) throw new UsageError(err.message);
+    throw err;
+  }
+  const audit = loaded.config.server?.audit;
+  const trail = sqliteTrailOf(audit, loaded.baseDir);
+  if (options.db !== undefined) return { file: options.db, retention: trail?.retention, hint: '' };
+  if (!trail) {
+    throw new UsageError(`${loaded.file} keeps no SQLite audit trail (server.audit${audit === false ? '' : '.sqlite'}: false); pass --db <file> to name one`);
+  }
+  // With no audit section the file follows the server's default, relative to the working directory.
+  const file = audit === undefined ? join(process.env.TOOLWRIGHT_AUDIT_DIR || '.', DEFAULT_AUDIT_DB) : trail.file;
+  return { file, retention: trail.retention, hint: ` (the server of ${loaded.file} writes it once it has served a call)` };
+}
