@@ -10,6 +10,13 @@ import { AuthUnavailableError, InvalidTokenError } from './token-error.js';
 import { VerificationCache } from './verify-cache.js';
 
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
+/**
+ * Distinct tokens being verified at once. Each may cost a call to the
+ * authorization server (introspection, a key set fetch): a flood of made-up
+ * tokens must not become a flood of outbound requests, so past this many the
+ * next new token is answered 503 at once.
+ */
+export const MAX_PENDING_VERIFICATIONS = 64;
 
 /**
  * The one place a bearer token becomes a principal: API keys first (a hash
@@ -96,6 +103,9 @@ export class TokenVerifier {
     if (cached) return Promise.resolve(cached);
     let pending = this.inflight.get(id);
     if (!pending) {
+      if (this.inflight.size >= MAX_PENDING_VERIFICATIONS) {
+        return Promise.reject(new AuthUnavailableError(`more than ${MAX_PENDING_VERIFICATIONS} tokens are being verified at once`));
+      }
       pending = this.check(token, id);
       this.inflight.set(id, pending);
       const done = () => this.inflight.delete(id);

@@ -4,7 +4,7 @@ import { decodeJwt, decodeProtectedHeader, generateKeyPair, SignJWT } from 'jose
 import { generateApiKey, hashApiKey } from '../../../src/policy/auth/api-keys.js';
 import type { ResourceServerOptions } from '../../../src/policy/auth/options.js';
 import { AuthUnavailableError, InvalidTokenError } from '../../../src/policy/auth/token-error.js';
-import { TokenVerifier } from '../../../src/policy/auth/token-verifier.js';
+import { MAX_PENDING_VERIFICATIONS, TokenVerifier } from '../../../src/policy/auth/token-verifier.js';
 import { RESOURCE_SERVER, startAuthorizationServer, type LocalAuthorizationServer } from '../../helpers/oidc.js';
 
 const RESOURCE = 'http://127.0.0.1:9/mcp';
@@ -245,3 +245,35 @@ it('needs at least one mode', () => {
   expect(() => new TokenVerifier({ resource: RESOURCE })).toThrow(/issuer|apiKeys/);
 });
 
+
+describe('verifications in flight', () => {
+  it('shares one check among concurrent requests with the same token, and caps distinct ones (no flood of introspection calls)', async () => {
+    const { createServer } = await import('node:http');
+    let calls = 0;
+    const held: Array<() => void> = [];
+    const stalled = createServer((req, res) => {
+      calls++;
+      held.push(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"active":false}'));
+    });
+    await new Promise<void>((resolve) => stalled.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = stalled.address() as { port: number };
+      const v = new TokenVerifier({ resource: RESOURCE, introspection: { endpoint: `http://127.0.0.1:${port}/introspect`, clientId: 'rs', clientSecret: 'secret' } });
+      const same = [v.verify('opaque-token-0'), v.verify('opaque-token-0')];
+      const distinct = Array.from({ length: MAX_PENDING_VERIFICATIONS - 1 }, (_, i) => v.verify(`opaque-token-${i + 1}`));
+      const over = await refusal(v.verify('one-too-many'));
+      expect(over).toBeInstanceOf(AuthUnavailableError);
+      await expect.poll(() => calls).toBe(MAX_PENDING_VERIFICATIONS);
+      for (const answer of held.splice(0)) answer();
+      for (const p of [...same, ...distinct]) expect(await refusal(p)).toBeInstanceOf(InvalidTokenError);
+      // Capacity is back once they are answered.
+      const again = v.verify('one-too-many');
+      await expect.poll(() => held.length).toBe(1);
+      held.pop()!();
+      expect(await refusal(again)).toBeInstanceOf(InvalidTokenError);
+    } finally {
+      stalled.closeAllConnections();
+      await new Promise((resolve) => stalled.close(resolve));
+    }
+  });
+});
