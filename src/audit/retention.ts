@@ -154,12 +154,18 @@ export function emptyResult(): PruneResult {
   return { byAge: 0, bySize: 0, pagesReturned: 0 };
 }
 
-/** Runs a prune to the end at once (the CLI; a background pass takes one step per turn instead). */
-export function pruneNow(db: Database, bounds: PruneBounds): PruneResult {
+/**
+ * Runs a prune to the end at once (the CLI; a background pass takes one step per turn instead).
+ * `between` runs after each step that has more to do: the CLI pauses there, so a server writing
+ * to the same file gets the write lock between two steps instead of waiting for the whole prune.
+ */
+export function pruneNow(db: Database, bounds: PruneBounds, between?: (stepMs: number) => void): PruneResult {
   const steps = pruneSteps(db, bounds);
   for (;;) {
+    const started = performance.now();
     const step = steps.next();
     if (step.done) return step.value;
+    between?.(performance.now() - started);
   }
 }
 

@@ -113,7 +113,7 @@ function prune(file: string, bounds: PruneBounds, labels: Labels, vacuum: boolea
     db.pragma('busy_timeout = 5000');
     knownSchemaVersion(db);
     const before = fileBytes(file);
-    const result = pruneNow(db, bounds);
+    const result = pruneNow(db, bounds, pauseAsLongAs);
     const notes: string[] = [];
     if (vacuum) {
       // Rewrites the file without its free pages, and in incremental mode from then on.
@@ -136,6 +136,17 @@ function prune(file: string, bounds: PruneBounds, labels: Labels, vacuum: boolea
   } finally {
     db.close();
   }
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Between two steps, sleeps as long as the step took (1 to 20 ms): the write lock is free at
+ * least half the time, so a server's insert waiting in SQLite's busy handler (which retries
+ * after 1, 2, 5, 10… ms) gets it after a step or two, whatever the size of the prune.
+ */
+function pauseAsLongAs(stepMs: number): void {
+  Atomics.wait(sleeper, 0, 0, Math.min(20, Math.max(1, stepMs)));
 }
 
 function fileBytes(file: string): number {
