@@ -179,3 +179,16 @@ describe('live list changes', () => {
     expect(messages).toEqual([{ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }]);
   });
 });
+
+describe('scopes from a custom hook', () => {
+  it('take an OAuth-style space-separated string, and fail closed on anything else', async () => {
+    http = await startHttp(makeServer(), { authenticate: () => ({ id: 'svc', scopes: 'tools:read tools:write' }) });
+    expect((await http.modern('tools/call', { name: 'write_note', arguments: {} })).status).toBe(200);
+    expect(runs).toEqual(['write_note']);
+    await http.close();
+    http = await startHttp(makeServer(), { authenticate: () => ({ id: 'svc', scopes: 42 as never }) });
+    const broken = await http.modern('tools/call', { name: 'admin_reset', arguments: {} });
+    expect(broken.status).toBe(500);
+    expect(runs).toEqual([]);
+  });
+});

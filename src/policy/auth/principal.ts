@@ -26,7 +26,7 @@ export interface AuthInfo {
 }
 
 /** What an `authenticate` hook may return: a principal id, a richer AuthInfo, or undefined for "no valid credentials". */
-export type AuthenticateResult = string | (Partial<AuthInfo> & { id: string }) | undefined;
+export type AuthenticateResult = string | (Omit<Partial<AuthInfo>, 'scopes'> & { id: string; scopes?: readonly string[] | string }) | undefined;
 
 /**
  * Normalizes a hook's answer: a string is a principal id; an object must
@@ -36,7 +36,7 @@ export type AuthenticateResult = string | (Partial<AuthInfo> & { id: string }) |
 export function toAuthInfo(result: AuthenticateResult | null): AuthInfo | undefined {
   if (typeof result === 'string') return result ? { id: result, claims: {}, method: 'custom' } : undefined;
   if (!result || typeof result !== 'object' || typeof result.id !== 'string' || !result.id) return undefined;
-  const scopes = Array.isArray(result.scopes) ? Object.freeze(result.scopes.filter((s): s is string => typeof s === 'string')) : undefined;
+  const scopes = scopeListOf(result.scopes);
   return Object.freeze({
     id: result.id,
     ...(typeof result.subject === 'string' ? { subject: result.subject } : {}),
@@ -46,4 +46,16 @@ export function toAuthInfo(result: AuthenticateResult | null): AuthInfo | undefi
     ...(typeof result.expiresAt === 'number' ? { expiresAt: result.expiresAt } : {}),
     method: result.method ?? 'custom',
   });
+}
+
+/**
+ * A hook's `scopes`: an array, or an OAuth-style space-separated string.
+ * Anything else is a bug in the hook, and fails closed (the request gets a
+ * 500) rather than silently switching the scope checks off.
+ */
+function scopeListOf(scopes: unknown): readonly string[] | undefined {
+  if (scopes === undefined) return undefined;
+  const list = typeof scopes === 'string' ? scopes.split(' ').filter(Boolean) : Array.isArray(scopes) ? scopes : undefined;
+  if (!list || !list.every((s) => typeof s === 'string')) throw new TypeError('authenticate hook: "scopes" must be an array of strings or a space-separated string');
+  return Object.freeze([...list]);
 }
