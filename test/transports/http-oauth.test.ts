@@ -1,9 +1,11 @@
+import { createHmac, createPublicKey } from 'node:crypto';
+import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ResourceServerOptions } from '../../src/policy/auth/options.js';
 import { generateApiKey } from '../../src/policy/auth/api-keys.js';
 import { ToolServer } from '../../src/server/server.js';
 import { readSse, startHttp } from '../helpers/http.js';
-import { startAuthorizationServer, type LocalAuthorizationServer } from '../helpers/oidc.js';
+import { RESOURCE_SERVER, startAuthorizationServer, type LocalAuthorizationServer } from '../helpers/oidc.js';
 import { memoryLogger } from '../helpers/wire.js';
 
 let as: LocalAuthorizationServer;
@@ -202,5 +204,63 @@ describe('configuration', () => {
 
   it('needs auth.resource to bind every interface with OAuth', async () => {
     await expect(startHttp(makeServer(), { host: '0.0.0.0', auth: { issuer: as.issuer } })).rejects.toThrow(/auth\.resource/);
+  });
+});
+
+describe('every refusal over HTTP (real tokens from the local authorization server)', () => {
+  const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const status = async (token: string) => {
+    const res = await http!.modern('tools/call', { name: 'whoami', arguments: {} }, bearer(token));
+    return { status: res.status, challenge: res.headers.get('www-authenticate') ?? '' };
+  };
+
+  it('refuses alg none, HS256 signed with the public key, a tampered payload, nbf in the future and another issuer', async () => {
+    const { url } = await serve({ jwksCooldownSeconds: 0 });
+    const { access_token } = await as.token({ resource: url, scope: 'tools:read' });
+    const [, payload, signature] = access_token.split('.');
+    const jwk = as.publicJwks().at(-1)!;
+    const pem = createPublicKey({ key: jwk as never, format: 'jwk' }).export({ type: 'spki', format: 'pem' }) as string;
+    const hsHeader = b64({ alg: 'HS256', typ: 'at+jwt', kid: jwk.kid });
+    const forged = {
+      none: `${b64({ ...decodeProtectedHeader(access_token), alg: 'none' })}.${payload}.`,
+      hs256: `${hsHeader}.${payload}.${createHmac('sha256', pem).update(`${hsHeader}.${payload}`).digest('base64url')}`,
+      tampered: `${access_token.split('.')[0]}.${b64({ ...decodeJwt(access_token), scope: 'admin' })}.${signature}`,
+    };
+    for (const token of Object.values(forged)) expect(await status(token)).toMatchObject({ status: 401, challenge: expect.stringMatching(/^Bearer error="invalid_token"/) });
+    as.extraClaims = { nbf: Math.floor(Date.now() / 1000) + 3600 };
+    try {
+      const early = await as.token({ resource: url });
+      expect(await status(early.access_token)).toMatchObject({ status: 401, challenge: expect.stringContaining('not yet valid') });
+    } finally {
+      as.extraClaims = undefined;
+    }
+    expect(await status(access_token)).toMatchObject({ status: 200 });
+    await http!.close();
+    http = await startHttp(makeServer(), { auth: { issuer: `${as.issuer}/elsewhere`, jwksUri: `${as.issuer}/jwks` } });
+    const other = await as.token({ resource: http.url });
+    expect(await status(other.access_token)).toMatchObject({ status: 401, challenge: expect.stringContaining('another authorization server') });
+  });
+
+  it('accepts a token signed with a rotated key after refetching the key set', async () => {
+    const { url } = await serve({ jwksCooldownSeconds: 0 });
+    const before = await as.token({ resource: url });
+    expect((await status(before.access_token)).status).toBe(200);
+    await as.rotateKeys();
+    const after = await as.token({ resource: url });
+    expect(decodeProtectedHeader(after.access_token).kid).not.toBe(decodeProtectedHeader(before.access_token).kid);
+    expect((await status(after.access_token)).status).toBe(200);
+  });
+
+  it('serves an opaque token through introspection until it is revoked', async () => {
+    http = await startHttp(makeServer(), {
+      auth: { issuer: as.issuer, introspection: { clientId: RESOURCE_SERVER.id, clientSecret: RESOURCE_SERVER.secret, cacheTtlSeconds: 0 } },
+    });
+    as.opaqueResources.add(http.url);
+    const { access_token } = await as.token({ resource: http.url, scope: 'tools:read' });
+    expect(access_token).not.toContain('.');
+    const ok = await http.modern('tools/call', { name: 'whoami', arguments: {} }, bearer(access_token));
+    expect(JSON.parse((await ok.json()).result.content[0].text)).toMatchObject({ principal: 'client:agent', method: 'introspection' });
+    await as.revoke(access_token);
+    expect(await status(access_token)).toMatchObject({ status: 401, challenge: expect.stringContaining('not active') });
   });
 });
