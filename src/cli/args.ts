@@ -1,14 +1,21 @@
 import { isPlainObject } from '../protocol/content.js';
 import { UsageError } from './errors.js';
+import { sanitize } from './sanitize.js';
+
+/** Told when a value was read as something other than itself or its JSON (`tags=a,b` → ["a","b"]). */
+export type CoercionNote = (note: string) => void;
 
 /**
  * Builds tool arguments from `--args '<json>'` and `key=value` pairs. A value
  * stays a string unless the tool's inputSchema says the property takes
- * something else (number, integer, boolean, null, array, object), in which
- * case it is read as JSON; a value that does not fit stays a string and the
- * server's own validation explains the problem.
+ * something else, in which case it is read from the schema as the FastMCP CLI
+ * does: JSON first (`n=2`, `tags='["a","b"]'`), then booleans from
+ * yes/no/on/off/1/0, then arrays of scalars from a comma list (`ops=sum` →
+ * ["sum"], `ids=1,2` → [1,2]). Those last two are guesses, so `onCoerced`
+ * hears about each. A value that does not fit stays a string and the server's
+ * own validation explains the problem.
  */
-export function buildArguments(pairs: string[], json: string | undefined, inputSchema: unknown): Record<string, unknown> {
+export function buildArguments(pairs: string[], json: string | undefined, inputSchema: unknown, onCoerced?: CoercionNote): Record<string, unknown> {
   const args: Record<string, unknown> = json === undefined ? {} : parseJsonArgs(json);
   const seen = new Set<string>();
   const properties = isPlainObject(inputSchema) && isPlainObject(inputSchema.properties) ? inputSchema.properties : {};
@@ -19,8 +26,11 @@ export function buildArguments(pairs: string[], json: string | undefined, inputS
     if (seen.has(key)) throw new UsageError(`argument ${JSON.stringify(key)} is given twice`);
     seen.add(key);
     const schema = Object.prototype.hasOwnProperty.call(properties, key) ? properties[key] : undefined;
+    const raw = pair.slice(eq + 1);
+    const { value, guessed } = coerceValue(raw, schema);
+    if (guessed && onCoerced) onCoerced(`read ${sanitize(key)}=${sanitize(raw)} as ${sanitize(JSON.stringify(value))} (the schema wants ${describeTypes(schema)})`);
     // defineProperty: a key such as "__proto__" must become an argument, not a prototype.
-    Object.defineProperty(args, key, { value: coerce(pair.slice(eq + 1), schema), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(args, key, { value, enumerable: true, writable: true, configurable: true });
   }
   return args;
 }
@@ -37,20 +47,53 @@ function parseJsonArgs(json: string): Record<string, unknown> {
 }
 
 export function coerce(raw: string, schema: unknown): unknown {
+  return coerceValue(raw, schema).value;
+}
+
+const BOOLEAN_WORDS: Readonly<Record<string, boolean>> = { true: true, false: false, yes: true, no: false, y: true, n: false, on: true, off: false, 1: true, 0: false };
+const SCALARS = new Set(['string', 'number', 'integer', 'boolean', 'null']);
+
+/**
+ * One value read from the schema. `guessed` is true when it took more than
+ * JSON to read it (boolean words, a comma list): the caller says so.
+ */
+export function coerceValue(raw: string, schema: unknown): { value: unknown; guessed: boolean } {
   const types = typesOf(schema);
-  if (types.size === 0 || (types.size === 1 && types.has('string'))) return raw;
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    return raw;
+  if (types.size === 0 || (types.size === 1 && types.has('string'))) return { value: raw, guessed: false };
+  const parsed = parseJson(raw);
+  if (parsed.ok && [...types].some((type) => fits(parsed.value, type))) return { value: parsed.value, guessed: false };
+  // A string is allowed and the text is not JSON of another allowed type: it is that string.
+  if (types.has('string')) return { value: raw, guessed: false };
+  const word = raw.trim().toLowerCase();
+  if (types.has('boolean') && Object.hasOwn(BOOLEAN_WORDS, word)) return { value: BOOLEAN_WORDS[word], guessed: true };
+  const items = isPlainObject(schema) ? arrayItems(schema) : undefined;
+  // JSON of the wrong shape (`ids={"a":1}`) is not a list the user typed: the server explains it.
+  const explicitJson = parsed.ok && typeof parsed.value === 'object' && parsed.value !== null;
+  if (types.has('array') && items !== undefined && !explicitJson) {
+    // An empty value is an empty list; otherwise each comma-separated piece is one scalar item.
+    const pieces = raw.trim() === '' ? [] : raw.split(',').map((piece) => piece.trim());
+    return { value: pieces.map((piece) => coerceValue(piece, items).value), guessed: true };
   }
-  for (const type of types) if (fits(value, type)) return value;
-  return raw;
+  return { value: raw, guessed: false };
+}
+
+/** The items schema of an array of scalars ({} when items are not described); undefined when items are arrays or objects. */
+function arrayItems(schema: Record<string, unknown>): unknown {
+  if (schema.items === undefined) return {};
+  const itemTypes = typesOf(schema.items);
+  return [...itemTypes].every((t) => SCALARS.has(t)) ? schema.items : undefined;
+}
+
+function parseJson(raw: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(raw) };
+  } catch {
+    return { ok: false };
+  }
 }
 
 /** The JSON types a property schema allows, from `type`, or the branches of anyOf/oneOf. */
-function typesOf(schema: unknown): Set<string> {
+export function typesOf(schema: unknown): Set<string> {
   const types = new Set<string>();
   if (!isPlainObject(schema)) return types;
   const add = (t: unknown) => {
@@ -65,6 +108,15 @@ function typesOf(schema: unknown): Set<string> {
   if (types.size === 0 && Array.isArray(schema.enum)) for (const v of schema.enum) types.add(jsonType(v));
   if (types.size === 0 && 'const' in schema) types.add(jsonType(schema.const));
   return types;
+}
+
+function describeTypes(schema: unknown): string {
+  const types = [...typesOf(schema)];
+  if (isPlainObject(schema) && types.includes('array')) {
+    const items = [...typesOf(schema.items)];
+    return `an array${items.length ? ` of ${items.join(' or ')}` : ''}`;
+  }
+  return types.map((t) => (t === 'integer' ? 'an integer' : t === 'boolean' ? 'a boolean' : `a ${t}`)).join(' or ');
 }
 
 function fits(value: unknown, type: string): boolean {

@@ -33,7 +33,7 @@ export async function callCommand(operands: string[], command: string[], given: 
       const names = tools.slice(0, 20).map((t) => sanitize(t.name)).join(', ');
       throw new UsageError(`the server has no tool ${JSON.stringify(sanitize(name))}${names ? `; it has: ${names}${tools.length > 20 ? ', …' : ''}` : ''}`);
     }
-    const args = buildArguments(pairs, options.args, tool.inputSchema);
+    const args = buildArguments(pairs, options.args, tool.inputSchema, (note) => io.stderr(`toolwright: ${note}\n`));
     const result = await client.callTool(name, args); // --timeout is the client's default, set by connectClient
     if (options.json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
     else if (result.isError) io.stderr(`toolwright: the tool reported an error:\n${formatCallResult(result)}`);

@@ -11,6 +11,10 @@ import { isLegacyVersion } from '../protocol/versions.js';
 import { Peer, type Exchange, type Reply } from '../server/peer.js';
 import type { ToolServer } from '../server/server.js';
 import { BodyAbortedError, BodyTooLargeError, readBody } from './http-body.js';
+import { clientAddressKey } from './client-address.js';
+import { ConnectionGate } from './http-connections.js';
+import { nodeServerOptions, resolveHttpLimits, type HttpLimitOptions } from './http-limits.js';
+import { StreamSlots, type StreamRefusal } from './stream-slots.js';
 import { defaultGuard, guardProblem, type HostGuardOptions } from './http-guard.js';
 import { checkStandardHeaders } from './http-headers.js';
 import { SessionStore, type HttpSession } from './http-sessions.js';
@@ -21,7 +25,7 @@ import { startSse, writeSseEvent, writeSseKeepAlive } from './sse.js';
 import { drainHttp, endDrainedConnections, type HttpCloseOptions } from './http-drain.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from './stdio-server.js';
 
-export interface HttpServeOptions extends HostGuardOptions {
+export interface HttpServeOptions extends HostGuardOptions, HttpLimitOptions {
   host?: string;
   /** 0 picks a free port. */
   port?: number;
@@ -74,6 +78,9 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
   const dispatcher = toolServer.dispatcher;
   const logger = toolServer.logger;
   const principals = new WeakMap<IncomingMessage, string>();
+  const limits = resolveHttpLimits(options);
+  const connections = new ConnectionGate(limits.maxConnections, limits.maxConnectionsPerAddress);
+  const streams = new StreamSlots(limits.maxStreams, limits.maxStreamsPerPrincipal);
   const auths = new WeakMap<IncomingMessage, AuthInfo>();
   // Set once the server listens (the default resource URI is its URL); requests only come after.
   let authorization: HttpAuthorization | undefined;
@@ -142,6 +149,7 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
       } catch (err) {
         return rpcError(res, err as RpcError, message.id);
       }
+      if (message.method === Method.subscriptionsListen && !takeStreamSlot(req, res, message.id)) return;
       peer = new Peer('http');
     } else if (message.method === Method.initialize) {
       if (sessions.full) {
@@ -238,6 +246,7 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
     }
     if (!acceptsEventStream(req)) return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Not Acceptable: GET requires Accept: text/event-stream', undefined, 406));
     if (session.stream) return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Conflict: this session already has an open stream', undefined, 409));
+    if (!takeStreamSlot(req, res)) return;
     startSse(res, { [SESSION_HEADER]: session.id });
     session.stream = res;
     session.peer.push = (json) => writeSseEvent(res, json);
@@ -252,6 +261,23 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
     });
   };
 
+  /**
+   * A slot for a long-lived stream, held until the response closes; or the
+   * refusal, answered here: 429 when the caller holds its share (only it can
+   * free one), 503 when the server is full; both with Retry-After.
+   */
+  const takeStreamSlot = (req: IncomingMessage, res: ServerResponse, id?: JsonRpcRequest['id']): boolean => {
+    const principal = principals.get(req);
+    const slot = streams.take(principal === undefined ? `address ${clientAddressKey(req, limits.trustProxy)}` : `principal ${principal}`);
+    if (typeof slot === 'function') {
+      res.once('close', slot);
+      return true;
+    }
+    res.setHeader('retry-after', '5');
+    rpcError(res, streamRefusal(slot), id);
+    return false;
+  };
+
   const endSession = (req: IncomingMessage, res: ServerResponse): void => {
     const sessionId = req.headers[SESSION_HEADER];
     if (typeof sessionId !== 'string') {
@@ -262,7 +288,9 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
     res.writeHead(200).end();
   };
 
-  const server = createServer((req, res) => {
+  const server = createServer(nodeServerOptions(limits), (req, res) => {
+    // A connection over a cap was answered 503 when it opened; what it sent anyway is dropped.
+    if (connections.isRefused(req.socket)) return;
     handle(req, res).catch((err) => {
       try {
         logger.error({ err }, 'HTTP request failed');
@@ -273,6 +301,8 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
       else res.end();
     });
   });
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  connections.attach(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 3000, host, () => {
@@ -306,6 +336,12 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
       });
     },
   };
+}
+
+function streamRefusal(why: StreamRefusal): RpcError {
+  return why === 'caller'
+    ? new RpcError(ErrorCode.InternalError, 'Too Many Requests: this caller has as many open streams as it may; close one first', undefined, 429)
+    : new RpcError(ErrorCode.InternalError, 'Service Unavailable: too many open streams; retry later', undefined, 503);
 }
 
 function send(res: ServerResponse, reply: Reply, extraHeaders: Record<string, string> = {}): void {
