@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer } from '../../src/config/build.js';
+import { authenticationConfigured, buildServer } from '../../src/config/build.js';
 import { loadConfig } from '../../src/config/load.js';
 import { ConfigError } from '../../src/config/validate.js';
 import { hashApiKey } from '../../src/policy/auth/api-keys.js';
@@ -46,6 +46,13 @@ describe('server.auth in the config file', () => {
       expect.stringMatching(/^config\.server\.auth\.introspection\.clientSecret: required field is missing/),
       'config.server.auth.audiance: unexpected field (not allowed by the schema); did you mean "audience"?',
     ]));
+  });
+
+  it('counts as authentication for binding a non-loopback address', () => {
+    const { config, baseDir, file } = load(`server:\n  audit: false\n  auth:\n    apiKeys: [{ hash: "${hashApiKey('k'.repeat(32))}", principal: ci }]\n`);
+    const plan = buildServer(config, baseDir, '0.0.0', file);
+    expect(authenticationConfigured(plan)).toBe(true);
+    plan.server.close();
   });
 
   it('asks for at least one mode', () => {

@@ -6,6 +6,7 @@ import { IntrospectionVerifier } from './introspection.js';
 import { ASYMMETRIC_ALGORITHMS, checkAlgorithms, JwtVerifier } from './jwt.js';
 import type { ResourceServerOptions } from './options.js';
 import type { AuthInfo } from './principal.js';
+import { checkScopeList } from './scopes.js';
 import { AuthUnavailableError, InvalidTokenError } from './token-error.js';
 import { VerificationCache } from './verify-cache.js';
 
@@ -36,6 +37,7 @@ export class TokenVerifier {
   readonly audiences: readonly string[];
 
   constructor(options: ResourceServerOptions & { resource: string }, now: () => number = Date.now) {
+    checkAdvertisedScopes(options.scopesSupported);
     const tolerance = options.clockToleranceSeconds ?? 30;
     if (!Number.isFinite(tolerance) || tolerance < 0 || tolerance > 300) throw new TypeError('auth.clockToleranceSeconds must be from 0 to 300');
     const audienceList = options.audience === undefined ? [options.resource] : typeof options.audience === 'string' ? [options.audience] : options.audience;
@@ -129,4 +131,15 @@ export class TokenVerifier {
     this.cache.set(id, verified.info, verified.expiresAtMs, cacheMs);
     return verified.info;
   }
+}
+
+/**
+ * `scopesSupported` is what clients ask for first; `offline_access` asks for
+ * refresh tokens, which are no requirement of this resource
+ * (authorization/index "Refresh Tokens": servers SHOULD NOT list it).
+ */
+function checkAdvertisedScopes(scopes: readonly string[] | undefined): void {
+  if (scopes === undefined) return;
+  checkScopeList(scopes, 'auth.scopesSupported');
+  if (scopes.includes('offline_access')) throw new TypeError('auth.scopesSupported must not list offline_access: refresh tokens are a client matter, not something this server needs');
 }

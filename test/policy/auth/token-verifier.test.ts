@@ -277,3 +277,7 @@ describe('verifications in flight', () => {
     }
   });
 });
+
+it('refuses to advertise offline_access (refresh tokens are no resource requirement)', () => {
+  expect(() => new TokenVerifier({ resource: RESOURCE, apiKeys: [], issuer: 'https://as.example', scopesSupported: ['tools:read', 'offline_access'] })).toThrow(/offline_access/);
+});
