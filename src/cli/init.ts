@@ -26,6 +26,7 @@ server:
     #   perPrincipal: { points: 1200, durationSeconds: 60 }
     #   perTool: { points: 6000, durationSeconds: 60 }
   # audit: { sqlite: .toolwright/audit.db, jsonl: audit.jsonl }   # or: audit: false
+  # audit: { retention: { maxAgeDays: 30, maxBytes: 268435456 } }   # the default policy; retention: false keeps every record
 
 toolsets:
   fs:                      # read_file, write_file, list_directory, search_files, file_info, move_file, delete_file
