@@ -1,13 +1,17 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { Command } from 'commander';
+import { packageFile } from '../package-files.js';
 import { ExitCode, UsageError, type CliIo } from './errors.js';
 
+const SCHEMA_FILE = ['schema', 'toolwright.config.schema.json'] as const;
+const SCHEMA_PLACEHOLDER = '__SCHEMA_LINE__';
+
 /** The starter config: every toolset shown, the safe ones on, the rest commented out until configured. */
-export const STARTER_CONFIG = `# toolwright configuration — https://toolwright.dev/schema/toolwright.config.schema.json
-# Serve it:  npx toolwright serve --http      (or --stdio for desktop clients)
+export const STARTER_CONFIG = `# toolwright configuration (the $schema line gives editors completion and checks)
+# Serve it:  toolwright serve --http      (or --stdio for desktop clients)
 # Relative paths are relative to this file.
-$schema: ./node_modules/toolwright/schema/toolwright.config.schema.json
+${SCHEMA_PLACEHOLDER}
 
 server:
   transport: http          # http or stdio (the --http / --stdio flags win)
@@ -76,9 +80,31 @@ export function runInit(options: { dir: string; force?: boolean }, io: CliIo): n
   const config = join(options.dir, 'toolwright.config.yaml');
   if (existsSync(config) && !options.force) throw new UsageError('toolwright.config.yaml already exists; pass --force to overwrite it');
   mkdirSync(join(options.dir, 'workspace'), { recursive: true });
-  writeFileSync(config, STARTER_CONFIG);
+  writeFileSync(config, STARTER_CONFIG.replace(SCHEMA_PLACEHOLDER, schemaLine(options.dir)));
   const example = join(options.dir, 'workspace', 'example.csv');
   if (!existsSync(example)) writeFileSync(example, EXAMPLE_CSV);
-  io.stdout('wrote toolwright.config.yaml and workspace/ (with example.csv)\nnext: npx toolwright serve --http\n');
+  io.stdout(`wrote toolwright.config.yaml and workspace/ (with example.csv)\nnext: toolwright serve --http${options.dir === '.' ? '' : ` --config ${join(options.dir, 'toolwright.config.yaml')}`}\n`);
   return ExitCode.ok;
+}
+
+/**
+ * A `$schema` that resolves from where the config is written: the project's
+ * own toolwright install when it has one (it stays right when the project
+ * moves), else the schema of the toolwright running now (a global install or
+ * a checkout), relative when it lies inside the folder, absolute otherwise.
+ */
+function schemaLine(dir: string): string {
+  const local = join(dir, 'node_modules', 'toolwright', ...SCHEMA_FILE);
+  if (existsSync(local)) return `$schema: ./node_modules/toolwright/${SCHEMA_FILE.join('/')}`;
+  let own: string;
+  try {
+    own = packageFile(...SCHEMA_FILE);
+  } catch {
+    own = '';
+  }
+  if (!own || !existsSync(own)) return '# $schema: ./node_modules/toolwright/schema/toolwright.config.schema.json   (after npm install toolwright)';
+  const rel = relative(resolve(dir), own);
+  const ref = rel.startsWith('..') || isAbsolute(rel) ? own : `./${rel.split('\\').join('/')}`;
+  // JSON quoting is valid YAML and survives spaces, colons and # in a path.
+  return `$schema: ${JSON.stringify(ref)}`;
 }

@@ -1,0 +1,35 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { runInit } from '../../src/cli/init.js';
+import { loadConfig } from '../../src/config/load.js';
+import { tempDir } from '../helpers/temp.js';
+
+const quiet = { stdout: () => undefined, stderr: () => undefined };
+
+function writtenSchema(folder: string): string {
+  const text = readFileSync(join(folder, 'toolwright.config.yaml'), 'utf8');
+  return (parse(text) as { $schema: string }).$schema;
+}
+
+describe('toolwright init writes a $schema that resolves where the config is', () => {
+  it('outside any project: the schema of the toolwright that wrote it, which exists and is the published one', () => {
+    const folder = tempDir('toolwright-init-');
+    expect(runInit({ dir: folder }, quiet)).toBe(0);
+    const ref = writtenSchema(folder);
+    const target = isAbsolute(ref) ? ref : resolve(folder, ref);
+    expect(existsSync(target)).toBe(true);
+    expect(target).toBe(resolve(import.meta.dirname, '../../schema/toolwright.config.schema.json'));
+    expect(Object.keys(loadConfig(join(folder, 'toolwright.config.yaml')).config.toolsets!)).toContain('fs');
+  });
+
+  it("in a project that installed toolwright: the project's own copy, relative, so it moves with the project", () => {
+    const folder = tempDir('toolwright-init-');
+    const local = join(folder, 'node_modules', 'toolwright', 'schema', 'toolwright.config.schema.json');
+    mkdirSync(dirname(local), { recursive: true });
+    writeFileSync(local, '{}');
+    runInit({ dir: folder }, quiet);
+    expect(writtenSchema(folder)).toBe('./node_modules/toolwright/schema/toolwright.config.schema.json');
+  });
+});
