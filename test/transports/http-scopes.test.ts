@@ -1,9 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { JsonlAuditSink } from '../../src/audit/jsonl-sink.js';
 import type { ScopePolicyOptions } from '../../src/policy/auth/scope-policy.js';
 import { ToolServer } from '../../src/server/server.js';
 import type { Tool } from '../../src/server/tool.js';
 import { readSse, startHttp } from '../helpers/http.js';
 import { startAuthorizationServer, type LocalAuthorizationServer } from '../helpers/oidc.js';
+import { tempDir } from '../helpers/temp.js';
 import { memoryLogger } from '../helpers/wire.js';
 
 let as: LocalAuthorizationServer;
@@ -35,11 +39,11 @@ const tool = (name: string, extra: Partial<Tool> = {}): Tool => ({
   ...extra,
 });
 
-function makeServer() {
+function makeServer(audit: JsonlAuditSink | false = false) {
   runs = [];
   return new ToolServer({
     logger: memoryLogger().logger,
-    audit: false,
+    audit,
     scopes: POLICY,
     tools: [
       tool('read_notes', { annotations: { readOnlyHint: true } }),
@@ -190,5 +194,22 @@ describe('scopes from a custom hook', () => {
     const broken = await http.modern('tools/call', { name: 'admin_reset', arguments: {} });
     expect(broken.status).toBe(500);
     expect(runs).toEqual([]);
+  });
+});
+
+describe('the audit trail', () => {
+  it('records a call refused for its scopes as refused, and a hidden tool as an unknown one', async () => {
+    const file = join(tempDir('toolwright-scope-audit-'), 'audit.jsonl');
+    const { http } = await serve(makeServer(new JsonlAuditSink(file)));
+    const authorization = await tokenFor('tools:read');
+    expect((await http.modern('tools/call', { name: 'write_note', arguments: {} }, { authorization })).status).toBe(403);
+    await http.modern('tools/call', { name: 'admin_reset', arguments: {} }, { authorization });
+    await http.modern('tools/call', { name: 'no_such_tool', arguments: {} }, { authorization });
+    const records = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    expect(records.map((r) => [r.tool, r.status, r.errorCode, r.principal])).toEqual([
+      ['write_note', 'refused', -32600, 'agent'],
+      ['admin_reset', 'protocol_error', -32602, 'agent'],
+      ['no_such_tool', 'protocol_error', -32602, 'agent'],
+    ]);
   });
 });

@@ -35,7 +35,8 @@ export function auditStage(sink: AuditSink, logger: Logger): Stage {
       outcome = await next();
     } catch (err) {
       const rpc = err instanceof RpcError;
-      call.status = rpc ? 'protocol_error' : 'internal_error';
+      // A policy refusal answered with a protocol error (403 insufficient_scope) stays 'refused'.
+      if (call.status !== 'refused') call.status = rpc ? 'protocol_error' : 'internal_error';
       await write(call, undefined, rpc ? err.code : null);
       throw err;
     }
