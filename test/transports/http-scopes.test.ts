@@ -133,6 +133,28 @@ describe('calls', () => {
     expect((await admin.json()).result.content[0].text).toBe('admin_reset ran');
   });
 
+  it('looks at nothing of a hidden tool before deciding: bad arguments or headers answer as for a missing tool', async () => {
+    const server = makeServer();
+    server.addTool(tool('admin_lookup', {
+      scopes: ['admin'],
+      visibilityScopes: ['admin'],
+      inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } } },
+    }));
+    const { http } = await serve(server);
+    const authorization = await tokenFor('tools:read');
+    const ask = async (name: string, args: unknown, headers: Record<string, string> = {}) => {
+      const res = await http.modern('tools/call', { name, arguments: args }, { authorization, ...headers });
+      const { error } = await res.json();
+      return { status: res.status, code: error.code, message: error.message.replace(name, 'NAME') };
+    };
+    for (const [args, headers] of [[5, {}], [{ region: 'eu' }, { 'mcp-param-region': 'us' }], [{ region: 'eu' }, {}]] as const) {
+      expect(await ask('admin_lookup', args, headers)).toEqual(await ask('admin_lookuq', args, headers));
+    }
+    const admin = await tokenFor('admin');
+    const mismatch = await http.modern('tools/call', { name: 'admin_lookup', arguments: { region: 'eu' } }, { authorization: admin, 'mcp-param-region': 'us' });
+    expect((await mismatch.json()).error.code).toBe(-32020);
+  });
+
   it('leaves callers without scope information alone (a custom hook returning a plain principal)', async () => {
     http = await startHttp(makeServer(), { authenticate: () => 'local-user' });
     const res = await http.modern('tools/call', { name: 'admin_reset', arguments: {} });

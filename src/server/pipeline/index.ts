@@ -11,7 +11,7 @@ import { argumentSizeStage, concurrencyStage, openStage, rateLimitStage } from '
 import { resultSizeStage } from './result-size.js';
 import { approvalStage, type ApprovalMode } from './approval.js';
 import { inputsStage } from './inputs.js';
-import { resolveStage } from './resolve.js';
+import { readArgumentsStage, resolveStage } from './resolve.js';
 import { authorizeStage } from './authorize.js';
 import { ScopePolicy } from '../../policy/auth/scope-policy.js';
 import { runHandler, type HandlerOptions } from './run-handler.js';
@@ -36,7 +36,8 @@ export interface PipelineOptions extends HandlerOptions {
 
 /**
  * The way of one `tools/call` (DESIGN.md): [audit] → resolve the tool →
- * authorize (the caller's scopes) → refuse it if the server is shutting down
+ * authorize (the caller's scopes) → read the arguments (and mirrored
+ * headers) → refuse it if the server is shutting down
  * → cap the argument size → rate-limit → validate the arguments → open the
  * input state → ask for approval when needed → wait for a free slot → cap the
  * result size → run the handler. Built once per server; each stage is a small
@@ -52,6 +53,7 @@ export class CallPipeline {
       ...(options.outer ?? []),
       resolveStage(options.registry),
       authorizeStage(options.scopePolicy ?? new ScopePolicy()),
+      readArgumentsStage,
       openStage(options.calls),
       argumentSizeStage(options.maxArgumentBytes),
       ...(options.rateLimiter ? [rateLimitStage(options.rateLimiter)] : []),

@@ -6,8 +6,8 @@ import type { ToolRegistry } from '../registry.js';
 import type { Stage } from './call.js';
 
 /**
- * Finds the tool and reads the arguments. Only here do protocol errors arise
- * (tools.mdx "Error Handling": unknown tool and malformed requests).
+ * Finds the tool. With `readArgumentsStage` the only place protocol errors
+ * arise (tools.mdx "Error Handling": unknown tool and malformed requests).
  */
 export function resolveStage(registry: ToolRegistry): Stage {
   return (call, next) => {
@@ -15,14 +15,24 @@ export function resolveStage(registry: ToolRegistry): Stage {
     if (typeof name !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "name" must be a string');
     const tool = registry.get(name);
     if (!tool) throw unknownToolError(name);
-    const args = call.params.arguments;
-    if (args !== undefined && !isPlainObject(args)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "arguments" must be an object');
     call.tool = tool;
-    call.args = args ?? {};
-    if (call.info.era === 'modern' && call.exchange.headers) checkMirroredHeaders(tool, call.args, call.exchange.headers);
     return next();
   };
 }
+
+/**
+ * Reads the arguments and checks the mirrored Mcp-Param-* headers. Runs after
+ * the authorize stage: a tool the caller may not know of must answer exactly
+ * as a missing one, so nothing about it (its header parameters included) is
+ * looked at before then.
+ */
+export const readArgumentsStage: Stage = (call, next) => {
+  const args = call.params.arguments;
+  if (args !== undefined && !isPlainObject(args)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "arguments" must be an object');
+  call.args = args ?? {};
+  if (call.info.era === 'modern' && call.exchange.headers) checkMirroredHeaders(call.tool, call.args, call.exchange.headers);
+  return next();
+};
 
 /** The answer for a tool that does not exist, or that the caller may not know of: one error, so the two cannot be told apart. */
 export function unknownToolError(name: string): RpcError {
