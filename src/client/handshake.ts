@@ -1,7 +1,7 @@
 import { ErrorCode } from '../jsonrpc/errors.js';
 import type { Implementation } from '../protocol/meta.js';
 import { Method } from '../protocol/methods.js';
-import { isLegacyVersion, LATEST_LEGACY_VERSION, LATEST_MODERN_VERSION, LEGACY_VERSIONS, type Era } from '../protocol/versions.js';
+import { isLegacyVersion, LATEST_LEGACY_VERSION, LATEST_MODERN_VERSION, LEGACY_VERSIONS, MODERN_VERSIONS, type Era } from '../protocol/versions.js';
 import { ConnectionError, McpRpcError, TimeoutError } from './errors.js';
 import { readDiscover, readInitialize } from './results.js';
 import type { ClientSession } from './session.js';
@@ -33,25 +33,69 @@ export async function handshake(session: ClientSession, options: HandshakeOption
   const stream = session.transport.kind !== 'http';
   let fallback: string | undefined;
   try {
-    const wire = { era: 'modern' as const, protocolVersion: LATEST_MODERN_VERSION };
-    const result = await session.request(Method.discover, {}, {
-      wire,
-      // stdio: a legacy server may never answer a pre-initialize request (stdio.mdx).
-      timeoutMs: stream && options.preference === 'auto' ? options.probeTimeoutMs : undefined,
-      cancellable: false,
-    });
+    let result: Record<string, unknown>;
+    let version: string = LATEST_MODERN_VERSION;
+    try {
+      result = await discover(session, version, stream && options.preference === 'auto' ? options.probeTimeoutMs : undefined);
+    } catch (err) {
+      // streamable-http.mdx "Backward Compatibility": a modern server that refuses our version
+      // lists the ones it speaks; retry once with a modern one we share, rather than falling back.
+      const shared = err instanceof McpRpcError && err.code === ErrorCode.UnsupportedProtocolVersion ? pickModern(supportedIn(err)) : undefined;
+      if (shared === undefined) throw err;
+      version = shared;
+      result = await discover(session, version, undefined);
+    }
     const discovered = readDiscover(result);
-    if (discovered.supportedVersions.includes(LATEST_MODERN_VERSION)) {
-      session.wire = wire;
-      return { era: 'modern', protocolVersion: LATEST_MODERN_VERSION, ...withoutVersions(discovered) };
+    if (discovered.supportedVersions.includes(version)) {
+      session.wire = { era: 'modern', protocolVersion: version };
+      return { era: 'modern', protocolVersion: version, ...withoutVersions(discovered) };
     }
     fallback = pickLegacy(discovered.supportedVersions);
     if (!fallback || options.preference === 'modern') throw noCommonVersion(discovered.supportedVersions);
   } catch (err) {
-    if (fallback !== undefined || options.preference === 'modern') throw err;
+    if (fallback !== undefined) throw err;
+    if (options.preference === 'modern') throw withLegacyHint(err, stream);
     fallback = legacyFallback(err, stream);
   }
   return initializeLegacy(session, fallback);
+}
+
+/** The era probe: `server/discover` at one modern version. */
+function discover(session: ClientSession, version: string, timeoutMs: number | undefined): Promise<Record<string, unknown>> {
+  return session.request(Method.discover, {}, {
+    wire: { era: 'modern', protocolVersion: version },
+    // stdio: a legacy server may never answer a pre-initialize request (stdio.mdx).
+    timeoutMs,
+    cancellable: false,
+  });
+}
+
+/**
+ * Told to speak modern, the client does not fall back; when the server's answer
+ * is what a legacy server says, the error says so and what to do instead.
+ */
+function withLegacyHint(err: unknown, stream: boolean): unknown {
+  let legacy: boolean;
+  try {
+    legacyFallback(err, stream);
+    legacy = true;
+  } catch {
+    legacy = false;
+  }
+  if (!legacy) return err;
+  const hint = `; the server does not answer as a ${LATEST_MODERN_VERSION} server and may speak only the legacy protocol (${LEGACY_VERSIONS.join(', ')}): connect with era "auto" (detects it) or "legacy"`;
+  // Each error is this probe's own, made for it: its message can grow the hint, its type stays.
+  if (err instanceof Error) err.message += hint;
+  return err;
+}
+
+function supportedIn(err: McpRpcError): string[] {
+  const supported = (err.data as { supported?: unknown } | undefined)?.supported;
+  return Array.isArray(supported) ? supported.filter((v): v is string => typeof v === 'string') : [];
+}
+
+function pickModern(versions: string[]): string | undefined {
+  return MODERN_VERSIONS.find((v) => versions.includes(v));
 }
 
 /** Decides, from how the probe failed, whether to fall back and with which version; rethrows otherwise. */
@@ -59,8 +103,7 @@ function legacyFallback(err: unknown, stream: boolean): string {
   if (err instanceof McpRpcError) {
     if (err.code === ErrorCode.UnsupportedProtocolVersion) {
       // A modern server without our version: use one it supports, never blindly initialize.
-      const supported = (err.data as { supported?: unknown } | undefined)?.supported;
-      const versions = Array.isArray(supported) ? supported.filter((v): v is string => typeof v === 'string') : [];
+      const versions = supportedIn(err);
       const legacy = pickLegacy(versions);
       if (!legacy) throw noCommonVersion(versions);
       return legacy;
