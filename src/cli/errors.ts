@@ -21,13 +21,14 @@ export interface CliIo {
  * Turns any failure into one line for the user and an exit code. No stack
  * traces, and absolute paths are shortened to their last segment.
  */
-export function reportError(err: unknown, io: CliIo): number {
+export function reportError(err: unknown, io: CliIo, context: { verbose?: boolean } = {}): number {
   if (err instanceof UsageError) {
     io.stderr(`toolwright: ${scrubPaths(err.message)}\n`);
     return ExitCode.usage;
   }
   io.stderr(`toolwright: ${scrubPaths(describe(err))}\n`);
-  if (err instanceof ConnectionError && err.reason === 'exit') {
+  // With --verbose the server's stderr is already on screen: suggesting it again would be noise.
+  if (err instanceof ConnectionError && err.reason === 'exit' && !context.verbose) {
     io.stderr('toolwright: run with --verbose to see the server\'s stderr\n');
   }
   return ExitCode.failure;

@@ -31,7 +31,7 @@ export async function runCli(argv: string[], io: CliIo = defaultIo): Promise<num
     return code;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
-    return reportError(err, io);
+    return reportError(err, io, { verbose: own.includes('--verbose') });
   }
 }
 

@@ -1,0 +1,100 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
+import { expect } from 'vitest';
+
+const run = promisify(execFile);
+
+/** Where tmux is, or undefined when it is not installed (tests skip then, except under CI=true where they fail). */
+export const TMUX: string | undefined = (() => {
+  try {
+    execFileSync('tmux', ['-V'], { stdio: 'ignore' });
+    return 'tmux';
+  } catch {
+    return undefined;
+  }
+})();
+
+if (!TMUX) console.warn('\n*** SKIPPED: the terminal tests need tmux, which is not installed (they fail under CI=true) ***\n');
+
+/** Keys tmux knows by name (send-keys without -l). */
+export type KeyName = 'Enter' | 'Tab' | 'C-c' | 'C-d' | 'Up' | 'Down' | 'BSpace' | 'Escape';
+
+/**
+ * A program running in a real pseudo-terminal: a detached tmux session on its
+ * own server (a unique -L socket, so parallel tests never share one), driven
+ * with send-keys and read with capture-pane. When the program ends the pane
+ * stays, showing "[exited N]", so a test can read its last words and its
+ * exit code. `kill()` ends the tmux server and everything in it.
+ */
+export class TerminalSession {
+  private constructor(private readonly socket: string) {}
+
+  static async start(command: string[], options: { cwd?: string; env?: Record<string, string | undefined>; width?: number; height?: number } = {}): Promise<TerminalSession> {
+    if (!TMUX) throw new Error('tmux is not installed');
+    const socket = `tw-test-${process.pid}-${randomBytes(4).toString('hex')}`;
+    const session = new TerminalSession(socket);
+    // sh keeps the pane (and the exit code) after the program ends; "$@" passes the command untouched.
+    // Ctrl-C reaches the whole foreground group: sh catches it (a handler, which the program does
+    // not inherit, unlike an ignored signal) so it outlives the program and reports its exit.
+    const wrapper = ['sh', '-c', 'trap : INT; "$@"; echo "[exited $?]"; exec sleep 600', 'sh', ...command];
+    await run(TMUX, ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-s', 'main', '-x', String(options.width ?? 160), '-y', String(options.height ?? 50), ...wrapper], {
+      cwd: options.cwd,
+      // The tmux server starts with this environment, and the pane's shell inherits it.
+      env: { ...process.env, TERM: 'xterm-256color', ...options.env } as NodeJS.ProcessEnv,
+    });
+    return session;
+  }
+
+  /** Types `text` literally (no key names). */
+  async type(text: string): Promise<void> {
+    await this.tmux('send-keys', '-t', 'main', '-l', text);
+  }
+
+  async press(...keys: KeyName[]): Promise<void> {
+    for (const key of keys) await this.tmux('send-keys', '-t', 'main', key);
+  }
+
+  /** Types a line and presses Enter. */
+  async line(text: string): Promise<void> {
+    if (text) await this.type(text);
+    await this.press('Enter');
+  }
+
+  /** The screen and its scrollback, lines joined where the terminal wrapped them. */
+  async screen(): Promise<string> {
+    const { stdout } = await this.tmux('capture-pane', '-p', '-J', '-S', '-2000', '-t', 'main');
+    return stdout;
+  }
+
+  /** The screen once it matches `pattern` (polled; generous bound for a loaded machine). */
+  async waitFor(pattern: RegExp | string, timeout = 15_000): Promise<string> {
+    let last = '';
+    const matches = (text: string) => (typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text));
+    try {
+      await expect
+        .poll(async () => {
+          last = await this.screen();
+          return matches(last);
+        }, { timeout, interval: 100 })
+        .toBe(true);
+    } catch {
+      throw new Error(`the terminal never showed ${String(pattern)}; it shows:\n${last}`);
+    }
+    return last;
+  }
+
+  /** How many times `pattern` occurs on the screen now. */
+  async count(pattern: string): Promise<number> {
+    return (await this.screen()).split(pattern).length - 1;
+  }
+
+  /** Ends the tmux server and every process in its panes. */
+  async kill(): Promise<void> {
+    await this.tmux('kill-server').catch(() => {});
+  }
+
+  private tmux(...args: string[]) {
+    return run(TMUX!, ['-L', this.socket, ...args]);
+  }
+}
