@@ -3,6 +3,7 @@ import { InputHandlerError, UnsupportedInputRequestError } from '../errors.js';
 import { undeclaredReason } from './capabilities.js';
 import { untilAborted } from '../deadline.js';
 import { checkInputResult, type InputRequired } from './check.js';
+import { withFormDefaults } from './defaults.js';
 import type { InputRequestHandler, InputRequestMethod } from './types.js';
 
 /**
@@ -33,7 +34,7 @@ export class InputResponder {
     }
     const checked = checkInputResult(method, value);
     if (!checked.ok) throw new InputHandlerError(method, `it returned an invalid result: ${checked.problem}`);
-    return checked.value;
+    return method === 'elicitation/create' ? withFormDefaults(params, checked.value) : checked.value;
   }
 
   /**
