@@ -12,6 +12,7 @@ import { Peer, type Exchange, type Reply } from '../server/peer.js';
 import type { ToolServer } from '../server/server.js';
 import { BodyAbortedError, BodyTooLargeError, readBody } from './http-body.js';
 import { clientAddressKey } from './client-address.js';
+import { AuthFailureThrottle } from './http-auth-throttle.js';
 import { ConnectionGate } from './http-connections.js';
 import { nodeServerOptions, resolveHttpLimits, type HttpLimitOptions } from './http-limits.js';
 import { StreamSlots, type StreamRefusal } from './stream-slots.js';
@@ -81,6 +82,7 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
   const limits = resolveHttpLimits(options);
   const connections = new ConnectionGate(limits.maxConnections, limits.maxConnectionsPerAddress);
   const streams = new StreamSlots(limits.maxStreams, limits.maxStreamsPerPrincipal);
+  const authThrottle = (options.authenticate || options.auth) && limits.authFailureLimit ? new AuthFailureThrottle(limits.authFailureLimit, limits.trustProxy) : undefined;
   const auths = new WeakMap<IncomingMessage, AuthInfo>();
   // Set once the server listens (the default resource URI is its URL); requests only come after.
   let authorization: HttpAuthorization | undefined;
@@ -91,9 +93,14 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
     const forbidden = guardProblem(req.headers, guard);
     if (forbidden) return rpcError(res, new RpcError(ErrorCode.InvalidRequest, forbidden, undefined, 403));
     if (authorization) {
+      if (authThrottle?.refuseIfBlocked(req, res)) return;
       // A refusal (400, 401 with its challenge, 503) is answered inside.
       const auth = await authorization.authenticate(req, res);
-      if (!auth) return;
+      if (!auth) {
+        // Wrong credentials count against the client address (http-auth-throttle.ts).
+        if (res.statusCode === 401) await authThrottle?.failed(req);
+        return;
+      }
       principals.set(req, auth.id);
       auths.set(req, auth);
     }

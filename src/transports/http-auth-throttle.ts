@@ -1,0 +1,81 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { encodeError } from '../jsonrpc/encode.js';
+import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
+import { clientAddressKey } from './client-address.js';
+import type { AuthFailureLimit } from './http-limits.js';
+
+type Flexible = typeof import('rate-limiter-flexible');
+
+/** Blocked addresses kept before expired ones are swept out. */
+const SWEEP_AT = 10_000;
+
+/**
+ * Throttles failed authentication per client address, so credentials cannot
+ * be guessed at the speed of the network. Each failure (a 401) takes a point
+ * from the address's allowance (rate-limiter-flexible, in memory); once it is
+ * used up, every request from that address is answered 429 with Retry-After
+ * until the window ends, before its credentials are looked at (otherwise a
+ * correct guess would still be recognised at full speed). Successful
+ * requests take nothing and, from an address that is not blocked, cost one
+ * Map size check.
+ *
+ * Wraps whatever decides authentication: call `refuseIfBlocked` before it
+ * and `failed` after it answered 401.
+ */
+export class AuthFailureThrottle {
+  private readonly limiter: RateLimiterAbstract;
+  private readonly flexible: Flexible;
+  private readonly blockedUntil = new Map<string, number>();
+
+  constructor(limit: AuthFailureLimit, private readonly trustProxy: boolean) {
+    // Loaded only by a server that authenticates.
+    this.flexible = createRequire(import.meta.url)('rate-limiter-flexible') as Flexible;
+    this.limiter = new this.flexible.RateLimiterMemory({ points: limit.points, duration: limit.durationSeconds, keyPrefix: 'auth-failures' });
+  }
+
+  /** Answers 429 (and returns true) when the request's address has used up its failures. */
+  refuseIfBlocked(req: IncomingMessage, res: ServerResponse): boolean {
+    if (this.blockedUntil.size === 0) return false;
+    const address = clientAddressKey(req, this.trustProxy);
+    const until = this.blockedUntil.get(address);
+    if (until === undefined) return false;
+    const waitMs = until - Date.now();
+    if (waitMs <= 0) {
+      this.blockedUntil.delete(address);
+      return false;
+    }
+    tooManyFailures(res, waitMs);
+    return true;
+  }
+
+  /** Counts a failed authentication of `req` (already answered); the one that uses up the allowance blocks its address. */
+  async failed(req: IncomingMessage): Promise<void> {
+    const address = clientAddressKey(req, this.trustProxy);
+    let waitMs: number;
+    try {
+      const taken = await this.limiter.consume(address, 1);
+      if (taken.remainingPoints > 0) return;
+      waitMs = taken.msBeforeNext;
+    } catch (rejection) {
+      // Failures racing past the last point are refused by the limiter: block as well.
+      if (!(rejection instanceof this.flexible.RateLimiterRes)) throw rejection;
+      waitMs = rejection.msBeforeNext;
+    }
+    if (this.blockedUntil.size >= SWEEP_AT) this.sweep();
+    this.blockedUntil.set(address, Date.now() + Math.max(waitMs, 1_000));
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    for (const [address, until] of this.blockedUntil) if (until <= now) this.blockedUntil.delete(address);
+  }
+}
+
+function tooManyFailures(res: ServerResponse, waitMs: number): void {
+  const seconds = Math.ceil(waitMs / 1_000);
+  const json = encodeError(undefined, new RpcError(ErrorCode.InvalidRequest, `Too Many Requests: too many failed authentications from this address; retry in ${seconds} s`));
+  res.writeHead(429, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json), 'retry-after': String(seconds) });
+  res.end(json);
+}
