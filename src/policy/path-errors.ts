@@ -13,6 +13,24 @@ export class PathError extends ToolError {
   }
 }
 
+/**
+ * The one answer for every path that a symbolic link leads out of the roots:
+ * the same text whether the target exists or not, is a file or a directory,
+ * a loop or unreadable, so that no answer tells anything about the outside.
+ * The target is judged by the link's text alone; nothing outside is ever
+ * looked at (issue 18, item 7).
+ */
+export class OutsideError extends PathError {
+  constructor(display: string) {
+    super(`${quote(display)} goes through a symbolic link that leads outside the allowed roots; it is refused. Use a path inside the root instead.`, 'EACCES');
+  }
+}
+
+/** A directory on the path was moved, removed or replaced (by a link, say) between the check and the use. */
+export function changedError(display: string, nothing = 'nothing was done'): PathError {
+  return new PathError(`${quote(display)} changed while it was being used (a directory on its path was moved or replaced); ${nothing}. Try again.`, 'EAGAIN');
+}
+
 /** How a path is shown in messages: quoted, so odd characters and spaces stay visible. */
 export function quote(display: string): string {
   return JSON.stringify(display);

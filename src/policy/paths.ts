@@ -1,9 +1,10 @@
 import fs from 'node:fs';
-import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { DEFAULT_DENY, DenyList } from './path-deny.js';
+import { closeDir, descriptorPathsAvailable, statDir } from './path-fd.js';
 import { fsError, PathError, quote } from './path-errors.js';
 import { isWithin, parseUserPath, segmentsBelow, type ParsedPath } from './path-parse.js';
+import { checkPath, openRoot } from './path-resolve.js';
 
 export { PathError } from './path-errors.js';
 export { DEFAULT_DENY } from './path-deny.js';
@@ -37,6 +38,12 @@ export interface SandboxRoot {
   readonly configured: string;
   /** realpath of the root, taken once at creation. */
   readonly real: string;
+  /**
+   * Where walks to this root start: the real path of the outermost root that
+   * contains it (its own, unless roots nest), so that a nested root is
+   * reached through held directories like any other path.
+   */
+  readonly anchor: string;
 }
 
 export interface ResolveOptions {
@@ -53,13 +60,17 @@ export interface ResolveOptions {
 }
 
 export interface ResolvedPath {
-  /** Absolute real path of the target: every directory on the way resolved, inside a root. */
+  /**
+   * Absolute real path of the target: every directory on the way resolved,
+   * inside a root. Uses never trust it as a path string: path-io.ts walks it
+   * again from the root through held directories (path-fd.ts).
+   */
   readonly real: string;
   /** The path as messages and results show it: relative, never the absolute root. */
   readonly display: string;
   /** The root the real path lies in. */
   readonly root: SandboxRoot;
-  /** lstat of `real`, when it exists. */
+  /** lstat of `real`, when it exists, taken through its held parent directory. */
   readonly stat?: fs.Stats;
   /** forWrite: absolute paths of the missing parent directories, outermost first. */
   readonly missingDirs: readonly string[];
@@ -74,11 +85,18 @@ const ROOT_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/;
  *
  * Checks, in order: lexical (path-parse.ts: NUL, control characters, Windows
  * forms, `..`); which root (absolute paths only inside one); deny globs on
- * the path as given; realpath of the deepest existing ancestor, which must
- * lie inside a root (a symlink that leaves is refused); deny globs again on
- * the real path; a missing remainder must not start with a dangling symlink;
- * an existing target must be a regular file or a directory, and a regular
- * file must have one link (a hard link may alias a file outside the root).
+ * the path as given; then a walk from the root through held directories
+ * (path-resolve.ts), following links by their text only: a link that leads
+ * outside the roots is refused with one message whatever lies there, and
+ * nothing outside is ever looked at; deny globs on every directory walked
+ * and on the real path; a dangling link is refused; an existing target must
+ * be a regular file or a directory, and a regular file must have one link
+ * (a hard link may alias a file outside the root).
+ *
+ * The result is a check, not a capability: every use (path-io.ts) walks the
+ * real path again through held directories and verifies what it opened, so
+ * a directory swapped for a link between check and use makes the call
+ * fail (on Linux; see path-fd.ts for other platforms).
  */
 export class PathSandbox {
   readonly roots: readonly SandboxRoot[];
@@ -107,10 +125,20 @@ export class PathSandbox {
       }
       const real = fs.realpathSync(configured);
       if (!fs.statSync(real).isDirectory()) throw new Error(`root ${configured} is not a directory`);
-      roots.push({ name: uniqueName(name ?? path.basename(real), roots, name !== undefined), configured, real });
+      roots.push({ name: uniqueName(name ?? path.basename(real), roots, name !== undefined), configured, real, anchor: real });
     }
+    const anchored = roots.map((root) => ({ ...root, anchor: outermost(root.real, roots) }));
     const globs = options.denyMode === 'replace' ? [...(options.deny ?? [])] : [...DEFAULT_DENY, ...(options.deny ?? [])];
-    return new PathSandbox(roots, new DenyList(globs), positive(options.maxReadBytes, 'maxReadBytes'), positive(options.maxWriteBytes, 'maxWriteBytes'));
+    return new PathSandbox(anchored, new DenyList(globs), positive(options.maxReadBytes, 'maxReadBytes'), positive(options.maxWriteBytes, 'maxWriteBytes'));
+  }
+
+  /**
+   * Whether every check and use is bound to held directories (Linux with
+   * /proc mounted). false: component checks by path, a race is narrowed but
+   * not closed (README, "Symbolic links and races").
+   */
+  get boundToDescriptors(): boolean {
+    return descriptorPathsAvailable();
   }
 
   get denyGlobs(): string[] {
@@ -141,32 +169,29 @@ export class PathSandbox {
     this.assertAllowed(segments, display);
     if (segments.length === 0) {
       if (forWrite) throw new PathError(`${quote(display)} is a root directory; it cannot be written, moved or deleted.`, 'EPERM');
-      return { real: root.real, display, root, stat: await fsp.lstat(root.real).catch((err) => { throw fsError(err, display, 'open'); }), missingDirs: [] };
+      const dir = await openRoot(root, display);
+      try {
+        return { real: root.real, display, root, stat: await statDir(dir).catch((err) => { throw fsError(err, display, 'open'); }), missingDirs: [] };
+      } finally {
+        await closeDir(dir);
+      }
     }
-    // Writes resolve the parent only: the last segment is never followed.
-    const followed = forWrite ? segments.slice(0, -1) : segments;
-    const { real: base, rest } = await realpathDeepest(root.real, followed, display);
-    const inside = this.rootOf(base);
-    if (!inside) {
-      throw new PathError(`${quote(display)} goes through a symbolic link that leads outside the allowed roots; it is refused. Use the file inside the root instead.`, 'EACCES');
-    }
-    if (rest.length > 0) {
-      await assertAbsent(path.join(base, rest[0]), display);
-      if (mustExist || !forWrite) throw new PathError(`${quote(display)} does not exist. Check the name with list_directory or search_files.`, 'ENOENT');
-    }
-    const real = forWrite ? path.join(base, ...rest, segments[segments.length - 1]) : base;
+    const checked = await checkPath(root, segments, {
+      roots: this.roots,
+      followLast: !forWrite,
+      assertAllowed: (below) => this.assertAllowed(below, display),
+    }, display);
+    const base = path.join(checked.root.real, ...checked.dirs);
+    const real = path.join(base, ...(checked.name === undefined ? [] : [checked.name]), ...checked.missing);
+    const inside = this.rootOf(real)!;
     this.assertAllowed(segmentsBelow(real, inside.real), display);
-    const missingDirs = rest.map((_, i) => path.join(base, ...rest.slice(0, i + 1)));
-    let stat: fs.Stats | undefined;
-    if (rest.length === 0) {
-      stat = await fsp.lstat(real).catch((err: NodeJS.ErrnoException) => {
-        if (err.code === 'ENOENT') return undefined;
-        throw fsError(err, display, 'open');
-      });
-      if (stat) assertKind(stat, display, options.allowHardLinks ?? false);
-      else if (mustExist) throw new PathError(`${quote(display)} does not exist. Check the name with list_directory or search_files.`, 'ENOENT');
+    if (checked.missing.length > 0 && (mustExist || !forWrite)) {
+      throw new PathError(`${quote(display)} does not exist. Check the name with list_directory or search_files.`, 'ENOENT');
     }
-    return { real, display, root: inside, stat, missingDirs };
+    if (forWrite && real === inside.real) throw new PathError(`${quote(display)} is a root directory; it cannot be written, moved or deleted.`, 'EPERM');
+    const missingDirs = checked.missing.slice(0, -1).map((_, i) => path.join(base, ...checked.missing.slice(0, i + 1)));
+    if (checked.stat) assertKind(checked.stat, display, options.allowHardLinks ?? false);
+    return { real, display, root: inside, stat: checked.stat, missingDirs };
   }
 
   /** The root that contains a real path (the innermost, when roots nest). */
@@ -224,28 +249,6 @@ export class PathSandbox {
   }
 }
 
-/** realpath of the longest existing prefix of `segments` under `rootReal`, and what is left. */
-async function realpathDeepest(rootReal: string, segments: string[], display: string): Promise<{ real: string; rest: string[] }> {
-  for (let n = segments.length; n >= 0; n--) {
-    try {
-      return { real: await fsp.realpath(path.join(rootReal, ...segments.slice(0, n))), rest: segments.slice(n) };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw fsError(err, display, 'open');
-    }
-  }
-  throw new PathError(`The root of ${quote(display)} is missing; ask the operator to restore it.`, 'ENOENT');
-}
-
-/**
- * The first missing segment must really be missing: if lstat finds it, it is
- * a symlink whose target does not exist, and creating "it" would create
- * the target wherever the link points.
- */
-async function assertAbsent(candidate: string, display: string): Promise<void> {
-  const stat = await fsp.lstat(candidate).catch(() => undefined);
-  if (stat) throw new PathError(`${quote(display)} goes through a symbolic link whose target does not exist; it is refused.`, 'ELOOP');
-}
-
 function assertKind(stat: fs.Stats, display: string, allowHardLinks: boolean): void {
   if (stat.isSymbolicLink()) {
     throw new PathError(`${quote(display)} is a symbolic link; links are never followed or replaced when writing, moving or deleting. Use the path of the file itself.`, 'ELOOP');
@@ -256,6 +259,13 @@ function assertKind(stat: fs.Stats, display: string, allowHardLinks: boolean): v
   if (stat.isFile() && stat.nlink > 1 && !allowHardLinks) {
     throw new PathError(`${quote(display)} has ${stat.nlink} hard links, so it may be the same file as one outside the root; it is refused. Work on a copy instead.`, 'EPERM');
   }
+}
+
+/** The real path of the outermost root that contains `real` (roots may nest). */
+function outermost(real: string, roots: readonly SandboxRoot[]): string {
+  let best = real;
+  for (const root of roots) if (isWithin(real, root.real) && root.real.length < best.length) best = root.real;
+  return best;
 }
 
 function uniqueName(wanted: string, taken: SandboxRoot[], explicit: boolean): string {

@@ -73,6 +73,65 @@ describe('PathSandbox.resolve: what is inside', () => {
   });
 });
 
+describe('PathSandbox.resolve: links are followed by their text, from the root through held directories', () => {
+  it('binds resolution to held directories on Linux', () => {
+    expect(sandbox.boundToDescriptors).toBe(process.platform === 'linux');
+  });
+
+  it('follows relative links with "..", chains of links, and absolute links into the root by its real or configured path', async () => {
+    await fs.mkdir(path.join(root, 'deep/er'), { recursive: true });
+    await fs.symlink('../../docs/a.txt', path.join(root, 'deep/er/up'));
+    await fs.symlink('deep/er/up', path.join(root, 'chain'));
+    await fs.symlink(path.join(root, 'docs'), path.join(root, 'abs'));
+    expect((await sandbox.resolve('deep/er/up')).real).toBe(path.join(root, 'docs/a.txt'));
+    expect((await sandbox.resolve('chain')).real).toBe(path.join(root, 'docs/a.txt'));
+    expect((await sandbox.resolve('abs/a.txt')).real).toBe(path.join(root, 'docs/a.txt'));
+    await fs.symlink(root, path.join(base, 'alias'));
+    const viaAlias = PathSandbox.create({ roots: [path.join(base, 'alias')] });
+    await fs.symlink(path.join(base, 'alias', 'docs'), path.join(root, 'via-alias'));
+    expect((await viaAlias.resolve('via-alias/a.txt')).real).toBe(path.join(root, 'docs/a.txt'));
+  });
+
+  it('follows a link into another root, and reports that root', async () => {
+    const multi = PathSandbox.create({ roots: [root, { path: outside, name: 'data' }] });
+    await fs.symlink(path.join(outside, 'secret.txt'), path.join(root, 'to-data'));
+    const r = await multi.resolve('root/to-data');
+    expect(r.real).toBe(path.join(outside, 'secret.txt'));
+    expect(r.root.name).toBe('data');
+  });
+
+  it('refuses a link whose ".." climbs above the root, even one that would come back in', async () => {
+    await fs.symlink('../root/docs/a.txt', path.join(root, 'out-and-in'));
+    await refused('out-and-in', /leads outside/);
+  });
+
+  it('refuses a link through a protected directory, even one that leaves it again by ".."', async () => {
+    await fs.mkdir(path.join(root, '.git'));
+    await fs.symlink('.git/../docs/a.txt', path.join(root, 'sneaky'));
+    await refused('sneaky', /protected name/);
+  });
+
+  it('refuses more than 40 links in a row, as the kernel does', async () => {
+    await fs.symlink('docs/a.txt', path.join(root, 'l0'));
+    for (let i = 1; i <= 41; i++) await fs.symlink(`l${i - 1}`, path.join(root, `l${i}`));
+    expect((await sandbox.resolve('l39')).real).toBe(path.join(root, 'docs/a.txt'));
+    await refused('l41', /symbolic link that is refused \(a loop/);
+  });
+
+  it('reaches a root nested in another from the outer one, through held directories', async () => {
+    await fs.mkdir(path.join(root, 'inner'));
+    await fs.writeFile(path.join(root, 'inner', 'i.txt'), 'i');
+    const nested = PathSandbox.create({ roots: [root, { path: path.join(root, 'inner'), name: 'inner' }] });
+    expect(nested.roots.map((r) => r.anchor)).toEqual([root, root]);
+    const r = await nested.resolve('inner/i.txt');
+    expect(r.real).toBe(path.join(root, 'inner/i.txt'));
+    // The outer root's "inner" swapped for a link: the nested root is not reached through it.
+    await fs.rename(path.join(root, 'inner'), path.join(root, 'inner-moved'));
+    await fs.symlink(outside, path.join(root, 'inner'));
+    await expect(nested.resolve('inner/secret.txt')).rejects.toThrow(/root of "inner\/secret.txt" is missing or was replaced/);
+  });
+});
+
 describe('PathSandbox.resolve: refusals', () => {
   it('refuses ".." anywhere, even where it would stay inside', async () => {
     await refused('../outside/secret.txt', /"\.\." segments/);
@@ -112,11 +171,19 @@ describe('PathSandbox.resolve: refusals', () => {
   });
 
   it('refuses a dangling symlink, which a write would create outside the root', async () => {
+    // Pointing outside: the one outside answer, which says nothing of whether the target exists (issue 18, item 7).
     await fs.symlink(path.join(outside, 'planted.txt'), path.join(root, 'dangling'));
-    await refused('dangling', /symbolic link/, { forWrite: true, mustExist: false });
-    await refused('dangling', /symbolic link whose target does not exist/);
+    await refused('dangling', /symbolic link that leads outside/, { forWrite: true, mustExist: false });
+    await refused('dangling', /symbolic link that leads outside/);
     await fs.symlink(path.join(outside, 'nodir'), path.join(root, 'dangling-dir'));
-    await refused('dangling-dir/x.txt', /symbolic link whose target does not exist/, { forWrite: true, mustExist: false });
+    await refused('dangling-dir/x.txt', /symbolic link that leads outside/, { forWrite: true, mustExist: false });
+    // Pointing inside, at nothing: refused too, a write would create the link's target.
+    await fs.symlink('docs/planted.txt', path.join(root, 'dangling-in'));
+    await fs.symlink('nodir', path.join(root, 'dangling-in-dir'));
+    await refused('dangling-in', /is a symbolic link/, { forWrite: true, mustExist: false });
+    await refused('dangling-in', /symbolic link whose target does not exist/);
+    await refused('dangling-in-dir/x.txt', /symbolic link whose target does not exist/, { forWrite: true, mustExist: false });
+    expect(await fs.readdir(outside)).toEqual(['secret.txt']);
   });
 
   it('refuses a symlink as the target of a write, even one pointing inside', async () => {
@@ -181,6 +248,14 @@ describe('PathSandbox: protected names', () => {
     await fs.writeFile(path.join(root, '.env'), 'TOKEN=x');
     await fs.symlink('.env', path.join(root, 'settings.txt'));
     await refused('settings.txt', /protected name/);
+  });
+
+  it('answers a link to a protected name the same whether it exists or not', async () => {
+    await fs.symlink('.env', path.join(root, 'settings.txt'));
+    await fs.symlink('docs/missing.pem', path.join(root, 'cert.txt'));
+    await refused('settings.txt', /protected name/);
+    await refused('cert.txt', /protected name/);
+    await refused('settings.txt', /is a symbolic link/, { forWrite: true, mustExist: false });
   });
 
   it('adds configured globs to the defaults, or replaces them', async () => {

@@ -1,6 +1,6 @@
-import fsp from 'node:fs/promises';
 import { nodeCrypto } from '../../lazy-crypto.js';
 import { PathError, quote } from '../../policy/path-errors.js';
+import { EntryStats, MAX_REMOVE_DEPTH, removePath } from '../../policy/path-io.js';
 import type { PathSandbox, ResolvedPath } from '../../policy/paths.js';
 import { defineTool, ToolError, type ElicitSchema, type Tool, type ToolContext } from '../../server/tool.js';
 import { pathProperty } from '../path-property.js';
@@ -71,9 +71,13 @@ export function deleteFileTool(s: FsSettings): Tool {
         }
       }
       try {
-        if (isDir) await fsp.rm(target.real, { recursive: true });
-        else await fsp.unlink(target.real);
+        // Through held directories from the root, never by path: a directory swapped for a link meanwhile stops it.
+        await removePath(target, { recursive: isDir, sandbox, maxEntries: s.maxDeleteEntries });
       } catch (err) {
+        // Changed before anything went: nothing was deleted. A refusal met inside the tree (a protected
+        // name, a mount, too many entries, added since the survey) may come after part of it is gone.
+        if (err instanceof PathError && err.code === 'EAGAIN') throw err;
+        if (err instanceof PathError) throw new PathError(`${err.message} Part of it may already be deleted; check with list_directory.`, err.code);
         throw new PathError(`Could not delete all of ${quote(target.display)} (${(err as NodeJS.ErrnoException).code ?? 'error'}); part of it may be gone. Check with list_directory.`, 'EIO');
       }
       return `Deleted ${describe(target, survey)}.`;
@@ -117,15 +121,22 @@ async function surveyOf(target: ResolvedPath, sandbox: PathSandbox, maxEntries: 
   let directories = 0;
   let bytes = 0;
   let entries = 0;
-  for await (const e of walk(sandbox, target.real, target.display, { maxDepth: Infinity, maxPerDirectory: maxEntries + 1, signal }, counters)) {
-    if (++entries > maxEntries) throw new PathError(`${p} holds more than ${maxEntries} entries; it is too large to delete in one call. Delete its subdirectories one by one.`, 'EFBIG');
-    const est = await fsp.lstat(e.real).catch(() => undefined);
-    if (!est) continue;
-    if (est.dev !== st.dev) throw new PathError(`${p} contains another file system mounted at ${quote(e.display)}; it is not deleted.`, 'EBUSY');
-    if (est.isDirectory()) directories++;
-    else files++;
-    if (est.isFile()) bytes += est.size;
-    hash.update(`\0${e.relative}:${est.ino}:${est.size}:${est.mtimeMs}`);
+  const stats = new EntryStats(sandbox);
+  try {
+    for await (const e of walk(sandbox, target.real, target.display, { maxDepth: Infinity, maxPerDirectory: maxEntries + 1, signal }, counters)) {
+      if (++entries > maxEntries) throw new PathError(`${p} holds more than ${maxEntries} entries; it is too large to delete in one call. Delete its subdirectories one by one.`, 'EFBIG');
+      // The removal holds one directory per level; a deeper tree is refused before anything is deleted.
+      if (e.depth >= MAX_REMOVE_DEPTH) throw new PathError(`${p} is nested more than ${MAX_REMOVE_DEPTH} levels deep; delete its deepest directories first.`, 'EFBIG');
+      const est = await stats.lstat(e.real);
+      if (!est) continue;
+      if (est.dev !== st.dev) throw new PathError(`${p} contains another file system mounted at ${quote(e.display)}; it is not deleted.`, 'EBUSY');
+      if (est.isDirectory()) directories++;
+      else files++;
+      if (est.isFile()) bytes += est.size;
+      hash.update(`\0${e.relative}:${est.ino}:${est.size}:${est.mtimeMs}`);
+    }
+  } finally {
+    await stats.close();
   }
   if (counters.denied > 0) throw new PathError(`${p} contains protected files (such as .git or secrets); it is not deleted. Delete the other entries one by one.`, 'EACCES');
   if (counters.unreadable > 0) throw new PathError(`Part of ${p} cannot be read, so what it holds cannot be shown for confirmation; it is not deleted.`, 'EACCES');

@@ -1,5 +1,5 @@
-import fsp from 'node:fs/promises';
 import { PathError, quote } from '../../policy/path-errors.js';
+import { EntryStats } from '../../policy/path-io.js';
 import { defineTool, type Tool } from '../../server/tool.js';
 import { pathProperty } from '../path-property.js';
 import { formatBytes, type FsSettings } from './options.js';
@@ -74,19 +74,25 @@ export function listDirectoryTool(s: FsSettings): Tool {
       const counters: WalkCounters = { denied: 0, truncatedDirectories: 0, unreadable: 0 };
       const entries: Entry[] = [];
       let truncated = false;
-      for await (const e of walk(sandbox, dir.real, dir.display, { maxDepth: args.depth ?? 1, maxPerDirectory: max + 1, signal: ctx.signal }, counters)) {
-        if (entries.length >= max) {
-          truncated = true;
-          break;
+      // lstat through the held parent, never stat by path: a link's own data, not its target's, and never
+      // the data of an entry outside reached through a directory swapped for a link.
+      const stats = new EntryStats(sandbox);
+      try {
+        for await (const e of walk(sandbox, dir.real, dir.display, { maxDepth: args.depth ?? 1, maxPerDirectory: max + 1, signal: ctx.signal }, counters)) {
+          if (entries.length >= max) {
+            truncated = true;
+            break;
+          }
+          const entry: Entry = { path: e.display, name: e.name, type: e.type };
+          const st = await stats.lstat(e.real);
+          if (st) {
+            if (e.type === 'file') entry.size = st.size;
+            entry.modified = st.mtime.toISOString();
+          }
+          entries.push(entry);
         }
-        const entry: Entry = { path: e.display, name: e.name, type: e.type };
-        // lstat, never stat: a symlink's own data, not its target's (which may be outside the root).
-        const st = await fsp.lstat(e.real).catch(() => undefined);
-        if (st) {
-          if (e.type === 'file') entry.size = st.size;
-          entry.modified = st.mtime.toISOString();
-        }
-        entries.push(entry);
+      } finally {
+        await stats.close();
       }
       truncated ||= counters.truncatedDirectories > 0;
       const result = { path: dir.display, entries, truncated, hidden: counters.denied };

@@ -1,6 +1,6 @@
 import type { Dir, Dirent } from 'node:fs';
-import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { openDirectory } from '../../policy/path-io.js';
 import type { PathSandbox } from '../../policy/paths.js';
 import { TimeSlicer } from '../time-slice.js';
 
@@ -53,7 +53,7 @@ export async function* walk(sandbox: PathSandbox, startReal: string, startDispla
   for (let head = 0; head < queue.length; head++) {
     options.signal.throwIfAborted();
     const dir = queue[head];
-    const dirents = await readBounded(dir.real, options.maxPerDirectory, counters);
+    const dirents = await readBounded(sandbox, dir.real, options.maxPerDirectory, counters);
     for (const dirent of dirents) {
       await slicer.tick();
       const real = path.join(dir.real, dirent.name);
@@ -83,14 +83,13 @@ function typeOf(d: Dirent): EntryType {
 }
 
 /** Reads at most `max` entries (streaming, so a huge directory is neither loaded nor read whole), sorted by name. */
-async function readBounded(dir: string, max: number, counters: WalkCounters): Promise<Dirent[]> {
+async function readBounded(sandbox: PathSandbox, dir: string, max: number, counters: WalkCounters): Promise<Dirent[]> {
   const entries: Dirent[] = [];
   let handle: Dir;
   try {
-    // The walk met this directory as a directory; if it has become a link (or a
-    // parent has) since, the real path differs and the walk does not go there.
-    if ((await fsp.realpath(dir)) !== dir) throw new Error('moved');
-    handle = await fsp.opendir(dir, { bufferSize: 64 });
+    // Reached from the root through held directories (path-io.ts): if this
+    // directory, or a parent, has become a link since, opening it fails.
+    handle = await openDirectory(sandbox, dir, { bufferSize: 64 });
   } catch {
     counters.unreadable++;
     return entries;

@@ -100,6 +100,28 @@ describe('delete_file, modern era', () => {
     expect(await exists('docs/.env')).toBe(true);
   });
 
+  it('refuses, before asking, a tree deeper than its removal may hold directories open for', async () => {
+    await fs.mkdir(ws.file(`deep/${Array.from({ length: 130 }, () => 'd').join('/')}`), { recursive: true });
+    const r = await ws.call('delete_file', { path: 'deep', recursive: true }, { capabilities: ELICIT });
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toBe('"deep" is nested more than 128 levels deep; delete its deepest directories first.');
+    expect(await exists('deep/d/d')).toBe(true);
+  });
+
+  it('deletes a tree holding links, unlinking them and never what they point to', async () => {
+    await fs.symlink(ws.outside, ws.file('docs/sub/to-outside'));
+    await fs.symlink('../a.md', ws.file('docs/sub/to-inside'));
+    const first = await ws.call('delete_file', { path: 'docs', recursive: true }, { capabilities: ELICIT });
+    const key = Object.keys(first.inputRequests)[0];
+    const yes = await ws.call('delete_file', { path: 'docs', recursive: true }, {
+      capabilities: ELICIT,
+      params: { requestState: first.requestState, inputResponses: { [key]: { action: 'accept', content: { confirm: true } } } },
+    });
+    expect(textOf(yes)).toMatch(/^Deleted the directory "docs"/);
+    expect(await exists('docs')).toBe(false);
+    expect(await fs.readdir(ws.outside)).toEqual(['secret.txt']);
+  });
+
   it('refuses a missing path and the root', async () => {
     expect(textOf(await ws.call('delete_file', { path: 'nope.txt' }))).toMatch(/"nope.txt" does not exist/);
     expect(textOf(await ws.call('delete_file', { path: '.', recursive: true }))).toMatch(/is a root directory/);
