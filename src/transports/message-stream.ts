@@ -1,9 +1,13 @@
 import { encodeError } from '../jsonrpc/encode.js';
 import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
 import { INCOMING_REQUESTS, parseMessage } from '../jsonrpc/parse.js';
-import type { RequestId } from '../jsonrpc/types.js';
+import type { JsonRpcRequest, RequestId } from '../jsonrpc/types.js';
+import { Method } from '../protocol/methods.js';
 import { Peer } from '../server/peer.js';
 import type { ToolServer } from '../server/server.js';
+
+/** Open `subscriptions/listen` requests one stream session may hold, by default. */
+export const DEFAULT_MAX_LISTEN_STREAMS = 32;
 
 /**
  * Serves one bidirectional message stream (a stdio process, an in-memory
@@ -13,6 +17,7 @@ import type { ToolServer } from '../server/server.js';
 export class MessageStreamSession {
   readonly peer: Peer;
   private pending = 0;
+  private listening = 0;
   private onDrained?: () => void;
 
   constructor(
@@ -20,6 +25,8 @@ export class MessageStreamSession {
     private readonly write: (json: string) => void,
     kind: 'stdio' | 'memory',
     private readonly principal?: string,
+    /** Each open subscription holds server state for as long as the client likes: capped. */
+    private readonly maxListenStreams = DEFAULT_MAX_LISTEN_STREAMS,
   ) {
     this.peer = new Peer(kind);
     this.peer.push = write;
@@ -40,6 +47,7 @@ export class MessageStreamSession {
     switch (parsed.kind) {
       case 'request': {
         const request = parsed.message;
+        if (request.method === Method.subscriptionsListen) return this.listen(request, text);
         const exchange = { peer: this.peer, notify: this.write, principal: this.principal, messageBytes: text.length * 3 };
         this.pending++;
         // One reaction for both outcomes (`.finally` would add two promises to every request).
@@ -57,6 +65,37 @@ export class MessageStreamSession {
         this.peer.handleResponse(parsed.message);
         return;
     }
+  }
+
+  /**
+   * A `subscriptions/listen` request: served like any other while a slot is
+   * free. At the cap it is looked at once more a turn later: a subscription
+   * cancelled just before (same read) frees its slot only once its request
+   * has settled, a few promise reactions on.
+   */
+  private listen(request: JsonRpcRequest, text: string, retried = false): void {
+    if (this.listening >= this.maxListenStreams) {
+      if (!retried) {
+        setImmediate(() => this.listen(request, text, true));
+        return;
+      }
+      const message = `Too Many Requests: this connection has ${this.maxListenStreams} open streams (subscriptions/listen), as many as it may; cancel one first`;
+      this.write(encodeError(request.id, new RpcError(ErrorCode.InternalError, message)));
+      return;
+    }
+    this.listening++;
+    this.pending++;
+    const exchange = { peer: this.peer, notify: this.write, principal: this.principal, messageBytes: text.length * 3 };
+    this.server.dispatcher.handleRequest(request, exchange).then(
+      (reply) => {
+        this.listening--;
+        this.answered(reply?.json);
+      },
+      (err) => {
+        this.listening--;
+        this.failed(request.id, err);
+      },
+    );
   }
 
   /** Writes a request's answer (none when it was cancelled); the request is no longer pending either way. */

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { ToolServer } from '../server/server.js';
 import { LineSplitter } from './line-splitter.js';
-import { MessageStreamSession } from './message-stream.js';
+import { DEFAULT_MAX_LISTEN_STREAMS, MessageStreamSession } from './message-stream.js';
 import { RequestGroups } from './request-groups.js';
 
 export interface StdioServeOptions {
@@ -13,6 +13,8 @@ export interface StdioServeOptions {
   drainMs?: number;
   /** Who is calling (stdio servers take credentials from their environment, basic/index "Auth"). */
   principal?: string;
+  /** Open `subscriptions/listen` streams at most (default 32); one more is answered with an error. */
+  maxListenStreams?: number;
 }
 
 export interface StdioServerHandle {
@@ -73,7 +75,7 @@ export function serveStdio(server: ToolServer, options: StdioServeOptions = {}):
   const session = new MessageStreamSession(server, (json) => {
     if (!open) return;
     if (batch.push(`${json}\n`) === 1) process.nextTick(flush);
-  }, 'stdio', options.principal);
+  }, 'stdio', options.principal, options.maxListenStreams ?? DEFAULT_MAX_LISTEN_STREAMS);
 
   // Pipelined requests are handled a group at a time; after each group its audit records are
   // committed, so its answers (written by `flush`, a tick as well) leave before the next.
