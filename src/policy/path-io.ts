@@ -102,6 +102,16 @@ export class EntryStats {
   }
 }
 
+/** One entry's own lstat through its held parent (EntryStats for a single entry). */
+export async function lstatInSandbox(sandbox: PathSandbox, real: string): Promise<fs.Stats | undefined> {
+  const stats = new EntryStats(sandbox);
+  try {
+    return await stats.lstat(real);
+  } finally {
+    await stats.close();
+  }
+}
+
 /** Fills `buf` from `position` (pread may return less than asked); returns the bytes read, fewer only at EOF. */
 export async function readFully(handle: FileHandle, buf: Buffer, position: number): Promise<number> {
   let done = 0;

@@ -1,5 +1,4 @@
-import fsp from 'node:fs/promises';
-import { openForRead, readFully } from '../../policy/path-io.js';
+import { lstatInSandbox, openForRead, readFully } from '../../policy/path-io.js';
 import { PathError, quote } from '../../policy/path-errors.js';
 import { compileGlob, GlobSyntaxError, hasGlobSyntax, type GlobMatcher } from '../../policy/path-glob.js';
 import { defineTool, ToolError, type Tool } from '../../server/tool.js';
@@ -136,7 +135,7 @@ function nameMatcher(pattern: string | undefined, caseSensitive: boolean): (e: W
 
 /** The first matching lines of a text file, or undefined when the file is not searched. */
 async function grep(e: WalkEntry, needle: string, caseSensitive: boolean, s: FsSettings, slicer: TimeSlicer): Promise<Match['lines'] | undefined> {
-  const stat = await fsp.lstat(e.real).catch(() => undefined);
+  const stat = await lstatInSandbox(s.sandbox, e.real);
   if (!stat?.isFile() || stat.nlink > 1 || stat.size > s.maxGrepFileBytes) return undefined;
   // openForRead re-checks the inode and the real path after opening.
   let opened;
