@@ -2,6 +2,7 @@ import type { AllowedCommand } from '../policy/commands.js';
 import type { ApprovalMode } from '../server/pipeline/index.js';
 import type { LimitOptions } from '../server/server.js';
 import type { ResourceServerOptions } from '../policy/auth/options.js';
+import type { HttpLimitOptions } from '../transports/http-limits.js';
 
 /**
  * toolwright.config.{json,yaml}: which toolsets to serve and how, server
@@ -30,6 +31,8 @@ export interface ServerConfig {
   timeoutMs?: number;
   pageSize?: number;
   maxBodyBytes?: number;
+  /** HTTP deadlines, connection and stream caps, and the failed-authentication throttle (see HttpLimitOptions). */
+  http?: HttpLimitOptions;
   /** HTTP authorization: OAuth 2.1 resource server and/or API keys, and the scopes each tool needs (see ResourceServerOptions). */
   auth?: ResourceServerOptions;
   /**
