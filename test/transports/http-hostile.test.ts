@@ -42,4 +42,13 @@ describe('hostile HTTP requests', () => {
     const ok = await http.modern('tools/call', { name: 'echo', arguments: { text: 'fine' } }, { 'mcp-param-text': 'fine' });
     expect((await ok.json()).result.content[0].text).toBe('fine');
   });
+
+  it('refuses a deeply nested body with 400 and -32700 before parsing it, and keeps serving', async () => {
+    const depth = 20_000; // 40 KB, well under the body limit
+    const res = await http.post(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":${'['.repeat(depth)}${']'.repeat(depth)}}}}`, { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'echo' });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toMatchObject({ code: -32700, message: expect.stringMatching(/deeper than 128/) });
+    const ok = await http.modern('tools/call', { name: 'echo', arguments: { text: 'still' } }, { 'mcp-param-text': 'still' });
+    expect((await ok.json()).result.content[0].text).toBe('still');
+  });
 });
