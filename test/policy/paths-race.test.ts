@@ -49,6 +49,8 @@ describe.skipIf(!linux)('directories created, moved and removed while a parent i
   it('never creates, moves or removes anything outside', async () => {
     const sandbox = PathSandbox.create({ roots: [root] });
     const before = await listing(path.dirname(outsideD));
+    const openFds = async () => (await fs.readdir('/proc/self/fd')).length;
+    const fdsBefore = await openFds();
     swapper = await startSwapper(root, 'd', outsideD, { swaps: 30_000, maxMs: 6_000 });
     let running = true;
     const finished = swapper.done.finally(() => { running = false; });
@@ -89,6 +91,7 @@ describe.skipIf(!linux)('directories created, moved and removed while a parent i
     for (const file of (await listing(path.dirname(outsideD))).filter((f) => f.endsWith('.txt'))) {
       expect(await fs.readFile(path.join(path.dirname(outsideD), file), 'utf8')).toBe('OUTSIDE');
     }
+    expect(await openFds()).toBeLessThan(fdsBefore + 5); // no descriptor leaked on any path
     expect(swaps).toBeGreaterThanOrEqual(15_000);
     expect(done).toBeGreaterThan(0);
   }, 20_000);

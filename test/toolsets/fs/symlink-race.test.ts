@@ -73,6 +73,9 @@ describe.skipIf(!linux)('a directory swapped for a symlink to the outside, while
     const w = wire(server);
     const call = async (name: string, args: Record<string, unknown>) => (await w.modern('tools/call', { name, arguments: args })).result as Record<string, unknown>;
     const before = await snapshot(path.dirname(outsideD));
+    const openFds = async () => (await fs.readdir('/proc/self/fd')).length;
+    await call('list_directory', { path: 'd' }); // warms up whatever the process opens once
+    const fdsBefore = await openFds();
 
     swapper = await startSwapper(root, 'd', outsideD, { swaps: 40_000, maxMs: 7_000 });
     let running = true;
@@ -113,6 +116,8 @@ describe.skipIf(!linux)('a directory swapped for a symlink to the outside, while
     expect(await snapshot(path.dirname(outsideD))).toEqual(before);
     // Every temp file of a failed write was removed where it was made: none is left inside either.
     expect(Object.keys(await snapshot(root)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    // Every descriptor a call opened, on every path through it, was closed (thousands of failed calls leak none).
+    expect(await openFds()).toBeLessThan(fdsBefore + 5);
     // The race really ran: tens of thousands of swaps, and calls that both failed and succeeded.
     expect(swaps).toBeGreaterThanOrEqual(20_000);
     expect(counts.ok).toBeGreaterThan(0);
