@@ -2,11 +2,15 @@ import { buildArguments } from './args.js';
 import { connectClient, resolveTarget, type ClientCommandOptions } from './connect.js';
 import { ExitCode, UsageError, type CliIo } from './errors.js';
 import { formatCallResult } from './format.js';
+import { withCallFeedback } from './call-feedback.js';
+import { styleFor } from './style.js';
 import { cliInputHandler, processTerminal, type Terminal } from './prompt.js';
 import { sanitize } from './sanitize.js';
 
 export interface CallOptions extends Omit<ClientCommandOptions, 'json'> {
   args?: string;
+  /** Show the structured content even when the text already carries it. */
+  structured?: boolean;
   /** true: JSON output; a JSON object: JSON output and the arguments (`--json '{…}'`, as the synopsis in issue #2 reads). */
   json?: boolean | string;
 }
@@ -34,10 +38,11 @@ export async function callCommand(operands: string[], command: string[], given: 
       throw new UsageError(`the server has no tool ${JSON.stringify(sanitize(name))}${names ? `; it has: ${names}${tools.length > 20 ? ', …' : ''}` : ''}`);
     }
     const args = buildArguments(pairs, options.args, tool.inputSchema, (note) => io.stderr(`toolwright: ${note}\n`));
-    const result = await client.callTool(name, args); // --timeout is the client's default, set by connectClient
+    // Progress on a terminal, Ctrl-C cancels; --timeout is the client's default, set by connectClient.
+    const result = await withCallFeedback((callOptions) => client.callTool(name, args, callOptions));
     if (options.json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
-    else if (result.isError) io.stderr(`toolwright: the tool reported an error:\n${formatCallResult(result)}`);
-    else io.stdout(formatCallResult(result));
+    else if (result.isError) io.stderr(`toolwright: the tool reported an error:\n${formatCallResult(result, { style: styleFor(process.stderr) })}`);
+    else io.stdout(formatCallResult(result, { style: styleFor(process.stdout), structured: options.structured }));
     return result.isError ? ExitCode.toolError : ExitCode.ok;
   } finally {
     await client.close();

@@ -1,13 +1,21 @@
 import { CancelledError, ConnectionError, McpRpcError, OutputValidationError, ProtocolViolationError, TimeoutError, ToolClientError } from '../client/errors.js';
 
 /** Exit codes (documented in the README's CLI reference). */
-export const ExitCode = { ok: 0, usage: 1, failure: 2, toolError: 3 } as const;
+export const ExitCode = { ok: 0, usage: 1, failure: 2, toolError: 3, interrupted: 130 } as const;
 
 /** The user asked for something the CLI cannot do: exit 1 with the message. */
 export class UsageError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'UsageError';
+  }
+}
+
+/** The user stopped the command (Ctrl-C) and it wound down cleanly: exit 130, as a shell reports SIGINT. */
+export class InterruptedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InterruptedError';
   }
 }
 
@@ -25,6 +33,10 @@ export function reportError(err: unknown, io: CliIo, context: { verbose?: boolea
   if (err instanceof UsageError) {
     io.stderr(`toolwright: ${scrubPaths(err.message)}\n`);
     return ExitCode.usage;
+  }
+  if (err instanceof InterruptedError) {
+    io.stderr(`toolwright: ${err.message}\n`);
+    return ExitCode.interrupted;
   }
   io.stderr(`toolwright: ${scrubPaths(describe(err))}\n`);
   // With --verbose the server's stderr is already on screen: suggesting it again would be noise.

@@ -1,22 +1,50 @@
 import type { CallToolResult, ContentBlock, ListedTool } from '../client/types.js';
 import { isPlainObject } from '../protocol/content.js';
 import { sanitize } from './sanitize.js';
+import { PLAIN, type Style } from './style.js';
+import { structuredAddsToText } from './structured-redundancy.js';
+import { wrap } from './wrap.js';
 
-/** Human-readable listing: name (title), description, parameters, hints. */
-export function formatToolList(tools: ListedTool[]): string {
+const MAX_NAME_COLUMN = 28;
+const GAP = '  ';
+
+/**
+ * The tools as a two-column table for people: the name, then the wrapped
+ * description, parameters and what the annotations say, and the count at
+ * the end. Everything the server wrote is sanitized first.
+ */
+export function formatToolList(tools: ListedTool[], style: Style = PLAIN): string {
   if (tools.length === 0) return 'The server lists no tools.\n';
-  return tools.map(formatTool).join('\n');
+  const names = tools.map((t) => sanitize(t.name));
+  const nameWidth = Math.min(MAX_NAME_COLUMN, Math.max(4, ...names.map((n) => n.length)));
+  const cellWidth = Math.max(30, style.width - nameWidth - GAP.length);
+  const pad = ' '.repeat(nameWidth + GAP.length);
+  const out = [style.bold(`${'TOOL'.padEnd(nameWidth)}${GAP}DESCRIPTION`)];
+  tools.forEach((tool, i) => {
+    const cell = toolCell(tool, cellWidth, style);
+    const name = style.bold(style.cyan(names[i]));
+    if (names[i].length > nameWidth) out.push(name, ...cell.map((line) => pad + line));
+    else out.push(name + ' '.repeat(nameWidth - names[i].length) + GAP + (cell[0] ?? ''), ...cell.slice(1).map((line) => pad + line));
+  });
+  out.push('', `${tools.length} tool${tools.length === 1 ? '' : 's'}`);
+  return `${out.join('\n')}\n`;
 }
 
-function formatTool(tool: ListedTool): string {
-  const title = tool.title ?? (typeof tool.annotations?.title === 'string' ? tool.annotations.title : undefined);
-  const lines = [sanitize(tool.name) + (title ? `  (${oneLine(title)})` : '')];
-  if (tool.description) lines.push(...sanitize(tool.description).trim().split('\n').map((l) => `  ${l}`));
-  lines.push(`  params: ${paramsSummary(tool.inputSchema)}`);
-  const hints = hintsOf(tool.annotations);
-  if (hints) lines.push(`  hints: ${hints}`);
-  if (tool.outputSchema) lines.push('  returns: structured output');
-  return `${lines.join('\n')}\n`;
+function toolCell(tool: ListedTool, width: number, style: Style): string[] {
+  const lines: string[] = [];
+  const title = titleOf(tool);
+  if (title && title !== tool.name) lines.push(...wrap(oneLine(title), width).map(style.bold));
+  if (tool.description) lines.push(...wrap(sanitize(tool.description).trim(), width));
+  lines.push(...wrap(`params: ${paramsSummary(tool.inputSchema)}`, width).map(style.dim));
+  const hints = effectiveHints(tool.annotations).map((h) => (h === 'destructive' ? style.yellow(h) : h));
+  if (tool.outputSchema) hints.push('structured output');
+  if (hints.length) lines.push(hints.join(style.dim(' · ')));
+  return lines;
+}
+
+export function titleOf(tool: ListedTool): string | undefined {
+  if (typeof tool.title === 'string' && tool.title) return tool.title;
+  return typeof tool.annotations?.title === 'string' && tool.annotations.title ? tool.annotations.title : undefined;
 }
 
 /** `a: number, b?: string` — required parameters first as declared, optional ones marked with "?". */
@@ -28,7 +56,7 @@ export function paramsSummary(schema: Record<string, unknown>): string {
   return names.map((name) => `${sanitize(name)}${required.has(name) ? '' : '?'}: ${typeLabel(props[name])}`).join(', ');
 }
 
-function typeLabel(schema: unknown): string {
+export function typeLabel(schema: unknown): string {
   if (!isPlainObject(schema)) return 'any';
   if (Array.isArray(schema.enum)) return oneLine(schema.enum.slice(0, 8).map((v) => JSON.stringify(v)).join('|') + (schema.enum.length > 8 ? '|…' : ''));
   if (typeof schema.type === 'string') return schema.type === 'array' && isPlainObject(schema.items) ? `${typeLabel(schema.items)}[]` : sanitize(schema.type);
@@ -38,33 +66,66 @@ function typeLabel(schema: unknown): string {
   return 'any';
 }
 
-function hintsOf(annotations: Record<string, unknown> | undefined): string {
-  if (!annotations) return '';
+/**
+ * Whether a client should treat the tool as destructive, by the spec's
+ * defaults (schema ToolAnnotations): readOnlyHint defaults to false and
+ * destructiveHint to true, so a tool that says nothing may destroy.
+ */
+export function isDestructive(annotations: Record<string, unknown> | undefined): boolean {
+  return annotations?.readOnlyHint !== true && annotations?.destructiveHint !== false;
+}
+
+/** What the annotations mean with the spec's defaults applied; openWorld only when the server said so. */
+function effectiveHints(annotations: Record<string, unknown> | undefined): string[] {
   const hints: string[] = [];
-  if (annotations.readOnlyHint === true) hints.push('read-only');
-  if (annotations.destructiveHint === true) hints.push('destructive');
-  if (annotations.idempotentHint === true) hints.push('idempotent');
-  if (annotations.openWorldHint === true) hints.push('open-world');
-  return hints.join(', ');
+  if (annotations?.readOnlyHint === true) hints.push('read-only');
+  else hints.push(isDestructive(annotations) ? 'destructive' : 'additive');
+  if (annotations?.readOnlyHint !== true && annotations?.idempotentHint === true) hints.push('idempotent');
+  if (annotations?.openWorldHint === true) hints.push('open-world');
+  return hints;
+}
+
+export interface CallResultFormat {
+  style?: Style;
+  /** Show the structured content even when the text already carries it (`--structured`). */
+  structured?: boolean;
 }
 
 /**
- * Text blocks as they are; other blocks as a one-line summary; the
- * structured result pretty-printed (text blocks that merely repeat it as
- * JSON are not printed twice).
+ * Text blocks as they are; other blocks as a one-line summary. The
+ * structured result is shown once, after them: when a text block was the
+ * same JSON (shown in its place), when asked to, or when it adds something
+ * the text does not say (no text at all, or values the text never mentions).
  */
-export function formatCallResult(result: CallToolResult): string {
+export function formatCallResult(result: CallToolResult, options: CallResultFormat = {}): string {
+  const style = options.style ?? PLAIN;
   const out: string[] = [];
-  const structured = result.structuredContent === undefined ? undefined : JSON.stringify(result.structuredContent);
+  const hasStructured = result.structuredContent !== undefined;
+  const structured = hasStructured ? JSON.stringify(result.structuredContent) : undefined;
+  const pretty = () => sanitize(JSON.stringify(result.structuredContent, null, 2));
+  // A text block that is the structured content as JSON is shown once, pretty-printed, at the end.
+  let carried = false;
+  const texts: string[] = [];
   for (const block of result.content) {
-    if (block.type === 'text' && structured !== undefined && sameJson(block.text, structured)) continue;
-    out.push(formatBlock(block));
+    if (block.type === 'text') {
+      if (structured !== undefined && sameJson(block.text, structured)) {
+        carried = true;
+        continue;
+      }
+      texts.push(block.text);
+      out.push(sanitize(block.text));
+    } else {
+      out.push(style.dim(formatBlock(block)));
+    }
   }
-  if (structured !== undefined) out.push(sanitize(JSON.stringify(result.structuredContent, null, 2)));
+  if (hasStructured && (carried || options.structured || structuredAddsToText(result.structuredContent, texts.join('\n')))) {
+    if (out.length && style.color) out.push(style.dim('structured content:'));
+    out.push(pretty());
+  }
   return out.length ? `${out.join('\n')}\n` : '(no content)\n';
 }
 
-function formatBlock(block: ContentBlock): string {
+export function formatBlock(block: ContentBlock): string {
   switch (block.type) {
     case 'text':
       return sanitize(block.text);
@@ -91,12 +152,12 @@ function sameJson(text: string, json: string): boolean {
   }
 }
 
-function size(bytes: number): string {
+export function size(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
-function oneLine(text: string): string {
+export function oneLine(text: string): string {
   return sanitize(text).replace(/\s+/g, ' ').slice(0, 200);
 }

@@ -1,5 +1,6 @@
 import { ExitCode, type CliIo } from './errors.js';
 import { formatToolList } from './format.js';
+import { styleFor } from './style.js';
 import { connectClient, resolveTarget, type ClientCommandOptions } from './connect.js';
 
 /** `toolwright list <url> | -- <command…>`: the server's tools. */
@@ -11,7 +12,7 @@ export async function listCommand(url: string | undefined, command: string[], op
     if (options.json) {
       io.stdout(`${JSON.stringify({ era: client.era, protocolVersion: client.protocolVersion, serverInfo: client.serverInfo ?? null, tools }, null, 2)}\n`);
     } else {
-      io.stdout(formatToolList(tools));
+      io.stdout(formatToolList(tools, styleFor(process.stdout)));
     }
     return ExitCode.ok;
   } finally {

@@ -69,6 +69,7 @@ function buildProgram(io: CliIo, command: string[], setCode: (code: number) => v
     .argument('<operands...>', '[url] tool [key=value...]')
     .option('--json [arguments]', "machine-readable JSON output; given a JSON object ('{…}'), it is also the arguments")
     .option('--args <json>', 'arguments as a JSON object (key=value pairs are merged over it)')
+    .option('--structured', 'show the structured content even when the text already carries it')
     .action(async (operands: string[], options: CallOptions) => setCode(await callCommand(operands, command, options, io, packageVersion())));
 
   program.addCommand(auditCommand(io, setCode));

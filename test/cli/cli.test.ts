@@ -32,11 +32,23 @@ beforeAll(async () => {
 afterAll(() => http.close());
 
 describe('toolwright list', () => {
-  it('prints each tool with its parameters', async () => {
+  it('prints a table of the tools with their parameters and a count', async () => {
     const { code, stdout } = await run('list', http.url);
     expect(code).toBe(0);
-    expect(stdout).toContain('calculate_sum  (Calculate sum)\n  Adds two numbers and returns their sum. Use it for a single addition. No side effects.\n  params: a: number, b: number');
+    // Not a terminal here: no colour, the default width of 100 columns.
+    expect(stdout).toContain(
+      [
+        'TOOL              DESCRIPTION',
+        'calculate_sum     Calculate sum',
+        '                  Adds two numbers and returns their sum. Use it for a single addition. No side',
+        '                  effects.',
+        '                  params: a: number, b: number',
+        '                  read-only · structured output',
+      ].join('\n'),
+    );
     expect(stdout).toContain('params: timezone?: string');
+    expect(stdout).toMatch(/\n\n3 tools\n$/);
+    expect(stdout).not.toContain('\x1b[');
   });
 
   it('prints JSON with --json, in the era asked for', async () => {
@@ -50,7 +62,7 @@ describe('toolwright list', () => {
   it('lists a stdio server given after -- (the CLI serving itself)', async () => {
     const { code, stdout } = await run('list', '--', ...cliCommand, 'serve', '--tools', `${root}test/fixtures/cli/demo-tools.ts`);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^calculate_sum/);
+    expect(stdout).toMatch(/^TOOL +DESCRIPTION\ncalculate_sum/);
   });
 });
 
@@ -58,7 +70,8 @@ describe('toolwright call', () => {
   it('coerces key=value by the input schema and prints the result', async () => {
     const { code, stdout } = await run('call', http.url, 'calculate_sum', 'a=2', 'b=0.5');
     expect(code).toBe(0);
-    expect(stdout).toBe('2.5\n{\n  "sum": 2.5\n}\n');
+    // The text says it all: the structured {"sum": 2.5} is not repeated (--structured shows it).
+    expect(stdout).toBe('2.5\n');
   });
 
   it('keeps string parameters as strings', async () => {

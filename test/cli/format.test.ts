@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { scrubPaths } from '../../src/cli/errors.js';
 import { formatCallResult, formatToolList } from '../../src/cli/format.js';
 import { sanitize } from '../../src/cli/sanitize.js';
+import { makeStyle } from '../../src/cli/style.js';
 
 describe('output from an untrusted server', () => {
   it('strips terminal escapes, control characters and bidi overrides', () => {
@@ -10,7 +11,40 @@ describe('output from an untrusted server', () => {
 
   it('sanitizes tool names and descriptions in listings', () => {
     const out = formatToolList([{ name: 'x\x1b[31m', description: 'line1\nline2\x07', inputSchema: { type: 'object' } }]);
-    expect(out).toBe('x\n  line1\n  line2\n  params: none\n');
+    expect(out).toBe('TOOL  DESCRIPTION\nx     line1\n      line2\n      params: none\n      destructive\n\n1 tool\n');
+  });
+});
+
+describe('tool listings for people', () => {
+  const tools = [
+    { name: 'calculate_sum', title: 'Calculate sum', description: 'Adds two numbers and returns their sum. Use it for a single addition. No side effects.', inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] }, annotations: { readOnlyHint: true, idempotentHint: true } },
+    { name: 'a_tool_name_that_is_longer_than_the_column', inputSchema: { type: 'object' }, annotations: { destructiveHint: false, idempotentHint: true } },
+  ];
+
+  it('is a table with wrapped descriptions, the spec-default hints and a tool count', () => {
+    const out = formatToolList(tools, makeStyle(false, 60));
+    expect(out).toBe(
+      [
+        'TOOL                          DESCRIPTION',
+        'calculate_sum                 Calculate sum',
+        '                              Adds two numbers and returns',
+        '                              their sum. Use it for a single',
+        '                              addition. No side effects.',
+        '                              params: a: number, b: number',
+        '                              read-only',
+        'a_tool_name_that_is_longer_than_the_column',
+        '                              params: none',
+        '                              additive · idempotent',
+        '',
+        '2 tools',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('is coloured only when the style says so (a terminal without NO_COLOR)', () => {
+    expect(formatToolList(tools, makeStyle(false))).not.toContain('\x1b[');
+    expect(formatToolList(tools, makeStyle(true))).toContain('\x1b[1m\x1b[36mcalculate_sum\x1b[39m\x1b[22m');
   });
 });
 
@@ -27,6 +61,24 @@ describe('call results', () => {
       structuredContent: { sum: 3 },
     });
     expect(out).toBe('note\n[image: image/png, 3 B]\n[link: a.txt <file:///a.txt>]\n[resource: mem://x (text/plain), 5 characters]\n{\n  "sum": 3\n}\n');
+  });
+
+  it('leaves out structured content the text already carries (a rendered listing, a sum), unless asked', () => {
+    const listing = {
+      content: [{ type: 'text' as const, text: 'notes/\nnotes/a.txt (12 B)\nreport.csv (2.0 KiB)' }],
+      structuredContent: { path: '.', entries: [{ path: 'notes', name: 'notes', type: 'directory' }, { path: 'notes/a.txt', name: 'a.txt', type: 'file', size: 12 }, { path: 'report.csv', name: 'report.csv', type: 'file', size: 2048 }], truncated: false, hidden: 0 },
+    };
+    expect(formatCallResult(listing)).toBe('notes/\nnotes/a.txt (12 B)\nreport.csv (2.0 KiB)\n');
+    expect(formatCallResult({ content: [{ type: 'text', text: '2.5' }], structuredContent: { sum: 2.5 } })).toBe('2.5\n');
+    expect(formatCallResult({ content: [{ type: 'text', text: '2.5' }], structuredContent: { sum: 2.5 } }, { structured: true })).toBe('2.5\n{\n  "sum": 2.5\n}\n');
+  });
+
+  it('shows structured content that adds something: values the text never mentions, or no text at all', () => {
+    const created = { content: [{ type: 'text' as const, text: 'Created the issue.' }], structuredContent: { number: 4711, url: 'https://example.com/issues/4711' } };
+    expect(formatCallResult(created)).toBe('Created the issue.\n{\n  "number": 4711,\n  "url": "https://example.com/issues/4711"\n}\n');
+    expect(formatCallResult({ content: [], structuredContent: { ok: true } })).toBe('{\n  "ok": true\n}\n');
+    // On a terminal a label tells the two apart.
+    expect(formatCallResult(created, { style: makeStyle(true) })).toContain('\x1b[2mstructured content:\x1b[22m\n{');
   });
 
   it('says so when there is no content', () => {

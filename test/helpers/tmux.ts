@@ -61,9 +61,9 @@ export class TerminalSession {
     await this.press('Enter');
   }
 
-  /** The screen and its scrollback, lines joined where the terminal wrapped them. */
-  async screen(): Promise<string> {
-    const { stdout } = await this.tmux('capture-pane', '-p', '-J', '-S', '-2000', '-t', 'main');
+  /** The screen and its scrollback, lines joined where the terminal wrapped them; `escapes` keeps colours as SGR sequences. */
+  async screen(options: { escapes?: boolean } = {}): Promise<string> {
+    const { stdout } = await this.tmux('capture-pane', '-p', '-J', ...(options.escapes ? ['-e'] : []), '-S', '-2000', '-t', 'main');
     return stdout;
   }
 

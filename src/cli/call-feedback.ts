@@ -1,0 +1,37 @@
+import type { CallToolOptions } from '../client/types.js';
+import { CancelledError } from '../client/errors.js';
+import { InterruptedError } from './errors.js';
+import { ProgressBar } from './progress-bar.js';
+import { styleFor } from './style.js';
+
+/**
+ * Runs one tool call the way a person at a terminal expects: the server's
+ * progress as a bar on stderr (only when stderr is a terminal, so pipes and
+ * `--json` output stay clean), and Ctrl-C cancels the call (the client tells
+ * the server to stop) instead of killing the CLI mid-request. A second
+ * Ctrl-C, while the cancellation is under way, leaves at once.
+ */
+export async function withCallFeedback<T>(run: (options: CallToolOptions) => Promise<T>, stderr: NodeJS.WriteStream = process.stderr): Promise<T> {
+  const controller = new AbortController();
+  const bar = stderr.isTTY ? new ProgressBar((text) => void stderr.write(text), styleFor(stderr), () => stderr.columns || 80) : undefined;
+  const onSigint = () => {
+    if (!controller.signal.aborted) {
+      bar?.clear();
+      controller.abort(new Error('interrupted (Ctrl-C)'));
+      return;
+    }
+    // The second Ctrl-C: the default action, which ends the process.
+    process.removeListener('SIGINT', onSigint);
+    process.kill(process.pid, 'SIGINT');
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    return await run({ signal: controller.signal, ...(bar ? { onProgress: (p) => bar.update(p) } : {}) });
+  } catch (err) {
+    if (controller.signal.aborted && err instanceof CancelledError) throw new InterruptedError('the call was cancelled (Ctrl-C); the server was told to stop');
+    throw err;
+  } finally {
+    bar?.clear();
+    process.removeListener('SIGINT', onSigint);
+  }
+}
