@@ -6,7 +6,8 @@ import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from '../jso
 import { encodeHeaderValue, NAMED_PARAM, SESSION_HEADER } from '../protocol/header-params.js';
 import { Method } from '../protocol/methods.js';
 import { readCappedText, ResponseTooLargeError } from './read-capped.js';
-import { readSseEvents } from './sse-reader.js';
+import { LegacyListenStream } from '../client/http-listen-stream.js';
+import { resumableSseEvents } from '../client/sse-resume.js';
 
 /** A Streamable HTTP endpoint. */
 export interface HttpTarget {
@@ -41,6 +42,10 @@ export class HttpClientTransport implements ClientTransport {
   private lastWire?: WireContext;
   /** Aborts every request in flight when the transport closes. */
   private readonly closing = new AbortController();
+  /** The legacy session's GET stream, once `notifications/initialized` is sent. */
+  private listener?: LegacyListenStream;
+  /** tools/call requests in flight: a server request on the GET stream belongs to the only one, if there is one. */
+  private readonly calls = new Set<JsonRpcRequest>();
 
   constructor(private readonly target: HttpTarget, options: HttpTransportOptions = {}) {
     this.url = new URL(target.url);
@@ -56,6 +61,16 @@ export class HttpClientTransport implements ClientTransport {
     const sentSession = wire.era === 'legacy' ? this.sessionId : undefined;
     const signal = options.signal ? AbortSignal.any([options.signal, this.closing.signal]) : this.closing.signal;
     options = { ...options, signal };
+    if (request.method !== Method.toolsCall) return this.exchange(request, wire, options, signal, sentSession);
+    this.calls.add(request);
+    try {
+      return await this.exchange(request, wire, options, signal, sentSession);
+    } finally {
+      this.calls.delete(request);
+    }
+  }
+
+  private async exchange(request: JsonRpcRequest, wire: WireContext, options: SendOptions, signal: AbortSignal, sentSession: string | undefined): Promise<IncomingResponse> {
     const response = await this.post(request, wire, signal, options.headers);
     if (request.method === Method.initialize) {
       const session = response.headers.get(SESSION_HEADER);
@@ -102,11 +117,58 @@ export class HttpClientTransport implements ClientTransport {
     const response = await this.post(notification, wire, AbortSignal.timeout(10_000));
     await response.body?.cancel();
     if (!response.ok) throw new ConnectionError(`the server refused ${notification.method} (HTTP ${response.status})`, 'http', { httpStatus: response.status });
+    if (notification.method === Method.initialized && wire.era === 'legacy') await this.listen(wire);
+  }
+
+  /**
+   * Opens the legacy session's GET stream (2025-11-25 "Listening for Messages
+   * from the Server"), where a server sends the requests and notifications that
+   * belong to no request of ours. A server without one (405) is fine.
+   */
+  private async listen(wire: WireContext): Promise<void> {
+    this.listener?.close();
+    const listener = new LegacyListenStream({
+      open: (lastEventId, signal) => this.openStream(wire, lastEventId, signal),
+      maxEventBytes: this.limit,
+      onNotification: (n) => this.onNotification?.(n),
+      onRequest: () => this.onServerRequest,
+      relatedCall: () => (this.calls.size === 1 ? this.calls.values().next().value : undefined),
+      answer: (response) => this.postAnswer(response, wire),
+      warn: this.warn,
+    });
+    this.listener = listener;
+    await listener.start();
+  }
+
+  /**
+   * An SSE stream by GET: the session's own (no `lastEventId`), or a dropped one
+   * resumed after its last event (2025-11-25 "Resumability and Redelivery").
+   * Undefined when the server offers none (405, or no event stream).
+   */
+  private async openStream(wire: WireContext, lastEventId: string | undefined, signal: AbortSignal): Promise<ReadableStream<Uint8Array> | undefined> {
+    if (this.closing.signal.aborted) return undefined;
+    const headers = this.baseHeaders();
+    headers.accept = 'text/event-stream';
+    if (wire.protocolVersion) headers['mcp-protocol-version'] = wire.protocolVersion;
+    if (this.sessionId) headers[SESSION_HEADER] = this.sessionId;
+    if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
+    let response: Response;
+    try {
+      response = await this.fetch(this.url, { method: 'GET', headers, signal: AbortSignal.any([signal, this.closing.signal]) });
+    } catch (err) {
+      if (signal.aborted || this.closing.signal.aborted) throw signal.aborted ? signal.reason : this.closing.signal.reason;
+      throw new ConnectionError(`could not reach ${this.url.origin}: ${(err as Error).message}`, 'network', { cause: err });
+    }
+    const type = response.headers.get('content-type') ?? '';
+    if (response.ok && /^text\/event-stream/i.test(type) && response.body) return response.body;
+    await response.body?.cancel();
+    return undefined;
   }
 
   /** Ends a legacy session with DELETE (2025-11-25 "Session Management"); 405 means the server keeps it. */
   async close(): Promise<void> {
     if (!this.closing.signal.aborted) this.closing.abort(new ConnectionError('the connection is closed', 'closed'));
+    this.listener?.close();
     if (this.sessionId === undefined) return;
     const headers = this.baseHeaders();
     headers[SESSION_HEADER] = this.sessionId;
@@ -152,13 +214,20 @@ export class HttpClientTransport implements ClientTransport {
 
   /** Reads the request's SSE stream up to its response; notifications on the way go to the caller. */
   private async readStream(body: ReadableStream<Uint8Array>, request: JsonRpcRequest, options: SendOptions): Promise<IncomingResponse> {
-    const events = readSseEvents(body, this.limit);
+    const wire = options.wire;
+    // A legacy stream that drops before its response is resumed by GET with Last-Event-ID; modern streams are not resumable.
+    const events = resumableSseEvents(body, {
+      maxEventBytes: this.limit,
+      signal: options.signal ?? this.closing.signal,
+      reopen: wire.era === 'legacy' ? (lastEventId, signal) => this.openStream(wire, lastEventId, signal) : undefined,
+    });
     // Requests the server sends on this stream belong to `request`, and end with it (made on first use).
     let inbound: InboundRequests | undefined;
     let scope: AbortController | undefined;
     try {
       for await (const event of events) {
-        if (event.event !== 'message') continue;
+        // An event with empty data carries no message: the server primes the stream for resumption (2025-11-25 transports).
+        if (event.event !== 'message' || event.data.trim() === '') continue;
         let parsed: ParsedMessage;
         try {
           parsed = classifyMessage(JSON.parse(event.data));

@@ -3,8 +3,20 @@ import { ProtocolViolationError } from '../client/errors.js';
 export interface SseEvent {
   /** The event type ("message" when the server named none). */
   event: string;
+  /** May be empty: an event with an id and an empty `data` line primes a client for resumption (2025-11-25 transports). */
   data: string;
   id?: string;
+}
+
+/**
+ * What a stream told the reader about reconnecting, kept across events and
+ * across the reconnections of one logical stream (WHATWG HTML "event stream
+ * interpretation"): the last event ID (set when an event is dispatched, even
+ * one with no data) and the reconnection time from a `retry` field.
+ */
+export interface SseStreamState {
+  lastEventId?: string;
+  retryMs?: number;
 }
 
 /**
@@ -12,13 +24,14 @@ export interface SseEvent {
  * response body. A line or an event larger than `maxEventBytes` throws
  * instead of growing without bound: the server is not trusted.
  */
-export async function* readSseEvents(body: ReadableStream<Uint8Array>, maxEventBytes: number): AsyncGenerator<SseEvent> {
+export async function* readSseEvents(body: ReadableStream<Uint8Array>, maxEventBytes: number, state: SseStreamState = {}): AsyncGenerator<SseEvent> {
   const decoder = new TextDecoder('utf-8');
   let buffer = '';
   let data: string[] = [];
   let dataSize = 0;
   let event = '';
-  let id: string | undefined;
+  // The last event ID buffer is not reset between events; a resumed stream starts from the one it resumed at.
+  let id: string | undefined = state.lastEventId;
 
   const tooLarge = () => new ProtocolViolationError(`the server sent an event larger than the ${maxEventBytes}-byte limit`);
 
@@ -31,6 +44,7 @@ export async function* readSseEvents(body: ReadableStream<Uint8Array>, maxEventB
       const line = buffer.slice(start, end);
       start = end + (buffer[end] === '\r' && buffer[end + 1] === '\n' ? 2 : 1);
       if (line === '') {
+        if (id !== undefined) state.lastEventId = id;
         if (data.length) yield { event: event || 'message', data: data.join('\n'), ...(id !== undefined ? { id } : {}) };
         data = [];
         dataSize = 0;
@@ -50,6 +64,8 @@ export async function* readSseEvents(body: ReadableStream<Uint8Array>, maxEventB
         event = value;
       } else if (field === 'id' && !value.includes('\0')) {
         id = value;
+      } else if (field === 'retry' && /^[0-9]{1,9}$/.test(value)) {
+        state.retryMs = Number(value);
       }
     }
     buffer = buffer.slice(start);
