@@ -45,6 +45,8 @@ export type {
   ToolClientOptions,
   TransportTarget,
 } from './client/types.js';
+export type { ReadResourceResult } from './client/resources.js';
+export type { ResourceContents } from './protocol/content.js';
 export type { ClientTransport, IncomingResponse, SendOptions, ServerRequestContext, ServerRequestHandler, WireContext } from './client/transport.js';
 export type { Era } from './protocol/versions.js';
 // The transports, for callers that build one themselves and pass it as { transport }.

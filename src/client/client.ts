@@ -13,11 +13,13 @@ import { InputResponder } from './inputs/responder.js';
 import { INPUT_CAPABILITIES } from './inputs/types.js';
 import { mirrorHeaders } from './mirror-headers.js';
 import { openTransport } from './open-transport.js';
+import { readResourceResult, type ReadResourceResult } from './resources.js';
 import { readCallResult, readListPage } from './results.js';
 import { answerLegacyRequests } from './server-requests.js';
 import { ClientSession, type RequestOptions } from './session.js';
 import { SharedRun } from './shared-run.js';
 import { MAX_TOOLS, ToolCatalog, type CatalogEntry } from './tool-catalog.js';
+import { ToolChangeSubscription } from './tool-changes.js';
 import type { CallToolOptions, CallToolResult, ClientTarget, ListedTool, Progress, ToolClientOptions } from './types.js';
 
 const DEFAULT_CLIENT_INFO: Implementation = { name: 'toolwright-client', version: '0.1.0' };
@@ -43,6 +45,8 @@ export class ToolClient {
   private readonly warn: (message: string) => void;
   /** Answers the server's questions; absent without `onInputRequest`. */
   private inputs?: InputResponder;
+  /** A modern server's tool list changes, heard when `onToolsListChanged` is set. */
+  private toolChanges?: ToolChangeSubscription;
 
   constructor(private readonly target: ClientTarget, private readonly options: ToolClientOptions = {}) {
     this.warn = options.onWarning ?? ((message) => console.warn(`toolwright client: ${message}`));
@@ -83,6 +87,11 @@ export class ToolClient {
     }
     this.catalog = new ToolCatalog(transport.kind === 'http', this.warn);
     this.state = 'open';
+    // Legacy servers announce changes unasked; a modern one is asked with subscriptions/listen.
+    if (o.onToolsListChanged && this.identity.era === 'modern') {
+      this.toolChanges = new ToolChangeSubscription(this.session, (n) => this.onServerNotification(n), this.warn);
+      this.toolChanges.start();
+    }
   }
 
   get era(): Era | undefined { return this.identity?.era; }
@@ -141,9 +150,19 @@ export class ToolClient {
     }
   }
 
+  /**
+   * Reads a resource by its URI (`resources/read`), e.g. a `resource_link`
+   * a tool returned: servers hand large results over this way.
+   */
+  async readResource(uri: string, options: { signal?: AbortSignal } = {}): Promise<ReadResourceResult> {
+    if (typeof uri !== 'string' || uri === '') throw new TypeError('uri must be a non-empty string');
+    return readResourceResult(await this.rpc(Method.resourcesRead, { uri }, { signal: options.signal }));
+  }
+
   async close(): Promise<void> {
     if (this.state === 'closed') return;
     this.state = 'closed';
+    this.toolChanges?.stop();
     await this.session?.transport.close();
   }
 
@@ -277,6 +296,11 @@ export class ToolClient {
   private onServerNotification(n: JsonRpcNotification): void {
     if (n.method === Method.toolsListChanged) {
       this.catalog?.invalidate();
+      try {
+        this.options.onToolsListChanged?.();
+      } catch (err) {
+        this.warn(`the onToolsListChanged callback threw: ${(err as Error).message}`);
+      }
     } else if (n.method === Method.message && this.options.onLog && isLogLevel(n.params?.level)) {
       const { level, data, logger } = n.params!;
       try {

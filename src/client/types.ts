@@ -100,6 +100,15 @@ export interface ToolClientOptions {
   maxListPages?: number;
   /** Where warnings go (rejected tool definitions, ignored invalid messages); default: stderr. */
   onWarning?: (message: string) => void;
+  /**
+   * Told when the server announces that its tools changed (the cached list is
+   * dropped first, so the next listTools() fetches it afresh). Setting it
+   * subscribes: a modern server is asked with a `subscriptions/listen` stream,
+   * open from connect() to close(); a legacy server sends
+   * `notifications/tools/list_changed` on its own (stdio, or the session's
+   * event stream on HTTP).
+   */
+  onToolsListChanged?: () => void;
   /** Log messages the server sends (`notifications/message`). */
   onLog?: (message: LogMessage) => void;
   /** The least severe server log level to receive; sent only when set. */

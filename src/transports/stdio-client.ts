@@ -21,6 +21,12 @@ export interface StdioTarget {
   stderr?: 'inherit' | 'ignore' | 'capture';
   /** Receives the server's stderr text when `stderr` is 'capture'. */
   onStderr?: (text: string) => void;
+  /**
+   * Start the server in a process group of its own (POSIX; ignored on
+   * Windows), so the Ctrl-C a person presses at the terminal reaches only
+   * this process, which cancels its requests, and not the server too.
+   */
+  ownProcessGroup?: boolean;
 }
 
 export interface StdioTransportOptions {
@@ -76,6 +82,7 @@ export class StdioClientTransport extends StreamClientTransport {
       env: buildEnv(target),
       stdio: ['pipe', 'pipe', mode === 'capture' ? 'pipe' : mode],
       windowsHide: true,
+      detached: target.ownProcessGroup === true && process.platform !== 'win32',
     });
     try {
       await Promise.race([once(child, 'spawn'), once(child, 'error').then(([err]) => Promise.reject(err))]);
