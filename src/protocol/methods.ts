@@ -15,4 +15,12 @@ export const Method = {
   resourcesList: 'resources/list',
   resourceTemplatesList: 'resources/templates/list',
   resourcesRead: 'resources/read',
+  resourcesSubscribe: 'resources/subscribe',
+  resourcesUnsubscribe: 'resources/unsubscribe',
+  resourcesUpdated: 'notifications/resources/updated',
+  resourcesListChanged: 'notifications/resources/list_changed',
+  promptsList: 'prompts/list',
+  promptsGet: 'prompts/get',
+  promptsListChanged: 'notifications/prompts/list_changed',
+  complete: 'completion/complete',
 } as const;

@@ -5,7 +5,8 @@ import type { Implementation } from '../protocol/meta.js';
 import { createDefaultAuditSink } from '../audit/default-sink.js';
 import type { AuditSink } from '../audit/record.js';
 import { CallsInFlight, ServerShutdown } from './calls-in-flight.js';
-import { Dispatcher } from './dispatcher.js';
+import { Dispatcher, type PrimitiveContext } from './dispatcher.js';
+import type { Primitive } from './primitives/index.js';
 import { auditStage } from './pipeline/audit.js';
 import { RequestStateCodec } from './inputs/request-state.js';
 import type { ApprovalMode } from './pipeline/index.js';
@@ -54,6 +55,12 @@ export interface ToolServerOptions {
   scopes?: ScopePolicyOptions;
   /** Where every call is recorded (default: SQLite at `.toolwright/audit.db` under the working directory); false turns auditing off. */
   audit?: AuditSink | false;
+  /**
+   * Protocol modules beyond the standard primitives (tools, resources,
+   * prompts, completion), registered after them: each adds its methods and
+   * capabilities, and may wrap a method registered before it.
+   */
+  primitives?: (context: PrimitiveContext) => Primitive[];
 }
 
 export interface LimitOptions {
@@ -123,6 +130,7 @@ export class ToolServer {
       subscriptions: this.subscriptions,
       calls: this.calls,
       outer: this.audit ? [auditStage(this.audit, this.logger)] : [],
+      primitives: options.primitives,
     });
     if (options.tools?.length) this.tools.add(...options.tools);
     // After the initial tools: only later changes are news to clients.

@@ -1,5 +1,6 @@
 import { encodeNotification } from '../jsonrpc/encode.js';
 import type { RequestId } from '../jsonrpc/types.js';
+import type { AuthInfo } from '../policy/auth/principal.js';
 import { META } from '../protocol/meta.js';
 import { Method } from '../protocol/methods.js';
 import type { Peer } from './peer.js';
@@ -7,53 +8,165 @@ import type { Peer } from './peer.js';
 /** What a `subscriptions/listen` stream receives (subscriptions.mdx "Notification Filter"). */
 export interface SubscriptionFilter {
   toolsListChanged?: boolean;
+  promptsListChanged?: boolean;
+  resourcesListChanged?: boolean;
+  resourceSubscriptions?: string[];
 }
+
+/** Resource URIs one stream or legacy session may watch, and how long each may be: state a client holds on the server is bounded. */
+export const MAX_WATCHED_RESOURCES = 256;
+export const MAX_WATCHED_URI_CHARS = 2048;
+
+/** The list-change kinds, by their filter field and notification method. */
+const LIST_KINDS = {
+  tools: { field: 'toolsListChanged', method: Method.toolsListChanged },
+  prompts: { field: 'promptsListChanged', method: Method.promptsListChanged },
+  resources: { field: 'resourcesListChanged', method: Method.resourcesListChanged },
+} as const;
+export type ListKind = keyof typeof LIST_KINDS;
+
+/** Says whether what one subscriber is shown changed since it last asked (callers shown a filtered list). */
+type ChangeCheck = () => boolean;
 
 interface Subscription {
   id: RequestId;
   filter: SubscriptionFilter;
+  uris?: ReadonlySet<string>;
   send(json: string): void;
-  /** Whether what this subscriber is shown changed (callers shown a filtered list); absent: every change is news. */
-  changed?: () => boolean;
+  /** Absent: every tools change is news to it. */
+  toolsChanged?: ChangeCheck;
+}
+
+interface LegacyListener {
+  toolsChanged?: ChangeCheck;
+  /** URIs this session subscribed to with resources/subscribe. */
+  uris?: Set<string>;
 }
 
 /**
- * Delivers list changes: to modern `subscriptions/listen` streams that asked
- * for them (each message tagged with its subscription id), and to legacy
- * sessions as `notifications/tools/list_changed` on their own channel.
- * Changes made in one tick coalesce into one notification.
+ * Delivers list changes and resource updates: to modern `subscriptions/listen`
+ * streams that asked for them (each message tagged with its subscription id),
+ * and to legacy sessions on their own channel (list changes to every session,
+ * resource updates to those that subscribed to the URI). Changes made in one
+ * tick coalesce into one notification per kind (and per URI).
  */
 export class SubscriptionHub {
   private readonly subscriptions = new Set<Subscription>();
-  private readonly legacyPeers = new Map<Peer, (() => boolean) | undefined>();
-  private toolsChangePending = false;
+  private readonly legacyPeers = new Map<Peer, LegacyListener>();
+  private readonly pendingLists = new Set<ListKind>();
+  private readonly pendingUris = new Set<string>();
+  private flushScheduled = false;
+  /** What some primitive can deliver: only that is acknowledged (and ever sent). */
+  private readonly offered = new Set<ListKind | 'resourceUpdates'>();
+  private toolWatch?: (auth: AuthInfo | undefined) => ChangeCheck | undefined;
 
-  /** Registers a stream and sends its acknowledgment first; returns the unsubscribe. */
-  listen(id: RequestId, requested: Record<string, unknown>, send: (json: string) => void, changed?: () => boolean): () => void {
-    // Only what we support is acknowledged (and ever sent).
-    const filter: SubscriptionFilter = requested.toolsListChanged === true ? { toolsListChanged: true } : {};
-    const subscription: Subscription = { id, filter, send, changed };
+  /** A primitive says it will report changes of this kind (its list, or its resources' content). */
+  offer(kind: ListKind | 'resourceUpdates'): void {
+    this.offered.add(kind);
+  }
+
+  /** How to tell, for one caller, whether the tools it is shown changed (set by the tools primitive). */
+  watchTools(watch: (auth: AuthInfo | undefined) => ChangeCheck | undefined): void {
+    this.toolWatch = watch;
+  }
+
+  /**
+   * Registers a stream and sends its acknowledgment first; returns the
+   * unsubscribe. Only what we support is acknowledged (and ever sent);
+   * `requested` must already be an object (the caller checks the params).
+   */
+  listen(id: RequestId, requested: Record<string, unknown>, send: (json: string) => void, auth?: AuthInfo): () => void {
+    const filter = acceptedFilter(requested, this.offered);
+    const subscription: Subscription = {
+      id,
+      filter,
+      send,
+      ...(filter.resourceSubscriptions ? { uris: new Set(filter.resourceSubscriptions) } : {}),
+      ...(filter.toolsListChanged ? { toolsChanged: this.toolWatch?.(auth) } : {}),
+    };
     send(encodeNotification('notifications/subscriptions/acknowledged', { _meta: { [META.subscriptionId]: id }, notifications: filter }));
     this.subscriptions.add(subscription);
     return () => this.subscriptions.delete(subscription);
   }
 
-  /** A legacy peer hears about list changes (those it can see, with `changed`) until it closes. */
-  addLegacyPeer(peer: Peer, changed?: () => boolean): void {
-    this.legacyPeers.set(peer, changed);
+  /** A legacy peer hears about list changes (tools: those it can see) until it closes. */
+  addLegacyPeer(peer: Peer, auth?: AuthInfo): void {
+    this.legacyPeers.set(peer, { toolsChanged: this.toolWatch?.(auth) });
     peer.onClose(() => this.legacyPeers.delete(peer));
   }
 
+  /** Legacy `resources/subscribe`: false when the session already watches as many URIs as it may. */
+  subscribeLegacy(peer: Peer, uri: string): boolean {
+    const listener = this.legacyPeers.get(peer);
+    if (!listener) return false;
+    const uris = (listener.uris ??= new Set());
+    if (!uris.has(uri) && uris.size >= MAX_WATCHED_RESOURCES) return false;
+    uris.add(uri);
+    return true;
+  }
+
+  /** Legacy `resources/unsubscribe`. */
+  unsubscribeLegacy(peer: Peer, uri: string): void {
+    this.legacyPeers.get(peer)?.uris?.delete(uri);
+  }
+
   toolsChanged(): void {
-    if (this.toolsChangePending) return;
-    this.toolsChangePending = true;
+    this.listChanged('tools');
+  }
+
+  /** The list of `kind` changed: subscribers that asked are told once this tick is over. */
+  listChanged(kind: ListKind): void {
+    this.pendingLists.add(kind);
+    this.scheduleFlush();
+  }
+
+  /** A resource's content changed (resources.mdx "Subscriptions"). */
+  resourceUpdated(uri: string): void {
+    this.pendingUris.add(uri);
+    this.scheduleFlush();
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
     setImmediate(() => {
-      this.toolsChangePending = false;
-      for (const s of this.subscriptions) {
-        if (s.filter.toolsListChanged && (s.changed?.() ?? true)) s.send(encodeNotification(Method.toolsListChanged, { _meta: { [META.subscriptionId]: s.id } }));
-      }
-      const legacy = encodeNotification(Method.toolsListChanged, undefined);
-      for (const [peer, changed] of this.legacyPeers) if (changed?.() ?? true) peer.push?.(legacy);
+      this.flushScheduled = false;
+      for (const kind of this.pendingLists) this.flushList(kind);
+      this.pendingLists.clear();
+      for (const uri of this.pendingUris) this.flushUpdate(uri);
+      this.pendingUris.clear();
     });
   }
+
+  private flushList(kind: ListKind): void {
+    const { field, method } = LIST_KINDS[kind];
+    const tools = kind === 'tools';
+    for (const s of this.subscriptions) {
+      if (s.filter[field] && (!tools || (s.toolsChanged?.() ?? true))) s.send(encodeNotification(method, { _meta: { [META.subscriptionId]: s.id } }));
+    }
+    const legacy = encodeNotification(method, undefined);
+    for (const [peer, listener] of this.legacyPeers) if (!tools || (listener.toolsChanged?.() ?? true)) peer.push?.(legacy);
+  }
+
+  private flushUpdate(uri: string): void {
+    for (const s of this.subscriptions) {
+      if (s.uris?.has(uri)) s.send(encodeNotification(Method.resourcesUpdated, { _meta: { [META.subscriptionId]: s.id }, uri }));
+    }
+    let legacy: string | undefined;
+    for (const [peer, listener] of this.legacyPeers) {
+      if (listener.uris?.has(uri)) peer.push?.((legacy ??= encodeNotification(Method.resourcesUpdated, { uri })));
+    }
+  }
+}
+
+/** The part of a requested filter we honor: the offered kinds set to true, and valid URIs up to the cap. */
+function acceptedFilter(requested: Record<string, unknown>, offered: ReadonlySet<ListKind | 'resourceUpdates'>): SubscriptionFilter {
+  const filter: SubscriptionFilter = {};
+  for (const [kind, { field }] of Object.entries(LIST_KINDS)) if (requested[field] === true && offered.has(kind as ListKind)) filter[field] = true;
+  const uris = requested.resourceSubscriptions;
+  if (Array.isArray(uris) && offered.has('resourceUpdates')) {
+    const accepted = [...new Set(uris.filter((u): u is string => typeof u === 'string' && u.length > 0 && u.length <= MAX_WATCHED_URI_CHARS))].slice(0, MAX_WATCHED_RESOURCES);
+    if (accepted.length) filter.resourceSubscriptions = accepted;
+  }
+  return filter;
 }

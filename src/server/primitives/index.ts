@@ -1,0 +1,37 @@
+import { ScopePolicy } from '../../policy/auth/scope-policy.js';
+import type { Implementation } from '../../protocol/meta.js';
+import type { CacheHints, ResultEncoder } from '../../protocol/result.js';
+import type { PipelineOptions } from '../pipeline/index.js';
+import type { SubscriptionHub } from '../subscriptions.js';
+import { LifecyclePrimitive } from './lifecycle/index.js';
+import type { Primitive } from './method-table.js';
+import { ResourcesPrimitive } from './resources/index.js';
+import { SubscriptionsPrimitive } from './subscriptions/index.js';
+import { ToolsPrimitive } from './tools/index.js';
+
+export interface PrimitivesOptions extends PipelineOptions {
+  serverInfo: Implementation;
+  instructions?: string;
+  pageSize: number;
+  cacheHints: CacheHints;
+  subscriptions: SubscriptionHub;
+  results: ResultEncoder;
+  /** What the primitives advertise to modern clients (the dispatcher assembles it). */
+  capabilities(): Record<string, unknown>;
+}
+
+/**
+ * The server's primitives, in registration order: the one list a new
+ * primitive joins. A later module may wrap a method an earlier one registered.
+ */
+export function standardPrimitives(options: PrimitivesOptions): Primitive[] {
+  const scopePolicy = options.scopePolicy ?? new ScopePolicy();
+  return [
+    new LifecyclePrimitive(options),
+    new ToolsPrimitive({ ...options, scopePolicy }),
+    new ResourcesPrimitive(options),
+    new SubscriptionsPrimitive(options.subscriptions, options.results),
+  ];
+}
+
+export { MethodTable, ok, methodNotFound, type MethodHandler, type Primitive, type RequestFacts, type Route } from './method-table.js';

@@ -1,0 +1,94 @@
+import { encodeResult } from '../../jsonrpc/encode.js';
+import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
+import type { JsonRpcRequest } from '../../jsonrpc/types.js';
+import type { RequestEnvelope } from '../../protocol/meta.js';
+import type { Era } from '../../protocol/versions.js';
+import type { Exchange, LegacySession, Reply } from '../peer.js';
+
+/**
+ * What the request's era says about its client: the modern request's own
+ * `_meta` envelope, or the legacy session's handshake. Both carry the same
+ * fields, so handing either over allocates nothing.
+ */
+export type RequestFacts = RequestEnvelope | LegacySession;
+
+/** Undefined: the request was cancelled and gets no response. */
+export type MaybeReply = Reply | undefined | Promise<Reply | undefined>;
+
+/** Answers one request of one era. May throw an RpcError: the dispatcher turns it into the error reply. */
+export type MethodHandler = (request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts) => MaybeReply;
+
+/** A method's handlers; a missing era answers -32601 (the method does not exist in that revision). */
+export interface Route {
+  modern?: MethodHandler;
+  legacy?: MethodHandler;
+}
+
+/**
+ * Every method the server answers, by name: one Map lookup per request. A
+ * primitive registers its methods once, at construction, with the eras that
+ * serve each one; the dispatcher never grows a branch per method.
+ */
+export class MethodTable {
+  private readonly routes = new Map<string, Route>();
+
+  /** Serves `method` in the eras given. Registering an era twice is a bug (two modules claim one method). */
+  add(method: string, route: Route): this {
+    const current = this.routes.get(method) ?? {};
+    for (const era of ['modern', 'legacy'] as const) {
+      if (route[era] && current[era]) throw new Error(`${method} is already served in the ${era} era`);
+    }
+    this.routes.set(method, { ...current, ...route });
+    return this;
+  }
+
+  /** Serves `method` in both eras; `make` builds each era's handler once (the era is fixed in its closure). */
+  both(method: string, make: (era: Era) => MethodHandler): this {
+    return this.add(method, { modern: make('modern'), legacy: make('legacy') });
+  }
+
+  /**
+   * Replaces an era's handler of `method` by `wrapper(inner)`: a later module
+   * that changes how a method is answered (tasks around tools/call) without
+   * its owner knowing.
+   */
+  wrap(method: string, era: Era, wrapper: (inner: MethodHandler) => MethodHandler): this {
+    const route = this.routes.get(method);
+    const inner = route?.[era];
+    if (!route || !inner) throw new Error(`${method} is not served in the ${era} era; nothing to wrap`);
+    this.routes.set(method, { ...route, [era]: wrapper(inner) });
+    return this;
+  }
+
+  get(method: string): Route | undefined {
+    return this.routes.get(method);
+  }
+
+  /** Methods served in `era` (for tests and diagnostics). */
+  methods(era: Era): string[] {
+    return [...this.routes].filter(([, route]) => route[era]).map(([method]) => method);
+  }
+}
+
+/**
+ * One module per primitive (tools, resources, prompts, completion, tasks):
+ * it registers its methods once and says what it adds to the capabilities.
+ * Era differences live inside the module, not in the dispatcher.
+ */
+export interface Primitive {
+  /** Adds this primitive's members to the capabilities `era`'s clients are told of (server/discover, initialize). */
+  advertise?(capabilities: Record<string, unknown>, era: Era): void;
+  /** Registers the methods it answers (and may wrap those registered before it). */
+  register(methods: MethodTable): void;
+  /** Ends what it holds open (long-lived requests) at shutdown. */
+  close?(): void;
+}
+
+/** A success reply from a result that is already JSON text. */
+export function ok(request: JsonRpcRequest, resultJson: string): Reply {
+  return { json: encodeResult(request.id, resultJson), status: 200 };
+}
+
+export function methodNotFound(method: string): RpcError {
+  return new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method.length > 100 ? `${method.slice(0, 100)}…` : method}`);
+}

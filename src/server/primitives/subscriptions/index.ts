@@ -1,0 +1,58 @@
+import { ErrorCode, RpcError } from '../../../jsonrpc/errors.js';
+import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
+import { isPlainObject } from '../../../protocol/content.js';
+import { META } from '../../../protocol/meta.js';
+import { Method } from '../../../protocol/methods.js';
+import type { ResultEncoder } from '../../../protocol/result.js';
+import type { Exchange, Reply } from '../../peer.js';
+import type { SubscriptionHub } from '../../subscriptions.js';
+import { ok, type MethodTable, type Primitive } from '../method-table.js';
+
+/**
+ * `subscriptions/listen` (2026-07-28 basic/patterns/subscriptions.mdx): one
+ * long-lived request per stream, acknowledged at once, then open until the
+ * client cancels (no response) or the server closes it (a completion result
+ * tagged with the subscription id). What it can carry comes from the
+ * primitives (their list changes, resource updates) through the hub. The
+ * legacy era has no such method: its sessions hear changes on their own channel.
+ */
+export class SubscriptionsPrimitive implements Primitive {
+  /** Open streams, ended gracefully by `close()`. */
+  private readonly listening = new Set<() => void>();
+
+  constructor(private readonly hub: SubscriptionHub, private readonly results: ResultEncoder) {}
+
+  register(methods: MethodTable): void {
+    methods.add(Method.subscriptionsListen, { modern: (request, exchange) => this.listen(request, exchange) });
+  }
+
+  /** Ends every open subscription gracefully (server shutdown). */
+  close(): void {
+    for (const close of [...this.listening]) close();
+  }
+
+  private listen(request: JsonRpcRequest, exchange: Exchange): Promise<Reply | undefined> {
+    const filter = request.params?.notifications;
+    if (!isPlainObject(filter)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "notifications" must be an object naming the notifications to receive');
+    const { peer } = exchange;
+    let end!: (reply: Reply | undefined) => void;
+    const cancelled = { abort: () => end(undefined) };
+    peer.inflight.add(request.id, cancelled);
+    const unsubscribe = this.hub.listen(request.id, filter, exchange.notify, exchange.auth);
+    return new Promise((resolve) => {
+      let ended = false;
+      const stopWatching = exchange.onClose?.(() => end(undefined));
+      end = (reply) => {
+        if (ended) return;
+        ended = true;
+        unsubscribe();
+        stopWatching?.();
+        this.listening.delete(close);
+        peer.inflight.remove(cancelled);
+        resolve(reply);
+      };
+      const close = () => end(ok(request, this.results.encode('modern', { _meta: { [META.subscriptionId]: request.id } })));
+      this.listening.add(close);
+    });
+  }
+}

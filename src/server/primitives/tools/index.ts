@@ -1,0 +1,73 @@
+import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
+import { getMeta } from '../../../protocol/meta.js';
+import { Method } from '../../../protocol/methods.js';
+import type { CacheHints, ResultEncoder } from '../../../protocol/result.js';
+import type { Era } from '../../../protocol/versions.js';
+import type { ScopePolicy } from '../../../policy/auth/scope-policy.js';
+import { CallPipeline, retryAfterMsOf, type PipelineOptions } from '../../pipeline/index.js';
+import { ScopedToolListing } from '../../scoped-listing.js';
+import type { SubscriptionHub } from '../../subscriptions.js';
+import type { Exchange, Reply } from '../../peer.js';
+import { ok, type MethodHandler, type MethodTable, type Primitive, type RequestFacts } from '../method-table.js';
+
+export interface ToolsPrimitiveOptions extends PipelineOptions {
+  scopePolicy: ScopePolicy;
+  pageSize: number;
+  cacheHints: CacheHints;
+  results: ResultEncoder;
+  subscriptions: SubscriptionHub;
+}
+
+/**
+ * The Tools primitive: `tools/list` (pages cached per scope set) and
+ * `tools/call` (the call pipeline), the same in both eras but for the
+ * result's encoding and where the call's facts come from.
+ */
+export class ToolsPrimitive implements Primitive {
+  readonly pipeline: CallPipeline;
+  readonly listing: ScopedToolListing;
+
+  constructor(private readonly options: ToolsPrimitiveOptions) {
+    this.pipeline = new CallPipeline(options);
+    this.listing = new ScopedToolListing(options.registry, options.pageSize, options.cacheHints, options.results, options.scopePolicy);
+    options.subscriptions.offer('tools');
+    // A caller shown a scope-filtered list hears of the changes it can see, and only those.
+    options.subscriptions.watchTools((auth) => (auth?.scopes ? this.listing.watch(auth) : undefined));
+  }
+
+  advertise(capabilities: Record<string, unknown>): void {
+    capabilities.tools = { listChanged: true };
+  }
+
+  register(methods: MethodTable): void {
+    methods.both(Method.toolsList, (era) => (request, exchange) => ok(request, this.listing.pageJson(era, request.params?.cursor, exchange.auth)));
+    methods.both(Method.toolsCall, (era) => this.callHandler(era));
+  }
+
+  private callHandler(era: Era): MethodHandler {
+    const { results } = this.options;
+    return (request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts) =>
+      this.pipeline
+        .call(request.params ?? {}, {
+          era,
+          protocolVersion: facts.protocolVersion,
+          clientCapabilities: facts.clientCapabilities,
+          clientInfo: facts.clientInfo,
+          logLevel: facts.logLevel,
+          progressToken: progressToken(request.params),
+          requestId: request.id,
+        }, exchange)
+        .then((outcome): Reply | undefined => {
+          if (outcome === undefined) return undefined;
+          const reply = ok(request, results.encode(era, outcome as unknown as Record<string, unknown>));
+          const retryAfterMs = retryAfterMsOf(outcome);
+          if (retryAfterMs !== undefined) reply.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+          return reply;
+        });
+  }
+}
+
+export function progressToken(params: Record<string, unknown> | undefined): string | number | undefined {
+  const token = getMeta(params)?.progressToken;
+  return typeof token === 'string' || typeof token === 'number' ? token : undefined;
+}
