@@ -8,7 +8,7 @@ import { Peer, type Exchange } from '../../src/server/peer.js';
 import { auditStage } from '../../src/server/pipeline/audit.js';
 import { compose, ToolCall, type CallOutcome } from '../../src/server/pipeline/call.js';
 import { inputsStage } from '../../src/server/pipeline/inputs.js';
-import { resolveStage } from '../../src/server/pipeline/resolve.js';
+import { readArgumentsStage, resolveStage } from '../../src/server/pipeline/resolve.js';
 import { runHandler } from '../../src/server/pipeline/run-handler.js';
 import { validateArgsStage } from '../../src/server/pipeline/validate-args.js';
 import { ToolRegistry } from '../../src/server/registry.js';
@@ -30,7 +30,7 @@ const registry = new ToolRegistry().add(
 function harness(sink: AuditSink) {
   const logs: Array<Record<string, any>> = [];
   const logger = pino({ level: 'debug' }, { write: (line: string) => void logs.push(JSON.parse(line)) });
-  const run = compose([auditStage(sink, logger), resolveStage(registry), validateArgsStage, inputsStage(new RequestStateCodec('k', 60_000))], runHandler({ logger, timeoutMs: 5_000 }));
+  const run = compose([auditStage(sink, logger), resolveStage(registry), readArgumentsStage, validateArgsStage, inputsStage(new RequestStateCodec('k', 60_000))], runHandler({ logger, timeoutMs: 5_000 }));
   const info: CallInfo = { era: 'modern', protocolVersion: '2026-07-28', clientCapabilities: {}, clientInfo: { name: 'inspector', version: '1' }, requestId: 'r-1' };
   const exchange: Exchange = { peer: new Peer('memory'), notify: () => {}, principal: 'alice' };
   const call = (params: Record<string, unknown>) => new ToolCall(params, info, exchange);
