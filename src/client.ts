@@ -4,6 +4,7 @@
  */
 export { ToolClient } from './client/client.js';
 export {
+  AuthorizationError,
   CancelledError,
   ConnectionError,
   InputHandlerError,
@@ -49,6 +50,20 @@ export type { ReadResourceResult } from './client/resources.js';
 export type { ResourceContents } from './protocol/content.js';
 export type { ClientTransport, IncomingResponse, SendOptions, ServerRequestContext, ServerRequestHandler, WireContext } from './client/transport.js';
 export type { Era } from './protocol/versions.js';
+// OAuth 2.1 authorization for HTTP servers (basic/authorization in the spec).
+export { OAuthClient } from './client/auth/oauth-client.js';
+export { FileTokenStore, MemoryTokenStore, defaultConfigDir } from './client/auth/token-store.js';
+export { LoopbackRedirect, openBrowser, type LoopbackOptions } from './client/auth/loopback.js';
+export type {
+  AuthorizationPrompt,
+  ClientMetadata,
+  ClientRegistration,
+  OAuthOptions,
+  PrivateKeyCredentials,
+  StoredTokens,
+  TokenEndpointAuthMethod,
+  TokenStore,
+} from './client/auth/types.js';
 // The transports, for callers that build one themselves and pass it as { transport }.
 export { HttpClientTransport, type HttpTransportOptions } from './transports/http-client.js';
 export { StdioClientTransport, type StdioTransportOptions } from './transports/stdio-client.js';

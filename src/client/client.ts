@@ -64,7 +64,7 @@ export class ToolClient {
     if (this.state !== 'new') throw new Error('connect() can be called once per client');
     this.state = 'connecting';
     const o = this.options;
-    const transport = await openTransport(this.target, { maxMessageBytes: o.maxMessageBytes, closeGraceMs: o.closeGraceMs, onWarning: this.warn })
+    const transport = await openTransport(this.target, { maxMessageBytes: o.maxMessageBytes, closeGraceMs: o.closeGraceMs, onWarning: this.warn, authorization: o.authorization })
       .catch((err: unknown) => {
         this.state = 'closed';
         throw err;

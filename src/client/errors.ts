@@ -97,6 +97,24 @@ export class UnsupportedInputRequestError extends ProtocolViolationError {
   }
 }
 
+/**
+ * Authorization failed: the server's or the authorization server's metadata
+ * could not be found or is not safe to use, the user or the authorization
+ * server refused, the authorization response did not check out (state, iss),
+ * or the server still refuses after the allowed re-authorizations. The message
+ * never holds a token, a code or a client secret.
+ */
+export class AuthorizationError extends ToolClientError {
+  constructor(
+    message: string,
+    /** The OAuth error code when an authorization server or resource server gave one (e.g. `invalid_grant`, `insufficient_scope`). */
+    readonly oauthError?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
 /** The `onInputRequest` handler threw, or returned something that is not a valid answer. */
 export class InputHandlerError extends ToolClientError {
   constructor(readonly method: string, problem: string, options?: { cause?: unknown }) {

@@ -1,4 +1,7 @@
 import { HttpClientTransport } from '../transports/http-client.js';
+import { OAuthClient } from './auth/oauth-client.js';
+import type { OAuthOptions } from './auth/types.js';
+import { canonicalResource } from './auth/urls.js';
 import { StdioClientTransport } from '../transports/stdio-client.js';
 import type { ClientTransport } from './transport.js';
 import type { ClientTarget } from './types.js';
@@ -7,12 +10,26 @@ export interface OpenOptions {
   maxMessageBytes?: number;
   closeGraceMs?: number;
   onWarning: (message: string) => void;
+  authorization?: OAuthClient | OAuthOptions;
 }
 
 /** Builds the transport a target describes: a URL means HTTP, a command means stdio. */
 export async function openTransport(target: ClientTarget, options: OpenOptions): Promise<ClientTransport> {
   if ('transport' in target) return target.transport;
-  if ('url' in target) return new HttpClientTransport(target, options);
+  if ('url' in target) {
+    if (!options.authorization) return new HttpClientTransport(target, options);
+    const oauth = authorizationFor(target.url, options.authorization, target.fetch, options.onWarning);
+    return new HttpClientTransport({ ...target, fetch: oauth.fetch }, options);
+  }
   if ('command' in target && typeof target.command === 'string') return StdioClientTransport.start(target, options);
   throw new TypeError('a target is { url } for HTTP, { command, args } for stdio, or { transport }');
+}
+
+/** The OAuthClient that authorizes the requests to `url`: the one given (for that very server), or one built from options. */
+function authorizationFor(url: string | URL, given: OAuthClient | OAuthOptions, baseFetch: typeof fetch | undefined, warn: (message: string) => void): OAuthClient {
+  if (given instanceof OAuthClient) {
+    if (given.server !== canonicalResource(new URL(String(url)))) throw new TypeError(`the OAuthClient is for ${given.server}, not for ${String(url)}`);
+    return given;
+  }
+  return new OAuthClient(url, { onWarning: warn, ...given, fetch: given.fetch ?? baseFetch });
 }

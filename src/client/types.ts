@@ -2,6 +2,8 @@ import type { ContentBlock } from '../protocol/content.js';
 import type { ClientCapabilities, Implementation, LogLevel } from '../protocol/meta.js';
 import type { HttpTarget } from '../transports/http-client.js';
 import type { StdioTarget } from '../transports/stdio-client.js';
+import type { OAuthClient } from './auth/oauth-client.js';
+import type { OAuthOptions } from './auth/types.js';
 import type { InputCapability, InputRequestHandler } from './inputs/types.js';
 import type { ClientTransport } from './transport.js';
 
@@ -115,4 +117,11 @@ export interface ToolClientOptions {
   logLevel?: LogLevel;
   /** stdio: how long the server may take to exit after stdin closes before SIGTERM/SIGKILL (default 3 s each). */
   closeGraceMs?: number;
+  /**
+   * HTTP: OAuth 2.1 authorization as the MCP authorization spec asks of clients
+   * (discovery, PKCE, dynamic registration or Client ID Metadata Documents, refresh,
+   * step-up). Options, or an OAuthClient built for the server's URL (to share its
+   * tokens, or to `login()` first). Without it, a server that answers 401 fails the connection.
+   */
+  authorization?: OAuthClient | OAuthOptions;
 }

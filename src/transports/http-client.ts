@@ -1,4 +1,4 @@
-import { ConnectionError, ProtocolViolationError } from '../client/errors.js';
+import { ConnectionError, ProtocolViolationError, ToolClientError } from '../client/errors.js';
 import { InboundRequests } from '../client/inbound-requests.js';
 import type { ClientTransport, IncomingResponse, SendOptions, ServerRequestHandler, WireContext } from '../client/transport.js';
 import { classifyMessage, type ParsedMessage } from '../jsonrpc/parse.js';
@@ -157,6 +157,7 @@ export class HttpClientTransport implements ClientTransport {
       response = await this.fetch(this.url, { method: 'GET', headers, signal: AbortSignal.any([signal, this.closing.signal]) });
     } catch (err) {
       if (signal.aborted || this.closing.signal.aborted) throw signal.aborted ? signal.reason : this.closing.signal.reason;
+      if (err instanceof ToolClientError) throw err; // e.g. an authorizing fetch's AuthorizationError
       throw new ConnectionError(`could not reach ${this.url.origin}: ${(err as Error).message}`, 'network', { cause: err });
     }
     const type = response.headers.get('content-type') ?? '';
@@ -199,6 +200,8 @@ export class HttpClientTransport implements ClientTransport {
       return await this.fetch(this.url, { method: 'POST', headers, body: JSON.stringify(message), signal });
     } catch (err) {
       if (signal?.aborted) throw signal.reason;
+      // A fetch that authorizes (OAuthClient.fetch) fails with its own typed error: keep it.
+      if (err instanceof ToolClientError) throw err;
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
       const why = cause?.code ?? cause?.message ?? (err as Error).message;
       throw new ConnectionError(`could not reach ${this.url.origin}: ${why}`, 'network', { cause: err });

@@ -1,0 +1,345 @@
+import { META } from '../../protocol/meta.js';
+import { LATEST_MODERN_VERSION } from '../../protocol/versions.js';
+import { untilAborted } from '../deadline.js';
+import { AuthorizationError } from '../errors.js';
+import { readAuthorizationResponse, startAuthorization } from './authorization-code.js';
+import { discoverAuthorizationServer, discoverProtectedResource } from './discovery.js';
+import { clientFor } from './registration.js';
+import { requestTokens, type TokenGrant, type TokenResponse } from './token-endpoint.js';
+import { MemoryTokenStore } from './token-store.js';
+import type { AuthorizationServer, OAuthOptions, ProtectedResource, StoredTokens, TokenStore } from './types.js';
+import { canonicalResource, describe, secureUrl } from './urls.js';
+import { parseBearerChallenge, scopeSet, type BearerChallenge } from './www-authenticate.js';
+
+/** A token this close to its expiry is refreshed before use rather than sent to fail. */
+const REFRESH_SKEW_MS = 30_000;
+const DEFAULT_MAX_STEP_UPS = 2;
+
+/**
+ * OAuth 2.1 for one MCP server, as the authorization spec asks of clients
+ * (basic/authorization): `fetch` sends the server's requests with its bearer
+ * token and, when the server answers 401, discovers its authorization server
+ * (Protected Resource Metadata, then RFC 8414 / OpenID metadata), identifies
+ * the client (pre-registered, Client ID Metadata Document, or dynamic
+ * registration), runs the authorization code flow with PKCE S256, the
+ * `resource` parameter and RFC 9207 `iss` checks (or `client_credentials` for
+ * an unattended client), and retries; on 403 `insufficient_scope` it
+ * re-authorizes with the union of the scopes held and challenged, a bounded
+ * number of times. Tokens are refreshed before they expire and kept in the
+ * store per server and per authorization server.
+ *
+ * The access token is sent only to this server's URL, never after a
+ * redirect; the refresh token only to the token endpoint of the
+ * authorization server that issued it.
+ *
+ *   const oauth = new OAuthClient(url, { redirectUri, authorize, store: new FileTokenStore() });
+ *   const client = await ToolClient.connect({ url, fetch: oauth.fetch });
+ */
+export class OAuthClient {
+  /** The server's URL in canonical form: the key of its tokens and the only place the token goes. */
+  readonly server: string;
+  private readonly serverUrl: URL;
+  private readonly store: TokenStore;
+  private readonly http: typeof fetch;
+  private readonly warn: (message: string) => void;
+  private tokens?: StoredTokens;
+  private loaded = false;
+  /** The authorization in progress: concurrent requests that need one share it. */
+  private flight?: Promise<void>;
+  /** Metadata of the authorization servers met so far, by issuer. */
+  private readonly servers = new Map<string, AuthorizationServer>();
+  /** Operations whose step-up already failed, with the scope that did not help: not retried with the same scope. */
+  private readonly failedStepUps = new Map<string, string>();
+
+  constructor(serverUrl: string | URL, readonly options: OAuthOptions = {}) {
+    const url = new URL(String(serverUrl));
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError('the server URL must be http:// or https://');
+    this.serverUrl = url;
+    this.server = canonicalResource(url);
+    this.store = options.store ?? new MemoryTokenStore();
+    this.http = options.fetch ?? globalThis.fetch;
+    this.warn = options.onWarning ?? (() => {});
+    const grant = options.grantType ?? 'authorization_code';
+    if (grant === 'client_credentials' && (options.clientId === undefined || (options.clientSecret === undefined && options.privateKey === undefined))) {
+      throw new TypeError('client_credentials needs clientId with clientSecret or privateKey');
+    }
+  }
+
+  /** The fetch to give the server's transport (`{ url, fetch: oauth.fetch }`). */
+  readonly fetch: typeof fetch = (input, init) => this.send(input, init);
+
+  /** The tokens held for this server, if any (loaded from the store the first time). */
+  async currentTokens(): Promise<StoredTokens | undefined> {
+    if (!this.loaded) {
+      this.tokens = await this.store.loadTokens(this.server);
+      this.loaded = true;
+    }
+    return this.tokens;
+  }
+
+  /**
+   * Authorizes now, without waiting for a request to be refused (`toolwright
+   * login`): asks the server unauthenticated for its challenge, then runs the
+   * flow. `scope` replaces the spec's scope selection.
+   */
+  async login(options: { scope?: string; signal?: AbortSignal } = {}): Promise<StoredTokens> {
+    const challenge = await this.probe(options.signal);
+    const resource = await discoverProtectedResource(this.serverUrl, challenge, this.http, options.signal);
+    await this.authorize(resource, options.scope ?? this.options.scope ?? challenge?.scope, undefined, options.signal);
+    return this.tokens!;
+  }
+
+  /** Forgets this server's tokens, here and in the store; true when there were some. */
+  async logout(): Promise<boolean> {
+    const had = this.tokens !== undefined;
+    this.tokens = undefined;
+    this.loaded = true;
+    return (await this.store.deleteTokens(this.server)) || had;
+  }
+
+  private async send(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    // Only this server gets its token; anything else goes out as it came.
+    if (!this.isServer(url)) return this.http(input, init);
+    const body = init.body;
+    const replayable = body === undefined || body === null || typeof body === 'string';
+    const signal = init.signal ?? undefined;
+    let authorizations = 0;
+    let stepUps = 0;
+    for (;;) {
+      const sent = await this.usableTokens(signal);
+      const response = await this.http(url, withBearer(init, sent?.accessToken));
+      if (response.status === 401) {
+        const challenge = parseBearerChallenge(response.headers.get('www-authenticate'));
+        if (!replayable) return response;
+        await response.body?.cancel().catch(() => {});
+        if (authorizations >= 1) {
+          throw new AuthorizationError(
+            `${this.server} still refuses the request after authorization (HTTP 401${challenge?.error ? `, ${describe(challenge.error).slice(1, -1)}` : ''}${challenge?.errorDescription ? `: ${describe(challenge.errorDescription).slice(1, -1)}` : ''})`,
+            challenge?.error ?? 'invalid_token',
+          );
+        }
+        await this.shared(() => this.recover(challenge, sent), signal);
+        authorizations++;
+        continue;
+      }
+      if (response.status === 403) {
+        const challenge = parseBearerChallenge(response.headers.get('www-authenticate'));
+        if (challenge?.error === 'insufficient_scope' && replayable) {
+          await response.body?.cancel().catch(() => {});
+          const operation = operationOf(init);
+          const scope = scopeSet(sent?.requestedScope, sent?.scope, challenge.scope).join(' ');
+          const limit = this.options.maxStepUps ?? DEFAULT_MAX_STEP_UPS;
+          if (stepUps >= limit || this.failedStepUps.get(operation) === scope) {
+            this.failedStepUps.set(operation, scope);
+            throw new AuthorizationError(
+              `${this.server} still refuses ${operation} for insufficient scope${challenge.scope ? ` (it asks for ${describe(challenge.scope)})` : ''} after ${stepUps} re-authorization${stepUps === 1 ? '' : 's'}; giving up`,
+              'insufficient_scope',
+            );
+          }
+          await this.shared(() => this.stepUp(challenge, scope, sent), signal);
+          stepUps++;
+          continue;
+        }
+      }
+      if (stepUps > 0) this.failedStepUps.delete(operationOf(init));
+      return response;
+    }
+  }
+
+  private isServer(url: URL): boolean {
+    return url.origin === this.serverUrl.origin && url.pathname.replace(/\/+$/, '') === this.serverUrl.pathname.replace(/\/+$/, '');
+  }
+
+  /** Runs `work` once for all concurrent callers; each caller's own signal ends only its own wait. */
+  private async shared(work: () => Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+    if (!this.flight) {
+      const flight = work().finally(() => {
+        if (this.flight === flight) this.flight = undefined;
+      });
+      flight.catch(() => {});
+      this.flight = flight;
+    }
+    await (signal ? untilAborted(this.flight, signal) : this.flight);
+  }
+
+  /** Tokens to send: refreshed first when about to expire. */
+  private async usableTokens(signal: AbortSignal | undefined): Promise<StoredTokens | undefined> {
+    if (this.flight) await (signal ? untilAborted(this.flight, signal) : this.flight).catch(() => {});
+    const tokens = await this.currentTokens();
+    if (!tokens?.expiresAt || tokens.expiresAt - REFRESH_SKEW_MS > Date.now() || !tokens.refreshToken) return tokens;
+    await this.shared(async () => {
+      if (this.tokens !== tokens) return; // another request refreshed meanwhile
+      if (!(await this.refresh(tokens).catch(() => false))) this.tokens = { ...tokens, refreshToken: undefined };
+    }, signal).catch(() => {});
+    return this.tokens;
+  }
+
+  /** After a 401: refresh when the same authorization server still guards the server, else authorize again. */
+  private async recover(challenge: BearerChallenge | undefined, sent: StoredTokens | undefined): Promise<void> {
+    // Another request already replaced the refused token: just retry with the new one.
+    if (this.tokens && this.tokens.accessToken !== sent?.accessToken) return;
+    const resource = await discoverProtectedResource(this.serverUrl, challenge, this.http);
+    if (sent?.refreshToken && resource.authorizationServers.includes(sent.issuer) && sent.resource === resource.resource) {
+      if (await this.refresh(sent).catch(() => false)) return;
+    }
+    // Re-authorizing keeps what was held (authorization index.mdx "Scope Selection Strategy").
+    const scope = this.options.scope ?? scopeSet(sent?.requestedScope, challenge?.scope).join(' ');
+    await this.authorize(resource, scope || undefined, sent);
+  }
+
+  /** After 403 insufficient_scope: a new authorization for the union of the scopes held and challenged. */
+  private async stepUp(challenge: BearerChallenge, scope: string, sent: StoredTokens | undefined): Promise<void> {
+    if (this.tokens && sent && this.tokens.accessToken !== sent.accessToken) return; // stepped up meanwhile
+    const resource = await discoverProtectedResource(this.serverUrl, challenge, this.http);
+    await this.authorize(resource, scope, sent);
+  }
+
+  /** Exchanges the refresh token at the authorization server that issued it; false when it refuses. */
+  private async refresh(tokens: StoredTokens): Promise<boolean> {
+    if (!tokens.refreshToken) return false;
+    const server = await this.authorizationServer(tokens.issuer);
+    const client = await clientFor(server, this.options, this.store, { fetch: this.http });
+    if (client.clientId !== tokens.clientId) return false; // the tokens belong to a client we no longer are
+    try {
+      const fresh = await requestTokens(server, client, { grantType: 'refresh_token', refreshToken: tokens.refreshToken }, { resource: tokens.resource, fetch: this.http, privateKey: this.options.privateKey });
+      // Rotation (OAuth 2.1 §4.3.1): a new refresh token replaces the old; without one, the old one stays.
+      await this.keep(tokens.resource, server.issuer, client.clientId, fresh, tokens.requestedScope, tokens.refreshToken);
+      return true;
+    } catch (err) {
+      this.warn(`refreshing the token for ${this.server} failed: ${(err as Error).message}`);
+      return false;
+    }
+  }
+
+  /** The full flow against the authorization server the Protected Resource Metadata names. */
+  private async authorize(resource: ProtectedResource, requested: string | undefined, previous: StoredTokens | undefined, signal?: AbortSignal): Promise<void> {
+    const issuer = this.pickIssuer(resource, previous);
+    const server = await this.authorizationServer(issuer);
+    const grant = this.options.grantType ?? 'authorization_code';
+    // Scope selection (authorization index.mdx): the challenge's, else all of scopes_supported, else none.
+    let scope = requested ?? resource.scopesSupported?.join(' ');
+    if (scope && grant === 'authorization_code' && this.options.offlineAccess !== false && server.scopesSupported?.includes('offline_access')) {
+      scope = scopeSet(scope, 'offline_access').join(' ');
+    }
+    if (grant === 'client_credentials') {
+      const client = await clientFor(server, this.options, this.store, { fetch: this.http, signal });
+      const tokens = await requestTokens(server, client, { grantType: 'client_credentials' }, { resource: resource.resource, scope, fetch: this.http, signal, privateKey: this.options.privateKey });
+      await this.keep(resource.resource, server.issuer, client.clientId, tokens, scope);
+      return;
+    }
+    const { redirectUri, authorize } = this.options;
+    if (!redirectUri || !authorize) {
+      throw new AuthorizationError(`${this.server} needs authorization, and this client has no way to ask the user (no redirectUri and authorize)`, 'login_required');
+    }
+    const redirect = secureRedirect(redirectUri);
+    const client = await clientFor(server, this.options, this.store, { redirectUri: redirect, fetch: this.http, signal });
+    const pending = startAuthorization(server, { clientId: client.clientId, redirectUri: redirect, resource: resource.resource, scope });
+    const controller = new AbortController();
+    const prompt = { url: pending.url, redirectUri: redirect, issuer: server.issuer, resource: resource.resource, ...(scope ? { scope } : {}), signal: signal ? AbortSignal.any([signal, controller.signal]) : controller.signal };
+    let response: string | URL;
+    try {
+      response = await authorize(prompt);
+    } catch (err) {
+      if (err instanceof AuthorizationError) throw err;
+      throw new AuthorizationError(`authorization did not complete: ${(err as Error).message}`, undefined, { cause: err });
+    } finally {
+      controller.abort();
+    }
+    const code = readAuthorizationResponse(pending, response);
+    const grantRequest: TokenGrant = { grantType: 'authorization_code', code, codeVerifier: pending.codeVerifier, redirectUri: redirect };
+    const tokens = await requestTokens(server, client, grantRequest, { resource: resource.resource, fetch: this.http, signal, privateKey: this.options.privateKey });
+    await this.keep(resource.resource, server.issuer, client.clientId, tokens, scope);
+  }
+
+  /** The authorization server to use: the pre-registered client's, else the one already used, else the first listed. */
+  private pickIssuer(resource: ProtectedResource, previous: StoredTokens | undefined): string {
+    const listed = resource.authorizationServers;
+    if (this.options.clientIssuer && listed.includes(this.options.clientIssuer)) return this.options.clientIssuer;
+    if (previous && listed.includes(previous.issuer)) return previous.issuer;
+    return listed[0];
+  }
+
+  private async authorizationServer(issuer: string): Promise<AuthorizationServer> {
+    const known = this.servers.get(issuer);
+    if (known) return known;
+    const server = await discoverAuthorizationServer(issuer, this.http);
+    this.servers.set(issuer, server);
+    return server;
+  }
+
+  private async keep(resource: string, issuer: string, clientId: string, tokens: TokenResponse, requestedScope: string | undefined, oldRefreshToken?: string): Promise<void> {
+    const refreshToken = tokens.refreshToken ?? oldRefreshToken;
+    const stored: StoredTokens = {
+      server: this.server,
+      resource,
+      issuer,
+      clientId,
+      accessToken: tokens.accessToken,
+      ...(tokens.expiresAt !== undefined ? { expiresAt: tokens.expiresAt } : {}),
+      ...(refreshToken ? { refreshToken } : {}),
+      ...(tokens.scope !== undefined ? { scope: tokens.scope } : requestedScope ? { scope: requestedScope } : {}),
+      ...(requestedScope ? { requestedScope } : {}),
+    };
+    this.tokens = stored;
+    this.loaded = true;
+    try {
+      await this.store.saveTokens(stored);
+    } catch (err) {
+      this.warn(`the tokens for ${this.server} could not be saved: ${(err as Error).message}`);
+    }
+  }
+
+  /** An unauthenticated request whose 401 carries the server's challenge; undefined when it sends none. */
+  private async probe(signal?: AbortSignal): Promise<BearerChallenge | undefined> {
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'server/discover',
+      params: { _meta: { [META.protocolVersion]: LATEST_MODERN_VERSION, [META.clientCapabilities]: {} } },
+    });
+    try {
+      const response = await this.http(this.serverUrl, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': LATEST_MODERN_VERSION, 'mcp-method': 'server/discover' },
+        body,
+        signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(15_000)]) : AbortSignal.timeout(15_000),
+      });
+      await response.body?.cancel().catch(() => {});
+      return response.status === 401 ? parseBearerChallenge(response.headers.get('www-authenticate')) : undefined;
+    } catch (err) {
+      throw new AuthorizationError(`could not reach ${this.serverUrl.origin}: ${(err as Error).message}`, undefined, { cause: err });
+    }
+  }
+}
+
+/** security-considerations.mdx "Communication Security": redirect URIs are localhost or https. */
+function secureRedirect(uri: string): string {
+  secureUrl(uri, 'the redirect URI');
+  return uri;
+}
+
+/** The request with this server's bearer token, and no redirect followed (the token must not go where a redirect points). */
+function withBearer(init: RequestInit, token: string | undefined): RequestInit {
+  if (!token) return init;
+  const headers = new Headers(init.headers);
+  headers.set('authorization', `Bearer ${token}`);
+  return { ...init, headers, redirect: 'manual' };
+}
+
+/** What a request does, to track step-ups per operation: its method and tool name. */
+function operationOf(init: RequestInit): string {
+  const headers = new Headers(init.headers);
+  const method = headers.get('mcp-method');
+  if (method) return `${method}${headers.get('mcp-name') ? ` ${headers.get('mcp-name')}` : ''}`;
+  if (typeof init.body === 'string' && init.body.length < 1_000_000) {
+    try {
+      const message = JSON.parse(init.body) as { method?: unknown; params?: { name?: unknown } };
+      if (typeof message.method === 'string') return `${message.method}${typeof message.params?.name === 'string' ? ` ${message.params.name}` : ''}`;
+    } catch {
+      // not JSON: one bucket for all such requests
+    }
+  }
+  return 'request';
+}
