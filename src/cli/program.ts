@@ -7,6 +7,7 @@ import { callCommand, type CallOptions } from './call.js';
 import type { ClientCommandOptions } from './connect.js';
 import { ExitCode, reportError, type CliIo } from './errors.js';
 import { listCommand } from './list.js';
+import { connectCommand, type ConnectOptions } from './interactive/connect-command.js';
 import { serveCommand, type ServeOptions } from './serve.js';
 
 const defaultIo: CliIo = {
@@ -71,6 +72,12 @@ function buildProgram(io: CliIo, command: string[], setCode: (code: number) => v
     .option('--args <json>', 'arguments as a JSON object (key=value pairs are merged over it)')
     .option('--structured', 'show the structured content even when the text already carries it')
     .action(async (operands: string[], options: CallOptions) => setCode(await callCommand(operands, command, options, io, packageVersion())));
+
+  withClientOptions(program.command('connect'))
+    .description('an interactive session with a server, for people: toolwright connect <url> | toolwright connect -- <command> [args...]')
+    .argument('[url]', 'http(s):// URL of a Streamable HTTP server')
+    .option('--output-dir <dir>', 'where images, audio and blobs from results are saved (default: a new private temp folder)')
+    .action(async (url: string | undefined, options: ConnectOptions) => setCode(await connectCommand(url, command, options, io, packageVersion())));
 
   program.addCommand(auditCommand(io, setCode));
   program.addCommand(initCommand(io, setCode));

@@ -28,6 +28,8 @@ export type KeyName = 'Enter' | 'Tab' | 'C-c' | 'C-d' | 'Up' | 'Down' | 'BSpace'
  * exit code. `kill()` ends the tmux server and everything in it.
  */
 export class TerminalSession {
+  private readonly seen = new Map<string, number>();
+
   private constructor(private readonly socket: string) {}
 
   static async start(command: string[], options: { cwd?: string; env?: Record<string, string | undefined>; width?: number; height?: number } = {}): Promise<TerminalSession> {
@@ -81,6 +83,28 @@ export class TerminalSession {
     } catch {
       throw new Error(`the terminal never showed ${String(pattern)}; it shows:\n${last}`);
     }
+    return last;
+  }
+
+  /**
+   * Waits for one more occurrence of `text` than was seen by the last `next`
+   * for the same text (a prompt shown again, a second result), and returns
+   * the screen. Earlier occurrences in the scrollback do not count.
+   */
+  async next(text: string, timeout = 15_000): Promise<string> {
+    const seen = this.seen.get(text) ?? 0;
+    let last = '';
+    try {
+      await expect
+        .poll(async () => {
+          last = await this.screen();
+          return last.split(text).length - 1;
+        }, { timeout, interval: 100 })
+        .toBeGreaterThan(seen);
+    } catch {
+      throw new Error(`the terminal never showed ${JSON.stringify(text)} again (seen ${seen} time(s)); it shows:\n${last}`);
+    }
+    this.seen.set(text, last.split(text).length - 1);
     return last;
   }
 
