@@ -9,7 +9,10 @@ import { negotiateLegacyVersion, type Era } from '../protocol/versions.js';
 import type { PipelineOptions } from './pipeline/index.js';
 import { InsufficientScopeError } from './pipeline/authorize.js';
 import { MethodTable, methodNotFound, ok, standardPrimitives, type Primitive } from './primitives/index.js';
+import { RateLimitedError } from './primitives/rate-limit.js';
 import type { Logger } from './logger.js';
+import type { PromptRegistry } from './primitives/prompts/registry.js';
+import type { ResourceRegistry } from './primitives/resources/registry.js';
 import type { Exchange, Peer, Reply } from './peer.js';
 import type { SubscriptionHub } from './subscriptions.js';
 
@@ -21,6 +24,8 @@ export interface DispatcherOptions extends PipelineOptions {
   /** Cache hints on modern list and `server/discover` results. */
   cacheHints: CacheHints;
   subscriptions: SubscriptionHub;
+  resources: ResourceRegistry;
+  prompts: PromptRegistry;
   /** Primitives beyond the standard ones, registered after them (so they may wrap their methods). */
   primitives?: (context: PrimitiveContext) => Primitive[];
 }
@@ -112,6 +117,7 @@ export class Dispatcher {
 
   errorReply(id: JsonRpcRequest['id'] | undefined, err: unknown): Reply {
     if (err instanceof InsufficientScopeError) return { json: encodeError(id, err), status: err.httpStatus, requiredScopes: err.scopes };
+    if (err instanceof RateLimitedError) return { json: encodeError(id, err), status: err.httpStatus, retryAfterSeconds: err.retryAfterSeconds };
     if (err instanceof RpcError) return { json: encodeError(id, err), status: err.httpStatus };
     this.logger.error({ err }, 'unexpected error while handling a request');
     const internal = new RpcError(ErrorCode.InternalError, 'Internal error');

@@ -2,22 +2,31 @@ import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
 import { decodeCursor, encodeCursor } from '../protocol/cursor.js';
 import type { CacheHints, ResultEncoder } from '../protocol/result.js';
 import type { Era } from '../protocol/versions.js';
+import type { CompiledTool } from './compile-tool.js';
 import type { ToolRegistry } from './registry.js';
 
-/** What a listing is built from: the registry, or a caller's filtered view of it. */
+/** What a listing is built from: items with their serialized wire definitions, and a version that changes with them. */
+export interface ListSource<T extends { readonly wireJson: string }> {
+  readonly version: number;
+  list(): readonly T[];
+}
+
+/** What a tool listing is built from: the registry, or a caller's filtered view of it. */
 export type ToolSource = Pick<ToolRegistry, 'version' | 'list'>;
 
 /**
- * Serves `tools/list` pages from pre-serialized JSON. Pages are built on first
- * request and kept until the registry changes, so a page costs the same
- * however many tools are registered.
+ * Serves list pages (`tools/list`, `prompts/list`, `resources/list`, …) from
+ * pre-serialized JSON. Pages are built on first request and kept until the
+ * source changes, so a page costs the same however many items there are.
  */
-export class ToolListing {
+export class PagedListing<T extends { readonly wireJson: string }> {
   private pages = new Map<string, string>();
   private builtFor = -1;
 
   constructor(
-    private readonly registry: ToolSource,
+    private readonly registry: ListSource<T>,
+    /** The result member that holds the items (`tools`, `prompts`, `resources`, `resourceTemplates`). */
+    private readonly key: string,
     private readonly pageSize: number,
     private readonly cache: CacheHints,
     private readonly results: ResultEncoder,
@@ -52,11 +61,18 @@ export class ToolListing {
   }
 
   private build(era: Era, offset: number): string {
-    const tools = this.registry.list();
-    const page = tools.slice(offset, offset + this.pageSize);
-    const next = offset + this.pageSize < tools.length ? `,"nextCursor":${JSON.stringify(encodeCursor(offset + this.pageSize))}` : '';
-    const list = `"tools":[${page.map((t) => t.wireJson).join(',')}]`;
+    const items = this.registry.list();
+    const page = items.slice(offset, offset + this.pageSize);
+    const next = offset + this.pageSize < items.length ? `,"nextCursor":${JSON.stringify(encodeCursor(offset + this.pageSize))}` : '';
+    const list = `${JSON.stringify(this.key)}:[${page.map((t) => t.wireJson).join(',')}]`;
     const hints = era === 'modern' ? `,"ttlMs":${this.cache.ttlMs},"cacheScope":${JSON.stringify(this.cache.cacheScope)}` : '';
     return this.results.wrap(era, `${list}${next}${hints}`);
+  }
+}
+
+/** `tools/list` pages. */
+export class ToolListing extends PagedListing<CompiledTool> {
+  constructor(registry: ToolSource, pageSize: number, cache: CacheHints, results: ResultEncoder) {
+    super(registry, 'tools', pageSize, cache, results);
   }
 }

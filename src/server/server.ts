@@ -7,6 +7,8 @@ import type { AuditSink } from '../audit/record.js';
 import { CallsInFlight, ServerShutdown } from './calls-in-flight.js';
 import { Dispatcher, type PrimitiveContext } from './dispatcher.js';
 import type { Primitive } from './primitives/index.js';
+import { PromptRegistry, type Prompt } from './primitives/prompts/index.js';
+import { ResourceRegistry, type Resource, type ResourceTemplate } from './primitives/resources/index.js';
 import { auditStage } from './pipeline/audit.js';
 import { RequestStateCodec } from './inputs/request-state.js';
 import type { ApprovalMode } from './pipeline/index.js';
@@ -26,6 +28,12 @@ export interface ToolServerOptions {
   /** Guidance for the model on how to use this server (sent by discover and initialize). */
   instructions?: string;
   tools?: Tool[];
+  /** Resources at fixed URIs (`server.resources.add` adds more at run time). */
+  resources?: Resource[];
+  /** Resource templates (RFC 6570 URI templates; `server.resources.addTemplate` adds more). */
+  resourceTemplates?: ResourceTemplate<any>[];
+  /** Prompt templates (`server.prompts.add` adds more). */
+  prompts?: Prompt<any>[];
   /** Tools per `tools/list` page (default 100). */
   pageSize?: number;
   /** Freshness hint for modern list and discover results (default 5 minutes). */
@@ -90,6 +98,9 @@ export interface LimitOptions {
  */
 export class ToolServer {
   readonly tools = new ToolRegistry();
+  /** Resources and resource templates; `resources.updated(uri)` tells subscribers a resource changed. */
+  readonly resources = new ResourceRegistry();
+  readonly prompts = new PromptRegistry();
   readonly logger: Logger;
   readonly info: Implementation;
   /** @internal the protocol engine transports talk to */
@@ -131,8 +142,13 @@ export class ToolServer {
       calls: this.calls,
       outer: this.audit ? [auditStage(this.audit, this.logger)] : [],
       primitives: options.primitives,
+      resources: this.resources,
+      prompts: this.prompts,
     });
     if (options.tools?.length) this.tools.add(...options.tools);
+    if (options.resources?.length) this.resources.add(...options.resources);
+    if (options.resourceTemplates?.length) this.resources.addTemplate(...options.resourceTemplates);
+    if (options.prompts?.length) this.prompts.add(...options.prompts);
     // After the initial tools: only later changes are news to clients.
     this.tools.onChange(() => this.subscriptions.toolsChanged());
   }

@@ -39,7 +39,7 @@ describe('changing tools at run time', () => {
 describe('subscriptions/listen (modern)', () => {
   it('acknowledges first, then sends tagged list changes, coalescing one tick of changes', async () => {
     const { server, send, written } = setup();
-    send({ jsonrpc: '2.0', id: 'sub-1', method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true, resourcesListChanged: true }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } });
+    send({ jsonrpc: '2.0', id: 'sub-1', method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true, unheardOfListChanged: true }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } });
     expect(written[0]).toEqual({
       jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged',
       params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 'sub-1' }, notifications: { toolsListChanged: true } },

@@ -3,9 +3,13 @@ import type { Implementation } from '../../protocol/meta.js';
 import type { CacheHints, ResultEncoder } from '../../protocol/result.js';
 import type { PipelineOptions } from '../pipeline/index.js';
 import type { SubscriptionHub } from '../subscriptions.js';
+import { CompletionPrimitive } from './completion/index.js';
 import { LifecyclePrimitive } from './lifecycle/index.js';
 import type { Primitive } from './method-table.js';
+import { PromptsPrimitive } from './prompts/index.js';
+import type { PromptRegistry } from './prompts/registry.js';
 import { ResourcesPrimitive } from './resources/index.js';
+import type { ResourceRegistry } from './resources/registry.js';
 import { SubscriptionsPrimitive } from './subscriptions/index.js';
 import { ToolsPrimitive } from './tools/index.js';
 
@@ -16,6 +20,8 @@ export interface PrimitivesOptions extends PipelineOptions {
   cacheHints: CacheHints;
   subscriptions: SubscriptionHub;
   results: ResultEncoder;
+  resources: ResourceRegistry;
+  prompts: PromptRegistry;
   /** What the primitives advertise to modern clients (the dispatcher assembles it). */
   capabilities(): Record<string, unknown>;
 }
@@ -30,6 +36,8 @@ export function standardPrimitives(options: PrimitivesOptions): Primitive[] {
     new LifecyclePrimitive(options),
     new ToolsPrimitive({ ...options, scopePolicy }),
     new ResourcesPrimitive(options),
+    new PromptsPrimitive(options),
+    new CompletionPrimitive(options),
     new SubscriptionsPrimitive(options.subscriptions, options.results),
   ];
 }

@@ -1,40 +1,145 @@
 import { ErrorCode, RpcError } from '../../../jsonrpc/errors.js';
 import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
 import { Method } from '../../../protocol/methods.js';
-import type { ResultEncoder } from '../../../protocol/result.js';
+import type { CacheHints, ResultEncoder } from '../../../protocol/result.js';
 import type { Era } from '../../../protocol/versions.js';
+import type { RateLimiter } from '../../../policy/rate-limit.js';
+import type { RequestStateCodec } from '../../inputs/request-state.js';
+import { PagedListing } from '../../listing.js';
+import type { Logger } from '../../logger.js';
 import type { Exchange, Reply } from '../../peer.js';
 import type { ResultStore } from '../../result-store.js';
-import { ok, type MethodTable, type Primitive } from '../method-table.js';
+import type { SubscriptionHub } from '../../subscriptions.js';
+import { MAX_WATCHED_URI_CHARS } from '../../subscriptions.js';
+import { ok, type MethodTable, type Primitive, type RequestFacts } from '../method-table.js';
+import { takeRequestPoint } from '../rate-limit.js';
+import { runWithInputs, type RequestContext } from '../request-context.js';
+import { RESULT_URI_PREFIX } from './compile.js';
+import { normalizeContents } from './contents.js';
+import type { ResourceRegistry } from './registry.js';
+import type { ReadReturn } from './resource.js';
+
+/** Longest URI a read may name; longer ones are -32602 before any matching. */
+const MAX_READ_URI_CHARS = 8192;
+/** Largest read result, in bytes of text or base64; a read past it is -32603 (the log says which). */
+const MAX_READ_BYTES = 16 * 1024 * 1024;
 
 export interface ResourcesPrimitiveOptions {
+  resources: ResourceRegistry;
   resultStore: ResultStore;
   results: ResultEncoder;
+  subscriptions: SubscriptionHub;
+  pageSize: number;
+  cacheHints: CacheHints;
+  requestState: RequestStateCodec;
+  timeoutMs: number;
+  logger: Logger;
+  rateLimiter?: RateLimiter;
 }
 
 /**
- * The Resources primitive. Results too large to send inline are read by the
- * uri of their resource_link, by the caller who made them, until they
- * expire. They are per-caller, so they are not listed.
+ * The Resources primitive (resources.mdx): fixed resources and URI
+ * templates registered on `server.resources`, listed in cached pages and
+ * read through their `read`; beside them the large tool results the server
+ * stored, read by the uri of their resource_link, by the caller who made
+ * them, until they expire (per caller, so never listed). Subscriptions:
+ * modern clients name URIs in `subscriptions/listen`, legacy sessions call
+ * `resources/subscribe`; either hears `notifications/resources/updated`
+ * when the server calls `server.resources.updated(uri)`.
  */
 export class ResourcesPrimitive implements Primitive {
-  constructor(private readonly options: ResourcesPrimitiveOptions) {}
+  private readonly listing: PagedListing<{ wireJson: string }>;
+  private readonly templateListing: PagedListing<{ wireJson: string }>;
+
+  constructor(private readonly options: ResourcesPrimitiveOptions) {
+    const { resources, subscriptions, pageSize, cacheHints, results } = options;
+    this.listing = new PagedListing(resources, 'resources', pageSize, cacheHints, results);
+    this.templateListing = new PagedListing({ get version() { return resources.version; }, list: () => resources.templates() }, 'resourceTemplates', pageSize, cacheHints, results);
+    subscriptions.offer('resources');
+    subscriptions.offer('resourceUpdates');
+    resources.onChange(() => subscriptions.listChanged('resources'));
+    resources.onUpdate((uri) => subscriptions.resourceUpdated(uri));
+  }
 
   advertise(capabilities: Record<string, unknown>): void {
-    capabilities.resources = {};
+    capabilities.resources = { subscribe: true, listChanged: true };
   }
 
   register(methods: MethodTable): void {
-    methods.both(Method.resourcesList, (era) => (request) => ok(request, this.options.results.encode(era, { resources: [], ...privateHints(era) })));
-    methods.both(Method.resourceTemplatesList, (era) => (request) => ok(request, this.options.results.encode(era, { resourceTemplates: [], ...privateHints(era) })));
-    methods.both(Method.resourcesRead, (era) => (request, exchange) => this.read(request, exchange, era));
+    methods.both(Method.resourcesList, (era) => (request) => ok(request, this.listing.pageJson(era, request.params?.cursor)));
+    methods.both(Method.resourceTemplatesList, (era) => (request) => ok(request, this.templateListing.pageJson(era, request.params?.cursor)));
+    methods.both(Method.resourcesRead, (era) => (request, exchange, facts) => this.read(request, exchange, facts, era));
+    // 2026-07-28 replaced these with subscriptions/listen's resourceSubscriptions.
+    methods.add(Method.resourcesSubscribe, {
+      legacy: (request, exchange) => {
+        if (!this.options.subscriptions.subscribeLegacy(exchange.peer, watchedUri(request))) {
+          throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: this session watches as many resources as it may; unsubscribe from one first');
+        }
+        return ok(request, '{}');
+      },
+    });
+    methods.add(Method.resourcesUnsubscribe, {
+      legacy: (request, exchange) => {
+        this.options.subscriptions.unsubscribeLegacy(exchange.peer, watchedUri(request));
+        return ok(request, '{}');
+      },
+    });
   }
 
-  private read(request: JsonRpcRequest, exchange: Exchange, era: Era): Reply {
+  private async read(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, era: Era): Promise<Reply | undefined> {
     const uri = request.params?.uri;
-    if (typeof uri !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "uri" must be a string');
+    if (typeof uri !== 'string' || uri === '') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "uri" must be a non-empty string');
+    if (uri.length > MAX_READ_URI_CHARS) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: "uri" is longer than ${MAX_READ_URI_CHARS} characters`);
+    if (uri.startsWith(RESULT_URI_PREFIX)) return this.readStored(request, exchange, uri, era);
+    await takeRequestPoint(this.options.rateLimiter, Method.resourcesRead, exchange.principal);
+    const { resources } = this.options;
+    const fixed = resources.get(uri);
+    let meta: { mimeType?: string; ttlMs?: number; cacheScope?: 'public' | 'private'; timeoutMs?: number };
+    let args: unknown = {};
+    let readIt: (ctx: RequestContext) => ReadReturn | Promise<ReadReturn>;
+    if (fixed) {
+      meta = fixed.resource;
+      readIt = (ctx) => fixed.resource.read(ctx);
+    } else {
+      const matched = resources.matchTemplate(uri);
+      // resources.mdx "Error Handling": unknown resources are -32602 with the uri in data.
+      if (!matched) throw notFound(uri);
+      const { template } = matched;
+      meta = template.template;
+      args = matched.variables;
+      let variables: unknown = matched.variables;
+      if (template.variables) {
+        const checked = await template.variables.check(matched.variables);
+        if (!checked.ok) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: ${uri} does not name a resource of ${template.uriTemplate.template}: ${checked.problems.join('; ')}`, { uri });
+        variables = checked.value;
+      }
+      readIt = (ctx) => template.template.read(uri, variables, ctx);
+    }
+    const { logger } = this.options;
+    const outcome = await runWithInputs(request, exchange, era, facts, { tool: `resource ${uri}`, args, principal: exchange.principal }, {
+      codec: this.options.requestState,
+      timeoutMs: meta.timeoutMs ?? this.options.timeoutMs,
+      logger,
+    }, readIt);
+    if (outcome === undefined) return undefined;
+    if (!('value' in outcome)) return ok(request, this.options.results.encode(era, outcome as unknown as Record<string, unknown>));
+    const normalized = normalizeContents(outcome.value, uri, meta.mimeType);
+    if (normalized === undefined) throw notFound(uri);
+    if (!normalized.ok || normalized.bytes > MAX_READ_BYTES) {
+      const problem = normalized.ok ? `the contents are ${normalized.bytes} bytes, over the ${MAX_READ_BYTES}-byte limit` : normalized.problem;
+      logger.error({ uri, problem }, 'a resource read returned invalid contents');
+      throw new RpcError(ErrorCode.InternalError, `Internal error: the server could not read ${uri}`);
+    }
+    // Retried with answers (mrtr.mdx): the result depends on them, so it is not for any cache (caching.mdx "Cache Key").
+    const retried = request.params?.inputResponses !== undefined || request.params?.requestState !== undefined;
+    const hints = era === 'modern'
+      ? retried ? { ttlMs: 0, cacheScope: 'private' } : { ttlMs: meta.ttlMs ?? this.options.cacheHints.ttlMs, cacheScope: meta.cacheScope ?? 'public' }
+      : {};
+    return ok(request, this.options.results.encode(era, { contents: normalized.contents, ...hints }));
+  }
+
+  private readStored(request: JsonRpcRequest, exchange: Exchange, uri: string, era: Era): Reply {
     const stored = this.options.resultStore.get(uri, exchange.principal);
-    // resources.mdx "Error Handling": unknown resources are -32602 with the uri in data.
     if (!stored) throw new RpcError(ErrorCode.InvalidParams, 'Resource not found (it may have expired)', { uri });
     const contents = [{ uri, mimeType: stored.mimeType, ...(stored.text !== undefined ? { text: stored.text } : { blob: stored.blob }) }];
     const ttlMs = Math.max(0, stored.expiresAt - Date.now());
@@ -42,6 +147,19 @@ export class ResourcesPrimitive implements Primitive {
   }
 }
 
-function privateHints(era: Era): Record<string, unknown> {
-  return era === 'modern' ? { ttlMs: 0, cacheScope: 'private' } : {};
+function notFound(uri: string): RpcError {
+  return new RpcError(ErrorCode.InvalidParams, 'Resource not found', { uri });
 }
+
+function watchedUri(request: JsonRpcRequest): string {
+  const uri = request.params?.uri;
+  if (typeof uri !== 'string' || uri === '' || uri.length > MAX_WATCHED_URI_CHARS) {
+    throw new RpcError(ErrorCode.InvalidParams, `Invalid params: "uri" must be a string of 1 to ${MAX_WATCHED_URI_CHARS} characters`);
+  }
+  return uri;
+}
+
+export { ResourceRegistry } from './registry.js';
+export { defineResource, defineResourceTemplate, type Resource, type ResourceTemplate, type ResourceContext, type ResourceContent, type ReadReturn, type Completer } from './resource.js';
+export { ResourceDefinitionError } from './compile.js';
+export { UriTemplate, type TemplateVariables } from './uri-template.js';

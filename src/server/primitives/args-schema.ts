@@ -1,0 +1,28 @@
+import { compileSchema, type Validator } from '../../schema/compile.js';
+import { SchemaError } from '../../schema/dialect.js';
+import { isStandardSchema, parseWithStandard, standardToJsonSchema, type StandardSchemaV1 } from '../../schema/standard.js';
+import type { JsonSchema } from '../tool.js';
+
+/** A schema for string arguments (prompt arguments, template variables), checked and compiled once. */
+export interface ArgsSchema {
+  readonly json: JsonSchema;
+  /** Checks `value` (compiled validator, then the Standard Schema's own parse, whose output the handler gets). */
+  check(value: Record<string, unknown>): Promise<{ ok: true; value: unknown } | { ok: false; problems: string[] }>;
+}
+
+/** Throws a readable Error (SchemaError) when the schema is not an object schema or does not compile. */
+export function compileArgsSchema(schema: JsonSchema | StandardSchemaV1, root: string): ArgsSchema {
+  const standard = isStandardSchema(schema) ? schema : undefined;
+  const json = standard ? standardToJsonSchema(standard, 'input') : schema;
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new SchemaError('a schema must be a JSON Schema object or a Standard Schema (zod, valibot, arktype)');
+  if ((json as JsonSchema).type !== 'object') throw new SchemaError('the schema must be an object schema ({ "type": "object", ... })');
+  const validate: Validator = compileSchema(json, { root });
+  return {
+    json: json as JsonSchema,
+    async check(value) {
+      const outcome = validate(value);
+      if (!outcome.ok) return outcome;
+      return standard ? parseWithStandard(standard, value, root) : { ok: true, value };
+    },
+  };
+}

@@ -1,0 +1,121 @@
+import { ErrorCode, RpcError } from '../../../jsonrpc/errors.js';
+import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
+import { nodeCrypto } from '../../../lazy-crypto.js';
+import { isPlainObject } from '../../../protocol/content.js';
+import { Method } from '../../../protocol/methods.js';
+import type { ResultEncoder } from '../../../protocol/result.js';
+import type { Era } from '../../../protocol/versions.js';
+import type { RateLimiter } from '../../../policy/rate-limit.js';
+import type { Logger } from '../../logger.js';
+import type { Exchange, Reply } from '../../peer.js';
+import type { ArgsSchema } from '../args-schema.js';
+import { ok, type MethodTable, type Primitive } from '../method-table.js';
+import type { PromptRegistry } from '../prompts/registry.js';
+import { takeRequestPoint } from '../rate-limit.js';
+import type { ResourceRegistry } from '../resources/registry.js';
+import type { Completer } from '../resources/resource.js';
+
+/** completion.mdx "Completion Results": at most 100 values per response. */
+const MAX_VALUES = 100;
+const MAX_VALUE_CHARS = 4096;
+
+export interface CompletionPrimitiveOptions {
+  prompts: PromptRegistry;
+  resources: ResourceRegistry;
+  results: ResultEncoder;
+  timeoutMs: number;
+  logger: Logger;
+  rateLimiter?: RateLimiter;
+}
+
+/**
+ * `completion/complete` (completion.mdx) for prompt arguments (`ref/prompt`)
+ * and resource template variables (`ref/resource`, the template as listed).
+ * Values come from the prompt's or template's `complete` function for that
+ * argument, or else from the `enum` its schema gives it (those starting with
+ * what was typed); an argument with neither gets no suggestions. Completion
+ * answers immediately: it never asks the client for input.
+ */
+export class CompletionPrimitive implements Primitive {
+  constructor(private readonly options: CompletionPrimitiveOptions) {}
+
+  advertise(capabilities: Record<string, unknown>): void {
+    capabilities.completions = {};
+  }
+
+  register(methods: MethodTable): void {
+    methods.both(Method.complete, (era) => (request, exchange) => this.complete(request, exchange, era));
+  }
+
+  private async complete(request: JsonRpcRequest, exchange: Exchange, era: Era): Promise<Reply> {
+    const params = request.params ?? {};
+    const { ref, argument, context } = params;
+    if (!isPlainObject(argument) || typeof argument.name !== 'string' || typeof argument.value !== 'string') {
+      throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "argument" must be { name: string, value: string }');
+    }
+    if (argument.value.length > MAX_VALUE_CHARS) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: "argument.value" is longer than ${MAX_VALUE_CHARS} characters`);
+    const chosen = isPlainObject(context) && context.arguments !== undefined ? context.arguments : {};
+    if (!isPlainObject(chosen) || !Object.values(chosen).every((v) => typeof v === 'string')) {
+      throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "context.arguments" must be an object of strings');
+    }
+    const target = this.target(ref, argument.name);
+    await takeRequestPoint(this.options.rateLimiter, Method.complete, exchange.principal);
+    const values = target.completer
+      ? await this.run(target.completer, argument.value, chosen as Record<string, string>, target.label)
+      : fromEnum(target.schema, argument.name, argument.value);
+    const completion = { values: values.slice(0, MAX_VALUES), total: values.length, hasMore: values.length > MAX_VALUES };
+    return ok(request, this.options.results.encode(era, { completion }));
+  }
+
+  /** The completer (or schema) for `argument` of the referenced prompt or template; -32602 for an unknown one. */
+  private target(ref: unknown, argument: string): { completer?: Completer; schema?: ArgsSchema; label: string } {
+    if (!isPlainObject(ref)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "ref" must be a ref/prompt or ref/resource reference');
+    if (ref.type === 'ref/prompt') {
+      const prompt = typeof ref.name === 'string' ? this.options.prompts.get(ref.name) : undefined;
+      if (!prompt) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${String(ref.name).slice(0, 128)}`);
+      if (!prompt.arguments.some((a) => a.name === argument)) throw new RpcError(ErrorCode.InvalidParams, `Prompt ${prompt.name} has no argument ${JSON.stringify(argument.slice(0, 128))}`);
+      return { completer: prompt.prompt.complete?.[argument], schema: prompt.args, label: `prompt ${prompt.name}` };
+    }
+    if (ref.type === 'ref/resource') {
+      const template = typeof ref.uri === 'string' ? this.options.resources.getTemplate(ref.uri) : undefined;
+      if (!template) {
+        // A fixed resource has no variables to complete.
+        if (typeof ref.uri === 'string' && this.options.resources.get(ref.uri)) return { label: ref.uri };
+        throw new RpcError(ErrorCode.InvalidParams, `Unknown resource template: ${String(ref.uri).slice(0, 256)}`);
+      }
+      if (!template.uriTemplate.variables.includes(argument)) {
+        throw new RpcError(ErrorCode.InvalidParams, `Template ${template.uriTemplate.template} has no variable ${JSON.stringify(argument.slice(0, 128))}`);
+      }
+      return { completer: template.template.complete?.[argument], schema: template.variables, label: template.uriTemplate.template };
+    }
+    throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "ref.type" must be "ref/prompt" or "ref/resource"');
+  }
+
+  /** Runs an author's completer within the request timeout; what it returns is kept to strings. */
+  private async run(completer: Completer, value: string, chosen: Record<string, string>, label: string): Promise<string[]> {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`completion for ${label} timed out after ${this.options.timeoutMs} ms`)), this.options.timeoutMs);
+      });
+      const values = await Promise.race([Promise.resolve().then(() => completer(value, { arguments: { ...chosen } })), timeout]);
+      if (!Array.isArray(values)) throw new Error('a completer must return a list of strings');
+      return values.filter((v): v is string => typeof v === 'string');
+    } catch (err) {
+      const correlationId = nodeCrypto().randomUUID();
+      this.options.logger.error({ correlationId, what: label, err }, 'a completer failed');
+      throw new RpcError(ErrorCode.InternalError, `Internal error (correlation id ${correlationId})`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/** The schema's `enum` for the argument, those that start with what was typed (case-insensitive). */
+function fromEnum(schema: ArgsSchema | undefined, argument: string, typed: string): string[] {
+  const properties = schema?.json.properties;
+  const property = isPlainObject(properties) ? properties[argument] : undefined;
+  const values = isPlainObject(property) && Array.isArray(property.enum) ? property.enum : [];
+  const prefix = typed.toLowerCase();
+  return values.filter((v): v is string => typeof v === 'string' && v.toLowerCase().startsWith(prefix));
+}

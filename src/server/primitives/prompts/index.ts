@@ -1,0 +1,90 @@
+import { ErrorCode, RpcError } from '../../../jsonrpc/errors.js';
+import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
+import { isPlainObject } from '../../../protocol/content.js';
+import { Method } from '../../../protocol/methods.js';
+import type { CacheHints, ResultEncoder } from '../../../protocol/result.js';
+import type { Era } from '../../../protocol/versions.js';
+import type { RateLimiter } from '../../../policy/rate-limit.js';
+import type { RequestStateCodec } from '../../inputs/request-state.js';
+import { PagedListing } from '../../listing.js';
+import type { Logger } from '../../logger.js';
+import type { Exchange, Reply } from '../../peer.js';
+import type { SubscriptionHub } from '../../subscriptions.js';
+import { ok, type MethodTable, type Primitive, type RequestFacts } from '../method-table.js';
+import { takeRequestPoint } from '../rate-limit.js';
+import { runWithInputs } from '../request-context.js';
+import type { CompiledPrompt } from './compile.js';
+import { normalizePrompt } from './messages.js';
+import type { PromptRegistry } from './registry.js';
+
+export interface PromptsPrimitiveOptions {
+  prompts: PromptRegistry;
+  results: ResultEncoder;
+  subscriptions: SubscriptionHub;
+  pageSize: number;
+  cacheHints: CacheHints;
+  requestState: RequestStateCodec;
+  timeoutMs: number;
+  logger: Logger;
+  rateLimiter?: RateLimiter;
+}
+
+/**
+ * The Prompts primitive (prompts.mdx): `prompts/list` in cached pages and
+ * `prompts/get` with checked arguments, the same in both eras but for the
+ * encoding; a prompt may ask the client for input first (an
+ * InputRequiredResult for modern clients, a real request for legacy ones).
+ */
+export class PromptsPrimitive implements Primitive {
+  private readonly listing: PagedListing<CompiledPrompt>;
+
+  constructor(private readonly options: PromptsPrimitiveOptions) {
+    const { prompts, subscriptions, pageSize, cacheHints, results } = options;
+    this.listing = new PagedListing(prompts, 'prompts', pageSize, cacheHints, results);
+    subscriptions.offer('prompts');
+    prompts.onChange(() => subscriptions.listChanged('prompts'));
+  }
+
+  advertise(capabilities: Record<string, unknown>): void {
+    capabilities.prompts = { listChanged: true };
+  }
+
+  register(methods: MethodTable): void {
+    methods.both(Method.promptsList, (era) => (request) => ok(request, this.listing.pageJson(era, request.params?.cursor)));
+    methods.both(Method.promptsGet, (era) => (request, exchange, facts) => this.get(request, exchange, facts, era));
+  }
+
+  private async get(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, era: Era): Promise<Reply | undefined> {
+    const params = request.params ?? {};
+    const name = params.name;
+    if (typeof name !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "name" must be a string');
+    const compiled = this.options.prompts.get(name);
+    // prompts.mdx "Error Handling": an invalid prompt name is -32602.
+    if (!compiled) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name.length > 128 ? `${name.slice(0, 128)}…` : name}`);
+    const given = params.arguments ?? {};
+    if (!isPlainObject(given) || !Object.values(given).every((v) => typeof v === 'string')) {
+      throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "arguments" must be an object of strings');
+    }
+    await takeRequestPoint(this.options.rateLimiter, Method.promptsGet, exchange.principal);
+    const checked = await compiled.args.check(given);
+    if (!checked.ok) throw new RpcError(ErrorCode.InvalidParams, `Invalid params for prompt ${name}: ${checked.problems.join('; ')}`);
+    const { logger } = this.options;
+    const outcome = await runWithInputs(request, exchange, era, facts, { tool: `prompt ${name}`, args: given, principal: exchange.principal }, {
+      codec: this.options.requestState,
+      timeoutMs: compiled.prompt.timeoutMs ?? this.options.timeoutMs,
+      logger,
+    }, (ctx) => compiled.prompt.get(checked.value, ctx));
+    if (outcome === undefined) return undefined;
+    if (!('value' in outcome)) return ok(request, this.options.results.encode(era, outcome as unknown as Record<string, unknown>));
+    const normalized = normalizePrompt(outcome.value, compiled.prompt.description);
+    if (!normalized.ok) {
+      logger.error({ prompt: name, problem: normalized.problem }, 'a prompt returned an invalid result');
+      throw new RpcError(ErrorCode.InternalError, `Internal error: prompt ${name} produced an invalid result`);
+    }
+    return ok(request, this.options.results.encode(era, normalized.result as unknown as Record<string, unknown>));
+  }
+}
+
+export { PromptRegistry } from './registry.js';
+export { definePrompt, type Prompt, type PromptArgument, type PromptMessage, type PromptReturn, type PromptContext } from './prompt.js';
+export { PromptDefinitionError } from './compile.js';

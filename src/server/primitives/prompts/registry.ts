@@ -1,0 +1,61 @@
+import { compilePrompt, PromptDefinitionError, type CompiledPrompt } from './compile.js';
+import type { Prompt } from './prompt.js';
+
+/**
+ * The server's prompts, in registration order, by name (a Map: `constructor`
+ * or `10` are ordinary names). Every change bumps `version` (cached list
+ * pages are rebuilt) and tells the listeners (clients hear
+ * `notifications/prompts/list_changed`).
+ */
+export class PromptRegistry {
+  private readonly byName = new Map<string, CompiledPrompt>();
+  private readonly listeners = new Set<() => void>();
+  private ordered?: CompiledPrompt[];
+  version = 0;
+
+  /** Registers prompts; throws PromptDefinitionError (and registers none) if any is invalid or its name is taken. */
+  add<A>(...prompts: Prompt<A>[]): this {
+    const compiled = prompts.map((p) => compilePrompt(p as Prompt<unknown>));
+    const names = new Set<string>();
+    for (const c of compiled) {
+      if (this.byName.has(c.name) || names.has(c.name)) throw new PromptDefinitionError(c.name, 'a prompt with this name is already registered');
+      names.add(c.name);
+    }
+    for (const c of compiled) this.byName.set(c.name, c);
+    if (compiled.length) this.changed();
+    return this;
+  }
+
+  remove(name: string): boolean {
+    const removed = this.byName.delete(name);
+    if (removed) this.changed();
+    return removed;
+  }
+
+  get(name: string): CompiledPrompt | undefined {
+    return this.byName.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.byName.has(name);
+  }
+
+  list(): readonly CompiledPrompt[] {
+    return (this.ordered ??= [...this.byName.values()]);
+  }
+
+  get size(): number {
+    return this.byName.size;
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    this.version++;
+    this.ordered = undefined;
+    for (const listener of this.listeners) listener();
+  }
+}

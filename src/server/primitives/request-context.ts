@@ -1,0 +1,144 @@
+import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
+import type { JsonRpcRequest, RequestId } from '../../jsonrpc/types.js';
+import { nodeCrypto } from '../../lazy-crypto.js';
+import type { AuthInfo } from '../../policy/auth/principal.js';
+import { isPlainObject } from '../../protocol/content.js';
+import type { ClientCapabilities, Implementation } from '../../protocol/meta.js';
+import { ToolError } from '../../protocol/tool-error.js';
+import type { Era } from '../../protocol/versions.js';
+import { MissingClientCapability } from '../context.js';
+import { CallInputs, INPUT_REQUIRED, type InputRequiredResult } from '../inputs/call-inputs.js';
+import type { RequestStateCodec, StateBinding } from '../inputs/request-state.js';
+import type { CreateMessageResult, ElicitResult, InputMethod, ListRootsResult } from '../inputs/responses.js';
+import type { Logger } from '../logger.js';
+import type { Exchange } from '../peer.js';
+import type { AskOptions, ElicitSchema } from '../tool.js';
+import type { RequestFacts } from './method-table.js';
+
+/**
+ * What a prompt's or a resource's handler knows about its request, and what
+ * it may ask the client. Asking works as for tools: modern clients get an
+ * InputRequiredResult and retry with the answers (the handler runs again, so
+ * ask before acting); legacy clients get a real request on the same channel.
+ */
+export interface RequestContext {
+  /** Aborted when the client cancels, disconnects, or the request times out. */
+  readonly signal: AbortSignal;
+  readonly requestId: RequestId;
+  readonly era: Era;
+  readonly protocolVersion: string;
+  readonly clientCapabilities: ClientCapabilities;
+  readonly clientInfo?: Implementation;
+  /** Who is asking, when the transport authenticated the request. */
+  readonly principal?: string;
+  readonly auth?: AuthInfo;
+  elicit(message: string, requestedSchema: ElicitSchema, options?: AskOptions): Promise<ElicitResult>;
+  sample(params: { messages: unknown[]; maxTokens: number; systemPrompt?: string; [key: string]: unknown }, options?: AskOptions): Promise<CreateMessageResult>;
+  listRoots(options?: AskOptions): Promise<ListRootsResult>;
+}
+
+export interface RunLimits {
+  codec: RequestStateCodec;
+  timeoutMs: number;
+  logger: Logger;
+}
+
+/** How a handled request ended: its value, a question for the client (modern), or nothing (cancelled). */
+export type RunOutcome<T> = { value: T } | InputRequiredResult | undefined;
+
+/**
+ * Runs a prompt's or a resource's handler for one request, as the pipeline
+ * runs a tool's: cancellable by id and by the transport, bounded in time,
+ * with the modern retry's `inputResponses` and signed `requestState` opened
+ * first (forged, expired or borrowed state is -32602, mrtr.mdx "Server
+ * Requirements"). `binding` ties the state to this prompt or URI, these
+ * arguments and this caller. Failures become JSON-RPC errors: a ToolError
+ * is the author's message to the client (-32602), anything else -32603 with
+ * a correlation id (the log has the detail).
+ */
+export async function runWithInputs<T>(
+  request: JsonRpcRequest,
+  exchange: Exchange,
+  era: Era,
+  facts: RequestFacts,
+  binding: StateBinding,
+  limits: RunLimits,
+  handler: (ctx: RequestContext) => T | Promise<T>,
+): Promise<RunOutcome<T>> {
+  const params = request.params ?? {};
+  const answers = era === 'modern' ? openAnswers(params, limits.codec, binding) : {};
+  const controller = new AbortController();
+  const inputs = new CallInputs(era, facts.clientCapabilities, exchange, answers, limits.codec, binding);
+  let stop!: () => void;
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
+  let timedOut = false;
+  const abort = (reason: unknown) => {
+    if (controller.signal.aborted) return;
+    controller.abort(reason);
+    stop();
+  };
+  inputs.onPending = () => abort(INPUT_REQUIRED);
+  const cancellable = { abort };
+  exchange.peer.inflight.add(request.id, cancellable);
+  const unwatch = exchange.onClose?.((reason) => abort(reason));
+  const timer = setTimeout(() => {
+    timedOut = true;
+    abort(new Error('timed out'));
+  }, limits.timeoutMs);
+  const ctx = contextFor(request.id, era, facts, exchange, inputs, controller.signal);
+  try {
+    const value = await Promise.race([Promise.resolve().then(() => handler(ctx)), stopped]);
+    if (!controller.signal.aborted) return { value: value as T };
+  } catch (err) {
+    if (!controller.signal.aborted) throw failure(err, era, binding.tool, limits.logger);
+  } finally {
+    clearTimeout(timer);
+    unwatch?.();
+    exchange.peer.inflight.remove(cancellable);
+  }
+  if (inputs.hasPending) return inputs.inputRequiredResult();
+  if (timedOut) throw new RpcError(ErrorCode.InternalError, `${binding.tool} timed out after ${limits.timeoutMs} ms`);
+  return undefined;
+}
+
+function openAnswers(params: Record<string, unknown>, codec: RequestStateCodec, binding: StateBinding): Record<string, unknown> {
+  const { inputResponses, requestState } = params;
+  if (inputResponses !== undefined && !isPlainObject(inputResponses)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: inputResponses must be an object');
+  if (requestState === undefined && inputResponses === undefined) return {};
+  const earlier = requestState === undefined ? {} : codec.open(requestState, binding);
+  return { ...earlier, ...(inputResponses ?? {}) };
+}
+
+function contextFor(requestId: RequestId, era: Era, facts: RequestFacts, exchange: Exchange, inputs: CallInputs, signal: AbortSignal): RequestContext {
+  const ask = (method: InputMethod, params: Record<string, unknown>, options?: AskOptions) => {
+    if (signal.aborted) return Promise.reject(signal.reason);
+    return inputs.ask(method, params, options?.key ?? inputs.nextKey(method), signal);
+  };
+  return {
+    signal,
+    requestId,
+    era,
+    protocolVersion: facts.protocolVersion,
+    clientCapabilities: facts.clientCapabilities,
+    clientInfo: facts.clientInfo,
+    principal: exchange.principal,
+    auth: exchange.auth,
+    elicit: (message, requestedSchema, options) => ask('elicitation/create', { message, requestedSchema }, options) as Promise<ElicitResult>,
+    sample: (params, options) => ask('sampling/createMessage', params, options) as Promise<CreateMessageResult>,
+    listRoots: (options) => ask('roots/list', {}, options) as Promise<ListRootsResult>,
+  };
+}
+
+function failure(err: unknown, era: Era, what: string, logger: Logger): RpcError {
+  if (err instanceof RpcError) return err;
+  if (err instanceof ToolError) return new RpcError(ErrorCode.InvalidParams, err.message);
+  if (err instanceof MissingClientCapability) {
+    if (era === 'modern') {
+      return new RpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${err.capability}`, { requiredCapabilities: { [err.capability]: {} } });
+    }
+    return new RpcError(ErrorCode.InvalidRequest, `${what} needs a client that supports ${err.capability}; this client did not declare it`);
+  }
+  const correlationId = nodeCrypto().randomUUID();
+  logger.error({ correlationId, what, err }, 'a prompt or resource handler failed');
+  return new RpcError(ErrorCode.InternalError, `Internal error (correlation id ${correlationId})`);
+}

@@ -1,0 +1,113 @@
+import { compileResource, compileTemplate, ResourceDefinitionError, type CompiledResource, type CompiledTemplate } from './compile.js';
+import type { Resource, ResourceTemplate } from './resource.js';
+import type { TemplateVariables } from './uri-template.js';
+
+/**
+ * The server's resources and resource templates, in registration order. A
+ * Map by URI, so a read of a fixed resource is one lookup; templates are
+ * tried in order after it (first match wins). Every change bumps `version`
+ * (cached list pages are rebuilt) and tells the listeners (clients hear
+ * `notifications/resources/list_changed`); `updated(uri)` tells subscribers
+ * that a resource's content changed.
+ */
+export class ResourceRegistry {
+  private readonly byUri = new Map<string, CompiledResource>();
+  private readonly byTemplate = new Map<string, CompiledTemplate>();
+  private readonly listeners = new Set<() => void>();
+  private readonly updateListeners = new Set<(uri: string) => void>();
+  private ordered?: CompiledResource[];
+  private orderedTemplates?: CompiledTemplate[];
+  version = 0;
+
+  /** Registers resources; throws ResourceDefinitionError (and registers none) if any is invalid or its URI is taken. */
+  add(...resources: Resource[]): this {
+    const compiled = resources.map((r) => compileResource(r));
+    const uris = new Set<string>();
+    for (const c of compiled) {
+      if (this.byUri.has(c.uri) || uris.has(c.uri)) throw new ResourceDefinitionError(c.uri, 'a resource with this URI is already registered');
+      uris.add(c.uri);
+    }
+    for (const c of compiled) this.byUri.set(c.uri, c);
+    if (compiled.length) this.changed();
+    return this;
+  }
+
+  /** Registers resource templates; throws ResourceDefinitionError (and registers none) if any is invalid or already registered. */
+  addTemplate<V>(...templates: ResourceTemplate<V>[]): this {
+    const compiled = templates.map((t) => compileTemplate(t as ResourceTemplate<unknown>));
+    const seen = new Set<string>();
+    for (const c of compiled) {
+      const key = c.uriTemplate.template;
+      if (this.byTemplate.has(key) || seen.has(key)) throw new ResourceDefinitionError(key, 'a template with this uriTemplate is already registered');
+      seen.add(key);
+    }
+    for (const c of compiled) this.byTemplate.set(c.uriTemplate.template, c);
+    if (compiled.length) this.changed();
+    return this;
+  }
+
+  remove(uri: string): boolean {
+    const removed = this.byUri.delete(uri);
+    if (removed) this.changed();
+    return removed;
+  }
+
+  removeTemplate(uriTemplate: string): boolean {
+    const removed = this.byTemplate.delete(uriTemplate);
+    if (removed) this.changed();
+    return removed;
+  }
+
+  /** Tells clients subscribed to `uri` that its content changed (they read it again). */
+  updated(uri: string): void {
+    for (const listener of this.updateListeners) listener(uri);
+  }
+
+  get(uri: string): CompiledResource | undefined {
+    return this.byUri.get(uri);
+  }
+
+  getTemplate(uriTemplate: string): CompiledTemplate | undefined {
+    return this.byTemplate.get(uriTemplate);
+  }
+
+  /** The template whose URI template matches `uri` first, with the variables it binds. */
+  matchTemplate(uri: string): { template: CompiledTemplate; variables: TemplateVariables } | undefined {
+    for (const template of this.templates()) {
+      const variables = template.uriTemplate.match(uri);
+      if (variables) return { template, variables };
+    }
+    return undefined;
+  }
+
+  list(): readonly CompiledResource[] {
+    return (this.ordered ??= [...this.byUri.values()]);
+  }
+
+  templates(): readonly CompiledTemplate[] {
+    return (this.orderedTemplates ??= [...this.byTemplate.values()]);
+  }
+
+  get size(): number {
+    return this.byUri.size + this.byTemplate.size;
+  }
+
+  /** Called after every change to the list; returns an unsubscribe function. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Called by `updated(uri)`; returns an unsubscribe function. */
+  onUpdate(listener: (uri: string) => void): () => void {
+    this.updateListeners.add(listener);
+    return () => this.updateListeners.delete(listener);
+  }
+
+  private changed(): void {
+    this.version++;
+    this.ordered = undefined;
+    this.orderedTemplates = undefined;
+    for (const listener of this.listeners) listener();
+  }
+}
