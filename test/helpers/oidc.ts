@@ -41,7 +41,13 @@ export const RESOURCE_SERVER: TestClient = { id: 'toolwright-rs', secret: 'rs-se
 
 export const ALL_SCOPES = ['tools:read', 'tools:write', 'admin', 'reports'];
 
-export async function startAuthorizationServer(options: { tokenTtlSeconds?: number } = {}): Promise<LocalAuthorizationServer> {
+/**
+ * `interactive` also serves users (for the client's tests, issue #17): the authorization code
+ * flow with PKCE behind oidc-provider's own login and consent pages (any login, any password),
+ * dynamic client registration, offline_access and refresh tokens.
+ */
+export async function startAuthorizationServer(options: { tokenTtlSeconds?: number; interactive?: boolean } = {}): Promise<LocalAuthorizationServer> {
+  const interactive = options.interactive === true;
   let provider: Provider;
   let jwksFetches = 0;
   const opaqueResources = new Set<string>();
@@ -69,9 +75,16 @@ export async function startAuthorizationServer(options: { tokenTtlSeconds?: numb
         { client_id: AGENT.id, client_secret: AGENT.secret, grant_types: ['client_credentials'], redirect_uris: [], response_types: [], scope: ALL_SCOPES.join(' ') },
         { client_id: RESOURCE_SERVER.id, client_secret: RESOURCE_SERVER.secret, grant_types: [], redirect_uris: [], response_types: [] },
       ],
-      scopes: ALL_SCOPES,
+      scopes: interactive ? [...ALL_SCOPES, 'offline_access'] : ALL_SCOPES,
+      ...(interactive
+        ? {
+            findAccount: async (_ctx: unknown, id: string) => ({ accountId: id, claims: async () => ({ sub: id }) }),
+            issueRefreshToken: async () => true,
+          }
+        : {}),
       features: {
-        devInteractions: { enabled: false },
+        devInteractions: { enabled: interactive },
+        registration: { enabled: interactive },
         clientCredentials: { enabled: true },
         introspection: { enabled: true, allowedPolicy: async () => true },
         revocation: { enabled: true, allowedPolicy: async (_ctx: unknown, client: { clientId: string }, token: { clientId: string }) => client.clientId === token.clientId },
@@ -88,7 +101,7 @@ export async function startAuthorizationServer(options: { tokenTtlSeconds?: numb
         },
       },
       extraTokenClaims: async () => state.extraClaims,
-      ttl: { ClientCredentials: () => state.ttl },
+      ttl: { ClientCredentials: () => state.ttl, ...(interactive ? { AccessToken: () => state.ttl } : {}) },
     } as never);
     p.on('server_error', () => undefined);
     return p;

@@ -8,6 +8,8 @@ export interface Exchange {
   headers: IncomingMessage['headers'];
   /** The JSON-RPC message POSTed, when there was one. */
   message?: Json;
+  /** The request body as it came. */
+  raw: string;
   /** When the server received it (performance.now()). */
   at: number;
 }
@@ -25,7 +27,7 @@ export async function startScriptedHttp(handle: (req: IncomingMessage, res: Serv
     req.setEncoding('utf8');
     req.on('data', (chunk: string) => (body += chunk));
     req.on('end', () => {
-      const exchange: Exchange = { method: req.method ?? '', headers: req.headers, at: performance.now() };
+      const exchange: Exchange = { method: req.method ?? '', headers: req.headers, at: performance.now(), raw: body };
       if (body) {
         try {
           exchange.message = JSON.parse(body) as Json;

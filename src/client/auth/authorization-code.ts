@@ -23,6 +23,20 @@ function base64url(bytes: Buffer): string {
 }
 
 /**
+ * security-considerations.mdx "Authorization Code Protection": PKCE support is
+ * read from the metadata, and a server that does not advertise S256 (or has no
+ * authorization endpoint) is refused before anything is registered or asked.
+ */
+export function requirePkce(server: AuthorizationServer): void {
+  if (!server.authorizationEndpoint) throw new AuthorizationError(`the authorization server ${server.issuer} has no authorization_endpoint`);
+  if (!server.codeChallengeMethods?.includes('S256')) {
+    throw new AuthorizationError(
+      `the authorization server ${server.issuer} does not advertise PKCE with S256 (code_challenge_methods_supported): refusing to authorize without it`,
+    );
+  }
+}
+
+/**
  * Builds the authorization request (OAuth 2.1 §4.1.1): PKCE with S256 only
  * (security-considerations.mdx: a server that does not advertise it is
  * refused), a fresh state, and the resource (RFC 8707) on it.
@@ -31,12 +45,7 @@ export function startAuthorization(
   server: AuthorizationServer,
   options: { clientId: string; redirectUri: string; resource: string; scope?: string },
 ): PendingAuthorization {
-  if (!server.authorizationEndpoint) throw new AuthorizationError(`the authorization server ${server.issuer} has no authorization_endpoint`);
-  if (!server.codeChallengeMethods?.includes('S256')) {
-    throw new AuthorizationError(
-      `the authorization server ${server.issuer} does not advertise PKCE with S256 (code_challenge_methods_supported): refusing to authorize without it`,
-    );
-  }
+  requirePkce(server);
   const codeVerifier = base64url(randomBytes(32));
   const state = base64url(randomBytes(24));
   const url = new URL(server.authorizationEndpoint);

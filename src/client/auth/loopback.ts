@@ -18,15 +18,16 @@ const PAGE = (title: string) =>
 /**
  * The redirect endpoint of a native app (RFC 8252 §7.3): an HTTP listener on
  * the loopback address that receives the browser's return from the
- * authorization server. It takes the first request to its path and nothing
- * else, shows a page that repeats nothing from the request, and closes.
+ * authorization server. Each return goes to the authorization whose state it
+ * carries, once; anything else is refused; the page it shows repeats nothing
+ * from the request.
  *
  *   const loopback = await LoopbackRedirect.listen();
  *   const oauth = new OAuthClient(url, { redirectUri: loopback.redirectUri, authorize: loopback.authorize });
  */
 export class LoopbackRedirect {
-  private waiter?: { resolve(url: URL): void; reject(err: unknown): void };
-  private received?: URL;
+  /** The authorizations waiting for their browser, by the state their request carries. */
+  private readonly waiting = new Map<string, (url: URL) => void>();
 
   private constructor(private readonly server: Server, readonly redirectUri: string, private readonly options: LoopbackOptions) {}
 
@@ -40,8 +41,8 @@ export class LoopbackRedirect {
         return;
       }
       const done = loopback.accept(new URL(`${loopback.redirectUri}${url.search}`));
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
-      res.end(PAGE(done ? 'Authorization received' : 'Nothing to do here'));
+      res.writeHead(done ? 200 : 400, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
+      res.end(PAGE(done ? 'Authorization received' : 'No authorization is waiting for this'));
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -53,26 +54,26 @@ export class LoopbackRedirect {
     return loopback;
   }
 
-  /** For OAuthOptions.authorize: shows the URL, waits for the browser to come back. */
+  /** For OAuthOptions.authorize: shows the URL, waits for the browser to come back with this request's state. */
   readonly authorize = async (prompt: AuthorizationPrompt): Promise<URL> => {
+    const waiting = this.waitForRedirect(prompt.url.searchParams.get('state') ?? '', prompt.signal);
     (this.options.onPrompt ?? ((p) => void openBrowser(p.url.href)))(prompt);
-    return this.waitForRedirect(prompt.signal);
+    return waiting;
   };
 
-  /** Resolves with the URL the browser came back to (query included). */
-  waitForRedirect(signal?: AbortSignal): Promise<URL> {
-    if (this.received) return Promise.resolve(this.received);
+  /** Resolves with the URL the browser came back to (query included) carrying `state`. */
+  waitForRedirect(state: string, signal?: AbortSignal): Promise<URL> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<URL>((resolve, reject) => {
-      const onAbort = () => reject(signal?.reason);
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.waiter = {
-        resolve: (url) => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve(url);
-        },
-        reject,
+      const onAbort = () => {
+        this.waiting.delete(state);
+        reject(signal?.reason);
       };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiting.set(state, (url) => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve(url);
+      });
     });
   }
 
@@ -83,11 +84,13 @@ export class LoopbackRedirect {
     });
   }
 
-  /** Takes the first return that carries an authorization response; false for anything after it. */
+  /** Hands a return to the authorization waiting for its state, once; anything else is refused. */
   private accept(url: URL): boolean {
-    if (this.received || !(url.searchParams.has('code') || url.searchParams.has('error'))) return false;
-    this.received = url;
-    this.waiter?.resolve(url);
+    const state = url.searchParams.get('state');
+    const resolve = state === null ? undefined : this.waiting.get(state);
+    if (!resolve || !(url.searchParams.has('code') || url.searchParams.has('error'))) return false;
+    this.waiting.delete(state!);
+    resolve(url);
     return true;
   }
 }

@@ -2,7 +2,7 @@ import { META } from '../../protocol/meta.js';
 import { LATEST_MODERN_VERSION } from '../../protocol/versions.js';
 import { untilAborted } from '../deadline.js';
 import { AuthorizationError } from '../errors.js';
-import { readAuthorizationResponse, startAuthorization } from './authorization-code.js';
+import { readAuthorizationResponse, requirePkce, startAuthorization } from './authorization-code.js';
 import { discoverAuthorizationServer, discoverProtectedResource } from './discovery.js';
 import { clientFor } from './registration.js';
 import { requestTokens, type TokenGrant, type TokenResponse } from './token-endpoint.js';
@@ -167,7 +167,10 @@ export class OAuthClient {
   private async usableTokens(signal: AbortSignal | undefined): Promise<StoredTokens | undefined> {
     if (this.flight) await (signal ? untilAborted(this.flight, signal) : this.flight).catch(() => {});
     const tokens = await this.currentTokens();
-    if (!tokens?.expiresAt || tokens.expiresAt - REFRESH_SKEW_MS > Date.now() || !tokens.refreshToken) return tokens;
+    if (!tokens?.expiresAt || !tokens.refreshToken) return tokens;
+    // Refreshed a little before it expires: 30 s, or half its life for a short-lived one.
+    const skew = Math.min(REFRESH_SKEW_MS, tokens.obtainedAt !== undefined ? (tokens.expiresAt - tokens.obtainedAt) / 2 : REFRESH_SKEW_MS);
+    if (tokens.expiresAt - skew > Date.now()) return tokens;
     await this.shared(async () => {
       if (this.tokens !== tokens) return; // another request refreshed meanwhile
       if (!(await this.refresh(tokens).catch(() => false))) this.tokens = { ...tokens, refreshToken: undefined };
@@ -233,6 +236,7 @@ export class OAuthClient {
       throw new AuthorizationError(`${this.server} needs authorization, and this client has no way to ask the user (no redirectUri and authorize)`, 'login_required');
     }
     const redirect = secureRedirect(redirectUri);
+    requirePkce(server);
     const client = await clientFor(server, this.options, this.store, { redirectUri: redirect, fetch: this.http, signal });
     const pending = startAuthorization(server, { clientId: client.clientId, redirectUri: redirect, resource: resource.resource, scope });
     const controller = new AbortController();
@@ -276,7 +280,7 @@ export class OAuthClient {
       issuer,
       clientId,
       accessToken: tokens.accessToken,
-      ...(tokens.expiresAt !== undefined ? { expiresAt: tokens.expiresAt } : {}),
+      ...(tokens.expiresAt !== undefined ? { expiresAt: tokens.expiresAt, obtainedAt: Date.now() } : {}),
       ...(refreshToken ? { refreshToken } : {}),
       ...(tokens.scope !== undefined ? { scope: tokens.scope } : requestedScope ? { scope: requestedScope } : {}),
       ...(requestedScope ? { requestedScope } : {}),

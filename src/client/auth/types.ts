@@ -47,6 +47,8 @@ export interface StoredTokens {
   accessToken: string;
   /** ms since the epoch; absent when the server did not say. */
   expiresAt?: number;
+  /** When they were issued (ms since the epoch), to refresh a short-lived token in time but not at once. */
+  obtainedAt?: number;
   refreshToken?: string;
   /** The scope the server granted (its `scope`, else what was asked). */
   scope?: string;
