@@ -7,6 +7,8 @@
  * Plain objects: a tool module needs nothing from toolwright but its shape.
  * Names, texts and payloads are the ones the suite's scenarios check.
  */
+import { taskTools } from './task-tools.js';
+
 const TEST_IMAGE_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 const TEST_AUDIO_BASE64 = 'UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=';
 const noArgs = { type: 'object', properties: {} };
@@ -313,4 +315,6 @@ export default (server: { tools: Registry }) => [
       return 'Logging evaluated';
     },
   },
+  // The tasks extension's fixtures (tasks-* scenarios).
+  ...taskTools,
 ];

@@ -106,8 +106,18 @@ export function headerMatchesValue(decoded: string, value: unknown): boolean {
   return false;
 }
 
-/** Methods whose `Mcp-Name` header mirrors `params.name` or `params.uri` (streamable-http.mdx). */
-export const NAMED_PARAM: Readonly<Record<string, 'name' | 'uri'>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+/**
+ * Methods whose `Mcp-Name` header mirrors `params.name` or `params.uri` (streamable-http.mdx),
+ * and the tasks extension's methods, whose `Mcp-Name` is `params.taskId` (SEP-2663 "Routing Headers").
+ */
+export const NAMED_PARAM: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+};
 
 /** The legacy session header (lower-case, as Node's headers are). */
 export const SESSION_HEADER = 'mcp-session-id';

@@ -5,6 +5,7 @@ import { compileSchema, type Validator } from '../schema/compile.js';
 import { SchemaError } from '../schema/dialect.js';
 import { isStandardSchema, standardToJsonSchema, type StandardSchemaV1 } from '../schema/standard.js';
 import type { JsonSchema, Tool } from './tool.js';
+import { checkTaskMode } from './primitives/tasks/policy.js';
 
 /**
  * A tool ready to serve: schemas checked and its wire definition serialized,
@@ -37,6 +38,11 @@ export function compileTool(tool: Tool): CompiledTool {
   if (nameProblem) throw new ToolDefinitionError(name, nameProblem);
   if (typeof tool.handler !== 'function') throw new ToolDefinitionError(name, 'a handler function is required');
   if (typeof tool.description !== 'string') throw new ToolDefinitionError(name, 'a description string is required');
+  try {
+    checkTaskMode(tool.task, 'task');
+  } catch (err) {
+    throw new ToolDefinitionError(name, (err as Error).message);
+  }
 
   const standardInput = isStandardSchema(tool.inputSchema) ? tool.inputSchema : undefined;
   const inputSchema = toJsonSchema(name, tool.inputSchema, 'input');

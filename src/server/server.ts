@@ -17,6 +17,9 @@ import { ToolRegistry } from './registry.js';
 import { ResultStore, type ResultStoreOptions } from './result-store.js';
 import { SubscriptionHub } from './subscriptions.js';
 import type { Tool } from './tool.js';
+import { TasksPrimitive, type TasksOptions } from './primitives/tasks/index.js';
+import { createDefaultTaskStore } from '../tasks/default-store.js';
+import type { TaskStore } from '../tasks/store.js';
 
 /** After stopping the calls that outlived a shutdown's grace, how long their answers may take. */
 const STOPPED_CALLS_WAIT_MS = 2_000;
@@ -69,6 +72,18 @@ export interface ToolServerOptions {
    * capabilities, and may wrap a method registered before it.
    */
   primitives?: (context: PrimitiveContext) => Primitive[];
+  /**
+   * Long-running calls as tasks (the io.modelcontextprotocol/tasks extension):
+   * where tasks are kept, their TTL and polling interval, and which tools
+   * become tasks (a tool's own `task`, the operator's per-tool modes and
+   * default). false: no tasks (the extension is not advertised).
+   */
+  tasks?: ServerTasksOptions | false;
+}
+
+export interface ServerTasksOptions extends Partial<Omit<TasksOptions, 'store'>> {
+  /** A TaskStore, or the SQLite file to keep tasks in (default `.toolwright/tasks.db`). */
+  store?: TaskStore | string;
 }
 
 export interface LimitOptions {
@@ -111,6 +126,8 @@ export class ToolServer {
   /** The audit sink, if auditing is on. */
   readonly audit?: AuditSink;
   private readonly calls = new CallsInFlight();
+  /** Where tasks are kept, unless tasks are off. */
+  readonly taskStore?: TaskStore;
   private draining?: Promise<void>;
 
   constructor(options: ToolServerOptions = {}) {
@@ -122,6 +139,8 @@ export class ToolServer {
     const limits = options.limits ?? {};
     this.results = new ResultStore(limits.resultStore);
     this.audit = options.audit === undefined ? createDefaultAuditSink() : options.audit || undefined;
+    const tasks = options.tasks === false ? undefined : (options.tasks ?? {});
+    if (tasks) this.taskStore = typeof tasks.store === 'object' ? tasks.store : createDefaultTaskStore(tasks.store);
     this.dispatcher = new Dispatcher({
       registry: this.tools,
       logger: this.logger,
@@ -141,7 +160,10 @@ export class ToolServer {
       subscriptions: this.subscriptions,
       calls: this.calls,
       outer: this.audit ? [auditStage(this.audit, this.logger)] : [],
-      primitives: options.primitives,
+      primitives: (context) => [
+        ...(this.taskStore ? [new TasksPrimitive({ ...tasks, store: this.taskStore, registry: this.tools, results: context.results, serverInfo: this.info, logger: this.logger })] : []),
+        ...(options.primitives?.(context) ?? []),
+      ],
       resources: this.resources,
       prompts: this.prompts,
     });
@@ -198,6 +220,7 @@ export class ToolServer {
   close(): void {
     this.endSubscriptions();
     this.audit?.close?.();
+    this.taskStore?.close();
   }
 
   /** Registers tools; throws ToolDefinitionError (and registers none) if any is invalid. */

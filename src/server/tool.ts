@@ -5,6 +5,7 @@ import type { Era } from '../protocol/versions.js';
 import type { RequestId } from '../jsonrpc/types.js';
 import type { StandardSchemaV1 } from '../schema/standard.js';
 import type { CreateMessageResult, ElicitResult, ListRootsResult } from './inputs/responses.js';
+import type { TaskMode } from './primitives/tasks/policy.js';
 
 export type { CreateMessageResult, ElicitResult, ListRootsResult };
 
@@ -122,6 +123,13 @@ export interface Tool<S extends JsonSchema | StandardSchemaV1 = JsonSchema | Sta
    * absent from `tools/list` and calling it is the unknown-tool error.
    */
   visibilityScopes?: string[];
+  /**
+   * When a call becomes a task (the tasks extension: the client polls for the
+   * result): 'never' (default), 'always', 'required' (clients without the
+   * extension are refused with -32021) or { afterMs } (only when it has not
+   * answered within that time). The config's `server.tasks.tools` wins over it.
+   */
+  task?: TaskMode;
   /**
    * Returns a string (one text block), a full ToolResult, or — for tools with an
    * outputSchema — the structured value itself. Throw ToolError for a failure

@@ -1,0 +1,200 @@
+import { randomUUID } from 'node:crypto';
+import { ErrorCode, RpcError } from '../../../jsonrpc/errors.js';
+import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
+import { isPlainObject } from '../../../protocol/content.js';
+import { Method } from '../../../protocol/methods.js';
+import type { ResultEncoder } from '../../../protocol/result.js';
+import type { Implementation } from '../../../protocol/meta.js';
+import type { TaskRecord, TaskStore } from '../../../tasks/store.js';
+import type { Logger } from '../../logger.js';
+import type { Exchange, Reply } from '../../peer.js';
+import type { ToolRegistry } from '../../registry.js';
+import { ok, type MethodHandler, type MethodTable, type Primitive, type RequestFacts } from '../method-table.js';
+import { resolveTaskMode, type ResolvedTaskMode, type TaskMode } from './policy.js';
+import { TaskRun } from './task-run.js';
+import { createTaskResultJson, declaresTasks, getTaskResultJson, missingTasksExtension, taskIdOf, taskNotFound, TaskMethod, TASKS_EXTENSION } from './wire.js';
+
+export interface TasksOptions {
+  /** Where tasks are kept (default: SQLite at `.toolwright/tasks.db`). */
+  store: TaskStore;
+  /** How long a task and its result are kept, from creation (default 1 hour); null: until deleted. */
+  ttlMs?: number | null;
+  /** The polling interval suggested to clients (default 1,000 ms). */
+  pollIntervalMs?: number;
+  /** Mode for tools that set none (default 'never'). */
+  defaultMode?: TaskMode;
+  /** The operator's mode per tool name; wins over the tool's own `task`. */
+  tools?: Readonly<Record<string, TaskMode>>;
+  /** Tasks running or waiting for input at once; beyond it calls are answered directly (default 1,000). */
+  maxActive?: number;
+}
+
+export interface TasksPrimitiveOptions extends TasksOptions {
+  registry: ToolRegistry;
+  results: ResultEncoder;
+  serverInfo: Implementation;
+  logger: Logger;
+}
+
+/** What a restart does to a task that was still running (documented in the README). */
+export const RESTART_ERROR = { code: ErrorCode.InternalError, message: 'The server restarted while the task was running; its work was lost. Call the tool again.' };
+
+/**
+ * The tasks extension (io.modelcontextprotocol/tasks, SEP-2663) for
+ * `tools/call` in the modern era: it wraps the tools primitive's handler, so
+ * a task's work is an ordinary call through the whole pipeline, and answers
+ * tasks/get, tasks/update and tasks/cancel. tasks/result and tasks/list are
+ * not served in this era (-32601, as SEP-2663 requires).
+ */
+export class TasksPrimitive implements Primitive {
+  private readonly live = new Map<string, TaskRun>();
+  private readonly ttlMs: number | null;
+  private readonly pollIntervalMs: number;
+  private readonly maxActive: number;
+  private readonly store: TaskStore;
+  private opened?: Promise<void>;
+
+  constructor(private readonly options: TasksPrimitiveOptions) {
+    this.store = options.store;
+    this.ttlMs = options.ttlMs === undefined ? 3_600_000 : options.ttlMs;
+    this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
+    this.maxActive = options.maxActive ?? 1_000;
+  }
+
+  advertise(capabilities: Record<string, unknown>, era: string): void {
+    if (era === 'modern') capabilities.extensions = { [TASKS_EXTENSION]: {} };
+  }
+
+  register(methods: MethodTable): void {
+    methods.wrap(Method.toolsCall, 'modern', (inner) => this.wrapCall(inner));
+    methods.add(TaskMethod.get, { modern: (request, exchange, facts) => this.get(request, exchange, facts) });
+    methods.add(TaskMethod.update, { modern: (request, exchange, facts) => this.update(request, exchange, facts) });
+    methods.add(TaskMethod.cancel, { modern: (request, exchange, facts) => this.cancel(request, exchange, facts) });
+  }
+
+  /** The mode of `toolName`: the operator's setting, else the tool's, else the operator's default. */
+  modeOf(toolName: string): ResolvedTaskMode {
+    const own = this.options.registry.get(toolName)?.tool.task;
+    const operator = Object.prototype.hasOwnProperty.call(this.options.tools ?? {}, toolName) ? this.options.tools![toolName] : undefined;
+    return resolveTaskMode(operator ?? own ?? this.options.defaultMode);
+  }
+
+  /** The store is opened on first use: once, failing what a previous process left running. */
+  private ready(): Promise<void> {
+    return (this.opened ??= this.store.failUnfinished(RESTART_ERROR).then((n) => {
+      if (n > 0) this.options.logger.warn({ tasks: n }, 'tasks left running by a previous process are marked failed');
+    }));
+  }
+
+  private wrapCall(inner: MethodHandler): MethodHandler {
+    return (request, exchange, facts) => {
+      const name = request.params?.name;
+      const mode = typeof name === 'string' && this.options.registry.has(name) ? this.modeOf(name) : undefined;
+      if (!mode?.task) return inner(request, exchange, facts);
+      if (!declaresTasks(facts.clientCapabilities)) {
+        if (mode.required) throw missingTasksExtension();
+        return inner(request, exchange, facts);
+      }
+      // Overloaded: the call is answered directly rather than parked (a bound on what tasks hold).
+      if (this.live.size >= this.maxActive) return inner(request, exchange, facts);
+      return this.callAsTask(request, exchange, facts, inner, mode, name as string);
+    };
+  }
+
+  private async callAsTask(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, inner: MethodHandler, mode: ResolvedTaskMode, tool: string): Promise<Reply | undefined> {
+    await this.ready();
+    const run = new TaskRun(request, exchange, facts, inner, this.store, (done) => this.forget(done));
+    const first = run.start();
+    if (mode.afterMs > 0) {
+      // Until it becomes a task, the call belongs to its request: cancelling or losing it stops the work.
+      const stop = { abort: (reason?: unknown) => run.abort(reason) };
+      exchange.peer.inflight.add(request.id, stop);
+      const unsubscribe = exchange.onClose?.((reason) => run.abort(reason));
+      let timer: NodeJS.Timeout | undefined;
+      const elapsed = new Promise<'elapsed'>((resolve) => (timer = setTimeout(() => resolve('elapsed'), mode.afterMs)));
+      const winner = await Promise.race([first.then((reply) => ({ reply })), elapsed]);
+      clearTimeout(timer);
+      exchange.peer.inflight.remove(stop);
+      unsubscribe?.();
+      // Answered in time (a result, an error, or a round of MRTR questions): no task.
+      if (winner !== 'elapsed') return winner.reply;
+    }
+    const now = Date.now();
+    const record: TaskRecord = {
+      taskId: randomUUID(),
+      owner: exchange.principal ?? '',
+      tool,
+      status: 'working',
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttlMs: this.ttlMs,
+      pollIntervalMs: this.pollIntervalMs,
+    };
+    try {
+      await run.becomeTask(record);
+    } catch (err) {
+      run.abort(err);
+      throw err;
+    }
+    this.live.set(record.taskId, run);
+    this.expireLater(run, record);
+    void first.then((reply) => run.settle(reply)).catch((err) => this.options.logger.error({ err, taskId: record.taskId }, 'task could not record its outcome'));
+    void this.store.purgeExpired().catch(() => undefined);
+    return ok(request, createTaskResultJson(record, this.options.serverInfo));
+  }
+
+  private async get(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts): Promise<Reply> {
+    const record = await this.find(request, exchange, facts);
+    const run = this.live.get(record.taskId);
+    const shown = run?.progressMessage !== undefined && record.status === 'working' ? { ...record, statusMessage: run.progressMessage } : record;
+    return ok(request, getTaskResultJson(shown, this.options.serverInfo));
+  }
+
+  private async update(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts): Promise<Reply> {
+    const record = await this.find(request, exchange, facts);
+    const responses = request.params?.inputResponses;
+    if (!isPlainObject(responses)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "inputResponses" must be an object');
+    await this.live.get(record.taskId)?.answer(responses);
+    return ok(request, this.options.results.wrap('modern', ''));
+  }
+
+  private async cancel(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts): Promise<Reply> {
+    const record = await this.find(request, exchange, facts);
+    // A terminal task: the same empty acknowledgement (idempotent).
+    await this.live.get(record.taskId)?.cancel();
+    return ok(request, this.options.results.wrap('modern', ''));
+  }
+
+  /** The caller's task, or the one error for every task it may not see (SEP-2663 "Auth binding"). */
+  private async find(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts): Promise<TaskRecord> {
+    if (!declaresTasks(facts.clientCapabilities)) throw missingTasksExtension();
+    const taskId = taskIdOf(request.params);
+    await this.ready();
+    const record = await this.store.get(taskId, exchange.principal ?? '');
+    if (!record) throw taskNotFound();
+    return record;
+  }
+
+  private forget(run: TaskRun): void {
+    clearTimeout(run.expiry);
+    if (run.taskId && this.live.get(run.taskId) === run) this.live.delete(run.taskId);
+  }
+
+  /** A task that outlives its TTL is stopped and forgotten (its row is purged later). */
+  private expireLater(run: TaskRun, record: TaskRecord): void {
+    if (record.ttlMs === null) return;
+    run.expiry = setTimeout(() => {
+      if (this.live.get(record.taskId) !== run) return;
+      run.abort(new Error('the task outlived its time to live'));
+      this.live.delete(record.taskId);
+    }, record.ttlMs);
+    run.expiry.unref();
+  }
+
+  close(): void {
+    // Tasks keep running through a drain like any call; the store is closed by the server.
+  }
+}
+
+export { resolveTaskMode, checkTaskMode, type TaskMode } from './policy.js';
+export { TASKS_EXTENSION } from './wire.js';

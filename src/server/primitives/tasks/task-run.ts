@@ -1,0 +1,175 @@
+import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
+import { isPlainObject } from '../../../protocol/content.js';
+import { Method } from '../../../protocol/methods.js';
+import type { TaskError, TaskPatch, TaskRecord, TaskStore } from '../../../tasks/store.js';
+import { Peer, type Exchange, type Reply } from '../../peer.js';
+import type { MethodHandler, RequestFacts } from '../method-table.js';
+
+/**
+ * One call that may become a task, and then is one. It runs the wrapped
+ * `tools/call` handler (the whole call pipeline: validation, approval,
+ * limits, audit, timeouts) on an exchange of its own, so the work outlives
+ * the request that started it: nothing the original connection does after
+ * the handle is sent reaches it, except through tasks/cancel.
+ *
+ * Input the handler asks for once the call is a task: the pipeline answers
+ * that pass with an input-required result (its MRTR machinery); the task
+ * shows its questions on tasks/get, collects the answers from tasks/update,
+ * and once every question has one re-runs the call with them and the signed
+ * requestState, exactly as a client's MRTR retry would.
+ */
+export class TaskRun {
+  /** The task's record once it is one. */
+  record?: TaskRecord;
+  /** The latest progress, shown as the status message (kept in memory: no write per progress tick). */
+  progressMessage?: string;
+  /** Stops the task when its TTL ends (cleared once it settles). */
+  expiry?: NodeJS.Timeout;
+  private readonly peer: Peer;
+  private readonly exchange: Exchange;
+  private requestState?: string;
+  private answers: Record<string, unknown> = {};
+  private running = false;
+  private pass = 0;
+  /** Settles the current store write chain: changes are applied in order. */
+  private writes: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly request: JsonRpcRequest,
+    private readonly original: Exchange,
+    private readonly facts: RequestFacts,
+    private readonly inner: MethodHandler,
+    private readonly store: TaskStore,
+    private readonly onSettled: (run: TaskRun) => void,
+  ) {
+    this.peer = new Peer(original.peer.transport);
+    this.exchange = {
+      peer: this.peer,
+      notify: (json) => this.notify(json),
+      headers: original.headers,
+      principal: original.principal,
+      auth: original.auth,
+      messageBytes: original.messageBytes,
+    };
+  }
+
+  get taskId(): string | undefined {
+    return this.record?.taskId;
+  }
+
+  /** Runs the first pass; its answer is the direct answer while the call is not a task yet. */
+  start(): Promise<Reply | undefined> {
+    return this.runPass(this.request.params ?? {});
+  }
+
+  /** Makes it a task: the record is stored before this resolves (the handle may then be sent). */
+  async becomeTask(record: TaskRecord): Promise<void> {
+    await this.store.create(record);
+    this.record = record;
+  }
+
+  /** Stops the work (the original request was cancelled or lost before the call became a task). */
+  abort(reason: unknown): void {
+    this.peer.inflight.abortAll(reason);
+  }
+
+  /** tasks/update: answers to outstanding questions; others are ignored (SEP-2663 "Task Update Requests"). */
+  async answer(responses: Record<string, unknown>): Promise<void> {
+    const record = this.record;
+    if (!record || record.status !== 'input_required' || this.running) return;
+    const outstanding = { ...(record.inputRequests ?? {}) };
+    let accepted = 0;
+    for (const [key, value] of Object.entries(responses)) {
+      if (!Object.prototype.hasOwnProperty.call(outstanding, key)) continue;
+      this.answers[key] = value;
+      delete outstanding[key];
+      accepted++;
+    }
+    if (accepted === 0) return;
+    if (Object.keys(outstanding).length > 0) {
+      await this.write({ inputRequests: outstanding });
+      return;
+    }
+    const params: Record<string, unknown> = { ...(this.request.params ?? {}), inputResponses: this.answers };
+    if (this.requestState !== undefined) params.requestState = this.requestState;
+    this.answers = {};
+    this.progressMessage = undefined;
+    await this.write({ status: 'working', statusMessage: undefined });
+    void this.runPass(params).then((reply) => this.settle(reply));
+  }
+
+  /** tasks/cancel: the task is cancelled at once and its work stopped (cooperative for the handler). */
+  async cancel(): Promise<void> {
+    if (!this.record) return;
+    await this.write({ status: 'cancelled', statusMessage: 'Cancelled by the client.' });
+    this.abort(new Error('the task was cancelled'));
+    this.onSettled(this);
+  }
+
+  /** The answer of a pass once the call is a task: a result, another round of questions, an error, or nothing (cancelled). */
+  async settle(reply: Reply | undefined): Promise<void> {
+    if (!this.record) return;
+    if (reply === undefined) {
+      await this.write({ status: 'cancelled', statusMessage: this.record.statusMessage ?? 'The task was stopped.' });
+      this.onSettled(this);
+      return;
+    }
+    const message = JSON.parse(reply.json) as { result?: Record<string, unknown>; error?: TaskError };
+    if (message.error) {
+      await this.write({ status: 'failed', statusMessage: message.error.message, error: message.error });
+      this.onSettled(this);
+      return;
+    }
+    const result = message.result ?? {};
+    if (result.resultType === 'input_required' && isPlainObject(result.inputRequests)) {
+      this.requestState = typeof result.requestState === 'string' ? result.requestState : undefined;
+      await this.write({ status: 'input_required', inputRequests: result.inputRequests, statusMessage: 'Waiting for the client to answer inputRequests.' });
+      return;
+    }
+    await this.write({ status: 'completed', result, statusMessage: undefined });
+    this.onSettled(this);
+  }
+
+  private runPass(params: Record<string, unknown>): Promise<Reply | undefined> {
+    this.running = true;
+    // Each pass is its own request on the task's peer (so cancellation finds it).
+    const request: JsonRpcRequest = { ...this.request, id: `${String(this.request.id)}#${++this.pass}`, params };
+    return Promise.resolve()
+      .then(() => this.inner(request, this.exchange, this.facts))
+      .catch((err: unknown) => ({ json: JSON.stringify({ jsonrpc: '2.0', id: request.id, error: rpcErrorOf(err) }), status: 500 }))
+      .finally(() => {
+        this.running = false;
+      });
+  }
+
+  /** Before the call is a task its notifications go to the original request; after, progress becomes the status message. */
+  private notify(json: string): void {
+    if (!this.record) {
+      this.original.notify(json);
+      return;
+    }
+    // SEP-2663: notifications/progress and notifications/message are not sent for tasks.
+    const note = JSON.parse(json) as { method?: string; params?: Record<string, unknown> };
+    if (note.method !== Method.progress || !note.params) return;
+    const { progress, total, message } = note.params;
+    this.progressMessage = typeof message === 'string' ? message : `${progress}${typeof total === 'number' ? `/${total}` : ''}`;
+  }
+
+  private write(patch: TaskPatch): Promise<void> {
+    const taskId = this.record!.taskId;
+    const next = this.writes.then(() => this.store.update(taskId, patch)).then((stored) => {
+      if (stored) this.record = stored;
+    });
+    this.writes = next.catch(() => undefined);
+    return next;
+  }
+}
+
+/** What a thrown error becomes as a failed task's `error` (RpcError keeps its code; anything else is -32603). */
+function rpcErrorOf(err: unknown): TaskError {
+  if (err && typeof err === 'object' && typeof (err as { code?: unknown }).code === 'number' && typeof (err as { message?: unknown }).message === 'string') {
+    const { code, message, data } = err as { code: number; message: string; data?: unknown };
+    return data === undefined ? { code, message } : { code, message, data };
+  }
+  return { code: -32603, message: 'Internal error' };
+}
