@@ -113,6 +113,12 @@ export class TerminalSession {
     return (await this.screen()).split(pattern).length - 1;
   }
 
+  /** The pane's title, which an OSC 0/2 escape written to the terminal would change. */
+  async title(): Promise<string> {
+    const { stdout } = await this.tmux('display-message', '-p', '-t', 'main', '#{pane_title}');
+    return stdout.trim();
+  }
+
   /** Ends the tmux server and every process in its panes. */
   async kill(): Promise<void> {
     await this.tmux('kill-server').catch(() => {});

@@ -207,7 +207,7 @@ function label(path: string, schema: Schema, kind: FieldKind, required: boolean,
 /** Completes the whole answer from a fixed list of words. */
 export function words(list: string[]): Completer {
   return (line) => {
-    const hits = list.filter((w) => w.startsWith(line));
+    const hits = list.filter((w) => w.startsWith(line) && sanitize(w) === w);
     return [hits.length ? hits : [], line];
   };
 }

@@ -1,5 +1,6 @@
 import type { ListedTool } from '../../client/types.js';
 import { isPlainObject } from '../../protocol/content.js';
+import { sanitize } from '../sanitize.js';
 import type { Completer } from './prompter.js';
 
 /** The session's commands; a line may also start with a tool's name, which calls it. */
@@ -73,7 +74,13 @@ export function commandCompleter(tools: () => ListedTool[], linkUris: () => stri
       const given = new Set(words.map((w) => w.split('=')[0]));
       candidates = current.includes('=') ? [] : props.filter((p) => !given.has(p)).map((p) => `${p}=`);
     }
-    const hits = candidates.filter((c) => c.startsWith(current));
+    // Names from the server reach the terminal as typed text: only plain, typeable ones are offered.
+    const hits = candidates.filter((c) => c.startsWith(current) && typeable(c));
     return [hits, current];
   };
+}
+
+/** No control or invisible characters (sanitize would change it), and nothing the line splitter reads specially. */
+function typeable(word: string): boolean {
+  return word.length <= 512 && sanitize(word) === word && !/[\s'"\\]/.test(word);
 }
