@@ -46,29 +46,34 @@ export interface RunLimits {
 /** How a handled request ended: its value, a question for the client (modern), or nothing (cancelled). */
 export type RunOutcome<T> = { value: T } | InputRequiredResult | undefined;
 
+/** What a request runs, once its checks (which may wait) have passed. */
+export interface PreparedRun<T> {
+  /** Ties a sealed `requestState` to this prompt or URI, these arguments and this caller. */
+  binding: StateBinding;
+  timeoutMs?: number;
+  handler: (ctx: RequestContext) => T | Promise<T>;
+}
+
 /**
  * Runs a prompt's or a resource's handler for one request, as the pipeline
- * runs a tool's: cancellable by id and by the transport, bounded in time,
- * with the modern retry's `inputResponses` and signed `requestState` opened
- * first (forged, expired or borrowed state is -32602, mrtr.mdx "Server
- * Requirements"). `binding` ties the state to this prompt or URI, these
- * arguments and this caller. Failures become JSON-RPC errors: a ToolError
- * is the author's message to the client (-32602), anything else -32603 with
- * a correlation id (the log has the detail).
+ * runs a tool's: cancellable by id and by the transport from the moment the
+ * request arrives (its checks included: `prepare` runs inside), bounded in
+ * time, with the modern retry's `inputResponses` and signed `requestState`
+ * opened first (forged, expired or borrowed state is -32602, mrtr.mdx
+ * "Server Requirements"). Failures become JSON-RPC errors: a ToolError is
+ * the author's message to the client (-32602), anything else -32603 with a
+ * correlation id (the log has the detail).
  */
 export async function runWithInputs<T>(
   request: JsonRpcRequest,
   exchange: Exchange,
   era: Era,
   facts: RequestFacts,
-  binding: StateBinding,
   limits: RunLimits,
-  handler: (ctx: RequestContext) => T | Promise<T>,
+  prepare: () => PreparedRun<T> | Promise<PreparedRun<T>>,
 ): Promise<RunOutcome<T>> {
-  const params = request.params ?? {};
-  const answers = era === 'modern' ? openAnswers(params, limits.codec, binding) : {};
+  // Registered before the first await: a cancellation that arrives while the checks run is not lost.
   const controller = new AbortController();
-  const inputs = new CallInputs(era, facts.clientCapabilities, exchange, answers, limits.codec, binding);
   let stop!: () => void;
   const stopped = new Promise<void>((resolve) => (stop = resolve));
   let timedOut = false;
@@ -77,27 +82,38 @@ export async function runWithInputs<T>(
     controller.abort(reason);
     stop();
   };
-  inputs.onPending = () => abort(INPUT_REQUIRED);
   const cancellable = { abort };
   exchange.peer.inflight.add(request.id, cancellable);
   const unwatch = exchange.onClose?.((reason) => abort(reason));
-  const timer = setTimeout(() => {
-    timedOut = true;
-    abort(new Error('timed out'));
-  }, limits.timeoutMs);
-  const ctx = contextFor(request.id, era, facts, exchange, inputs, controller.signal);
+  let timer: NodeJS.Timeout | undefined;
+  let inputs: CallInputs | undefined;
+  let what = request.method;
+  let timeoutMs = limits.timeoutMs;
   try {
-    const value = await Promise.race([Promise.resolve().then(() => handler(ctx)), stopped]);
+    const prepared = await prepare();
+    if (controller.signal.aborted) return undefined;
+    what = prepared.binding.tool;
+    const answers = era === 'modern' ? openAnswers(request.params ?? {}, limits.codec, prepared.binding) : {};
+    inputs = new CallInputs(era, facts.clientCapabilities, exchange, answers, limits.codec, prepared.binding);
+    inputs.onPending = () => abort(INPUT_REQUIRED);
+    timeoutMs = prepared.timeoutMs ?? limits.timeoutMs;
+    timer = setTimeout(() => {
+      timedOut = true;
+      abort(new Error('timed out'));
+    }, timeoutMs);
+    const ctx = contextFor(request.id, era, facts, exchange, inputs, controller.signal);
+    const value = await Promise.race([Promise.resolve().then(() => prepared.handler(ctx)), stopped]);
     if (!controller.signal.aborted) return { value: value as T };
   } catch (err) {
-    if (!controller.signal.aborted) throw failure(err, era, binding.tool, limits.logger);
+    if (!controller.signal.aborted) throw failure(err, era, what, limits.logger);
   } finally {
     clearTimeout(timer);
     unwatch?.();
     exchange.peer.inflight.remove(cancellable);
   }
-  if (inputs.hasPending) return inputs.inputRequiredResult();
-  if (timedOut) throw new RpcError(ErrorCode.InternalError, `${binding.tool} timed out after ${limits.timeoutMs} ms`);
+  // Stopped: to ask the client something, by its timeout, or cancelled (no answer).
+  if (inputs?.hasPending) return inputs.inputRequiredResult();
+  if (timedOut) throw new RpcError(ErrorCode.InternalError, `${what} timed out after ${timeoutMs} ms`);
   return undefined;
 }
 

@@ -55,31 +55,35 @@ export class PromptsPrimitive implements Primitive {
   }
 
   private async get(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, era: Era): Promise<Reply | undefined> {
-    const params = request.params ?? {};
-    const name = params.name;
-    if (typeof name !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "name" must be a string');
-    const compiled = this.options.prompts.get(name);
-    // prompts.mdx "Error Handling": an invalid prompt name is -32602.
-    if (!compiled) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name.length > 128 ? `${name.slice(0, 128)}…` : name}`);
-    const given = params.arguments ?? {};
-    if (!isPlainObject(given) || !Object.values(given).every((v) => typeof v === 'string')) {
-      throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "arguments" must be an object of strings');
-    }
-    await takeRequestPoint(this.options.rateLimiter, Method.promptsGet, exchange.principal);
-    const checked = await compiled.args.check(given);
-    if (!checked.ok) throw new RpcError(ErrorCode.InvalidParams, `Invalid params for prompt ${name}: ${checked.problems.join('; ')}`);
     const { logger } = this.options;
-    const outcome = await runWithInputs(request, exchange, era, facts, { tool: `prompt ${name}`, args: given, principal: exchange.principal }, {
-      codec: this.options.requestState,
-      timeoutMs: compiled.prompt.timeoutMs ?? this.options.timeoutMs,
-      logger,
-    }, (ctx) => compiled.prompt.get(checked.value, ctx));
+    let compiled: CompiledPrompt | undefined;
+    const outcome = await runWithInputs(request, exchange, era, facts, { codec: this.options.requestState, timeoutMs: this.options.timeoutMs, logger }, async () => {
+      const params = request.params ?? {};
+      const name = params.name;
+      if (typeof name !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "name" must be a string');
+      compiled = this.options.prompts.get(name);
+      // prompts.mdx "Error Handling": an invalid prompt name is -32602.
+      if (!compiled) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name.length > 128 ? `${name.slice(0, 128)}…` : name}`);
+      const given = params.arguments ?? {};
+      if (!isPlainObject(given) || !Object.values(given).every((v) => typeof v === 'string')) {
+        throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "arguments" must be an object of strings');
+      }
+      await takeRequestPoint(this.options.rateLimiter, Method.promptsGet, exchange.principal);
+      const checked = await compiled.args.check(given);
+      if (!checked.ok) throw new RpcError(ErrorCode.InvalidParams, `Invalid params for prompt ${name}: ${checked.problems.join('; ')}`);
+      const { prompt } = compiled;
+      return {
+        binding: { tool: `prompt ${name}`, args: given, principal: exchange.principal },
+        timeoutMs: prompt.timeoutMs,
+        handler: (ctx) => prompt.get(checked.value, ctx),
+      };
+    });
     if (outcome === undefined) return undefined;
     if (!('value' in outcome)) return ok(request, this.options.results.encode(era, outcome as unknown as Record<string, unknown>));
-    const normalized = normalizePrompt(outcome.value, compiled.prompt.description);
+    const normalized = normalizePrompt(outcome.value, compiled!.prompt.description);
     if (!normalized.ok) {
-      logger.error({ prompt: name, problem: normalized.problem }, 'a prompt returned an invalid result');
-      throw new RpcError(ErrorCode.InternalError, `Internal error: prompt ${name} produced an invalid result`);
+      logger.error({ prompt: compiled!.name, problem: normalized.problem }, 'a prompt returned an invalid result');
+      throw new RpcError(ErrorCode.InternalError, `Internal error: prompt ${compiled!.name} produced an invalid result`);
     }
     return ok(request, this.options.results.encode(era, normalized.result as unknown as Record<string, unknown>));
   }

@@ -91,36 +91,30 @@ export class ResourcesPrimitive implements Primitive {
     if (typeof uri !== 'string' || uri === '') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "uri" must be a non-empty string');
     if (uri.length > MAX_READ_URI_CHARS) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: "uri" is longer than ${MAX_READ_URI_CHARS} characters`);
     if (uri.startsWith(RESULT_URI_PREFIX)) return this.readStored(request, exchange, uri, era);
-    await takeRequestPoint(this.options.rateLimiter, Method.resourcesRead, exchange.principal);
-    const { resources } = this.options;
-    const fixed = resources.get(uri);
-    let meta: { mimeType?: string; ttlMs?: number; cacheScope?: 'public' | 'private'; timeoutMs?: number };
-    let args: unknown = {};
-    let readIt: (ctx: RequestContext) => ReadReturn | Promise<ReadReturn>;
-    if (fixed) {
-      meta = fixed.resource;
-      readIt = (ctx) => fixed.resource.read(ctx);
-    } else {
+    const { logger, resources } = this.options;
+    let meta: ResourceMeta = {};
+    const outcome = await runWithInputs(request, exchange, era, facts, { codec: this.options.requestState, timeoutMs: this.options.timeoutMs, logger }, async () => {
+      await takeRequestPoint(this.options.rateLimiter, Method.resourcesRead, exchange.principal);
+      const binding = { tool: `resource ${uri}`, args: {} as unknown, principal: exchange.principal };
+      const fixed = resources.get(uri);
+      if (fixed) {
+        meta = fixed.resource;
+        return { binding, timeoutMs: meta.timeoutMs, handler: (ctx: RequestContext): ReadReturn | Promise<ReadReturn> => fixed.resource.read(ctx) };
+      }
       const matched = resources.matchTemplate(uri);
       // resources.mdx "Error Handling": unknown resources are -32602 with the uri in data.
       if (!matched) throw notFound(uri);
       const { template } = matched;
       meta = template.template;
-      args = matched.variables;
+      binding.args = matched.variables;
       let variables: unknown = matched.variables;
       if (template.variables) {
         const checked = await template.variables.check(matched.variables);
         if (!checked.ok) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: ${uri} does not name a resource of ${template.uriTemplate.template}: ${checked.problems.join('; ')}`, { uri });
         variables = checked.value;
       }
-      readIt = (ctx) => template.template.read(uri, variables, ctx);
-    }
-    const { logger } = this.options;
-    const outcome = await runWithInputs(request, exchange, era, facts, { tool: `resource ${uri}`, args, principal: exchange.principal }, {
-      codec: this.options.requestState,
-      timeoutMs: meta.timeoutMs ?? this.options.timeoutMs,
-      logger,
-    }, readIt);
+      return { binding, timeoutMs: meta.timeoutMs, handler: (ctx: RequestContext): ReadReturn | Promise<ReadReturn> => template.template.read(uri, variables, ctx) };
+    });
     if (outcome === undefined) return undefined;
     if (!('value' in outcome)) return ok(request, this.options.results.encode(era, outcome as unknown as Record<string, unknown>));
     const normalized = normalizeContents(outcome.value, uri, meta.mimeType);
@@ -146,6 +140,8 @@ export class ResourcesPrimitive implements Primitive {
     return ok(request, this.options.results.encode(era, { contents, ...(era === 'modern' ? { ttlMs, cacheScope: 'private' } : {}) }));
   }
 }
+
+type ResourceMeta = { mimeType?: string; ttlMs?: number; cacheScope?: 'public' | 'private'; timeoutMs?: number };
 
 function notFound(uri: string): RpcError {
   return new RpcError(ErrorCode.InvalidParams, 'Resource not found', { uri });
