@@ -30,7 +30,6 @@ export class TaskRun {
   private requestState?: string;
   private answers: Record<string, unknown> = {};
   private running = false;
-  private pass = 0;
   /** Settles the current store write chain: changes are applied in order. */
   private writes: Promise<unknown> = Promise.resolve();
 
@@ -132,8 +131,8 @@ export class TaskRun {
 
   private runPass(params: Record<string, unknown>): Promise<Reply | undefined> {
     this.running = true;
-    // Each pass is its own request on the task's peer (so cancellation finds it).
-    const request: JsonRpcRequest = { ...this.request, id: `${String(this.request.id)}#${++this.pass}`, params };
+    // The original id: the first pass's answer may be the direct answer; one pass runs at a time on the task's own peer.
+    const request: JsonRpcRequest = { ...this.request, params };
     return Promise.resolve()
       .then(() => this.inner(request, this.exchange, this.facts))
       .catch((err: unknown) => ({ json: JSON.stringify({ jsonrpc: '2.0', id: request.id, error: rpcErrorOf(err) }), status: 500 }))
