@@ -13,6 +13,8 @@ import { InputResponder } from './inputs/responder.js';
 import { INPUT_CAPABILITIES } from './inputs/types.js';
 import { mirrorHeaders } from './mirror-headers.js';
 import { openTransport } from './open-transport.js';
+import { StdioClientTransport } from '../transports/stdio-client.js';
+import type { ClientTransport } from './transport.js';
 import { readResourceResult, type ReadResourceResult } from './resources.js';
 import { readCallResult, readListPage } from './results.js';
 import { answerLegacyRequests } from './server-requests.js';
@@ -79,7 +81,9 @@ export class ToolClient {
     const identity = { clientInfo: o.clientInfo ?? DEFAULT_CLIENT_INFO, capabilities, logLevel: o.logLevel };
     this.session = new ClientSession(transport, identity, o.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     try {
-      this.identity = await handshake(this.session, { preference: o.era ?? 'auto', probeTimeoutMs: o.probeTimeoutMs ?? 5_000 });
+      const asked: string[] = [];
+      const handshaking = handshake(this.session, { preference: o.era ?? 'auto', probeTimeoutMs: o.probeTimeoutMs ?? 5_000, onRequest: (m) => asked.push(m) });
+      this.identity = o.connectTimeoutMs === undefined ? await handshaking : await withinConnectTimeout(handshaking, o.connectTimeoutMs, asked, transport);
     } catch (err) {
       this.state = 'closed';
       await transport.close().catch(() => {});
@@ -316,6 +320,30 @@ export class ToolClient {
       throw new ConnectionError(this.state === 'closed' ? 'the client is closed' : 'the client is not connected; call connect() first', 'closed');
     }
     return { session: this.session, catalog: this.catalog };
+  }
+}
+
+/**
+ * The handshake within `connectTimeoutMs`: a server that never answers (a
+ * stdio program that is not an MCP server, an HTTP endpoint that hangs) fails
+ * the connection, saying what was waited for, instead of hanging.
+ */
+async function withinConnectTimeout<T>(handshaking: Promise<T>, ms: number, asked: string[], transport: ClientTransport): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      const waiting = asked.at(-1) ?? 'the connection';
+      const before = asked.length > 1 ? ` (it did not answer ${asked.slice(0, -1).join(', ')} either)` : '';
+      const stdio = transport.kind === 'stdio' ? '; is the command an MCP server that speaks JSON-RPC on its stdout?' : '';
+      const stderr = transport instanceof StdioClientTransport ? transport.capturedStderr() : undefined;
+      reject(new ConnectionError(`the server did not answer within ${ms} ms while connecting: no answer to ${waiting}${before}${stdio}`, 'connect-timeout', stderr ? { stderr } : {}));
+    }, ms);
+  });
+  handshaking.catch(() => {}); // after a timeout, its own failure is moot
+  try {
+    return await Promise.race([handshaking, timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

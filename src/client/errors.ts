@@ -25,7 +25,7 @@ export class McpRpcError extends ToolClientError {
   }
 }
 
-export type ConnectionFailure = 'spawn' | 'exit' | 'http' | 'network' | 'closed' | 'session-expired' | 'unsupported-version';
+export type ConnectionFailure = 'spawn' | 'exit' | 'http' | 'network' | 'closed' | 'session-expired' | 'unsupported-version' | 'connect-timeout';
 
 /** The server could not be started or reached, or went away. */
 export class ConnectionError extends ToolClientError {
@@ -107,12 +107,16 @@ export class UnsupportedInputRequestError extends ProtocolViolationError {
 export class AuthorizationError extends ToolClientError {
   constructor(
     message: string,
-    /** The OAuth error code when an authorization server or resource server gave one (e.g. `invalid_grant`, `insufficient_scope`). */
+    /** The OAuth error code when an authorization server or resource server gave one (e.g. `invalid_grant`, `insufficient_scope`), or `login_required`. */
     readonly oauthError?: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; scope?: string },
   ) {
     super(message, options);
+    this.scope = options?.scope;
   }
+
+  /** The scope the authorization would have asked for, when known (to log in with it). */
+  readonly scope?: string;
 }
 
 /** The `onInputRequest` handler threw, or returned something that is not a valid answer. */

@@ -20,6 +20,8 @@ export interface HandshakeOptions {
   preference: EraPreference;
   /** How long the stdio probe waits before concluding the server is legacy. */
   probeTimeoutMs: number;
+  /** Told each request the handshake sends, before it is sent (to say what a timeout waited for). */
+  onRequest?: (method: string) => void;
 }
 
 /**
@@ -29,13 +31,14 @@ export interface HandshakeOptions {
  * the client falls back to `initialize`.
  */
 export async function handshake(session: ClientSession, options: HandshakeOptions): Promise<ServerIdentity> {
-  if (options.preference === 'legacy') return initializeLegacy(session, LATEST_LEGACY_VERSION);
+  if (options.preference === 'legacy') return initializeLegacy(session, LATEST_LEGACY_VERSION, options.onRequest);
   const stream = session.transport.kind !== 'http';
   let fallback: string | undefined;
   try {
     let result: Record<string, unknown>;
     let version: string = LATEST_MODERN_VERSION;
     try {
+      options.onRequest?.(Method.discover);
       result = await discover(session, version, stream && options.preference === 'auto' ? options.probeTimeoutMs : undefined);
     } catch (err) {
       // streamable-http.mdx "Backward Compatibility": a modern server that refuses our version
@@ -43,6 +46,7 @@ export async function handshake(session: ClientSession, options: HandshakeOption
       const shared = err instanceof McpRpcError && err.code === ErrorCode.UnsupportedProtocolVersion ? pickModern(supportedIn(err)) : undefined;
       if (shared === undefined) throw err;
       version = shared;
+      options.onRequest?.(Method.discover);
       result = await discover(session, version, undefined);
     }
     const discovered = readDiscover(result);
@@ -57,7 +61,7 @@ export async function handshake(session: ClientSession, options: HandshakeOption
     if (options.preference === 'modern') throw withLegacyHint(err, stream);
     fallback = legacyFallback(err, stream);
   }
-  return initializeLegacy(session, fallback);
+  return initializeLegacy(session, fallback, options.onRequest);
 }
 
 /** The era probe: `server/discover` at one modern version. */
@@ -137,8 +141,9 @@ export function isRecognizedModernError(err: McpRpcError, stream: boolean): bool
   }
 }
 
-async function initializeLegacy(session: ClientSession, version: string): Promise<ServerIdentity> {
+async function initializeLegacy(session: ClientSession, version: string, onRequest?: (method: string) => void): Promise<ServerIdentity> {
   const identity = session.identity;
+  onRequest?.(Method.initialize);
   const result = await session.request(Method.initialize, {
     protocolVersion: version,
     capabilities: identity.capabilities,

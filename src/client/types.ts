@@ -94,6 +94,12 @@ export interface ToolClientOptions {
   maxInputRounds?: number;
   /** Time any request may take, the handshake included (default 60 s). */
   timeoutMs?: number;
+  /**
+   * How long connecting may take in all (the era probe, `initialize`), after which
+   * the connection fails saying what was waited for. Default: no bound beyond
+   * `timeoutMs` per request.
+   */
+  connectTimeoutMs?: number;
   /** On stdio, how long the `server/discover` probe waits before assuming a legacy server (default 5 s). */
   probeTimeoutMs?: number;
   /** Largest message accepted from the server (default 16 MiB). */

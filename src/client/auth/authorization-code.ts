@@ -48,7 +48,7 @@ export function startAuthorization(
   requirePkce(server);
   const codeVerifier = base64url(randomBytes(32));
   const state = base64url(randomBytes(24));
-  const url = new URL(server.authorizationEndpoint);
+  const url = new URL(server.authorizationEndpoint!); // requirePkce checked it is there
   const params = url.searchParams;
   params.set('response_type', 'code');
   params.set('client_id', options.clientId);

@@ -84,11 +84,16 @@ export class OAuthClient {
    */
   async login(options: { scope?: string; signal?: AbortSignal } = {}): Promise<StoredTokens> {
     const challenge = await this.probe(options.signal);
-    const resource = await discoverProtectedResource(this.serverUrl, challenge, this.http, options.signal);
-    await this.authorize(resource, options.scope ?? this.options.scope ?? challenge?.scope, undefined, options.signal);
+    let resource: ProtectedResource;
+    try {
+      resource = await discoverProtectedResource(this.serverUrl, challenge.challenge, this.http, options.signal);
+    } catch (err) {
+      if (challenge.status === 401) throw err;
+      throw new AuthorizationError(`${this.server} does not ask for authorization (it answered HTTP ${challenge.status} and publishes no Protected Resource Metadata): there is nothing to log in to`, undefined, { cause: err });
+    }
+    await this.authorize(resource, options.scope ?? this.options.scope ?? challenge.challenge?.scope, undefined, options.signal);
     return this.tokens!;
   }
-
   /** Forgets this server's tokens, here and in the store; true when there were some. */
   async logout(): Promise<boolean> {
     const had = this.tokens !== undefined;
@@ -233,7 +238,11 @@ export class OAuthClient {
     }
     const { redirectUri, authorize } = this.options;
     if (!redirectUri || !authorize) {
-      throw new AuthorizationError(`${this.server} needs authorization, and this client has no way to ask the user (no redirectUri and authorize)`, 'login_required');
+      throw new AuthorizationError(
+        `${this.server} needs authorization${scope ? ` (scope ${describe(scope)})` : ''}, and this client has no way to ask the user (no redirectUri and authorize)`,
+        'login_required',
+        scope ? { scope } : {},
+      );
     }
     const redirect = secureRedirect(redirectUri);
     requirePkce(server);
@@ -294,8 +303,8 @@ export class OAuthClient {
     }
   }
 
-  /** An unauthenticated request whose 401 carries the server's challenge; undefined when it sends none. */
-  private async probe(signal?: AbortSignal): Promise<BearerChallenge | undefined> {
+  /** An unauthenticated request: its status, and the server's challenge when it answers 401. */
+  private async probe(signal?: AbortSignal): Promise<{ status: number; challenge?: BearerChallenge }> {
     const body = JSON.stringify({
       jsonrpc: '2.0',
       id: 1,
@@ -311,7 +320,8 @@ export class OAuthClient {
         signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(15_000)]) : AbortSignal.timeout(15_000),
       });
       await response.body?.cancel().catch(() => {});
-      return response.status === 401 ? parseBearerChallenge(response.headers.get('www-authenticate')) : undefined;
+      const challenge = response.status === 401 ? parseBearerChallenge(response.headers.get('www-authenticate')) : undefined;
+      return { status: response.status, ...(challenge ? { challenge } : {}) };
     } catch (err) {
       throw new AuthorizationError(`could not reach ${this.serverUrl.origin}: ${(err as Error).message}`, undefined, { cause: err });
     }

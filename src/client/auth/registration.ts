@@ -65,7 +65,24 @@ function metadataDocumentUrl(value: string): string {
 
 function usable(client: ClientRegistration, redirectUri: string | undefined): boolean {
   if (client.clientSecretExpiresAt && client.clientSecretExpiresAt * 1000 <= Date.now()) return false;
-  return redirectUri === undefined || (client.redirectUris ?? []).includes(redirectUri);
+  return redirectUri === undefined || (client.redirectUris ?? []).some((registered) => sameRedirect(registered, redirectUri));
+}
+
+/**
+ * Whether a registered redirect URI serves for this one. A loopback one
+ * matches on any port (RFC 8252 §7.3: the authorization server MUST allow any
+ * port), so a CLI's listener on a fresh port each time keeps its registration.
+ */
+function sameRedirect(registered: string, wanted: string): boolean {
+  if (registered === wanted) return true;
+  try {
+    const a = new URL(registered);
+    const b = new URL(wanted);
+    const loopbackIp = (u: URL) => u.protocol === 'http:' && (u.hostname === '127.0.0.1' || u.hostname === '[::1]');
+    return loopbackIp(a) && loopbackIp(b) && a.hostname === b.hostname && a.pathname === b.pathname && a.search === b.search;
+  } catch {
+    return false;
+  }
 }
 
 async function register(server: AuthorizationServer, options: OAuthOptions, context: { redirectUri?: string; fetch: typeof fetch; signal?: AbortSignal }): Promise<ClientRegistration> {
