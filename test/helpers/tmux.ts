@@ -1,5 +1,7 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'vitest';
 
@@ -119,9 +121,11 @@ export class TerminalSession {
     return stdout.trim();
   }
 
-  /** Ends the tmux server and every process in its panes. */
+  /** Ends the tmux server and every process in its panes, and removes its socket file. */
   async kill(): Promise<void> {
     await this.tmux('kill-server').catch(() => {});
+    const dir = join(process.env.TMUX_TMPDIR || '/tmp', `tmux-${process.getuid?.() ?? 0}`);
+    rmSync(join(dir, this.socket), { force: true });
   }
 
   private tmux(...args: string[]) {
