@@ -62,8 +62,11 @@ async function serverLeg() {
     await waitForServer(server, url);
     for (const revision of revisions) {
       console.log(`\n▶ conformance server --requirements ${revision} (${url})`);
-      const code = await run(suiteNode, ['server', '--url', url, '--requirements', revision, '--expected-failures', baselineFile('server', revision)], workDir);
+      const out = join(workDir, `server-${revision}`);
+      const code = await run(suiteNode, ['server', '--url', url, '--requirements', revision, '--expected-failures', baselineFile('server', revision), '-o', out], workDir);
       bad = report('server', revision, code) || bad;
+      // The extensions' scenarios (tasks-*) run unscored: judged here by the same baseline rule.
+      bad = judgeUnscored(revision, out, 'server') || bad;
     }
   } catch (err) {
     bad = true;
@@ -94,11 +97,12 @@ async function clientLeg() {
 }
 
 /** Applies the client baseline to the scenarios the revision runs but does not score. */
-function judgeUnscored(revision, out) {
+function judgeUnscored(revision, out, leg = 'client') {
   const requirements = parseYaml(readFileSync(join(suiteDir, `requirements/${revision}.yaml`), 'utf8'));
-  const unscored = new Set((requirements.not_scored ?? []).filter((e) => e.leg === 'client').map((e) => e.scenario));
-  const baseline = new Set((parseYaml(readFileSync(baselineFile('client', revision), 'utf8'))?.client ?? []).map(String));
-  const results = readResults(out);
+  const unscored = new Set((requirements.not_scored ?? []).filter((e) => e.leg === leg).map((e) => e.scenario));
+  const baseline = new Set((parseYaml(readFileSync(baselineFile(leg, revision), 'utf8'))?.[leg] ?? []).map(String));
+  // The suite names a server scenario's folder server-<scenario>-<time>.
+  const results = readResults(out, leg === 'server' ? 'server-' : '');
   const unexpected = [];
   const stale = [];
   for (const [scenario, checks] of results) {
@@ -110,15 +114,15 @@ function judgeUnscored(revision, out) {
   // An entry must name a scenario this run judged: a typo or a renamed scenario would otherwise sit unnoticed.
   const unknown = [...baseline].filter((entry) => !results.has(entry.split(':')[0]));
   for (const s of unexpected) console.error(`  ✗ ${s}: failed, and it is not in the baseline (unscored at ${revision}, judged here)`);
-  for (const s of stale) console.error(`  ✗ ${s}: passes now; remove it from ${relative(root, baselineFile('client', revision))}`);
-  for (const s of unknown) console.error(`  ✗ baseline entry ${s} names no client scenario this run judged`);
+  for (const s of stale) console.error(`  ✗ ${s}: passes now; remove it from ${relative(root, baselineFile(leg, revision))}`);
+  for (const s of unknown) console.error(`  ✗ baseline entry ${s} names no ${leg} scenario this run judged`);
   const bad = unexpected.length + stale.length + unknown.length > 0;
-  console.log(bad ? `✗ conformance client ${revision}: unscored scenarios broke the baseline` : `✓ conformance client ${revision}: unscored scenarios match the baseline (${[...unscored].filter((s) => results.has(s)).length} judged)`);
+  console.log(bad ? `✗ conformance ${leg} ${revision}: unscored scenarios broke the baseline` : `✓ conformance ${leg} ${revision}: unscored scenarios match the baseline (${[...unscored].filter((s) => results.has(s)).length} judged)`);
   return bad;
 }
 
 /** scenario → checks, from the suite's result folders (<out>/<scenario>-<timestamp>/checks.json). */
-function readResults(out) {
+function readResults(out, prefix = '') {
   const results = new Map();
   const walk = (dir) => {
     if (!existsSync(dir)) return;
@@ -126,7 +130,8 @@ function readResults(out) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
       else if (entry.name === 'checks.json') {
-        const scenario = relative(out, dirname(path)).split(sep).join('/').replace(/-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/, '');
+        let scenario = relative(out, dirname(path)).split(sep).join('/').replace(/-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/, '');
+        if (prefix && scenario.startsWith(prefix)) scenario = scenario.slice(prefix.length);
         results.set(scenario, JSON.parse(readFileSync(path, 'utf8')));
       }
     }
