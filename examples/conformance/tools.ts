@@ -8,6 +8,7 @@
  * Names, texts and payloads are the ones the suite's scenarios check.
  */
 import { taskTools } from './task-tools.js';
+import { addConformancePrimitives } from './primitives.js';
 
 const TEST_IMAGE_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 const TEST_AUDIO_BASE64 = 'UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=';
@@ -44,7 +45,8 @@ const dynamicTool = {
 };
 
 // A factory rather than an array: test_trigger_tool_change changes the server's live tool list.
-export default (server: { tools: Registry }) => [
+// It registers the fixture resources and prompts too (primitives.ts).
+export default (server: Parameters<typeof addConformancePrimitives>[0] & { tools: Registry }) => (addConformancePrimitives(server), [
   {
     name: 'test_simple_text',
     description: 'Tests simple text content response',
@@ -317,4 +319,4 @@ export default (server: { tools: Registry }) => [
   },
   // The tasks extension's fixtures (tasks-* scenarios).
   ...taskTools,
-];
+]);
