@@ -1,5 +1,7 @@
+import { McpRpcError } from '../client/errors.js';
+import { ErrorCode } from '../jsonrpc/errors.js';
 import { buildArguments } from './args.js';
-import { connectClient, resolveTarget, type ClientCommandOptions } from './connect.js';
+import { connectClient, forTheCommandLine, resolveTarget, type ClientCommandOptions } from './connect.js';
 import { ExitCode, UsageError, type CliIo } from './errors.js';
 import { formatCallResult } from './format.js';
 import { withCallFeedback } from './call-feedback.js';
@@ -31,15 +33,20 @@ export async function callCommand(operands: string[], command: string[], given: 
   const target = resolveTarget(url, command, options);
   const client = await connectClient(target, options, io, version, { onInputRequest: cliInputHandler(io, terminal), inputCapabilities: ['elicitation'] });
   try {
-    const tools = await client.listTools();
+    const tools = await client.listTools().catch((err: unknown) => Promise.reject(forTheCommandLine(err, target)));
     const tool = tools.find((t) => t.name === name);
-    if (!tool) {
+    const noSuchTool = () => {
       const names = tools.slice(0, 20).map((t) => sanitize(t.name)).join(', ');
-      throw new UsageError(`the server has no tool ${JSON.stringify(sanitize(name))}${names ? `; it has: ${names}${tools.length > 20 ? ', …' : ''}` : ''}`);
-    }
-    const args = buildArguments(pairs, options.args, tool.inputSchema, (note) => io.stderr(`toolwright: ${note}\n`));
+      return new UsageError(`the server has no tool ${JSON.stringify(sanitize(name))}${names ? `; it has: ${names}${tools.length > 20 ? ', …' : ''}` : ''}`);
+    };
+    // An HTTP server lists only the tools the caller's token may call: an unlisted one may need a
+    // scope not granted yet, so it is sent, and the server says which (403), or that there is none.
+    if (!tool && !('url' in target)) throw noSuchTool();
+    const args = buildArguments(pairs, options.args, tool?.inputSchema ?? { type: 'object' }, (note) => io.stderr(`toolwright: ${note}\n`));
     // Progress on a terminal, Ctrl-C cancels; --timeout is the client's default, set by connectClient.
-    const result = await withCallFeedback((callOptions) => client.callTool(name, args, callOptions));
+    const result = await withCallFeedback((callOptions) => client.callTool(name, args, callOptions)).catch((err: unknown) =>
+      Promise.reject(!tool && err instanceof McpRpcError && err.code === ErrorCode.InvalidParams ? noSuchTool() : forTheCommandLine(err, target)),
+    );
     if (options.json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
     else if (result.isError) io.stderr(`toolwright: the tool reported an error:\n${formatCallResult(result, { style: styleFor(process.stderr) })}`);
     else io.stdout(formatCallResult(result, { style: styleFor(process.stdout), structured: options.structured }));

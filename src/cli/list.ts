@@ -1,14 +1,14 @@
 import { ExitCode, type CliIo } from './errors.js';
 import { formatToolList } from './format.js';
 import { styleFor } from './style.js';
-import { connectClient, resolveTarget, type ClientCommandOptions } from './connect.js';
+import { connectClient, forTheCommandLine, resolveTarget, type ClientCommandOptions } from './connect.js';
 
 /** `toolwright list <url> | -- <command…>`: the server's tools. */
 export async function listCommand(url: string | undefined, command: string[], options: ClientCommandOptions, io: CliIo, version: string): Promise<number> {
   const target = resolveTarget(url, command, options);
   const client = await connectClient(target, options, io, version);
   try {
-    const tools = await client.listTools();
+    const tools = await client.listTools().catch((err: unknown) => Promise.reject(forTheCommandLine(err, target)));
     if (options.json) {
       io.stdout(`${JSON.stringify({ era: client.era, protocolVersion: client.protocolVersion, serverInfo: client.serverInfo ?? null, tools }, null, 2)}\n`);
     } else {

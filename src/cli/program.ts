@@ -7,6 +7,7 @@ import { callCommand, type CallOptions } from './call.js';
 import type { ClientCommandOptions } from './connect.js';
 import { ExitCode, reportError, type CliIo } from './errors.js';
 import { listCommand } from './list.js';
+import { loginCommand, logoutCommand, type LoginOptions } from './login.js';
 import { connectCommand, type ConnectOptions } from './interactive/connect-command.js';
 import { serveCommand, type ServeOptions } from './serve.js';
 
@@ -79,6 +80,25 @@ function buildProgram(io: CliIo, command: string[], setCode: (code: number) => v
     .option('--output-dir <dir>', 'where images, audio and blobs from results are saved (default: a new private temp folder)')
     .action(async (url: string | undefined, options: ConnectOptions) => setCode(await connectCommand(url, command, options, io, packageVersion())));
 
+  program
+    .command('login')
+    .description('log in to an HTTP server that asks for authorization (OAuth, in your browser); list, call and connect then use the stored tokens')
+    .argument('<url>', 'http(s):// URL of the server')
+    .option('--scope <scopes>', 'scopes to ask for (default: what the server asks for)')
+    .option('--port <port>', 'port of the 127.0.0.1 listener the browser returns to (default: any free one)')
+    .option('--no-browser', 'print the URL to open instead of opening a browser')
+    .option('--client-id <id>', 'a client registered with the authorization server in advance (default: register dynamically)')
+    .option('--client-secret-env <name>', "the environment variable holding --client-id's secret (never on the command line)")
+    .option('--client-metadata-url <url>', 'this client\'s Client ID Metadata Document (an https URL), for servers that take them')
+    .option('--timeout <ms>', 'how long to wait for the browser (default 300000)')
+    .action(async (url: string, options: LoginOptions) => setCode(await loginCommand(url, options, io, packageVersion())));
+
+  program
+    .command('logout')
+    .description('forget the tokens stored for a server by toolwright login')
+    .argument('<url>', 'http(s):// URL of the server')
+    .action(async (url: string) => setCode(await logoutCommand(url, io)));
+
   program.addCommand(auditCommand(io, setCode));
   program.addCommand(initCommand(io, setCode));
   program.addCommand(authCommand(io, setCode));
@@ -90,6 +110,7 @@ function withClientOptions(cmd: Command): Command {
   return cmd
     .addOption(new Option('--era <era>', 'protocol era').choices(['auto', 'modern', 'legacy']).default('auto'))
     .option('--timeout <ms>', 'time allowed for each request, in milliseconds')
+    .option('--connect-timeout <ms>', 'time allowed for connecting, in milliseconds (default 10000)')
     .option('--header <header>', 'HTTP header "Name: value" (repeatable)', (value: string, all: string[]) => [...all, value], [] as string[])
     .option('--verbose', "show the stdio server's stderr");
 }

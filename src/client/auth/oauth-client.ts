@@ -226,7 +226,8 @@ export class OAuthClient {
     const server = await this.authorizationServer(issuer);
     const grant = this.options.grantType ?? 'authorization_code';
     // Scope selection (authorization index.mdx): the challenge's, else all of scopes_supported, else none.
-    let scope = requested ?? resource.scopesSupported?.join(' ');
+    const wanted = requested ?? resource.scopesSupported?.join(' ');
+    let scope = wanted;
     if (scope && grant === 'authorization_code' && this.options.offlineAccess !== false && server.scopesSupported?.includes('offline_access')) {
       scope = scopeSet(scope, 'offline_access').join(' ');
     }
@@ -239,9 +240,9 @@ export class OAuthClient {
     const { redirectUri, authorize } = this.options;
     if (!redirectUri || !authorize) {
       throw new AuthorizationError(
-        `${this.server} needs authorization${scope ? ` (scope ${describe(scope)})` : ''}, and this client has no way to ask the user (no redirectUri and authorize)`,
+        `${this.server} needs authorization${wanted ? ` (scope ${describe(wanted)})` : ''}, and this client has no way to ask the user (no redirectUri and authorize)`,
         'login_required',
-        scope ? { scope } : {},
+        wanted ? { scope: wanted } : {},
       );
     }
     const redirect = secureRedirect(redirectUri);
