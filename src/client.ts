@@ -47,6 +47,8 @@ export type {
   TransportTarget,
 } from './client/types.js';
 export type { ReadResourceResult } from './client/resources.js';
+export type { ListedResource, ListedResourceTemplate, ListedPrompt, GetPromptResult, CompleteResult, CompletionRef, SurfaceOptions } from './client/server-surface.js';
+export { InputRoundsExceeded } from './client/server-surface.js';
 export type { ResourceContents } from './protocol/content.js';
 export type { ClientTransport, IncomingResponse, SendOptions, ServerRequestContext, ServerRequestHandler, WireContext } from './client/transport.js';
 export type { Era } from './protocol/versions.js';

@@ -15,7 +15,8 @@ import { mirrorHeaders } from './mirror-headers.js';
 import { openTransport } from './open-transport.js';
 import { StdioClientTransport } from '../transports/stdio-client.js';
 import type { ClientTransport } from './transport.js';
-import { readResourceResult, type ReadResourceResult } from './resources.js';
+import type { ReadResourceResult } from './resources.js';
+import * as surface from './server-surface.js';
 import { readCallResult, readListPage } from './results.js';
 import { answerLegacyRequests } from './server-requests.js';
 import { ClientSession, type RequestOptions } from './session.js';
@@ -156,11 +157,49 @@ export class ToolClient {
 
   /**
    * Reads a resource by its URI (`resources/read`), e.g. a `resource_link`
-   * a tool returned: servers hand large results over this way.
+   * a tool returned: servers hand large results over this way. A modern
+   * server that asks for input first is answered by `onInputRequest`.
    */
-  async readResource(uri: string, options: { signal?: AbortSignal } = {}): Promise<ReadResourceResult> {
-    if (typeof uri !== 'string' || uri === '') throw new TypeError('uri must be a non-empty string');
-    return readResourceResult(await this.rpc(Method.resourcesRead, { uri }, { signal: options.signal }));
+  readResource(uri: string, options: surface.SurfaceOptions = {}): Promise<ReadResourceResult> {
+    return surface.readResource(this.surface(), uri, options);
+  }
+
+  /** Every resource the server lists (`resources/list`, all pages). */
+  listResources(options: { signal?: AbortSignal } = {}): Promise<surface.ListedResource[]> {
+    return surface.listResources(this.surface(), options);
+  }
+
+  /** Every resource template the server lists (`resources/templates/list`, all pages). */
+  listResourceTemplates(options: { signal?: AbortSignal } = {}): Promise<surface.ListedResourceTemplate[]> {
+    return surface.listResourceTemplates(this.surface(), options);
+  }
+
+  /** Every prompt the server lists (`prompts/list`, all pages). */
+  listPrompts(options: { signal?: AbortSignal } = {}): Promise<surface.ListedPrompt[]> {
+    return surface.listPrompts(this.surface(), options);
+  }
+
+  /** A prompt's messages for these arguments (`prompts/get`); input the server asks for first goes to `onInputRequest`. */
+  getPrompt(name: string, args: Record<string, string> = {}, options: surface.SurfaceOptions = {}): Promise<surface.GetPromptResult> {
+    return surface.getPrompt(this.surface(), name, args, options);
+  }
+
+  /** Suggestions for an argument of a prompt or resource template (`completion/complete`). */
+  complete(ref: surface.CompletionRef, argument: { name: string; value: string }, context: Record<string, string> = {}, options: { signal?: AbortSignal } = {}): Promise<surface.CompleteResult> {
+    return surface.complete(this.surface(), ref, argument, context, options);
+  }
+
+  /** What the resources, prompts and completion methods (server-surface.ts) need of the client. */
+  private surface(): surface.SurfaceDeps {
+    return {
+      rpc: (method, params, options) => this.rpc(method, params, options),
+      era: () => this.era,
+      inputs: () => this.inputs,
+      timeoutMs: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      maxInputRounds: this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
+      maxListPages: this.options.maxListPages ?? 100,
+      warn: this.warn,
+    };
   }
 
   async close(): Promise<void> {
