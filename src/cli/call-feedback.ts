@@ -1,4 +1,4 @@
-import type { CallToolOptions } from '../client/types.js';
+import type { CallToolOptions, ClientTarget } from '../client/types.js';
 import { CancelledError } from '../client/errors.js';
 import { InterruptedError } from './errors.js';
 import { ProgressBar } from './progress-bar.js';
@@ -34,4 +34,13 @@ export async function withCallFeedback<T>(run: (options: CallToolOptions) => Pro
     bar?.clear();
     process.removeListener('SIGINT', onSigint);
   }
+}
+
+/**
+ * A stdio server started in a process group of its own: the Ctrl-C pressed
+ * at the terminal reaches the CLI, which cancels the call as the protocol
+ * says, instead of stopping the server mid-call too.
+ */
+export function ownProcessGroup(target: ClientTarget): ClientTarget {
+  return 'command' in target ? { ...target, ownProcessGroup: true } : target;
 }

@@ -4,7 +4,7 @@ import { buildArguments } from './args.js';
 import { connectClient, forTheCommandLine, resolveTarget, type ClientCommandOptions } from './connect.js';
 import { ExitCode, UsageError, type CliIo } from './errors.js';
 import { formatCallResult } from './format.js';
-import { withCallFeedback } from './call-feedback.js';
+import { ownProcessGroup, withCallFeedback } from './call-feedback.js';
 import { styleFor } from './style.js';
 import { cliInputHandler, processTerminal, type Terminal } from './prompt.js';
 import { sanitize } from './sanitize.js';
@@ -30,7 +30,7 @@ export async function callCommand(operands: string[], command: string[], given: 
   const url = command.length ? undefined : operands[0];
   const [name, ...pairs] = command.length ? operands : operands.slice(1);
   if (!name) throw new UsageError('which tool? e.g. toolwright call http://127.0.0.1:3000/mcp calculate_sum a=1 b=2');
-  const target = resolveTarget(url, command, options);
+  const target = ownProcessGroup(resolveTarget(url, command, options));
   const client = await connectClient(target, options, io, version, { onInputRequest: cliInputHandler(io, terminal), inputCapabilities: ['elicitation'] });
   try {
     const tools = await client.listTools().catch((err: unknown) => Promise.reject(forTheCommandLine(err, target)));

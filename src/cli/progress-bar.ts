@@ -10,9 +10,14 @@ const SPINNER = '|/-\\';
  * One line on a terminal that shows a call's progress (progress.mdx): a bar
  * and percentage when the server gives a total, a count otherwise, and its
  * message, sanitized and cut to the line. Redraws at most every 80 ms; the
- * latest state is kept and drawn on the next redraw.
+ * latest state is kept and drawn on the next redraw. Nothing is drawn while a
+ * question is asked on the terminal (`hold`).
  */
 export class ProgressBar {
+  /** The bar on screen now, if any. */
+  private static active?: ProgressBar;
+  /** Questions being asked on the terminal: no bar is drawn while there are any. */
+  private static held = 0;
   private latest?: Progress;
   private drawnAt = 0;
   private timer?: ReturnType<typeof setTimeout>;
@@ -32,18 +37,35 @@ export class ProgressBar {
     else this.timer ??= setTimeout(() => this.draw(), wait);
   }
 
+  /**
+   * Takes the bar on screen off it and keeps it off until the returned
+   * function is called: a question is being asked on the same terminal.
+   */
+  static hold(): () => void {
+    ProgressBar.active?.clear();
+    ProgressBar.held++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      ProgressBar.held--;
+    };
+  }
+
   /** Removes the line (before the result, a prompt or an error is written). */
   clear(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.visible) this.write('\r\x1b[2K');
     this.visible = false;
+    if (ProgressBar.active === this) ProgressBar.active = undefined;
   }
 
   private draw(): void {
     this.timer = undefined;
     const p = this.latest;
-    if (!p) return;
+    if (!p || ProgressBar.held > 0) return;
+    ProgressBar.active = this;
     this.drawnAt = Date.now();
     this.write(`\r\x1b[2K${render(p, this.style, this.columns(), this.turns++)}`);
     this.visible = true;

@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline';
 import type { InputRequestHandler } from '../client/inputs/types.js';
 import type { CliIo } from './errors.js';
+import { ProgressBar } from './progress-bar.js';
 import { fillForm, type Ask } from './prompt-form.js';
 import { sanitize } from './sanitize.js';
 
@@ -30,11 +31,14 @@ export function cliInputHandler(io: CliIo, terminal: () => Terminal = processTer
         return { action: 'decline' as const };
       }
       if (request.signal.aborted) return { action: 'cancel' as const };
+      // A progress bar on the same terminal would draw over the question.
+      const release = ProgressBar.hold();
       const reader = lineReader(term, request.signal);
       try {
         return await fillForm(request.params, reader.ask, (text) => void term.output.write(text));
       } finally {
         reader.close();
+        release();
       }
     });
     queue = turn.catch(() => {});

@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/server/logger.js';
 import { ToolServer } from '../../src/server/server.js';
@@ -53,6 +54,18 @@ describe.skipIf(!TMUX)('toolwright call at a terminal', () => {
     expect(await term.screen()).toContain('toolwright: the call was cancelled (Ctrl-C); the server was told to stop');
     await expect.poll(() => slowState.cancelled, { timeout: 10_000 }).toBe(true);
   });
+
+  it('over stdio, Ctrl-C reaches only the CLI: the server is told to cancel the call, it is not interrupted itself', async () => {
+    const dir = tempDir('toolwright-call-stdio-');
+    const events = join(dir, 'events.jsonl');
+    const server = [process.execPath, '--import', import.meta.resolve('tsx'), fileURLToPath(new URL('../fixtures/cli/interactive-server.ts', import.meta.url))];
+    term = await TerminalSession.start([...cliCommand, 'call', 'slow_count', '--', ...server], { cwd: dir, env: { EVENTS_FILE: events } });
+    await term.waitFor('25% counted to one', 30_000);
+    await term.press('C-c');
+    await term.waitFor('[exited 130]');
+    // Only a cancellation the server received (not a SIGINT, which would end it at once) records this.
+    await expect.poll(() => (existsSync(events) ? readFileSync(events, 'utf8') : ''), { timeout: 10_000 }).toContain('"cancelled":true');
+  }, 60_000);
 
   it('keeps --json output clean: the bar goes to stderr only, and is gone once the result is in', async () => {
     const out = join(tempDir('toolwright-call-json-'), 'out.json');

@@ -1,5 +1,5 @@
 import type { InputRequestHandler } from '../../client/inputs/types.js';
-import type { ClientTarget } from '../../client/types.js';
+import { ownProcessGroup } from '../call-feedback.js';
 import { connectClient, resolveTarget, type ClientCommandOptions } from '../connect.js';
 import { UsageError, type CliIo } from '../errors.js';
 import { styleFor } from '../style.js';
@@ -24,9 +24,8 @@ export async function connectCommand(url: string | undefined, command: string[],
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     throw new UsageError('connect is an interactive session: run it at a terminal (from scripts, use toolwright list and toolwright call)');
   }
-  const resolved = resolveTarget(url, command, options);
   // The server's own process group: the Ctrl-C that cancels a call must not stop a stdio server too.
-  const target: ClientTarget = 'command' in resolved ? { ...resolved, ownProcessGroup: true } : resolved;
+  const target = ownProcessGroup(resolveTarget(url, command, options));
   const where = 'url' in target ? String(target.url) : 'stdio';
   io.stderr(`toolwright: connecting to ${'url' in target ? String(target.url) : command.join(' ')}…\n`);
   // Both exist only once connected; a question before that (none is expected) is declined.
@@ -46,7 +45,7 @@ export async function connectCommand(url: string | undefined, command: string[],
       callTimeoutMs: options.timeout === undefined ? INTERACTIVE_CALL_TIMEOUT_MS : undefined,
     });
     session.current = s;
-    answer = sessionInputHandler(lines, () => s.clearProgress());
+    answer = sessionInputHandler(lines);
     return await s.run();
   } finally {
     lines.close();

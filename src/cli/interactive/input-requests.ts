@@ -1,4 +1,5 @@
 import type { InputRequestHandler } from '../../client/inputs/types.js';
+import { ProgressBar } from '../progress-bar.js';
 import { fillForm } from '../prompt-form.js';
 import type { Prompter } from './prompter.js';
 
@@ -7,14 +8,14 @@ import type { Prompter } from './prompter.js';
  * the server's own approval of destructive tools): asked through the
  * session's line editor, one question at a time. Ctrl-C or Ctrl-D during a
  * question answers "cancel"; a question the server withdraws is taken off
- * the screen. `beforeAsking` clears what would be in the way (a progress bar).
+ * the screen. No progress bar is drawn over a question (ProgressBar.hold).
  */
-export function sessionInputHandler(prompter: Prompter, beforeAsking: () => void): InputRequestHandler {
+export function sessionInputHandler(prompter: Prompter): InputRequestHandler {
   let queue: Promise<unknown> = Promise.resolve();
   return (request) => {
     const turn = queue.then(async () => {
       if (request.signal.aborted || prompter.isEnded) return { action: 'cancel' as const };
-      beforeAsking();
+      const release = ProgressBar.hold();
       const withdraw = () => prompter.withdraw();
       request.signal.addEventListener('abort', withdraw, { once: true });
       try {
@@ -28,6 +29,7 @@ export function sessionInputHandler(prompter: Prompter, beforeAsking: () => void
         );
       } finally {
         request.signal.removeEventListener('abort', withdraw);
+        release();
       }
     });
     queue = turn.catch(() => {});

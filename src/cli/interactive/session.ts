@@ -99,11 +99,6 @@ export class InteractiveSession {
     return this.code;
   }
 
-  /** Takes the progress bar off the screen (a question is about to be asked). */
-  clearProgress(): void {
-    this.bar.clear();
-  }
-
   /** The server announced a change: fetch the list again and say what changed. */
   toolsChanged(): void {
     this.refreshing ??= (async () => {

@@ -39,7 +39,7 @@ async function connect(target: string[], env: Record<string, string> = {}) {
 describe.skipIf(!TMUX)('toolwright connect (a real terminal)', () => {
   it('completes tool and argument names with Tab, asks arguments field by field with inline validation, shows the result as a tree, keeps a history', SLOW, async () => {
     const { term: t } = await connect(['--', ...stdioServer]);
-    expect(await t.screen()).toContain('Connected to playground 1.2.3 over stdio (modern, protocol 2026-07-28): 7 tools.');
+    expect(await t.screen()).toContain('Connected to playground 1.2.3 over stdio (modern, protocol 2026-07-28): 8 tools.');
     // Tab completes a tool name…
     await t.type('ad');
     await t.press('Tab');
@@ -164,7 +164,7 @@ describe.skipIf(!TMUX)('toolwright connect (a real terminal)', () => {
       await t.next('END-OF-LONG-TEXT');
       // The server adds a tool: the session hears it, says so, and completes the new name.
       await t.line('grow');
-      await t.next("(the server's tools changed: added extra; 8 tools now)");
+      await t.next("(the server's tools changed: added extra; 9 tools now)");
       await t.type('ext');
       await t.press('Tab');
       await t.press('Enter');
@@ -173,6 +173,21 @@ describe.skipIf(!TMUX)('toolwright connect (a real terminal)', () => {
       await term?.kill();
       await http.close();
     }
+  });
+
+  it('draws no progress bar over a question the server asks while it works (legacy era: the tool runs on while asking)', SLOW, async () => {
+    const { term: t } = await connect(['--era', 'legacy', '--', ...stdioServer]);
+    await t.line('ask_while_working');
+    await t.next('A note: ');
+    // The tool keeps sending progress: give it time to try to draw.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const lines = (await t.screen()).trimEnd().split('\n');
+    expect(lines.at(-1)?.trimEnd()).toBe('A note:');
+    expect(lines.some((l) => l.includes('still working'))).toBe(false);
+    await t.line('fine');
+    await t.next('Send these answers? [y]es, [n]o (decline), [e]dit: ');
+    await t.line('y');
+    await t.next('note: fine');
   });
 
   it('leaves on Ctrl-D, closing the stdio server', SLOW, async () => {
