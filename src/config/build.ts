@@ -58,6 +58,7 @@ export function buildServer(config: ToolwrightConfig, baseDir: string, version: 
     limits: s.limits,
     audit: auditSink(s.audit, baseDir),
     scopes: s.auth && checkedAuth(s.auth, file),
+    tasks: tasksOf(s.tasks, baseDir),
   } satisfies ToolServerOptions);
   const tools = toolsetTools(config.toolsets ?? DEFAULT_TOOLSETS, baseDir, file);
   try {
@@ -72,6 +73,12 @@ export function buildServer(config: ToolwrightConfig, baseDir: string, version: 
     allowUnauthenticatedNetwork: s.allowUnauthenticatedNetwork,
     shutdownGraceMs: s.shutdownGraceMs,
   };
+}
+
+/** server.tasks: the store path is relative to the config file (default: the server's .toolwright/tasks.db). */
+function tasksOf(tasks: ServerConfig['tasks'], baseDir: string): ToolServerOptions['tasks'] {
+  if (tasks === undefined || tasks === false) return tasks;
+  return { ...tasks, store: tasks.store === undefined ? undefined : resolve(baseDir, tasks.store) };
 }
 
 /**

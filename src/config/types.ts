@@ -3,6 +3,7 @@ import type { ApprovalMode } from '../server/pipeline/index.js';
 import type { LimitOptions } from '../server/server.js';
 import type { ResourceServerOptions } from '../policy/auth/options.js';
 import type { HttpLimitOptions } from '../transports/http-limits.js';
+import type { TaskMode } from '../server/primitives/tasks/policy.js';
 
 /**
  * toolwright.config.{json,yaml}: which toolsets to serve and how, server
@@ -44,6 +45,8 @@ export interface ServerConfig {
   /** On SIGTERM/SIGINT, how long calls in flight may finish before they are stopped (default 10000). Same as --shutdown-grace. */
   shutdownGraceMs?: number;
   limits?: LimitOptions;
+  /** Long-running calls as tasks: where they are kept (a SQLite file, relative to the config), TTL, polling interval, modes; false: no tasks. */
+  tasks?: false | { store?: string; ttlMs?: number | null; pollIntervalMs?: number; maxActive?: number; defaultMode?: TaskMode; tools?: Record<string, TaskMode> };
   /** false: no audit trail. Default: SQLite at .toolwright/audit.db. */
   audit?: false | { sqlite?: string | false; jsonl?: string; retention?: AuditRetentionConfig | false };
 }
