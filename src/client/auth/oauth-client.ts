@@ -239,10 +239,12 @@ export class OAuthClient {
     }
     const { redirectUri, authorize } = this.options;
     if (!redirectUri || !authorize) {
+      // offline_access is the client's own wish, added again by whoever logs in; the resource's scopes are the point.
+      const needed = scopeSet(wanted).filter((s) => s !== 'offline_access').join(' ');
       throw new AuthorizationError(
-        `${this.server} needs authorization${wanted ? ` (scope ${describe(wanted)})` : ''}, and this client has no way to ask the user (no redirectUri and authorize)`,
+        `${this.server} needs authorization${needed ? ` (scope ${describe(needed)})` : ''}, and this client has no way to ask the user (no redirectUri and authorize)`,
         'login_required',
-        wanted ? { scope: wanted } : {},
+        needed ? { scope: needed } : {},
       );
     }
     const redirect = secureRedirect(redirectUri);
