@@ -1,6 +1,7 @@
 /** toolwright/toolsets: the built-in tools, each a factory of its settings. */
 export { PathSandbox, type PathSandboxOptions } from './policy/paths.js';
 export { fsTools, type FsToolsetOptions } from './toolsets/fs/index.js';
+export { fsResources, type FsResourcesOptions } from './toolsets/fs/resources.js';
 export { csvTools, type CsvToolsetOptions } from './toolsets/csv/index.js';
 export { execTools, type ExecToolsetOptions } from './toolsets/exec/index.js';
 export { httpTools, type HttpToolsetOptions } from './toolsets/http/index.js';

@@ -176,7 +176,11 @@ function matchExpression(uri: string, pos: number, expr: Expression, stop: strin
   for (let v = 0; v < expr.vars.length; v++) {
     const spec = expr.vars[v];
     const lead = v === 0 ? first : sep;
-    if (i >= uri.length || (lead === '' ? atStop(i) : !uri.startsWith(lead, i))) break;
+    if (i >= uri.length || (lead === '' ? atStop(i) : !uri.startsWith(lead, i))) {
+      // An expression with no leading character ({a}, {+a}) that matched nothing holds the empty string.
+      if (v === 0 && first === '') vars[spec.name] = spec.explode ? [] : '';
+      break;
+    }
     // A `+`/`#` expression's last variable may hold the separator (a comma) in its value.
     const lastItem = v === expr.vars.length - 1 && !spec.explode;
     let j = i + lead.length;

@@ -19,6 +19,8 @@ describe('UriTemplate.match (RFC 6570, levels 1-4)', () => {
     ['x://s{?list*}', 'x://s?list=a&list=b', { list: ['a', 'b'] }],
     ['x://{a,b}', 'x://1,2', { a: '1', b: '2' }],
     ['x://{code:3}', 'x://abc', { code: 'abc' }],
+    ['x:///{+path}', 'x:///', { path: '' }],
+    ['x://{a}/{b}', 'x:///2', { a: '', b: '2' }],
   ])('%s matches %s', (template, uri, vars) => {
     expect(new UriTemplate(template).match(uri)).toEqual(vars);
   });
