@@ -47,6 +47,7 @@ export type {
   TransportTarget,
 } from './client/types.js';
 export type { ReadResourceResult } from './client/resources.js';
+export { TASKS_EXTENSION, TaskFailedError, TaskCancelledError, TaskExpiredError, type TaskInfo, type TaskStatus, type TaskCallOptions } from './client/tasks.js';
 export type { ListedResource, ListedResourceTemplate, ListedPrompt, GetPromptResult, CompleteResult, CompletionRef, SurfaceOptions } from './client/server-surface.js';
 export { InputRoundsExceeded } from './client/server-surface.js';
 export type { ResourceContents } from './protocol/content.js';

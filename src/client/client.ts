@@ -23,6 +23,7 @@ import { ClientSession, type RequestOptions } from './session.js';
 import { SharedRun } from './shared-run.js';
 import { MAX_TOOLS, ToolCatalog, type CatalogEntry } from './tool-catalog.js';
 import { ToolChangeSubscription } from './tool-changes.js';
+import * as tasks from './tasks.js';
 import type { CallToolOptions, CallToolResult, ClientTarget, ListedTool, Progress, ToolClientOptions } from './types.js';
 
 const DEFAULT_CLIENT_INFO: Implementation = { name: 'toolwright-client', version: '0.1.0' };
@@ -141,6 +142,7 @@ export class ToolClient {
     for (let round = 0; ; round++) {
       let result: Record<string, unknown>;
       ({ entry, result } = await this.sendCall(name, { name, arguments: args, ...retry }, entry, options, budget.deadline, timeoutMs));
+      if (result.resultType === 'task') result = await tasks.followTask(this.tasks(timeoutMs), result, name, { ...(typeof options.task === 'object' ? options.task : {}), signal: options.signal });
       if (result.resultType !== 'input_required') return checkOutput(name, entry, readCallResult(result));
       if (!this.inputs) throw new InputRequiredError(Method.toolsCall, result.inputRequests);
       if (round >= maxRounds) throw new InputRoundsExceededError(name, maxRounds);
@@ -187,6 +189,32 @@ export class ToolClient {
   /** Suggestions for an argument of a prompt or resource template (`completion/complete`). */
   complete(ref: surface.CompletionRef, argument: { name: string; value: string }, context: Record<string, string> = {}, options: { signal?: AbortSignal } = {}): Promise<surface.CompleteResult> {
     return surface.complete(this.surface(), ref, argument, context, options);
+  }
+
+  /** A task's state (`tasks/get`, tasks extension); an unknown, expired or other caller's task is an McpRpcError (-32602). */
+  getTask(taskId: string, options: { signal?: AbortSignal } = {}): Promise<tasks.TaskInfo> {
+    return tasks.getTask(this.tasks(), taskId, options);
+  }
+
+  /** Asks the server to stop a task (`tasks/cancel`); cooperative, so it may still end otherwise. */
+  cancelTask(taskId: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    return tasks.cancelTask(this.tasks(), taskId, options);
+  }
+
+  /** Answers a task's outstanding questions (`tasks/update`), keyed as its `inputRequests` asked them. */
+  updateTask(taskId: string, inputResponses: Record<string, unknown>, options: { signal?: AbortSignal } = {}): Promise<void> {
+    return tasks.updateTask(this.tasks(), taskId, inputResponses, options);
+  }
+
+  /** What following a task (tasks.ts) needs of the client. */
+  private tasks(timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS): tasks.TaskDeps {
+    return {
+      rpc: (method, params, options) => this.rpc(method, params, options),
+      inputs: () => this.inputs,
+      timeoutMs,
+      maxInputRounds: this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
+      warn: this.warn,
+    };
   }
 
   /** What the resources, prompts and completion methods (server-surface.ts) need of the client. */
@@ -265,7 +293,10 @@ export class ToolClient {
         timeoutMs,
         deadline,
         acceptInputRequired: modern && this.inputs !== undefined,
-        progress: onProgress !== undefined,
+        acceptTask: modern && Boolean(options.task),
+        extensions: modern && options.task ? tasks.TASKS_EXTENSIONS : undefined,
+        // A task's progress becomes its status message, shown to onTask: ask for it.
+        progress: onProgress !== undefined || (modern && Boolean(options.task)),
         onNotification: (n) => this.onCallNotification(n, onProgress),
         headers: e && session.transport.kind === 'http' && modern ? mirrorHeaders(e.headerParams, params.arguments as Record<string, unknown>) : undefined,
         meta: options.meta,

@@ -9,7 +9,7 @@ import type { CallToolResult } from './types.js';
  * a shape the protocol does not allow is a ProtocolViolationError, never a
  * value handed to the caller.
  */
-export function unwrapResponse(method: string, message: JsonRpcResponse, httpStatus?: number, acceptInputRequired = false): Record<string, unknown> {
+export function unwrapResponse(method: string, message: JsonRpcResponse, httpStatus?: number, acceptInputRequired = false, acceptTask = false): Record<string, unknown> {
   if ('error' in message) {
     const error = message.error as unknown;
     if (!isPlainObject(error) || !Number.isInteger(error.code) || typeof error.message !== 'string') {
@@ -19,7 +19,7 @@ export function unwrapResponse(method: string, message: JsonRpcResponse, httpSta
   }
   const result = (message as { result?: unknown }).result;
   if (!isPlainObject(result)) throw new ProtocolViolationError(`${method}: the result must be a JSON object`);
-  checkResultType(method, result, acceptInputRequired);
+  checkResultType(method, result, acceptInputRequired, acceptTask);
   return result;
 }
 
@@ -28,9 +28,11 @@ export function unwrapResponse(method: string, message: JsonRpcResponse, httpSta
  * unknown value MUST be treated as invalid. `input_required` passes only
  * where the caller answers it.
  */
-function checkResultType(method: string, result: Record<string, unknown>, acceptInputRequired: boolean): void {
+function checkResultType(method: string, result: Record<string, unknown>, acceptInputRequired: boolean, acceptTask: boolean): void {
   const type = result.resultType;
   if (type === undefined || type === 'complete') return;
+  // Only a request that declared the tasks extension may be answered with a task (SEP-2663).
+  if (type === 'task' && acceptTask) return;
   if (type === 'input_required') {
     if (acceptInputRequired) return;
     throw new InputRequiredError(method, result.inputRequests);

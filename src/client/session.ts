@@ -16,6 +16,10 @@ export interface RequestOptions {
   deadline?: number;
   /** Let an `input_required` result through to the caller, who answers it (mrtr.mdx). */
   acceptInputRequired?: boolean;
+  /** Let a `task` result (a CreateTaskResult) through to the caller, who follows it (tasks extension). */
+  acceptTask?: boolean;
+  /** Extensions declared in this request's client capabilities only (modern era; the tasks extension is declared per request). */
+  extensions?: Readonly<Record<string, unknown>>;
   /** Ask for progress: the request carries `_meta.progressToken`. */
   progress?: boolean;
   onNotification?: (notification: JsonRpcNotification) => void;
@@ -72,7 +76,7 @@ export class ClientSession {
             headers: options.headers,
           },
         );
-        return unwrapResponse(method, response.message, response.httpStatus, options.acceptInputRequired);
+        return unwrapResponse(method, response.message, response.httpStatus, options.acceptInputRequired, options.acceptTask);
       } catch (err) {
         // Given up on (not failed by the server or the connection): tell the server it can stop.
         if (signal.aborted && err === signal.reason && options.cancellable !== false) {
@@ -102,7 +106,8 @@ export class ClientSession {
     if (options.progress) meta.progressToken = id;
     if (wire.era === 'modern') {
       meta[META.protocolVersion] = wire.protocolVersion;
-      meta[META.clientCapabilities] = this.identity.capabilities;
+      const caps = this.identity.capabilities;
+      meta[META.clientCapabilities] = options.extensions ? { ...caps, extensions: { ...(caps as { extensions?: object }).extensions, ...options.extensions } } : caps;
       meta[META.clientInfo] = this.identity.clientInfo;
       if (this.identity.logLevel) meta[META.logLevel] = this.identity.logLevel;
     }

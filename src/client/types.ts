@@ -6,6 +6,7 @@ import type { OAuthClient } from './auth/oauth-client.js';
 import type { OAuthOptions } from './auth/types.js';
 import type { InputCapability, InputRequestHandler } from './inputs/types.js';
 import type { ClientTransport } from './transport.js';
+import type { TaskCallOptions } from './tasks.js';
 
 export type { ContentBlock, ClientCapabilities, Implementation, LogLevel, HttpTarget, StdioTarget };
 
@@ -65,6 +66,16 @@ export interface CallToolOptions {
   onProgress?: (progress: Progress) => void;
   /** Extra `_meta` for the request (the protocol's own keys always win). */
   meta?: Record<string, unknown>;
+  /**
+   * Lets the server run this call as a task (the io.modelcontextprotocol/tasks
+   * extension, modern servers): the request declares the extension, and if
+   * the server answers with a task the client polls it, answers its questions
+   * with `onInputRequest`, and resolves with its final result; aborting
+   * `signal` cancels the task. `timeoutMs` then bounds each request and each
+   * round of answers, not the task, which runs until it ends, its TTL passes,
+   * or `signal` aborts. Ignored by legacy servers.
+   */
+  task?: boolean | TaskCallOptions;
 }
 
 export interface ToolClientOptions {
