@@ -15,7 +15,7 @@ import { FileTokenStore, LoopbackRedirect, OAuthClient, ToolClient } from '../..
 import { ToolServer } from '../../src/server/server.js';
 import { serveHttp, type HttpServerHandle } from '../../src/transports/http-server.js';
 import { playBrowser, type BrowserRun } from '../helpers/browser.js';
-import { startAuthorizationServer, type LocalAuthorizationServer } from '../helpers/oidc.js';
+import { AGENT, startAuthorizationServer, type LocalAuthorizationServer } from '../helpers/oidc.js';
 import { memoryLogger } from '../helpers/wire.js';
 
 let as: LocalAuthorizationServer;
@@ -168,5 +168,24 @@ describe.each(['modern', 'legacy'] as const)('authorization code flow with a rea
     const saved = JSON.parse(await readFile(join(servers, file), 'utf8'));
     expect(saved.server).toBe(http.url);
     expect(Object.keys(saved.byIssuer)).toEqual([as.issuer]);
+  });
+});
+
+describe('client_credentials for an unattended client, with a real oidc-provider', () => {
+  it('gets a token for the resource with no user, and steps up with a new token for the wider scope', async () => {
+    calls.length = 0;
+    const asRequests: AsRequest[] = [];
+    const oauth = new OAuthClient(http.url, { grantType: 'client_credentials', clientId: AGENT.id, clientSecret: AGENT.secret, fetch: recordingFetch(asRequests) });
+    const client = await ToolClient.connect({ url: http.url }, { authorization: oauth, timeoutMs: 20_000, onWarning: () => {} });
+    try {
+      expect((await client.listTools()).map((t) => t.name)).toEqual(['read_notes']);
+      expect((await client.callTool('write_note', { text: 'x' })).content).toEqual([{ type: 'text', text: 'wrote x' }]);
+      const grants = asRequests.filter((r) => r.form?.get('grant_type') === 'client_credentials');
+      expect(grants.map((g) => g.form?.get('scope'))).toEqual(['tools:read', 'tools:read tools:write']);
+      expect(grants.every((g) => g.form?.get('resource') === http.url && g.authorization?.startsWith('Basic '))).toBe(true);
+      expect(calls.at(-1)).toMatchObject({ tool: 'write_note', principal: AGENT.id });
+    } finally {
+      await client.close();
+    }
   });
 });
