@@ -21,6 +21,7 @@ import type { HttpServeOptions } from '../transports/http-server.js';
 import { retentionOf } from './audit-trail.js';
 import type { ServerConfig, ToolsetsConfig, ToolwrightConfig } from './types.js';
 import { ConfigError } from './validate.js';
+import { addConfiguredPrimitives } from './primitives.js';
 
 /** What `npm start` serves with no config: files in ./workspace, CSV analysis, time and math. */
 export const DEFAULT_TOOLSETS: ToolsetsConfig = { fs: { roots: ['./workspace'] }, csv: {}, time: {}, math: {} };
@@ -60,12 +61,13 @@ export function buildServer(config: ToolwrightConfig, baseDir: string, version: 
     scopes: s.auth && checkedAuth(s.auth, file),
     tasks: tasksOf(s.tasks, baseDir),
   } satisfies ToolServerOptions);
-  const tools = toolsetTools(config.toolsets ?? DEFAULT_TOOLSETS, baseDir, file);
+  const { tools, fsSandbox } = toolsetTools(config.toolsets ?? DEFAULT_TOOLSETS, baseDir, file);
   try {
     server.addTool(...tools);
   } catch (err) {
     throw new ConfigError(file, [(err as Error).message]);
   }
+  addConfiguredPrimitives(server, config, baseDir, file, fsSandbox);
   return {
     server,
     transport: s.transport,
@@ -108,7 +110,7 @@ function auditSink(audit: ServerConfig['audit'], baseDir: string): AuditSink | f
 }
 
 /** The tools of every enabled toolset; a toolset's own refusal of its options names the toolset. */
-function toolsetTools(toolsets: ToolsetsConfig, baseDir: string, file: string): Tool[] {
+function toolsetTools(toolsets: ToolsetsConfig, baseDir: string, file: string): { tools: Tool[]; fsSandbox?: PathSandbox } {
   const on = <T extends { enabled?: boolean }>(c: T | undefined): c is T => c !== undefined && c.enabled !== false;
   const tools: Tool[] = [];
   const attempt = (name: string, build: () => Tool[]) => {
@@ -119,6 +121,7 @@ function toolsetTools(toolsets: ToolsetsConfig, baseDir: string, file: string): 
     }
   };
   let sandbox: PathSandbox | undefined;
+  let fsSandbox: PathSandbox | undefined;
   const sandboxFor = (roots: string[] | undefined) =>
     PathSandbox.create({
       roots: roots ?? ['./workspace'],
@@ -132,7 +135,7 @@ function toolsetTools(toolsets: ToolsetsConfig, baseDir: string, file: string): 
   const { fs, csv, time, math, exec, http, github, weather } = toolsets;
   if (on(fs)) {
     attempt('fs', () => {
-      sandbox = sandboxFor(fs.roots);
+      sandbox = fsSandbox = sandboxFor(fs.roots);
       return fsTools({ sandbox, readOnly: fs.readOnly, deleteApprovalBytes: fs.deleteApprovalBytes });
     });
   }
@@ -153,7 +156,7 @@ function toolsetTools(toolsets: ToolsetsConfig, baseDir: string, file: string): 
   if (on(http)) attempt('http', () => httpTools(withoutToggle(http)));
   if (on(github)) attempt('github', () => githubTools(withoutToggle(github)));
   if (on(weather)) attempt('weather', () => weatherTools(withoutToggle(weather)));
-  return tools;
+  return { tools, fsSandbox };
 }
 
 function withoutToggle<T extends { enabled?: boolean }>(config: T): Omit<T, 'enabled'> {

@@ -17,6 +17,28 @@ export interface ToolwrightConfig {
   toolsets?: ToolsetsConfig;
   /** Modules whose default export is an array of tools, or a function (server) => tools. */
   tools?: string[];
+  /** Folders whose files are served as read-only resources (listed, and read through the same sandbox rules as the fs tools). */
+  resources?: ResourcesConfig;
+  /** A folder of prompt files (Markdown with YAML front matter; README "Prompts"). */
+  prompts?: PromptsConfig;
+}
+
+export interface ResourcesConfig {
+  /** Directories, relative to the config file; with several, URIs start with the folder's name. */
+  folders: Array<string | { path: string; name?: string }>;
+  /** URI scheme of the files (default `folder`): `folder:///notes/todo.md`. */
+  scheme?: string;
+  /** Most files listed in resources/list (default 1000); any file is readable through the template. */
+  maxListed?: number;
+  /** Largest file read, in bytes (default 10 MiB). */
+  maxReadBytes?: number;
+  /** Extra names never served (globs), added to the fs toolset's defaults (.env*, *.pem, *.key, .git, …). */
+  deny?: string[];
+}
+
+export interface PromptsConfig {
+  /** Every *.md file in it is a prompt. */
+  folder: string;
 }
 
 export interface ServerConfig {
@@ -76,6 +98,8 @@ export interface FsConfig extends Toggle {
   maxReadBytes?: number;
   maxWriteBytes?: number;
   deleteApprovalBytes?: number;
+  /** Also serve the roots as read-only resources (toolwright-fs:///{+path}), through the same sandbox (default false). */
+  resources?: boolean;
 }
 
 export interface ToolsetsConfig {

@@ -1,3 +1,5 @@
+import { readdirSync, type Dirent } from 'node:fs';
+import nodePath from 'node:path';
 import { openForRead, readFully } from '../../policy/path-io.js';
 import { PathError, type PathSandbox } from '../../policy/paths.js';
 import { ToolError } from '../../protocol/tool-error.js';
@@ -41,7 +43,7 @@ const LIST_DEPTH = 16;
  * refuses, or that does not exist, is "Resource not found" / the sandbox's
  * message, never a look outside.
  */
-export async function fsResources(options: FsResourcesOptions): Promise<{ resources: Resource[]; templates: ResourceTemplate<{ path: string }>[] }> {
+export function fsResources(options: FsResourcesOptions): { resources: Resource[]; templates: ResourceTemplate<{ path: string }>[] } {
   const { sandbox } = options;
   const scheme = options.scheme ?? 'toolwright-fs';
   if (!SCHEME.test(scheme)) throw new Error(`resource URI scheme ${JSON.stringify(scheme)} must be lower-case letters, digits, "+", "-" or "." and start with a letter`);
@@ -82,7 +84,7 @@ export async function fsResources(options: FsResourcesOptions): Promise<{ resour
       read: (ctx) => read(display, ctx),
     };
   });
-  if (options.listFiles) resources.push(...(await listedFiles(sandbox, options.maxListed ?? 1_000, uriOf, read)));
+  if (options.listFiles) resources.push(...listedFiles(sandbox, options.maxListed ?? 1_000, uriOf, read));
 
   const template: ResourceTemplate<{ path: string }> = {
     uriTemplate: `${base}{+path}`,
@@ -130,17 +132,34 @@ async function entriesOf(sandbox: PathSandbox, real: string, display: string, ma
   return entries;
 }
 
-/** Every file below the roots, breadth first, up to `max`: a folder of resources, listed. */
-async function listedFiles(sandbox: PathSandbox, max: number, uriOf: (display: string) => string, read: (path: string, ctx: ResourceContext) => Promise<ReadReturn>): Promise<Resource[]> {
+/**
+ * Every file below the roots, breadth first in name order, up to `max`: a
+ * folder of resources, listed once when the server is built (files added
+ * later are read through the template, not listed). Only names are looked
+ * at here, synchronously: links are not followed and denied names are left
+ * out; every read goes through the sandbox.
+ */
+function listedFiles(sandbox: PathSandbox, max: number, uriOf: (display: string) => string, read: (path: string, ctx: ResourceContext) => Promise<ReadReturn>): Resource[] {
   const out: Resource[] = [];
-  const counters: WalkCounters = { denied: 0, truncatedDirectories: 0, unreadable: 0 };
-  const signal = AbortSignal.timeout(30_000);
   for (const root of sandbox.roots) {
-    const display = sandbox.roots.length === 1 ? '.' : root.name;
-    for await (const e of walk(sandbox, root.real, display, { maxDepth: LIST_DEPTH, maxPerDirectory: max, signal }, counters)) {
-      if (out.length >= max) return out;
-      if (e.type !== 'file') continue;
-      out.push({ uri: uriOf(e.display), name: e.display, mimeType: guessType(e.name), read: (ctx) => read(e.display, ctx) });
+    const queue = [{ real: root.real, display: sandbox.roots.length === 1 ? '.' : root.name, depth: 0 }];
+    for (let head = 0; head < queue.length && out.length < max; head++) {
+      const dir = queue[head];
+      let entries: Dirent[];
+      try {
+        entries = readdirSync(dir.real, { withFileTypes: true }).sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+      } catch {
+        continue; // unreadable: nothing listed from it
+      }
+      for (const entry of entries) {
+        const real = nodePath.join(dir.real, entry.name);
+        if (sandbox.deniedBy(real) !== undefined) continue;
+        const display = dir.display === '.' ? entry.name : `${dir.display}/${entry.name}`;
+        if (entry.isDirectory() && dir.depth + 1 < LIST_DEPTH) queue.push({ real, display, depth: dir.depth + 1 });
+        if (!entry.isFile()) continue;
+        if (out.length >= max) break;
+        out.push({ uri: uriOf(display), name: display, ...(guessType(entry.name) ? { mimeType: guessType(entry.name) } : {}), read: (ctx) => read(display, ctx) });
+      }
     }
   }
   return out;

@@ -25,7 +25,7 @@ async function setup(options: { listFiles?: boolean; roots?: number } = {}) {
     roots.push(join(dir, 'docs'));
   }
   const sandbox = PathSandbox.create({ roots, maxReadBytes: 1024 });
-  const { resources, templates } = await fsResources({ sandbox, listFiles: options.listFiles });
+  const { resources, templates } = fsResources({ sandbox, listFiles: options.listFiles });
   const server = new ToolServer({ logger: memoryLogger().logger, audit: false, resources, resourceTemplates: templates });
   return { dir, w: wire(server) };
 }
