@@ -8,11 +8,14 @@ import { ownProcessGroup, withCallFeedback } from './call-feedback.js';
 import { styleFor } from './style.js';
 import { cliInputHandler, processTerminal, type Terminal } from './prompt.js';
 import { sanitize } from './sanitize.js';
+import { withTaskFeedback } from './task.js';
 
 export interface CallOptions extends Omit<ClientCommandOptions, 'json'> {
   args?: string;
   /** Show the structured content even when the text already carries it. */
   structured?: boolean;
+  /** Let the server run the call as a task and follow it (task.ts). */
+  task?: boolean;
   /** true: JSON output; a JSON object: JSON output and the arguments (`--json '{…}'`, as the synopsis in issue #2 reads). */
   json?: boolean | string;
 }
@@ -44,7 +47,7 @@ export async function callCommand(operands: string[], command: string[], given: 
     if (!tool && !('url' in target)) throw noSuchTool();
     const args = buildArguments(pairs, options.args, tool?.inputSchema ?? { type: 'object' }, (note) => io.stderr(`toolwright: ${note}\n`));
     // Progress on a terminal, Ctrl-C cancels; --timeout is the client's default, set by connectClient.
-    const result = await withCallFeedback((callOptions) => client.callTool(name, args, callOptions)).catch((err: unknown) =>
+    const result = await withCallFeedback((callOptions) => client.callTool(name, args, options.task ? withTaskFeedback(callOptions, io) : callOptions)).catch((err: unknown) =>
       Promise.reject(!tool && err instanceof McpRpcError && err.code === ErrorCode.InvalidParams ? noSuchTool() : forTheCommandLine(err, target)),
     );
     if (options.json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);

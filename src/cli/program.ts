@@ -10,6 +10,7 @@ import { listCommand } from './list.js';
 import { loginCommand, logoutCommand, type LoginOptions } from './login.js';
 import { connectCommand, type ConnectOptions } from './interactive/connect-command.js';
 import { serveCommand, type ServeOptions } from './serve.js';
+import { taskCommand } from './task.js';
 
 const defaultIo: CliIo = {
   stdout: (text) => void process.stdout.write(text),
@@ -72,6 +73,7 @@ function buildProgram(io: CliIo, command: string[], setCode: (code: number) => v
     .option('--json [arguments]', "machine-readable JSON output; given a JSON object ('{…}'), it is also the arguments")
     .option('--args <json>', 'arguments as a JSON object (key=value pairs are merged over it)')
     .option('--structured', 'show the structured content even when the text already carries it')
+    .option('--task', 'let the server run the call as a task (tasks extension): its status on stderr, questions answered here, Ctrl-C cancels it')
     .action(async (operands: string[], options: CallOptions) => setCode(await callCommand(operands, command, options, io, packageVersion())));
 
   withClientOptions(program.command('connect'))
@@ -102,6 +104,7 @@ function buildProgram(io: CliIo, command: string[], setCode: (code: number) => v
   program.addCommand(auditCommand(io, setCode));
   program.addCommand(initCommand(io, setCode));
   program.addCommand(authCommand(io, setCode));
+  program.addCommand(taskCommand(io, command, setCode, packageVersion(), withClientOptions));
 
   return program;
 }

@@ -1,0 +1,113 @@
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/program.js';
+import { ToolClient } from '../../src/client.js';
+import { createLogger } from '../../src/server/logger.js';
+import { ToolServer } from '../../src/server/server.js';
+import { serveHttp, type HttpServerHandle } from '../../src/transports/http-server.js';
+import taskTools from '../fixtures/tasks/client-tools.mjs';
+import { cliCommand } from '../helpers/serve-process.js';
+import { sharedTempDir } from '../helpers/temp.js';
+import { TerminalSession, TMUX } from '../helpers/tmux.js';
+
+// `toolwright call --task` and `toolwright task get|cancel` against a real toolwright server over HTTP.
+
+let http: HttpServerHandle;
+let server: ToolServer;
+let temp: { dir: string; remove: () => void };
+beforeAll(async () => {
+  temp = sharedTempDir('tw-cli-tasks-');
+  server = new ToolServer({ tools: taskTools as never, audit: false, logger: createLogger('silent'), tasks: { store: join(temp.dir, 'tasks.db'), pollIntervalMs: 30 } });
+  http = await serveHttp(server, { port: 0 });
+});
+afterAll(async () => {
+  await http.close();
+  server.close();
+  temp.remove();
+});
+
+async function cli(...argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
+  return { code, stdout, stderr };
+}
+
+const taskIdIn = (text: string) => /as task ([0-9a-f-]{36})/.exec(text)?.[1];
+
+describe('toolwright call --task', () => {
+  it('runs the call as a task and prints its result; --json stays clean, the task id is said on stderr', async () => {
+    const run = await cli('call', http.url, 'report', 'steps=2', 'stepMs=10', '--task', '--json');
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).content).toEqual([{ type: 'text', text: 'report ready: 2 steps' }]);
+    expect(taskIdIn(run.stderr)).toBeDefined();
+    // Not a terminal: no status line is drawn.
+    expect(run.stderr).not.toMatch(/\r|\x1b/);
+  });
+
+  it('without --task the same tool answers directly; a tool that requires tasks says so', async () => {
+    const direct = await cli('call', http.url, 'report', 'steps=1', 'stepMs=0');
+    expect(direct).toMatchObject({ code: 0, stdout: 'report ready: 1 steps\n' });
+    expect(taskIdIn(direct.stderr)).toBeUndefined();
+    const refused = await cli('call', http.url, 'strict');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/io\.modelcontextprotocol\/tasks/);
+    expect((await cli('call', http.url, 'strict', '--task')).stdout).toBe('strict done\n');
+  });
+
+  it('a question the task asks is answered the way call answers (declined without a terminal)', async () => {
+    const run = await cli('call', http.url, 'ask_name', '--task');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('no name (decline)\n');
+  });
+});
+
+describe('toolwright task get|cancel', () => {
+  it('get shows a finished task and its result (and --json the task); cancel stops a running one', async () => {
+    const run = await cli('call', http.url, 'report', 'steps=1', 'stepMs=0', '--task');
+    const id = taskIdIn(run.stderr)!;
+    const got = await cli('task', 'get', http.url, id);
+    expect(got.code).toBe(0);
+    expect(got.stdout).toMatch(new RegExp(`^task ${id}: completed\\n`));
+    expect(got.stdout).toContain('report ready: 1 steps');
+    const json = JSON.parse((await cli('task', 'get', http.url, id, '--json')).stdout);
+    expect(json).toMatchObject({ taskId: id, status: 'completed', result: { content: [{ type: 'text', text: 'report ready: 1 steps' }] } });
+
+    const client = await ToolClient.connect({ url: http.url }, { era: 'modern' });
+    let running = '';
+    const call = client.callTool('forever', {}, { task: { onTask: (t) => (running ||= t.taskId) } }).catch((e: unknown) => e);
+    await expect.poll(() => running).not.toBe('');
+    const cancelled = await cli('task', 'cancel', http.url, running);
+    expect(cancelled).toMatchObject({ code: 0, stdout: `asked the server to cancel task ${running}; it is now cancelled\n` });
+    expect(await call).toMatchObject({ name: 'TaskCancelledError' });
+    await client.close();
+  });
+
+  it('an unknown task id is the server\'s not-found error; a missing id is a usage error', async () => {
+    const unknown = await cli('task', 'get', http.url, '00000000-0000-4000-8000-000000000000');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/Task not found/);
+    expect((await cli('task', 'get', http.url)).code).toBe(1);
+  });
+});
+
+let term: TerminalSession | undefined;
+afterEach(async () => {
+  await term?.kill();
+  term = undefined;
+});
+
+describe.skipIf(!TMUX)('toolwright call --task at a terminal', () => {
+  it('redraws the task status with its progress message, and Ctrl-C cancels the task on the server (exit 130)', async () => {
+    term = await TerminalSession.start([...cliCommand, 'call', http.url, 'report', 'steps=40', 'stepMs=150', '--task']);
+    const screen = await term.waitFor(/task working: step \d+ of 40/);
+    const id = taskIdIn(screen)!;
+    expect(screen).toContain('(Ctrl-C cancels it)');
+    await term.press('C-c');
+    await term.waitFor('[exited 130]');
+    expect(await term.screen()).toContain('the call was cancelled (Ctrl-C); the server was told to stop');
+    const client = await ToolClient.connect({ url: http.url }, { era: 'modern' });
+    expect((await client.getTask(id)).status).toBe('cancelled');
+    await client.close();
+  }, 30_000);
+});
