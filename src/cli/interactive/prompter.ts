@@ -13,15 +13,18 @@ const NO_COMPLETIONS: Completer = (line) => [[], line];
  * The session's one line editor (node:readline on the terminal): every
  * question, from the command prompt to a form field, is asked through it, so
  * tab completion, line editing and Ctrl-C behave the same everywhere.
- * A line typed while nothing is asked (during a call) is dropped: a stray
- * Enter must never become the answer to a question asked later, such as a
- * confirmation. Ctrl-C withdraws the question being asked; when none is,
- * `onInterrupt` hears it (the session cancels the running call).
+ * A line typed while nothing is asked (during a call) is kept for the
+ * command prompt only, and dropped when anything else is asked next: a stray
+ * Enter must never become the answer to a question, such as a confirmation.
+ * Ctrl-C withdraws the question being asked; when none is, `onInterrupt`
+ * hears it (the session cancels the running call).
  */
 export class Prompter {
   private readonly rl: Interface;
   private completer: Completer = NO_COMPLETIONS;
   private pending?: (answer: Answer) => void;
+  /** Lines typed while nothing was asked: kept for the command prompt only. */
+  private typedAhead: string[] = [];
   private ended = false;
   /** Ctrl-C while no question is asked. */
   onInterrupt?: () => void;
@@ -36,7 +39,8 @@ export class Prompter {
     this.rl.on('line', (line) => {
       const answer = this.pending;
       this.pending = undefined;
-      answer?.(line);
+      if (answer) answer(line);
+      else if (this.typedAhead.length < 16) this.typedAhead.push(line);
     });
     this.rl.on('SIGINT', () => {
       const answer = this.pending;
@@ -73,6 +77,10 @@ export class Prompter {
    */
   ask(query: string, completer: Completer = NO_COMPLETIONS, remember = false): Promise<Answer> {
     if (this.ended) return Promise.resolve(undefined);
+    // A command typed ahead (during a call) is the next command; it never answers anything else.
+    const ahead = this.typedAhead.shift();
+    if (!remember) this.typedAhead = [];
+    else if (ahead !== undefined) return Promise.resolve(ahead);
     // One question at a time: a second one withdraws the first.
     this.pending?.(INTERRUPTED);
     this.completer = completer;

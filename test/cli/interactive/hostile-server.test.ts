@@ -31,22 +31,28 @@ describe.skipIf(!TMUX)('toolwright connect against a server that writes terminal
     const http = await serveHttp(server, { port: 0 });
     try {
       term = await TerminalSession.start([...cliCommand, 'connect', http.url], { cwd: tempDir('toolwright-hostile-') });
-      await term.next('> ', 30_000);
+      const PROMPT = 'evil> ';
+      await term.next(PROMPT, 30_000);
       await term.line('tools');
-      await term.next('1 tool');
+      await term.next('TOOL  DESCRIPTION');
+      await term.next(PROMPT);
       await term.line('describe trap');
       await term.next('hints');
-      // Completion offers only the typeable argument name.
+      await term.next(PROMPT);
+      // Completion lists only the typeable argument name.
       await term.type('trap ');
       await term.press('Tab', 'Tab');
+      await term.next('mode=');
       await term.press('C-c');
+      await term.next('(press Ctrl-C again');
       await term.line('trap');
-      await term.next(': ');
+      await term.next('field (text): ');
       await term.line('x');
       await term.next('choose one');
       await term.press('Tab', 'Tab');
       await term.line('1');
       await term.next('done');
+      await term.next(PROMPT);
       await term.line('structured');
       await term.next('└─ k');
       expect(await term.title()).not.toContain('PWNED');
