@@ -11,6 +11,7 @@ import { loginCommand, logoutCommand, type LoginOptions } from './login.js';
 import { connectCommand, type ConnectOptions } from './interactive/connect-command.js';
 import { serveCommand, type ServeOptions } from './serve.js';
 import { taskCommand } from './task.js';
+import { primitiveCommands } from './primitives.js';
 
 const defaultIo: CliIo = {
   stdout: (text) => void process.stdout.write(text),
@@ -105,6 +106,7 @@ function buildProgram(io: CliIo, command: string[], setCode: (code: number) => v
   program.addCommand(initCommand(io, setCode));
   program.addCommand(authCommand(io, setCode));
   program.addCommand(taskCommand(io, command, setCode, packageVersion(), withClientOptions));
+  for (const sub of primitiveCommands(io, command, setCode, packageVersion(), withClientOptions)) program.addCommand(sub);
 
   return program;
 }
