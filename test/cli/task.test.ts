@@ -76,7 +76,7 @@ describe('toolwright task get|cancel', () => {
     const client = await ToolClient.connect({ url: http.url }, { era: 'modern' });
     let running = '';
     const call = client.callTool('forever', {}, { task: { onTask: (t) => (running ||= t.taskId) } }).catch((e: unknown) => e);
-    await expect.poll(() => running).not.toBe('');
+    await expect.poll(() => running, { timeout: 5_000 }).not.toBe('');
     const cancelled = await cli('task', 'cancel', http.url, running);
     expect(cancelled).toMatchObject({ code: 0, stdout: `asked the server to cancel task ${running}; it is now cancelled\n` });
     expect(await call).toMatchObject({ name: 'TaskCancelledError' });

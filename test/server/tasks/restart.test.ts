@@ -22,9 +22,9 @@ describe('tasks across a server restart (SQLite store, real process, SIGKILL)', 
     const first = await startHttpServe(['--tools', tools], { cwd, env: { TOOLWRIGHT_AUDIT_DIR: '' } });
     const quick = (await rpc(first.url, 'tools/call', { name: 'quick', arguments: {} }, 'quick')).result;
     expect(quick.resultType).toBe('task');
-    await expect.poll(async () => (await rpc(first.url, 'tasks/get', { taskId: quick.taskId }, quick.taskId)).result.status).toBe('completed');
+    await expect.poll(async () => (await rpc(first.url, 'tasks/get', { taskId: quick.taskId }, quick.taskId)).result.status, { timeout: 10_000 }).toBe('completed');
     const forever = (await rpc(first.url, 'tools/call', { name: 'forever', arguments: {} }, 'forever')).result;
-    await expect.poll(first.stderr).toMatch(/forever started/);
+    await expect.poll(first.stderr, { timeout: 10_000 }).toMatch(/forever started/);
     expect((await rpc(first.url, 'tasks/get', { taskId: forever.taskId }, forever.taskId)).result.status).toBe('working');
 
     first.child.kill('SIGKILL');

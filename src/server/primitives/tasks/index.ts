@@ -11,6 +11,7 @@ import type { Exchange, Reply } from '../../peer.js';
 import type { ToolRegistry } from '../../registry.js';
 import { ok, type MethodHandler, type MethodTable, type Primitive, type RequestFacts } from '../method-table.js';
 import { resolveTaskMode, type ResolvedTaskMode, type TaskMode } from './policy.js';
+import { TaskNotifications } from './notifications.js';
 import { TaskRun } from './task-run.js';
 import { createTaskResultJson, declaresTasks, getTaskResultJson, missingTasksExtension, taskIdOf, taskNotFound, TaskMethod, TASKS_EXTENSION } from './wire.js';
 
@@ -53,12 +54,14 @@ export class TasksPrimitive implements Primitive {
   private readonly maxActive: number;
   private readonly store: TaskStore;
   private opened?: Promise<void>;
+  private readonly notifications: TaskNotifications;
 
   constructor(private readonly options: TasksPrimitiveOptions) {
     this.store = options.store;
     this.ttlMs = options.ttlMs === undefined ? 3_600_000 : options.ttlMs;
     this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
     this.maxActive = options.maxActive ?? 1_000;
+    this.notifications = new TaskNotifications(this.store, () => this.ready());
   }
 
   advertise(capabilities: Record<string, unknown>, era: string): void {
@@ -67,6 +70,7 @@ export class TasksPrimitive implements Primitive {
 
   register(methods: MethodTable): void {
     methods.wrap(Method.toolsCall, 'modern', (inner) => this.wrapCall(inner));
+    methods.wrap(Method.subscriptionsListen, 'modern', (inner) => this.notifications.wrapListen(inner));
     methods.add(TaskMethod.get, { modern: (request, exchange, facts) => this.get(request, exchange, facts) });
     methods.add(TaskMethod.update, { modern: (request, exchange, facts) => this.update(request, exchange, facts) });
     methods.add(TaskMethod.cancel, { modern: (request, exchange, facts) => this.cancel(request, exchange, facts) });
@@ -103,7 +107,7 @@ export class TasksPrimitive implements Primitive {
 
   private async callAsTask(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, inner: MethodHandler, mode: ResolvedTaskMode, tool: string): Promise<Reply | undefined> {
     await this.ready();
-    const run = new TaskRun(request, exchange, facts, inner, this.store, (done) => this.forget(done));
+    const run = new TaskRun(request, exchange, facts, inner, this.store, (done) => this.forget(done), (record) => this.notifications.publish(record));
     const first = run.start();
     if (mode.afterMs > 0) {
       // Until it becomes a task, the call belongs to its request: cancelling or losing it stops the work.

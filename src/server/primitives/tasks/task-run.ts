@@ -40,6 +40,8 @@ export class TaskRun {
     private readonly inner: MethodHandler,
     private readonly store: TaskStore,
     private readonly onSettled: (run: TaskRun) => void,
+    /** Told of every stored change (status notifications). */
+    private readonly onChange: (record: TaskRecord) => void = () => {},
   ) {
     this.peer = new Peer(original.peer.transport);
     this.exchange = {
@@ -157,7 +159,10 @@ export class TaskRun {
   private write(patch: TaskPatch): Promise<void> {
     const taskId = this.record!.taskId;
     const next = this.writes.then(() => this.store.update(taskId, patch)).then((stored) => {
-      if (stored) this.record = stored;
+      if (stored) {
+        this.record = stored;
+        this.onChange(stored);
+      }
     });
     this.writes = next.catch(() => undefined);
     return next;
