@@ -26,6 +26,8 @@ export class Prompter {
   /** Lines typed while nothing was asked: kept for the command prompt only. */
   private typedAhead: string[] = [];
   private ended = false;
+  /** What Tab completes while nothing is asked (a command typed ahead during a call). */
+  idleCompleter: Completer = NO_COMPLETIONS;
   /** Ctrl-C while no question is asked. */
   onInterrupt?: () => void;
   /** Input ended (Ctrl-D on an empty line, or the terminal went away). */
@@ -88,7 +90,7 @@ export class Prompter {
     this.rl.prompt();
     return new Promise<Answer>((resolve) => {
       this.pending = (answer) => {
-        this.completer = NO_COMPLETIONS;
+        this.completer = this.idleCompleter;
         // readline added the line to its history before emitting it.
         if (typeof answer === 'string' && !remember) this.forget(answer);
         resolve(answer);

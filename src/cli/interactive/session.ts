@@ -78,6 +78,7 @@ export class InteractiveSession {
     this.tools = await this.client.listTools();
     this.banner();
     const completer = commandCompleter(() => this.tools, () => this.links.uris());
+    this.prompter.idleCompleter = completer;
     const prompt = `${this.style.cyan(sanitize(this.client.serverInfo?.name ?? 'toolwright').replace(/\s+/g, '-').slice(0, 24))}> `;
     while (!this.left) {
       const answer = await this.prompter.ask(prompt, completer, true);
