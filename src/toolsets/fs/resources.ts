@@ -89,7 +89,7 @@ export function fsResources(options: FsResourcesOptions): { resources: Resource[
   const template: ResourceTemplate<{ path: string }> = {
     uriTemplate: `${base}{+path}`,
     name: options.name ?? 'files',
-    description: options.description ?? `Files below ${sandbox.roots.map((r) => r.name).join(', ')}, read-only (${sandbox.pathHint()})`,
+    description: options.description ?? `Files below ${sandbox.roots.map((r) => r.name).join(', ')}, read-only; complete the path to browse`,
     variables: { type: 'object', properties: { path: { type: 'string', maxLength: 4096 } }, required: ['path'] },
     // The entries of the directory typed so far whose names start with the last segment.
     complete: {
