@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { DEFAULT_TASKS_DB, SqliteTaskStore } from './sqlite-store.js';
-import type { TaskPatch, TaskRecord, TaskStore, TaskError } from './store.js';
+import type { TaskCursor, TaskPatch, TaskRecord, TaskStore, TaskError } from './store.js';
 
 /**
  * The default store: SQLite at `.toolwright/tasks.db` under `dir` (default
@@ -30,6 +30,9 @@ class LazyTaskStore implements TaskStore {
   }
   update(taskId: string, patch: TaskPatch, now?: number): Promise<TaskRecord | undefined> {
     return this.inner.update(taskId, patch, now);
+  }
+  list(owner: string, options: { after?: TaskCursor; limit: number }, now?: number): Promise<TaskRecord[]> {
+    return this.inner.list(owner, options, now);
   }
   purgeExpired(now?: number): Promise<number> {
     return this.inner.purgeExpired(now);

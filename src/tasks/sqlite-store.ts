@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { openSqlite } from '../audit/sqlite-driver.js';
-import { isExpired, TERMINAL_STATUSES, type TaskError, type TaskPatch, type TaskRecord, type TaskStatus, type TaskStore } from './store.js';
+import { isExpired, TERMINAL_STATUSES, type TaskCursor, type TaskError, type TaskPatch, type TaskRecord, type TaskStatus, type TaskStore } from './store.js';
 
 /** The default file, under the working directory (a separate file from the audit trail). */
 export const DEFAULT_TASKS_DB = join('.toolwright', 'tasks.db');
@@ -26,6 +26,7 @@ CREATE TABLE IF NOT EXISTS tasks (
   error TEXT
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS tasks_expires_at ON tasks (expires_at) WHERE expires_at IS NOT NULL;
+CREATE INDEX IF NOT EXISTS tasks_owner_created ON tasks (owner, created_at, task_id);
 `;
 
 interface Row {
@@ -57,6 +58,7 @@ export class SqliteTaskStore implements TaskStore {
   private readonly insert: BetterSqlite3.Statement;
   private readonly select: BetterSqlite3.Statement;
   private readonly purge: BetterSqlite3.Statement;
+  private readonly page: BetterSqlite3.Statement;
 
   constructor(file: string, options: { synchronous?: 'normal' | 'full' } = {}) {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
@@ -74,6 +76,11 @@ export class SqliteTaskStore implements TaskStore {
     );
     this.select = this.db.prepare('SELECT * FROM tasks WHERE task_id = ?');
     this.purge = this.db.prepare('DELETE FROM tasks WHERE expires_at IS NOT NULL AND expires_at <= ?');
+    this.page = this.db.prepare(
+      `SELECT * FROM tasks WHERE owner = @owner AND (expires_at IS NULL OR expires_at > @now)
+         AND (created_at > @created OR (created_at = @created AND task_id > @id))
+       ORDER BY created_at, task_id LIMIT @limit`,
+    );
   }
 
   async create(record: TaskRecord): Promise<void> {
@@ -132,6 +139,11 @@ export class SqliteTaskStore implements TaskStore {
     })();
   }
 
+  async list(owner: string, options: { after?: TaskCursor; limit: number }, now = Date.now()): Promise<TaskRecord[]> {
+    const rows = this.page.all({ owner, now, created: options.after?.createdAt ?? -1, id: options.after?.taskId ?? '', limit: options.limit }) as Row[];
+    return rows.map((row) => this.fromRow(row));
+  }
+
   async purgeExpired(now = Date.now()): Promise<number> {
     return this.purge.run(now).changes;
   }
@@ -151,7 +163,10 @@ export class SqliteTaskStore implements TaskStore {
 
   private read(taskId: string): TaskRecord | undefined {
     const row = this.select.get(taskId) as Row | undefined;
-    if (!row) return undefined;
+    return row ? this.fromRow(row) : undefined;
+  }
+
+  private fromRow(row: Row): TaskRecord {
     const record: TaskRecord = {
       taskId: row.task_id,
       owner: row.owner,

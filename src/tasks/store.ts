@@ -44,6 +44,12 @@ export interface TaskRecord {
 /** What a change may set; `taskId`, `owner`, `tool` and `createdAt` never change. */
 export type TaskPatch = Partial<Pick<TaskRecord, 'status' | 'statusMessage' | 'inputRequests' | 'result' | 'error' | 'ttlMs' | 'pollIntervalMs'>>;
 
+/** Where a listing page ends: the last task it held. */
+export interface TaskCursor {
+  createdAt: number;
+  taskId: string;
+}
+
 export interface TaskStore {
   /**
    * Stores a new task. Resolves only once a `get` for it would find it (the
@@ -57,6 +63,11 @@ export interface TaskStore {
    * change); resolves with the task as stored afterwards, undefined if gone.
    */
   update(taskId: string, patch: TaskPatch, now?: number): Promise<TaskRecord | undefined>;
+  /**
+   * The owner's live tasks, oldest first (by creation, then id), after the
+   * one `after` names; at most `limit` (the 2025-11-25 `tasks/list`).
+   */
+  list(owner: string, options: { after?: TaskCursor; limit: number }, now?: number): Promise<TaskRecord[]>;
   /** Deletes tasks past their TTL; resolves with how many. */
   purgeExpired(now?: number): Promise<number>;
   /**

@@ -11,6 +11,9 @@ import type { Exchange, Reply } from '../../peer.js';
 import type { ToolRegistry } from '../../registry.js';
 import { ok, type MethodHandler, type MethodTable, type Primitive, type RequestFacts } from '../method-table.js';
 import { resolveTaskMode, type ResolvedTaskMode, type TaskMode } from './policy.js';
+import { encodeNotification } from '../../../jsonrpc/encode.js';
+import { TERMINAL_STATUSES } from '../../../tasks/store.js';
+import { alreadyTerminal, decodeTaskCursor, encodeTaskCursor, finalOutcome, LEGACY_CAPABILITY, LEGACY_LIST_PAGE, LEGACY_STATUS_NOTIFICATION, legacyTask, requestedTtl, taskSupportError, taskSupportOf, withTaskSupport } from './legacy.js';
 import { TaskNotifications } from './notifications.js';
 import { TaskRun } from './task-run.js';
 import { createTaskResultJson, declaresTasks, getTaskResultJson, missingTasksExtension, taskIdOf, taskNotFound, TaskMethod, TASKS_EXTENSION } from './wire.js';
@@ -66,14 +69,133 @@ export class TasksPrimitive implements Primitive {
 
   advertise(capabilities: Record<string, unknown>, era: string): void {
     if (era === 'modern') capabilities.extensions = { [TASKS_EXTENSION]: {} };
+    else capabilities.tasks = LEGACY_CAPABILITY;
   }
 
   register(methods: MethodTable): void {
     methods.wrap(Method.toolsCall, 'modern', (inner) => this.wrapCall(inner));
     methods.wrap(Method.subscriptionsListen, 'modern', (inner) => this.notifications.wrapListen(inner));
-    methods.add(TaskMethod.get, { modern: (request, exchange, facts) => this.get(request, exchange, facts) });
+    methods.add(TaskMethod.get, { modern: (request, exchange, facts) => this.get(request, exchange, facts), legacy: (request, exchange) => this.legacyGet(request, exchange) });
     methods.add(TaskMethod.update, { modern: (request, exchange, facts) => this.update(request, exchange, facts) });
-    methods.add(TaskMethod.cancel, { modern: (request, exchange, facts) => this.cancel(request, exchange, facts) });
+    methods.add(TaskMethod.cancel, { modern: (request, exchange, facts) => this.cancel(request, exchange, facts), legacy: (request, exchange) => this.legacyCancel(request, exchange) });
+    // The 2025-11-25 form (legacy.ts); tasks/result and tasks/list do not exist in the modern era (-32601).
+    methods.wrap(Method.toolsCall, 'legacy', (inner) => this.wrapLegacyCall(inner));
+    methods.wrap(Method.toolsList, 'legacy', (inner) => async (request, exchange, facts) => {
+      const reply = await inner(request, exchange, facts);
+      // The page is cached for both eras: rewritten only when some tool can be a task at all.
+      if (!this.anyTaskTools()) return reply;
+      return withTaskSupport(reply, (name) => (this.options.registry.has(name) ? taskSupportOf(this.modeOf(name)) : undefined));
+    });
+    methods.add('tasks/result', { legacy: (request, exchange) => this.legacyResult(request, exchange) });
+    methods.add('tasks/list', { legacy: (request, exchange) => this.legacyList(request, exchange) });
+  }
+
+  private wrapLegacyCall(inner: MethodHandler): MethodHandler {
+    return async (request, exchange, facts) => {
+      const name = request.params?.name;
+      const mode = typeof name === 'string' && this.options.registry.has(name) ? this.modeOf(name) : undefined;
+      const asked = request.params?.task;
+      if (asked === undefined) {
+        if (mode?.required) throw taskSupportError(name as string, true);
+        return inner(request, exchange, facts);
+      }
+      const ttl = requestedTtl(asked);
+      // An unknown tool: the tools primitive's own error.
+      if (!mode) return inner(request, exchange, facts);
+      if (!mode.task) throw taskSupportError(name as string, false);
+      if (this.live.size >= this.maxActive) throw new RpcError(ErrorCode.InternalError, 'Too many tasks are running; try again later');
+      await this.ready();
+      const { task: _asked, ...params } = request.params ?? {};
+      const call: JsonRpcRequest = { ...request, params };
+      const run = new TaskRun(call, exchange, facts, inner, this.store, (done) => this.forget(done), (record) => {
+        this.notifications.publish(record);
+        // tasks.mdx "Task Status Notification" (optional): to the session that created it.
+        exchange.peer.push?.(encodeNotification(LEGACY_STATUS_NOTIFICATION, legacyTask(record)));
+      });
+      const now = Date.now();
+      const ttlMs = ttl === undefined ? this.ttlMs : this.ttlMs === null ? ttl : Math.min(ttl, this.ttlMs);
+      const record: TaskRecord = { taskId: randomUUID(), owner: exchange.principal ?? '', tool: name as string, status: 'working', createdAt: now, lastUpdatedAt: now, ttlMs, pollIntervalMs: this.pollIntervalMs };
+      // Stored before the work starts and before the answer (a task from its first moment).
+      await run.becomeTask(record);
+      this.live.set(record.taskId, run);
+      this.expireLater(run, record);
+      void run.start().then((reply) => run.settle(reply)).catch((err) => this.options.logger.error({ err, taskId: record.taskId }, 'task could not record its outcome'));
+      void this.store.purgeExpired().catch(() => undefined);
+      return ok(request, JSON.stringify({ task: legacyTask(record) }));
+    };
+  }
+
+  private async legacyGet(request: JsonRpcRequest, exchange: Exchange): Promise<Reply> {
+    const record = await this.findOwn(request, exchange);
+    return ok(request, JSON.stringify(legacyTask(record)));
+  }
+
+  /** tasks/result: blocks until the task ends (tasks.mdx "Result Retrieval"), then answers as tools/call would have. */
+  private async legacyResult(request: JsonRpcRequest, exchange: Exchange): Promise<Reply | undefined> {
+    let record: TaskRecord | undefined = await this.findOwn(request, exchange);
+    if (!TERMINAL_STATUSES.has(record.status)) {
+      const taskId = record.taskId;
+      record = await new Promise<TaskRecord | undefined>((resolve) => {
+        const stop = { abort: () => finish(undefined) };
+        const unwatch = this.notifications.watch(taskId, (r) => TERMINAL_STATUSES.has(r.status) && finish(r));
+        const unclose = exchange.onClose?.(() => finish(undefined));
+        exchange.peer.inflight.add(request.id, stop);
+        const finish = (r: TaskRecord | undefined) => {
+          unwatch();
+          unclose?.();
+          exchange.peer.inflight.remove(stop);
+          resolve(r);
+        };
+        // It may have ended between the read and the watch.
+        void this.store.get(taskId, exchange.principal ?? '').then((r) => r && TERMINAL_STATUSES.has(r.status) && finish(r));
+      });
+      if (!record) return undefined; // the client gave up (cancelled, or its stream closed)
+    }
+    const outcome = finalOutcome(record);
+    if ('error' in outcome) throw outcome.error;
+    return ok(request, JSON.stringify(outcome.result));
+  }
+
+  private async legacyList(request: JsonRpcRequest, exchange: Exchange): Promise<Reply> {
+    const after = decodeTaskCursor(request.params?.cursor);
+    await this.ready();
+    const page = await this.store.list(exchange.principal ?? '', { after, limit: LEGACY_LIST_PAGE + 1 });
+    const shown = page.slice(0, LEGACY_LIST_PAGE);
+    const result: Record<string, unknown> = { tasks: shown.map(legacyTask) };
+    if (page.length > LEGACY_LIST_PAGE) result.nextCursor = encodeTaskCursor(shown[shown.length - 1]);
+    return ok(request, JSON.stringify(result));
+  }
+
+  private async legacyCancel(request: JsonRpcRequest, exchange: Exchange): Promise<Reply> {
+    const record = await this.findOwn(request, exchange);
+    const refused = alreadyTerminal(record);
+    if (refused) throw refused;
+    const run = this.live.get(record.taskId);
+    // tasks.mdx: the task is cancelled before the answer is sent.
+    if (run) await run.cancel();
+    else await this.store.update(record.taskId, { status: 'cancelled', statusMessage: 'Cancelled by the client.' });
+    const now = await this.store.get(record.taskId, exchange.principal ?? '');
+    return ok(request, JSON.stringify(legacyTask(now ?? record)));
+  }
+
+  /** The caller's task in the legacy era (no extension to declare), or the one not-found error. */
+  private async findOwn(request: JsonRpcRequest, exchange: Exchange): Promise<TaskRecord> {
+    const taskId = taskIdOf(request.params);
+    await this.ready();
+    const record = await this.store.get(taskId, exchange.principal ?? '');
+    if (!record) throw taskNotFound();
+    return record;
+  }
+
+  private taskTools?: { version: number; any: boolean };
+
+  /** Whether any registered tool may become a task (recomputed when the registry changes). */
+  private anyTaskTools(): boolean {
+    const { registry } = this.options;
+    if (this.taskTools?.version !== registry.version) {
+      this.taskTools = { version: registry.version, any: registry.names().some((name) => this.modeOf(name).task) };
+    }
+    return this.taskTools.any;
   }
 
   /** The mode of `toolName`: the operator's setting, else the tool's, else the operator's default. */

@@ -82,7 +82,8 @@ export class TaskNotifications {
     }
   }
 
-  private watch(taskId: string, watcher: Watcher): () => void {
+  /** Calls `watcher` with each stored change of the task until the returned stop is called. */
+  watch(taskId: string, watcher: Watcher): () => void {
     let set = this.watchers.get(taskId);
     if (!set) this.watchers.set(taskId, (set = new Set()));
     set.add(watcher);
