@@ -218,6 +218,24 @@ describe('sizes', () => {
     }
   });
 
+  it('fits the preview to a limit smaller than the usual preview, and never calls a plain text result structured', async () => {
+    const text = 'z'.repeat(5000);
+    const { modern } = setup([{ ...echo, handler: () => text }], { limits: { maxResultBytes: 1024 } });
+    const res = await modern('tools/call', { name: 'echo', arguments: { text: '' } });
+    expect(res.result.isError).toBeUndefined();
+    const [preview, link] = res.result.content;
+    expect(preview.text.startsWith('z'.repeat(100))).toBe(true);
+    expect(link).toMatchObject({ type: 'resource_link', mimeType: 'text/plain', size: 5000 });
+    expect(Buffer.byteLength(JSON.stringify(res.result))).toBeLessThanOrEqual(1024);
+    expect((await modern('resources/read', { uri: link.uri })).result.contents[0].text).toBe(text);
+
+    const tiny = setup([{ ...echo, handler: () => text }], { limits: { maxResultBytes: 64 } });
+    const refused = await tiny.modern('tools/call', { name: 'echo', arguments: { text: '' } });
+    expect(refused.result.isError).toBe(true);
+    expect(refused.result.content[0].text).toMatch(/does not fit the 64-byte limit even as links/);
+    expect(refused.result.content[0].text).not.toMatch(/structured/);
+  });
+
   it('keeps results under the limit inline', async () => {
     const { modern } = setup([echo], { limits: { maxResultBytes: 4096 } });
     expect((await modern('tools/call', { name: 'echo', arguments: { text: 'small' } })).result.content).toEqual([{ type: 'text', text: 'small' }]);

@@ -18,12 +18,17 @@ export function resultSizeStage(maxBytes: number, store: ResultStore): Stage {
     if (!outcome || !('content' in outcome)) return outcome;
     const result = withStructuredJson(outcome);
     if (estimateBytes(result, maxBytes) <= maxBytes || resultBytes(result) <= maxBytes) return result;
-    const content = result.content.flatMap((block, i) => spill(block, i, call, store));
+    const previewChars = previewLength(result.content, maxBytes);
+    const content = result.content.flatMap((block, i) => spill(block, i, call, store, previewChars));
     const slim: ToolResult = { ...result, content };
     if (resultBytes(slim) <= maxBytes) return slim;
+    call.status = 'refused';
+    if (result[STRUCTURED_JSON] === undefined) {
+      // Only a limit smaller than a handful of links gets here: nothing smaller can be sent.
+      return errorResult(`The result of ${call.tool.name} does not fit the ${maxBytes}-byte limit even as links to stored content (${content.length} blocks). Ask for less data, or raise limits.maxResultBytes.`);
+    }
     // Even by reference it does not fit: the structured content itself is too large.
     const stored = store.put({ mimeType: 'application/json', text: result[STRUCTURED_JSON] }, call.exchange.principal, 'structured.json');
-    call.status = 'refused';
     const refusal = errorResult(`The structured result of ${call.tool.name} is ${stored.bytes} bytes, over the ${maxBytes}-byte limit; it is stored at ${stored.uri} for ${Math.round(store.ttlMs / 1000)} s (read it with resources/read). Ask for less data.`);
     refusal.content.push(link(stored.uri, 'structured.json', stored.mimeType, stored.bytes, store));
     return refusal;
@@ -70,14 +75,24 @@ function textBytes(text: string, maxBytes: number): number {
   return bound * 1.1 <= maxBytes ? bound : Buffer.byteLength(text);
 }
 
-function spill(block: ContentBlock, index: number, call: ToolCall, store: ResultStore): ContentBlock[] {
+/**
+ * Characters of each text's preview: PREVIEW_CHARS, unless the limit is so small that the
+ * previews themselves would not fit (each text gets a sixth of the limit over its blocks: 3 bytes
+ * a character at worst, the other half for its link and the envelope).
+ */
+function previewLength(content: readonly ContentBlock[], maxBytes: number): number {
+  const texts = content.reduce((n, block) => n + (block.type === 'text' ? 1 : 0), 0);
+  return Math.min(PREVIEW_CHARS, Math.floor(maxBytes / (6 * Math.max(1, texts))));
+}
+
+function spill(block: ContentBlock, index: number, call: ToolCall, store: ResultStore, previewChars: number): ContentBlock[] {
   const principal = call.exchange.principal;
   switch (block.type) {
     case 'text': {
-      if (block.text.length <= PREVIEW_CHARS) return [block];
+      if (block.text.length <= previewChars) return [block];
       const stored = store.put({ mimeType: 'text/plain', text: block.text }, principal, `output-${index}.txt`);
       return [
-        { type: 'text', text: `${block.text.slice(0, PREVIEW_CHARS)}\n… [${stored.bytes} bytes in all; the full text is at ${stored.uri}]` },
+        { type: 'text', text: `${block.text.slice(0, previewChars)}\n… [${stored.bytes} bytes in all; the full text is at ${stored.uri}]` },
         link(stored.uri, `output-${index}.txt`, 'text/plain', stored.bytes, store),
       ];
     }
