@@ -12,6 +12,12 @@ import type { BearerChallenge } from './www-authenticate.js';
  * before any authorization starts, so no token for it is ever requested here.
  */
 export async function discoverProtectedResource(server: URL, challenge: BearerChallenge | undefined, fetchFn: typeof fetch, signal?: AbortSignal): Promise<ProtectedResource> {
+  const resource = await findProtectedResource(server, challenge, fetchFn, signal);
+  // RFC 9449 §7.1: a resource server that challenges with the DPoP scheme takes DPoP tokens.
+  return challenge?.scheme === 'DPoP' ? { ...resource, takesDpop: true } : resource;
+}
+
+async function findProtectedResource(server: URL, challenge: BearerChallenge | undefined, fetchFn: typeof fetch, signal?: AbortSignal): Promise<ProtectedResource> {
   const candidates = challenge?.resourceMetadata !== undefined
     ? [secureUrl(challenge.resourceMetadata, "the server's resource_metadata URL")]
     : protectedResourceWellKnown(server);
@@ -37,7 +43,9 @@ function readProtectedResource(body: Record<string, unknown>, server: URL, from:
     throw new AuthorizationError(`the Protected Resource Metadata at ${from.href} names no authorization server`);
   }
   const scopes = stringArray(body.scopes_supported);
+  const takesDpop = body.dpop_bound_access_tokens_required === true || (stringArray(body.dpop_signing_alg_values_supported)?.includes('ES256') ?? false);
   return {
+    ...(takesDpop ? { takesDpop } : {}),
     // The identifier exactly as published: it is the `resource` parameter (RFC 8707).
     resource: body.resource as string,
     authorizationServers: servers.slice(0, 20) as string[],
@@ -87,6 +95,7 @@ function readAuthorizationServer(body: Record<string, unknown>, issuer: string, 
     ...optional('codeChallengeMethods', stringArray(body.code_challenge_methods_supported)),
     issParameterSupported: body.authorization_response_iss_parameter_supported === true,
     clientIdMetadataDocumentSupported: body.client_id_metadata_document_supported === true,
+    ...optional('dpopAlgorithms', stringArray(body.dpop_signing_alg_values_supported)),
   };
 }
 

@@ -4,6 +4,7 @@ import { untilAborted } from '../deadline.js';
 import { AuthorizationError } from '../errors.js';
 import { readAuthorizationResponse, requirePkce, startAuthorization } from './authorization-code.js';
 import { discoverAuthorizationServer, discoverProtectedResource } from './discovery.js';
+import { DPOP_ALGORITHM, DpopKey, readNonce } from './dpop.js';
 import { clientFor } from './registration.js';
 import { requestTokens, type TokenGrant, type TokenResponse } from './token-endpoint.js';
 import { MemoryTokenStore } from './token-store.js';
@@ -50,6 +51,11 @@ export class OAuthClient {
   private readonly servers = new Map<string, AuthorizationServer>();
   /** Operations whose step-up already failed, with the scope that did not help: not retried with the same scope. */
   private readonly failedStepUps = new Map<string, string>();
+  /** The key DPoP-bound tokens are bound to (RFC 9449), made when an authorization server first takes proofs. */
+  private dpopKey?: DpopKey;
+  /** Nonces the authorization servers (by issuer) and this server asked proofs to carry (RFC 9449 §8, §9). */
+  private readonly asNonces = new Map<string, string>();
+  private rsNonce?: string;
 
   constructor(serverUrl: string | URL, readonly options: OAuthOptions = {}) {
     const url = new URL(String(serverUrl));
@@ -111,12 +117,22 @@ export class OAuthClient {
     const signal = init.signal ?? undefined;
     let authorizations = 0;
     let stepUps = 0;
+    let nonceRetried = false;
     for (;;) {
       const sent = await this.usableTokens(signal);
-      const response = await this.http(url, withBearer(init, sent?.accessToken));
+      const key = sent?.tokenType === 'DPoP' ? await this.keyOf(sent) : undefined;
+      const response = await this.http(url, key && sent ? await withDpop(init, url, sent.accessToken, key, this.rsNonce) : withBearer(init, sent?.accessToken));
+      const nonce = key ? readNonce(response.headers) : undefined;
+      if (nonce !== undefined) this.rsNonce = nonce;
       if (response.status === 401) {
         const challenge = parseBearerChallenge(response.headers.get('www-authenticate'));
         if (!replayable) return response;
+        // RFC 9449 §9: the server wants its nonce in the proof; the same token goes again, once.
+        if (key && challenge?.error === 'use_dpop_nonce' && nonce !== undefined && !nonceRetried) {
+          nonceRetried = true;
+          await response.body?.cancel().catch(() => {});
+          continue;
+        }
         await response.body?.cancel().catch(() => {});
         if (authorizations >= 1) {
           throw new AuthorizationError(
@@ -209,8 +225,11 @@ export class OAuthClient {
     const server = await this.authorizationServer(tokens.issuer);
     const client = await clientFor(server, this.options, this.store, { fetch: this.http });
     if (client.clientId !== tokens.clientId) return false; // the tokens belong to a client we no longer are
+    // A DPoP-bound refresh token is refreshed with proofs of the same key (RFC 9449 §5).
+    const key = tokens.tokenType === 'DPoP' ? await this.keyOf(tokens) : undefined;
+    if (tokens.tokenType === 'DPoP' && !key) return false;
     try {
-      const fresh = await requestTokens(server, client, { grantType: 'refresh_token', refreshToken: tokens.refreshToken }, { resource: tokens.resource, fetch: this.http, privateKey: this.options.privateKey });
+      const fresh = await requestTokens(server, client, { grantType: 'refresh_token', refreshToken: tokens.refreshToken }, { resource: tokens.resource, fetch: this.http, privateKey: this.options.privateKey, ...this.proofs(server, key) });
       // Rotation (OAuth 2.1 §4.3.1): a new refresh token replaces the old; without one, the old one stays.
       await this.keep(tokens.resource, server.issuer, client.clientId, fresh, tokens.requestedScope, tokens.refreshToken);
       return true;
@@ -231,9 +250,10 @@ export class OAuthClient {
     if (scope && grant === 'authorization_code' && this.options.offlineAccess !== false && server.scopesSupported?.includes('offline_access')) {
       scope = scopeSet(scope, 'offline_access').join(' ');
     }
+    const key = await this.dpopFor(server, resource);
     if (grant === 'client_credentials') {
       const client = await clientFor(server, this.options, this.store, { fetch: this.http, signal });
-      const tokens = await requestTokens(server, client, { grantType: 'client_credentials' }, { resource: resource.resource, scope, fetch: this.http, signal, privateKey: this.options.privateKey });
+      const tokens = await requestTokens(server, client, { grantType: 'client_credentials' }, { resource: resource.resource, scope, fetch: this.http, signal, privateKey: this.options.privateKey, ...this.proofs(server, key) });
       await this.keep(resource.resource, server.issuer, client.clientId, tokens, scope);
       return;
     }
@@ -264,7 +284,7 @@ export class OAuthClient {
     }
     const code = readAuthorizationResponse(pending, response);
     const grantRequest: TokenGrant = { grantType: 'authorization_code', code, codeVerifier: pending.codeVerifier, redirectUri: redirect };
-    const tokens = await requestTokens(server, client, grantRequest, { resource: resource.resource, fetch: this.http, signal, privateKey: this.options.privateKey });
+    const tokens = await requestTokens(server, client, grantRequest, { resource: resource.resource, fetch: this.http, signal, privateKey: this.options.privateKey, ...this.proofs(server, key) });
     await this.keep(resource.resource, server.issuer, client.clientId, tokens, scope);
   }
 
@@ -284,6 +304,31 @@ export class OAuthClient {
     return server;
   }
 
+  /**
+   * The DPoP key to ask for bound tokens with: only when both sides take them (the authorization
+   * server ES256 proofs, the resource server DPoP tokens); a bound token a Bearer-only server
+   * cannot check would lock the client out.
+   */
+  private async dpopFor(server: AuthorizationServer, resource: ProtectedResource): Promise<DpopKey | undefined> {
+    if (this.options.dpop === false || !resource.takesDpop || !server.dpopAlgorithms?.includes(DPOP_ALGORITHM)) return undefined;
+    this.dpopKey ??= await DpopKey.generate();
+    return this.dpopKey;
+  }
+
+  /** The key stored tokens are bound to (kept with them). */
+  private async keyOf(tokens: StoredTokens): Promise<DpopKey | undefined> {
+    if (this.dpopKey && this.dpopKey.privateJwk.d === tokens.dpopKey?.d) return this.dpopKey;
+    const key = await DpopKey.restore(tokens.dpopKey);
+    if (key) this.dpopKey = key;
+    return key;
+  }
+
+  private proofs(server: AuthorizationServer, key: DpopKey | undefined): { dpop?: { key: DpopKey; nonce?: string; onNonce(nonce: string): void } } {
+    if (!key) return {};
+    const nonce = this.asNonces.get(server.issuer);
+    return { dpop: { key, ...(nonce !== undefined ? { nonce } : {}), onNonce: (n) => this.asNonces.set(server.issuer, n) } };
+  }
+
   private async keep(resource: string, issuer: string, clientId: string, tokens: TokenResponse, requestedScope: string | undefined, oldRefreshToken?: string): Promise<void> {
     const refreshToken = tokens.refreshToken ?? oldRefreshToken;
     const stored: StoredTokens = {
@@ -296,6 +341,7 @@ export class OAuthClient {
       ...(refreshToken ? { refreshToken } : {}),
       ...(tokens.scope !== undefined ? { scope: tokens.scope } : requestedScope ? { scope: requestedScope } : {}),
       ...(requestedScope ? { requestedScope } : {}),
+      ...(tokens.tokenType === 'DPoP' && this.dpopKey ? { tokenType: 'DPoP' as const, dpopKey: { ...this.dpopKey.privateJwk } } : {}),
     };
     this.tokens = stored;
     this.loaded = true;
@@ -342,6 +388,14 @@ function withBearer(init: RequestInit, token: string | undefined): RequestInit {
   if (!token) return init;
   const headers = new Headers(init.headers);
   headers.set('authorization', `Bearer ${token}`);
+  return { ...init, headers, redirect: 'manual' };
+}
+
+/** The request with this server's DPoP-bound token and a fresh proof of possession for it (RFC 9449 §7.1). */
+async function withDpop(init: RequestInit, url: URL, token: string, key: DpopKey, nonce: string | undefined): Promise<RequestInit> {
+  const headers = new Headers(init.headers);
+  headers.set('authorization', `DPoP ${token}`);
+  headers.set('dpop', await key.proof(init.method ?? 'GET', url, { accessToken: token, ...(nonce !== undefined ? { nonce } : {}) }));
   return { ...init, headers, redirect: 'manual' };
 }
 

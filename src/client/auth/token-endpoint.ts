@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { importJWK, importPKCS8, SignJWT, type JWK } from 'jose';
 import { AuthorizationError } from '../errors.js';
+import { readNonce, type DpopKey } from './dpop.js';
 import { oauthErrorText, postForm } from './http.js';
 import type { AuthorizationServer, ClientRegistration, PrivateKeyCredentials, TokenEndpointAuthMethod } from './types.js';
 
@@ -11,6 +12,8 @@ export type TokenGrant =
 
 export interface TokenResponse {
   accessToken: string;
+  /** `DPoP` when the server bound the token to the proof's key. */
+  tokenType?: 'DPoP';
   expiresAt?: number;
   refreshToken?: string;
   scope?: string;
@@ -21,6 +24,8 @@ export interface TokenRequestOptions {
   resource: string;
   scope?: string;
   privateKey?: PrivateKeyCredentials;
+  /** Asks for a DPoP-bound token (RFC 9449 §5): a proof with the request, the server's nonce when it wants one. */
+  dpop?: { key: DpopKey; nonce?: string; onNonce(nonce: string): void };
   fetch: typeof fetch;
   signal?: AbortSignal;
 }
@@ -41,26 +46,42 @@ export async function requestTokens(server: AuthorizationServer, client: ClientR
   }
   form.set('resource', options.resource);
   if (options.scope) form.set('scope', options.scope);
-  const headers = await authenticate(server, client, form, options.privateKey);
-  const { status, body } = await postForm(options.fetch, new URL(server.tokenEndpoint), form, headers, options.signal);
-  if (status !== 200 || !body) {
-    const refusal = oauthErrorText(body, status);
-    throw new AuthorizationError(`the authorization server refused the ${grant.grantType} token request: ${refusal.text}`, refusal.code);
+  const url = new URL(server.tokenEndpoint);
+  const dpop = options.dpop;
+  let nonce = dpop?.nonce;
+  for (let attempt = 0; ; attempt++) {
+    // A fresh client assertion and proof each time: both are single-use (RFC 7523 §3, RFC 9449 §4.2).
+    const headers = await authenticate(server, client, form, options.privateKey);
+    if (dpop) headers.dpop = await dpop.key.proof('POST', url, nonce !== undefined ? { nonce } : {});
+    const { status, body, headers: answer } = await postForm(options.fetch, url, form, headers, options.signal);
+    const given = dpop ? readNonce(answer) : undefined;
+    if (given !== undefined) dpop!.onNonce(given);
+    // RFC 9449 §8: the server wants its nonce in the proof; once, with the one it just gave.
+    if (status === 400 && body?.error === 'use_dpop_nonce' && given !== undefined && given !== nonce && attempt === 0) {
+      nonce = given;
+      continue;
+    }
+    if (status !== 200 || !body) {
+      const refusal = oauthErrorText(body, status);
+      throw new AuthorizationError(`the authorization server refused the ${grant.grantType} token request: ${refusal.text}`, refusal.code);
+    }
+    return readTokenResponse(body, dpop !== undefined);
   }
-  return readTokenResponse(body);
 }
 
-function readTokenResponse(body: Record<string, unknown>): TokenResponse {
+function readTokenResponse(body: Record<string, unknown>, proved: boolean): TokenResponse {
   const { access_token: accessToken, token_type: tokenType, expires_in: expiresIn, refresh_token: refreshToken, scope } = body;
   if (typeof accessToken !== 'string' || !accessToken || accessToken.length > 16_384 || /[\s\x00-\x1F\x7F]/.test(accessToken)) {
     throw new AuthorizationError('the token response holds no usable access_token');
   }
-  // A bearer client cannot use a sender-constrained (DPoP) token: it would be sent without its proof.
-  if (typeof tokenType !== 'string' || tokenType.toLowerCase() !== 'bearer') {
-    throw new AuthorizationError(`the token response is of type ${JSON.stringify(String(tokenType).slice(0, 40))}; this client uses Bearer tokens only`);
+  // A DPoP-bound token is usable only with the key whose proof asked for it; anything else is not ours to use.
+  const type = typeof tokenType === 'string' ? tokenType.toLowerCase() : '';
+  if (type !== 'bearer' && !(type === 'dpop' && proved)) {
+    throw new AuthorizationError(`the token response is of type ${JSON.stringify(String(tokenType).slice(0, 40))}; this client takes Bearer tokens, and DPoP tokens it asked for with a proof`);
   }
   return {
     accessToken,
+    ...(type === 'dpop' ? { tokenType: 'DPoP' as const } : {}),
     ...(typeof expiresIn === 'number' && Number.isFinite(expiresIn) && expiresIn >= 0 ? { expiresAt: Date.now() + expiresIn * 1000 } : {}),
     ...(typeof refreshToken === 'string' && refreshToken && refreshToken.length <= 16_384 ? { refreshToken } : {}),
     ...(typeof scope === 'string' ? { scope: scope.slice(0, 4096) } : {}),

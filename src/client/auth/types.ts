@@ -4,6 +4,11 @@ export interface ProtectedResource {
   resource: string;
   authorizationServers: string[];
   scopesSupported?: string[];
+  /**
+   * The resource server takes DPoP-bound tokens (RFC 9728 §2: `dpop_signing_alg_values_supported`
+   * naming ES256, or `dpop_bound_access_tokens_required`; or its 401 was a DPoP challenge).
+   */
+  takesDpop?: boolean;
 }
 
 /** Authorization server metadata (RFC 8414 / OpenID Connect Discovery), as checked. */
@@ -19,6 +24,8 @@ export interface AuthorizationServer {
   /** RFC 9207: the server puts `iss` in its authorization responses. */
   issParameterSupported: boolean;
   clientIdMetadataDocumentSupported: boolean;
+  /** RFC 9449 §5.1: the algorithms it takes DPoP proofs in; absent when it does not do DPoP. */
+  dpopAlgorithms?: string[];
 }
 
 /** How the client authenticates at the token endpoint. */
@@ -56,6 +63,10 @@ export interface StoredTokens {
   requestedScope?: string;
   /** The client the tokens were issued to (a refresh goes with the same one). */
   clientId: string;
+  /** `DPoP` when the token is bound to `dpopKey` (RFC 9449); absent for a Bearer token. */
+  tokenType?: 'DPoP';
+  /** The private key (a JWK) a DPoP-bound token is bound to: as secret as the refresh token. */
+  dpopKey?: Record<string, unknown>;
 }
 
 /**
@@ -148,6 +159,11 @@ export interface OAuthOptions {
   scope?: string;
   /** Ask for `offline_access` (a refresh token) when the authorization server lists it (default true). */
   offlineAccess?: boolean;
+  /**
+   * Ask for DPoP-bound tokens (RFC 9449, SEP-1932) when the authorization server takes
+   * ES256 proofs (default true): a stolen token is then useless without the client's key.
+   */
+  dpop?: boolean;
   /** Step-up re-authorizations allowed per request after `insufficient_scope` (default 2). */
   maxStepUps?: number;
   /** Replaces the global fetch for the authorization requests (discovery, registration, tokens). */

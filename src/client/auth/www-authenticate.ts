@@ -1,5 +1,7 @@
-/** The parameters of a `Bearer` challenge (RFC 6750 §3, RFC 9728 §5.1). */
+/** The parameters of a `Bearer` (RFC 6750 §3, RFC 9728 §5.1) or `DPoP` (RFC 9449 §7.1) challenge. */
 export interface BearerChallenge {
+  /** Which scheme the challenge was for. */
+  scheme?: 'Bearer' | 'DPoP';
   error?: string;
   errorDescription?: string;
   /** Space-separated scopes the resource asks for. */
@@ -13,18 +15,20 @@ const TOKEN = /[!#$%&'*+\-.^_`|~0-9A-Za-z]/;
 const MAX_HEADER = 8 * 1024;
 
 /**
- * Reads the `Bearer` challenge of a WWW-Authenticate header (RFC 7235 §4.1:
- * one or more challenges, each a scheme and auth-params of token or
- * quoted-string values; fetch joins repeated headers with ", "). Undefined
- * when there is no Bearer challenge. Parameter names are case-insensitive;
- * the first occurrence of a parameter wins.
+ * Reads the first `Bearer` or `DPoP` challenge of a WWW-Authenticate header
+ * (RFC 7235 §4.1: one or more challenges, each a scheme and auth-params of
+ * token or quoted-string values; fetch joins repeated headers with ", ").
+ * Undefined when there is none. Parameter names are case-insensitive; the
+ * first occurrence of a parameter wins.
  */
 export function parseBearerChallenge(header: string | null | undefined): BearerChallenge | undefined {
   if (!header || header.length > MAX_HEADER) return undefined;
   for (const challenge of parseChallenges(header)) {
-    if (challenge.scheme.toLowerCase() !== 'bearer') continue;
+    const scheme = challenge.scheme.toLowerCase();
+    if (scheme !== 'bearer' && scheme !== 'dpop') continue;
     const p = challenge.params;
     return {
+      scheme: scheme === 'dpop' ? 'DPoP' : 'Bearer',
       ...(p.error !== undefined ? { error: p.error } : {}),
       ...(p.error_description !== undefined ? { errorDescription: p.error_description } : {}),
       ...(p.scope !== undefined ? { scope: p.scope } : {}),

@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { authorizationServerWellKnown, protectedResourceWellKnown, resourceCovers, secureUrl } from '../../../src/client/auth/urls.js';
 import { parseBearerChallenge, scopeSet } from '../../../src/client/auth/www-authenticate.js';
 
-describe('parseBearerChallenge (RFC 6750 §3, RFC 7235 §4.1)', () => {
+describe('parseBearerChallenge (RFC 6750 §3, RFC 9449 §7.1, RFC 7235 §4.1)', () => {
   it('reads quoted and token values, in any case, among other challenges', () => {
     const header = 'Basic realm="x", BEARER Error=insufficient_scope, scope="files:read files:write", resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource", error_description="needs \\"write\\""';
     expect(parseBearerChallenge(header)).toEqual({
+      scheme: 'Bearer',
       error: 'insufficient_scope',
       scope: 'files:read files:write',
       resourceMetadata: 'https://mcp.example.com/.well-known/oauth-protected-resource',
@@ -13,15 +14,16 @@ describe('parseBearerChallenge (RFC 6750 §3, RFC 7235 §4.1)', () => {
     });
   });
 
-  it('takes the first of a repeated parameter, and nothing from a challenge of another scheme', () => {
-    expect(parseBearerChallenge('DPoP scope="a", Bearer scope="b", scope="c"')).toEqual({ scope: 'b' });
+  it('takes the first Bearer or DPoP challenge and the first of a repeated parameter, nothing from other schemes', () => {
+    expect(parseBearerChallenge('Basic realm="r", Bearer scope="b", scope="c"')).toEqual({ scheme: 'Bearer', scope: 'b' });
+    expect(parseBearerChallenge('DPoP error="use_dpop_nonce", Bearer scope="b"')).toEqual({ scheme: 'DPoP', error: 'use_dpop_nonce' });
     expect(parseBearerChallenge('Basic realm="r"')).toBeUndefined();
     expect(parseBearerChallenge(null)).toBeUndefined();
   });
 
   it('survives hostile input quickly: unterminated quotes, stray characters, huge headers', () => {
-    expect(parseBearerChallenge('Bearer scope="unterminated')).toEqual({ scope: 'unterminated' });
-    expect(parseBearerChallenge('Bearer ===,,,"\'x')).toEqual({});
+    expect(parseBearerChallenge('Bearer scope="unterminated')).toEqual({ scheme: 'Bearer', scope: 'unterminated' });
+    expect(parseBearerChallenge('Bearer ===,,,"\'x')).toEqual({ scheme: 'Bearer' });
     expect(parseBearerChallenge(`Bearer scope="${'a'.repeat(10_000)}"`)).toBeUndefined();
     const prototype = parseBearerChallenge('Bearer __proto__="x", constructor="y"');
     expect(Object.getPrototypeOf(prototype)).toBe(Object.prototype);
