@@ -9,6 +9,7 @@ export const TARGETS = [
   { id: 'sdk2-legacy', label: '2.x SDK legacy', script: 'sdk2.mjs', era: 'legacy' },
   { id: 'sdk1', label: '1.x SDK', script: 'sdk1.mjs', era: 'legacy' },
   { id: 'raw', label: 'raw baseline', script: 'raw.mjs', era: 'modern' },
+  { id: 'raw-paged', label: 'raw baseline, tools/list paged by 100', script: 'raw-paged.mjs', era: 'modern' },
   // JWT authorization on: every request carries a bearer token the server verifies (HTTP only).
   { id: 'toolwright-jwt', label: 'toolwright modern + JWT', script: 'toolwright-jwt.mjs', era: 'modern', transports: ['http'], bearerToken: true },
 ];

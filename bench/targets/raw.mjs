@@ -15,12 +15,24 @@ const canned = {
   ping: '{}',
 };
 
+// raw-paged.mjs sets this: tools/list in pages of that many tools, with the cursor a page
+// index, as toolwright pages (100 a page), for the "full listing vs a raw pager" goal.
+const PAGE = Number(process.env.BENCH_RAW_PAGE_SIZE) || 0;
+const tools = JSON.parse(toolsJson);
+const pages = PAGE
+  ? Array.from({ length: Math.ceil(tools.length / PAGE) }, (_, i) => {
+      const next = (i + 1) * PAGE < tools.length ? `,"nextCursor":"${i + 1}"` : '';
+      return `{"tools":${JSON.stringify(tools.slice(i * PAGE, (i + 1) * PAGE))}${next}${metaTail},"ttlMs":0,"cacheScope":"public"}`;
+    })
+  : undefined;
+
 /** The reply line for one message, or undefined for a notification. */
 function answer(text) {
   const msg = JSON.parse(text);
   if (msg.id === undefined) return undefined;
   const id = JSON.stringify(msg.id);
   let result = canned[msg.method];
+  if (pages && msg.method === 'tools/list') result = pages[Number(msg.params?.cursor ?? 0)];
   if (msg.method === 'tools/call') {
     const { name, arguments: args } = msg.params;
     const out = name === 'calculate_sum' ? String(args.a + args.b) : name === 'echo' ? args.text : 'ok';
