@@ -1,5 +1,3 @@
-import { META } from '../../protocol/meta.js';
-import { LATEST_MODERN_VERSION } from '../../protocol/versions.js';
 import { untilAborted } from '../deadline.js';
 import { AuthorizationError } from '../errors.js';
 import { readAuthorizationResponse, requirePkce, startAuthorization } from './authorization-code.js';
@@ -7,6 +5,7 @@ import { discoverAuthorizationServer, discoverProtectedResource } from './discov
 import { DPOP_ALGORITHM, DpopKey, readNonce } from './dpop.js';
 import { clientFor } from './registration.js';
 import { requestTokens, type TokenGrant, type TokenResponse } from './token-endpoint.js';
+import { operationOf, probeChallenge, withBearer, withDpop } from './request-auth.js';
 import { MemoryTokenStore } from './token-store.js';
 import type { AuthorizationServer, OAuthOptions, ProtectedResource, StoredTokens, TokenStore } from './types.js';
 import { canonicalResource, describe, secureUrl } from './urls.js';
@@ -89,7 +88,7 @@ export class OAuthClient {
    * flow. `scope` replaces the spec's scope selection.
    */
   async login(options: { scope?: string; signal?: AbortSignal } = {}): Promise<StoredTokens> {
-    const challenge = await this.probe(options.signal);
+    const challenge = await probeChallenge(this.http, this.serverUrl, options.signal);
     let resource: ProtectedResource;
     try {
       resource = await discoverProtectedResource(this.serverUrl, challenge.challenge, this.http, options.signal);
@@ -351,30 +350,6 @@ export class OAuthClient {
       this.warn(`the tokens for ${this.server} could not be saved: ${(err as Error).message}`);
     }
   }
-
-  /** An unauthenticated request: its status, and the server's challenge when it answers 401. */
-  private async probe(signal?: AbortSignal): Promise<{ status: number; challenge?: BearerChallenge }> {
-    const body = JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'server/discover',
-      params: { _meta: { [META.protocolVersion]: LATEST_MODERN_VERSION, [META.clientCapabilities]: {} } },
-    });
-    try {
-      const response = await this.http(this.serverUrl, {
-        method: 'POST',
-        redirect: 'manual',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': LATEST_MODERN_VERSION, 'mcp-method': 'server/discover' },
-        body,
-        signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(15_000)]) : AbortSignal.timeout(15_000),
-      });
-      await response.body?.cancel().catch(() => {});
-      const challenge = response.status === 401 ? parseBearerChallenge(response.headers.get('www-authenticate')) : undefined;
-      return { status: response.status, ...(challenge ? { challenge } : {}) };
-    } catch (err) {
-      throw new AuthorizationError(`could not reach ${this.serverUrl.origin}: ${(err as Error).message}`, undefined, { cause: err });
-    }
-  }
 }
 
 /** security-considerations.mdx "Communication Security": redirect URIs are localhost or https. */
@@ -383,34 +358,3 @@ function secureRedirect(uri: string): string {
   return uri;
 }
 
-/** The request with this server's bearer token, and no redirect followed (the token must not go where a redirect points). */
-function withBearer(init: RequestInit, token: string | undefined): RequestInit {
-  if (!token) return init;
-  const headers = new Headers(init.headers);
-  headers.set('authorization', `Bearer ${token}`);
-  return { ...init, headers, redirect: 'manual' };
-}
-
-/** The request with this server's DPoP-bound token and a fresh proof of possession for it (RFC 9449 §7.1). */
-async function withDpop(init: RequestInit, url: URL, token: string, key: DpopKey, nonce: string | undefined): Promise<RequestInit> {
-  const headers = new Headers(init.headers);
-  headers.set('authorization', `DPoP ${token}`);
-  headers.set('dpop', await key.proof(init.method ?? 'GET', url, { accessToken: token, ...(nonce !== undefined ? { nonce } : {}) }));
-  return { ...init, headers, redirect: 'manual' };
-}
-
-/** What a request does, to track step-ups per operation: its method and tool name. */
-function operationOf(init: RequestInit): string {
-  const headers = new Headers(init.headers);
-  const method = headers.get('mcp-method');
-  if (method) return `${method}${headers.get('mcp-name') ? ` ${headers.get('mcp-name')}` : ''}`;
-  if (typeof init.body === 'string' && init.body.length < 1_000_000) {
-    try {
-      const message = JSON.parse(init.body) as { method?: unknown; params?: { name?: unknown } };
-      if (typeof message.method === 'string') return `${message.method}${typeof message.params?.name === 'string' ? ` ${message.params.name}` : ''}`;
-    } catch {
-      // not JSON: one bucket for all such requests
-    }
-  }
-  return 'request';
-}
