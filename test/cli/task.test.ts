@@ -99,15 +99,16 @@ afterEach(async () => {
 
 describe.skipIf(!TMUX)('toolwright call --task at a terminal', () => {
   it('redraws the task status with its progress message, and Ctrl-C cancels the task on the server (exit 130)', async () => {
-    term = await TerminalSession.start([...cliCommand, 'call', http.url, 'report', 'steps=40', 'stepMs=150', '--task']);
-    const screen = await term.waitFor(/task working: step \d+ of 40/);
+    // Long enough (50 × 400 ms) that a slow start on a loaded machine still finds it running.
+    term = await TerminalSession.start([...cliCommand, 'call', http.url, 'report', 'steps=50', 'stepMs=400', '--task']);
+    const screen = await term.waitFor(/task working: step \d+ of 50/, 40_000);
     const id = taskIdIn(screen)!;
     expect(screen).toContain('(Ctrl-C cancels it)');
     await term.press('C-c');
-    await term.waitFor('[exited 130]');
+    await term.waitFor('[exited 130]', 30_000);
     expect(await term.screen()).toContain('the call was cancelled (Ctrl-C); the server was told to stop');
     const client = await ToolClient.connect({ url: http.url }, { era: 'modern' });
     expect((await client.getTask(id)).status).toBe('cancelled');
     await client.close();
-  }, 30_000);
+  }, 90_000);
 });
