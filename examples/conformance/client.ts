@@ -71,6 +71,10 @@ async function main(): Promise<void> {
 function authorization(): OAuthOptions {
   const clientId = typeof context.client_id === 'string' ? context.client_id : undefined;
   const clientSecret = typeof context.client_secret === 'string' ? context.client_secret : undefined;
+  if (scenario === 'auth/wif-jwt-bearer') {
+    // The workload's identity token, as its platform would hand it over.
+    return { grantType: 'jwt-bearer', clientId, assertion: String(context.valid_jwt) };
+  }
   if (scenario.startsWith('auth/client-credentials')) {
     const pem = typeof context.private_key_pem === 'string' ? context.private_key_pem : undefined;
     return {

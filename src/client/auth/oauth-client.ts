@@ -4,7 +4,7 @@ import { readAuthorizationResponse, requirePkce, startAuthorization } from './au
 import { discoverAuthorizationServer, discoverProtectedResource } from './discovery.js';
 import { DPOP_ALGORITHM, DpopKey, readNonce } from './dpop.js';
 import { clientFor } from './registration.js';
-import { requestTokens, type TokenGrant, type TokenResponse } from './token-endpoint.js';
+import { JWT_BEARER, requestTokens, type TokenGrant, type TokenResponse } from './token-endpoint.js';
 import { operationOf, probeChallenge, withBearer, withDpop } from './request-auth.js';
 import { MemoryTokenStore } from './token-store.js';
 import type { AuthorizationServer, OAuthOptions, ProtectedResource, StoredTokens, TokenStore } from './types.js';
@@ -67,6 +67,9 @@ export class OAuthClient {
     const grant = options.grantType ?? 'authorization_code';
     if (grant === 'client_credentials' && (options.clientId === undefined || (options.clientSecret === undefined && options.privateKey === undefined))) {
       throw new TypeError('client_credentials needs clientId with clientSecret or privateKey');
+    }
+    if (grant === 'jwt-bearer' && (options.clientId === undefined || options.assertion === undefined)) {
+      throw new TypeError('jwt-bearer needs clientId and assertion');
     }
   }
 
@@ -250,9 +253,11 @@ export class OAuthClient {
       scope = scopeSet(scope, 'offline_access').join(' ');
     }
     const key = await this.dpopFor(server, resource);
-    if (grant === 'client_credentials') {
+    if (grant !== 'authorization_code') {
+      // No user: the client's own credentials, or its workload's identity token, for the resource.
       const client = await clientFor(server, this.options, this.store, { fetch: this.http, signal });
-      const tokens = await requestTokens(server, client, { grantType: 'client_credentials' }, { resource: resource.resource, scope, fetch: this.http, signal, privateKey: this.options.privateKey, ...this.proofs(server, key) });
+      const request: TokenGrant = grant === 'client_credentials' ? { grantType: 'client_credentials' } : { grantType: JWT_BEARER, assertion: await this.assertion() };
+      const tokens = await requestTokens(server, client, request, { resource: resource.resource, scope, fetch: this.http, signal, privateKey: this.options.privateKey, ...this.proofs(server, key) });
       await this.keep(resource.resource, server.issuer, client.clientId, tokens, scope);
       return;
     }
@@ -285,6 +290,18 @@ export class OAuthClient {
     const grantRequest: TokenGrant = { grantType: 'authorization_code', code, codeVerifier: pending.codeVerifier, redirectUri: redirect };
     const tokens = await requestTokens(server, client, grantRequest, { resource: resource.resource, fetch: this.http, signal, privateKey: this.options.privateKey, ...this.proofs(server, key) });
     await this.keep(resource.resource, server.issuer, client.clientId, tokens, scope);
+  }
+
+  private async assertion(): Promise<string> {
+    const given = this.options.assertion;
+    let assertion: unknown;
+    try {
+      assertion = typeof given === 'function' ? await given() : given;
+    } catch (err) {
+      throw new AuthorizationError(`the workload's assertion could not be obtained: ${(err as Error).message}`, undefined, { cause: err });
+    }
+    if (typeof assertion !== 'string' || !assertion) throw new AuthorizationError('the workload assertion is empty');
+    return assertion;
   }
 
   /** The authorization server to use: the pre-registered client's, else the one already used, else the first listed. */

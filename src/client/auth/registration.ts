@@ -31,8 +31,8 @@ export async function clientFor(
       kind: 'pre-registered',
     };
   }
-  if ((options.grantType ?? 'authorization_code') === 'client_credentials') {
-    throw new AuthorizationError('client_credentials needs a pre-registered clientId (with clientSecret or privateKey)');
+  if ((options.grantType ?? 'authorization_code') !== 'authorization_code') {
+    throw new AuthorizationError(`${options.grantType} needs a pre-registered clientId`);
   }
   if (options.clientMetadataUrl !== undefined && server.clientIdMetadataDocumentSupported) {
     return { clientId: metadataDocumentUrl(options.clientMetadataUrl), tokenEndpointAuthMethod: 'none', kind: 'metadata-document' };

@@ -8,7 +8,11 @@ import type { AuthorizationServer, ClientRegistration, PrivateKeyCredentials, To
 export type TokenGrant =
   | { grantType: 'authorization_code'; code: string; codeVerifier: string; redirectUri: string }
   | { grantType: 'refresh_token'; refreshToken: string }
-  | { grantType: 'client_credentials' };
+  | { grantType: 'client_credentials' }
+  | { grantType: typeof JWT_BEARER; assertion: string };
+
+/** RFC 7523 §2.1: a JWT as an authorization grant. */
+export const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
 export interface TokenResponse {
   accessToken: string;
@@ -43,6 +47,8 @@ export async function requestTokens(server: AuthorizationServer, client: ClientR
     form.set('redirect_uri', grant.redirectUri);
   } else if (grant.grantType === 'refresh_token') {
     form.set('refresh_token', grant.refreshToken);
+  } else if (grant.grantType === JWT_BEARER) {
+    form.set('assertion', grant.assertion);
   }
   form.set('resource', options.resource);
   if (options.scope) form.set('scope', options.scope);

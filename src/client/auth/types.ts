@@ -140,9 +140,16 @@ export interface OAuthOptions {
   /**
    * `authorization_code` (default): a user approves in a browser; `client_credentials`:
    * the client acts on its own behalf (an unattended service), with `clientId` and
-   * `clientSecret` or `privateKey`.
+   * `clientSecret` or `privateKey`; `jwt-bearer`: a workload presents an identity token
+   * its platform issued (`assertion`; RFC 7523 §2.1, workload identity federation).
    */
-  grantType?: 'authorization_code' | 'client_credentials';
+  grantType?: 'authorization_code' | 'client_credentials' | 'jwt-bearer';
+  /**
+   * For `jwt-bearer`: the assertion (a JWT from the workload's platform), or a function that
+   * fetches a current one. A refused assertion is reported, never retried or exchanged for
+   * another grant.
+   */
+  assertion?: string | (() => string | Promise<string>);
   /** For `client_credentials` with private_key_jwt. */
   privateKey?: PrivateKeyCredentials;
   /** The loopback (or https) URI the browser comes back to; needed for `authorization_code`. */

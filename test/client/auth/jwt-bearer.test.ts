@@ -1,0 +1,58 @@
+/** The jwt-bearer grant (RFC 7523 §2.1) for workloads: a platform-issued identity token, presented once. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { AuthorizationError, OAuthClient } from '../../../src/client.js';
+import { json, startScriptedHttp } from '../../helpers/scripted-http.js';
+
+type Scripted = Awaited<ReturnType<typeof startScriptedHttp>>;
+const servers: Scripted[] = [];
+afterEach(async () => {
+  while (servers.length) await servers.pop()!.close();
+});
+
+async function setUp(accept: (form: URLSearchParams) => boolean) {
+  const forms: URLSearchParams[] = [];
+  const as = await startScriptedHttp((req, res, x) => {
+    const issuer = as.url.replace(/\/mcp$/, '');
+    if (req.url === '/.well-known/oauth-authorization-server') return json(res, { issuer, token_endpoint: `${issuer}/token`, token_endpoint_auth_methods_supported: ['none'] });
+    const form = new URLSearchParams(x.raw);
+    forms.push(form);
+    if (!accept(form)) return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'invalid_grant', error_description: 'assertion expired' }));
+    json(res, { access_token: 'workload-token', token_type: 'Bearer', expires_in: 600 });
+  });
+  const rs = await startScriptedHttp((req, res) => {
+    if (req.url?.startsWith('/.well-known/oauth-protected-resource')) return json(res, { resource: rs.url, authorization_servers: [as.url.replace(/\/mcp$/, '')], scopes_supported: ['jobs:run'] });
+    if (req.headers.authorization !== 'Bearer workload-token') return void res.writeHead(401, { 'www-authenticate': 'Bearer' }).end();
+    json(res, { ok: true });
+  });
+  servers.push(as, rs);
+  return { rs, forms };
+}
+
+describe('jwt-bearer: workload identity federation', () => {
+  it('exchanges the workload token for an access token for the resource, with no user and no secret', async () => {
+    const { rs, forms } = await setUp((f) => f.get('assertion') === 'platform.jwt');
+    const oauth = new OAuthClient(rs.url, { grantType: 'jwt-bearer', clientId: 'workload', assertion: async () => 'platform.jwt' });
+    expect((await oauth.fetch(rs.url, { method: 'POST', body: '{}' })).status).toBe(200);
+    expect(Object.fromEntries(forms[0])).toEqual({
+      grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+      assertion: 'platform.jwt',
+      resource: rs.url,
+      scope: 'jobs:run',
+      client_id: 'workload',
+    });
+  });
+
+  it('reports a refused assertion once: no retry, no other grant', async () => {
+    const { rs, forms } = await setUp(() => false);
+    const oauth = new OAuthClient(rs.url, { grantType: 'jwt-bearer', clientId: 'workload', assertion: 'expired.jwt' });
+    const err = await oauth.fetch(rs.url, { method: 'POST', body: '{}' }).catch((e) => e);
+    expect(err).toBeInstanceOf(AuthorizationError);
+    expect(err.oauthError).toBe('invalid_grant');
+    expect(err.message).not.toContain('expired.jwt');
+    expect(forms).toHaveLength(1);
+  });
+
+  it('needs a client id and an assertion', () => {
+    expect(() => new OAuthClient('https://mcp.example.com/mcp', { grantType: 'jwt-bearer', clientId: 'w' })).toThrow(/jwt-bearer needs clientId and assertion/);
+  });
+});
