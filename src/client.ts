@@ -57,7 +57,9 @@ export type { Era } from './protocol/versions.js';
 export { OAuthClient } from './client/auth/oauth-client.js';
 export { FileTokenStore, MemoryTokenStore, defaultConfigDir } from './client/auth/token-store.js';
 export { LoopbackRedirect, openBrowser, type LoopbackOptions } from './client/auth/loopback.js';
+export { idJagAssertion, type IdJagOptions } from './client/auth/id-jag.js';
 export type {
+  AssertionTarget,
   AuthorizationPrompt,
   ClientMetadata,
   ClientRegistration,

@@ -11,7 +11,7 @@
  * an application would: connect, list, call; the library does the rest (era, headers, SSE,
  * input requests, authorization). `npm run build` first: the package entry is dist/.
  */
-import { ToolClient, type AuthorizationPrompt, type InputRequest, type InputResult, type ListedTool, type OAuthOptions, type ToolClientOptions } from 'toolwright/client';
+import { idJagAssertion, ToolClient, type AuthorizationPrompt, type InputRequest, type InputResult, type ListedTool, type OAuthOptions, type ToolClientOptions } from 'toolwright/client';
 
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
 const url = process.argv[2];
@@ -71,6 +71,11 @@ async function main(): Promise<void> {
 function authorization(): OAuthOptions {
   const clientId = typeof context.client_id === 'string' ? context.client_id : undefined;
   const clientSecret = typeof context.client_secret === 'string' ? context.client_secret : undefined;
+  if (scenario === 'auth/enterprise-managed-authorization') {
+    // The user's ID token from the enterprise IdP becomes an ID-JAG for the MCP server's authorization server.
+    const idJag = idJagAssertion({ tokenEndpoint: String(context.idp_token_endpoint), clientId: String(context.idp_client_id), idToken: String(context.idp_id_token) });
+    return { grantType: 'jwt-bearer', clientId, clientSecret, assertion: idJag };
+  }
   if (scenario === 'auth/wif-jwt-bearer') {
     // The workload's identity token, as its platform would hand it over.
     return { grantType: 'jwt-bearer', clientId, assertion: String(context.valid_jwt) };

@@ -7,7 +7,7 @@ import { clientFor } from './registration.js';
 import { JWT_BEARER, requestTokens, type TokenGrant, type TokenResponse } from './token-endpoint.js';
 import { operationOf, probeChallenge, withBearer, withDpop } from './request-auth.js';
 import { MemoryTokenStore } from './token-store.js';
-import type { AuthorizationServer, OAuthOptions, ProtectedResource, StoredTokens, TokenStore } from './types.js';
+import type { AssertionTarget, AuthorizationServer, OAuthOptions, ProtectedResource, StoredTokens, TokenStore } from './types.js';
 import { canonicalResource, describe, secureUrl } from './urls.js';
 import { parseBearerChallenge, scopeSet, type BearerChallenge } from './www-authenticate.js';
 
@@ -256,7 +256,9 @@ export class OAuthClient {
     if (grant !== 'authorization_code') {
       // No user: the client's own credentials, or its workload's identity token, for the resource.
       const client = await clientFor(server, this.options, this.store, { fetch: this.http, signal });
-      const request: TokenGrant = grant === 'client_credentials' ? { grantType: 'client_credentials' } : { grantType: JWT_BEARER, assertion: await this.assertion() };
+      const request: TokenGrant = grant === 'client_credentials'
+        ? { grantType: 'client_credentials' }
+        : { grantType: JWT_BEARER, assertion: await this.assertion({ issuer: server.issuer, resource: resource.resource, ...(scope ? { scope } : {}) }) };
       const tokens = await requestTokens(server, client, request, { resource: resource.resource, scope, fetch: this.http, signal, privateKey: this.options.privateKey, ...this.proofs(server, key) });
       await this.keep(resource.resource, server.issuer, client.clientId, tokens, scope);
       return;
@@ -292,13 +294,14 @@ export class OAuthClient {
     await this.keep(resource.resource, server.issuer, client.clientId, tokens, scope);
   }
 
-  private async assertion(): Promise<string> {
+  private async assertion(target: AssertionTarget): Promise<string> {
     const given = this.options.assertion;
     let assertion: unknown;
     try {
-      assertion = typeof given === 'function' ? await given() : given;
+      assertion = typeof given === 'function' ? await given(target) : given;
     } catch (err) {
-      throw new AuthorizationError(`the workload's assertion could not be obtained: ${(err as Error).message}`, undefined, { cause: err });
+      if (err instanceof AuthorizationError) throw err;
+      throw new AuthorizationError(`the assertion could not be obtained: ${(err as Error).message}`, undefined, { cause: err });
     }
     if (typeof assertion !== 'string' || !assertion) throw new AuthorizationError('the workload assertion is empty');
     return assertion;

@@ -85,6 +85,13 @@ export interface TokenStore {
   saveClient(issuer: string, client: ClientRegistration): Promise<void>;
 }
 
+/** What a `jwt-bearer` assertion is for: the authorization server that will take it, and the resource. */
+export interface AssertionTarget {
+  issuer: string;
+  resource: string;
+  scope?: string;
+}
+
 /** The authorization request the user has to approve, for the application to show. */
 export interface AuthorizationPrompt {
   /** Open this in the user's browser. */
@@ -146,10 +153,11 @@ export interface OAuthOptions {
   grantType?: 'authorization_code' | 'client_credentials' | 'jwt-bearer';
   /**
    * For `jwt-bearer`: the assertion (a JWT from the workload's platform), or a function that
-   * fetches a current one. A refused assertion is reported, never retried or exchanged for
-   * another grant.
+   * gets a current one for the authorization server and resource at hand (`idJagAssertion`
+   * makes one for enterprise-managed authorization). A refused assertion is reported, never
+   * retried or exchanged for another grant.
    */
-  assertion?: string | (() => string | Promise<string>);
+  assertion?: string | ((target: AssertionTarget) => string | Promise<string>);
   /** For `client_credentials` with private_key_jwt. */
   privateKey?: PrivateKeyCredentials;
   /** The loopback (or https) URI the browser comes back to; needed for `authorization_code`. */
