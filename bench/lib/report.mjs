@@ -10,6 +10,8 @@ export const TARGETS = [
   { id: 'sdk1', label: '1.x SDK', script: 'sdk1.mjs', era: 'legacy' },
   { id: 'raw', label: 'raw baseline', script: 'raw.mjs', era: 'modern' },
   { id: 'raw-paged', label: 'raw baseline, tools/list paged by 100', script: 'raw-paged.mjs', era: 'modern' },
+  // fastmcp (npm `fastmcp`) speaks only the handshake-based revisions: legacy era on both transports.
+  { id: 'fastmcp', label: 'fastmcp (legacy)', script: 'fastmcp.mjs', era: 'legacy' },
   // JWT authorization on: every request carries a bearer token the server verifies (HTTP only).
   { id: 'toolwright-jwt', label: 'toolwright modern + JWT', script: 'toolwright-jwt.mjs', era: 'modern', transports: ['http'], bearerToken: true },
 ];
