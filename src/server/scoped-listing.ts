@@ -1,69 +1,78 @@
 import type { AuthInfo } from '../policy/auth/principal.js';
-import type { ScopePolicy } from '../policy/auth/scope-policy.js';
+import type { ScopePolicy, ToolRequirement } from '../policy/auth/scope-policy.js';
 import type { CacheHints, ResultEncoder } from '../protocol/result.js';
 import type { Era } from '../protocol/versions.js';
 import type { CompiledTool } from './compile-tool.js';
-import { ToolListing } from './listing.js';
+import { PagedListing, type ListSource } from './listing.js';
 import type { ToolRegistry } from './registry.js';
 
 /** Distinct scope sets whose pages are kept; past it the oldest set's pages go (they are rebuilt on demand). */
 const MAX_SCOPE_SETS = 256;
 
-/** One scope set's view of the registry: the tools it may call, rebuilt when the registry changes. */
-class ScopedView {
+/** What a caller holding `granted` is shown of an item needing `req`: both sets held. */
+const shows = (req: ToolRequirement, granted: ReadonlySet<string>) => req.all.every((s) => granted.has(s));
+
+/** One scope set's view of a source: the items it may use, rebuilt when the source changes. */
+class ScopedView<T extends { readonly wireJson: string }> implements ListSource<T> {
   private builtFor = -1;
-  private tools: readonly CompiledTool[] = [];
-  readonly listing: ToolListing;
+  private items: readonly T[] = [];
+  readonly listing: PagedListing<T>;
 
   constructor(
-    private readonly registry: ToolRegistry,
-    private readonly policy: ScopePolicy,
+    private readonly source: ListSource<T>,
+    private readonly visible: (item: T, granted: ReadonlySet<string>) => boolean,
     private readonly granted: ReadonlySet<string>,
+    key: string,
     pageSize: number,
     cache: CacheHints,
     results: ResultEncoder,
   ) {
-    this.listing = new ToolListing(this, pageSize, cache, results);
+    this.listing = new PagedListing(this, key, pageSize, cache, results);
   }
 
   get version(): number {
-    return this.registry.version;
+    return this.source.version;
   }
 
-  list(): readonly CompiledTool[] {
-    if (this.builtFor !== this.registry.version) {
-      this.tools = this.registry.list().filter((tool) => this.policy.lists(tool, this.granted));
-      this.builtFor = this.registry.version;
+  list(): readonly T[] {
+    if (this.builtFor !== this.source.version) {
+      this.items = this.source.list().filter((item) => this.visible(item, this.granted));
+      this.builtFor = this.source.version;
     }
-    return this.tools;
+    return this.items;
   }
 }
 
 /**
- * `tools/list` per caller: a caller whose credentials carry scopes sees only
- * the tools it may call. Pages are built once per registry change and scope
- * set, never per request: callers are grouped by the scopes that matter (the
- * ones some tool requires), so two tokens with the same relevant scopes share
- * pages. Such a list is `cacheScope: "private"` (it is not the same for
- * everyone); access never relies on it: the authorize stage checks every call.
+ * A list method per caller (`tools/list`, `resources/list`,
+ * `resources/templates/list`, `prompts/list`): a caller whose credentials
+ * carry scopes sees only the items it may use. Pages are built once per
+ * source change and scope set, never per request: callers are grouped by the
+ * scopes that matter (the ones some item requires), so two tokens with the
+ * same relevant scopes share pages. Such a list is `cacheScope: "private"`
+ * (it is not the same for everyone); access never relies on it: every call,
+ * read and get is checked on its own.
  */
-export class ScopedToolListing {
-  private readonly open: ToolListing;
-  private readonly views = new Map<string, ScopedView>();
+export class ScopedListing<T extends { readonly wireJson: string }> {
+  private readonly open: PagedListing<T>;
+  private readonly views = new Map<string, ScopedView<T>>();
   private readonly privateHints: CacheHints;
   private relevantFor = -1;
   private relevant: ReadonlySet<string> = new Set();
   // A verified AuthInfo is reused while its token is cached: its view is found without recomputing the key.
-  private readonly byAuth = new WeakMap<AuthInfo, { version: number; view: ScopedView | undefined }>();
+  private readonly byAuth = new WeakMap<AuthInfo, { version: number; view: ScopedView<T> | undefined }>();
 
   constructor(
-    private readonly registry: ToolRegistry,
+    private readonly source: ListSource<T>,
+    private readonly key: string,
     private readonly pageSize: number,
     cache: CacheHints,
     private readonly results: ResultEncoder,
-    private readonly policy: ScopePolicy,
+    protected readonly policy: ScopePolicy,
+    private readonly requirementOf: (item: T) => ToolRequirement,
+    private readonly visible: (item: T, granted: ReadonlySet<string>) => boolean = (item, granted) => shows(requirementOf(item), granted),
   ) {
-    this.open = new ToolListing(registry, pageSize, cache, results);
+    this.open = new PagedListing(source, key, pageSize, cache, results);
     this.privateHints = { ...cache, cacheScope: 'private' };
   }
 
@@ -72,37 +81,37 @@ export class ScopedToolListing {
     return view ? view.listing.pageJson(era, cursor) : this.open.pageJson(era, cursor);
   }
 
-  /** The tools `auth` is shown (all of them for a caller without scopes). */
-  visibleTools(auth?: AuthInfo): readonly CompiledTool[] {
-    return this.viewFor(auth)?.list() ?? this.registry.list();
+  /** The items `auth` is shown (all of them for a caller without scopes). */
+  visibleItems(auth?: AuthInfo): readonly T[] {
+    return this.viewFor(auth)?.list() ?? this.source.list();
   }
 
   /**
-   * For a live list-change subscriber: a check that says whether the tools
+   * For a live list-change subscriber: a check that says whether the items
    * `auth` is shown changed since the last check (or since the watch began).
-   * A change to tools the caller cannot see is no news to it.
+   * A change to items the caller cannot see is no news to it.
    */
   watch(auth: AuthInfo | undefined): () => boolean {
-    let seen = this.visibleTools(auth);
+    let seen = this.visibleItems(auth);
     return () => {
-      const now = this.visibleTools(auth);
-      const changed = now.length !== seen.length || now.some((tool, i) => tool !== seen[i]);
+      const now = this.visibleItems(auth);
+      const changed = now.length !== seen.length || now.some((item, i) => item !== seen[i]);
       seen = now;
       return changed;
     };
   }
 
-  /** Undefined: the caller is shown every tool (no scope information, or no tool requires any scope). */
-  private viewFor(auth: AuthInfo | undefined): ScopedView | undefined {
+  /** Undefined: the caller is shown every item (no scope information, or no item requires any scope). */
+  private viewFor(auth: AuthInfo | undefined): ScopedView<T> | undefined {
     if (auth?.scopes === undefined) return undefined;
     const known = this.byAuth.get(auth);
-    if (known && known.version === this.registry.version) return known.view;
+    if (known && known.version === this.source.version) return known.view;
     const view = this.findView(auth);
-    this.byAuth.set(auth, { version: this.registry.version, view });
+    this.byAuth.set(auth, { version: this.source.version, view });
     return view;
   }
 
-  private findView(auth: AuthInfo): ScopedView | undefined {
+  private findView(auth: AuthInfo): ScopedView<T> | undefined {
     const relevant = this.relevantScopes();
     if (relevant.size === 0) return undefined;
     const granted = this.policy.granted(auth);
@@ -110,21 +119,33 @@ export class ScopedToolListing {
     let view = this.views.get(key);
     if (!view) {
       if (this.views.size >= MAX_SCOPE_SETS) this.views.delete(this.views.keys().next().value!);
-      view = new ScopedView(this.registry, this.policy, new Set(key ? key.split(' ') : []), this.pageSize, this.privateHints, this.results);
+      view = new ScopedView(this.source, this.visible, new Set(key ? key.split(' ') : []), this.key, this.pageSize, this.privateHints, this.results);
       this.views.set(key, view);
     }
     return view;
   }
 
-  /** Scopes some tool requires, recomputed when the registry changes. */
+  /** Scopes some item requires, recomputed when the source changes. */
   private relevantScopes(): ReadonlySet<string> {
-    if (this.relevantFor !== this.registry.version) {
+    if (this.relevantFor !== this.source.version) {
       const scopes = new Set<string>();
-      for (const tool of this.registry.list()) for (const s of this.policy.requirement(tool).all) scopes.add(s);
+      for (const item of this.source.list()) for (const s of this.requirementOf(item).all) scopes.add(s);
       this.relevant = scopes;
-      this.relevantFor = this.registry.version;
+      this.relevantFor = this.source.version;
       this.views.clear();
     }
     return this.relevant;
+  }
+}
+
+/** `tools/list` per caller: the tools it may call. */
+export class ScopedToolListing extends ScopedListing<CompiledTool> {
+  constructor(registry: ToolRegistry, pageSize: number, cache: CacheHints, results: ResultEncoder, policy: ScopePolicy) {
+    super(registry, 'tools', pageSize, cache, results, policy, (tool) => policy.requirement(tool), (tool, granted) => policy.lists(tool, granted));
+  }
+
+  /** The tools `auth` is shown (all of them for a caller without scopes). */
+  visibleTools(auth?: AuthInfo): readonly CompiledTool[] {
+    return this.visibleItems(auth);
   }
 }

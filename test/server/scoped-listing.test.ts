@@ -55,3 +55,31 @@ describe('tools/list pages per scope set', () => {
 it('refuses a tool whose scopes are not scope strings', () => {
   expect(() => new ToolRegistry().add(tool('bad', ['has space']))).toThrow(/Invalid tool "bad": scopes holds "has space"/);
 });
+
+describe('resources/list and prompts/list pages per scope set', () => {
+  it('builds each scope set\'s resource page once, shared by tokens with the same relevant scopes, and rebuilds on change', async () => {
+    const { ResourceRegistry } = await import('../../src/server/primitives/resources/registry.js');
+    const { ScopedListing } = await import('../../src/server/scoped-listing.js');
+    const resources = new ResourceRegistry().add(
+      { uri: 'a://open', name: 'open', read: () => '' },
+      { uri: 'a://docs', name: 'docs', scopes: ['docs'], read: () => '' },
+    );
+    const policy = new ScopePolicy();
+    let checks = 0;
+    const listing = new ScopedListing(resources, 'resources', 100, { ttlMs: 1000, cacheScope: 'public' }, new ResultEncoder({ name: 't', version: '1' }), policy, (r) => {
+      checks++;
+      return policy.resourceRequirement(r.scope);
+    });
+    const page = (auth?: AuthInfo) => JSON.parse(listing.pageJson('modern', undefined, auth));
+    expect(page(caller(['docs'])).resources.map((r: { uri: string }) => r.uri)).toEqual(['a://open', 'a://docs']);
+    const after = checks;
+    const again = page(caller(['docs', 'other'], 'y'));
+    expect(again.resources).toHaveLength(2);
+    expect(again.cacheScope).toBe('private');
+    expect(checks).toBe(after);
+    expect(page(caller([])).resources.map((r: { uri: string }) => r.uri)).toEqual(['a://open']);
+    resources.add({ uri: 'a://more', name: 'more', scopes: ['docs'], read: () => '' });
+    expect(page(caller(['docs'])).resources).toHaveLength(3);
+    expect(page(undefined).cacheScope).toBe('public');
+  });
+});

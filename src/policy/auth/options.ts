@@ -36,8 +36,16 @@ export interface ResourceServerOptions {
   toolScopes?: Record<string, string[]>;
   /** Tool name → scopes a caller needs to know the tool exists (wins over the tool's own `visibilityScopes`). */
   toolVisibility?: Record<string, string[]>;
-  /** Scopes for tools that name none: read-only ones (readOnlyHint) and the others. */
-  defaultScopes?: { readOnly?: string[]; other?: string[] };
+  /** Resource URI or uriTemplate → scopes a read needs (wins over the resource's own `scopes`). */
+  resourceScopes?: Record<string, string[]>;
+  /** Resource URI or uriTemplate → scopes a caller needs to know it exists. */
+  resourceVisibility?: Record<string, string[]>;
+  /** Prompt name → scopes `prompts/get` needs (wins over the prompt's own `scopes`). */
+  promptScopes?: Record<string, string[]>;
+  /** Prompt name → scopes a caller needs to know the prompt exists. */
+  promptVisibility?: Record<string, string[]>;
+  /** Scopes for what names none: read-only tools (readOnlyHint), other tools, resources, prompts. */
+  defaultScopes?: { readOnly?: string[]; other?: string[]; resources?: string[]; prompts?: string[] };
   /** Broader scope → narrower scopes it implies (transitively). */
   scopeHierarchy?: Record<string, string[]>;
 }

@@ -1,5 +1,6 @@
 import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
-import type { ScopePolicy } from '../../policy/auth/scope-policy.js';
+import type { AuthInfo } from '../../policy/auth/principal.js';
+import type { ScopePolicy, ToolRequirement } from '../../policy/auth/scope-policy.js';
 import type { Stage } from './call.js';
 import { unknownToolError } from './resolve.js';
 
@@ -32,4 +33,31 @@ export function authorizeStage(policy: ScopePolicy): Stage {
     call.status = 'refused';
     throw new InsufficientScopeError(decision.needed);
   };
+}
+
+/**
+ * The same check for what is not a tool (`resources/read`, `prompts/get`,
+ * `completion/complete`, a resource subscription): true when `auth` may use
+ * what `req` guards (always, for a caller without scope information); a
+ * caller that may not know of it gets `hidden()`, the very error a missing
+ * one gets; one that may know of it but lacks scopes, 403 with all it needs.
+ */
+export function authorizeEntry(policy: ScopePolicy, req: ToolRequirement, auth: AuthInfo | undefined, hidden: () => Error): void {
+  if (auth?.scopes === undefined) return;
+  const decision = policy.check(req, auth);
+  if (decision.allowed) return;
+  if (decision.hidden) throw hidden();
+  throw new InsufficientScopeError(decision.needed);
+}
+
+/** Whether `auth` may use what `req` guards, without saying why not (filters: subscriptions, template matching). */
+export function mayUse(policy: ScopePolicy, req: ToolRequirement, auth: AuthInfo | undefined): boolean {
+  return auth?.scopes === undefined || policy.check(req, auth).allowed;
+}
+
+/** Whether `auth` may know `req`'s item exists (it may still lack the scopes to use it). */
+export function mayKnow(policy: ScopePolicy, req: ToolRequirement, auth: AuthInfo | undefined): boolean {
+  if (auth?.scopes === undefined) return true;
+  const decision = policy.check(req, auth);
+  return decision.allowed || !decision.hidden;
 }

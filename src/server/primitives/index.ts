@@ -35,9 +35,9 @@ export function standardPrimitives(options: PrimitivesOptions): Primitive[] {
   return [
     new LifecyclePrimitive(options),
     new ToolsPrimitive({ ...options, scopePolicy }),
-    new ResourcesPrimitive(options),
-    new PromptsPrimitive(options),
-    new CompletionPrimitive(options),
+    new ResourcesPrimitive({ ...options, scopePolicy }),
+    new PromptsPrimitive({ ...options, scopePolicy }),
+    new CompletionPrimitive({ ...options, scopePolicy }),
     new SubscriptionsPrimitive(options.subscriptions, options.results),
   ];
 }

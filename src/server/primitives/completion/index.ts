@@ -8,6 +8,9 @@ import type { Era } from '../../../protocol/versions.js';
 import type { RateLimiter } from '../../../policy/rate-limit.js';
 import type { Logger } from '../../logger.js';
 import type { Exchange, Reply } from '../../peer.js';
+import type { AuthInfo } from '../../../policy/auth/principal.js';
+import type { ScopePolicy } from '../../../policy/auth/scope-policy.js';
+import { authorizeEntry, mayKnow } from '../../pipeline/authorize.js';
 import type { ArgsSchema } from '../args-schema.js';
 import { ok, type MethodTable, type Primitive } from '../method-table.js';
 import type { PromptRegistry } from '../prompts/registry.js';
@@ -26,6 +29,8 @@ export interface CompletionPrimitiveOptions {
   timeoutMs: number;
   logger: Logger;
   rateLimiter?: RateLimiter;
+  /** Completing a prompt's argument or a template's variable needs what getting or reading it needs. */
+  scopePolicy: ScopePolicy;
 }
 
 /**
@@ -58,7 +63,7 @@ export class CompletionPrimitive implements Primitive {
     if (!isPlainObject(chosen) || !Object.values(chosen).every((v) => typeof v === 'string')) {
       throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "context.arguments" must be an object of strings');
     }
-    const target = this.target(ref, argument.name);
+    const target = this.target(ref, argument.name, exchange.auth);
     await takeRequestPoint(this.options.rateLimiter, Method.complete, exchange.principal);
     const values = target.completer
       ? await this.run(target.completer, argument.value, chosen as Record<string, string>, target.label)
@@ -68,21 +73,28 @@ export class CompletionPrimitive implements Primitive {
   }
 
   /** The completer (or schema) for `argument` of the referenced prompt or template; -32602 for an unknown one. */
-  private target(ref: unknown, argument: string): { completer?: Completer; schema?: ArgsSchema; label: string } {
+  private target(ref: unknown, argument: string, auth: AuthInfo | undefined): { completer?: Completer; schema?: ArgsSchema; label: string } {
     if (!isPlainObject(ref)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "ref" must be a ref/prompt or ref/resource reference');
+    const policy = this.options.scopePolicy;
     if (ref.type === 'ref/prompt') {
       const prompt = typeof ref.name === 'string' ? this.options.prompts.get(ref.name) : undefined;
-      if (!prompt) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${String(ref.name).slice(0, 128)}`);
+      const unknown = () => new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${String(ref.name).slice(0, 128)}`);
+      if (!prompt) throw unknown();
+      // Before anything about its arguments is said: a prompt the caller may not know of is unknown.
+      authorizeEntry(policy, policy.promptRequirement(prompt.scope), auth, unknown);
       if (!prompt.arguments.some((a) => a.name === argument)) throw new RpcError(ErrorCode.InvalidParams, `Prompt ${prompt.name} has no argument ${JSON.stringify(argument.slice(0, 128))}`);
       return { completer: prompt.prompt.complete?.[argument], schema: prompt.args, label: `prompt ${prompt.name}` };
     }
     if (ref.type === 'ref/resource') {
       const template = typeof ref.uri === 'string' ? this.options.resources.getTemplate(ref.uri) : undefined;
+      const unknown = () => new RpcError(ErrorCode.InvalidParams, `Unknown resource template: ${String(ref.uri).slice(0, 256)}`);
       if (!template) {
-        // A fixed resource has no variables to complete.
-        if (typeof ref.uri === 'string' && this.options.resources.get(ref.uri)) return { label: ref.uri };
-        throw new RpcError(ErrorCode.InvalidParams, `Unknown resource template: ${String(ref.uri).slice(0, 256)}`);
+        // A fixed resource has no variables to complete (one the caller may not know of is unknown).
+        const fixed = typeof ref.uri === 'string' ? this.options.resources.get(ref.uri) : undefined;
+        if (fixed && mayKnow(policy, policy.resourceRequirement(fixed.scope), auth)) return { label: fixed.uri };
+        throw unknown();
       }
+      authorizeEntry(policy, policy.resourceRequirement(template.scope), auth, unknown);
       if (!template.uriTemplate.variables.includes(argument)) {
         throw new RpcError(ErrorCode.InvalidParams, `Template ${template.uriTemplate.template} has no variable ${JSON.stringify(argument.slice(0, 128))}`);
       }

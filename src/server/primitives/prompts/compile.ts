@@ -1,3 +1,5 @@
+import { checkScopeList } from '../../../policy/auth/scopes.js';
+import type { ScopedEntry } from '../../../policy/auth/scope-policy.js';
 import { isPlainObject } from '../../../protocol/content.js';
 import { toolNameProblem } from '../../../protocol/names.js';
 import { compileArgsSchema, type ArgsSchema } from '../args-schema.js';
@@ -17,6 +19,8 @@ export interface CompiledPrompt {
   readonly wireJson: string;
   readonly arguments: readonly PromptArgument[];
   readonly args: ArgsSchema;
+  /** What the scope policy keys it by (its name) and what it says of its own scopes. */
+  readonly scope: ScopedEntry;
 }
 
 export function compilePrompt(prompt: Prompt<unknown>): CompiledPrompt {
@@ -32,6 +36,14 @@ export function compilePrompt(prompt: Prompt<unknown>): CompiledPrompt {
   }
   if (prompt._meta !== undefined && !isPlainObject(prompt._meta)) throw new PromptDefinitionError(name, '"_meta" must be an object');
   if (prompt.timeoutMs !== undefined && !(Number.isInteger(prompt.timeoutMs) && prompt.timeoutMs > 0)) throw new PromptDefinitionError(name, '"timeoutMs" must be a positive integer');
+  for (const field of ['scopes', 'visibilityScopes'] as const) {
+    if (prompt[field] === undefined) continue;
+    try {
+      checkScopeList(prompt[field], field);
+    } catch (err) {
+      throw new PromptDefinitionError(name, (err as Error).message);
+    }
+  }
   if (prompt.arguments !== undefined && prompt.argumentsSchema !== undefined) throw new PromptDefinitionError(name, 'give "arguments" or "argumentsSchema", not both');
 
   let args: ArgsSchema;
@@ -61,7 +73,7 @@ export function compilePrompt(prompt: Prompt<unknown>): CompiledPrompt {
   if (list.length) wire.arguments = list;
   if (prompt.icons !== undefined) wire.icons = prompt.icons;
   if (prompt._meta !== undefined) wire._meta = prompt._meta;
-  return { prompt, name, wireJson: JSON.stringify(wire), arguments: list, args };
+  return { prompt, name, wireJson: JSON.stringify(wire), arguments: list, args, scope: { key: name, own: prompt } };
 }
 
 function checkArgumentList(list: unknown): PromptArgument[] {

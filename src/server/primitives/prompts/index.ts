@@ -6,7 +6,9 @@ import type { CacheHints, ResultEncoder } from '../../../protocol/result.js';
 import type { Era } from '../../../protocol/versions.js';
 import type { RateLimiter } from '../../../policy/rate-limit.js';
 import type { RequestStateCodec } from '../../inputs/request-state.js';
-import { PagedListing } from '../../listing.js';
+import type { ScopePolicy } from '../../../policy/auth/scope-policy.js';
+import { authorizeEntry } from '../../pipeline/authorize.js';
+import { ScopedListing } from '../../scoped-listing.js';
 import type { Logger } from '../../logger.js';
 import type { Exchange, Reply } from '../../peer.js';
 import type { SubscriptionHub } from '../../subscriptions.js';
@@ -27,6 +29,8 @@ export interface PromptsPrimitiveOptions {
   timeoutMs: number;
   logger: Logger;
   rateLimiter?: RateLimiter;
+  /** Who may list and get which prompts (callers whose credentials carry scopes). */
+  scopePolicy: ScopePolicy;
 }
 
 /**
@@ -36,11 +40,11 @@ export interface PromptsPrimitiveOptions {
  * InputRequiredResult for modern clients, a real request for legacy ones).
  */
 export class PromptsPrimitive implements Primitive {
-  private readonly listing: PagedListing<CompiledPrompt>;
+  private readonly listing: ScopedListing<CompiledPrompt>;
 
   constructor(private readonly options: PromptsPrimitiveOptions) {
-    const { prompts, subscriptions, pageSize, cacheHints, results } = options;
-    this.listing = new PagedListing(prompts, 'prompts', pageSize, cacheHints, results);
+    const { prompts, subscriptions, pageSize, cacheHints, results, scopePolicy: policy } = options;
+    this.listing = new ScopedListing(prompts, 'prompts', pageSize, cacheHints, results, policy, (p) => policy.promptRequirement(p.scope));
     subscriptions.offer('prompts');
     prompts.onChange(() => subscriptions.listChanged('prompts'));
   }
@@ -50,7 +54,7 @@ export class PromptsPrimitive implements Primitive {
   }
 
   register(methods: MethodTable): void {
-    methods.both(Method.promptsList, (era) => (request) => ok(request, this.listing.pageJson(era, request.params?.cursor)));
+    methods.both(Method.promptsList, (era) => (request, exchange) => ok(request, this.listing.pageJson(era, request.params?.cursor, exchange.auth)));
     methods.both(Method.promptsGet, (era) => (request, exchange, facts) => this.get(request, exchange, facts, era));
   }
 
@@ -63,7 +67,10 @@ export class PromptsPrimitive implements Primitive {
       if (typeof name !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "name" must be a string');
       compiled = this.options.prompts.get(name);
       // prompts.mdx "Error Handling": an invalid prompt name is -32602.
-      if (!compiled) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name.length > 128 ? `${name.slice(0, 128)}…` : name}`);
+      if (!compiled) throw unknownPrompt(name);
+      // One the caller may not know of is the same unknown prompt; one it may know of but lacks scopes for, 403.
+      const { scopePolicy: policy } = this.options;
+      authorizeEntry(policy, policy.promptRequirement(compiled.scope), exchange.auth, () => unknownPrompt(name));
       const given = params.arguments ?? {};
       if (!isPlainObject(given) || !Object.values(given).every((v) => typeof v === 'string')) {
         throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "arguments" must be an object of strings');
@@ -87,6 +94,11 @@ export class PromptsPrimitive implements Primitive {
     }
     return ok(request, this.options.results.encode(era, normalized.result as unknown as Record<string, unknown>));
   }
+}
+
+/** The error for a prompt that does not exist, or that the caller may not know of. */
+export function unknownPrompt(name: string): RpcError {
+  return new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name.length > 128 ? `${name.slice(0, 128)}…` : name}`);
 }
 
 export { PromptRegistry } from './registry.js';

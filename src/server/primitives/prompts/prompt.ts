@@ -42,6 +42,14 @@ export interface Prompt<A = Record<string, string>> {
   complete?: Record<string, Completer>;
   /** How long `get` may run (server default: the tool timeout). */
   timeoutMs?: number;
+  /**
+   * Scopes a caller's token must grant to get it (as a tool's `scopes`):
+   * without them `prompts/get` is HTTP 403 `insufficient_scope` naming them,
+   * and `prompts/list` leaves it out. The config's `server.auth.promptScopes` wins over this.
+   */
+  scopes?: string[];
+  /** Scopes a caller must hold to know it exists: without them it is absent from the list and getting it is the unknown-prompt error. */
+  visibilityScopes?: string[];
   get(args: A, ctx: PromptContext): PromptReturn | Promise<PromptReturn>;
 }
 

@@ -1,3 +1,5 @@
+import { checkScopeList } from '../../../policy/auth/scopes.js';
+import type { ScopedEntry } from '../../../policy/auth/scope-policy.js';
 import { contentBlockProblem, isPlainObject } from '../../../protocol/content.js';
 import { compileArgsSchema, type ArgsSchema } from '../args-schema.js';
 import type { Resource, ResourceTemplate } from './resource.js';
@@ -22,6 +24,8 @@ export interface CompiledResource {
   readonly resource: Resource;
   readonly uri: string;
   readonly wireJson: string;
+  /** What the scope policy keys it by (its URI) and what it says of its own scopes. */
+  readonly scope: ScopedEntry;
 }
 
 /** A template ready to serve: parsed once, its variables' schema compiled once. */
@@ -30,6 +34,8 @@ export interface CompiledTemplate {
   readonly uriTemplate: UriTemplate;
   readonly wireJson: string;
   readonly variables?: ArgsSchema;
+  /** What the scope policy keys it by (its uriTemplate as registered) and what it says of its own scopes. */
+  readonly scope: ScopedEntry;
 }
 
 export function compileResource(resource: Resource): CompiledResource {
@@ -42,7 +48,7 @@ export function compileResource(resource: Resource): CompiledResource {
   const wire: Record<string, unknown> = { uri, name: resource.name };
   copyMetadata(wire, resource);
   if (resource.size !== undefined) wire.size = resource.size;
-  return { resource, uri, wireJson: JSON.stringify(wire) };
+  return { resource, uri, wireJson: JSON.stringify(wire), scope: { key: uri, own: resource } };
 }
 
 export function compileTemplate(template: ResourceTemplate<unknown>): CompiledTemplate {
@@ -74,7 +80,7 @@ export function compileTemplate(template: ResourceTemplate<unknown>): CompiledTe
   }
   const wire: Record<string, unknown> = { uriTemplate: text, name: template.name };
   copyMetadata(wire, template);
-  return { template, uriTemplate, wireJson: JSON.stringify(wire), variables };
+  return { template, uriTemplate, wireJson: JSON.stringify(wire), variables, scope: { key: text, own: template } };
 }
 
 function checkMetadata(what: string, r: Resource | ResourceTemplate<unknown>): void {
@@ -95,6 +101,14 @@ function checkMetadata(what: string, r: Resource | ResourceTemplate<unknown>): v
   if (r.ttlMs !== undefined && !(Number.isInteger(r.ttlMs) && r.ttlMs >= 0)) throw new ResourceDefinitionError(what, '"ttlMs" must be a non-negative integer');
   if (r.cacheScope !== undefined && r.cacheScope !== 'public' && r.cacheScope !== 'private') throw new ResourceDefinitionError(what, '"cacheScope" must be "public" or "private"');
   if (r.timeoutMs !== undefined && !(Number.isInteger(r.timeoutMs) && r.timeoutMs > 0)) throw new ResourceDefinitionError(what, '"timeoutMs" must be a positive integer');
+  for (const field of ['scopes', 'visibilityScopes'] as const) {
+    if (r[field] === undefined) continue;
+    try {
+      checkScopeList(r[field], field);
+    } catch (err) {
+      throw new ResourceDefinitionError(what, (err as Error).message);
+    }
+  }
 }
 
 function copyMetadata(wire: Record<string, unknown>, r: Resource | ResourceTemplate<unknown>): void {

@@ -5,7 +5,10 @@ import type { CacheHints, ResultEncoder } from '../../../protocol/result.js';
 import type { Era } from '../../../protocol/versions.js';
 import type { RateLimiter } from '../../../policy/rate-limit.js';
 import type { RequestStateCodec } from '../../inputs/request-state.js';
-import { PagedListing } from '../../listing.js';
+import type { ScopePolicy } from '../../../policy/auth/scope-policy.js';
+import type { AuthInfo } from '../../../policy/auth/principal.js';
+import { authorizeEntry, mayKnow, mayUse } from '../../pipeline/authorize.js';
+import { ScopedListing } from '../../scoped-listing.js';
 import type { Logger } from '../../logger.js';
 import type { Exchange, Reply } from '../../peer.js';
 import type { ResultStore } from '../../result-store.js';
@@ -16,6 +19,7 @@ import { takeRequestPoint } from '../rate-limit.js';
 import { runWithInputs, type RequestContext } from '../request-context.js';
 import { RESULT_URI_PREFIX } from './compile.js';
 import { normalizeContents } from './contents.js';
+import type { CompiledResource, CompiledTemplate } from './compile.js';
 import type { ResourceRegistry } from './registry.js';
 import type { ReadReturn } from './resource.js';
 
@@ -35,6 +39,8 @@ export interface ResourcesPrimitiveOptions {
   timeoutMs: number;
   logger: Logger;
   rateLimiter?: RateLimiter;
+  /** Who may list and read which resources (callers whose credentials carry scopes). */
+  scopePolicy: ScopePolicy;
 }
 
 /**
@@ -48,13 +54,15 @@ export interface ResourcesPrimitiveOptions {
  * when the server calls `server.resources.updated(uri)`.
  */
 export class ResourcesPrimitive implements Primitive {
-  private readonly listing: PagedListing<{ wireJson: string }>;
-  private readonly templateListing: PagedListing<{ wireJson: string }>;
+  private readonly listing: ScopedListing<CompiledResource>;
+  private readonly templateListing: ScopedListing<CompiledTemplate>;
 
   constructor(private readonly options: ResourcesPrimitiveOptions) {
-    const { resources, subscriptions, pageSize, cacheHints, results } = options;
-    this.listing = new PagedListing(resources, 'resources', pageSize, cacheHints, results);
-    this.templateListing = new PagedListing({ get version() { return resources.version; }, list: () => resources.templates() }, 'resourceTemplates', pageSize, cacheHints, results);
+    const { resources, subscriptions, pageSize, cacheHints, results, scopePolicy: policy } = options;
+    const requirement = (entry: CompiledResource | CompiledTemplate) => policy.resourceRequirement(entry.scope);
+    this.listing = new ScopedListing(resources, 'resources', pageSize, cacheHints, results, policy, requirement);
+    const templates = { get version() { return resources.version; }, list: () => resources.templates() };
+    this.templateListing = new ScopedListing(templates, 'resourceTemplates', pageSize, cacheHints, results, policy, requirement);
     subscriptions.offer('resources');
     subscriptions.offer('resourceUpdates');
     resources.onChange(() => subscriptions.listChanged('resources'));
@@ -66,13 +74,16 @@ export class ResourcesPrimitive implements Primitive {
   }
 
   register(methods: MethodTable): void {
-    methods.both(Method.resourcesList, (era) => (request) => ok(request, this.listing.pageJson(era, request.params?.cursor)));
-    methods.both(Method.resourceTemplatesList, (era) => (request) => ok(request, this.templateListing.pageJson(era, request.params?.cursor)));
+    methods.both(Method.resourcesList, (era) => (request, exchange) => ok(request, this.listing.pageJson(era, request.params?.cursor, exchange.auth)));
+    methods.both(Method.resourceTemplatesList, (era) => (request, exchange) => ok(request, this.templateListing.pageJson(era, request.params?.cursor, exchange.auth)));
     methods.both(Method.resourcesRead, (era) => (request, exchange, facts) => this.read(request, exchange, facts, era));
     // 2026-07-28 replaced these with subscriptions/listen's resourceSubscriptions.
     methods.add(Method.resourcesSubscribe, {
       legacy: (request, exchange) => {
-        if (!this.options.subscriptions.subscribeLegacy(exchange.peer, watchedUri(request))) {
+        const uri = watchedUri(request);
+        // A resource the caller may not read is acknowledged as any unknown URI is, and never reported to it.
+        if (!this.mayRead(uri, exchange.auth)) return ok(request, '{}');
+        if (!this.options.subscriptions.subscribeLegacy(exchange.peer, uri)) {
           throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: this session watches as many resources as it may; unsubscribe from one first');
         }
         return ok(request, '{}');
@@ -96,15 +107,21 @@ export class ResourcesPrimitive implements Primitive {
     const outcome = await runWithInputs(request, exchange, era, facts, { codec: this.options.requestState, timeoutMs: this.options.timeoutMs, logger }, async () => {
       await takeRequestPoint(this.options.rateLimiter, Method.resourcesRead, exchange.principal);
       const binding = { tool: `resource ${uri}`, args: {} as unknown, principal: exchange.principal };
+      const { scopePolicy: policy } = this.options;
+      const auth = exchange.auth;
+      // A resource the caller may not know of is "not found", exactly as a URI nothing serves.
       const fixed = resources.get(uri);
-      if (fixed) {
+      if (fixed && mayKnow(policy, policy.resourceRequirement(fixed.scope), auth)) {
+        authorizeEntry(policy, policy.resourceRequirement(fixed.scope), auth, () => notFound(uri));
         meta = fixed.resource;
         return { binding, timeoutMs: meta.timeoutMs, handler: (ctx: RequestContext): ReadReturn | Promise<ReadReturn> => fixed.resource.read(ctx) };
       }
-      const matched = resources.matchTemplate(uri);
+      // Templates the caller may not know of are skipped: the next one that matches answers, as if they were not there.
+      const matched = resources.matchTemplate(uri, (t) => mayKnow(policy, policy.resourceRequirement(t.scope), auth));
       // resources.mdx "Error Handling": unknown resources are -32602 with the uri in data.
       if (!matched) throw notFound(uri);
       const { template } = matched;
+      authorizeEntry(policy, policy.resourceRequirement(template.scope), auth, () => notFound(uri));
       meta = template.template;
       binding.args = matched.variables;
       let variables: unknown = matched.variables;
@@ -130,6 +147,18 @@ export class ResourcesPrimitive implements Primitive {
       ? retried ? { ttlMs: 0, cacheScope: 'private' } : { ttlMs: meta.ttlMs ?? this.options.cacheHints.ttlMs, cacheScope: meta.cacheScope ?? 'public' }
       : {};
     return ok(request, this.options.results.encode(era, { contents: normalized.contents, ...hints }));
+  }
+
+  /** Whether `auth` may read `uri` (a subscription to one it may not is never reported to it). */
+  private mayRead(uri: string, auth: AuthInfo | undefined): boolean {
+    if (auth?.scopes === undefined || uri.startsWith(RESULT_URI_PREFIX)) return true;
+    const { resources, scopePolicy: policy } = this.options;
+    const fixed = resources.get(uri);
+    if (fixed && mayKnow(policy, policy.resourceRequirement(fixed.scope), auth)) return mayUse(policy, policy.resourceRequirement(fixed.scope), auth);
+    const matched = resources.matchTemplate(uri, (t) => mayKnow(policy, policy.resourceRequirement(t.scope), auth));
+    if (matched) return mayUse(policy, policy.resourceRequirement(matched.template.scope), auth);
+    // Served only by what the caller may not know of: never reported. A URI nothing serves may be served later.
+    return !fixed && !resources.matchTemplate(uri);
   }
 
   private readStored(request: JsonRpcRequest, exchange: Exchange, uri: string, era: Era): Reply {

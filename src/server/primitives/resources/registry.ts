@@ -71,9 +71,10 @@ export class ResourceRegistry {
     return this.byTemplate.get(uriTemplate);
   }
 
-  /** The template whose URI template matches `uri` first, with the variables it binds. */
-  matchTemplate(uri: string): { template: CompiledTemplate; variables: TemplateVariables } | undefined {
+  /** The template whose URI template matches `uri` first (of those `accept` takes), with the variables it binds. */
+  matchTemplate(uri: string, accept?: (template: CompiledTemplate) => boolean): { template: CompiledTemplate; variables: TemplateVariables } | undefined {
     for (const template of this.templates()) {
+      if (accept && !accept(template)) continue;
       const variables = template.uriTemplate.match(uri);
       if (variables) return { template, variables };
     }

@@ -35,6 +35,19 @@ interface ResourceMetadata {
   cacheScope?: 'public' | 'private';
   /** How long a read may run (server default: the tool timeout). */
   timeoutMs?: number;
+  /**
+   * Scopes a caller's token must grant to read it (all of them; a broader
+   * scope implying one counts), checked for callers whose credentials carry
+   * scopes. Without them a read is HTTP 403 `insufficient_scope` naming them,
+   * and the list leaves it out. The config's `server.auth.resourceScopes` wins over this.
+   */
+  scopes?: string[];
+  /**
+   * Scopes a caller must hold to know it exists: without them it is absent
+   * from the list and reading it is the same "Resource not found" as for a
+   * URI nothing serves (and completing a template's variables, an unknown template).
+   */
+  visibilityScopes?: string[];
 }
 
 /** A resource at a fixed URI (resources.mdx). A plain object: `defineResource` only adds types. */
