@@ -23,7 +23,8 @@ const BIG_PAYLOAD_FACTOR = 3;
 const HELP = `npm run bench -- [options]
 
   --quick                 smoke run (~1.5 min): 1 repetition, short cells
-  --reps N                repetitions per cell (default 3; quick 1)
+  --reps N                repetitions per cell (default 5; quick 1). Goals are judged by the median
+                          of the per-repetition paired ratios, and only with ≥ 5 repetitions
   --duration S            measured seconds per tools/call cell (default 2; quick 0.4); the 1 MiB
                           echo cells measure ${BIG_PAYLOAD_FACTOR}× as long, as they answer only ~50 calls/s
   --list-duration S       measured seconds per tools/list cell (default 1; quick 0.3)
@@ -35,15 +36,18 @@ const HELP = `npm run bench -- [options]
   --targets LIST          comma list of: ${TARGETS.map((t) => t.id).join(', ')}
                           (substrings match: "toolwright", "sdk2", "modern", "raw")
   --transports LIST       stdio,http (default both)
-  --scenarios LIST        sum, echo1k, echo1m, list, list1, list100, list1000; add @N for one
-                          load level, e.g. "sum@16,echo1m,list1000" (default: all below)
+  --scenarios LIST        sum, echo1k, echo1m, list (= list1, list100, list1000: full listings,
+                          every page), page (= page100, page10000: one tools/list page per op,
+                          cycling through the pages, with 100 / 10,000 tools registered); add @N
+                          for one load level, e.g. "sum@16,echo1m,list1000" (default: all below)
   --out DIR               where results go (default bench/results)
   --no-save               print only
   --dry-run               print the plan and the time estimate, run nothing
   --server-node-args ARGS extra node flags for server processes, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
 
 Default cells per target and transport (load = stdio window / HTTP connections):
-  sum@1 sum@16 sum@64 echo1k@16 echo1m@1 list1@1 list100@1 list1000@1
+  sum@1 sum@16 sum@64 echo1k@16 echo1m@1 list1@1 list100@1 list1000@1 page100@1 page10000@1
+  (page cells measure --duration, as a tools/call cell: their figure is server CPU per page)
 Run \`npm run build\` first: toolwright is loaded from dist/.`;
 
 const DEFAULT_SCENARIOS = [
@@ -55,7 +59,13 @@ const DEFAULT_SCENARIOS = [
   { scenario: 'list1', kind: 'list', conc: 1, toolCount: 1 },
   { scenario: 'list100', kind: 'list', conc: 1, toolCount: 100 },
   { scenario: 'list1000', kind: 'list', conc: 1, toolCount: 1000 },
+  // one tools/list page per op, cycling through every page: the server's cost per page with a
+  // small and a large registry (issue 14: 10,000 registered ≤ 1.2× 100 registered)
+  { scenario: 'page100', kind: 'page', conc: 1, toolCount: 100 },
+  { scenario: 'page10000', kind: 'page', conc: 1, toolCount: 10_000 },
 ];
+/** Cells that read the tool list (no tools/call, so no server warm-up by calls). */
+const isListing = (kind) => kind === 'list' || kind === 'page';
 
 function parseArgs(argv) {
   const o = { quick: false, save: true, out: `${ROOT}bench/results`, nodeArgs: [] };
@@ -81,7 +91,7 @@ function parseArgs(argv) {
       default: throw new Error(`unknown option ${a} (see --help)`);
     }
   }
-  o.reps ??= o.quick ? 1 : 3;
+  o.reps ??= o.quick ? 1 : 5;
   o.durationMs = (o.duration ?? (o.quick ? 0.4 : 2)) * 1000;
   o.listDurationMs = (o.listDuration ?? (o.quick ? 0.3 : 1)) * 1000;
   o.bigDurationMs = o.durationMs * BIG_PAYLOAD_FACTOR;
@@ -105,7 +115,7 @@ function parseArgs(argv) {
     const chosen = [];
     for (const p of picks) {
       const [name, at] = p.split('@');
-      const base = name === 'list' ? DEFAULT_SCENARIOS.filter((s) => s.kind === 'list') : DEFAULT_SCENARIOS.filter((s) => s.scenario === name);
+      const base = name === 'list' || name === 'page' ? DEFAULT_SCENARIOS.filter((s) => s.kind === name) : DEFAULT_SCENARIOS.filter((s) => s.scenario === name);
       if (base.length === 0) throw new Error(`unknown scenario ${name}`);
       if (at === undefined) chosen.push(...base);
       else {
@@ -221,15 +231,17 @@ function meta(opts, startedAt) {
 
 /** A cell's measured phase: tools/list cells, 1 MiB echo cells and the other tools/call cells each have their own. */
 function measuredMs(opts, kind) {
+  // a page cell measures as long as a tools/call cell: its figure is CPU per page, counted in 10 ms ticks
   return kind === 'list' ? opts.listDurationMs : kind === 'echo1m' ? opts.bigDurationMs : opts.durationMs;
 }
 
 function estimateSeconds(opts) {
-  const calls = opts.scenarioList.filter((s) => s.kind !== 'list');
+  const calls = opts.scenarioList.filter((s) => !isListing(s.kind));
   const lists = opts.scenarioList.filter((s) => s.kind === 'list').length;
+  const pages = opts.scenarioList.filter((s) => s.kind === 'page').length;
   // + ~0.6 s per server start/stop and ~0.1 s drain per cell (measured on 2 vCPUs)
   const callCellsMs = calls.reduce((ms, s) => ms + opts.warmupMs + measuredMs(opts, s.kind) + 100, 0);
-  const perServer = (calls.length ? 0.6 + opts.serverWarmupMs / 1000 + callCellsMs / 1000 : 0) + lists * (0.6 + (opts.listWarmupMs + opts.listDurationMs + 100) / 1000);
+  const perServer = (calls.length ? 0.6 + opts.serverWarmupMs / 1000 + callCellsMs / 1000 : 0) + lists * (0.6 + (opts.listWarmupMs + opts.listDurationMs + 100) / 1000) + pages * (0.6 + (opts.listWarmupMs + opts.durationMs + 100) / 1000);
   const servers = opts.transportList.reduce((n, transport) => n + opts.targetList.filter((t) => !t.transports || t.transports.includes(transport)).length, 0);
   return perServer * servers * opts.reps + 1.5 * opts.transportList.length;
 }
@@ -296,7 +308,7 @@ async function main() {
   // Cells that share a server: the calls share the 2-tool server, each tools/list size has its own.
   const groups = new Map(); // toolCount → scenarios
   for (const s of opts.scenarioList) {
-    const n = s.kind === 'list' ? s.toolCount : 2;
+    const n = s.toolCount ?? 2;
     if (!groups.has(n)) groups.set(n, []);
     groups.get(n).push(s);
   }
@@ -309,7 +321,7 @@ async function main() {
         // cancels out. Each server starts (and warms up) just before its first cell, alone, so
         // its start-up is timed without other load.
         const servers = new Map(); // target id → running server (a target whose start failed is tried again by its next cell)
-        const needsWarmup = scenarios.some((s) => s.kind !== 'list');
+        const needsWarmup = scenarios.some((s) => !isListing(s.kind));
         const ensureServer = async (target) => {
           let server = servers.get(target.id);
           if (server) return server;
@@ -343,7 +355,7 @@ async function main() {
               continue;
             }
             const channel = server.channel();
-            const list = s.kind === 'list';
+            const list = isListing(s.kind);
             const r = await runCell({
               channel,
               workload: makeWorkload(s.kind, { era: target.era, newline: transport === 'stdio', toolCount }),

@@ -119,6 +119,42 @@ export function makeWorkload(kind, { era, newline, toolCount = 2 }) {
       },
     };
   }
+  if (kind === 'page') {
+    // One tools/list request per op: the page after the previous op's, back to the first page
+    // after the last, so every page of the registry is served in turn (a server whose cost grows
+    // with the registry, or with how deep a cursor points, shows it). What it measures is the
+    // cost of one page; the tool count is checked at the end of each full pass. The cursor is the
+    // workload's own: run it with one slot (load 1), as the page cells do.
+    const first = new Body('tools/list', '', era, newline);
+    let cursor;
+    let seen = 0;
+    return {
+      kind,
+      httpHeaders: headers('tools/list'),
+      request(id) {
+        if (cursor === undefined) return { pieces: first.pieces(id) };
+        return { pieces: new Body('tools/list', `"cursor":${JSON.stringify(cursor)}`, era, newline).pieces(id) };
+      },
+      check(msg, id) {
+        const result = checkEnvelope(msg, id);
+        checkModern(result, era);
+        const tools = result.tools;
+        if (!Array.isArray(tools)) throw new Error('tools/list result has no tools array');
+        if (cursor === undefined && tools[0]?.name !== 'calculate_sum') throw new Error(`first tool is ${tools[0]?.name}, expected calculate_sum`);
+        for (const t of tools) if (typeof t?.name !== 'string' || typeof t.inputSchema !== 'object') throw new Error('malformed tool definition');
+        seen += tools.length;
+        if (result.nextCursor !== undefined) {
+          if (seen >= toolCount) throw new Error(`nextCursor after all ${toolCount} tools`);
+          cursor = result.nextCursor;
+        } else {
+          if (seen !== toolCount) throw new Error(`tools/list pages returned ${seen} tools, expected ${toolCount}`);
+          cursor = undefined;
+          seen = 0;
+        }
+        return null;
+      },
+    };
+  }
   throw new Error(`unknown workload ${kind}`);
 }
 
