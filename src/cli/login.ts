@@ -54,11 +54,17 @@ export async function loginCommand(url: string, options: LoginOptions, io: CliIo
   }
 }
 
-/** `toolwright logout <url>`: forgets the tokens stored for the server. */
+/**
+ * `toolwright logout <url>`: revokes the tokens stored for the server where its authorization
+ * server offers revocation (RFC 7009), and forgets them.
+ */
 export async function logoutCommand(url: string, io: CliIo): Promise<number> {
   const server = canonicalResource(new URL(serverUrl(url)));
-  const removed = await new FileTokenStore().deleteTokens(server);
-  io.stderr(removed ? `toolwright: logged out of ${server} (its stored tokens are deleted; the authorization server may honour them until they expire)\n` : `toolwright: no stored tokens for ${server}\n`);
+  const oauth = new OAuthClient(server, { store: new FileTokenStore(), onWarning: (message) => io.stderr(`toolwright: warning: ${message}\n`) });
+  const { removed, revoked } = await oauth.logout();
+  if (!removed) io.stderr(`toolwright: no stored tokens for ${server}\n`);
+  else if (revoked) io.stderr(`toolwright: logged out of ${server} (its tokens are revoked and deleted)\n`);
+  else io.stderr(`toolwright: logged out of ${server} (its stored tokens are deleted; the authorization server offers no revocation, so it may honour them until they expire)\n`);
   return ExitCode.ok;
 }
 

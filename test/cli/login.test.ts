@@ -120,10 +120,21 @@ describe('toolwright login, then list and call with the stored tokens', () => {
     expect([called.code, called.stdout.trim()]).toEqual([0, 'wrote hi']);
   });
 
-  it('logout forgets the tokens', async () => {
-    expect((await run('logout', http.url)).stderr).toContain('logged out of');
+  it('logout revokes the tokens at the authorization server (RFC 7009) and forgets them', async () => {
+    const tokens = (await new FileTokenStore().loadTokens(http.url))!;
+    expect(tokens.refreshToken).toBeDefined();
+    expect((await run('logout', http.url)).stderr).toContain('its tokens are revoked and deleted');
     expect((await run('logout', http.url)).stderr).toContain('no stored tokens');
     expect((await run('list', http.url)).stderr).toContain('run toolwright login');
+    // The refresh token is dead at the authorization server, not only forgotten here.
+    const metadata = await (await fetch(`${as.issuer}/.well-known/openid-configuration`)).json();
+    const refused = await fetch(metadata.token_endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refreshToken!, client_id: tokens.clientId }),
+    });
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).error).toBe('invalid_grant');
   });
 
   it('login refuses a server that asks for no authorization, and stdio targets', async () => {

@@ -83,12 +83,14 @@ function readAuthorizationServer(body: Record<string, unknown>, issuer: string, 
   const tokenEndpoint = secureUrl(body.token_endpoint, where('token_endpoint')).href;
   const authorizationEndpoint = body.authorization_endpoint === undefined ? undefined : secureUrl(body.authorization_endpoint, where('authorization_endpoint')).href;
   const registrationEndpoint = body.registration_endpoint === undefined ? undefined : secureUrl(body.registration_endpoint, where('registration_endpoint')).href;
+  const revocationEndpoint = body.revocation_endpoint === undefined ? undefined : secureUrl(body.revocation_endpoint, where('revocation_endpoint')).href;
   const optional = <K extends string>(key: K, value: string[] | undefined) => (value ? { [key]: value } : {}) as Partial<Record<K, string[]>>;
   return {
     issuer,
     tokenEndpoint,
     ...(authorizationEndpoint ? { authorizationEndpoint } : {}),
     ...(registrationEndpoint ? { registrationEndpoint } : {}),
+    ...(revocationEndpoint ? { revocationEndpoint } : {}),
     ...optional('scopesSupported', stringArray(body.scopes_supported)),
     ...optional('tokenEndpointAuthMethods', stringArray(body.token_endpoint_auth_methods_supported)),
     ...optional('grantTypes', stringArray(body.grant_types_supported)),

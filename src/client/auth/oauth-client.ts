@@ -4,7 +4,7 @@ import { readAuthorizationResponse, requirePkce, startAuthorization } from './au
 import { discoverAuthorizationServer, discoverProtectedResource } from './discovery.js';
 import { DPOP_ALGORITHM, DpopKey, readNonce } from './dpop.js';
 import { clientFor } from './registration.js';
-import { JWT_BEARER, requestTokens, type TokenGrant, type TokenResponse } from './token-endpoint.js';
+import { JWT_BEARER, requestTokens, revokeToken, type TokenGrant, type TokenResponse } from './token-endpoint.js';
 import { operationOf, probeChallenge, withBearer, withDpop } from './request-auth.js';
 import { MemoryTokenStore } from './token-store.js';
 import type { AssertionTarget, AuthorizationServer, OAuthOptions, ProtectedResource, StoredTokens, TokenStore } from './types.js';
@@ -102,12 +102,39 @@ export class OAuthClient {
     await this.authorize(resource, options.scope ?? this.options.scope ?? challenge.challenge?.scope, undefined, options.signal);
     return this.tokens!;
   }
-  /** Forgets this server's tokens, here and in the store; true when there were some. */
-  async logout(): Promise<boolean> {
-    const had = this.tokens !== undefined;
+  /**
+   * Forgets this server's tokens, here and in the store, after revoking them at the
+   * authorization server that issued them where it offers revocation (RFC 7009; the refresh
+   * token first, which ends its grant). Revocation is best effort: the tokens are forgotten
+   * whatever the authorization server says.
+   */
+  async logout(options: { revoke?: boolean } = {}): Promise<{ removed: boolean; revoked: boolean }> {
+    const tokens = await this.currentTokens();
+    let revoked = false;
+    if (tokens && options.revoke !== false) {
+      try {
+        const server = await this.authorizationServer(tokens.issuer);
+        if (server.revocationEndpoint) {
+          const client = await clientFor(server, this.options, this.store, { fetch: this.http });
+          if (client.clientId === tokens.clientId) {
+            const revoke = (token: string, hint: 'refresh_token' | 'access_token') => revokeToken(server, client, token, hint, { fetch: this.http, privateKey: this.options.privateKey });
+            if (tokens.refreshToken) await revoke(tokens.refreshToken, 'refresh_token');
+            try {
+              await revoke(tokens.accessToken, 'access_token');
+            } catch (err) {
+              // RFC 7009 §2.2.1: a server may not revoke self-contained access tokens; they expire on their own.
+              if (!(tokens.refreshToken && err instanceof AuthorizationError && err.oauthError === 'unsupported_token_type')) throw err;
+            }
+            revoked = true;
+          }
+        }
+      } catch (err) {
+        this.warn(`revoking the tokens for ${this.server} failed (they are forgotten here all the same): ${(err as Error).message}`);
+      }
+    }
     this.tokens = undefined;
     this.loaded = true;
-    return (await this.store.deleteTokens(this.server)) || had;
+    return { removed: (await this.store.deleteTokens(this.server)) || tokens !== undefined, revoked };
   }
 
   private async send(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {

@@ -94,6 +94,21 @@ function readTokenResponse(body: Record<string, unknown>, proved: boolean): Toke
   };
 }
 
+/**
+ * Revokes a token at the authorization server that issued it (RFC 7009 §2.1), authenticated as
+ * the client it was issued to. A 200 means the token is no longer valid (or never was).
+ */
+export async function revokeToken(server: AuthorizationServer, client: ClientRegistration, token: string, hint: 'refresh_token' | 'access_token', options: { fetch: typeof fetch; privateKey?: PrivateKeyCredentials }): Promise<void> {
+  if (!server.revocationEndpoint) throw new AuthorizationError(`the authorization server ${server.issuer} offers no token revocation`);
+  const form = new URLSearchParams({ token, token_type_hint: hint });
+  const headers = await authenticate(server, client, form, options.privateKey);
+  const { status, body } = await postForm(options.fetch, new URL(server.revocationEndpoint), form, headers);
+  if (status !== 200) {
+    const refusal = oauthErrorText(body, status);
+    throw new AuthorizationError(`the authorization server refused to revoke the token: ${refusal.text}`, refusal.code);
+  }
+}
+
 /** The method the client authenticates with, when its registration does not fix one. */
 export function chooseAuthMethod(server: AuthorizationServer, client: ClientRegistration, hasKey: boolean): TokenEndpointAuthMethod {
   if (client.tokenEndpointAuthMethod) return client.tokenEndpointAuthMethod;

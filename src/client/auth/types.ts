@@ -17,6 +17,8 @@ export interface AuthorizationServer {
   authorizationEndpoint?: string;
   tokenEndpoint: string;
   registrationEndpoint?: string;
+  /** RFC 7009 token revocation. */
+  revocationEndpoint?: string;
   scopesSupported?: string[];
   tokenEndpointAuthMethods?: string[];
   grantTypes?: string[];
