@@ -42,6 +42,8 @@ function legacyHandler(options: { expireOnce?: boolean } = {}): Handler {
   let expired = false;
   return ({ method, headers, body }, res) => {
     if (method === 'DELETE') return void res.writeHead(200).end();
+    // No stream at GET: streamable-http.mdx says such a server answers 405.
+    if (method === 'GET') return void res.writeHead(405, { allow: 'POST, DELETE' }).end();
     if (body?.method === 'initialize') return json(res, 200, result(body.id, LEGACY_INIT), { 'mcp-session-id': 'sess-1' });
     if (headers['mcp-session-id'] !== 'sess-1') {
       return json(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: No valid session ID provided' } });
