@@ -15,7 +15,7 @@ export type AuditStatus =
   | 'internal_error'
   | 'protocol_error';
 
-/** One `tools/call`, however it ended: what the audit trail keeps. */
+/** One `tools/call` (or another audited request: see `method`), however it ended: what the audit trail keeps. */
 export interface AuditRecord {
   /** When the call ended, ISO 8601 in UTC. */
   time: string;
@@ -23,7 +23,17 @@ export interface AuditRecord {
   protocolVersion: string;
   /** The authenticated caller, when the transport knew it. */
   principal: string | null;
-  /** The tool name the client asked for (even when no such tool exists). */
+  /**
+   * The request's method when it is not `tools/call` (absent: `tools/call`, as in every
+   * record written before other requests were audited): `prompts/get`, `resources/read`,
+   * `completion/complete`, `resources/subscribe`.
+   */
+  method?: string;
+  /**
+   * What the request named, even when no such thing exists: the tool name; for other
+   * methods the prompt name, the resource URI, or the completion's reference
+   * (`prompt <name>`, `resource <uri or template>`).
+   */
   tool: string;
   /** The arguments as JSON text, secrets redacted and size capped (always valid JSON). */
   argumentsJson: string;

@@ -13,8 +13,15 @@ export function openDatabase(file: string, options?: BetterSqlite3.Options): Dat
   return openSqlite(file, options);
 }
 
-/** Bumped when the table changes shape; `PRAGMA user_version` holds it. */
-const SCHEMA_VERSION = 1;
+/**
+ * Bumped when the table changes shape; `PRAGMA user_version` holds it.
+ * 2: `method` (records of prompts/get, resources/read, completion/complete,
+ * resources/subscribe beside tools/call; old rows read as tools/call).
+ */
+const SCHEMA_VERSION = 2;
+
+/** The method a row written before version 2 (or a record without one) stands for. */
+export const DEFAULT_AUDIT_METHOD = 'tools/call';
 
 /**
  * `request_id` has no declared type on purpose: SQLite then keeps each value
@@ -40,15 +47,21 @@ CREATE TABLE IF NOT EXISTS audit (
   correlation_id TEXT,
   request_id,
   client_name TEXT,
-  error_code INTEGER
+  error_code INTEGER,
+  method TEXT NOT NULL DEFAULT 'tools/call'
 );
 `;
 
 /** Creates the table (idempotent); refuses a file written by a newer toolwright. */
 export function ensureSchema(db: Database): void {
   const version = knownSchemaVersion(db);
-  db.exec(CREATE);
-  if (version < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  db.transaction(() => {
+    // A version 1 file keeps its rows: they gain the column with the default (adding a column with a constant default rewrites nothing).
+    const columns = db.prepare("SELECT name FROM pragma_table_info('audit')").pluck().all() as string[];
+    if (columns.length > 0 && !columns.includes('method')) db.exec("ALTER TABLE audit ADD COLUMN method TEXT NOT NULL DEFAULT 'tools/call'");
+    db.exec(CREATE);
+    if (version < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  })();
 }
 
 /** The file's schema version; refuses one written by a newer toolwright (whose rows this one would misread or mis-prune). */
@@ -58,9 +71,9 @@ export function knownSchemaVersion(db: Database): number {
   return version;
 }
 
-const COLUMNS = 'time, era, protocol_version, principal, tool, arguments, status, is_error, duration_ms, correlation_id, request_id, client_name, error_code';
+const COLUMNS = 'time, era, protocol_version, principal, tool, arguments, status, is_error, duration_ms, correlation_id, request_id, client_name, error_code, method';
 /** Values per row, in `appendRow` order. */
-export const COLUMN_COUNT = 13;
+export const COLUMN_COUNT = 14;
 const ROW_PLACEHOLDERS = `(${Array(COLUMN_COUNT).fill('?').join(', ')})`;
 
 /** The INSERT of `rows` rows, with positional parameters in `appendRow` order, row after row. */
@@ -77,6 +90,7 @@ export function appendRow(values: unknown[], entry: AuditRecord): void {
   values.push(
     entry.time, entry.era, entry.protocolVersion, entry.principal, entry.tool, entry.argumentsJson, entry.status,
     entry.isError ? 1 : 0, entry.durationMs, entry.correlationId, entry.requestId, entry.clientName, entry.errorCode,
+    entry.method ?? DEFAULT_AUDIT_METHOD,
   );
 }
 
@@ -95,6 +109,8 @@ export interface AuditRow {
   request_id: string | number | null;
   client_name: string | null;
   error_code: number | null;
+  /** Absent only in a row read from a file this toolwright has not opened for writing (version 1). */
+  method?: string;
 }
 
 export function fromRow(row: AuditRow): AuditRecord {
@@ -112,5 +128,7 @@ export function fromRow(row: AuditRow): AuditRecord {
     requestId: row.request_id,
     clientName: row.client_name,
     errorCode: row.error_code,
+    // tools/call is left implicit, as the record was written.
+    ...(row.method !== undefined && row.method !== DEFAULT_AUDIT_METHOD ? { method: row.method } : {}),
   };
 }

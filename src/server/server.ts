@@ -160,6 +160,7 @@ export class ToolServer {
       subscriptions: this.subscriptions,
       calls: this.calls,
       outer: this.audit ? [auditStage(this.audit, this.logger)] : [],
+      auditSink: this.audit,
       primitives: (context) => [
         ...(this.taskStore ? [new TasksPrimitive({ ...tasks, store: this.taskStore, registry: this.tools, results: context.results, serverInfo: this.info, logger: this.logger })] : []),
         ...(options.primitives?.(context) ?? []),

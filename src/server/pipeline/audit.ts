@@ -18,14 +18,14 @@ const FAILURE_LOG_INTERVAL_MS = 60_000;
  * A failing sink is logged and never fails the call.
  */
 export function auditStage(sink: AuditSink, logger: Logger): Stage {
-  const report = failureReporter(logger);
+  const report = auditFailureReporter(logger);
   // Returns a promise only for an asynchronous sink: a synchronous one costs no extra step.
   const write = (call: ToolCall, outcome: CallOutcome, errorCode: number | null): Promise<void> | undefined => {
     try {
       const done = sink.record(auditRecordOf(call, outcome, errorCode));
-      return done ? done.catch((err: unknown) => report(err, call)) : undefined;
+      return done ? done.catch((err: unknown) => report(err, call.requestedName, call.info.requestId)) : undefined;
     } catch (err) {
-      report(err, call);
+      report(err, call.requestedName, call.info.requestId);
       return undefined;
     }
   };
@@ -55,14 +55,14 @@ export function auditRecordOf(call: ToolCall, outcome: CallOutcome, errorCode: n
     era: call.info.era,
     protocolVersion: call.info.protocolVersion,
     principal: call.exchange.principal ?? null,
-    tool: cap(call.requestedName),
+    tool: capAuditName(call.requestedName),
     argumentsJson: auditArgumentsJson(call.args, tool?.inputSchema),
     status: call.status,
     isError: outcome !== undefined && 'isError' in outcome && outcome.isError === true,
     durationMs: Math.round((performance.now() - call.startedAt) * 1000) / 1000,
     correlationId: call.correlationId ?? null,
     requestId: call.info.requestId ?? null,
-    clientName: typeof call.info.clientInfo?.name === 'string' ? cap(call.info.clientInfo.name) : null,
+    clientName: typeof call.info.clientInfo?.name === 'string' ? capAuditName(call.info.clientInfo.name) : null,
     errorCode,
   };
 }
@@ -71,7 +71,7 @@ let lastMs = 0;
 let lastIso = '';
 
 /** The time in ISO 8601, formatted once per millisecond: under load many records share it (formatting costs ~1.5 µs). */
-function isoNow(): string {
+export function isoNow(): string {
   const now = Date.now();
   if (now !== lastMs) {
     lastMs = now;
@@ -80,7 +80,7 @@ function isoNow(): string {
   return lastIso;
 }
 
-function cap(text: string): string {
+export function capAuditName(text: string): string {
   return text.length > MAX_NAME_CHARS ? `${text.slice(0, MAX_NAME_CHARS)}…` : text;
 }
 
@@ -88,17 +88,17 @@ function cap(text: string): string {
  * Logs the first sink failure in full, then at most one summary a minute: a
  * full disk must not turn every call into a log line on stderr.
  */
-function failureReporter(logger: Logger): (err: unknown, call: ToolCall) => void {
+export function auditFailureReporter(logger: Logger): (err: unknown, what: string, requestId: unknown) => void {
   let lastLogged = -Infinity;
   let suppressed = 0;
-  return (err, call) => {
+  return (err, what, requestId) => {
     const now = performance.now();
     if (now - lastLogged < FAILURE_LOG_INTERVAL_MS) {
       suppressed++;
       return;
     }
     lastLogged = now;
-    logger.error({ err, tool: cap(call.requestedName), requestId: call.info.requestId, suppressedSinceLast: suppressed }, 'audit sink failed; the call goes on without its record');
+    logger.error({ err, tool: capAuditName(what), requestId, suppressedSinceLast: suppressed }, 'audit sink failed; the call goes on without its record');
     suppressed = 0;
   };
 }

@@ -1,3 +1,4 @@
+import type { AuditSink } from '../../audit/record.js';
 import { ScopePolicy } from '../../policy/auth/scope-policy.js';
 import type { Implementation } from '../../protocol/meta.js';
 import type { CacheHints, ResultEncoder } from '../../protocol/result.js';
@@ -22,6 +23,8 @@ export interface PrimitivesOptions extends PipelineOptions {
   results: ResultEncoder;
   resources: ResourceRegistry;
   prompts: PromptRegistry;
+  /** Where prompts/get, resources/read, completion/complete and resources/subscribe are recorded (tool calls go through the pipeline's audit stage). */
+  auditSink?: AuditSink;
   /** What the primitives advertise to modern clients (the dispatcher assembles it). */
   capabilities(): Record<string, unknown>;
 }

@@ -14,6 +14,8 @@ import type { Logger } from '../logger.js';
 import type { Exchange } from '../peer.js';
 import type { AskOptions, ElicitSchema } from '../tool.js';
 import type { RequestFacts } from './method-table.js';
+import type { TrackedRequest } from './tracked-request.js';
+import { ServerShutdown } from '../calls-in-flight.js';
 
 /**
  * What a prompt's or a resource's handler knows about its request, and what
@@ -41,6 +43,8 @@ export interface RunLimits {
   codec: RequestStateCodec;
   timeoutMs: number;
   logger: Logger;
+  /** The request as the server tracks it (shutdown, audit): its stop aborts the run, and how the run ends is written on it. */
+  tracked?: TrackedRequest;
 }
 
 /** How a handled request ended: its value, a question for the client (modern), or nothing (cancelled). */
@@ -85,6 +89,8 @@ export async function runWithInputs<T>(
   const cancellable = { abort };
   exchange.peer.inflight.add(request.id, cancellable);
   const unwatch = exchange.onClose?.((reason) => abort(reason));
+  const { tracked } = limits;
+  tracked?.bind(abort);
   let timer: NodeJS.Timeout | undefined;
   let inputs: CallInputs | undefined;
   let what = request.method;
@@ -105,15 +111,26 @@ export async function runWithInputs<T>(
     const value = await Promise.race([Promise.resolve().then(() => prepared.handler(ctx)), stopped]);
     if (!controller.signal.aborted) return { value: value as T };
   } catch (err) {
-    if (!controller.signal.aborted) throw failure(err, era, what, limits.logger);
+    if (!controller.signal.aborted) throw failure(err, era, what, limits.logger, tracked);
   } finally {
     clearTimeout(timer);
     unwatch?.();
     exchange.peer.inflight.remove(cancellable);
   }
   // Stopped: to ask the client something, by its timeout, or cancelled (no answer).
-  if (inputs?.hasPending) return inputs.inputRequiredResult();
-  if (timedOut) throw new RpcError(ErrorCode.InternalError, `${what} timed out after ${timeoutMs} ms`);
+  if (inputs?.hasPending) {
+    if (tracked) tracked.status = 'input_required';
+    return inputs.inputRequiredResult();
+  }
+  if (timedOut) {
+    if (tracked) tracked.status = 'timeout';
+    throw new RpcError(ErrorCode.InternalError, `${what} timed out after ${timeoutMs} ms`);
+  }
+  // Stopped by a shutdown: unlike a client's cancellation, the client still waits for an answer.
+  if (controller.signal.reason instanceof ServerShutdown) {
+    if (tracked) tracked.status = 'cancelled';
+    throw new RpcError(ErrorCode.InternalError, `${what} was stopped because the server is shutting down; retry in a few seconds (another instance may answer).`);
+  }
   return undefined;
 }
 
@@ -145,7 +162,7 @@ function contextFor(requestId: RequestId, era: Era, facts: RequestFacts, exchang
   };
 }
 
-function failure(err: unknown, era: Era, what: string, logger: Logger): RpcError {
+function failure(err: unknown, era: Era, what: string, logger: Logger, tracked?: TrackedRequest): RpcError {
   if (err instanceof RpcError) return err;
   if (err instanceof ToolError) return new RpcError(ErrorCode.InvalidParams, err.message);
   if (err instanceof MissingClientCapability) {
@@ -155,6 +172,7 @@ function failure(err: unknown, era: Era, what: string, logger: Logger): RpcError
     return new RpcError(ErrorCode.InvalidRequest, `${what} needs a client that supports ${err.capability}; this client did not declare it`);
   }
   const correlationId = nodeCrypto().randomUUID();
+  if (tracked) tracked.correlationId = correlationId;
   logger.error({ correlationId, what, err }, 'a prompt or resource handler failed');
   return new RpcError(ErrorCode.InternalError, `Internal error (correlation id ${correlationId})`);
 }

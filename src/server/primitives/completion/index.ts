@@ -15,6 +15,7 @@ import type { ArgsSchema } from '../args-schema.js';
 import { ok, type MethodTable, type Primitive } from '../method-table.js';
 import type { PromptRegistry } from '../prompts/registry.js';
 import { takeRequestPoint } from '../rate-limit.js';
+import { trackedRequest, type RequestTracking, type TrackedRequest } from '../tracked-request.js';
 import type { ResourceRegistry } from '../resources/registry.js';
 import type { Completer } from '../resources/resource.js';
 
@@ -22,7 +23,7 @@ import type { Completer } from '../resources/resource.js';
 const MAX_VALUES = 100;
 const MAX_VALUE_CHARS = 4096;
 
-export interface CompletionPrimitiveOptions {
+export interface CompletionPrimitiveOptions extends RequestTracking {
   prompts: PromptRegistry;
   resources: ResourceRegistry;
   results: ResultEncoder;
@@ -49,12 +50,14 @@ export class CompletionPrimitive implements Primitive {
   }
 
   register(methods: MethodTable): void {
-    methods.both(Method.complete, (era) => (request, exchange) => this.complete(request, exchange, era));
+    methods.both(Method.complete, (era) => trackedRequest(Method.complete, era, this.options, (request, exchange, _facts, tracked) => this.complete(request, exchange, era, tracked)));
   }
 
-  private async complete(request: JsonRpcRequest, exchange: Exchange, era: Era): Promise<Reply> {
+  private async complete(request: JsonRpcRequest, exchange: Exchange, era: Era, tracked: TrackedRequest): Promise<Reply> {
     const params = request.params ?? {};
     const { ref, argument, context } = params;
+    if (isPlainObject(ref)) tracked.target = ref.type === 'ref/prompt' ? `prompt ${String(ref.name)}` : `resource ${String(ref.uri)}`;
+    tracked.args = { argument, context };
     if (!isPlainObject(argument) || typeof argument.name !== 'string' || typeof argument.value !== 'string') {
       throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "argument" must be { name: string, value: string }');
     }
@@ -66,7 +69,7 @@ export class CompletionPrimitive implements Primitive {
     const target = this.target(ref, argument.name, exchange.auth);
     await takeRequestPoint(this.options.rateLimiter, Method.complete, exchange.principal);
     const values = target.completer
-      ? await this.run(target.completer, argument.value, chosen as Record<string, string>, target.label)
+      ? await this.run(target.completer, argument.value, chosen as Record<string, string>, target.label, tracked)
       : fromEnum(target.schema, argument.name, argument.value);
     const completion = { values: values.slice(0, MAX_VALUES), total: values.length, hasMore: values.length > MAX_VALUES };
     return ok(request, this.options.results.encode(era, { completion }));
@@ -104,17 +107,31 @@ export class CompletionPrimitive implements Primitive {
   }
 
   /** Runs an author's completer within the request timeout; what it returns is kept to strings. */
-  private async run(completer: Completer, value: string, chosen: Record<string, string>, label: string): Promise<string[]> {
+  private async run(completer: Completer, value: string, chosen: Record<string, string>, label: string, tracked: TrackedRequest): Promise<string[]> {
     let timer: NodeJS.Timeout | undefined;
+    let stopped = false;
     try {
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`completion for ${label} timed out after ${this.options.timeoutMs} ms`)), this.options.timeoutMs);
+        timer = setTimeout(() => {
+          tracked.status = 'timeout';
+          reject(new Error(`completion for ${label} timed out after ${this.options.timeoutMs} ms`));
+        }, this.options.timeoutMs);
+        // Stopped by a shutdown after its grace: answered at once, whatever the completer does.
+        tracked.bind(() => {
+          stopped = true;
+          reject(new Error('stopped'));
+        });
       });
       const values = await Promise.race([Promise.resolve().then(() => completer(value, { arguments: { ...chosen } })), timeout]);
       if (!Array.isArray(values)) throw new Error('a completer must return a list of strings');
       return values.filter((v): v is string => typeof v === 'string');
     } catch (err) {
+      if (stopped) {
+        tracked.status = 'cancelled';
+        throw new RpcError(ErrorCode.InternalError, `Completion for ${label} was stopped because the server is shutting down; retry in a few seconds.`);
+      }
       const correlationId = nodeCrypto().randomUUID();
+      tracked.correlationId = correlationId;
       this.options.logger.error({ correlationId, what: label, err }, 'a completer failed');
       throw new RpcError(ErrorCode.InternalError, `Internal error (correlation id ${correlationId})`);
     } finally {

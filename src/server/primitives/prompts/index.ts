@@ -15,11 +15,12 @@ import type { SubscriptionHub } from '../../subscriptions.js';
 import { ok, type MethodTable, type Primitive, type RequestFacts } from '../method-table.js';
 import { takeRequestPoint } from '../rate-limit.js';
 import { runWithInputs } from '../request-context.js';
+import { trackedRequest, type RequestTracking, type TrackedRequest } from '../tracked-request.js';
 import type { CompiledPrompt } from './compile.js';
 import { normalizePrompt } from './messages.js';
 import type { PromptRegistry } from './registry.js';
 
-export interface PromptsPrimitiveOptions {
+export interface PromptsPrimitiveOptions extends RequestTracking {
   prompts: PromptRegistry;
   results: ResultEncoder;
   subscriptions: SubscriptionHub;
@@ -55,15 +56,17 @@ export class PromptsPrimitive implements Primitive {
 
   register(methods: MethodTable): void {
     methods.both(Method.promptsList, (era) => (request, exchange) => ok(request, this.listing.pageJson(era, request.params?.cursor, exchange.auth)));
-    methods.both(Method.promptsGet, (era) => (request, exchange, facts) => this.get(request, exchange, facts, era));
+    methods.both(Method.promptsGet, (era) => trackedRequest(Method.promptsGet, era, this.options, (request, exchange, facts, tracked) => this.get(request, exchange, facts, era, tracked)));
   }
 
-  private async get(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, era: Era): Promise<Reply | undefined> {
+  private async get(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, era: Era, tracked: TrackedRequest): Promise<Reply | undefined> {
     const { logger } = this.options;
     let compiled: CompiledPrompt | undefined;
-    const outcome = await runWithInputs(request, exchange, era, facts, { codec: this.options.requestState, timeoutMs: this.options.timeoutMs, logger }, async () => {
+    const outcome = await runWithInputs(request, exchange, era, facts, { codec: this.options.requestState, timeoutMs: this.options.timeoutMs, logger, tracked }, async () => {
       const params = request.params ?? {};
       const name = params.name;
+      if (typeof name === 'string') tracked.target = name;
+      tracked.args = params.arguments ?? {};
       if (typeof name !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "name" must be a string');
       compiled = this.options.prompts.get(name);
       // prompts.mdx "Error Handling": an invalid prompt name is -32602.
@@ -89,6 +92,7 @@ export class PromptsPrimitive implements Primitive {
     if (!('value' in outcome)) return ok(request, this.options.results.encode(era, outcome as unknown as Record<string, unknown>));
     const normalized = normalizePrompt(outcome.value, compiled!.prompt.description);
     if (!normalized.ok) {
+      tracked.status = 'internal_error';
       logger.error({ prompt: compiled!.name, problem: normalized.problem }, 'a prompt returned an invalid result');
       throw new RpcError(ErrorCode.InternalError, `Internal error: prompt ${compiled!.name} produced an invalid result`);
     }

@@ -17,6 +17,7 @@ import { MAX_WATCHED_URI_CHARS } from '../../subscriptions.js';
 import { ok, type MethodTable, type Primitive, type RequestFacts } from '../method-table.js';
 import { takeRequestPoint } from '../rate-limit.js';
 import { runWithInputs, type RequestContext } from '../request-context.js';
+import { trackedRequest, type RequestTracking, type TrackedRequest } from '../tracked-request.js';
 import { RESULT_URI_PREFIX } from './compile.js';
 import { normalizeContents } from './contents.js';
 import type { CompiledResource, CompiledTemplate } from './compile.js';
@@ -28,7 +29,7 @@ const MAX_READ_URI_CHARS = 8192;
 /** Largest read result, in bytes of text or base64; a read past it is -32603 (the log says which). */
 const MAX_READ_BYTES = 16 * 1024 * 1024;
 
-export interface ResourcesPrimitiveOptions {
+export interface ResourcesPrimitiveOptions extends RequestTracking {
   resources: ResourceRegistry;
   resultStore: ResultStore;
   results: ResultEncoder;
@@ -76,10 +77,11 @@ export class ResourcesPrimitive implements Primitive {
   register(methods: MethodTable): void {
     methods.both(Method.resourcesList, (era) => (request, exchange) => ok(request, this.listing.pageJson(era, request.params?.cursor, exchange.auth)));
     methods.both(Method.resourceTemplatesList, (era) => (request, exchange) => ok(request, this.templateListing.pageJson(era, request.params?.cursor, exchange.auth)));
-    methods.both(Method.resourcesRead, (era) => (request, exchange, facts) => this.read(request, exchange, facts, era));
+    methods.both(Method.resourcesRead, (era) => trackedRequest(Method.resourcesRead, era, this.options, (request, exchange, facts, tracked) => this.read(request, exchange, facts, era, tracked)));
     // 2026-07-28 replaced these with subscriptions/listen's resourceSubscriptions.
     methods.add(Method.resourcesSubscribe, {
-      legacy: (request, exchange) => {
+      legacy: trackedRequest(Method.resourcesSubscribe, 'legacy', this.options, async (request, exchange, _facts, tracked) => {
+        if (typeof request.params?.uri === 'string') tracked.target = request.params.uri;
         const uri = watchedUri(request);
         // A resource the caller may not read is acknowledged as any unknown URI is, and never reported to it.
         if (!this.mayRead(uri, exchange.auth)) return ok(request, '{}');
@@ -87,7 +89,7 @@ export class ResourcesPrimitive implements Primitive {
           throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: this session watches as many resources as it may; unsubscribe from one first');
         }
         return ok(request, '{}');
-      },
+      }),
     });
     methods.add(Method.resourcesUnsubscribe, {
       legacy: (request, exchange) => {
@@ -97,14 +99,15 @@ export class ResourcesPrimitive implements Primitive {
     });
   }
 
-  private async read(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, era: Era): Promise<Reply | undefined> {
+  private async read(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, era: Era, tracked: TrackedRequest): Promise<Reply | undefined> {
     const uri = request.params?.uri;
+    if (typeof uri === 'string') tracked.target = uri;
     if (typeof uri !== 'string' || uri === '') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "uri" must be a non-empty string');
     if (uri.length > MAX_READ_URI_CHARS) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: "uri" is longer than ${MAX_READ_URI_CHARS} characters`);
     if (uri.startsWith(RESULT_URI_PREFIX)) return this.readStored(request, exchange, uri, era);
     const { logger, resources } = this.options;
     let meta: ResourceMeta = {};
-    const outcome = await runWithInputs(request, exchange, era, facts, { codec: this.options.requestState, timeoutMs: this.options.timeoutMs, logger }, async () => {
+    const outcome = await runWithInputs(request, exchange, era, facts, { codec: this.options.requestState, timeoutMs: this.options.timeoutMs, logger, tracked }, async () => {
       await takeRequestPoint(this.options.rateLimiter, Method.resourcesRead, exchange.principal);
       const binding = { tool: `resource ${uri}`, args: {} as unknown, principal: exchange.principal };
       const { scopePolicy: policy } = this.options;
@@ -124,6 +127,7 @@ export class ResourcesPrimitive implements Primitive {
       authorizeEntry(policy, policy.resourceRequirement(template.scope), auth, () => notFound(uri));
       meta = template.template;
       binding.args = matched.variables;
+      tracked.args = matched.variables;
       let variables: unknown = matched.variables;
       if (template.variables) {
         const checked = await template.variables.check(matched.variables);
@@ -138,6 +142,7 @@ export class ResourcesPrimitive implements Primitive {
     if (normalized === undefined) throw notFound(uri);
     if (!normalized.ok || normalized.bytes > MAX_READ_BYTES) {
       const problem = normalized.ok ? `the contents are ${normalized.bytes} bytes, over the ${MAX_READ_BYTES}-byte limit` : normalized.problem;
+      tracked.status = 'internal_error';
       logger.error({ uri, problem }, 'a resource read returned invalid contents');
       throw new RpcError(ErrorCode.InternalError, `Internal error: the server could not read ${uri}`);
     }

@@ -1,0 +1,109 @@
+import { auditArgumentsJson } from '../../audit/arguments.js';
+import type { AuditSink, AuditStatus } from '../../audit/record.js';
+import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
+import type { JsonRpcRequest } from '../../jsonrpc/types.js';
+import type { Era } from '../../protocol/versions.js';
+import { ServerShutdown, type CallsInFlight } from '../calls-in-flight.js';
+import type { Logger } from '../logger.js';
+import type { Exchange, Reply } from '../peer.js';
+import { InsufficientScopeError } from '../pipeline/authorize.js';
+import { auditFailureReporter, capAuditName, isoNow } from '../pipeline/audit.js';
+import type { RequestFacts } from './method-table.js';
+
+/** Where the requests that are not tool calls are counted and recorded (the server's own, shared with tools/call). */
+export interface RequestTracking {
+  /** The server's requests in flight: a graceful shutdown waits for them, then stops them. */
+  calls?: CallsInFlight;
+  /** The audit trail (absent: auditing is off). */
+  auditSink?: AuditSink;
+  logger: Logger;
+}
+
+/**
+ * One `prompts/get`, `resources/read`, `completion/complete` or
+ * `resources/subscribe` while it runs: what it named, how it is ending (the
+ * handler runner fills that in), and a stop the server's shutdown can pull.
+ */
+export class TrackedRequest {
+  /** What the request named (prompt name, resource URI, completion reference), for the audit trail. */
+  target = '';
+  args: unknown = {};
+  status: AuditStatus = 'ok';
+  correlationId: string | null = null;
+  private stopReason?: unknown;
+  private stopRun?: (reason: unknown) => void;
+
+  /** Stops the request (the server shuts down): the runner answers it with an error saying so. */
+  abort(reason?: unknown): void {
+    if (this.stopReason !== undefined) return;
+    this.stopReason = reason ?? new ServerShutdown();
+    this.stopRun?.(this.stopReason);
+  }
+
+  /** The runner's own abort: pulled now if the request was stopped before it started. */
+  bind(stop: (reason: unknown) => void): void {
+    this.stopRun = stop;
+    if (this.stopReason !== undefined) stop(this.stopReason);
+  }
+}
+
+export type TrackedHandler = (request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, tracked: TrackedRequest) => Promise<Reply | undefined>;
+
+/**
+ * Serves one request the way the call pipeline serves a tool call: refused
+ * once the server shuts down, counted among the requests a graceful
+ * shutdown waits for (and stops after its grace), and recorded in the audit
+ * trail however it ends (principal, method and target, redacted arguments,
+ * status, duration, correlation id) before the reply is written. A failing
+ * sink is logged and never fails the request.
+ */
+export function trackedRequest(method: string, era: Era, tracking: RequestTracking, handler: TrackedHandler) {
+  const report = auditFailureReporter(tracking.logger);
+  const { calls, auditSink } = tracking;
+  return async (request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts): Promise<Reply | undefined> => {
+    const tracked = new TrackedRequest();
+    const startedAt = performance.now();
+    let errorCode: number | null = null;
+    calls?.add(tracked);
+    try {
+      if (calls?.closed) {
+        tracked.status = 'refused';
+        throw new RpcError(ErrorCode.InternalError, 'The server is shutting down; retry in a few seconds (another instance may answer).');
+      }
+      const reply = await handler(request, exchange, facts, tracked);
+      if (reply === undefined && tracked.status === 'ok') tracked.status = 'cancelled';
+      return reply;
+    } catch (err) {
+      if (err instanceof InsufficientScopeError) tracked.status = 'refused';
+      else if (tracked.status === 'ok') tracked.status = err instanceof RpcError && err.code !== ErrorCode.InternalError ? 'protocol_error' : 'internal_error';
+      errorCode = err instanceof RpcError ? err.code : ErrorCode.InternalError;
+      throw err;
+    } finally {
+      if (auditSink) {
+        const entry = {
+          time: isoNow(),
+          era,
+          protocolVersion: facts.protocolVersion,
+          principal: exchange.principal ?? null,
+          method,
+          tool: capAuditName(tracked.target),
+          argumentsJson: auditArgumentsJson(tracked.args),
+          status: tracked.status,
+          isError: errorCode !== null,
+          durationMs: Math.round((performance.now() - startedAt) * 1000) / 1000,
+          correlationId: tracked.correlationId,
+          requestId: request.id,
+          clientName: typeof facts.clientInfo?.name === 'string' ? capAuditName(facts.clientInfo.name) : null,
+          errorCode,
+        };
+        try {
+          await auditSink.record(entry);
+        } catch (err) {
+          report(err, `${method} ${tracked.target}`, request.id);
+        }
+      }
+      // Counted until its record is written: a drain that resolves finds the trail complete.
+      calls?.remove(tracked);
+    }
+  };
+}
