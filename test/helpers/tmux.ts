@@ -59,6 +59,31 @@ export class TerminalSession {
     for (const key of keys) await this.tmux('send-keys', '-t', 'main', key);
   }
 
+  /**
+   * Presses Tab `times` times, each once the screen has stopped changing, and waits for it to settle again. Node's readline
+   * completes only on a Tab that arrives alone: one read that also holds the keys typed before
+   * it (a loaded machine coalesces them in the pty) counts as a paste, and its Tab is inserted.
+   */
+  async tab(times = 1): Promise<void> {
+    for (let i = 0; i < times; i++) {
+      await this.settle();
+      await this.press('Tab');
+    }
+    await this.settle(); // and the keys after it are not read with it
+  }
+
+  /** Resolves once two captures 150 ms apart are the same (at most `timeout` ms). */
+  async settle(timeout = 5_000): Promise<void> {
+    const until = Date.now() + timeout;
+    let last = await this.screen();
+    while (Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 150));
+      const now = await this.screen();
+      if (now === last) return;
+      last = now;
+    }
+  }
+
   /** Types a line and presses Enter. */
   async line(text: string): Promise<void> {
     if (text) await this.type(text);

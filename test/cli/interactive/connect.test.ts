@@ -42,10 +42,11 @@ describe.skipIf(!TMUX)('toolwright connect (a real terminal)', () => {
     expect(await t.screen()).toContain('Connected to playground 1.2.3 over stdio (modern, protocol 2026-07-28): 8 tools.');
     // Tab completes a tool name…
     await t.type('ad');
-    await t.press('Tab');
+    await t.tab();
+    await t.waitFor(/playground> add/);
     await t.type(' ');
     // …and, after it, its argument names (both offered).
-    await t.press('Tab', 'Tab');
+    await t.tab(2);
     await t.waitFor(/a=\s+b=/);
     // Clear the line and call it with no arguments: the form asks for each.
     await t.press('C-c');
@@ -164,7 +165,7 @@ describe.skipIf(!TMUX)('toolwright connect (a real terminal)', () => {
       await t.line('grow');
       await t.next("(the server's tools changed: added extra; 9 tools now)");
       await t.type('ext');
-      await t.press('Tab');
+      await t.tab();
       await t.press('Enter');
       await t.next('extra!');
     } finally {

@@ -41,7 +41,7 @@ describe.skipIf(!TMUX)('toolwright connect against a server that writes terminal
       await term.next(PROMPT);
       // Completion lists only the typeable argument name.
       await term.type('trap ');
-      await term.press('Tab', 'Tab');
+      await term.tab(2);
       await term.next('mode=');
       await term.press('C-c');
       await term.next('(press Ctrl-C again');
@@ -49,7 +49,7 @@ describe.skipIf(!TMUX)('toolwright connect against a server that writes terminal
       await term.next('field (text): ');
       await term.line('x');
       await term.next('choose one');
-      await term.press('Tab', 'Tab');
+      await term.tab(2);
       await term.line('1');
       await term.next('done');
       await term.next(PROMPT);
