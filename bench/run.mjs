@@ -11,6 +11,7 @@ import { HttpChannel, answerOf } from './lib/http-channel.mjs';
 import { runCell, runOp } from './lib/load.mjs';
 import { killAll, spawnTarget, waitForPort } from './lib/procs.mjs';
 import { renderMarkdown, TARGETS } from './lib/report.mjs';
+import { chartSvg, runSoak, soakMarkdown } from './lib/soak.mjs';
 import { StdioChannel } from './lib/stdio-channel.mjs';
 import { checkInitialize, initializedNotification, initializeRequest, makeWorkload } from './lib/workloads.mjs';
 
@@ -44,6 +45,22 @@ const HELP = `npm run bench -- [options]
   --no-save               print only
   --dry-run               print the plan and the time estimate, run nothing
   --server-node-args ARGS extra node flags for server processes, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
+
+Soak (not part of npm test; --transports picks the transports, the other flags above are ignored):
+  --soak                  one toolwright server per transport under a long run, sampled over time:
+                          RSS, heap, open descriptors, audit-database size (chart: SVG beside the
+                          report, bench/results/soak-<date>.md + -<transport>.svg + .json)
+  --soak-calls N          tools/call per transport (default 1,000,000), every answer checked
+  --soak-conc N           calls in flight (stdio window / HTTP connections; default 16)
+  --soak-sessions N       legacy sessions opened, used once and abandoned, HTTP (default 1,000)
+  --soak-streams N        subscriptions/listen streams opened and dropped, HTTP (default 1,000)
+  --soak-wave N           sessions / streams opened at once (default 50)
+  --soak-results N        large results stored, read back and read after expiry (default 1,000)
+  --soak-sample-ms MS     sampling interval (default 1000)
+  --soak-session-idle-ms MS  the server's legacy-session idle timeout for the soak (default 2000)
+  --soak-keepalive-ms MS  the server's stream keep-alive interval for the soak (default 1000)
+  --soak-result-ttl-ms MS the server's stored-result lifetime for the soak (default 2000)
+  Smoke: npm run bench -- --soak --soak-calls 20000 --soak-sessions 50 --soak-streams 50 --soak-results 50
 
 Default cells per target and transport (load = stdio window / HTTP connections):
   sum@1 sum@16 sum@64 echo1k@16 echo1m@1 list1@1 list100@1 list1000@1 page100@1 page10000@1
@@ -87,6 +104,17 @@ function parseArgs(argv) {
       case '--no-save': o.save = false; break;
       case '--dry-run': o.dryRun = true; break;
       case '--server-node-args': o.nodeArgs = val().split(/\s+/).filter(Boolean); break;
+      case '--soak': o.soak = true; break;
+      case '--soak-calls': o.soakCalls = Number(val()); break;
+      case '--soak-conc': o.soakConc = Number(val()); break;
+      case '--soak-sessions': o.soakSessions = Number(val()); break;
+      case '--soak-streams': o.soakStreams = Number(val()); break;
+      case '--soak-wave': o.soakWave = Number(val()); break;
+      case '--soak-results': o.soakResults = Number(val()); break;
+      case '--soak-sample-ms': o.soakSampleMs = Number(val()); break;
+      case '--soak-session-idle-ms': o.soakSessionIdleMs = Number(val()); break;
+      case '--soak-keepalive-ms': o.soakKeepAliveMs = Number(val()); break;
+      case '--soak-result-ttl-ms': o.soakResultTtlMs = Number(val()); break;
       case '-h': case '--help': console.log(HELP); process.exit(0);
       default: throw new Error(`unknown option ${a} (see --help)`);
     }
@@ -105,6 +133,22 @@ function parseArgs(argv) {
     if (!Number.isFinite(v) || v < 0) throw new Error(`--${k} must be a number ≥ 0`);
   }
 
+  o.soakCalls ??= 1_000_000;
+  o.soakConc ??= 16;
+  o.soakSessions ??= 1_000;
+  o.soakStreams ??= 1_000;
+  o.soakWave ??= 50;
+  o.soakResults ??= 1_000;
+  o.soakSampleMs ??= 1_000;
+  o.soakSessionIdleMs ??= 2_000;
+  o.soakKeepAliveMs ??= 1_000;
+  o.soakResultTtlMs ??= 2_000;
+  for (const k of ['soakCalls', 'soakConc', 'soakWave', 'soakSampleMs', 'soakSessionIdleMs', 'soakKeepAliveMs', 'soakResultTtlMs']) {
+    if (!Number.isInteger(o[k]) || o[k] < 1) throw new Error(`--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} must be a positive integer`);
+  }
+  for (const k of ['soakSessions', 'soakStreams', 'soakResults']) {
+    if (!Number.isInteger(o[k]) || o[k] < 0) throw new Error(`--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} must be an integer ≥ 0`);
+  }
   const wanted = o.targets?.split(',').map((s) => s.trim()).filter(Boolean);
   o.targetList = wanted ? TARGETS.filter((t) => wanted.some((w) => t.id === w || t.id.includes(w))) : TARGETS;
   if (o.targetList.length === 0) throw new Error(`no target matches ${o.targets}`);
@@ -297,6 +341,7 @@ async function main() {
   const startedAt = new Date();
   // Taken now: the code measured is what was built before the run, and the load average is the one at its start.
   const runMeta = meta(opts, startedAt);
+  if (opts.soak) return soak(opts, runMeta, startedAt);
   const t0 = performance.now();
   const samples = [];
   const startups = [];
@@ -394,6 +439,41 @@ async function main() {
     console.log(`written: ${opts.out}/${name}.md (+ .json) and ${opts.out}/latest.md`);
   }
   return samples.some((s) => s.error) ? 1 : 0;
+}
+
+/** --soak: runs the soak, writes its report, its charts and its samples; exit 1 if a check failed. */
+async function soak(opts, runMeta, startedAt) {
+  const results = await runSoak(opts);
+  const meta = {
+    date: runMeta.date,
+    command: runMeta.command,
+    machine: `${runMeta.cpus} × ${runMeta.cpuModel}, ${runMeta.os}, Node ${runMeta.node}`,
+    loadavg: runMeta.loadavg,
+    toolwright: runMeta.toolwright,
+    calls: opts.soakCalls,
+    conc: opts.soakConc,
+    sessions: opts.soakSessions,
+    streams: opts.soakStreams,
+    wave: opts.soakWave,
+    results: opts.soakResults,
+    sampleMs: opts.soakSampleMs,
+    sessionIdleMs: opts.soakSessionIdleMs,
+    keepAliveMs: opts.soakKeepAliveMs,
+    resultTtlMs: opts.soakResultTtlMs,
+  };
+  const stamp = startedAt.toISOString().replace(/[:]/g, '-').replace(/\..*/, '');
+  const name = `soak-${stamp}`;
+  const charts = Object.fromEntries(results.map((r) => [r.transport, `${name}-${r.transport}.svg`]));
+  const md = soakMarkdown(results, meta, charts);
+  console.log(`\n${md}`);
+  if (opts.save) {
+    mkdirSync(opts.out, { recursive: true });
+    for (const r of results) writeFileSync(`${opts.out}/${charts[r.transport]}`, chartSvg(r));
+    writeFileSync(`${opts.out}/${name}.md`, md);
+    writeFileSync(`${opts.out}/${name}.json`, JSON.stringify({ meta, results }, null, 1));
+    console.log(`written: ${opts.out}/${name}.md (+ .json, ${Object.values(charts).join(', ')})`);
+  }
+  return results.some((r) => r.problems.length) ? 1 : 0;
 }
 
 // Servers never outlive the harness: exit, Ctrl-C, kill, or a crash.

@@ -13,20 +13,21 @@ const live = new Set();
  * Starts `node [nodeArgs] targets/<script> <transport> <toolCount>` with all three stdio
  * pipes (stdin open = "harness alive"; stderr kept as a short tail for error messages).
  */
-export function spawnTarget(script, transport, toolCount, nodeArgs = []) {
+export function spawnTarget(script, transport, toolCount, nodeArgs = [], extraEnv = {}) {
   // toolwright's default audit trail starts empty for every server, as on a fresh install, and
   // goes away with it (in the working directory it would grow by gigabytes over a few runs).
   const auditDir = mkdtempSync(join(tmpdir(), 'toolwright-bench-audit-'));
   const child = spawn(process.execPath, [...nodeArgs, TARGET_DIR + script, transport, String(toolCount)], {
     stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_ENV: 'production', TOOLWRIGHT_AUDIT_DIR: auditDir },
+    env: { ...process.env, NODE_ENV: 'production', TOOLWRIGHT_AUDIT_DIR: auditDir, ...extraEnv },
   });
   child.auditDir = auditDir;
   child.once('exit', () => rmSync(auditDir, { recursive: true, force: true }));
   live.add(child);
   let tail = '';
   child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (s) => (tail = (tail + s).slice(-4000)));
+  // (the soak target's SOAK-HEAP lines are samples, not messages worth keeping)
+  child.stderr.on('data', (s) => (tail = (tail + s.replace(/^SOAK-HEAP .*\n?/gm, '')).slice(-4000)));
   child.stdin.on('error', () => {}); // EPIPE when the server dies; the load driver reports it
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => {
     live.delete(child);
@@ -35,6 +36,7 @@ export function spawnTarget(script, transport, toolCount, nodeArgs = []) {
   return {
     child,
     pid: child.pid,
+    auditDir,
     exited,
     stderrTail: () => tail.trim().split('\n').slice(-8).join('\n'),
     stop: () => stopChild(child, exited),

@@ -176,4 +176,15 @@ export function initializedNotification(newline) {
   return { pieces: [`{"jsonrpc":"2.0","method":"notifications/initialized"}${newline ? '\n' : ''}`] };
 }
 
+/** Any request, as the load generator frames it (modern: the era's _meta added to params). */
+export function jsonRpc(id, method, params, era, newline) {
+  const inner = JSON.stringify(params ?? {}).slice(1, -1);
+  return { pieces: new Body(method, inner, era, newline).pieces(id) };
+}
+
+/** The HTTP headers a modern request carries (the legacy era's come from its session). */
+export function modernHeaders(method, name) {
+  return `mcp-protocol-version: ${MODERN}\r\nmcp-method: ${method}\r\n${name ? `mcp-name: ${name}\r\n` : ''}`;
+}
+
 export const piecesLength = (pieces) => pieces.reduce((n, p) => n + (typeof p === 'string' ? Buffer.byteLength(p) : p.length), 0);

@@ -45,6 +45,11 @@ export const unhitRateLimit = {
   perTool: { points: 1_000_000_000, durationSeconds: 1 },
 };
 
+/** The soak's large result (its `big` tool): the harness checks what it reads back against it. */
+export function bigText(bytes) {
+  return 'soak large result line. '.repeat(Math.ceil(bytes / 24)).slice(0, bytes);
+}
+
 /** HTTP targets: tell the harness the port on stdout (the only thing they write there). */
 /** The SDK targets' handlers: full results, as the SDKs' registerTool expects. */
 export const sdkHandlers = {
