@@ -32,6 +32,8 @@ interface Subscription {
   id: RequestId;
   filter: SubscriptionFilter;
   uris?: ReadonlySet<string>;
+  /** Who listens: a resource update reaches it only while it may read the resource. */
+  auth?: AuthInfo;
   send(json: string): void;
   /** Absent: every tools change is news to it. */
   toolsChanged?: ChangeCheck;
@@ -59,6 +61,7 @@ export class SubscriptionHub {
   /** What some primitive can deliver: only that is acknowledged (and ever sent). */
   private readonly offered = new Set<ListKind | 'resourceUpdates'>();
   private toolWatch?: (auth: AuthInfo | undefined) => ChangeCheck | undefined;
+  private mayRead: (uri: string, auth: AuthInfo | undefined) => boolean = () => true;
 
   /** A primitive says it will report changes of this kind (its list, or its resources' content). */
   offer(kind: ListKind | 'resourceUpdates'): void {
@@ -68,6 +71,15 @@ export class SubscriptionHub {
   /** How to tell, for one caller, whether the tools it is shown changed (set by the tools primitive). */
   watchTools(watch: (auth: AuthInfo | undefined) => ChangeCheck | undefined): void {
     this.toolWatch = watch;
+  }
+
+  /**
+   * Whether a caller may read a resource (set by the resources primitive): updates of one it may
+   * not are never sent to it, though its subscription is acknowledged like any other URI's, so
+   * the acknowledgment tells nothing of what exists.
+   */
+  watchResources(mayRead: (uri: string, auth: AuthInfo | undefined) => boolean): void {
+    this.mayRead = mayRead;
   }
 
   /**
@@ -81,7 +93,7 @@ export class SubscriptionHub {
       id,
       filter,
       send,
-      ...(filter.resourceSubscriptions ? { uris: new Set(filter.resourceSubscriptions) } : {}),
+      ...(filter.resourceSubscriptions ? { uris: new Set(filter.resourceSubscriptions), auth } : {}),
       ...(filter.toolsListChanged ? { toolsChanged: this.toolWatch?.(auth) } : {}),
     };
     send(encodeNotification('notifications/subscriptions/acknowledged', { _meta: { [META.subscriptionId]: id }, notifications: filter }));
@@ -150,7 +162,7 @@ export class SubscriptionHub {
 
   private flushUpdate(uri: string): void {
     for (const s of this.subscriptions) {
-      if (s.uris?.has(uri)) s.send(encodeNotification(Method.resourcesUpdated, { _meta: { [META.subscriptionId]: s.id }, uri }));
+      if (s.uris?.has(uri) && this.mayRead(uri, s.auth)) s.send(encodeNotification(Method.resourcesUpdated, { _meta: { [META.subscriptionId]: s.id }, uri }));
     }
     let legacy: string | undefined;
     for (const [peer, listener] of this.legacyPeers) {

@@ -4,7 +4,7 @@ import type { ScopePolicyOptions } from '../../src/policy/auth/scope-policy.js';
 import { definePrompt } from '../../src/server/primitives/prompts/index.js';
 import { defineResource, defineResourceTemplate } from '../../src/server/primitives/resources/index.js';
 import { ToolServer } from '../../src/server/server.js';
-import { startHttp } from '../helpers/http.js';
+import { readSse, startHttp } from '../helpers/http.js';
 import { memoryLogger } from '../helpers/wire.js';
 
 /**
@@ -226,5 +226,20 @@ describe('stored results and subscriptions', () => {
     await reader.cancel();
     expect(text).not.toContain('docs://secret');
     expect(text).not.toContain('docs://guide');
+  });
+
+  it('sends a subscriptions/listen stream updates only of resources its caller may read, and acknowledges every URI alike', async () => {
+    const server = makeServer();
+    await serve(server);
+    const uris = ['docs://secret', 'docs://guide', 'docs://open'];
+    const res = await http!.modern('subscriptions/listen', { notifications: { resourceSubscriptions: uris } }, bearer('nobody'));
+    setTimeout(() => {
+      server.resources.updated('docs://secret');
+      server.resources.updated('docs://guide');
+      setTimeout(() => server.resources.updated('docs://open'), 30);
+    }, 30);
+    const messages = await readSse(res, (m) => m.some((x) => x.params?.uri === 'docs://open'));
+    expect(messages[0].params.notifications.resourceSubscriptions).toEqual(uris);
+    expect(messages.filter((m) => m.method === 'notifications/resources/updated').map((m) => m.params.uri)).toEqual(['docs://open']);
   });
 });

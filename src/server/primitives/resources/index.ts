@@ -68,6 +68,7 @@ export class ResourcesPrimitive implements Primitive {
     subscriptions.offer('resourceUpdates');
     resources.onChange(() => subscriptions.listChanged('resources'));
     resources.onUpdate((uri) => subscriptions.resourceUpdated(uri));
+    subscriptions.watchResources((uri, auth) => this.mayRead(uri, auth));
   }
 
   advertise(capabilities: Record<string, unknown>): void {
