@@ -111,16 +111,19 @@ async function soakTransport(transport, o, log) {
     // A stall (no answer for 30 s) fails the run instead of hanging it.
     const stall = (async () => {
       let last = -1;
+      let lastMoved = performance.now();
       while (!finished) {
-        await sleep(30_000);
-        if (!finished && counts.answered === last) {
+        await sleep(250);
+        if (counts.answered !== last) {
+          last = counts.answered;
+          lastMoved = performance.now();
+        } else if (!finished && performance.now() - lastMoved > 30_000) {
           problems.push(`answers stopped at ${counts.answered} of ${o.soakCalls}`);
           issued = o.soakCalls;
           if (stdio) stdio.fail(new Error('stalled'));
           else callChannel.close();
           return;
         }
-        last = counts.answered;
       }
     })();
     // Side work starts once the calls reach a share of the total, so it spreads over the run.
