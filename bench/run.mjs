@@ -165,6 +165,8 @@ function parseArgs(argv) {
       else {
         const conc = Number(at);
         if (!Number.isInteger(conc) || conc < 1) throw new Error(`bad load level in ${p}`);
+        // a page cell's cursor belongs to its one slot
+        if (conc !== 1 && base.some((b) => b.kind === 'page')) throw new Error(`page cells run at load 1 only (${p})`);
         chosen.push(...[...new Map(base.map((s) => [s.scenario, { ...s, conc }])).values()]);
       }
     }
