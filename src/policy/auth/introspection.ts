@@ -1,7 +1,7 @@
 import type { AudienceMatcher } from './audience.js';
 import type { AuthInfo } from './principal.js';
-import { scopesOfClaims } from './scopes.js';
 import { AuthUnavailableError, InvalidTokenError } from './token-error.js';
+import { principalOfToken } from './token-principal.js';
 
 export interface IntrospectionOptions {
   /** The endpoint, or how to learn it (discovery). */
@@ -42,19 +42,8 @@ export class IntrospectionVerifier {
     if (answer.aud === undefined ? options.requireAudience : !options.audience.matches(answer.aud)) {
       throw new InvalidTokenError('the access token was issued for another resource (audience mismatch)');
     }
-    const subject = typeof answer.sub === 'string' && answer.sub ? answer.sub : undefined;
     const clientId = typeof answer.client_id === 'string' ? answer.client_id : undefined;
-    const id = subject ?? (clientId ? `client:${clientId}` : undefined);
-    if (!id) throw new InvalidTokenError('the access token names no subject or client');
-    const info: AuthInfo = Object.freeze({
-      id,
-      ...(subject ? { subject } : {}),
-      ...(clientId ? { clientId } : {}),
-      scopes: Object.freeze(scopesOfClaims(answer)),
-      claims: Object.freeze({ ...answer }),
-      ...(exp !== undefined ? { expiresAt: exp } : {}),
-      method: 'introspection' as const,
-    });
+    const info = principalOfToken(answer, clientId, exp, 'introspection');
     return { info, expiresAtMs: exp === undefined ? Infinity : (exp + options.clockToleranceSec) * 1000 };
   }
 

@@ -1,8 +1,8 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
 import type { AudienceMatcher } from './audience.js';
 import type { AuthInfo } from './principal.js';
-import { scopesOfClaims } from './scopes.js';
 import { AuthUnavailableError, InvalidTokenError } from './token-error.js';
+import { principalOfToken } from './token-principal.js';
 
 /** Asymmetric JWS algorithms: the only ones a resource server can verify with published keys. */
 export const ASYMMETRIC_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'] as const;
@@ -65,19 +65,9 @@ export class JwtVerifier {
     const nowSec = options.now() / 1000;
     if (typeof payload.iat === 'number' && payload.iat > nowSec + options.clockToleranceSec) throw new InvalidTokenError('the access token is not yet valid (issued in the future)');
     if (!options.audience.matches(payload.aud)) throw new InvalidTokenError('the access token was issued for another resource (audience mismatch)');
-    const subject = typeof payload.sub === 'string' && payload.sub ? payload.sub : undefined;
     const clientId = typeof payload.client_id === 'string' ? payload.client_id : typeof payload.azp === 'string' ? payload.azp : undefined;
-    const id = subject ?? (clientId ? `client:${clientId}` : undefined);
-    if (!id) throw new InvalidTokenError('the access token names no subject or client');
-    const info: AuthInfo = Object.freeze({
-      id,
-      ...(subject ? { subject } : {}),
-      ...(clientId ? { clientId } : {}),
-      scopes: Object.freeze(scopesOfClaims(payload)),
-      claims: Object.freeze({ ...payload }),
-      expiresAt: payload.exp,
-      method: 'jwt' as const,
-    });
+    // jose checked that `exp` is present (requiredClaims) and a number.
+    const info = principalOfToken(payload, clientId, payload.exp, 'jwt');
     return { info, expiresAtMs: (payload.exp! + options.clockToleranceSec) * 1000 };
   }
 
