@@ -1,11 +1,15 @@
 import type { ApiKeyEntry } from './api-keys.js';
+import type { ScopePolicyOptions } from './scope-policy.js';
 
 /**
  * `server.auth`: how an HTTP server authorizes its callers. OAuth (an
  * `issuer`, JWTs checked with its keys and/or opaque tokens introspected),
  * API keys, or both. Every key is optional except what the chosen mode needs.
+ * The scope keys (toolScopes, toolVisibility, resourceScopes, …,
+ * defaultScopes, scopeHierarchy) are ScopePolicyOptions: the same object
+ * configures the server's ScopePolicy.
  */
-export interface ResourceServerOptions {
+export interface ResourceServerOptions extends ScopePolicyOptions {
   /** The authorization server's issuer identifier; tokens must carry it in `iss`. */
   issuer?: string;
   /** This server's canonical URI (RFC 8707); default: the URL it serves, e.g. http://127.0.0.1:3000/mcp. */
@@ -32,22 +36,6 @@ export interface ResourceServerOptions {
   authorizationServers?: string[];
   /** More members for the resource metadata document (resource_name, resource_documentation, …). */
   resourceMetadata?: Record<string, unknown>;
-  /** Tool name → scopes a call needs (wins over the tool's own `scopes`). */
-  toolScopes?: Record<string, string[]>;
-  /** Tool name → scopes a caller needs to know the tool exists (wins over the tool's own `visibilityScopes`). */
-  toolVisibility?: Record<string, string[]>;
-  /** Resource URI or uriTemplate → scopes a read needs (wins over the resource's own `scopes`). */
-  resourceScopes?: Record<string, string[]>;
-  /** Resource URI or uriTemplate → scopes a caller needs to know it exists. */
-  resourceVisibility?: Record<string, string[]>;
-  /** Prompt name → scopes `prompts/get` needs (wins over the prompt's own `scopes`). */
-  promptScopes?: Record<string, string[]>;
-  /** Prompt name → scopes a caller needs to know the prompt exists. */
-  promptVisibility?: Record<string, string[]>;
-  /** Scopes for what names none: read-only tools (readOnlyHint), other tools, resources, prompts. */
-  defaultScopes?: { readOnly?: string[]; other?: string[]; resources?: string[]; prompts?: string[] };
-  /** Broader scope → narrower scopes it implies (transitively). */
-  scopeHierarchy?: Record<string, string[]>;
 }
 
 export interface IntrospectionConfig {
