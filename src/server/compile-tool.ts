@@ -1,9 +1,9 @@
-import { checkScopeList } from '../policy/auth/scopes.js';
 import { scanHeaderParams, type HeaderParam } from '../protocol/header-params.js';
 import { toolNameProblem } from '../protocol/names.js';
 import { compileSchema, type Validator } from '../schema/compile.js';
 import { SchemaError } from '../schema/dialect.js';
 import { isStandardSchema, standardToJsonSchema, type StandardSchemaV1 } from '../schema/standard.js';
+import { scopeFieldsProblem } from './definition-fields.js';
 import type { JsonSchema, Tool } from './tool.js';
 import { checkTaskMode } from './primitives/tasks/policy.js';
 
@@ -53,14 +53,8 @@ export function compileTool(tool: Tool): CompiledTool {
   const outputSchema = tool.outputSchema === undefined ? undefined : toJsonSchema(name, tool.outputSchema, 'output');
   const validateOutput = outputSchema && compileOrExplain(name, 'outputSchema', outputSchema, 'structuredContent');
 
-  for (const field of ['scopes', 'visibilityScopes'] as const) {
-    if (tool[field] === undefined) continue;
-    try {
-      checkScopeList(tool[field], field);
-    } catch (err) {
-      throw new ToolDefinitionError(name, (err as Error).message);
-    }
-  }
+  const scopeProblem = scopeFieldsProblem(tool);
+  if (scopeProblem) throw new ToolDefinitionError(name, scopeProblem);
 
   const headers = scanHeaderParams(inputSchema);
   if (!headers.ok) throw new ToolDefinitionError(name, headers.reason);

@@ -1,7 +1,7 @@
-import { checkScopeList } from '../../../policy/auth/scopes.js';
 import type { ScopedEntry } from '../../../policy/auth/scope-policy.js';
 import { isPlainObject } from '../../../protocol/content.js';
 import { toolNameProblem } from '../../../protocol/names.js';
+import { iconsAndMetaProblem, scopeFieldsProblem, timeoutProblem, titleAndDescriptionProblem } from '../../definition-fields.js';
 import { compileArgsSchema, type ArgsSchema } from '../args-schema.js';
 import type { Prompt, PromptArgument } from './prompt.js';
 
@@ -28,22 +28,8 @@ export function compilePrompt(prompt: Prompt<unknown>): CompiledPrompt {
   const nameProblem = toolNameProblem(name);
   if (nameProblem) throw new PromptDefinitionError(name, nameProblem);
   if (typeof prompt.get !== 'function') throw new PromptDefinitionError(name, 'a get function is required');
-  for (const key of ['title', 'description'] as const) {
-    if (prompt[key] !== undefined && typeof prompt[key] !== 'string') throw new PromptDefinitionError(name, `"${key}" must be a string`);
-  }
-  if (prompt.icons !== undefined && !(Array.isArray(prompt.icons) && prompt.icons.every((i) => isPlainObject(i) && typeof i.src === 'string'))) {
-    throw new PromptDefinitionError(name, '"icons" must be a list of { src, mimeType?, sizes? }');
-  }
-  if (prompt._meta !== undefined && !isPlainObject(prompt._meta)) throw new PromptDefinitionError(name, '"_meta" must be an object');
-  if (prompt.timeoutMs !== undefined && !(Number.isInteger(prompt.timeoutMs) && prompt.timeoutMs > 0)) throw new PromptDefinitionError(name, '"timeoutMs" must be a positive integer');
-  for (const field of ['scopes', 'visibilityScopes'] as const) {
-    if (prompt[field] === undefined) continue;
-    try {
-      checkScopeList(prompt[field], field);
-    } catch (err) {
-      throw new PromptDefinitionError(name, (err as Error).message);
-    }
-  }
+  const fieldProblem = titleAndDescriptionProblem(prompt) ?? iconsAndMetaProblem(prompt) ?? timeoutProblem(prompt.timeoutMs) ?? scopeFieldsProblem(prompt);
+  if (fieldProblem) throw new PromptDefinitionError(name, fieldProblem);
   if (prompt.arguments !== undefined && prompt.argumentsSchema !== undefined) throw new PromptDefinitionError(name, 'give "arguments" or "argumentsSchema", not both');
 
   let args: ArgsSchema;

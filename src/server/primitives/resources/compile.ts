@@ -1,6 +1,6 @@
-import { checkScopeList } from '../../../policy/auth/scopes.js';
 import type { ScopedEntry } from '../../../policy/auth/scope-policy.js';
 import { contentBlockProblem, isPlainObject } from '../../../protocol/content.js';
+import { iconsAndMetaProblem, scopeFieldsProblem, timeoutProblem, titleAndDescriptionProblem } from '../../definition-fields.js';
 import { compileArgsSchema, type ArgsSchema } from '../args-schema.js';
 import type { Resource, ResourceTemplate } from './resource.js';
 import { UriTemplate } from './uri-template.js';
@@ -85,30 +85,20 @@ export function compileTemplate(template: ResourceTemplate<unknown>): CompiledTe
 
 function checkMetadata(what: string, r: Resource | ResourceTemplate<unknown>): void {
   if (typeof r.name !== 'string' || r.name === '') throw new ResourceDefinitionError(what, 'a "name" string is required');
-  for (const key of ['title', 'description'] as const) {
-    if (r[key] !== undefined && typeof r[key] !== 'string') throw new ResourceDefinitionError(what, `"${key}" must be a string`);
-  }
+  const textProblem = titleAndDescriptionProblem(r);
+  if (textProblem) throw new ResourceDefinitionError(what, textProblem);
   if (r.mimeType !== undefined && (typeof r.mimeType !== 'string' || !MIME.test(r.mimeType))) throw new ResourceDefinitionError(what, '"mimeType" is not a MIME type (type/subtype)');
   if (r.annotations !== undefined) {
     // The same rules as a content block's annotations (audience, priority 0..1, lastModified).
     const problem = contentBlockProblem({ type: 'text', text: '', annotations: r.annotations });
     if (problem) throw new ResourceDefinitionError(what, problem);
   }
-  if (r.icons !== undefined && !(Array.isArray(r.icons) && r.icons.every((i) => isPlainObject(i) && typeof i.src === 'string'))) {
-    throw new ResourceDefinitionError(what, '"icons" must be a list of { src, mimeType?, sizes? }');
-  }
-  if (r._meta !== undefined && !isPlainObject(r._meta)) throw new ResourceDefinitionError(what, '"_meta" must be an object');
+  const iconsProblem = iconsAndMetaProblem(r);
+  if (iconsProblem) throw new ResourceDefinitionError(what, iconsProblem);
   if (r.ttlMs !== undefined && !(Number.isInteger(r.ttlMs) && r.ttlMs >= 0)) throw new ResourceDefinitionError(what, '"ttlMs" must be a non-negative integer');
   if (r.cacheScope !== undefined && r.cacheScope !== 'public' && r.cacheScope !== 'private') throw new ResourceDefinitionError(what, '"cacheScope" must be "public" or "private"');
-  if (r.timeoutMs !== undefined && !(Number.isInteger(r.timeoutMs) && r.timeoutMs > 0)) throw new ResourceDefinitionError(what, '"timeoutMs" must be a positive integer');
-  for (const field of ['scopes', 'visibilityScopes'] as const) {
-    if (r[field] === undefined) continue;
-    try {
-      checkScopeList(r[field], field);
-    } catch (err) {
-      throw new ResourceDefinitionError(what, (err as Error).message);
-    }
-  }
+  const callProblem = timeoutProblem(r.timeoutMs) ?? scopeFieldsProblem(r);
+  if (callProblem) throw new ResourceDefinitionError(what, callProblem);
 }
 
 function copyMetadata(wire: Record<string, unknown>, r: Resource | ResourceTemplate<unknown>): void {
