@@ -1,4 +1,5 @@
 import { compileTool, ToolDefinitionError, type CompiledTool } from './compile-tool.js';
+import { insertAllOrNone } from './insert-all.js';
 import type { Tool } from './tool.js';
 
 /**
@@ -18,14 +19,7 @@ export class ToolRegistry {
   add(...tools: Tool[]): this {
     // Compile everything first so a bad tool leaves the registry unchanged.
     const compiled = tools.map((t) => compileTool(t));
-    const names = new Set<string>();
-    for (const c of compiled) {
-      if (this.byName.has(c.name) || names.has(c.name)) {
-        throw new ToolDefinitionError(c.name, 'a tool with this name is already registered');
-      }
-      names.add(c.name);
-    }
-    for (const c of compiled) this.byName.set(c.name, c);
+    insertAllOrNone(this.byName, compiled, (c) => c.name, (name) => new ToolDefinitionError(name, 'a tool with this name is already registered'));
     if (compiled.length) this.changed();
     return this;
   }

@@ -1,4 +1,5 @@
 import { compilePrompt, PromptDefinitionError, type CompiledPrompt } from './compile.js';
+import { insertAllOrNone } from '../../insert-all.js';
 import type { Prompt } from './prompt.js';
 
 /**
@@ -16,12 +17,7 @@ export class PromptRegistry {
   /** Registers prompts; throws PromptDefinitionError (and registers none) if any is invalid or its name is taken. */
   add<A>(...prompts: Prompt<A>[]): this {
     const compiled = prompts.map((p) => compilePrompt(p as Prompt<unknown>));
-    const names = new Set<string>();
-    for (const c of compiled) {
-      if (this.byName.has(c.name) || names.has(c.name)) throw new PromptDefinitionError(c.name, 'a prompt with this name is already registered');
-      names.add(c.name);
-    }
-    for (const c of compiled) this.byName.set(c.name, c);
+    insertAllOrNone(this.byName, compiled, (c) => c.name, (name) => new PromptDefinitionError(name, 'a prompt with this name is already registered'));
     if (compiled.length) this.changed();
     return this;
   }

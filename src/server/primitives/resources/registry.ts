@@ -1,4 +1,5 @@
 import { compileResource, compileTemplate, ResourceDefinitionError, type CompiledResource, type CompiledTemplate } from './compile.js';
+import { insertAllOrNone } from '../../insert-all.js';
 import type { Resource, ResourceTemplate } from './resource.js';
 import type { TemplateVariables } from './uri-template.js';
 
@@ -22,12 +23,7 @@ export class ResourceRegistry {
   /** Registers resources; throws ResourceDefinitionError (and registers none) if any is invalid or its URI is taken. */
   add(...resources: Resource[]): this {
     const compiled = resources.map((r) => compileResource(r));
-    const uris = new Set<string>();
-    for (const c of compiled) {
-      if (this.byUri.has(c.uri) || uris.has(c.uri)) throw new ResourceDefinitionError(c.uri, 'a resource with this URI is already registered');
-      uris.add(c.uri);
-    }
-    for (const c of compiled) this.byUri.set(c.uri, c);
+    insertAllOrNone(this.byUri, compiled, (c) => c.uri, (uri) => new ResourceDefinitionError(uri, 'a resource with this URI is already registered'));
     if (compiled.length) this.changed();
     return this;
   }
@@ -35,13 +31,7 @@ export class ResourceRegistry {
   /** Registers resource templates; throws ResourceDefinitionError (and registers none) if any is invalid or already registered. */
   addTemplate<V>(...templates: ResourceTemplate<V>[]): this {
     const compiled = templates.map((t) => compileTemplate(t as ResourceTemplate<unknown>));
-    const seen = new Set<string>();
-    for (const c of compiled) {
-      const key = c.uriTemplate.template;
-      if (this.byTemplate.has(key) || seen.has(key)) throw new ResourceDefinitionError(key, 'a template with this uriTemplate is already registered');
-      seen.add(key);
-    }
-    for (const c of compiled) this.byTemplate.set(c.uriTemplate.template, c);
+    insertAllOrNone(this.byTemplate, compiled, (c) => c.uriTemplate.template, (key) => new ResourceDefinitionError(key, 'a template with this uriTemplate is already registered'));
     if (compiled.length) this.changed();
     return this;
   }
