@@ -1,9 +1,7 @@
 import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
 import type { JsonRpcRequest, RequestId } from '../../jsonrpc/types.js';
 import { nodeCrypto } from '../../lazy-crypto.js';
-import type { AuthInfo } from '../../policy/auth/principal.js';
 import { isPlainObject } from '../../protocol/content.js';
-import type { ClientCapabilities, Implementation } from '../../protocol/meta.js';
 import { ToolError } from '../../protocol/tool-error.js';
 import type { Era } from '../../protocol/versions.js';
 import { MissingClientCapability } from '../context.js';
@@ -12,7 +10,7 @@ import type { RequestStateCodec, StateBinding } from '../inputs/request-state.js
 import type { CreateMessageResult, ElicitResult, InputMethod, ListRootsResult } from '../inputs/responses.js';
 import type { Logger } from '../logger.js';
 import type { Exchange } from '../peer.js';
-import type { AskOptions, ElicitSchema } from '../tool.js';
+import type { AskOptions, ToolContext } from '../tool.js';
 import type { RequestFacts } from './method-table.js';
 import type { TrackedRequest } from './tracked-request.js';
 import { ServerShutdown } from '../calls-in-flight.js';
@@ -22,22 +20,13 @@ import { ServerShutdown } from '../calls-in-flight.js';
  * it may ask the client. Asking works as for tools: modern clients get an
  * InputRequiredResult and retry with the answers (the handler runs again, so
  * ask before acting); legacy clients get a real request on the same channel.
+ * It is the part of a tool's context (ToolContext) that is not about a tool
+ * call (progress, log, requireClientCapability), so the two cannot drift.
  */
-export interface RequestContext {
-  /** Aborted when the client cancels, disconnects, or the request times out. */
-  readonly signal: AbortSignal;
-  readonly requestId: RequestId;
-  readonly era: Era;
-  readonly protocolVersion: string;
-  readonly clientCapabilities: ClientCapabilities;
-  readonly clientInfo?: Implementation;
-  /** Who is asking, when the transport authenticated the request. */
-  readonly principal?: string;
-  readonly auth?: AuthInfo;
-  elicit(message: string, requestedSchema: ElicitSchema, options?: AskOptions): Promise<ElicitResult>;
-  sample(params: { messages: unknown[]; maxTokens: number; systemPrompt?: string; [key: string]: unknown }, options?: AskOptions): Promise<CreateMessageResult>;
-  listRoots(options?: AskOptions): Promise<ListRootsResult>;
-}
+export type RequestContext = Pick<
+  ToolContext,
+  'signal' | 'requestId' | 'era' | 'protocolVersion' | 'clientCapabilities' | 'clientInfo' | 'principal' | 'auth' | 'elicit' | 'sample' | 'listRoots'
+>;
 
 export interface RunLimits {
   codec: RequestStateCodec;
