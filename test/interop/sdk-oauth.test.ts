@@ -8,45 +8,17 @@
  */
 import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ToolServer } from '../../src/server/server.js';
-import { serveHttp, type HttpServerHandle } from '../../src/transports/http-server.js';
+import type { HttpServerHandle } from '../../src/transports/http-server.js';
 import { AGENT, startAuthorizationServer, type LocalAuthorizationServer } from '../helpers/oidc.js';
-import { memoryLogger } from '../helpers/wire.js';
+import { serveProtectedNotes, type NoteCall } from '../helpers/protected-notes.js';
 
 let as: LocalAuthorizationServer;
 let http: HttpServerHandle;
-const calls: Array<{ tool: string; principal?: string; scopes?: readonly string[] }> = [];
+const calls: NoteCall[] = [];
 
 beforeAll(async () => {
   as = await startAuthorizationServer();
-  const server = new ToolServer({
-    name: 'toolwright-oauth',
-    logger: memoryLogger().logger,
-    audit: false,
-    scopes: { defaultScopes: { readOnly: ['tools:read'], other: ['tools:write'] } },
-    tools: [
-      {
-        name: 'read_notes',
-        description: 'Reads the notes.',
-        inputSchema: { type: 'object' },
-        annotations: { readOnlyHint: true },
-        handler: (_a, ctx) => {
-          calls.push({ tool: 'read_notes', principal: ctx.principal, scopes: ctx.auth?.scopes });
-          return 'three notes';
-        },
-      },
-      {
-        name: 'write_note',
-        description: 'Writes a note.',
-        inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
-        handler: (args: { text: string }, ctx) => {
-          calls.push({ tool: 'write_note', principal: ctx.principal, scopes: ctx.auth?.scopes });
-          return `wrote ${args.text}`;
-        },
-      },
-    ],
-  });
-  http = await serveHttp(server, { port: 0, auth: { issuer: as.issuer, scopesSupported: ['tools:read'] } });
+  http = await serveProtectedNotes(as, calls);
 });
 afterAll(async () => {
   await http?.close();
