@@ -6,9 +6,9 @@ import type { SqliteAuditSink } from '../../src/audit/sqlite-sink.js';
 import { sqliteTrailOf } from '../../src/config/audit-trail.js';
 import { buildServer } from '../../src/config/build.js';
 import { loadConfig } from '../../src/config/load.js';
-import { ConfigError } from '../../src/config/validate.js';
 import type { ToolServer } from '../../src/server/server.js';
 import { auditRecord } from '../audit/records.js';
+import { configProblems } from '../helpers/config.js';
 import { tempDir } from '../helpers/temp.js';
 
 const DAY = 86_400_000;
@@ -23,15 +23,7 @@ function configIn(folder: string, audit: unknown): string {
   return file;
 }
 
-function problems(file: string): string[] {
-  try {
-    loadConfig(file);
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-  return [];
-}
+const problems = (file: string): string[] => configProblems(() => loadConfig(file));
 
 describe('server.audit.retention', () => {
   it('accepts a policy, false, or each bound switched off', () => {

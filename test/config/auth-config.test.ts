@@ -3,21 +3,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticationConfigured, buildServer } from '../../src/config/build.js';
 import { loadConfig } from '../../src/config/load.js';
-import { ConfigError } from '../../src/config/validate.js';
 import { hashApiKey } from '../../src/policy/auth/api-keys.js';
 import { serveHttp } from '../../src/transports/http-server.js';
+import { refusedConfigProblems } from '../helpers/config.js';
 import { tempDir } from '../helpers/temp.js';
 import { startAuthorizationServer, type LocalAuthorizationServer } from '../helpers/oidc.js';
 
-const problems = (fn: () => unknown): string[] => {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-  throw new Error('expected a ConfigError');
-};
+const problems = refusedConfigProblems;
 const load = (yaml: string) => {
   const file = join(tempDir('toolwright-auth-config-'), 'toolwright.config.yaml');
   writeFileSync(file, yaml);

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { runInit } from '../../src/cli/init.js';
 import { buildServer } from '../../src/config/build.js';
 import { findConfig, loadConfig } from '../../src/config/load.js';
-import { ConfigError } from '../../src/config/validate.js';
+import { refusedConfigProblems } from '../helpers/config.js';
 import { tempDir } from '../helpers/temp.js';
 import { wire } from '../helpers/wire.js';
 
@@ -13,15 +13,7 @@ const write = (folder: string, name: string, text: string) => {
   writeFileSync(join(folder, name), text);
   return join(folder, name);
 };
-const problems = (fn: () => unknown): string[] => {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-  throw new Error('expected a ConfigError');
-};
+const problems = refusedConfigProblems;
 const names = (plan: ReturnType<typeof buildServer>) => plan.server.tools.names();
 
 describe('loading a config', () => {

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildServer } from '../../src/config/build.js';
 import { loadConfig } from '../../src/config/load.js';
-import { ConfigError } from '../../src/config/validate.js';
+import { configProblems } from '../helpers/config.js';
 import { tempDir } from '../helpers/temp.js';
 
 /** The security settings of the exec and http toolsets, as a config file spells them (issue 18 items 3 and 4). */
@@ -14,15 +14,7 @@ const configFile = (config: unknown) => {
   return { folder, file };
 };
 
-const problemsOf = (fn: () => unknown): string[] => {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-  return [];
-};
+const problemsOf = configProblems;
 
 describe('config: http.allowedPorts', () => {
   it('is accepted by the schema and reaches fetch_url', () => {

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildServer } from '../../src/config/build.js';
 import { loadConfig } from '../../src/config/load.js';
-import { ConfigError } from '../../src/config/validate.js';
 import { DEFAULT_HTTP_LIMITS, resolveHttpLimits } from '../../src/transports/http-limits.js';
 import { serveHttp, type HttpServerHandle } from '../../src/transports/http-server.js';
+import { configProblems } from '../helpers/config.js';
 import { tempDir } from '../helpers/temp.js';
 
 let handle: HttpServerHandle | undefined;
@@ -21,15 +21,7 @@ function configIn(http: unknown): string {
   return file;
 }
 
-function problems(file: string): string[] {
-  try {
-    loadConfig(file);
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-  return [];
-}
+const problems = (file: string): string[] => configProblems(() => loadConfig(file));
 
 describe('server.http limits in the config', () => {
   it('accepts every limit, and refuses unknown keys and bad values', () => {
