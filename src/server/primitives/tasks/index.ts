@@ -111,7 +111,7 @@ export class TasksPrimitive implements Primitive {
         this.notifications.publish(record);
         // tasks.mdx "Task Status Notification" (optional): to the session that created it.
         exchange.peer.push?.(encodeNotification(LEGACY_STATUS_NOTIFICATION, legacyTask(record)));
-      });
+      }, true);
       const now = Date.now();
       const ttlMs = ttl === undefined ? this.ttlMs : this.ttlMs === null ? ttl : Math.min(ttl, this.ttlMs);
       const record: TaskRecord = { taskId: randomUUID(), owner: exchange.principal ?? '', tool: name as string, status: 'working', createdAt: now, lastUpdatedAt: now, ttlMs, pollIntervalMs: this.pollIntervalMs };
@@ -130,7 +130,10 @@ export class TasksPrimitive implements Primitive {
     return ok(request, JSON.stringify(legacyTask(record)));
   }
 
-  /** tasks/result: blocks until the task ends (tasks.mdx "Result Retrieval"), then answers as tools/call would have. */
+  /**
+   * tasks/result: blocks until the task ends (tasks.mdx "Result Retrieval"), then answers as tools/call would have.
+   * While it waits, the task's requests to the client (input_required) are delivered on its stream (legacy-input.ts).
+   */
   private async legacyResult(request: JsonRpcRequest, exchange: Exchange): Promise<Reply | undefined> {
     let record: TaskRecord | undefined = await this.findOwn(request, exchange);
     if (!TERMINAL_STATUSES.has(record.status)) {
@@ -140,9 +143,11 @@ export class TasksPrimitive implements Primitive {
         const unwatch = this.notifications.watch(taskId, (r) => TERMINAL_STATUSES.has(r.status) && finish(r));
         const unclose = exchange.onClose?.(() => finish(undefined));
         exchange.peer.inflight.add(request.id, stop);
+        const undeliver = this.live.get(taskId)?.input?.receiveOn(exchange);
         const finish = (r: TaskRecord | undefined) => {
           unwatch();
           unclose?.();
+          undeliver?.();
           exchange.peer.inflight.remove(stop);
           resolve(r);
         };

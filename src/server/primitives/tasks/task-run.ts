@@ -1,9 +1,10 @@
 import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
 import { isPlainObject } from '../../../protocol/content.js';
 import { Method } from '../../../protocol/methods.js';
-import type { TaskError, TaskPatch, TaskRecord, TaskStore } from '../../../tasks/store.js';
+import { TERMINAL_STATUSES as TERMINAL, type TaskError, type TaskPatch, type TaskRecord, type TaskStore } from '../../../tasks/store.js';
 import { Peer, type Exchange, type Reply } from '../../peer.js';
 import type { MethodHandler, RequestFacts } from '../method-table.js';
+import { TaskInputPeer } from './legacy-input.js';
 
 /**
  * One call that may become a task, and then is one. It runs the wrapped
@@ -16,7 +17,9 @@ import type { MethodHandler, RequestFacts } from '../method-table.js';
  * that pass with an input-required result (its MRTR machinery); the task
  * shows its questions on tasks/get, collects the answers from tasks/update,
  * and once every question has one re-runs the call with them and the signed
- * requestState, exactly as a client's MRTR retry would.
+ * requestState, exactly as a client's MRTR retry would. A legacy
+ * (2025-11-25) task asks with real requests instead (TaskInputPeer): the
+ * task reads input_required while an answer is awaited.
  */
 export class TaskRun {
   /** The task's record once it is one. */
@@ -42,8 +45,12 @@ export class TaskRun {
     private readonly onSettled: (run: TaskRun) => void,
     /** Told of every stored change (status notifications). */
     private readonly onChange: (record: TaskRecord) => void = () => {},
+    /** The 2025-11-25 form: input is asked with requests of the creating session, tagged with the task. */
+    legacyInput = false,
   ) {
-    this.peer = new Peer(original.peer.transport);
+    this.peer = legacyInput
+      ? new TaskInputPeer(original.peer, { taskId: () => this.record?.taskId, waiting: (method) => this.waitingForInput(method) })
+      : new Peer(original.peer.transport);
     this.exchange = {
       peer: this.peer,
       notify: (json) => this.notify(json),
@@ -56,6 +63,11 @@ export class TaskRun {
 
   get taskId(): string | undefined {
     return this.record?.taskId;
+  }
+
+  /** Where a legacy task's requests to the client are delivered (undefined for the extension's MRTR rounds). */
+  get input(): TaskInputPeer | undefined {
+    return this.peer instanceof TaskInputPeer ? this.peer : undefined;
   }
 
   /** Runs the first pass; its answer is the direct answer while the call is not a task yet. */
@@ -131,6 +143,16 @@ export class TaskRun {
     this.onSettled(this);
   }
 
+  /** A legacy task's request to the client is awaited (input_required), or every one is answered (working). */
+  private waitingForInput(method: string | undefined): void {
+    if (!this.record) return;
+    const patch: TaskPatch = method === undefined
+      ? { status: 'working', statusMessage: undefined }
+      : { status: 'input_required', statusMessage: `Waiting for the client to answer ${method}; call tasks/result to receive it.` };
+    // In the write chain, so it lands in order with the outcome; a terminal task stays terminal (no repeated notification).
+    void this.write(patch, true).catch(() => undefined);
+  }
+
   private runPass(params: Record<string, unknown>): Promise<Reply | undefined> {
     this.running = true;
     // The original id: the first pass's answer may be the direct answer; one pass runs at a time on the task's own peer.
@@ -156,9 +178,9 @@ export class TaskRun {
     this.progressMessage = typeof message === 'string' ? message : `${progress}${typeof total === 'number' ? `/${total}` : ''}`;
   }
 
-  private write(patch: TaskPatch): Promise<void> {
+  private write(patch: TaskPatch, unlessTerminal = false): Promise<void> {
     const taskId = this.record!.taskId;
-    const next = this.writes.then(() => this.store.update(taskId, patch)).then((stored) => {
+    const next = this.writes.then(() => (unlessTerminal && TERMINAL.has(this.record!.status) ? undefined : this.store.update(taskId, patch))).then((stored) => {
       if (stored) {
         this.record = stored;
         this.onChange(stored);
