@@ -1,7 +1,8 @@
 /**
  * Tasks with the official SDK clients against toolwright.
  * - `@modelcontextprotocol/sdk` 1.x speaks the 2025-11-25 form (`client.experimental.tasks`):
- *   tested here over real HTTP and a real stdio child process.
+ *   tested here over real HTTP and a real stdio child process, including an elicitation
+ *   the tool asks inside its task.
  * - `@modelcontextprotocol/client` 2.x has no tasks support in either form (it lists
  *   `execution.taskSupport` and `capabilities.tasks` among deleted fields and has no
  *   tasks API, nor the io.modelcontextprotocol/tasks extension), so it is not tested here.
@@ -11,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolServer } from '../../src/server/server.js';
 import { serveHttp, type HttpServerHandle } from '../../src/transports/http-server.js';
@@ -64,11 +66,32 @@ async function exercise(client: ClientV1) {
   expect((await client.experimental.tasks.getTask(taskId)).status).toBe('cancelled');
   const listed = await client.experimental.tasks.listTasks();
   expect(listed.tasks.map((t) => t.taskId)).toContain(taskId);
+
+  // An elicitation inside a task (tasks.mdx "Task-Augmented Tool Call With Elicitation"): the SDK sees
+  // input_required, calls tasks/result, answers the elicitation/create it receives there, and gets the result.
+  const asked: any[] = [];
+  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    asked.push(request.params);
+    return { action: 'accept', content: { name: 'Ada' } };
+  });
+  const statuses: string[] = [];
+  let answer: any;
+  for await (const message of client.experimental.tasks.callToolStream({ name: 'ask_name', arguments: {} })) {
+    if (message.type === 'taskCreated' || message.type === 'taskStatus') statuses.push(message.task.status);
+    if (message.type === 'result') answer = message.result;
+    if (message.type === 'error') throw message.error;
+  }
+  expect(statuses).toContain('input_required');
+  expect(answer.content).toEqual([{ type: 'text', text: 'Hello, Ada' }]);
+  const askedTask = answer._meta['io.modelcontextprotocol/related-task'].taskId;
+  expect(asked).toHaveLength(1);
+  expect(asked[0]).toMatchObject({ message: 'Your name?', _meta: { 'io.modelcontextprotocol/related-task': { taskId: askedTask } } });
+  expect((await client.experimental.tasks.getTask(askedTask)).status).toBe('completed');
 }
 
 describe('@modelcontextprotocol/sdk 1.x experimental.tasks → toolwright (2025-11-25 form)', () => {
   it('HTTP', async () => {
-    const client = new ClientV1({ name: 'sdk-v1', version: '1.0.0' });
+    const client = new ClientV1({ name: 'sdk-v1', version: '1.0.0' }, { capabilities: { elicitation: {} } });
     await client.connect(new HttpV1(new URL(http.url)));
     try {
       await exercise(client);
@@ -78,7 +101,7 @@ describe('@modelcontextprotocol/sdk 1.x experimental.tasks → toolwright (2025-
   });
 
   it('stdio (toolwright serve --stdio as a child process)', async () => {
-    const client = new ClientV1({ name: 'sdk-v1', version: '1.0.0' });
+    const client = new ClientV1({ name: 'sdk-v1', version: '1.0.0' }, { capabilities: { elicitation: {} } });
     await client.connect(new StdioV1({ command: cliCommand[0], args: [...cliCommand.slice(1), 'serve', '--stdio', '--tools', fixture], cwd: temp.dir, env: { PATH: process.env.PATH ?? '', TOOLWRIGHT_AUDIT_DIR: temp.dir }, stderr: 'ignore' }));
     try {
       await exercise(client);
