@@ -1,9 +1,13 @@
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { ToolClient } from '../client/client.js';
+import type { StdioTarget } from '../transports/stdio-client.js';
 import type { ClientTarget, EraPreference, ToolClientOptions } from '../client/types.js';
-import { ConnectionError } from '../client/errors.js';
+import { ConnectionError, ProtocolViolationError } from '../client/errors.js';
 import { UsageError, type CliIo } from './errors.js';
 import { storedAuthorization, withLoginHint } from './login.js';
 import { cliInputHandler } from './prompt.js';
+import { capturingStderr, withServerStderr } from './server-stderr.js';
 
 /** Options every client command shares. */
 export interface ClientCommandOptions {
@@ -14,6 +18,10 @@ export interface ClientCommandOptions {
   header: string[];
   json?: boolean;
   verbose?: boolean;
+  /** `-e KEY=VAL` (repeatable): added to a stdio server's environment. */
+  env?: string[];
+  /** A stdio server's working directory. */
+  cwd?: string;
 }
 
 const ERAS: readonly EraPreference[] = ['auto', 'modern', 'legacy'];
@@ -26,9 +34,9 @@ export function resolveTarget(url: string | undefined, command: string[], option
   if (url !== undefined && command.length) throw new UsageError('give either a server URL or a command after --, not both');
   if (command.length) {
     if (options.header.length) throw new UsageError('--header applies to HTTP servers only');
-    // The user's own shell environment: this is their server, started on their behalf.
-    return { command: command[0], args: command.slice(1), inheritEnv: true, stderr: options.verbose ? 'inherit' : 'ignore' };
+    return stdioTarget({ command: command[0], args: command.slice(1) }, options);
   }
+  refuseStdioOptions(options);
   if (url === undefined) throw new UsageError('which server? Give an http(s):// URL, or a command after --, e.g. toolwright list -- node server.js');
   let parsed: URL;
   try {
@@ -38,6 +46,51 @@ export function resolveTarget(url: string | undefined, command: string[], option
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`the server URL must be http:// or https://, got ${parsed.protocol}`);
   return { url: parsed.href, headers: parseHeaders(options.header) };
+}
+
+/**
+ * A stdio server as the command line starts it: the user's own shell
+ * environment (their server, started on their behalf) plus `-e`, in `--cwd`,
+ * its stderr kept to be shown if it fails (all of it as it comes with --verbose).
+ */
+export function stdioTarget(base: StdioTarget, options: ClientCommandOptions): StdioTarget {
+  const env = { ...base.env, ...parseEnv(options.env ?? []) };
+  const cwd = options.cwd !== undefined ? checkedCwd(options.cwd) : base.cwd;
+  return capturingStderr({ ...base, env, ...(cwd !== undefined ? { cwd } : {}), inheritEnv: true }, options.verbose);
+}
+
+/** -e and --cwd start a process: an HTTP server is not one this command starts. */
+export function refuseStdioOptions(options: ClientCommandOptions): void {
+  if (options.env?.length) throw new UsageError('-e applies to stdio servers only (a command after --), not to a URL');
+  if (options.cwd !== undefined) throw new UsageError('--cwd applies to stdio servers only (a command after --), not to a URL');
+}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function parseEnv(pairs: string[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    const name = eq === -1 ? pair : pair.slice(0, eq);
+    if (eq === -1 || !ENV_NAME.test(name)) throw new UsageError(`-e expects KEY=VALUE with KEY letters, digits and _ (not starting with a digit), got ${JSON.stringify(pair)}`);
+    const value = pair.slice(eq + 1);
+    if (value.includes('\0')) throw new UsageError(`-e ${name}: the value may not contain a NUL character`);
+    env[name] = value;
+  }
+  return env;
+}
+
+/** Checked here: a missing directory would otherwise fail the spawn as "command not found". */
+function checkedCwd(dir: string): string {
+  const absolute = resolve(dir);
+  let isDir = false;
+  try {
+    isDir = statSync(absolute).isDirectory();
+  } catch {
+    throw new UsageError(`--cwd: no such directory: ${JSON.stringify(dir)}`);
+  }
+  if (!isDir) throw new UsageError(`--cwd: not a directory: ${JSON.stringify(dir)}`);
+  return absolute;
 }
 
 function parseHeaders(lines: string[]): Record<string, string> {
@@ -88,13 +141,16 @@ export async function connectClient(target: ClientTarget, options: ClientCommand
       onWarning: (message) => io.stderr(`toolwright: warning: ${message}\n`),
     });
   } catch (err) {
-    throw forTheCommandLine(err, target);
+    // Whatever stopped the handshake, the server's stderr may say why.
+    throw withServerStderr(forTheCommandLine(err, target), target);
   }
 }
 
 /** A client error, said in the command line's terms: the flag or command that fixes it. */
 export function forTheCommandLine(err: unknown, target: ClientTarget): unknown {
   const hinted = withLoginHint(err, target);
+  // The server went away or spoke nonsense: its stderr may say why (a tool's own error needs no stderr).
+  if (hinted instanceof ConnectionError || hinted instanceof ProtocolViolationError) withServerStderr(hinted, target);
   if (hinted instanceof Error && hinted.message.includes('connect with era "auto"')) {
     hinted.message = hinted.message.replace(/connect with era "auto" \(detects it\) or "legacy"/, 'try --era auto (it detects the era) or --era legacy');
   }

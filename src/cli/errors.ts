@@ -1,3 +1,4 @@
+import { serverStderrOf } from './server-stderr.js';
 import { CancelledError, ConnectionError, McpRpcError, OutputValidationError, ProtocolViolationError, TimeoutError, ToolClientError } from '../client/errors.js';
 
 /** Exit codes (documented in the README's CLI reference). */
@@ -39,8 +40,11 @@ export function reportError(err: unknown, io: CliIo, context: { verbose?: boolea
     return ExitCode.interrupted;
   }
   io.stderr(`toolwright: ${scrubPaths(describe(err))}\n`);
+  // The stdio server's own last words (captured, bounded, sanitized: server-stderr.ts), not scrubbed: the server is the user's.
+  const stderr = serverStderrOf(err);
+  if (stderr?.length) io.stderr(`toolwright: the server's stderr (last ${stderr.length} line${stderr.length === 1 ? '' : 's'}):\n${stderr.map((line) => `  ${line}\n`).join('')}`);
   // With --verbose the server's stderr is already on screen: suggesting it again would be noise.
-  if (err instanceof ConnectionError && err.reason === 'exit' && !context.verbose) {
+  if (err instanceof ConnectionError && err.reason === 'exit' && !context.verbose && stderr === undefined) {
     io.stderr('toolwright: run with --verbose to see the server\'s stderr\n');
   }
   return ExitCode.failure;

@@ -117,5 +117,7 @@ function withClientOptions(cmd: Command): Command {
     .option('--timeout <ms>', 'time allowed for each request, in milliseconds')
     .option('--connect-timeout <ms>', 'time allowed for connecting, in milliseconds (default 10000)')
     .option('--header <header>', 'HTTP header "Name: value" (repeatable)', (value: string, all: string[]) => [...all, value], [] as string[])
-    .option('--verbose', "show the stdio server's stderr");
+    .option('-e, --env <KEY=VALUE>', "set an environment variable for the stdio server (repeatable)", (value: string, all: string[]) => [...all, value], [] as string[])
+    .option('--cwd <dir>', "the stdio server's working directory")
+    .option('--verbose', "show the stdio server's stderr as it comes (without it, its last lines are shown when it fails)");
 }

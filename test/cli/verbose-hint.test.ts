@@ -11,10 +11,11 @@ async function run(...argv: string[]) {
 const dying = [process.execPath, '-e', 'process.stderr.write("server: cannot start\\n"); process.exit(1)'];
 
 describe('a stdio server that exits at once', () => {
-  it('without --verbose, the CLI says how to see its stderr', async () => {
+  it('without --verbose, the CLI shows the end of its stderr (captured), so it need not suggest --verbose', async () => {
     const { code, stderr } = await run('list', '--', ...dying);
     expect(code).toBe(2);
-    expect(stderr).toContain("run with --verbose to see the server's stderr");
+    expect(stderr).toContain("the server's stderr (last 1 line):\n  server: cannot start\n");
+    expect(stderr).not.toContain('--verbose');
   });
 
   it('with --verbose (its stderr already shown), the CLI does not suggest --verbose', async () => {
