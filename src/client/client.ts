@@ -24,6 +24,7 @@ import { SharedRun } from './shared-run.js';
 import { MAX_TOOLS, ToolCatalog, type CatalogEntry } from './tool-catalog.js';
 import { ToolChangeSubscription } from './tool-changes.js';
 import * as tasks from './tasks.js';
+import * as legacyTasks from './legacy-tasks.js';
 import type { CallToolOptions, CallToolResult, ClientTarget, ListedTool, Progress, ToolClientOptions } from './types.js';
 
 const DEFAULT_CLIENT_INFO: Implementation = { name: 'toolwright-client', version: '0.1.0' };
@@ -141,8 +142,11 @@ export class ToolClient {
     let retry: Record<string, unknown> = {};
     for (let round = 0; ; round++) {
       let result: Record<string, unknown>;
-      ({ entry, result } = await this.sendCall(name, { name, arguments: args, ...retry }, entry, options, budget.deadline, timeoutMs));
+      // A legacy server is asked for a task in params.task (2025-11-25 tasks.mdx) where it and the tool allow one.
+      const legacyTask = options.task && this.era === 'legacy' ? legacyTasks.legacyTaskParams(this.capabilities, entry?.tool) : undefined;
+      ({ entry, result } = await this.sendCall(name, { name, arguments: args, ...retry, ...legacyTask }, entry, options, budget.deadline, timeoutMs));
       if (result.resultType === 'task') result = await tasks.followTask(this.tasks(timeoutMs), result, name, { ...(typeof options.task === 'object' ? options.task : {}), signal: options.signal });
+      else if (legacyTask && legacyTasks.isCreateTaskResult(result)) result = await legacyTasks.followLegacyTask(this.tasks(timeoutMs), result, name, { ...(typeof options.task === 'object' ? options.task : {}), signal: options.signal });
       if (result.resultType !== 'input_required') return checkOutput(name, entry, readCallResult(result));
       if (!this.inputs) throw new InputRequiredError(Method.toolsCall, result.inputRequests);
       if (round >= maxRounds) throw new InputRoundsExceededError(name, maxRounds);

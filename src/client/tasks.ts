@@ -22,7 +22,7 @@ export const TASKS_EXTENSIONS: Readonly<Record<string, unknown>> = Object.freeze
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
 const STATUSES: ReadonlySet<string> = new Set<TaskStatus>(['working', 'input_required', 'completed', 'failed', 'cancelled']);
-const TERMINAL: ReadonlySet<string> = new Set<TaskStatus>(['completed', 'failed', 'cancelled']);
+export const TERMINAL: ReadonlySet<string> = new Set<TaskStatus>(['completed', 'failed', 'cancelled']);
 
 /** A task as the server last described it (the DetailedTask of `tasks/get`). */
 export interface TaskInfo {
@@ -63,7 +63,7 @@ export interface TaskDeps {
 const MIN_POLL_MS = 25;
 const MAX_POLL_MS = 60_000;
 const DEFAULT_POLL_MS = 1_000;
-const MAX_TASK_ID = 200;
+export const MAX_TASK_ID = 200;
 
 /** The task ended as `failed`: the error the server recorded for it. */
 export class TaskFailedError extends McpRpcError {
@@ -209,22 +209,22 @@ function outcome(task: TaskInfo): Record<string, unknown> {
   throw new TaskCancelledError(task.taskId, task.statusMessage);
 }
 
-function expiryOf(task: TaskInfo): number | undefined {
+export function expiryOf(task: TaskInfo): number | undefined {
   if (task.ttlMs === null) return undefined;
   const created = task.createdAt ? Date.parse(task.createdAt) : NaN;
   return (Number.isFinite(created) ? created : Date.now()) + task.ttlMs;
 }
 
-function pollDelay(task: TaskInfo, floor?: number): number {
+export function pollDelay(task: TaskInfo, floor?: number): number {
   const suggested = task.pollIntervalMs ?? DEFAULT_POLL_MS;
   return Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, suggested, floor ?? 0));
 }
 
-function checkTaskId(taskId: unknown): asserts taskId is string {
+export function checkTaskId(taskId: unknown): asserts taskId is string {
   if (typeof taskId !== 'string' || taskId.length === 0 || taskId.length > MAX_TASK_ID) throw new TypeError('taskId must be a non-empty string');
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const timer = setTimeout(() => {
