@@ -30,6 +30,19 @@ function tools() {
         return `${answer.action} ${roots.roots.length} roots`;
       },
     }),
+    defineTool({
+      name: 'steps',
+      description: 'd',
+      inputSchema: { type: 'object' },
+      task: 'always',
+      handler: async (_args, ctx: ToolContext) => {
+        for (let i = 1; i <= 2; i++) {
+          await new Promise((r) => setTimeout(r, 10));
+          ctx.progress(i, 2, `step ${i}`);
+        }
+        return 'done';
+      },
+    }),
   ];
 }
 
@@ -82,6 +95,23 @@ function streamOf(res: Response) {
     },
   };
 }
+
+describe('progress of a legacy task (tasks.mdx "Task Progress Notifications")', () => {
+  it('the call\'s progressToken stays valid after the CreateTaskResult: notifications/progress reach the session, tagged with the task', async () => {
+    const w = wire(server(tempDir('tw-legacy-input-')));
+    await w.initialize('2025-11-25');
+    const created = await w.request('tools/call', { name: 'steps', arguments: {}, task: {}, _meta: { progressToken: 'p-1' } });
+    const { taskId } = created.result.task;
+    expect((await w.request('tasks/result', { taskId })).result.content).toEqual([{ type: 'text', text: 'done' }]);
+    const progress = w.written.filter((m) => m.method === 'notifications/progress');
+    expect(progress.map((m) => m.params)).toEqual([
+      { progressToken: 'p-1', progress: 1, total: 2, message: 'step 1', _meta: { [RELATED]: { taskId } } },
+      { progressToken: 'p-1', progress: 2, total: 2, message: 'step 2', _meta: { [RELATED]: { taskId } } },
+    ]);
+    // Sent after the handle, not before (the call's own answer came first).
+    expect(w.written.indexOf(progress[0])).toBeGreaterThan(w.written.indexOf(created));
+  });
+});
 
 describe('input asked inside a legacy task, over Streamable HTTP', () => {
   async function session(http: Awaited<ReturnType<typeof startHttp>>, capabilities: Record<string, unknown> = { elicitation: {}, roots: {} }) {

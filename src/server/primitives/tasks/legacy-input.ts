@@ -80,6 +80,24 @@ export class TaskInputPeer extends Peer {
     };
   }
 
+  /**
+   * A progress or log notification of the task's work (tasks.mdx "Task
+   * Progress Notifications": the call's progressToken stays valid while the
+   * task lives), tagged with the task: on a tasks/result stream of the
+   * session if one is open, else on the session's own channel (stdio, or the
+   * HTTP GET stream while one is open); never queued, it is only news.
+   */
+  notifyClient(json: string): void {
+    const taskId = this.host.taskId();
+    const note = JSON.parse(json) as { params?: unknown };
+    const params = isPlainObject(note.params) ? note.params : {};
+    const meta = isPlainObject(params._meta) ? params._meta : {};
+    const tagged = taskId === undefined ? json : JSON.stringify({ ...note, params: { ...params, _meta: { ...meta, [RELATED_TASK]: { taskId } } } });
+    const receiver = this.receivers.at(-1);
+    if (receiver) receiver(tagged);
+    else this.session.push?.(tagged);
+  }
+
   private deliver(queued: Queued): void {
     const receiver = this.receivers.at(-1);
     if (receiver) return receiver(queued.json);

@@ -165,14 +165,15 @@ export class TaskRun {
       });
   }
 
-  /** Before the call is a task its notifications go to the original request; after, progress becomes the status message. */
+  /** Before the call is a task its notifications go to the original request; after, progress becomes the status message (and, for a legacy task, goes to the session). */
   private notify(json: string): void {
     if (!this.record) {
       this.original.notify(json);
       return;
     }
-    // SEP-2663: notifications/progress and notifications/message are not sent for tasks.
     const note = JSON.parse(json) as { method?: string; params?: Record<string, unknown> };
+    // The 2025-11-25 form sends them, tagged with the task; SEP-2663 sends neither notifications/progress nor notifications/message for tasks.
+    if (this.input && (note.method === Method.progress || note.method === Method.message)) this.input.notifyClient(json);
     if (note.method !== Method.progress || !note.params) return;
     const { progress, total, message } = note.params;
     this.progressMessage = typeof message === 'string' ? message : `${progress}${typeof total === 'number' ? `/${total}` : ''}`;
