@@ -8,6 +8,7 @@ import { ownProcessGroup, withCallFeedback } from './call-feedback.js';
 import { styleFor } from './style.js';
 import { cliInputHandler, processTerminal, type Terminal } from './prompt.js';
 import { sanitize } from './sanitize.js';
+import { binaryContentsOfCall, writeOutputFiles } from './output-files.js';
 import { withTaskFeedback } from './task.js';
 
 export interface CallOptions extends Omit<ClientCommandOptions, 'json'> {
@@ -18,6 +19,10 @@ export interface CallOptions extends Omit<ClientCommandOptions, 'json'> {
   task?: boolean;
   /** true: JSON output; a JSON object: JSON output and the arguments (`--json '{…}'`, as the synopsis in issue #2 reads). */
   json?: boolean | string;
+  /** Save the result's images, audio and blobs there (output-files.ts). */
+  output?: string;
+  /** Let --output replace existing files. */
+  force?: boolean;
 }
 
 /**
@@ -32,6 +37,7 @@ export async function callCommand(operands: string[], command: string[], given: 
   // With a stdio command after --, there is no URL operand.
   const url = command.length ? undefined : operands[0];
   const [name, ...pairs] = command.length ? operands : operands.slice(1);
+  if (options.force && options.output === undefined) throw new UsageError('--force applies to --output only');
   if (!name) throw new UsageError('which tool? e.g. toolwright call http://127.0.0.1:3000/mcp calculate_sum a=1 b=2');
   const target = ownProcessGroup(resolveTarget(url, command, options));
   const client = await connectClient(target, options, io, version, { onInputRequest: cliInputHandler(io, terminal), inputCapabilities: ['elicitation'] });
@@ -50,6 +56,7 @@ export async function callCommand(operands: string[], command: string[], given: 
     const result = await withCallFeedback((callOptions) => client.callTool(name, args, options.task ? withTaskFeedback(callOptions, io) : callOptions)).catch((err: unknown) =>
       Promise.reject(!tool && err instanceof McpRpcError && err.code === ErrorCode.InvalidParams ? noSuchTool() : forTheCommandLine(err, target)),
     );
+    if (options.output !== undefined) writeOutputFiles(options.output, binaryContentsOfCall(result), options.force, io);
     if (options.json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
     else if (result.isError) io.stderr(`toolwright: the tool reported an error:\n${formatCallResult(result, { style: styleFor(process.stderr) })}`);
     else io.stdout(formatCallResult(result, { style: styleFor(process.stdout), structured: options.structured }));

@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';
 import type { ToolClient } from '../client/client.js';
 import type { ClientTarget } from '../client/types.js';
@@ -6,10 +5,12 @@ import { connectClient, forTheCommandLine, resolveTarget, type ClientCommandOpti
 import { ExitCode, UsageError, type CliIo } from './errors.js';
 import { describeContents, formatPrompt, formatPromptList, formatResourceList } from './primitives-format.js';
 import { sanitize } from './sanitize.js';
+import { writeOutputFiles, type OutputContent } from './output-files.js';
 import { styleFor } from './style.js';
 
 interface ReadOptions extends ClientCommandOptions {
   output?: string;
+  force?: boolean;
 }
 
 /**
@@ -33,13 +34,15 @@ export function primitiveCommands(io: CliIo, command: string[], setCode: (code: 
     .description('read a resource: toolwright read <url> <uri> | toolwright read <uri> -- <command> [args...]')
     .argument('<operands...>', '[url] uri')
     .option('--json', 'the whole result as JSON (text and base64 blobs)')
-    .option('--output <file>', 'write the contents to a file (text as UTF-8, a blob as its bytes) instead of the terminal')
+    .option('--output <file>', 'write the contents to a file, mode 0600 (text as UTF-8, a blob as its bytes; several: <file>-1.<ext>, …) instead of the terminal')
+    .option('--force', 'let --output replace existing files')
     .action(async (operands: string[], options: ReadOptions) => {
+      if (options.force && options.output === undefined) throw new UsageError('--force applies to --output only');
       const { url, rest } = splitOperands(operands, command, 1, 'which resource? e.g. toolwright read http://127.0.0.1:3000/mcp test://static-text');
       setCode(await withClient(url, command, options, io, version, async (client) => {
         const result = await client.readResource(rest[0]);
         if (options.json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
-        else if (options.output) writeContents(result, options.output, io);
+        else if (options.output !== undefined) writeOutputFiles(options.output, resourceContents(result), options.force, io);
         else printContents(result, io);
         return ExitCode.ok;
       }));
@@ -116,9 +119,7 @@ function printContents(result: Awaited<ReturnType<ToolClient['readResource']>>, 
   if (texts.length < result.contents.length) io.stderr('toolwright: binary contents are not printed; use --output <file> or --json\n');
 }
 
-function writeContents(result: Awaited<ReturnType<ToolClient['readResource']>>, file: string, io: CliIo): void {
-  if (result.contents.length !== 1) throw new UsageError(`the resource has ${result.contents.length} contents; --output writes exactly one (use --json)`);
-  const c = result.contents[0];
-  writeFileSync(file, 'text' in c ? c.text : Buffer.from(c.blob, 'base64'));
-  io.stderr(`toolwright: wrote ${'text' in c ? Buffer.byteLength(c.text) : Buffer.from(c.blob, 'base64').length} bytes to ${file}\n`);
+/** Every content of a read, for --output: text as UTF-8, a blob as its bytes. */
+function resourceContents(result: Awaited<ReturnType<ToolClient['readResource']>>): OutputContent[] {
+  return result.contents.map((c) => ({ bytes: 'text' in c ? Buffer.from(c.text, 'utf8') : Buffer.from(c.blob, 'base64'), mimeType: c.mimeType, what: `${'text' in c ? 'text' : 'blob'} of ${c.uri}` }));
 }

@@ -74,6 +74,8 @@ function buildProgram(io: CliIo, command: string[], setCode: (code: number) => v
     .option('--json [arguments]', "machine-readable JSON output; given a JSON object ('{…}'), it is also the arguments")
     .option('--args <json>', 'arguments as a JSON object (key=value pairs are merged over it)')
     .option('--structured', 'show the structured content even when the text already carries it')
+    .option('--output <file>', "save the result's images, audio and blobs (decoded) to <file>, mode 0600; several: <file>-1.<ext>, <file>-2.<ext>, …")
+    .option('--force', 'let --output replace existing files')
     .option('--task', 'let the server run the call as a task (tasks extension): its status on stderr, questions answered here, Ctrl-C cancels it')
     .action(async (operands: string[], options: CallOptions) => setCode(await callCommand(operands, command, options, io, packageVersion())));
 
