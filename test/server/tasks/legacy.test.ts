@@ -3,14 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { ToolServer } from '../../../src/server/server.js';
 import { defineTool, type ToolContext } from '../../../src/server/tool.js';
 import { startHttp, sseMessages } from '../../helpers/http.js';
+import { abortableSleep } from '../../helpers/tasks.js';
 import { tempDir } from '../../helpers/temp.js';
 import { wire } from '../../helpers/wire.js';
 
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
-  });
+const sleep = abortableSleep;
 
 function tools() {
   return [

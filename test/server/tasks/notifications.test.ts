@@ -1,26 +1,18 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ToolServer } from '../../../src/server/server.js';
-import { defineTool, type ToolContext } from '../../../src/server/tool.js';
+import { defineTool } from '../../../src/server/tool.js';
 import { startHttp, readSse } from '../../helpers/http.js';
+import { askNameTaskTool, TASKS_EXTENSION, WITH_TASKS_AND_ELICITATION } from '../../helpers/tasks.js';
 import { tempDir } from '../../helpers/temp.js';
 import { modernMeta, wire } from '../../helpers/wire.js';
 
-const EXT = 'io.modelcontextprotocol/tasks';
-const withTasks = { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, extensions: { [EXT]: {} } } };
+const EXT = TASKS_EXTENSION;
+const withTasks = WITH_TASKS_AND_ELICITATION;
 
 function tools() {
   return [
-    defineTool({
-      name: 'ask',
-      description: 'd',
-      inputSchema: { type: 'object' },
-      task: 'always',
-      handler: async (_args, ctx: ToolContext) => {
-        const answer = await ctx.elicit('Your name?', { type: 'object', properties: { name: { type: 'string' } } }, { key: 'name' });
-        return `Hello, ${answer.content?.name}`;
-      },
-    }),
+    askNameTaskTool(),
     defineTool({ name: 'quick', description: 'd', inputSchema: { type: 'object' }, task: 'always', handler: () => 'quick' }),
   ];
 }

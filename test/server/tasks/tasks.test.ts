@@ -4,17 +4,13 @@ import { ToolServer } from '../../../src/server/server.js';
 import { defineTool, type ToolContext } from '../../../src/server/tool.js';
 import { SqliteTaskStore } from '../../../src/tasks/sqlite-store.js';
 import { startHttp } from '../../helpers/http.js';
+import { abortableSleep, askNameTaskTool, TASKS_EXTENSION, WITH_TASKS_AND_ELICITATION } from '../../helpers/tasks.js';
 import { tempDir } from '../../helpers/temp.js';
 import { wire } from '../../helpers/wire.js';
 
-const EXT = 'io.modelcontextprotocol/tasks';
-/** `_meta` of a request whose client declares the tasks extension (and elicitation). */
-const withTasks = { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, extensions: { [EXT]: {} } } };
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
-  });
+const EXT = TASKS_EXTENSION;
+const withTasks = WITH_TASKS_AND_ELICITATION;
+const sleep = abortableSleep;
 
 function tools() {
   return [
@@ -40,16 +36,7 @@ function tools() {
         return `after ${ms}`;
       },
     }),
-    defineTool({
-      name: 'ask',
-      description: 'd',
-      inputSchema: { type: 'object' },
-      task: 'always',
-      handler: async (_args, ctx: ToolContext) => {
-        const answer = await ctx.elicit('Your name?', { type: 'object', properties: { name: { type: 'string' } } }, { key: 'name' });
-        return `Hello, ${answer.content?.name}`;
-      },
-    }),
+    askNameTaskTool(),
     defineTool({ name: 'plain', description: 'd', inputSchema: { type: 'object' }, handler: () => 'plain' }),
   ];
 }
