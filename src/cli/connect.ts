@@ -8,6 +8,7 @@ import { UsageError, type CliIo } from './errors.js';
 import { storedAuthorization, withLoginHint } from './login.js';
 import { cliInputHandler } from './prompt.js';
 import { capturingStderr, withServerStderr } from './server-stderr.js';
+import { findServer } from './servers-file.js';
 
 /** Options every client command shares. */
 export interface ClientCommandOptions {
@@ -22,6 +23,8 @@ export interface ClientCommandOptions {
   env?: string[];
   /** A stdio server's working directory. */
   cwd?: string;
+  /** Where `@name` is looked up (servers-file.ts has the default search). */
+  serversFile?: string;
 }
 
 const ERAS: readonly EraPreference[] = ['auto', 'modern', 'legacy'];
@@ -32,6 +35,8 @@ const ERAS: readonly EraPreference[] = ['auto', 'modern', 'legacy'];
  */
 export function resolveTarget(url: string | undefined, command: string[], options: ClientCommandOptions): ClientTarget {
   if (url !== undefined && command.length) throw new UsageError('give either a server URL or a command after --, not both');
+  if (url?.startsWith('@')) return namedTarget(url.slice(1), options);
+  if (options.serversFile !== undefined) throw new UsageError('--servers-file applies to a named server: toolwright list @name --servers-file <path>');
   if (command.length) {
     if (options.header.length) throw new UsageError('--header applies to HTTP servers only');
     return stdioTarget({ command: command[0], args: command.slice(1) }, options);
@@ -48,6 +53,17 @@ export function resolveTarget(url: string | undefined, command: string[], option
   return { url: parsed.href, headers: parseHeaders(options.header) };
 }
 
+/** `@name`: a server from a servers file, with -e, --cwd and --header applied over its entry. */
+function namedTarget(name: string, options: ClientCommandOptions): ClientTarget {
+  const server = findServer(name, options.serversFile);
+  if (server.kind === 'stdio') {
+    if (options.header.length) throw new UsageError(`--header applies to HTTP servers only; @${name} is a stdio server`);
+    return stdioTarget({ command: server.command, args: server.args, env: server.env, ...(server.cwd !== undefined ? { cwd: server.cwd } : {}) }, options);
+  }
+  refuseStdioOptions(options);
+  return { url: server.url, headers: { ...server.headers, ...parseHeaders(options.header) } };
+}
+
 /**
  * A stdio server as the command line starts it: the user's own shell
  * environment (their server, started on their behalf) plus `-e`, in `--cwd`,
@@ -55,7 +71,7 @@ export function resolveTarget(url: string | undefined, command: string[], option
  */
 export function stdioTarget(base: StdioTarget, options: ClientCommandOptions): StdioTarget {
   const env = { ...base.env, ...parseEnv(options.env ?? []) };
-  const cwd = options.cwd !== undefined ? checkedCwd(options.cwd) : base.cwd;
+  const cwd = options.cwd !== undefined ? checkedCwd(options.cwd, '--cwd') : base.cwd !== undefined ? checkedCwd(base.cwd, 'the server\'s cwd') : undefined;
   return capturingStderr({ ...base, env, ...(cwd !== undefined ? { cwd } : {}), inheritEnv: true }, options.verbose);
 }
 
@@ -81,15 +97,15 @@ function parseEnv(pairs: string[]): Record<string, string> {
 }
 
 /** Checked here: a missing directory would otherwise fail the spawn as "command not found". */
-function checkedCwd(dir: string): string {
+function checkedCwd(dir: string, what: string): string {
   const absolute = resolve(dir);
   let isDir = false;
   try {
     isDir = statSync(absolute).isDirectory();
   } catch {
-    throw new UsageError(`--cwd: no such directory: ${JSON.stringify(dir)}`);
+    throw new UsageError(`${what}: no such directory: ${JSON.stringify(dir)}`);
   }
-  if (!isDir) throw new UsageError(`--cwd: not a directory: ${JSON.stringify(dir)}`);
+  if (!isDir) throw new UsageError(`${what}: not a directory: ${JSON.stringify(dir)}`);
   return absolute;
 }
 

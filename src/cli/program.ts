@@ -121,5 +121,6 @@ function withClientOptions(cmd: Command): Command {
     .option('--header <header>', 'HTTP header "Name: value" (repeatable)', (value: string, all: string[]) => [...all, value], [] as string[])
     .option('-e, --env <KEY=VALUE>', "set an environment variable for the stdio server (repeatable)", (value: string, all: string[]) => [...all, value], [] as string[])
     .option('--cwd <dir>', "the stdio server's working directory")
+    .option('--servers-file <path>', 'where @name servers are defined ({"mcpServers": {…}}; default: ./.mcp.json, ./mcp.json, ~/.config/toolwright/servers.json)')
     .option('--verbose', "show the stdio server's stderr as it comes (without it, its last lines are shown when it fails)");
 }

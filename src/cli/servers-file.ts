@@ -1,0 +1,152 @@
+import { readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { UsageError } from './errors.js';
+
+/** One named server from a servers file, as the command line starts or reaches it. */
+export type NamedServer =
+  | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
+  | { kind: 'http'; url: string; headers: Record<string, string> };
+
+const MAX_FILE_BYTES = 1024 * 1024;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const KEYS = new Set(['type', 'command', 'args', 'env', 'cwd', 'url', 'headers']);
+/** Keys desktop clients keep for their own UI: they do not change how the server is reached. */
+const IGNORED_KEYS = new Set(['description', 'disabled', 'autoApprove', 'alwaysAllow']);
+const HTTP_TYPES = new Set(['http', 'streamable-http', 'streamableHttp']);
+
+/**
+ * Where `@name` is looked up when --servers-file is not given, in this order
+ * (the first file that defines the name wins): the project's `.mcp.json` and
+ * `mcp.json` in the current directory, then the user's
+ * `$XDG_CONFIG_HOME/toolwright/servers.json` (default `~/.config/…`).
+ */
+export function defaultServersFiles(cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): string[] {
+  const config = env.XDG_CONFIG_HOME || join(homedir(), '.config');
+  return [join(cwd, '.mcp.json'), join(cwd, 'mcp.json'), join(config, 'toolwright', 'servers.json')];
+}
+
+/**
+ * The server `name` from a file in the desktop clients' format:
+ * `{ "mcpServers": { "<name>": { command, args, env, cwd } | { url, headers } } }`
+ * (`"servers"` as VS Code names it is read too). Every file read is checked
+ * whole, and a problem names the file and the key.
+ */
+export function findServer(name: string, serversFile: string | undefined): NamedServer {
+  if (!name) throw new UsageError('give the server\'s name after @, e.g. toolwright list @filesystem');
+  const files = serversFile !== undefined ? [serversFile] : defaultServersFiles().filter(isFile);
+  if (serversFile !== undefined && !isFile(serversFile)) throw new UsageError(`--servers-file: no such file: ${JSON.stringify(serversFile)}`);
+  if (!files.length) throw new UsageError(`@${name}: no servers file; looked for ${defaultServersFiles().join(', ')} (or give --servers-file <path>)`);
+  const known: string[] = [];
+  for (const file of files) {
+    const servers = readServersFile(file);
+    if (Object.hasOwn(servers, name)) return servers[name];
+    known.push(...Object.keys(servers));
+  }
+  const names = [...new Set(known)].slice(0, 20).map((n) => JSON.stringify(n)).join(', ');
+  throw new UsageError(`no server named ${JSON.stringify(name)} in ${files.join(', ')}${names ? `; it has: ${names}` : ''}`);
+}
+
+/** Every entry of one file, checked. */
+export function readServersFile(file: string): Record<string, NamedServer> {
+  let text: string;
+  try {
+    if (statSync(file).size > MAX_FILE_BYTES) throw new UsageError(`${file}: larger than 1 MiB; not a servers file`);
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw new UsageError(`${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`${file}: not valid JSON (${(err as Error).message})`);
+  }
+  const at = (key: string) => new Problem(file, key);
+  if (!isObject(parsed)) throw at('').is('a JSON object with an "mcpServers" object');
+  const key = Object.hasOwn(parsed, 'mcpServers') ? 'mcpServers' : Object.hasOwn(parsed, 'servers') ? 'servers' : undefined;
+  if (!key) throw at('').is('a JSON object with an "mcpServers" object');
+  const entries = parsed[key];
+  if (!isObject(entries)) throw at(key).is('an object of servers by name');
+  const servers: Record<string, NamedServer> = Object.create(null);
+  for (const [name, entry] of Object.entries(entries)) servers[name] = checkEntry(entry, `${key}.${name}`, file);
+  return servers;
+}
+
+function checkEntry(entry: unknown, path: string, file: string): NamedServer {
+  const at = (key: string) => new Problem(file, key ? `${path}.${key}` : path);
+  if (!isObject(entry)) throw at('').is('an object: { "command", "args", "env", "cwd" } or { "url", "headers" }');
+  for (const key of Object.keys(entry)) {
+    if (!KEYS.has(key) && !IGNORED_KEYS.has(key)) throw at(key).is(`not a key toolwright reads (it reads ${[...KEYS].join(', ')})`);
+  }
+  if (entry.disabled === true) throw at('disabled').is('false to use this server (it is marked disabled)');
+  const type = entry.type;
+  if (type !== undefined && typeof type !== 'string') throw at('type').is('a string');
+  if (type === 'sse') throw at('type').is('"stdio" or "http": "sse" (the HTTP+SSE transport of 2024-11-05) is not supported; give the server\'s Streamable HTTP endpoint with "type": "http"');
+  if (type !== undefined && type !== 'stdio' && !HTTP_TYPES.has(type)) throw at('type').is(`"stdio", "http" or "streamable-http", not ${JSON.stringify(type)}`);
+  const isHttp = type !== undefined ? HTTP_TYPES.has(type) : entry.url !== undefined;
+  if (entry.command !== undefined && entry.url !== undefined) throw at('').is('either a "command" (stdio) or a "url" (HTTP), not both');
+  if (isHttp) {
+    for (const key of ['command', 'args', 'env', 'cwd']) if (entry[key] !== undefined) throw at(key).is('absent for an HTTP server');
+    const url = checkString(entry.url, at('url'));
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw at('url').is('an http:// or https:// URL');
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw at('url').is('an http:// or https:// URL');
+    const headers = checkStringMap(entry.headers, at('headers'), (k) => at(`headers.${k}`), HEADER_NAME, 'a header name');
+    for (const [k, v] of Object.entries(headers)) if (/[\r\n\0]/.test(v)) throw at(`headers.${k}`).is('a value without line breaks');
+    return { kind: 'http', url: parsed.href, headers };
+  }
+  for (const key of ['url', 'headers']) if (entry[key] !== undefined) throw at(key).is('absent for a stdio server');
+  const command = checkString(entry.command, at('command'));
+  if (entry.args !== undefined && !Array.isArray(entry.args)) throw at('args').is('an array of strings');
+  const args = ((entry.args ?? []) as unknown[]).map((arg, i) => checkString(arg, at(`args[${i}]`), true));
+  const env = checkStringMap(entry.env, at('env'), (k) => at(`env.${k}`), ENV_NAME, 'a variable name (letters, digits, _)');
+  // A relative cwd is the file's: the file says where its servers live, wherever it is used from.
+  const cwd = entry.cwd === undefined ? undefined : resolve(dirname(resolve(file)), checkString(entry.cwd, at('cwd')));
+  return { kind: 'stdio', command, args, env, ...(cwd !== undefined ? { cwd } : {}) };
+}
+
+/** A problem in the file at a key, said as "file: key: must be …". */
+class Problem {
+  constructor(private readonly file: string, private readonly key: string) {}
+  is(what: string): UsageError {
+    return new UsageError(`${this.file}: ${this.key ? `${JSON.stringify(this.key)} ` : ''}must be ${what}`);
+  }
+}
+
+function checkString(value: unknown, problem: Problem, emptyOk = false): string {
+  if (typeof value !== 'string' || (!emptyOk && value === '')) throw problem.is(emptyOk ? 'a string' : 'a non-empty string');
+  if (value.includes('\0')) throw problem.is('a string without NUL characters');
+  // Desktop clients expand ${VAR} (and VS Code ${input:…}); taken literally it would fail in a confusing way.
+  if (value.includes('${')) throw problem.is('a plain value: ${…} variables are not expanded by toolwright (use -e KEY=VAL or --header instead)');
+  return value;
+}
+
+function checkStringMap(value: unknown, whole: Problem, at: (key: string) => Problem, name: RegExp, what: string): Record<string, string> {
+  if (value === undefined) return {};
+  if (!isObject(value)) throw whole.is('an object of strings');
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (!name.test(k)) throw at(k).is(`named by ${what}`);
+    out[k] = checkString(v, at(k), true);
+  }
+  return out;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
