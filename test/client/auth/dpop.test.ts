@@ -6,21 +6,13 @@
  */
 import { createHash } from 'node:crypto';
 import { calculateJwkThumbprint, decodeProtectedHeader, importJWK, jwtVerify, type JWK } from 'jose';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DpopKey } from '../../../src/client/auth/dpop.js';
 import { MemoryTokenStore, OAuthClient } from '../../../src/client.js';
-import { json, startScriptedHttp, type Exchange } from '../../helpers/scripted-http.js';
+import { json, type Exchange } from '../../helpers/scripted-http.js';
+import { scriptedServersPerTest } from '../../helpers/scripted-servers.js';
 
-type Scripted = Awaited<ReturnType<typeof startScriptedHttp>>;
-const servers: Scripted[] = [];
-afterEach(async () => {
-  while (servers.length) await servers.pop()!.close();
-});
-async function start(handler: Parameters<typeof startScriptedHttp>[0]): Promise<Scripted> {
-  const server = await startScriptedHttp(handler);
-  servers.push(server);
-  return server;
-}
+const start = scriptedServersPerTest();
 
 /** Checks a proof as a resource or authorization server would; returns its claims and key thumbprint. */
 async function verifyProof(proof: string | undefined) {

@@ -6,21 +6,12 @@
  * server, or let a secret into an error message.
  */
 import type { ServerResponse } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AuthorizationError, MemoryTokenStore, OAuthClient } from '../../../src/client.js';
-import { json, startScriptedHttp, type Exchange } from '../../helpers/scripted-http.js';
+import { json, type Exchange } from '../../helpers/scripted-http.js';
+import { scriptedServersPerTest } from '../../helpers/scripted-servers.js';
 
-type Scripted = Awaited<ReturnType<typeof startScriptedHttp>>;
-const servers: Scripted[] = [];
-afterEach(async () => {
-  while (servers.length) await servers.pop()!.close();
-});
-
-async function start(handler: Parameters<typeof startScriptedHttp>[0]): Promise<Scripted> {
-  const server = await startScriptedHttp(handler);
-  servers.push(server);
-  return server;
-}
+const start = scriptedServersPerTest();
 
 /** An authorization server for client_credentials (and, with `pkce`, the code flow) that counts what it is sent. */
 async function authorizationServer(options: { pkce?: boolean; tokenError?: boolean } = {}) {
