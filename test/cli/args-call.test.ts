@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/program.js';
+import { runCliCaptured } from '../helpers/cli.js';
 import { createLogger } from '../../src/server/logger.js';
 import { ToolServer } from '../../src/server/server.js';
 import { defineTool, type Tool } from '../../src/server/tool.js';
@@ -34,12 +34,7 @@ beforeAll(async () => {
 });
 afterAll(() => http.close());
 
-async function run(...argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
-  return { code, stdout, stderr };
-}
+const run = runCliCaptured;
 
 describe('toolwright call reads key=value from the schema', () => {
   it('takes operations=sum for an array of strings and a comma list for integers, and says what it read', async () => {

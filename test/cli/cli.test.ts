@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { demoTools } from '../fixtures/cli/demo-tools.js';
-import { runCli } from '../../src/cli/program.js';
+import { runCliCaptured } from '../helpers/cli.js';
 import { createLogger } from '../../src/server/logger.js';
 import { ToolServer } from '../../src/server/server.js';
 import { serveHttp, type HttpServerHandle } from '../../src/transports/http-server.js';
@@ -17,12 +17,7 @@ const main = `${root}src/cli/main.ts`;
 /** The CLI itself, started the way a stdio client would start it (from any directory). */
 const cliCommand = [process.execPath, '--import', import.meta.resolve('tsx'), main];
 
-async function run(...argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
-  return { code, stdout, stderr };
-}
+const run = runCliCaptured;
 
 let http: HttpServerHandle;
 beforeAll(async () => {

@@ -8,6 +8,7 @@ import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCliCaptured } from '../helpers/cli.js';
 import { runCli } from '../../src/cli/program.js';
 import { FileTokenStore } from '../../src/client.js';
 import { ToolServer } from '../../src/server/server.js';
@@ -50,12 +51,7 @@ afterAll(async () => {
   }
 });
 
-async function run(...argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
-  return { code, stdout, stderr };
-}
+const run = runCliCaptured;
 
 /** Runs `toolwright login …` and signs in as the user when the URL appears. */
 async function login(...extra: string[]) {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/program.js';
+import { runCliCaptured } from '../helpers/cli.js';
 import { json, startScriptedHttp } from '../helpers/scripted-http.js';
 
 type Scripted = Awaited<ReturnType<typeof startScriptedHttp>>;
@@ -9,12 +9,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function run(...argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
-  return { code, stdout, stderr };
-}
+const run = runCliCaptured;
 
 const CAPS = 'io.modelcontextprotocol/clientCapabilities';
 

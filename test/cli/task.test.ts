@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/program.js';
+import { runCliCaptured } from '../helpers/cli.js';
 import { ToolClient } from '../../src/client.js';
 import { createLogger } from '../../src/server/logger.js';
 import { ToolServer } from '../../src/server/server.js';
@@ -26,12 +26,7 @@ afterAll(async () => {
   temp.remove();
 });
 
-async function cli(...argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
-  return { code, stdout, stderr };
-}
+const cli = runCliCaptured;
 
 const taskIdIn = (text: string) => /as task ([0-9a-f-]{36})/.exec(text)?.[1];
 
