@@ -46,10 +46,6 @@ function parseJsonArgs(json: string): Record<string, unknown> {
   return value;
 }
 
-export function coerce(raw: string, schema: unknown): unknown {
-  return coerceValue(raw, schema).value;
-}
-
 const BOOLEAN_WORDS: Readonly<Record<string, boolean>> = { true: true, false: false, yes: true, no: false, y: true, n: false, on: true, off: false, 1: true, 0: false };
 const SCALARS = new Set(['string', 'number', 'integer', 'boolean', 'null']);
 

@@ -9,13 +9,9 @@ import { isWithin } from './path-parse.js';
  * compared to the real root with a separator-aware test, so `../x`, a
  * symlink out of the root, or a sibling such as `/srv/root-other` for root
  * `/srv/root` are all refused. Refusals name the relative path only, never
- * the root's absolute path.
+ * the root's absolute path. Also answers the real path of the root it was
+ * checked against (git's hardening stops discovery there).
  */
-export async function resolveWorkingDirectory(root: string, relative: string | undefined): Promise<string> {
-  return (await resolveWorkingDirectoryIn(root, relative)).cwd;
-}
-
-/** The working directory, and the real path of the root it was checked against (git's hardening stops discovery there). */
 export async function resolveWorkingDirectoryIn(root: string, relative: string | undefined): Promise<{ cwd: string; realRoot: string }> {
   let realRoot: string;
   try {

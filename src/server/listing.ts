@@ -2,17 +2,12 @@ import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
 import { decodeCursor, encodeCursor } from '../protocol/cursor.js';
 import type { CacheHints, ResultEncoder } from '../protocol/result.js';
 import type { Era } from '../protocol/versions.js';
-import type { CompiledTool } from './compile-tool.js';
-import type { ToolRegistry } from './registry.js';
 
 /** What a listing is built from: items with their serialized wire definitions, and a version that changes with them. */
 export interface ListSource<T extends { readonly wireJson: string }> {
   readonly version: number;
   list(): readonly T[];
 }
-
-/** What a tool listing is built from: the registry, or a caller's filtered view of it. */
-export type ToolSource = Pick<ToolRegistry, 'version' | 'list'>;
 
 /**
  * Serves list pages (`tools/list`, `prompts/list`, `resources/list`, …) from
@@ -67,12 +62,5 @@ export class PagedListing<T extends { readonly wireJson: string }> {
     const list = `${JSON.stringify(this.key)}:[${page.map((t) => t.wireJson).join(',')}]`;
     const hints = era === 'modern' ? `,"ttlMs":${this.cache.ttlMs},"cacheScope":${JSON.stringify(this.cache.cacheScope)}` : '';
     return this.results.wrap(era, `${list}${next}${hints}`);
-  }
-}
-
-/** `tools/list` pages. */
-export class ToolListing extends PagedListing<CompiledTool> {
-  constructor(registry: ToolSource, pageSize: number, cache: CacheHints, results: ResultEncoder) {
-    super(registry, 'tools', pageSize, cache, results);
   }
 }
