@@ -1,4 +1,5 @@
 import { isPlainObject } from '../protocol/content.js';
+import { TASKS_EXTENSION } from '../protocol/extensions.js';
 import { withDeadline } from './deadline.js';
 import { CancelledError, InputRequiredError, InputRoundsExceededError, McpRpcError, ProtocolViolationError, ToolClientError } from './errors.js';
 import { readInputRequired } from './inputs/check.js';
@@ -14,7 +15,7 @@ import type { RequestOptions } from './session.js';
  * the server sends is trusted: every task is checked before it is used.
  */
 
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+export { TASKS_EXTENSION };
 
 /** Declares the extension on one request (SEP-2663: per request, never for the session). */
 export const TASKS_EXTENSIONS: Readonly<Record<string, unknown>> = Object.freeze({ [TASKS_EXTENSION]: {} });

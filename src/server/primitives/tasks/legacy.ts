@@ -1,5 +1,6 @@
 import { ErrorCode, RpcError } from '../../../jsonrpc/errors.js';
 import { isPlainObject } from '../../../protocol/content.js';
+import { META } from '../../../protocol/meta.js';
 import { TERMINAL_STATUSES, type TaskCursor, type TaskRecord } from '../../../tasks/store.js';
 import type { Reply } from '../../peer.js';
 import type { ResolvedTaskMode } from './policy.js';
@@ -76,7 +77,7 @@ export function finalOutcome(record: TaskRecord): { result: Record<string, unkno
     const result = { ...(record.result ?? {}) };
     delete result.resultType; // a modern-era field, when the task was created by a modern request
     const meta = isPlainObject(result._meta) ? { ...result._meta } : {};
-    delete meta['io.modelcontextprotocol/serverInfo'];
+    delete meta[META.serverInfo];
     result._meta = { ...meta, [RELATED_TASK]: { taskId: record.taskId } };
     return { result };
   }

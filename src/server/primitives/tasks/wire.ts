@@ -1,10 +1,10 @@
 import { ErrorCode, RpcError } from '../../../jsonrpc/errors.js';
 import { isPlainObject } from '../../../protocol/content.js';
+import { TASKS_EXTENSION } from '../../../protocol/extensions.js';
 import { META, type ClientCapabilities, type Implementation } from '../../../protocol/meta.js';
 import type { TaskRecord } from '../../../tasks/store.js';
 
-/** The extension's identifier (SEP-2663 "Extension Identifier"). */
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+export { TASKS_EXTENSION };
 
 export const TaskMethod = {
   get: 'tasks/get',
