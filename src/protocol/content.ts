@@ -48,7 +48,8 @@ export interface EmbeddedResource extends BlockBase {
 export type ContentBlock = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-const MIME = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+(\s*;.*)?$/i;
+/** A MIME type (type/subtype, parameters allowed), as content blocks and resource definitions must give it. */
+export const MIME = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+(\s*;.*)?$/i;
 const URI = /^[a-zA-Z][a-zA-Z0-9+.-]*:/;
 
 export function isBase64(s: unknown): boolean {

@@ -39,4 +39,11 @@ describe('fields every definition shares', () => {
     expect(template(fine)).not.toThrow();
     expect(tool({ scopes: ['read'], visibilityScopes: ['see'] })).not.toThrow();
   });
+
+  it("a resource's mimeType follows the rule content blocks follow (protocol/content.ts MIME)", () => {
+    for (const make of [resource, template]) {
+      expect(make({ mimeType: 'text' })).toThrow('"mimeType" is not a MIME type (type/subtype)');
+      expect(make({ mimeType: 'text/plain; charset=utf-8' })).not.toThrow();
+    }
+  });
 });

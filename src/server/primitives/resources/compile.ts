@@ -1,5 +1,5 @@
 import type { ScopedEntry } from '../../../policy/auth/scope-policy.js';
-import { contentBlockProblem, isPlainObject } from '../../../protocol/content.js';
+import { contentBlockProblem, isPlainObject, MIME } from '../../../protocol/content.js';
 import { iconsAndMetaProblem, scopeFieldsProblem, timeoutProblem, titleAndDescriptionProblem } from '../../definition-fields.js';
 import { compileArgsSchema, type ArgsSchema } from '../args-schema.js';
 import type { Resource, ResourceTemplate } from './resource.js';
@@ -9,7 +9,6 @@ import { UriTemplate } from './uri-template.js';
 export const RESULT_URI_PREFIX = 'toolwright://results/';
 
 const URI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s]*$/;
-const MIME = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+(\s*;.*)?$/i;
 const MAX_URI_CHARS = 8192;
 
 export class ResourceDefinitionError extends Error {
