@@ -8,7 +8,7 @@ import { UsageError, type CliIo } from './errors.js';
 import { storedAuthorization, withLoginHint } from './login.js';
 import { cliInputHandler } from './prompt.js';
 import { capturingStderr, withServerStderr } from './server-stderr.js';
-import { findServer } from './servers-file.js';
+import { ENV_NAME, findServer } from './servers-file.js';
 
 /** Options every client command shares. */
 export interface ClientCommandOptions {
@@ -80,8 +80,6 @@ export function refuseStdioOptions(options: ClientCommandOptions): void {
   if (options.env?.length) throw new UsageError('-e applies to stdio servers only (a command after --), not to a URL');
   if (options.cwd !== undefined) throw new UsageError('--cwd applies to stdio servers only (a command after --), not to a URL');
 }
-
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 function parseEnv(pairs: string[]): Record<string, string> {
   const env: Record<string, string> = {};

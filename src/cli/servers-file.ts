@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { HEADER_NAME_TOKEN } from '../protocol/header-params.js';
 import { UsageError } from './errors.js';
 
 /** One named server from a servers file, as the command line starts or reaches it. */
@@ -9,8 +10,9 @@ export type NamedServer =
   | { kind: 'http'; url: string; headers: Record<string, string> };
 
 const MAX_FILE_BYTES = 1024 * 1024;
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** An environment variable name (also what connect's -e KEY=VALUE takes). */
+export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const HEADER_NAME = HEADER_NAME_TOKEN;
 const KEYS = new Set(['type', 'command', 'args', 'env', 'cwd', 'url', 'headers']);
 /** Keys desktop clients keep for their own UI: they do not change how the server is reached. */
 const IGNORED_KEYS = new Set(['description', 'disabled', 'autoApprove', 'alwaysAllow']);

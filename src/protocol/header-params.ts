@@ -10,7 +10,9 @@ export interface HeaderParam {
   type: 'string' | 'integer' | 'boolean';
 }
 
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** An HTTP header name: one RFC 9110 token (letters, digits and !#$%&'*+-.^_`|~). */
+export const HEADER_NAME_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const TOKEN = HEADER_NAME_TOKEN;
 // Keywords whose value is a subschema or an array of them, and those whose value maps names to subschemas.
 const SCHEMA_KEYWORDS = [
   'items', 'prefixItems', 'additionalItems', 'contains', 'additionalProperties', 'unevaluatedProperties',

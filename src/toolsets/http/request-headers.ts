@@ -1,4 +1,5 @@
 import { UrlRefusal } from '../../policy/urls.js';
+import { HEADER_NAME_TOKEN } from '../../protocol/header-params.js';
 
 export interface HeaderLimits {
   /** Most headers a caller may send (default 50). */
@@ -48,7 +49,7 @@ function namesInConnection(headers: Record<string, string>): Set<string> {
 }
 
 /** RFC 9110 token characters: what a header name may be made of. */
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const TOKEN = HEADER_NAME_TOKEN;
 /** Field values: visible characters, spaces and tabs; no CR, LF or NUL (header injection). */
 const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
