@@ -4,19 +4,14 @@ import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/program.js';
+import { runCliCaptured } from '../helpers/cli.js';
 import { createLogger } from '../../src/server/logger.js';
 import { ToolServer } from '../../src/server/server.js';
 import { serveHttp, type HttpServerHandle } from '../../src/transports/http-server.js';
 import { demoTools } from '../fixtures/cli/demo-tools.js';
 import { tempDir } from '../helpers/temp.js';
 
-async function run(...argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
-  return { code, stdout, stderr };
-}
+const run = runCliCaptured;
 
 const tsx = import.meta.resolve('tsx');
 const stdioFixture = fileURLToPath(new URL('../fixtures/stdio-server.ts', import.meta.url));
