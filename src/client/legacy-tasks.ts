@@ -1,7 +1,7 @@
 import { isPlainObject } from '../protocol/content.js';
 import { CancelledError, InputRoundsExceededError, McpRpcError, ProtocolViolationError } from './errors.js';
 import { clip } from './results.js';
-import { cancelTask, checkTaskId, expiryOf, MAX_TASK_ID, pollDelay, sleep, TaskCancelledError, TaskExpiredError, TaskFailedError, TERMINAL, type TaskCallOptions, type TaskDeps, type TaskInfo, type TaskStatus } from './tasks.js';
+import { cancelTask, checkTaskId, expiryOf, MAX_TASK_ID, pollDelay, sleep, TaskCancelledError, TaskExpiredError, TaskFailedError, taskReporter, TERMINAL, type TaskCallOptions, type TaskDeps, type TaskInfo, type TaskStatus } from './tasks.js';
 
 /**
  * Tasks in their 2025-11-25 form (basic/utilities/tasks.mdx), for a legacy
@@ -73,17 +73,7 @@ async function getLegacyTask(deps: TaskDeps, taskId: string, signal?: AbortSigna
 export async function followLegacyTask(deps: TaskDeps, created: Record<string, unknown>, toolName: string, options: TaskCallOptions & { signal?: AbortSignal }): Promise<Record<string, unknown>> {
   let task = readLegacyTask('tools/call', created.task);
   const { signal } = options;
-  let told = '';
-  const tell = (t: TaskInfo) => {
-    const seen = `${t.status}\u0000${t.statusMessage ?? ''}`;
-    if (seen === told || !options.onTask) return;
-    told = seen;
-    try {
-      options.onTask({ ...t });
-    } catch (err) {
-      deps.warn(`the onTask callback threw: ${(err as Error).message}`);
-    }
-  };
+  const tell = taskReporter(options.onTask, (message) => deps.warn(message));
   const expiresAt = expiryOf(task);
   let rounds = 0;
   try {

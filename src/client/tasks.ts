@@ -137,6 +137,25 @@ export async function updateTask(deps: TaskDeps, taskId: string, inputResponses:
 }
 
 /**
+ * What reports a task's progress to the caller's `onTask`: a copy of the
+ * task each time its status or status message changes (never the same twice
+ * in a row); a throwing callback is warned about, never fatal to the call.
+ */
+export function taskReporter(onTask: TaskCallOptions['onTask'], warn: (message: string) => void): (task: TaskInfo) => void {
+  let told = '';
+  return (t) => {
+    const seen = `${t.status}\u0000${t.statusMessage ?? ''}`;
+    if (seen === told || !onTask) return;
+    told = seen;
+    try {
+      onTask({ ...t });
+    } catch (err) {
+      warn(`the onTask callback threw: ${(err as Error).message}`);
+    }
+  };
+}
+
+/**
  * Follows a task from its CreateTaskResult to its end: polls `tasks/get` at
  * the server's interval, answers its questions with `onInputRequest` through
  * `tasks/update` (each key once: SEP-2663 asks clients to deduplicate), and
@@ -149,17 +168,7 @@ export async function followTask(deps: TaskDeps, created: Record<string, unknown
   const { signal } = options;
   const answered = new Set<string>();
   let rounds = 0;
-  let told = '';
-  const tell = (t: TaskInfo) => {
-    const seen = `${t.status}\u0000${t.statusMessage ?? ''}`;
-    if (seen === told || !options.onTask) return;
-    told = seen;
-    try {
-      options.onTask({ ...t });
-    } catch (err) {
-      deps.warn(`the onTask callback threw: ${(err as Error).message}`);
-    }
-  };
+  const tell = taskReporter(options.onTask, (message) => deps.warn(message));
   const expiresAt = expiryOf(task);
   try {
     for (;;) {
