@@ -21,8 +21,6 @@ export class BackgroundPruner {
     private readonly policy: ResolvedRetention,
     private readonly onError: (err: unknown) => void,
     private readonly now: () => number = Date.now,
-    /** false on a thread of its own (the audit writer): there an unref'd immediate waits for the next wake-up of the loop. */
-    private readonly unref = true,
   ) {}
 
   start(): void {
@@ -58,7 +56,7 @@ export class BackgroundPruner {
         } catch (err) {
           return finish(() => reject(err));
         }
-        immediate = this.later(step);
+        immediate = setImmediate(step).unref();
       };
       stop = () => {
         if (immediate) clearImmediate(immediate);
@@ -67,7 +65,7 @@ export class BackgroundPruner {
         resolve(result);
       };
       // The first step runs in a turn of its own too: never inside the caller's (a call's) turn.
-      immediate = this.later(step);
+      immediate = setImmediate(step).unref();
     });
     this.pass = { done, stop };
     return done;
@@ -86,12 +84,6 @@ export class BackgroundPruner {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.runPass().catch((err: unknown) => this.onError(err));
-    }, delayMs);
-    if (this.unref) this.timer.unref();
-  }
-
-  private later(step: () => void): NodeJS.Immediate {
-    const immediate = setImmediate(step);
-    return this.unref ? immediate.unref() : immediate;
+    }, delayMs).unref();
   }
 }

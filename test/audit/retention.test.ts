@@ -212,9 +212,9 @@ describe('the background pruner', () => {
     const other = open(file);
     other.exec('BEGIN IMMEDIATE');
     const errors: unknown[] = [];
-    // busyTimeoutMs 0: fail at once instead of waiting 5 s.
-    const sink = track(new SqliteAuditSink(file, { retention: { maxAgeDays: 30, intervalMs: 10 }, onRetentionError: (err) => errors.push(err), busyTimeoutMs: 0 }));
+    const sink = track(new SqliteAuditSink(file, { retention: { maxAgeDays: 30, intervalMs: 10 }, onRetentionError: (err) => errors.push(err) }));
     const pass = sink.prune();
+    (sink as unknown as { db: Database }).db.pragma('busy_timeout = 0'); // fail at once instead of waiting 5 s
     await expect(pass).rejects.toThrow(/locked|busy/i);
     const until = Date.now() + 5000;
     while (errors.length === 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
