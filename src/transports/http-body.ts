@@ -21,9 +21,13 @@ export function readBody(req: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    // 'close' fires for every request, also after 'end': an error built then (stack capture
+    // included) cost ~9% of an HTTP call's server CPU, so it is built only while unsettled.
+    let settled = false;
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
+        settled = true;
         req.off('data', onData);
         chunks.length = 0;
         reject(new BodyTooLargeError());
@@ -33,12 +37,19 @@ export function readBody(req: IncomingMessage, limit: number): Promise<string> {
     };
     req.on('data', onData);
     req.on('end', () => {
+      if (settled) return;
+      settled = true;
       const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
       if (!isUtf8(body)) reject(new RpcError(ErrorCode.ParseError, 'Parse error: the message is not valid UTF-8', undefined, 400));
       else resolve(body.toString('utf8'));
     });
-    // An abort surfaces as 'error' (ECONNRESET) and/or 'close' before 'end'; after 'end' these settle nothing.
-    req.on('error', () => reject(new BodyAbortedError()));
-    req.on('close', () => reject(new BodyAbortedError()));
+    // An abort surfaces as 'error' (ECONNRESET) and/or 'close' before 'end'.
+    const aborted = () => {
+      if (settled) return;
+      settled = true;
+      reject(new BodyAbortedError());
+    };
+    req.on('error', aborted);
+    req.on('close', aborted);
   });
 }
