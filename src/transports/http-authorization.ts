@@ -6,7 +6,7 @@ import type { ResourceServerOptions } from '../policy/auth/options.js';
 import { toAuthInfo, type AuthenticateResult, type AuthInfo } from '../policy/auth/principal.js';
 import { metadataPaths, metadataUrl, protectedResourceMetadata } from '../policy/auth/resource-metadata.js';
 import { AuthUnavailableError, InvalidTokenError } from '../policy/auth/token-error.js';
-import { TokenVerifier } from '../policy/auth/token-verifier.js';
+import { tokenDigest, TokenVerifier } from '../policy/auth/token-verifier.js';
 import type { Logger } from '../server/logger.js';
 
 /** A custom hook: a principal id, a richer AuthInfo, or undefined for "answer 401". */
@@ -70,8 +70,12 @@ export class HttpAuthorization {
     return true;
   }
 
-  /** The verified caller, or undefined once the refusal has been answered. */
-  async authenticate(req: IncomingMessage, res: ServerResponse): Promise<AuthInfo | undefined> {
+  /**
+   * The verified caller, or undefined once the refusal has been answered.
+   * A token verified before and still in the cache (never past its expiry)
+   * is answered synchronously: no promise, no await hop for every request.
+   */
+  authenticate(req: IncomingMessage, res: ServerResponse): AuthInfo | undefined | Promise<AuthInfo | undefined> {
     // authorization/index "Token Requirements": tokens MUST NOT be in the query string.
     if (hasQueryToken(req.url)) {
       return this.refuse(res, 400, 'Bad Request: access tokens are not accepted in the query string; send Authorization: Bearer <token>', {
@@ -79,12 +83,28 @@ export class HttpAuthorization {
         description: 'access tokens in the query string are refused',
       });
     }
-    if (this.hook) {
-      const auth = toAuthInfo(await this.hook(req));
-      if (!auth) return this.refuse(res, 401, 'Unauthorized: valid credentials are required', {});
-      return auth;
-    }
+    if (this.hook) return this.authenticateWithHook(req, res);
     const header = req.headers.authorization;
+    // Fast path: a token verified before. Only a token that passed every check
+    // below (format, length, signature, claims) is ever cached, so a hit on the
+    // token's exact text needs none of them again; the cache re-checks expiry.
+    const candidate = typeof header === 'string' ? bearerCandidate(header) : undefined;
+    let digest: string | undefined;
+    if (candidate !== undefined && candidate.length <= MAX_TOKEN_CHARS) {
+      digest = tokenDigest(candidate);
+      const hit = this.verifier!.cached(digest);
+      if (hit) return hit;
+    }
+    return this.authenticateBearer(header, res, candidate, digest);
+  }
+
+  private async authenticateWithHook(req: IncomingMessage, res: ServerResponse): Promise<AuthInfo | undefined> {
+    const auth = toAuthInfo(await this.hook!(req));
+    if (!auth) return this.refuse(res, 401, 'Unauthorized: valid credentials are required', {});
+    return auth;
+  }
+
+  private async authenticateBearer(header: string | string[] | undefined, res: ServerResponse, candidate: string | undefined, digest: string | undefined): Promise<AuthInfo | undefined> {
     const match = typeof header === 'string' ? /^Bearer +(\S+) *$/i.exec(header) : null;
     if (!match) {
       if (typeof header === 'string' && /^Bearer\b/i.test(header)) {
@@ -97,7 +117,8 @@ export class HttpAuthorization {
       return this.refuse(res, 401, 'Unauthorized: invalid access token', { error: 'invalid_token', description: 'the access token is malformed' });
     }
     try {
-      return await this.verifier!.verify(token);
+      // The digest is the candidate's: reuse it only when the full parse found that same token.
+      return await this.verifier!.verify(token, token === candidate ? digest : undefined);
     } catch (err) {
       if (err instanceof InvalidTokenError) {
         return this.refuse(res, 401, `Unauthorized: ${err.description}`, { error: 'invalid_token', description: err.description });
@@ -125,6 +146,20 @@ export class HttpAuthorization {
     res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) }).end(json);
     return undefined;
   }
+}
+
+/**
+ * The token of `Bearer <spaces> <token> <spaces>` (scheme case-insensitive),
+ * without validating it: a cache lookup key only. Undefined when the header
+ * is no Bearer header at all.
+ */
+function bearerCandidate(header: string): string | undefined {
+  if (header.length < 8 || header.charCodeAt(6) !== 32 || header.slice(0, 6).toLowerCase() !== 'bearer') return undefined;
+  let start = 7;
+  while (header.charCodeAt(start) === 32) start++;
+  let end = header.length;
+  while (end > start && header.charCodeAt(end - 1) === 32) end--;
+  return end > start ? header.slice(start, end) : undefined;
 }
 
 function hasQueryToken(url: string | undefined): boolean {

@@ -94,8 +94,10 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
     if (forbidden) return rpcError(res, new RpcError(ErrorCode.InvalidRequest, forbidden, undefined, 403));
     if (authorization) {
       if (authThrottle?.refuseIfBlocked(req, res)) return;
-      // A refusal (400, 401 with its challenge, 503) is answered inside.
-      const auth = await authorization.authenticate(req, res);
+      // A refusal (400, 401 with its challenge, 503) is answered inside. A cached
+      // token is answered synchronously: no await hop on every request.
+      const pending = authorization.authenticate(req, res);
+      const auth = pending instanceof Promise ? await pending : pending;
       if (!auth) {
         // Wrong credentials count against the client address (http-auth-throttle.ts).
         if (res.statusCode === 401) await authThrottle?.failed(req);
