@@ -60,6 +60,12 @@ const ALLOWED: RateDecision = Object.freeze({ allowed: true });
 export class RateLimiter {
   private readonly perTool?: Limit;
   private readonly perPrincipal?: Limit;
+  /**
+   * The anonymous callers' shared bucket, apart from `perPrincipal.store` (which
+   * is keyed by the principal itself): an authenticated caller named
+   * "anonymous" never shares it, and no key string is built per call.
+   */
+  private readonly anonymous?: RuleStore;
   /** A tool's own rule, or null when it is exempt from the per-tool limit. */
   private readonly toolSpecific = new Map<string, Limit | null>();
 
@@ -67,7 +73,12 @@ export class RateLimiter {
   constructor(options: RateLimitOptions) {
     const make = storeMaker(options.createLimiter);
     if (options.perTool) this.perTool = { rule: check(options.perTool), store: make(options.perTool, 'tool') };
-    if (options.perPrincipal) this.perPrincipal = { rule: check(options.perPrincipal), store: make(options.perPrincipal, 'principal') };
+    if (options.perPrincipal) {
+      const rule = check(options.perPrincipal);
+      const [callers, anonymous] = make.perCaller(rule);
+      this.perPrincipal = { rule, store: callers };
+      this.anonymous = anonymous;
+    }
     for (const [name, rule] of Object.entries(options.tools ?? {})) {
       this.toolSpecific.set(name, rule ? { rule: check(rule), store: make(rule, `tool:${name}`) } : null);
     }
@@ -80,8 +91,7 @@ export class RateLimiter {
    */
   consume(tool: string, principal: string | undefined): RateDecision | Promise<RateDecision> {
     if (!this.perPrincipal) return this.consumeTool(tool);
-    // Authenticated callers are keyed apart from the anonymous bucket, whatever their name.
-    const taken = this.perPrincipal.store.take(principal === undefined ? 'anonymous' : `p:${principal}`);
+    const taken = principal === undefined ? this.anonymous!.take('') : this.perPrincipal.store.take(principal);
     if (taken === undefined) return this.consumeTool(tool);
     if (typeof taken === 'number') return refused(taken, this.perPrincipal.rule, 'principal');
     const limit = this.perPrincipal;
@@ -120,25 +130,40 @@ function refused(retryAfterMs: number, rule: RateLimitRule, scope: 'tool' | 'pri
   return { allowed: false, retryAfterMs, rule, scope };
 }
 
-function storeMaker(createLimiter: RateLimitOptions['createLimiter']): (rule: RateLimitRule, keyPrefix: string) => RuleStore {
-  if (!createLimiter) return (rule) => new FixedWindows(rule.points, rule.durationSeconds * 1000);
+interface StoreMaker {
+  (rule: RateLimitRule, keyPrefix: string): RuleStore;
+  /** The per-caller stores: authenticated callers (keyed by principal), and the anonymous bucket. */
+  perCaller(rule: RateLimitRule): [callers: RuleStore, anonymous: RuleStore];
+}
+
+function storeMaker(createLimiter: RateLimitOptions['createLimiter']): StoreMaker {
+  if (!createLimiter) {
+    const inProcess = (rule: RateLimitRule): RuleStore => new FixedWindows(rule.points, rule.durationSeconds * 1000);
+    // Two maps: the principal string is the key as it comes, no `p:` prefix concatenated (and hashed afresh) per call.
+    return Object.assign(inProcess, { perCaller: (rule: RateLimitRule): [RuleStore, RuleStore] => [inProcess(rule), inProcess(rule)] });
+  }
   // Loaded only by a server that brings its own limiter store.
   type Flexible = typeof import('rate-limiter-flexible');
   const { RateLimiterRes } = createRequire(import.meta.url)('rate-limiter-flexible') as Flexible;
-  return (rule, keyPrefix) => {
-    const limiter = createLimiter(rule, keyPrefix);
-    return {
-      take: async (key) => {
-        try {
-          await limiter.consume(key, 1);
-          return undefined;
-        } catch (res) {
-          if (res instanceof RateLimiterRes) return res.msBeforeNext;
-          throw res; // the store failed (e.g. Redis down): not a limit decision
-        }
-      },
-    };
-  };
+  const wrap = (limiter: RateLimiterAbstract, keyOf: (key: string) => string): RuleStore => ({
+    take: async (key) => {
+      try {
+        await limiter.consume(keyOf(key), 1);
+        return undefined;
+      } catch (res) {
+        if (res instanceof RateLimiterRes) return res.msBeforeNext;
+        throw res; // the store failed (e.g. Redis down): not a limit decision
+      }
+    },
+  });
+  const shared = (rule: RateLimitRule, keyPrefix: string): RuleStore => wrap(createLimiter(rule, keyPrefix), (key) => key);
+  return Object.assign(shared, {
+    perCaller: (rule: RateLimitRule): [RuleStore, RuleStore] => {
+      // One limiter, as before: authenticated callers keyed apart from the anonymous bucket, whatever their name.
+      const limiter = createLimiter(rule, 'principal');
+      return [wrap(limiter, (principal) => `p:${principal}`), wrap(limiter, () => 'anonymous')];
+    },
+  });
 }
 
 function check(rule: RateLimitRule): RateLimitRule {

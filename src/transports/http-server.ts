@@ -78,12 +78,10 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
   const sessions = new SessionStore(options.sessionIdleMs ?? 30 * 60_000, options.maxSessions ?? 1_000);
   const dispatcher = toolServer.dispatcher;
   const logger = toolServer.logger;
-  const principals = new WeakMap<IncomingMessage, string>();
   const limits = resolveHttpLimits(options);
   const connections = new ConnectionGate(limits.maxConnections, limits.maxConnectionsPerAddress);
   const streams = new StreamSlots(limits.maxStreams, limits.maxStreamsPerPrincipal);
   const authThrottle = (options.authenticate || options.auth) && limits.authFailureLimit ? new AuthFailureThrottle(limits.authFailureLimit, limits.trustProxy) : undefined;
-  const auths = new WeakMap<IncomingMessage, AuthInfo>();
   // Set once the server listens (the default resource URI is its URL); requests only come after.
   let authorization: HttpAuthorization | undefined;
 
@@ -92,25 +90,25 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
     if (route !== path) return authorization?.serveMetadata(route, req, res) ? undefined : plain(res, 404, 'Not Found');
     const forbidden = guardProblem(req.headers, guard);
     if (forbidden) return rpcError(res, new RpcError(ErrorCode.InvalidRequest, forbidden, undefined, 403));
+    // The caller travels as a parameter (no per-request WeakMap entries to set and look up).
+    let auth: AuthInfo | undefined;
     if (authorization) {
       if (authThrottle?.refuseIfBlocked(req, res)) return;
       // A refusal (400, 401 with its challenge, 503) is answered inside. A cached
       // token is answered synchronously: no await hop on every request.
       const pending = authorization.authenticate(req, res);
-      const auth = pending instanceof Promise ? await pending : pending;
+      auth = pending instanceof Promise ? await pending : pending;
       if (!auth) {
         // Wrong credentials count against the client address (http-auth-throttle.ts).
         if (res.statusCode === 401) await authThrottle?.failed(req);
         return;
       }
-      principals.set(req, auth.id);
-      auths.set(req, auth);
     }
     switch (req.method) {
       case 'POST':
-        return post(req, res);
+        return post(req, res, auth);
       case 'GET':
-        return openStream(req, res);
+        return openStream(req, res, auth?.id);
       case 'DELETE':
         return endSession(req, res);
       default:
@@ -119,7 +117,7 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
     }
   };
 
-  const post = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const post = async (req: IncomingMessage, res: ServerResponse, auth: AuthInfo | undefined): Promise<void> => {
     const type = req.headers['content-type'];
     if (!type || !/^application\/json\b/i.test(type)) {
       return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Unsupported Media Type: send Content-Type: application/json', undefined, 415));
@@ -137,8 +135,8 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
       if (err instanceof RpcError) return rpcError(res, new RpcError(err.code, err.message, undefined, 400), (err.data as { id?: string | number })?.id);
       throw err;
     }
-    if (parsed.kind === 'request') return request(req, res, parsed.message);
-    const session = sessionOf(req, res);
+    if (parsed.kind === 'request') return request(req, res, parsed.message, auth);
+    const session = sessionOf(req, res, auth?.id);
     if (session === null) return;
     if (parsed.kind === 'notification') dispatcher.handleNotification(parsed.message, session?.peer ?? new Peer('http'));
     // A response answers a request the server sent on one of the session's streams. Without a
@@ -148,7 +146,7 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
     res.writeHead(202).end();
   };
 
-  const request = async (req: IncomingMessage, res: ServerResponse, message: JsonRpcRequest): Promise<void> => {
+  const request = async (req: IncomingMessage, res: ServerResponse, message: JsonRpcRequest, auth: AuthInfo | undefined): Promise<void> => {
     let peer: Peer;
     let session: HttpSession | undefined;
     if (hasModernClaim(message.params)) {
@@ -158,7 +156,7 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
       } catch (err) {
         return rpcError(res, err as RpcError, message.id);
       }
-      if (message.method === Method.subscriptionsListen && !takeStreamSlot(req, res, message.id)) return;
+      if (message.method === Method.subscriptionsListen && !takeStreamSlot(req, res, auth?.id, message.id)) return;
       peer = new Peer('http');
     } else if (message.method === Method.initialize) {
       if (sessions.full) {
@@ -167,16 +165,16 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
       }
       peer = new Peer('http');
     } else {
-      const found = sessionOf(req, res, message.id);
+      const found = sessionOf(req, res, auth?.id, message.id);
       if (found === null) return;
       session = found;
       peer = session?.peer ?? new Peer('http');
     }
-    const reply = await dispatchWithStream(req, res, message, peer);
+    const reply = await dispatchWithStream(req, res, message, peer, auth);
     if (!reply) return;
     const extra: Record<string, string> = {};
     if (message.method === Method.initialize && !session && peer.legacy && reply.status === 200) {
-      extra[SESSION_HEADER] = sessions.add(peer, principals.get(req)).id;
+      extra[SESSION_HEADER] = sessions.add(peer, auth?.id).id;
     }
     // 403 insufficient_scope: the challenge names every scope the call needs (authorization/index "Scope Challenge Handling").
     if (reply.requiredScopes && authorization) extra['www-authenticate'] = authorization.insufficientScope(reply.requiredScopes);
@@ -184,14 +182,14 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
   };
 
   /** Runs the request; switches the response to SSE the moment the call sends a notification. */
-  const dispatchWithStream = async (req: IncomingMessage, res: ServerResponse, message: JsonRpcRequest, peer: Peer): Promise<Reply | undefined> => {
+  const dispatchWithStream = async (req: IncomingMessage, res: ServerResponse, message: JsonRpcRequest, peer: Peer, auth: AuthInfo | undefined): Promise<Reply | undefined> => {
     let keepAlive: NodeJS.Timeout | undefined;
     const gone = () => res.destroyed && !res.writableFinished;
     const exchange: Exchange = {
       peer,
       headers: req.headers,
-      principal: principals.get(req),
-      auth: auths.get(req),
+      principal: auth?.id,
+      auth,
       messageBytes: Number(req.headers['content-length']) || undefined,
       // Closing the response stream is the cancellation signal (streamable-http.mdx "Cancellation").
       onClose: (listener) => {
@@ -227,12 +225,12 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
    * The legacy session a request names. Undefined: it names none; null: the
    * request was answered here (unknown session → 404, bad version → 400).
    */
-  const sessionOf = (req: IncomingMessage, res: ServerResponse, id?: JsonRpcRequest['id']): HttpSession | undefined | null => {
+  const sessionOf = (req: IncomingMessage, res: ServerResponse, principal: string | undefined, id?: JsonRpcRequest['id']): HttpSession | undefined | null => {
     const sessionId = req.headers[SESSION_HEADER];
     if (sessionId === undefined) return undefined;
     const found = typeof sessionId === 'string' ? sessions.touch(sessionId) : undefined;
     // A session belongs to the caller who opened it; to anyone else it does not exist.
-    const session = found && found.principal === principals.get(req) ? found : undefined;
+    const session = found && found.principal === principal ? found : undefined;
     if (!session) {
       rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Not Found: unknown or expired session; send initialize again', undefined, 404), id);
       return null;
@@ -246,8 +244,8 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
   };
 
   /** Legacy GET: the session's stream for server-initiated messages. */
-  const openStream = (req: IncomingMessage, res: ServerResponse): void => {
-    const session = sessionOf(req, res);
+  const openStream = (req: IncomingMessage, res: ServerResponse, principal: string | undefined): void => {
+    const session = sessionOf(req, res, principal);
     if (session === null) return;
     if (!session) {
       res.setHeader('allow', 'POST');
@@ -255,7 +253,7 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
     }
     if (!acceptsEventStream(req)) return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Not Acceptable: GET requires Accept: text/event-stream', undefined, 406));
     if (session.stream) return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Conflict: this session already has an open stream', undefined, 409));
-    if (!takeStreamSlot(req, res)) return;
+    if (!takeStreamSlot(req, res, principal)) return;
     startSse(res, { [SESSION_HEADER]: session.id });
     session.stream = res;
     session.peer.push = (json) => writeSseEvent(res, json);
@@ -275,8 +273,7 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
    * refusal, answered here: 429 when the caller holds its share (only it can
    * free one), 503 when the server is full; both with Retry-After.
    */
-  const takeStreamSlot = (req: IncomingMessage, res: ServerResponse, id?: JsonRpcRequest['id']): boolean => {
-    const principal = principals.get(req);
+  const takeStreamSlot = (req: IncomingMessage, res: ServerResponse, principal: string | undefined, id?: JsonRpcRequest['id']): boolean => {
     const slot = streams.take(principal === undefined ? `address ${clientAddressKey(req, limits.trustProxy)}` : `principal ${principal}`);
     if (typeof slot === 'function') {
       res.once('close', slot);
