@@ -110,7 +110,7 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
       case 'GET':
         return openStream(req, res, auth?.id);
       case 'DELETE':
-        return endSession(req, res);
+        return endSession(req, res, auth?.id);
       default:
         res.setHeader('allow', 'POST, GET, DELETE');
         return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Method Not Allowed', undefined, 405));
@@ -284,13 +284,15 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
     return false;
   };
 
-  const endSession = (req: IncomingMessage, res: ServerResponse): void => {
+  const endSession = (req: IncomingMessage, res: ServerResponse, principal: string | undefined): void => {
     const sessionId = req.headers[SESSION_HEADER];
     if (typeof sessionId !== 'string') {
       res.setHeader('allow', 'POST');
       return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Method Not Allowed: DELETE needs a legacy Mcp-Session-Id', undefined, 405));
     }
-    if (!sessions.end(sessionId)) return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Not Found: unknown or expired session', undefined, 404));
+    // As for POST and GET: a session belongs to the caller who opened it; to anyone else it does not exist.
+    const session = sessions.touch(sessionId);
+    if (!session || session.principal !== principal || !sessions.end(sessionId)) return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Not Found: unknown or expired session', undefined, 404));
     res.writeHead(200).end();
   };
 

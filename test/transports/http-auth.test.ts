@@ -48,6 +48,21 @@ describe('authenticated HTTP', () => {
     expect(asAlice.status).toBe(200);
   });
 
+  it('lets only the caller who opened a legacy session end it with DELETE', async () => {
+    http = await startHttp(makeServer(), { authenticate });
+    const init = await http.post(
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+      { authorization: 'Bearer alice-token' },
+    );
+    const sessionId = init.headers.get('mcp-session-id')!;
+    const end = (who: string) => fetch(http.url, { method: 'DELETE', headers: { 'mcp-session-id': sessionId, authorization: `Bearer ${who}-token` } });
+    expect((await end('bob')).status).toBe(404);
+    const ping = await http.post({ jsonrpc: '2.0', id: 2, method: 'ping' }, { 'mcp-session-id': sessionId, authorization: 'Bearer alice-token' });
+    expect(ping.status).toBe(200);
+    expect((await end('alice')).status).toBe(200);
+    expect((await end('alice')).status).toBe(404);
+  });
+
   it('serves a stored large result only to the caller who made it', async () => {
     http = await startHttp(makeServer(), { authenticate });
     const call = await http.modern('tools/call', { name: 'big', arguments: {} }, { authorization: 'Bearer alice-token' });
