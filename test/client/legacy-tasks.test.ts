@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CancelledError, ToolClient, type TaskInfo } from '../../src/client.js';
+import { ToolClient, type TaskInfo } from '../../src/client.js';
 import { ToolServer } from '../../src/server/server.js';
 import { serveHttp, type HttpServerHandle } from '../../src/transports/http-server.js';
+import { expectAbortCancelsTask } from '../helpers/task-client.js';
 import { sharedTempDir } from '../helpers/temp.js';
 import { memoryLogger } from '../helpers/wire.js';
 import taskTools from '../fixtures/tasks/client-tools.mjs';
@@ -85,20 +86,7 @@ describe('client: tasks against a 2025-11-25 server (legacy session)', () => {
 
   it('aborting the signal sends tasks/cancel: the task reads cancelled', async () => {
     const client = await connect();
-    const controller = new AbortController();
-    let taskId = '';
-    const call = client.callTool('forever', {}, {
-      signal: controller.signal,
-      task: {
-        onTask: (t) => {
-          taskId = t.taskId;
-          setTimeout(() => controller.abort(), 50);
-        },
-      },
-    });
-    await expect(call).rejects.toBeInstanceOf(CancelledError);
-    expect(taskId).not.toBe('');
-    expect(await client.getTask(taskId)).toMatchObject({ status: 'cancelled' });
+    await expectAbortCancelsTask(client, 'forever');
     await client.close();
   });
 });

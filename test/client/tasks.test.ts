@@ -5,6 +5,7 @@ import { CancelledError, McpRpcError, ProtocolViolationError, TaskCancelledError
 import { ToolServer } from '../../src/server/server.js';
 import { serveHttp, type HttpServerHandle } from '../../src/transports/http-server.js';
 import { cliCommand } from '../helpers/serve-process.js';
+import { expectAbortCancelsTask } from '../helpers/task-client.js';
 import { sharedTempDir, tempDir } from '../helpers/temp.js';
 import { modernServer, scriptedTransport } from './scripted-server.js';
 import taskTools from '../fixtures/tasks/client-tools.mjs';
@@ -88,20 +89,7 @@ describe('client: calls that become tasks (modern HTTP)', () => {
 
   it('aborting the signal sends tasks/cancel: the work stops and the task reads cancelled', async () => {
     const client = await connect();
-    const controller = new AbortController();
-    let taskId = '';
-    const call = client.callTool('forever', {}, {
-      signal: controller.signal,
-      task: {
-        onTask: (t) => {
-          taskId = t.taskId;
-          setTimeout(() => controller.abort(), 50);
-        },
-      },
-    });
-    await expect(call).rejects.toBeInstanceOf(CancelledError);
-    expect(taskId).not.toBe('');
-    expect(await client.getTask(taskId)).toMatchObject({ status: 'cancelled' });
+    await expectAbortCancelsTask(client, 'forever');
     await client.close();
   });
 
