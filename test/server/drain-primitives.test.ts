@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AuditRecord } from '../../src/audit/record.js';
 import { definePrompt } from '../../src/server/primitives/prompts/index.js';
 import { defineResource, defineResourceTemplate } from '../../src/server/primitives/resources/index.js';
@@ -19,9 +19,17 @@ afterEach(async () => {
 });
 
 let aborted: string[] = [];
-/** Waits `ms` (or until its signal aborts, saying so). */
-const wait = (what: string, ms: number, signal: AbortSignal) => new Promise<string>((resolve) => {
-  const timer = setTimeout(() => resolve(`${what} after ${ms}`), ms);
+/** Opened by the test when the handlers waiting on it may answer (no timing guesses on a loaded machine). */
+let gate: { opened: Promise<void>; open: () => void };
+function newGate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+/** Answers once the gate opens (`ms` 'gate') or after `ms`, or says so when its signal aborts first. */
+const wait = (what: string, ms: string, signal: AbortSignal) => new Promise<string>((resolve) => {
+  const timer = ms === 'gate' ? undefined : setTimeout(() => resolve(`${what} after ${ms}`), Number(ms));
+  if (ms === 'gate') void gate.opened.then(() => resolve(`${what} released`));
   signal.addEventListener('abort', () => {
     clearTimeout(timer);
     aborted.push(what);
@@ -31,18 +39,19 @@ const wait = (what: string, ms: number, signal: AbortSignal) => new Promise<stri
 
 async function setup() {
   aborted = [];
+  gate = newGate();
   const records: AuditRecord[] = [];
   let completions = 0;
   const server = new ToolServer({
     logger: memoryLogger().logger,
     audit: { record: (r) => void records.push(r) },
-    resources: [defineResource({ uri: 'slow://fixed', name: 'fixed', read: (ctx) => wait('fixed', 60, ctx.signal) })],
-    resourceTemplates: [defineResourceTemplate({ uriTemplate: 'slow://ms/{ms}', name: 'slow', read: (_uri, v, ctx) => wait('read', Number(v.ms), ctx.signal) })],
+    resources: [defineResource({ uri: 'slow://fixed', name: 'fixed', read: (ctx) => wait('fixed', 'gate', ctx.signal) })],
+    resourceTemplates: [defineResourceTemplate({ uriTemplate: 'slow://ms/{ms}', name: 'slow', read: (_uri, v, ctx) => wait('read', String(v.ms), ctx.signal) })],
     prompts: [definePrompt({
       name: 'slow',
       arguments: [{ name: 'ms', required: true }],
       complete: { ms: () => new Promise((resolve) => setTimeout(() => resolve([`${++completions}`]), 60_000).unref()) },
-      get: async ({ ms }, ctx) => wait('prompt', Number(ms), ctx.signal),
+      get: async ({ ms }, ctx) => wait('prompt', ms, ctx.signal),
     })],
   });
   http = await startHttp(server);
@@ -50,20 +59,22 @@ async function setup() {
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 20));
+/** Until `n` requests have reached their handlers (HTTP requests arrive late on a loaded machine). */
+const inFlight = (server: ToolServer, n: number) => vi.waitFor(() => expect(server.callsInFlight).toBe(n), { timeout: 10_000, interval: 5 });
 
 describe('drain waits for prompts, resources and completion', () => {
   it('lets a read and a prompt in flight finish within the grace, and resolves after they answered', async () => {
     const { server, http } = await setup();
-    const read = http.modern('resources/read', { uri: 'slow://ms/80' });
-    const prompt = http.modern('prompts/get', { name: 'slow', arguments: { ms: '80' } });
-    await settle();
-    expect(server.callsInFlight).toBe(2);
+    const read = http.modern('resources/read', { uri: 'slow://ms/gate' });
+    const prompt = http.modern('prompts/get', { name: 'slow', arguments: { ms: 'gate' } });
+    await inFlight(server, 2);
     let drained = false;
-    const drain = server.drain(5_000).then(() => (drained = true));
+    const drain = server.drain(30_000).then(() => (drained = true));
     await settle();
     expect(drained).toBe(false);
-    expect((await (await read).json()).result.contents[0].text).toBe('read after 80');
-    expect((await (await prompt).json()).result.messages[0].content.text).toBe('prompt after 80');
+    gate.open();
+    expect((await (await read).json()).result.contents[0].text).toBe('read released');
+    expect((await (await prompt).json()).result.messages[0].content.text).toBe('prompt released');
     await drain;
     expect([server.callsInFlight, aborted]).toEqual([0, []]);
   });
@@ -73,8 +84,7 @@ describe('drain waits for prompts, resources and completion', () => {
     const read = http.modern('resources/read', { uri: 'slow://ms/60000' });
     const prompt = http.modern('prompts/get', { name: 'slow', arguments: { ms: '60000' } });
     const completion = http.modern('completion/complete', { ref: { type: 'ref/prompt', name: 'slow' }, argument: { name: 'ms', value: '' } });
-    await settle();
-    expect(server.callsInFlight).toBe(3);
+    await inFlight(server, 3);
     await server.drain(30);
     expect(server.callsInFlight).toBe(0);
     expect(aborted.sort()).toEqual(['prompt', 'read']);
@@ -89,13 +99,14 @@ describe('drain waits for prompts, resources and completion', () => {
   it('refuses reads, gets and completions that arrive once it has started', async () => {
     const { server, http, records } = await setup();
     const running = http.modern('resources/read', { uri: 'slow://fixed' });
-    await settle();
+    await inFlight(server, 1);
     const drain = server.drain(5_000);
     for (const [method, params] of [['resources/read', { uri: 'slow://ms/1' }], ['prompts/get', { name: 'slow', arguments: { ms: '1' } }], ['completion/complete', { ref: { type: 'ref/prompt', name: 'slow' }, argument: { name: 'ms', value: '' } }]] as const) {
       const { error } = await (await http.modern(method, params)).json();
       expect(error.message).toMatch(/^The server is shutting down; retry in a few seconds/);
     }
-    expect((await (await running).json()).result.contents[0].text).toBe('fixed after 60');
+    gate.open();
+    expect((await (await running).json()).result.contents[0].text).toBe('fixed released');
     await drain;
     expect(records.map((r) => r.status)).toEqual(['refused', 'refused', 'refused', 'ok']);
   });
