@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 
 /**
@@ -19,15 +21,23 @@ export class SqliteDriverError extends Error {
   }
 }
 
+const require = createRequire(import.meta.url);
 let driver: typeof BetterSqlite3 | undefined;
 /** Native bindings already loaded once ('' is better-sqlite3's own). */
 const loadedBindings = new Set<string>();
+/** better-sqlite3's own native module, once loaded by path (handed to the driver as its `nativeBinding` object). */
+let ownAddon: object | undefined;
 
 /**
- * Checks now, at start-up, that SQLite databases can be opened: loads better-sqlite3 and its
- * native module (by opening an in-memory database, the only way its loader offers). A missing
- * or mismatched module is a SqliteDriverError naming the fix, instead of a failure on every
- * call later. Costs a few milliseconds once per process; later checks are free.
+ * Checks now, at start-up, that SQLite databases can be opened: loads the native module. A
+ * missing or mismatched module is a SqliteDriverError naming the fix, instead of a failure on
+ * every call later. Later checks are free.
+ *
+ * The check loads only the native module (dlopen is where a module built for another Node.js
+ * or platform fails), from where better-sqlite3's install script builds it: the driver's
+ * JavaScript and its `bindings` path search (~12 ms, a tenth of a server's time to its first
+ * answer) wait for the first database actually opened. An install laid out otherwise is
+ * checked the driver's own way, by opening an in-memory database.
  *
  * `nativeBinding`: better-sqlite3's option of that name, the path of a `.node` file to load
  * instead of the one its install script built (for bundled or relocated installs).
@@ -35,14 +45,14 @@ const loadedBindings = new Set<string>();
 export function checkSqliteDriver(nativeBinding?: string): void {
   const key = nativeBinding ?? '';
   if (loadedBindings.has(key)) return;
-  const Driver = loadDriver();
-  let db: BetterSqlite3.Database;
+  const built = nativeBinding === undefined ? builtAddonPath() : undefined;
   try {
-    db = new Driver(':memory:', nativeBinding === undefined ? {} : { nativeBinding });
+    if (built) ownAddon = require(built) as object;
+    else new (loadDriver())(':memory:', nativeBinding === undefined ? {} : { nativeBinding }).close();
   } catch (err) {
+    if (err instanceof SqliteDriverError) throw err;
     throw new SqliteDriverError(describeLoadFailure(err), { cause: err });
   }
-  db.close();
   loadedBindings.add(key);
 }
 
@@ -53,13 +63,26 @@ export function checkSqliteDriver(nativeBinding?: string): void {
  */
 export function openSqlite(file: string, options: BetterSqlite3.Options = {}): BetterSqlite3.Database {
   checkSqliteDriver(typeof options.nativeBinding === 'string' ? options.nativeBinding : undefined);
-  return new (loadDriver())(file, options);
+  const withAddon = options.nativeBinding === undefined && ownAddon ? { ...options, nativeBinding: ownAddon as never } : options;
+  return new (loadDriver())(file, withAddon);
+}
+
+/** `build/Release/better_sqlite3.node` inside the installed better-sqlite3, when it is there. */
+function builtAddonPath(): string | undefined {
+  let packageJson: string;
+  try {
+    packageJson = require.resolve('better-sqlite3/package.json');
+  } catch {
+    return undefined; // not installed: loadDriver says so
+  }
+  const file = join(dirname(packageJson), 'build', 'Release', 'better_sqlite3.node');
+  return existsSync(file) ? file : undefined;
 }
 
 function loadDriver(): typeof BetterSqlite3 {
   if (driver) return driver;
   try {
-    driver = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+    driver = require('better-sqlite3') as typeof BetterSqlite3;
   } catch (err) {
     throw new SqliteDriverError(`is not installed (the package better-sqlite3 cannot be loaded: run \`npm install\`)`, { cause: err });
   }
