@@ -12,6 +12,17 @@ import type { Logger } from '../server/logger.js';
 /** A custom hook: a principal id, a richer AuthInfo, or undefined for "answer 401". */
 export type AuthenticateHook = (req: IncomingMessage) => AuthenticateResult | Promise<AuthenticateResult>;
 
+/**
+ * The last Authorization header a connection sent and its token's digest. A keep-alive
+ * connection is one client sending one token over and over: comparing the header text
+ * (a memcmp) replaces a SHA-256 of ~650 bytes on every request (~2.5 µs, a third of what
+ * authorization adds to a cached-token call). Only the digest is derived from it; the
+ * verification cache is still asked every time, so expiry and eviction hold as before.
+ * The header lives as long as the connection, no longer than the client keeps it.
+ */
+const LAST_TOKEN = Symbol('toolwright.lastBearer');
+type MemoSocket = { [LAST_TOKEN]?: { header: string; digest: string } };
+
 /** Longest bearer token looked at; a longer one is refused unread. */
 const MAX_TOKEN_CHARS = 16 * 1024;
 /** RFC 6750 §2.1 b64token. */
@@ -88,12 +99,21 @@ export class HttpAuthorization {
     // Fast path: a token verified before. Only a token that passed every check
     // below (format, length, signature, claims) is ever cached, so a hit on the
     // token's exact text needs none of them again; the cache re-checks expiry.
+    const socket = req.socket as MemoSocket;
+    const last = socket[LAST_TOKEN];
+    if (last !== undefined && last.header === header) {
+      const hit = this.verifier!.cached(last.digest);
+      if (hit) return hit;
+    }
     const candidate = typeof header === 'string' ? bearerCandidate(header) : undefined;
     let digest: string | undefined;
     if (candidate !== undefined && candidate.length <= MAX_TOKEN_CHARS) {
       digest = tokenDigest(candidate);
       const hit = this.verifier!.cached(digest);
-      if (hit) return hit;
+      if (hit) {
+        socket[LAST_TOKEN] = { header: header as string, digest };
+        return hit;
+      }
     }
     return this.authenticateBearer(header, res, candidate, digest);
   }
