@@ -1,8 +1,19 @@
-import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
+import type { createRemoteJWKSet, JWTPayload } from 'jose';
 import type { AudienceMatcher } from './audience.js';
 import type { AuthInfo } from './principal.js';
 import { AuthUnavailableError, InvalidTokenError } from './token-error.js';
 import { principalOfToken } from './token-principal.js';
+
+type Jose = typeof import('jose');
+let jose: Promise<Jose> | undefined;
+/**
+ * jose (some fifty modules) is loaded by the first token verified, not at start-up: every HTTP
+ * server imports this file, and most run without OAuth (loading it was ~15 ms of an HTTP
+ * server's ~150 ms to its first answer). Verification is asynchronous anyway.
+ */
+function loadJose(): Promise<Jose> {
+  return (jose ??= import('jose'));
+}
 
 /** Asymmetric JWS algorithms: the only ones a resource server can verify with published keys. */
 export const ASYMMETRIC_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'] as const;
@@ -49,6 +60,7 @@ export class JwtVerifier {
 
   async verify(token: string): Promise<{ info: AuthInfo; expiresAtMs: number }> {
     const { options } = this;
+    const { jwtVerify, errors } = await loadJose();
     const keys = await this.keySet();
     let payload: JWTPayload;
     try {
@@ -60,7 +72,7 @@ export class JwtVerifier {
         requiredClaims: ['exp'],
       }));
     } catch (err) {
-      throw mapJoseError(err);
+      throw mapJoseError(err, errors);
     }
     const nowSec = options.now() / 1000;
     if (typeof payload.iat === 'number' && payload.iat > nowSec + options.clockToleranceSec) throw new InvalidTokenError('the access token is not yet valid (issued in the future)');
@@ -73,6 +85,7 @@ export class JwtVerifier {
 
   private async keySet(): Promise<ReturnType<typeof createRemoteJWKSet>> {
     const uri = await this.options.jwksUri();
+    const { createRemoteJWKSet } = await loadJose();
     if (!this.keys || this.keysFor !== uri) {
       this.keys = createRemoteJWKSet(new URL(uri), {
         cooldownDuration: this.options.jwksCooldownMs,
@@ -86,7 +99,7 @@ export class JwtVerifier {
 }
 
 /** What a client may be told about a failed check; an unreachable key set is our problem, not theirs. */
-function mapJoseError(err: unknown): Error {
+function mapJoseError(err: unknown, errors: Jose['errors']): Error {
   if (err instanceof errors.JWTExpired) return new InvalidTokenError('the access token expired');
   if (err instanceof errors.JWTClaimValidationFailed) {
     if (err.claim === 'nbf') return new InvalidTokenError('the access token is not yet valid');
