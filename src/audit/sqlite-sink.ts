@@ -163,6 +163,9 @@ export class SqliteAuditSink implements AuditSink {
       db.pragma(`synchronous = ${this.options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
       // Several servers (or `toolwright audit`) may share the file: wait for a writer instead of failing.
       db.pragma('busy_timeout = 5000');
+      // This connection appends at the end of the rowid tree and prunes in small steps: it
+      // rereads few pages, so it keeps 512 KiB of them in memory, not SQLite's default 2 MiB.
+      db.pragma('cache_size = -512');
       ensureSchema(db);
       this.insertInChunks = db.transaction((values: unknown[]) => {
         const chunk = ROWS_PER_INSERT * COLUMN_COUNT;
