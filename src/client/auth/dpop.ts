@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
+import type { JWK } from 'jose';
+import { loadJose } from '../../lazy-jose.js';
 
 /** The one proof algorithm this client signs with (RFC 9449 §4.2 asks for an asymmetric one). */
 export const DPOP_ALGORITHM = 'ES256';
@@ -19,6 +20,7 @@ export class DpopKey {
   ) {}
 
   static async generate(): Promise<DpopKey> {
+    const { generateKeyPair, exportJWK } = await loadJose();
     const { privateKey, publicKey } = await generateKeyPair(DPOP_ALGORITHM, { extractable: true });
     const publicJwk = await exportJWK(publicKey);
     return new DpopKey(await exportJWK(privateKey), privateKey, { kty: publicJwk.kty, crv: publicJwk.crv, x: publicJwk.x, y: publicJwk.y });
@@ -30,6 +32,7 @@ export class DpopKey {
     const { kty, crv, x, y, d } = jwk as JWK;
     if (kty !== 'EC' || crv !== 'P-256' || !x || !y || !d) return undefined;
     try {
+      const { importJWK } = await loadJose();
       return new DpopKey({ kty, crv, x, y, d }, await importJWK({ kty, crv, x, y, d }, DPOP_ALGORITHM), { kty, crv, x, y });
     } catch {
       return undefined;
@@ -41,6 +44,7 @@ export class DpopKey {
     const htu = new URL(String(url));
     htu.search = '';
     htu.hash = '';
+    const { SignJWT } = await loadJose();
     return new SignJWT({
       htm: method.toUpperCase(),
       htu: htu.href,

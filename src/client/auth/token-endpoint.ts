@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { importJWK, importPKCS8, SignJWT, type JWK } from 'jose';
+import type { JWK } from 'jose';
+import { loadJose } from '../../lazy-jose.js';
 import { AuthorizationError } from '../errors.js';
 import { readNonce, type DpopKey } from './dpop.js';
 import { oauthErrorText, postForm } from './http.js';
@@ -156,6 +157,7 @@ function formEncode(value: string): string {
 /** RFC 7523 §3 client assertion: issued by and about the client, for this authorization server, short-lived, single-use. */
 async function clientAssertion(server: AuthorizationServer, clientId: string, key: PrivateKeyCredentials): Promise<string> {
   const algorithm = key.algorithm ?? 'ES256';
+  const { importJWK, importPKCS8, SignJWT } = await loadJose();
   let signingKey;
   try {
     signingKey = typeof key.privateKey === 'string' ? await importPKCS8(key.privateKey, algorithm) : await importJWK(key.privateKey as JWK, algorithm);

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { nodeCrypto } from '../../lazy-crypto.js';
 import type { AuthInfo } from './principal.js';
 import { checkScopeList } from './scopes.js';
 
@@ -25,7 +25,7 @@ const HASH_FORMAT = /^sha256:([A-Za-z0-9_-]{43})$/;
 
 /** A new random key (256 bits) and its config entry's hash. */
 export function generateApiKey(): { key: string; hash: string } {
-  const key = API_KEY_PREFIX + randomBytes(32).toString('base64url');
+  const key = API_KEY_PREFIX + nodeCrypto().randomBytes(32).toString('base64url');
   return { key, hash: hashApiKey(key) };
 }
 
@@ -34,7 +34,7 @@ export function hashApiKey(key: string): string {
   if (typeof key !== 'string' || key.length < MIN_KEY_CHARS) {
     throw new TypeError(`an API key must be at least ${MIN_KEY_CHARS} characters of random text (toolwright auth hash-key --generate makes one)`);
   }
-  return `sha256:${createHash('sha256').update(key).digest('base64url')}`;
+  return `sha256:${nodeCrypto().createHash('sha256').update(key).digest('base64url')}`;
 }
 
 export class ApiKeyVerifier {
@@ -73,7 +73,7 @@ export class ApiKeyVerifier {
   match(digest: Buffer): AuthInfo | undefined {
     let found: AuthInfo | undefined;
     for (const key of this.keys) {
-      if (timingSafeEqual(key.digest, digest) && !found) found = key.info;
+      if (nodeCrypto().timingSafeEqual(key.digest, digest) && !found) found = key.info;
     }
     return found;
   }

@@ -1,19 +1,11 @@
 import type { createRemoteJWKSet, JWTPayload } from 'jose';
+import { loadJose } from '../../lazy-jose.js';
 import type { AudienceMatcher } from './audience.js';
 import type { AuthInfo } from './principal.js';
 import { AuthUnavailableError, InvalidTokenError } from './token-error.js';
 import { principalOfToken } from './token-principal.js';
 
 type Jose = typeof import('jose');
-let jose: Promise<Jose> | undefined;
-/**
- * jose (some fifty modules) is loaded by the first token verified, not at start-up: every HTTP
- * server imports this file, and most run without OAuth (loading it was ~15 ms of an HTTP
- * server's ~150 ms to its first answer). Verification is asynchronous anyway.
- */
-function loadJose(): Promise<Jose> {
-  return (jose ??= import('jose'));
-}
 
 /** Asymmetric JWS algorithms: the only ones a resource server can verify with published keys. */
 export const ASYMMETRIC_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'] as const;

@@ -1,4 +1,4 @@
-import * as nodeCrypto from 'node:crypto';
+import { nodeCrypto } from '../../lazy-crypto.js';
 import { ApiKeyVerifier } from './api-keys.js';
 import { AudienceMatcher } from './audience.js';
 import { MetadataSource } from './discovery.js';
@@ -14,13 +14,18 @@ import { VerificationCache } from './verify-cache.js';
  * SHA-256 of a token, base64. `crypto.hash` (Node >= 20.12) is one native
  * call; `createHash().update().digest()` is three and a Hash object, ~2 µs
  * more a request on the hot path. Feature-detected: Node 20 before 20.12
- * lacks it.
+ * lacks it. node:crypto is loaded by the first token (lazy-crypto.ts).
  */
 type OneShotHash = (algorithm: string, data: string, encoding: 'base64') => string;
-const oneShotHash = (nodeCrypto as { hash?: OneShotHash }).hash;
-export const tokenDigest: (token: string) => string = oneShotHash
-  ? (token) => oneShotHash('sha256', token, 'base64')
-  : (token) => nodeCrypto.createHash('sha256').update(token).digest('base64');
+let digestOf: ((token: string) => string) | undefined;
+export function tokenDigest(token: string): string {
+  if (!digestOf) {
+    const crypto = nodeCrypto();
+    const oneShot = (crypto as { hash?: OneShotHash }).hash;
+    digestOf = oneShot ? (text) => oneShot('sha256', text, 'base64') : (text) => crypto.createHash('sha256').update(text).digest('base64');
+  }
+  return digestOf(token);
+}
 
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 /**

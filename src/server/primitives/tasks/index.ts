@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { nodeCrypto } from '../../../lazy-crypto.js';
 import { ErrorCode, RpcError } from '../../../jsonrpc/errors.js';
 import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
 import { isPlainObject } from '../../../protocol/content.js';
@@ -114,7 +114,7 @@ export class TasksPrimitive implements Primitive {
       }, true);
       const now = Date.now();
       const ttlMs = ttl === undefined ? this.ttlMs : this.ttlMs === null ? ttl : Math.min(ttl, this.ttlMs);
-      const record: TaskRecord = { taskId: randomUUID(), owner: exchange.principal ?? '', tool: name as string, status: 'working', createdAt: now, lastUpdatedAt: now, ttlMs, pollIntervalMs: this.pollIntervalMs };
+      const record: TaskRecord = { taskId: nodeCrypto().randomUUID(), owner: exchange.principal ?? '', tool: name as string, status: 'working', createdAt: now, lastUpdatedAt: now, ttlMs, pollIntervalMs: this.pollIntervalMs };
       // Stored before the work starts and before the answer (a task from its first moment).
       await run.becomeTask(record);
       this.live.set(record.taskId, run);
@@ -252,7 +252,7 @@ export class TasksPrimitive implements Primitive {
     }
     const now = Date.now();
     const record: TaskRecord = {
-      taskId: randomUUID(),
+      taskId: nodeCrypto().randomUUID(),
       owner: exchange.principal ?? '',
       tool,
       status: 'working',
