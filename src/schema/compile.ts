@@ -4,6 +4,7 @@ import { checkSchemaBounds, DEFAULT_SCHEMA_BOUNDS, type SchemaBounds } from './b
 import { dialectOf, SchemaError, type Dialect } from './dialect.js';
 import { packageFile, runsFromBuild } from '../package-files.js';
 import { describeValidationErrors } from './format-errors.js';
+import { isPlainlyValid } from './plain-schema.js';
 import { scanSchema } from './refs.js';
 
 const requireModule = createRequire(import.meta.url);
@@ -81,10 +82,13 @@ export function compileSchema(schema: unknown, options: { root?: string; bounds?
   checkSchemaBounds(schema, options.bounds ?? DEFAULT_SCHEMA_BOUNDS);
   const scan = scanSchema(schema as Record<string, unknown>); // refuses network references at once
   const dialect = dialectOf(schema as Record<string, unknown>);
-  const meta = metaValidator(dialect);
-  if (!meta(schema)) {
-    const problems = [...new Set((meta.errors ?? []).map((e) => `data${e.instancePath} ${e.message ?? 'is invalid'}`))];
-    throw new SchemaError(`the schema does not compile: schema is invalid: ${problems.join(', ')}`);
+  // A schema of a few simple keywords is known valid without loading the meta-schema validator.
+  if (!isPlainlyValid(schema as Record<string, unknown>)) {
+    const meta = metaValidator(dialect);
+    if (!meta(schema)) {
+      const problems = [...new Set((meta.errors ?? []).map((e) => `data${e.instancePath} ${e.message ?? 'is invalid'}`))];
+      throw new SchemaError(`the schema does not compile: schema is invalid: ${problems.join(', ')}`);
+    }
   }
   if (scan.compileProblem) throw new SchemaError(`the schema does not compile: ${scan.compileProblem}`);
 

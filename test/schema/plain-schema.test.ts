@@ -1,0 +1,92 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv } from 'ajv';
+import { describe, expect, it } from 'vitest';
+import { compileSchema } from '../../src/schema/compile.js';
+import { SchemaError } from '../../src/schema/dialect.js';
+import { isPlainlyValid } from '../../src/schema/plain-schema.js';
+
+/**
+ * isPlainlyValid lets compileSchema skip the meta-schema validator. It may say false for a
+ * valid schema (the validator then decides), never true for a schema either meta-schema
+ * refuses: held here to Ajv's own meta-validation, on a corpus and on generated schemas.
+ */
+const ajv2020 = new Ajv2020({ allErrors: true, strict: false });
+const ajv07 = new Ajv({ allErrors: true, strict: false });
+/** Valid under both meta-schemas, or under draft-07's alone when the schema declares it (as compileSchema checks it). */
+const validUnderBoth = (schema: Record<string, unknown>) =>
+  typeof schema.$schema === 'string' && schema.$schema.includes('draft-07') ? (ajv07.validateSchema(schema) as boolean) : (ajv2020.validateSchema(schema) as boolean) && (ajv07.validateSchema(schema) as boolean);
+
+const corpus: Array<Record<string, unknown>> = [
+  { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+  { type: 'object', properties: { text: { type: 'string', description: 'what to echo', minLength: 1, maxLength: 10 } }, required: ['text'], additionalProperties: false },
+  { type: ['string', 'null'] },
+  { type: [] },
+  { type: ['string', 'string'] },
+  { type: 'nonsense' },
+  { type: 'object', required: 'a' },
+  { type: 'object', required: ['a', 'a'] },
+  { type: 'object', required: [1] },
+  { type: 'object', properties: { a: { minimum: 'x' } } },
+  { type: 'object', properties: { a: true, b: false } },
+  { type: 'object', properties: [] },
+  { type: 'object', additionalProperties: 7 },
+  { type: 'array', items: { type: 'integer', minimum: 0, exclusiveMaximum: 10 }, minItems: 1.5 },
+  { type: 'array', items: [{ type: 'string' }] },
+  { type: 'string', enum: 'a' },
+  { type: 'string', enum: [] },
+  { type: 'number', maximum: Infinity },
+  { type: 'string', maxLength: -1 },
+  { type: 'object', uniqueItems: 'yes' },
+  { type: 'object', title: 3 },
+  { type: 'object', examples: {} },
+  { type: 'object', properties: { nested: { type: 'object', properties: { deeper: { type: 'array', items: { enum: [1, 'a', null] } } } } } },
+  { type: 'object', $schema: 'http://json-schema.org/draft-07/schema#' },
+  { type: 'object', properties: { a: { $schema: 'not a uri at all' } } },
+  JSON.parse('{"type":"object","__proto__":{"type":"nonsense"}}'),
+  { type: 'object', pattern: '(' },
+];
+
+describe('isPlainlyValid', () => {
+  it.each(corpus.map((s) => [JSON.stringify(s), s]))('never says true where a meta-schema says no: %s', (_label, schema) => {
+    if (isPlainlyValid(schema)) expect(validUnderBoth(schema)).toBe(true);
+  });
+
+  it('says true for the schemas most tools have, so they skip the meta-schema validator', () => {
+    expect(isPlainlyValid(corpus[0])).toBe(true);
+    expect(isPlainlyValid(corpus[1])).toBe(true);
+    expect(isPlainlyValid({ type: 'object', properties: { when: { type: 'string', enum: ['now', 'later'], default: 'now' } } })).toBe(true);
+  });
+
+  it('agrees with both meta-schemas on 3,000 generated schemas whenever it says true', () => {
+    let seed = 42;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const pick = <T,>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
+    const values: unknown[] = ['string', 'object', 'nonsense', 0, -1, 1.5, 3, true, null, [], ['a'], ['a', 'a'], [1], ['a', 1, null], [{}], [[1], [1]], ['string', 'null'], {}, { type: 'string' }, Infinity, 'x'];
+    const keywords = ['type', 'properties', 'required', 'additionalProperties', 'items', 'title', 'description', 'default', 'examples', 'enum', 'const', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties', 'uniqueItems', 'format', '$ref'];
+    const generate = (depth: number): Record<string, unknown> => {
+      const schema: Record<string, unknown> = {};
+      for (let i = Math.floor(random() * 4); i >= 0; i--) {
+        const key = pick(keywords);
+        if ((key === 'properties' || key === 'items' || key === 'additionalProperties') && depth < 3 && random() < 0.7) {
+          schema[key] = key === 'properties' ? { a: generate(depth + 1), b: pick([true, false, generate(depth + 1)]) } : generate(depth + 1);
+        } else {
+          schema[key] = pick(values);
+        }
+      }
+      return schema;
+    };
+    let plain = 0;
+    for (let i = 0; i < 3_000; i++) {
+      const schema = generate(0);
+      if (!isPlainlyValid(schema)) continue;
+      plain++;
+      expect(validUnderBoth(schema), JSON.stringify(schema)).toBe(true);
+    }
+    expect(plain).toBeGreaterThan(150); // the walk was exercised, not just skipped
+  });
+
+  it('leaves the refusal and its wording to the meta-schema validator', () => {
+    expect(() => compileSchema({ type: 'object', properties: { n: { type: 'nonsense' } } })).toThrow(SchemaError);
+    expect(() => compileSchema({ type: 'object', required: ['a', 'a'] })).toThrow(/schema is invalid: .*duplicate items/);
+  });
+});
