@@ -1,3 +1,4 @@
+import { ChangeTracked } from './change-tracked.js';
 import { compileTool, ToolDefinitionError, type CompiledTool } from './compile-tool.js';
 import { insertAllOrNone } from './insert-all.js';
 import type { Tool } from './tool.js';
@@ -9,12 +10,10 @@ import type { Tool } from './tool.js';
  * `version` (which invalidates the cached `tools/list` pages) and tells the
  * listeners, which notify clients that the list changed.
  */
-export class ToolRegistry {
+export class ToolRegistry extends ChangeTracked {
   private readonly byName = new Map<string, CompiledTool>();
   private readonly disabled = new Set<string>();
-  private readonly listeners = new Set<() => void>();
   private ordered: CompiledTool[] | undefined;
-  version = 0;
 
   add(...tools: Tool[]): this {
     // Compile everything first so a bad tool leaves the registry unchanged.
@@ -82,15 +81,7 @@ export class ToolRegistry {
     return this.list().map((t) => t.name);
   }
 
-  /** Called after every change; returns an unsubscribe function. */
-  onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  private changed(): void {
-    this.version++;
+  protected dropCaches(): void {
     this.ordered = undefined;
-    for (const listener of this.listeners) listener();
   }
 }

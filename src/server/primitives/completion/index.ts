@@ -3,19 +3,16 @@ import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
 import { nodeCrypto } from '../../../lazy-crypto.js';
 import { isPlainObject } from '../../../protocol/content.js';
 import { Method } from '../../../protocol/methods.js';
-import type { ResultEncoder } from '../../../protocol/result.js';
 import type { Era } from '../../../protocol/versions.js';
-import type { RateLimiter } from '../../../policy/rate-limit.js';
-import type { Logger } from '../../logger.js';
 import type { Exchange, Reply } from '../../peer.js';
 import type { AuthInfo } from '../../../policy/auth/principal.js';
-import type { ScopePolicy } from '../../../policy/auth/scope-policy.js';
 import { authorizeEntry, mayKnow } from '../../pipeline/authorize.js';
 import type { ArgsSchema } from '../args-schema.js';
 import { ok, type MethodTable, type Primitive } from '../method-table.js';
 import type { PromptRegistry } from '../prompts/registry.js';
 import { takeRequestPoint } from '../rate-limit.js';
-import { trackedRequest, type RequestTracking, type TrackedRequest } from '../tracked-request.js';
+import { trackedRequest, type TrackedRequest } from '../tracked-request.js';
+import type { RequestServices } from '../services.js';
 import type { ResourceRegistry } from '../resources/registry.js';
 import type { Completer } from '../resources/resource.js';
 
@@ -23,15 +20,10 @@ import type { Completer } from '../resources/resource.js';
 const MAX_VALUES = 100;
 const MAX_VALUE_CHARS = 4096;
 
-export interface CompletionPrimitiveOptions extends RequestTracking {
+/** Completing a prompt's argument or a template's variable needs the scopes getting or reading it needs. */
+export interface CompletionPrimitiveOptions extends RequestServices {
   prompts: PromptRegistry;
   resources: ResourceRegistry;
-  results: ResultEncoder;
-  timeoutMs: number;
-  logger: Logger;
-  rateLimiter?: RateLimiter;
-  /** Completing a prompt's argument or a template's variable needs what getting or reading it needs. */
-  scopePolicy: ScopePolicy;
 }
 
 /**

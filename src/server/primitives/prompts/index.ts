@@ -2,36 +2,21 @@ import { ErrorCode, RpcError } from '../../../jsonrpc/errors.js';
 import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
 import { isPlainObject } from '../../../protocol/content.js';
 import { Method } from '../../../protocol/methods.js';
-import type { CacheHints, ResultEncoder } from '../../../protocol/result.js';
 import type { Era } from '../../../protocol/versions.js';
-import type { RateLimiter } from '../../../policy/rate-limit.js';
-import type { RequestStateCodec } from '../../inputs/request-state.js';
-import type { ScopePolicy } from '../../../policy/auth/scope-policy.js';
 import { authorizeEntry } from '../../pipeline/authorize.js';
 import { ScopedListing } from '../../scoped-listing.js';
-import type { Logger } from '../../logger.js';
 import type { Exchange, Reply } from '../../peer.js';
-import type { SubscriptionHub } from '../../subscriptions.js';
 import { ok, type MethodTable, type Primitive, type RequestFacts } from '../method-table.js';
 import { takeRequestPoint } from '../rate-limit.js';
 import { runWithInputs } from '../request-context.js';
-import { trackedRequest, type RequestTracking, type TrackedRequest } from '../tracked-request.js';
+import { trackedRequest, type TrackedRequest } from '../tracked-request.js';
+import type { ListingServices } from '../services.js';
 import type { CompiledPrompt } from './compile.js';
 import { normalizePrompt } from './messages.js';
 import type { PromptRegistry } from './registry.js';
 
-export interface PromptsPrimitiveOptions extends RequestTracking {
+export interface PromptsPrimitiveOptions extends ListingServices {
   prompts: PromptRegistry;
-  results: ResultEncoder;
-  subscriptions: SubscriptionHub;
-  pageSize: number;
-  cacheHints: CacheHints;
-  requestState: RequestStateCodec;
-  timeoutMs: number;
-  logger: Logger;
-  rateLimiter?: RateLimiter;
-  /** Who may list and get which prompts (callers whose credentials carry scopes). */
-  scopePolicy: ScopePolicy;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { ChangeTracked } from '../../change-tracked.js';
 import { compilePrompt, PromptDefinitionError, type CompiledPrompt } from './compile.js';
 import { insertAllOrNone } from '../../insert-all.js';
 import type { Prompt } from './prompt.js';
@@ -8,11 +9,9 @@ import type { Prompt } from './prompt.js';
  * pages are rebuilt) and tells the listeners (clients hear
  * `notifications/prompts/list_changed`).
  */
-export class PromptRegistry {
+export class PromptRegistry extends ChangeTracked {
   private readonly byName = new Map<string, CompiledPrompt>();
-  private readonly listeners = new Set<() => void>();
   private ordered?: CompiledPrompt[];
-  version = 0;
 
   /** Registers prompts; throws PromptDefinitionError (and registers none) if any is invalid or its name is taken. */
   add<A>(...prompts: Prompt<A>[]): this {
@@ -44,14 +43,7 @@ export class PromptRegistry {
     return this.byName.size;
   }
 
-  onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  private changed(): void {
-    this.version++;
+  protected dropCaches(): void {
     this.ordered = undefined;
-    for (const listener of this.listeners) listener();
   }
 }

@@ -1,23 +1,18 @@
 import { ErrorCode, RpcError } from '../../../jsonrpc/errors.js';
 import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
 import { Method } from '../../../protocol/methods.js';
-import type { CacheHints, ResultEncoder } from '../../../protocol/result.js';
 import type { Era } from '../../../protocol/versions.js';
-import type { RateLimiter } from '../../../policy/rate-limit.js';
-import type { RequestStateCodec } from '../../inputs/request-state.js';
-import type { ScopePolicy } from '../../../policy/auth/scope-policy.js';
 import type { AuthInfo } from '../../../policy/auth/principal.js';
 import { authorizeEntry, mayKnow, mayUse } from '../../pipeline/authorize.js';
 import { ScopedListing } from '../../scoped-listing.js';
-import type { Logger } from '../../logger.js';
 import type { Exchange, Reply } from '../../peer.js';
 import type { ResultStore } from '../../result-store.js';
-import type { SubscriptionHub } from '../../subscriptions.js';
 import { MAX_WATCHED_URI_CHARS } from '../../subscriptions.js';
 import { ok, type MethodTable, type Primitive, type RequestFacts } from '../method-table.js';
 import { takeRequestPoint } from '../rate-limit.js';
 import { runWithInputs, type RequestContext } from '../request-context.js';
-import { trackedRequest, type RequestTracking, type TrackedRequest } from '../tracked-request.js';
+import { trackedRequest, type TrackedRequest } from '../tracked-request.js';
+import type { ListingServices } from '../services.js';
 import { RESULT_URI_PREFIX } from './compile.js';
 import { normalizeContents } from './contents.js';
 import type { CompiledResource, CompiledTemplate } from './compile.js';
@@ -29,19 +24,9 @@ const MAX_READ_URI_CHARS = 8192;
 /** Largest read result, in bytes of text or base64; a read past it is -32603 (the log says which). */
 const MAX_READ_BYTES = 16 * 1024 * 1024;
 
-export interface ResourcesPrimitiveOptions extends RequestTracking {
+export interface ResourcesPrimitiveOptions extends ListingServices {
   resources: ResourceRegistry;
   resultStore: ResultStore;
-  results: ResultEncoder;
-  subscriptions: SubscriptionHub;
-  pageSize: number;
-  cacheHints: CacheHints;
-  requestState: RequestStateCodec;
-  timeoutMs: number;
-  logger: Logger;
-  rateLimiter?: RateLimiter;
-  /** Who may list and read which resources (callers whose credentials carry scopes). */
-  scopePolicy: ScopePolicy;
 }
 
 /**

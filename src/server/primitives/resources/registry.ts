@@ -1,3 +1,4 @@
+import { ChangeTracked } from '../../change-tracked.js';
 import { compileResource, compileTemplate, ResourceDefinitionError, type CompiledResource, type CompiledTemplate } from './compile.js';
 import { insertAllOrNone } from '../../insert-all.js';
 import type { Resource, ResourceTemplate } from './resource.js';
@@ -11,14 +12,12 @@ import type { TemplateVariables } from './uri-template.js';
  * `notifications/resources/list_changed`); `updated(uri)` tells subscribers
  * that a resource's content changed.
  */
-export class ResourceRegistry {
+export class ResourceRegistry extends ChangeTracked {
   private readonly byUri = new Map<string, CompiledResource>();
   private readonly byTemplate = new Map<string, CompiledTemplate>();
-  private readonly listeners = new Set<() => void>();
   private readonly updateListeners = new Set<(uri: string) => void>();
   private ordered?: CompiledResource[];
   private orderedTemplates?: CompiledTemplate[];
-  version = 0;
 
   /** Registers resources; throws ResourceDefinitionError (and registers none) if any is invalid or its URI is taken. */
   add(...resources: Resource[]): this {
@@ -83,22 +82,14 @@ export class ResourceRegistry {
     return this.byUri.size + this.byTemplate.size;
   }
 
-  /** Called after every change to the list; returns an unsubscribe function. */
-  onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
   /** Called by `updated(uri)`; returns an unsubscribe function. */
   onUpdate(listener: (uri: string) => void): () => void {
     this.updateListeners.add(listener);
     return () => this.updateListeners.delete(listener);
   }
 
-  private changed(): void {
-    this.version++;
+  protected dropCaches(): void {
     this.ordered = undefined;
     this.orderedTemplates = undefined;
-    for (const listener of this.listeners) listener();
   }
 }
