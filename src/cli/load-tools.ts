@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import type { ToolServer } from '../server/server.js';
 import type { Tool } from '../server/tool.js';
 import { UsageError } from './errors.js';
+import { describeLoadError } from './module-load-error.js';
 
 const TYPESCRIPT = new Set(['.ts', '.mts', '.cts']);
 const JAVASCRIPT = new Set(['.js', '.mjs', '.cjs']);
@@ -14,8 +15,8 @@ export type ToolsExport = Tool[] | ((server: ToolServer) => Tool[] | Promise<Too
 /**
  * Loads `--tools <module>`: its default export (or a `tools` export) is an
  * array of tools (plain objects are fine) or a function of the server that
- * returns them. TypeScript modules go through tsx's programmatic loader, so
- * no build step is needed.
+ * returns them. TypeScript modules go through tsx's loader, so no build step
+ * is needed.
  */
 export async function loadToolsModule(spec: string): Promise<ToolsExport> {
   const file = resolve(spec);
@@ -25,18 +26,33 @@ export async function loadToolsModule(spec: string): Promise<ToolsExport> {
   const url = pathToFileURL(file).href;
   let mod: Record<string, unknown>;
   try {
-    if (TYPESCRIPT.has(ext)) {
-      const { tsImport } = await import('tsx/esm/api');
-      mod = await tsImport(url, import.meta.url);
-    } else {
-      mod = await import(url);
-    }
+    if (TYPESCRIPT.has(ext)) await registerTsx();
+    mod = await import(url);
   } catch (err) {
-    throw new UsageError(`could not load ${spec}: ${(err as Error).message?.split('\n')[0] ?? String(err)}`);
+    throw new UsageError(`could not load ${spec}: ${await describeLoadError(err, file)}`);
   }
   const tools = pickTools(mod);
   if (!tools) throw new UsageError(`${spec} must export an array of tools (export default [ ... ]) or a function (server) => tools`);
   return tools;
+}
+
+let tsxRegistered: Promise<void> | undefined;
+
+/**
+ * Registers tsx's ESM and CommonJS hooks for the rest of the process, once.
+ * Not tsImport: its scoped loader hands a TypeScript file that is CommonJS by
+ * its package.json (no "type": "module") to Node as a `data:text/javascript,…`
+ * URL, so every stack frame of the user's handlers was that 2 KB URL instead of
+ * their file. Registered hooks load it from its path (frames name the file, at
+ * the lines of its source).
+ */
+function registerTsx(): Promise<void> {
+  tsxRegistered ??= (async () => {
+    const [esm, cjs] = await Promise.all([import('tsx/esm/api'), import('tsx/cjs/api')]);
+    esm.register();
+    cjs.register();
+  })();
+  return tsxRegistered;
 }
 
 function pickTools(mod: Record<string, unknown>): ToolsExport | undefined {
