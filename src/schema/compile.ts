@@ -4,6 +4,7 @@ import { checkSchemaBounds, DEFAULT_SCHEMA_BOUNDS, type SchemaBounds } from './b
 import { dialectOf, SchemaError, type Dialect } from './dialect.js';
 import { packageFile, runsFromBuild } from '../package-files.js';
 import { describeValidationErrors } from './format-errors.js';
+import { describeMetaSchemaErrors } from './meta-errors.js';
 import { isPlainlyValid } from './plain-schema.js';
 import { scanSchema } from './refs.js';
 
@@ -86,8 +87,9 @@ export function compileSchema(schema: unknown, options: { root?: string; bounds?
   if (!isPlainlyValid(schema as Record<string, unknown>)) {
     const meta = metaValidator(dialect);
     if (!meta(schema)) {
-      const problems = [...new Set((meta.errors ?? []).map((e) => `data${e.instancePath} ${e.message ?? 'is invalid'}`))];
-      throw new SchemaError(`the schema does not compile: schema is invalid: ${problems.join(', ')}`);
+      const problems = describeMetaSchemaErrors(schema as Record<string, unknown>, meta.errors ?? []);
+      const said = problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message));
+      throw new SchemaError(`the schema is invalid: ${said.join('; ') || 'it fails its meta-schema'}`, problems);
     }
   }
   if (scan.compileProblem) throw new SchemaError(`the schema does not compile: ${scan.compileProblem}`);

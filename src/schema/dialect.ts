@@ -18,8 +18,16 @@ export function dialectOf(schema: Record<string, unknown>): Dialect {
 }
 
 export class SchemaError extends Error {
-  constructor(message: string) {
+  /**
+   * The keys at fault, when the schema failed its meta-schema: a path within
+   * the schema (`properties.a.type`, '' for the root) and what is allowed there,
+   * so that a caller can name the schema's own place (`inputSchema.properties.a.type`).
+   */
+  readonly problems: readonly { path: string; message: string }[];
+
+  constructor(message: string, problems: readonly { path: string; message: string }[] = []) {
     super(message);
     this.name = 'SchemaError';
+    this.problems = problems;
   }
 }

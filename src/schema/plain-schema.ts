@@ -15,7 +15,7 @@ export function isPlainlyValid(schema: Record<string, unknown>): boolean {
   return plainObject(schema, true);
 }
 
-const TYPE_NAMES = new Set(['array', 'boolean', 'integer', 'null', 'number', 'object', 'string']);
+export const TYPE_NAMES: ReadonlySet<string> = new Set(['array', 'boolean', 'integer', 'null', 'number', 'object', 'string']);
 
 type Rule = (value: unknown) => boolean;
 const isString: Rule = (v) => typeof v === 'string';

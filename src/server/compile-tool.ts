@@ -96,6 +96,10 @@ function compileOrExplain(name: string, field: string, schema: JsonSchema, root:
   try {
     return compileSchema(schema, { root });
   } catch (err) {
+    if (err instanceof SchemaError && err.problems.length > 0) {
+      // Each key named where the tool's author wrote it: `inputSchema.properties.a.type: …`.
+      throw new ToolDefinitionError(name, err.problems.map((p) => `${field}${p.path && !p.path.startsWith('[') ? '.' : ''}${p.path}: ${p.message}`).join('; '));
+    }
     if (err instanceof SchemaError) throw new ToolDefinitionError(name, `${field}: ${err.message}`);
     throw err;
   }

@@ -87,6 +87,6 @@ describe('isPlainlyValid', () => {
 
   it('leaves the refusal and its wording to the meta-schema validator', () => {
     expect(() => compileSchema({ type: 'object', properties: { n: { type: 'nonsense' } } })).toThrow(SchemaError);
-    expect(() => compileSchema({ type: 'object', required: ['a', 'a'] })).toThrow(/schema is invalid: .*duplicate items/);
+    expect(() => compileSchema({ type: 'object', required: ['a', 'a'] })).toThrow('the schema is invalid: required: must list property names as strings, each once');
   });
 });
