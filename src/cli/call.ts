@@ -9,7 +9,7 @@ import { styleFor } from './style.js';
 import { cliInputHandler, processTerminal, type Terminal } from './prompt.js';
 import { sanitize } from './sanitize.js';
 import { binaryContentsOfCall, writeOutputFiles } from './output-files.js';
-import { withTaskFeedback } from './task.js';
+import { taskRequiredRefusal, withTaskFeedback } from './task.js';
 
 export interface CallOptions extends Omit<ClientCommandOptions, 'json'> {
   args?: string;
@@ -54,7 +54,11 @@ export async function callCommand(operands: string[], command: string[], given: 
     const args = buildArguments(pairs, options.args, tool?.inputSchema ?? { type: 'object' }, (note) => io.stderr(`toolwright: ${note}\n`));
     // Progress on a terminal, Ctrl-C cancels; --timeout is the client's default, set by connectClient.
     const result = await withCallFeedback((callOptions) => client.callTool(name, args, options.task ? withTaskFeedback(callOptions, io) : callOptions)).catch((err: unknown) =>
-      Promise.reject(!tool && err instanceof McpRpcError && err.code === ErrorCode.InvalidParams ? noSuchTool() : forTheCommandLine(err, target)),
+      Promise.reject(
+        (!tool && err instanceof McpRpcError && err.code === ErrorCode.InvalidParams ? noSuchTool() : undefined) ??
+          (options.task ? undefined : taskRequiredRefusal(err, name)) ??
+          forTheCommandLine(err, target),
+      ),
     );
     if (options.output !== undefined) writeOutputFiles(options.output, binaryContentsOfCall(result), options.force, io);
     if (options.json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);

@@ -1,4 +1,8 @@
 import { Command } from 'commander';
+import { McpRpcError } from '../client/errors.js';
+import { ErrorCode } from '../jsonrpc/errors.js';
+import { isPlainObject } from '../protocol/content.js';
+import { TASKS_EXTENSION } from '../protocol/extensions.js';
 import type { TaskInfo } from '../client/tasks.js';
 import type { CallToolOptions, CallToolResult } from '../client/types.js';
 import { connectClient, forTheCommandLine, resolveTarget, type ClientCommandOptions } from './connect.js';
@@ -45,6 +49,21 @@ export function withTaskFeedback(options: CallToolOptions, io: CliIo, terminal: 
   // Whatever ends the call, no half-drawn status line is left on the terminal.
   signal?.addEventListener('abort', () => drawn && stderr.write('\r\x1b[2K'), { once: true });
   return { ...options, onProgress: undefined, task: { onTask } };
+}
+
+/**
+ * A server's refusal of a call made without `--task` to a tool that runs only
+ * as a task, as what to do about it: modern servers answer -32021 naming the
+ * tasks extension in `requiredCapabilities`, 2025-11-25 servers -32601
+ * (tasks: "Tool-Level Negotiation"; tools/call itself exists, the CLI has just
+ * used the server). Undefined for any other failure.
+ */
+export function taskRequiredRefusal(err: unknown, toolName: string): UsageError | undefined {
+  if (!(err instanceof McpRpcError)) return undefined;
+  const required = isPlainObject(err.data) ? err.data.requiredCapabilities : undefined;
+  const namesTasks = isPlainObject(required) && isPlainObject(required.extensions) && TASKS_EXTENSION in required.extensions;
+  if (!(err.code === ErrorCode.MissingRequiredClientCapability && namesTasks) && err.code !== ErrorCode.MethodNotFound) return undefined;
+  return new UsageError(`the tool ${JSON.stringify(sanitize(toolName))} runs only as a task on this server: add --task to the call (the server said: ${oneLine(sanitize(err.message))})`);
 }
 
 interface TaskCommandOptions extends ClientCommandOptions {

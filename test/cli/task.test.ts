@@ -45,9 +45,16 @@ describe('toolwright call --task', () => {
     expect(direct).toMatchObject({ code: 0, stdout: 'report ready: 1 steps\n' });
     expect(taskIdIn(direct.stderr)).toBeUndefined();
     const refused = await cli('call', http.url, 'strict');
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/io\.modelcontextprotocol\/tasks/);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^toolwright: the tool "strict" runs only as a task on this server: add --task to the call \(the server said: .*io\.modelcontextprotocol\/tasks/);
     expect((await cli('call', http.url, 'strict', '--task')).stdout).toBe('strict done\n');
+  });
+
+  it('says to add --task when a 2025-11-25 server refuses the call with -32601', async () => {
+    const refused = await cli('call', http.url, 'strict', '--era', 'legacy');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^toolwright: the tool "strict" runs only as a task on this server: add --task to the call/);
+    expect((await cli('call', http.url, 'strict', '--era', 'legacy', '--task')).stdout).toBe('strict done\n');
   });
 
   it('a question the task asks is answered the way call answers (declined without a terminal)', async () => {

@@ -53,11 +53,17 @@ export function requestedTtl(task: unknown): number | undefined {
   return ttl;
 }
 
-/** -32601 for a call whose task augmentation the tool does not allow, or demands (tasks.mdx "Tool-Level Negotiation"). */
+/**
+ * -32601 for a call whose task augmentation the tool does not allow, or demands (tasks.mdx "Tool-Level Negotiation").
+ * With HTTP 200, not the 404 of an unknown method: tools/call exists, and a 404 to a request with a session id
+ * tells a Streamable HTTP client its session is gone (it MUST start a new one), so the client never saw this reason.
+ */
 export function taskSupportError(tool: string, required: boolean): RpcError {
   return new RpcError(
     ErrorCode.MethodNotFound,
     required ? `Tool ${tool} must be called as a task (execution.taskSupport is "required")` : `Tool ${tool} cannot be called as a task (execution.taskSupport is "forbidden")`,
+    undefined,
+    200,
   );
 }
 
