@@ -55,8 +55,11 @@ async function askField(
   print: (text: string) => void,
 ): Promise<Value | undefined | typeof ENDED> {
   const options = choices(field);
-  const hint = options ? '' : field.type === 'boolean' ? ' [y/n]' : field.type === 'number' || field.type === 'integer' ? ` (${field.type})` : '';
-  const query = `${label(name, field)}${hint}${fallback !== undefined ? ` [default: ${shown(fallback, options)}]` : ''}${required ? '' : ' (optional)'}: `;
+  const yesNo = !options && field.type === 'boolean';
+  // A yes/no question shows its default the way shells do: the capital letter is what Enter answers.
+  const hint = yesNo ? (fallback === true ? ' [Y/n]' : fallback === false ? ' [y/N]' : ' [y/n]') : !options && (field.type === 'number' || field.type === 'integer') ? ` (${field.type})` : '';
+  const defaultNote = fallback !== undefined && !(yesNo && typeof fallback === 'boolean') ? ` [default: ${shown(fallback, options)}]` : '';
+  const query = `${label(name, field)}${hint}${defaultNote}${required ? '' : ' (optional)'}: `;
   if (typeof field.description === 'string') print(`  ${sanitize(field.description)}\n`);
   if (options) print(`${options.map((o, i) => `  ${i + 1}) ${o.title}`).join('\n')}\n`);
   for (;;) {
@@ -80,11 +83,22 @@ interface Choice {
   title: string;
 }
 
-/** The options of an enum field (single or multi-select, with or without titles). */
+/**
+ * The options of an enum field, single or multi-select, each shown by its title
+ * and answered with its value: titles from `oneOf`/`anyOf` of `const` + `title`
+ * (the current spec's titled enums) or from the legacy `enumNames`, which runs
+ * beside `enum` (2025-06-18 EnumSchema, LegacyTitledEnumSchema since).
+ */
 function choices(field: Record<string, unknown>): Choice[] | undefined {
   const source = field.type === 'array' && isPlainObject(field.items) ? field.items : field;
   const list: Choice[] = [];
-  if (Array.isArray(source.enum)) for (const v of source.enum) if (typeof v === 'string') list.push({ value: v, title: sanitize(v) });
+  const names = Array.isArray(source.enumNames) ? (source.enumNames as unknown[]) : [];
+  if (Array.isArray(source.enum)) {
+    source.enum.forEach((v, i) => {
+      const name = names[i];
+      if (typeof v === 'string') list.push({ value: v, title: sanitize(typeof name === 'string' && name.trim() ? name : v) });
+    });
+  }
   const titled = source.oneOf ?? source.anyOf;
   if (Array.isArray(titled)) {
     for (const o of titled) if (isPlainObject(o) && typeof o.const === 'string') list.push({ value: o.const, title: sanitize(typeof o.title === 'string' ? o.title : o.const) });

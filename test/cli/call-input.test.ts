@@ -47,7 +47,7 @@ async function call(era: string, terminal: () => Terminal, ...operands: string[]
 
 describe.each(['modern', 'legacy'])('toolwright call, %s era', (era) => {
   it('asks at a terminal before a destructive tool runs', async () => {
-    const tty = fakeTerminal([[/Approve this call \[y\/n\].*: $/, 'y']]);
+    const tty = fakeTerminal([[/Approve this call\? \[y\/N\]: $/, 'y']]);
     const { code, stdout } = await call(era, tty.terminal, 'delete_everything', `tag=cli-${era}-yes`);
     expect(tty.screen()).toMatch(/The server asks: Allow the tool "delete_everything"/);
     expect([code, stdout]).toEqual([0, 'deleted, runs=1\n']);
@@ -58,7 +58,7 @@ describe.each(['modern', 'legacy'])('toolwright call, %s era', (era) => {
       [/Color.*: $/, '2'],
       [/litres \(integer\).*: $/, '11'],
       [/Enter at most 10\.\n.*litres.*: $/, '3'],
-      [/glossy \[y\/n\] \[default: false\].*: $/, ''],
+      [/glossy \[y\/N\] \(optional\): $/, ''],
       [/note \(optional\): $/, ''],
       [/Send these answers\? .*: $/, 'y'],
     ]);

@@ -68,6 +68,28 @@ describe('filling a form at the terminal', () => {
     expect((await fill(schema, ['Ada', undefined])).result).toEqual({ action: 'cancel' });
   });
 
+  it('shows legacy enumNames as the options and the review, and answers with the enum value', async () => {
+    const schema = obj({
+      pet: { type: 'string', enum: ['pet-1', 'pet-2', 'pet-3'], enumNames: ['Rex', 'Tom', 'Polly'] },
+      more: { type: 'array', items: { type: 'string', enum: ['pet-4', 'pet-5'], enumNames: ['Nemo'] } },
+    });
+    const { result, screen } = await fill(schema, ['2', '1,2', 'y']);
+    expect(result).toEqual({ action: 'accept', content: { pet: 'pet-2', more: ['pet-4', 'pet-5'] } });
+    expect(screen).toContain('  1) Rex\n  2) Tom\n  3) Polly\n');
+    // A name missing from enumNames falls back to the value.
+    expect(screen).toContain('  1) Nemo\n  2) pet-5\n');
+    expect(screen).toContain('  pet: Tom\n  more: Nemo, pet-5\n');
+  });
+
+  it('asks a yes/no question with its default as the capital letter, as the approval form is asked', async () => {
+    const approval = obj({ approve: { type: 'boolean', title: 'Approve this call?', default: false } }, ['approve']);
+    const { result, screen } = await fill(approval, ['']);
+    expect(result).toEqual({ action: 'accept', content: { approve: false } });
+    expect(screen).toContain('Approve this call? [y/N]: \n');
+    expect((await fill(obj({ loud: { type: 'boolean', default: true } }, ['loud']), [''])).screen).toContain('loud [Y/n]: \n');
+    expect((await fill(obj({ loud: { type: 'boolean' } }, ['loud']), ['y'])).screen).toContain('loud [y/n]: y\n');
+  });
+
   it('uses defaults for empty answers and leaves empty optional fields out', async () => {
     const schema = obj({ color: { type: 'string', default: 'red' }, note: { type: 'string' }, loud: { type: 'boolean', default: true } });
     const { result } = await fill(schema, ['', '', '', 'y']);

@@ -61,7 +61,7 @@ function approvalRequest(call: ToolCall): Record<string, unknown> {
     message: `Allow the tool "${title}" (${call.tool.name}) to run with these arguments?\n\n${args}`,
     requestedSchema: {
       type: 'object',
-      properties: { approve: { type: 'boolean', title: 'Approve this call', description: `Run ${call.tool.name} now`, default: false } },
+      properties: { approve: { type: 'boolean', title: 'Approve this call?', description: `Run ${call.tool.name} now`, default: false } },
       required: ['approve'],
     },
   };
