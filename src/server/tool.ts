@@ -111,6 +111,15 @@ export interface Tool<S extends JsonSchema | StandardSchemaV1 = JsonSchema | Sta
    */
   approval?: 'always' | 'never';
   /**
+   * Decides per call, from its validated arguments, whether that call waits
+   * for the user's approval, in place of the `destructiveHint` rule (a tool
+   * whose danger depends on what it is asked to do: `execute_command` asks
+   * for a writing command, not for an allow-listed read-only one). Used when
+   * `approval` is not set and the server's `approval` mode is 'destructive';
+   * a hook that throws counts as "ask". Annotations stay hints for clients.
+   */
+  needsApproval?: (args: Record<string, unknown>) => boolean;
+  /**
    * Scopes a caller's token must grant to call this tool (all of them; a
    * broader scope implying one counts). Checked for callers whose credentials
    * carry scopes (OAuth tokens, API keys); a caller lacking them gets HTTP 403

@@ -174,6 +174,46 @@ describe('approval of destructive tools', () => {
     expect(ran).toBe(0);
   });
 
+  it.each([
+    ['a field of its own', { approve: true, note: 'ok' }, /unknown field "note"/],
+    ['another field', { approved: true }, /unknown field "approved"/],
+    ['no field', {}, /no "approve" field/],
+    ['no content', undefined, /no "approve" field/],
+    ['a string', { approve: 'yes' }, /"approve" is "yes", not true or false/],
+  ])('refuses an accepted approval answer with %s, naming the expected field, and does not run', async (_label, content, why) => {
+    ran = 0;
+    const w = setup([destroy]);
+    const first = await w.modern('tools/call', { name: 'delete_everything', arguments: {} }, caps);
+    const answer = { action: 'accept', ...(content === undefined ? {} : { content }) };
+    const res = await w.modern('tools/call', { name: 'delete_everything', arguments: {}, requestState: first.result.requestState, inputResponses: { toolwright_approval: answer } }, caps);
+    expect(res.result.isError).toBe(true);
+    const text: string = res.result.content[0].text;
+    expect(text).toMatch(why);
+    expect(text).toContain('The approval answer for delete_everything was not understood');
+    expect(text).toContain('the form has one field, "approve", a boolean: true runs the tool, false does not. The tool was not run.');
+    expect(text).not.toMatch(/did not approve/);
+    expect(ran).toBe(0);
+  });
+
+  it('lets a tool decide per call whether the call needs approval, from its arguments', async () => {
+    let runs = 0;
+    const perCall: Tool = {
+      name: 'maybe_destroy', description: 'x', inputSchema: { type: 'object', properties: { dry: { type: 'boolean' } } },
+      annotations: { destructiveHint: true }, // a hint for clients; the hook decides for the server
+      needsApproval: (args) => args.dry !== true,
+      handler: () => { runs++; return 'done'; },
+    };
+    const throwing: Tool = { ...perCall, name: 'undecided', annotations: {}, needsApproval: () => { throw new Error('cannot tell'); } };
+    const w = setup([perCall, throwing]);
+    expect((await w.modern('tools/call', { name: 'maybe_destroy', arguments: { dry: true } }, caps)).result.content[0].text).toBe('done');
+    expect((await w.modern('tools/call', { name: 'maybe_destroy', arguments: { dry: false } }, caps)).result.resultType).toBe('input_required');
+    expect((await w.modern('tools/call', { name: 'undecided', arguments: {} }, caps)).result.resultType).toBe('input_required');
+    expect(runs).toBe(1);
+    // The server's mode still wins: 'always' asks even where the hook would not.
+    expect((await setup([perCall], { approval: 'always' }).modern('tools/call', { name: 'maybe_destroy', arguments: { dry: true } }, caps)).result.resultType).toBe('input_required');
+    expect(() => setup([{ ...perCall, needsApproval: 'no' as never }])).toThrow(/needsApproval must be a function/);
+  });
+
   it('never runs unconfirmed when the client cannot ask the user', async () => {
     ran = 0;
     const res = await setup([destroy]).modern('tools/call', { name: 'delete_everything', arguments: {} });

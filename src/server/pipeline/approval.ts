@@ -1,4 +1,3 @@
-import type { CompiledTool } from '../compile-tool.js';
 import type { CallInputs } from '../inputs/call-inputs.js';
 import type { ElicitResult } from '../inputs/responses.js';
 import type { CallOutcome, Stage, ToolCall } from './call.js';
@@ -8,6 +7,8 @@ import { refuse, abortedOutcome } from './results.js';
 export type ApprovalMode = 'destructive' | 'always' | 'never';
 
 const KEY = 'toolwright_approval';
+/** The approval form's one field (documented in README "Human approval"): a boolean, true to run the tool. */
+const FIELD = 'approve';
 const PREVIEW_CHARS = 2_000;
 
 /**
@@ -17,7 +18,7 @@ const PREVIEW_CHARS = 2_000;
  * are hints to clients; this is the server enforcing it.
  */
 export function approvalStage(mode: ApprovalMode): Stage {
-  return (call, next) => (needsApproval(call.tool, mode) ? askThenRun(call, next) : next());
+  return (call, next) => (needsApproval(call, mode) ? askThenRun(call, next) : next());
 }
 
 async function askThenRun(call: ToolCall, next: () => Promise<CallOutcome>): Promise<CallOutcome> {
@@ -37,14 +38,40 @@ async function askThenRun(call: ToolCall, next: () => Promise<CallOutcome>): Pro
     call.status = 'input_required';
     return inputs.inputRequiredResult();
   }
-  if (answer.action === 'accept' && answer.content?.approve === true) return next();
+  if (answer.action !== 'accept') return refuse(call, `The user did not approve running ${call.tool.name}; it was not run. Do not retry unless the user asks for it.`);
+  const misfit = misfitAnswer(answer.content);
+  if (misfit) return refuse(call, `The approval answer for ${call.tool.name} was not understood (${misfit}); the form has one field, "${FIELD}", a boolean: true runs the tool, false does not. The tool was not run.`);
+  if (answer.content![FIELD] === true) return next();
   return refuse(call, `The user did not approve running ${call.tool.name}; it was not run. Do not retry unless the user asks for it.`);
 }
 
-function needsApproval(tool: CompiledTool, mode: ApprovalMode): boolean {
+/**
+ * Why an accepted answer is not the form's (`{ "approve": true|false }`), or
+ * undefined. A client that filled in some other field, or none, has not said
+ * no: reading it as "not approved" hid the client's bug behind a refusal.
+ */
+function misfitAnswer(content: Record<string, unknown> | undefined): string | undefined {
+  const keys = Object.keys(content ?? {});
+  const unknown = keys.filter((k) => k !== FIELD);
+  if (unknown.length) return `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.slice(0, 5).map((k) => JSON.stringify(k.slice(0, 64))).join(', ')}`;
+  if (!keys.includes(FIELD)) return `no "${FIELD}" field`;
+  if (typeof content![FIELD] !== 'boolean') return `"${FIELD}" is ${JSON.stringify(content![FIELD])?.slice(0, 64)}, not true or false`;
+  return undefined;
+}
+
+function needsApproval(call: ToolCall, mode: ApprovalMode): boolean {
   if (mode === 'never') return false;
   if (mode === 'always') return true;
-  return tool.tool.approval === 'always' || (tool.tool.approval === undefined && tool.tool.annotations?.destructiveHint === true);
+  const { tool } = call.tool;
+  if (tool.approval !== undefined) return tool.approval === 'always';
+  if (typeof tool.needsApproval === 'function') {
+    try {
+      return tool.needsApproval(call.args) !== false;
+    } catch {
+      return true; // a hook that cannot decide does not waive the question
+    }
+  }
+  return tool.annotations?.destructiveHint === true;
 }
 
 function modernAnswer(inputs: CallInputs, params: Record<string, unknown>): ElicitResult | undefined {
@@ -61,8 +88,8 @@ function approvalRequest(call: ToolCall): Record<string, unknown> {
     message: `Allow the tool "${title}" (${call.tool.name}) to run with these arguments?\n\n${args}`,
     requestedSchema: {
       type: 'object',
-      properties: { approve: { type: 'boolean', title: 'Approve this call?', description: `Run ${call.tool.name} now`, default: false } },
-      required: ['approve'],
+      properties: { [FIELD]: { type: 'boolean', title: 'Approve this call?', description: `Run ${call.tool.name} now`, default: false } },
+      required: [FIELD],
     },
   };
 }
