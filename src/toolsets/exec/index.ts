@@ -6,6 +6,7 @@ import { hardenedGitArgs, hardenedGitEnv } from '../../policy/git-hardening.js';
 import { checkGitRepository } from './git-guard.js';
 import { ToolError, type Tool, type ToolContext, type ToolResult } from '../../server/tool.js';
 import { resolveExecOptions, type ExecToolsetOptions, type ResolvedExecOptions } from './options.js';
+import { isReadOnlyCall } from './read-only-call.js';
 import { runProcess, type ProcessOutcome } from './run-process.js';
 
 export type { ExecToolsetOptions } from './options.js';
@@ -43,9 +44,11 @@ export function execTools(options: ExecToolsetOptions): Tool[] {
       description: describeTool(policy, opts, readOnly),
       inputSchema: inputSchema(policy, opts),
       outputSchema: OUTPUT_SCHEMA,
-      // One tool, one set of annotations: destructive (so the server asks
-      // the user before every call) unless every allowed command is read-only.
+      // One tool, one set of annotations (hints for clients): destructive
+      // unless every allowed command is read-only. The server's approval
+      // follows the command each call runs: none for a read-only one.
       annotations: { title: 'Run an allowed command', readOnlyHint: readOnly, destructiveHint: !readOnly, idempotentHint: false, openWorldHint: !readOnly },
+      needsApproval: (args) => !isReadOnlyCall(policy, args),
       timeoutMs: longest + PIPELINE_MARGIN_MS,
       handler: (args: ExecArgs, ctx: ToolContext) => execute(args, ctx, policy, opts, envs),
     },
@@ -130,7 +133,7 @@ function quoteForDisplay(arg: string): string {
 function describeTool(policy: CommandPolicy, opts: ResolvedExecOptions, readOnly: boolean): string {
   const effects = readOnly
     ? 'Side effects: none; every allowed command only reads.'
-    : `Side effects: commands can change files and other state; every call waits for the user's approval${policy.names.some((n) => policy.get(n)!.entry.readOnly) ? ' (read-only commands too, since approval is decided per tool)' : ''}.`;
+    : `Side effects: commands can change files and other state; a call waits for the user's approval${policy.names.some((n) => policy.get(n)!.entry.readOnly) ? ' unless its command is marked read-only' : ''}.`;
   return [
     'Runs one allowed command with the given arguments (directly, never through a shell: no pipes, globbing or variable expansion) and returns its exit code, stdout and stderr.',
     `When to use it: when one of these commands does what you need. Commands run in the working root or in a directory inside it (cwd), with a minimal environment, for at most ${opts.timeoutMs / 1000} s unless noted; a non-zero exit is reported as an error with the output.`,

@@ -168,17 +168,50 @@ describe('execute_command: annotations and approval', () => {
   it('is destructive unless every entry is read-only', async () => {
     const mixed = execTools(options())[0];
     expect(mixed.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
-    expect(mixed.description).toContain("every call waits for the user's approval (read-only commands too");
+    expect(mixed.description).toContain("a call waits for the user's approval unless its command is marked read-only");
     const readOnly = execTools({ root, commands: { echo: { path: '/bin/echo', args: ['.*'], readOnly: true } } })[0];
     expect(readOnly.annotations).toMatchObject({ destructiveHint: false, readOnlyHint: true });
   });
 
   it('does not run a destructive command for a client that cannot approve it', async () => {
     const { call } = execServer(options(), 'destructive');
-    const result = await call({ command: 'echo', args: ['hi'] });
+    const result = await call({ command: 'sleep', args: ['0'] });
     expect(result.isError).toBe(true);
     expect(result.content[0].text).toContain("needs the user's approval");
     expect(result.structuredContent).toBeUndefined();
+  });
+
+  it('asks for approval by the command each call runs: none for a read-only one, as before for the rest', async () => {
+    const commands = {
+      ...options().commands,
+      find: { path: '/usr/bin/find', args: ['.*'], readOnly: true },
+      sort: { path: '/usr/bin/sort', args: ['.*'], readOnly: true },
+      git: { path: '/usr/bin/git', args: ['.*'], readOnly: true },
+      bash: { path: '/bin/bash', args: ['.*'], readOnly: true },
+    };
+    const { modern } = execServer({ root, commands }, 'destructive');
+    const caps = { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
+    const call = async (args: Record<string, unknown>) => (await modern('tools/call', { name: 'execute_command', arguments: args }, caps)).result;
+    // An allow-listed read-only command runs at once, though the tool as a whole stays destructive (a hint for clients).
+    const ls = await call({ command: 'ls', args: ['file.txt'] });
+    expect(ls.structuredContent.stdout).toBe('file.txt\n');
+    expect((await call({ command: 'find', args: ['.', '-name', 'file.txt'] })).structuredContent.stdout).toBe('./file.txt\n');
+    expect(execTools({ root, commands })[0].annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
+    for (const asks of [
+      { command: 'sleep', args: ['0'] }, // not marked read-only
+      { command: 'find', args: ['.', '-name', 'file.txt', '-delete'] }, // read-only entry, writing option
+      { command: 'find', args: ['.', '-exec', 'rm', '{}', ';'] },
+      { command: 'sort', args: ['-uo', 'out.txt', 'file.txt'] },
+      { command: 'sort', args: ['--output=out.txt', 'file.txt'] },
+      { command: 'git', args: ['commit', '-m', 'x'] },
+      { command: 'git', args: ['-C', '..', 'log'] },
+      { command: 'git', args: ['diff', '--output=out.txt'] },
+      { command: 'bash', args: ['-c', 'ls'] }, // runs other programs, whatever the entry says
+      { command: 'env', args: [] },
+      { command: 'ls', args: ['-la'] }, // refused by the allow-list: nothing is waived
+    ]) {
+      expect((await call(asks)).resultType, JSON.stringify(asks)).toBe('input_required');
+    }
   });
 
   it('runs read-only toolsets without approval', async () => {
