@@ -53,20 +53,24 @@ async function locateWithEsbuild(entry: string): Promise<SyntaxLocation | undefi
   }
 }
 
-function formatLocation({ file, line, column, text }: SyntaxLocation): string {
+function formatLocation({ file, line, column: byteColumn, text }: SyntaxLocation): string {
   const shown = isAbsolute(file) ? relative(process.cwd(), file) : file;
-  const header = `${shown}:${line}:${column}: ${text}`;
   const lineText = sourceLine(file, line);
+  // esbuild counts columns in UTF-8 bytes; an editor counts characters.
+  const column = lineText === undefined ? byteColumn : Buffer.from(lineText, 'utf8').subarray(0, byteColumn - 1).toString('utf8').length + 1;
+  const header = `${shown}:${line}:${column}: ${text}`;
   if (lineText === undefined) return header;
   const gutter = `${line} | `;
-  return `${header}\n  ${gutter}${lineText}\n  ${' '.repeat(gutter.length + Math.max(0, column - 1))}^`;
+  // The caret line keeps the line's tabs, so it lines up however wide the terminal draws a tab.
+  const lead = lineText.slice(0, column - 1).replace(/[^\t]/g, ' ');
+  return `${header}\n  ${gutter}${lineText}\n  ${' '.repeat(gutter.length)}${lead}^`;
 }
 
 function sourceLine(file: string, line: number): string | undefined {
   try {
     const text = readFileSync(file, 'utf8').split(/\r?\n/)[line - 1];
     // A minified line is no help on a terminal.
-    return text === undefined || text.length > 200 ? undefined : text.replace(/\t/g, ' ');
+    return text === undefined || text.length > 200 ? undefined : text;
   } catch {
     return undefined;
   }

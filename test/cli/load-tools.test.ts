@@ -33,6 +33,13 @@ describe('loading a --tools module', () => {
     expect(stderr).not.toContain(cwd);
   });
 
+  it('counts the column in characters, and keeps tabs under the line so the caret lines up', async () => {
+    const cwd = tempDir('toolwright-load-');
+    writeFileSync(join(cwd, 'tools.ts'), "export default [];\n\tconst t = 'ééé' ,, 1;\n");
+    const { stderr } = await serveOnce(cwd, 'tools.ts');
+    expect(stderr).toContain("tools.ts:2:19: Expected identifier but found \",\"\n  2 | \tconst t = 'ééé' ,, 1;\n      \t                 ^\n");
+  });
+
   it('names the imported file where the syntax error is, for an ES module V8 gives no place for', async () => {
     const cwd = tempDir('toolwright-load-');
     mkdirSync(join(cwd, 'lib'));
