@@ -67,7 +67,8 @@ function siteOf(schema: Record<string, unknown>, segments: string[]): Site {
   let keyword = '';
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i]!;
-    value = isRecord(value) || Array.isArray(value) ? (value as Record<string, unknown>)[segment] : undefined;
+    // Own keys only: a property named "__proto__" or "constructor" is just a name.
+    value = (isRecord(value) || Array.isArray(value)) && Object.hasOwn(value, segment) ? (value as Record<string, unknown>)[segment] : undefined;
     if (kind !== 'schema') {
       kind = 'schema'; // a member of a map or array of schemas
       continue;

@@ -30,6 +30,7 @@ describe('a tool schema that fails its meta-schema', () => {
     [{ type: 'object', properties: { a: { type: 'string', format: 5 } } }, 'inputSchema.properties.a.format: must be a string naming a format, e.g. "date-time" or "email"; got 5'],
     [{ type: 'object', properties: { a: { type: 'array', items: 5, minItems: -1 } } }, 'inputSchema.properties.a.items: must be a schema: an object such as { "type": "string" }, or true/false; got 5; inputSchema.properties.a.minItems: must be a whole number, 0 or more; got -1'],
     [{ type: 'object', anyOf: [{ type: 'object' }, { required: [1] }] }, 'inputSchema.anyOf[1].required: must list property names as strings, each once'],
+    [JSON.parse('{"type":"object","properties":{"__proto__":{"type":"int"},"constructor":"string"}}'), `inputSchema.properties.__proto__.type: "int" is not a JSON Schema type (did you mean "integer"?); ${TYPES}; inputSchema.properties.constructor: must be a schema such as { "type": "string" }, not just "string"`],
   ] as [JsonSchema, string][])('names the key and what is allowed: %j', (inputSchema, expected) => {
     const message = registrationError({ inputSchema });
     expect(message).toBe(`Invalid tool "t": ${expected}`);
