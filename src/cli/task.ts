@@ -61,7 +61,7 @@ export function withTaskFeedback(options: CallToolOptions, io: CliIo, terminal: 
 export function taskRequiredRefusal(err: unknown, toolName: string): UsageError | undefined {
   if (!(err instanceof McpRpcError)) return undefined;
   const required = isPlainObject(err.data) ? err.data.requiredCapabilities : undefined;
-  const namesTasks = isPlainObject(required) && isPlainObject(required.extensions) && TASKS_EXTENSION in required.extensions;
+  const namesTasks = isPlainObject(required) && isPlainObject(required.extensions) && Object.hasOwn(required.extensions, TASKS_EXTENSION);
   if (!(err.code === ErrorCode.MissingRequiredClientCapability && namesTasks) && err.code !== ErrorCode.MethodNotFound) return undefined;
   return new UsageError(`the tool ${JSON.stringify(sanitize(toolName))} runs only as a task on this server: add --task to the call (the server said: ${oneLine(sanitize(err.message))})`);
 }
