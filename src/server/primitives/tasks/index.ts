@@ -5,7 +5,7 @@ import { isPlainObject } from '../../../protocol/content.js';
 import { Method } from '../../../protocol/methods.js';
 import type { ResultEncoder } from '../../../protocol/result.js';
 import type { Implementation } from '../../../protocol/meta.js';
-import type { TaskRecord, TaskStore } from '../../../tasks/store.js';
+import { ORPHANED_TASK_ERROR, type TaskRecord, type TaskStore } from '../../../tasks/store.js';
 import type { Logger } from '../../logger.js';
 import type { Exchange, Reply } from '../../peer.js';
 import type { ToolRegistry } from '../../registry.js';
@@ -40,8 +40,8 @@ export interface TasksPrimitiveOptions extends TasksOptions {
   logger: Logger;
 }
 
-/** What a restart does to a task that was still running (documented in the README). */
-export const RESTART_ERROR = { code: ErrorCode.InternalError, message: 'The server restarted while the task was running; its work was lost. Call the tool again.' };
+/** What a restart (or a crash) does to a task that was still running (documented in the README). */
+export const RESTART_ERROR = ORPHANED_TASK_ERROR;
 
 /**
  * The tasks extension (io.modelcontextprotocol/tasks, SEP-2663) for
@@ -210,10 +210,10 @@ export class TasksPrimitive implements Primitive {
     return resolveTaskMode(operator ?? own ?? this.options.defaultMode);
   }
 
-  /** The store is opened on first use: once, failing what a previous process left running. */
+  /** The store is opened on first use: once, failing what servers that are gone (their lease ran out) left running. */
   private ready(): Promise<void> {
     return (this.opened ??= this.store.failUnfinished(RESTART_ERROR).then((n) => {
-      if (n > 0) this.options.logger.warn({ tasks: n }, 'tasks left running by a previous process are marked failed');
+      if (n > 0) this.options.logger.warn({ tasks: n }, 'tasks left running by a server that is gone are marked failed');
     }));
   }
 

@@ -1,0 +1,65 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { startHttpServe } from '../../helpers/serve-process.js';
+import { tasksRpc as rpc } from '../../helpers/tasks.js';
+import { tempDir } from '../../helpers/temp.js';
+
+const tools = fileURLToPath(new URL('../../fixtures/tasks/gated-tools.mjs', import.meta.url));
+const env = { TOOLWRIGHT_AUDIT_DIR: '' };
+
+/** Two `toolwright serve --http` processes in one directory share .toolwright/tasks.db. */
+function config(cwd: string, tasks: Record<string, unknown> = {}): void {
+  writeFileSync(join(cwd, 'toolwright.config.json'), JSON.stringify({ tools: [tools], server: { audit: false, tasks } }));
+}
+const serve = (cwd: string) => startHttpServe(['--config', 'toolwright.config.json'], { cwd, env });
+const status = async (url: string, taskId: string) => (await rpc(url, 'tasks/get', { taskId }, taskId)).result;
+
+describe('two servers sharing one task store (real processes)', () => {
+  it("a task running on the first stays working when a second server starts and uses the store, and completes", async () => {
+    const cwd = tempDir('tw-tasks-shared-');
+    config(cwd);
+    const first = await serve(cwd);
+    const task = (await rpc(first.url, 'tools/call', { name: 'gated', arguments: { label: 'one' } }, 'gated')).result;
+    expect(task.resultType).toBe('task');
+    await expect.poll(first.stderr, { timeout: 10_000 }).toMatch(/gated one started/);
+
+    const second = await serve(cwd);
+    // The second server's first use of the store (it reads the same task), and a task of its own.
+    expect((await status(second.url, task.taskId)).status).toBe('working');
+    const own = (await rpc(second.url, 'tools/call', { name: 'quick', arguments: {} }, 'quick')).result;
+    await expect.poll(async () => (await status(second.url, own.taskId)).status, { timeout: 10_000 }).toBe('completed');
+
+    expect((await status(first.url, task.taskId)).status).toBe('working');
+    writeFileSync(join(cwd, 'release'), '');
+    await expect.poll(async () => (await status(first.url, task.taskId)).status, { timeout: 10_000 }).toBe('completed');
+    expect((await status(first.url, task.taskId)).result.content).toEqual([{ type: 'text', text: 'released one' }]);
+    // Both see the one store.
+    expect((await status(second.url, task.taskId)).status).toBe('completed');
+    expect(first.stderr()).not.toMatch(/marked failed/);
+    expect(second.stderr()).not.toMatch(/marked failed/);
+  }, 60_000);
+
+  it("a SIGKILLed server's running task reads failed on the other once its lease runs out; the live server's task is left alone", async () => {
+    const cwd = tempDir('tw-tasks-shared-');
+    config(cwd, { leaseMs: 2_000 });
+    const doomed = await serve(cwd);
+    const survivor = await serve(cwd);
+    const lost = (await rpc(doomed.url, 'tools/call', { name: 'gated', arguments: { label: 'lost' } }, 'gated')).result;
+    const kept = (await rpc(survivor.url, 'tools/call', { name: 'gated', arguments: { label: 'kept' } }, 'gated')).result;
+    await expect.poll(doomed.stderr, { timeout: 10_000 }).toMatch(/gated lost started/);
+    await expect.poll(survivor.stderr, { timeout: 10_000 }).toMatch(/gated kept started/);
+    expect((await status(survivor.url, lost.taskId)).status).toBe('working');
+
+    doomed.child.kill('SIGKILL');
+    expect((await doomed.exit).signal).toBe('SIGKILL');
+    // Nobody renews the dead server's lease: the survivor's lease tick fails its task.
+    await expect.poll(async () => (await status(survivor.url, lost.taskId)).status, { timeout: 15_000, interval: 100 }).toBe('failed');
+    expect((await status(survivor.url, lost.taskId)).error).toMatchObject({ code: -32603, message: expect.stringMatching(/restarted/) });
+
+    expect((await status(survivor.url, kept.taskId)).status).toBe('working');
+    writeFileSync(join(cwd, 'release'), '');
+    await expect.poll(async () => (await status(survivor.url, kept.taskId)).status, { timeout: 10_000 }).toBe('completed');
+  }, 60_000);
+});
