@@ -44,10 +44,13 @@ describe('two servers sharing one task store (real processes)', () => {
   it("a SIGKILLed server's running task reads failed on the other once its lease runs out; the live server's task is left alone", async () => {
     const cwd = tempDir('tw-tasks-shared-');
     config(cwd, { leaseMs: 2_000 });
-    const doomed = await serve(cwd);
-    const survivor = await serve(cwd);
-    const lost = (await rpc(doomed.url, 'tools/call', { name: 'gated', arguments: { label: 'lost' } }, 'gated')).result;
-    const kept = (await rpc(survivor.url, 'tools/call', { name: 'gated', arguments: { label: 'kept' } }, 'gated')).result;
+    const [doomed, survivor] = await Promise.all([serve(cwd), serve(cwd)]);
+    // Both open (and create) the store at once: one waits for the other's set-up instead of failing.
+    const [lost, kept] = await Promise.all([
+      rpc(doomed.url, 'tools/call', { name: 'gated', arguments: { label: 'lost' } }, 'gated').then((r) => r.result),
+      rpc(survivor.url, 'tools/call', { name: 'gated', arguments: { label: 'kept' } }, 'gated').then((r) => r.result),
+    ]);
+    expect([lost.resultType, kept.resultType]).toEqual(['task', 'task']);
     await expect.poll(doomed.stderr, { timeout: 10_000 }).toMatch(/gated lost started/);
     await expect.poll(survivor.stderr, { timeout: 10_000 }).toMatch(/gated kept started/);
     expect((await status(survivor.url, lost.taskId)).status).toBe('working');
