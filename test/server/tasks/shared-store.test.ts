@@ -3,15 +3,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { startHttpServe } from '../../helpers/serve-process.js';
-import { tasksRpc as rpc } from '../../helpers/tasks.js';
+import { tasksRpc as rpc, WITH_TASKS_AND_ELICITATION } from '../../helpers/tasks.js';
 import { tempDir } from '../../helpers/temp.js';
 
 const tools = fileURLToPath(new URL('../../fixtures/tasks/gated-tools.mjs', import.meta.url));
 const env = { TOOLWRIGHT_AUDIT_DIR: '' };
 
 /** Two `toolwright serve --http` processes in one directory share .toolwright/tasks.db. */
-function config(cwd: string, tasks: Record<string, unknown> = {}): void {
-  writeFileSync(join(cwd, 'toolwright.config.json'), JSON.stringify({ tools: [tools], server: { audit: false, tasks } }));
+function config(cwd: string, tasks: Record<string, unknown> = {}, server: Record<string, unknown> = {}): void {
+  writeFileSync(join(cwd, 'toolwright.config.json'), JSON.stringify({ tools: [tools], server: { audit: false, tasks, ...server } }));
 }
 const serve = (cwd: string) => startHttpServe(['--config', 'toolwright.config.json'], { cwd, env });
 const status = async (url: string, taskId: string) => (await rpc(url, 'tasks/get', { taskId }, taskId)).result;
@@ -64,5 +64,23 @@ describe('two servers sharing one task store (real processes)', () => {
     expect((await status(survivor.url, kept.taskId)).status).toBe('working');
     writeFileSync(join(cwd, 'release'), '');
     await expect.poll(async () => (await status(survivor.url, kept.taskId)).status, { timeout: 10_000 }).toBe('completed');
+  }, 60_000);
+
+  it("a server stopped gracefully (SIGTERM) leaves no task unfinished: the other reads the outcome at once, without waiting for the lease", async () => {
+    const cwd = tempDir('tw-tasks-shared-');
+    config(cwd, {}, { shutdownGraceMs: 100 });
+    const [stopping, other] = await Promise.all([serve(cwd), serve(cwd)]);
+    const running = (await rpc(stopping.url, 'tools/call', { name: 'gated', arguments: { label: 'stopped' } }, 'gated')).result;
+    const asking = (await rpc(stopping.url, 'tools/call', { name: 'ask_name', arguments: {} }, 'ask_name', WITH_TASKS_AND_ELICITATION)).result;
+    await expect.poll(stopping.stderr, { timeout: 10_000 }).toMatch(/gated stopped started/);
+    await expect.poll(async () => (await status(other.url, asking.taskId)).status, { timeout: 10_000 }).toBe('input_required');
+    expect((await status(other.url, running.taskId)).status).toBe('working');
+    stopping.child.kill('SIGTERM');
+    expect((await stopping.exit).code).toBe(0);
+    // The default 30 s lease has not run out: what the other server reads is what the stopped one wrote.
+    // A running call is stopped by the drain (its isError answer is the task's result) ...
+    expect(await status(other.url, running.taskId)).toMatchObject({ status: 'completed', result: { isError: true } });
+    // ... and a task waiting for input, which nothing will resume, is failed as the store closes.
+    expect(await status(other.url, asking.taskId)).toMatchObject({ status: 'failed', error: { code: -32603, message: expect.stringMatching(/restarted/) } });
   }, 60_000);
 });
