@@ -104,8 +104,13 @@ export class SqliteTaskStore implements TaskStore {
     this.db.pragma('busy_timeout = 5000');
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
-    // One migration at a time when two processes open the file at once.
-    this.db.transaction(() => this.migrate()).immediate();
+    try {
+      // One migration at a time when two processes open the file at once.
+      this.db.transaction(() => this.migrate()).immediate();
+    } catch (err) {
+      this.db.close();
+      throw err;
+    }
     this.insert = this.db.prepare(
       `INSERT INTO tasks (task_id, owner, tool, status, status_message, created_at, last_updated_at, ttl_ms, expires_at, poll_interval_ms, input_requests, result, error, instance_id, lease_expires_at)
        VALUES (@task_id, @owner, @tool, @status, @status_message, @created_at, @last_updated_at, @ttl_ms, @expires_at, @poll_interval_ms, @input_requests, @result, @error, @instance_id, @lease_expires_at)`,
@@ -142,8 +147,10 @@ export class SqliteTaskStore implements TaskStore {
   private keepLeases(): void {
     try {
       const now = Date.now();
-      this.renew.run({ me: this.instanceId, until: now + this.leaseMs });
-      this.failOrphans.run(this.failParams(ORPHANED_TASK_ERROR, now));
+      this.db.transaction(() => {
+        this.renew.run({ me: this.instanceId, until: now + this.leaseMs });
+        this.failOrphans.run(this.failParams(ORPHANED_TASK_ERROR, now));
+      }).immediate();
     } catch {
       // Busy past the timeout or a full disk: the next tick tries again (the lease outlasts two missed ticks).
     }
