@@ -68,7 +68,7 @@ export interface ServerConfig {
   shutdownGraceMs?: number;
   limits?: LimitOptions;
   /** Long-running calls as tasks: where they are kept (a SQLite file, relative to the config), TTL, polling interval, modes; false: no tasks. */
-  tasks?: false | { store?: string; ttlMs?: number | null; pollIntervalMs?: number; maxActive?: number; defaultMode?: TaskMode; tools?: Record<string, TaskMode> };
+  tasks?: false | { store?: string; leaseMs?: number; ttlMs?: number | null; pollIntervalMs?: number; maxActive?: number; defaultMode?: TaskMode; tools?: Record<string, TaskMode> };
   /** false: no audit trail. Default: SQLite at .toolwright/audit.db. */
   audit?: false | { sqlite?: string | false; jsonl?: string; retention?: AuditRetentionConfig | false };
 }

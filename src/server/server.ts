@@ -84,6 +84,12 @@ export interface ToolServerOptions {
 export interface ServerTasksOptions extends Partial<Omit<TasksOptions, 'store'>> {
   /** A TaskStore, or the SQLite file to keep tasks in (default `.toolwright/tasks.db`). */
   store?: TaskStore | string;
+  /**
+   * The built-in SQLite store: how long this process's claim on its unfinished
+   * tasks lasts unless renewed (default 30,000 ms, at least 1,000). Another
+   * server sharing the file marks them failed only once it runs out.
+   */
+  leaseMs?: number;
 }
 
 export interface LimitOptions {
@@ -140,7 +146,7 @@ export class ToolServer {
     this.results = new ResultStore(limits.resultStore);
     this.audit = options.audit === undefined ? createDefaultAuditSink() : options.audit || undefined;
     const tasks = options.tasks === false ? undefined : (options.tasks ?? {});
-    if (tasks) this.taskStore = typeof tasks.store === 'object' ? tasks.store : createDefaultTaskStore(tasks.store);
+    if (tasks) this.taskStore = typeof tasks.store === 'object' ? tasks.store : createDefaultTaskStore(tasks.store, { leaseMs: tasks.leaseMs });
     this.dispatcher = new Dispatcher({
       registry: this.tools,
       logger: this.logger,

@@ -1,25 +1,35 @@
 import { join } from 'node:path';
+import { nodeCrypto } from '../lazy-crypto.js';
 import { DEFAULT_TASKS_DB, SqliteTaskStore } from './sqlite-store.js';
-import type { TaskCursor, TaskPatch, TaskRecord, TaskStore, TaskError } from './store.js';
+import { checkLeaseMs, type TaskCursor, type TaskPatch, type TaskRecord, type TaskStore, type TaskError } from './store.js';
 
 /**
  * The default store: SQLite at `.toolwright/tasks.db` under `dir` (default
  * $TOOLWRIGHT_AUDIT_DIR, else the working directory: beside the audit
  * trail, in its own file). Opened on first use, so a server whose tools never
- * become tasks never creates the file.
+ * become tasks never creates the file. `leaseMs`: how long this process's
+ * claim on its unfinished tasks lasts unless renewed (SqliteTaskStore).
  */
-export function createDefaultTaskStore(file?: string): TaskStore {
+export function createDefaultTaskStore(file?: string, options: { leaseMs?: number } = {}): TaskStore {
   const path = file ?? join(process.env.TOOLWRIGHT_AUDIT_DIR || process.cwd(), DEFAULT_TASKS_DB);
-  return new LazyTaskStore(() => new SqliteTaskStore(path));
+  // Checked now: a bad setting is a start-up error, not one on the first task.
+  if (options.leaseMs !== undefined) checkLeaseMs(options.leaseMs);
+  return new LazyTaskStore((instanceId) => new SqliteTaskStore(path, { leaseMs: options.leaseMs, instanceId }));
 }
 
 class LazyTaskStore implements TaskStore {
   private store?: TaskStore;
+  private id?: string;
 
-  constructor(private readonly open: () => TaskStore) {}
+  constructor(private readonly open: (instanceId: string) => TaskStore) {}
+
+  /** Made on first use (node:crypto is not loaded at start-up for a server that never runs a task). */
+  get instanceId(): string {
+    return (this.id ??= nodeCrypto().randomUUID());
+  }
 
   private get inner(): TaskStore {
-    return (this.store ??= this.open());
+    return (this.store ??= this.open(this.instanceId));
   }
 
   create(record: TaskRecord): Promise<void> {

@@ -2,12 +2,14 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { openSqlite } from '../audit/sqlite-driver.js';
-import { isExpired, TERMINAL_STATUSES, type TaskCursor, type TaskError, type TaskPatch, type TaskRecord, type TaskStatus, type TaskStore } from './store.js';
+import { nodeCrypto } from '../lazy-crypto.js';
+import { checkLeaseMs, DEFAULT_TASK_LEASE_MS, isExpired, ORPHANED_TASK_ERROR, TERMINAL_STATUSES, type TaskCursor, type TaskError, type TaskPatch, type TaskRecord, type TaskStatus, type TaskStore } from './store.js';
 
 /** The default file, under the working directory (a separate file from the audit trail). */
 export const DEFAULT_TASKS_DB = join('.toolwright', 'tasks.db');
 
-const SCHEMA_VERSION = 1;
+/** 2: tasks carry the instance that runs them and its lease (1 had neither: one process per file). */
+const SCHEMA_VERSION = 2;
 
 const CREATE = `
 CREATE TABLE IF NOT EXISTS tasks (
@@ -23,11 +25,22 @@ CREATE TABLE IF NOT EXISTS tasks (
   poll_interval_ms INTEGER NOT NULL,
   input_requests TEXT,
   result TEXT,
-  error TEXT
+  error TEXT,
+  instance_id TEXT,
+  lease_expires_at INTEGER
 ) WITHOUT ROWID;
+`;
+
+/** Added in schema 2 (a file of schema 1 gets them, NULL: a task of a process that is gone). */
+const ADDED_COLUMNS = ['instance_id TEXT', 'lease_expires_at INTEGER'];
+
+const INDEXES = `
 CREATE INDEX IF NOT EXISTS tasks_expires_at ON tasks (expires_at) WHERE expires_at IS NOT NULL;
 CREATE INDEX IF NOT EXISTS tasks_owner_created ON tasks (owner, created_at, task_id);
+CREATE INDEX IF NOT EXISTS tasks_unfinished ON tasks (instance_id, lease_expires_at) WHERE status IN ('working', 'input_required');
 `;
+
+const UNFINISHED = `status IN ('working', 'input_required')`;
 
 interface Row {
   task_id: string;
@@ -44,35 +57,63 @@ interface Row {
   error: string | null;
 }
 
+export interface SqliteTaskStoreOptions {
+  /** 'full' also survives a power loss (default 'normal': survives a process crash). */
+  synchronous?: 'normal' | 'full';
+  /** How long this instance's claim on its unfinished tasks lasts unless renewed (default 30 s, at least 1 s). */
+  leaseMs?: number;
+  /** This process's identity (default: a random UUID). Never reuse one: a new process is a new instance. */
+  instanceId?: string;
+}
+
 /**
  * The embedded task store: one SQLite file in WAL mode, written
  * synchronously, so a task is on disk before its handle is sent and a
  * finished task's result survives the process being killed (WAL with
  * synchronous=NORMAL survives a process crash; `synchronous: 'full'` also a
- * power loss). One process owns the file: `failUnfinished` at start marks
- * every unfinished task failed, which is right only when no other live
- * process runs tasks in it (several instances want a shared store).
+ * power loss).
+ *
+ * Several processes may share the file (two servers started in one
+ * directory): each is an instance with its own id, every unfinished task row
+ * names the instance running it and a lease expiry that instance renews every
+ * third of the lease (an unref'd timer, stopped on close). The same timer
+ * fails other instances' unfinished tasks whose lease ran out: a crashed or
+ * killed server's tasks read `failed` within about a lease, a live server's
+ * never do. Writers wait for each other (busy timeout) instead of failing.
  */
 export class SqliteTaskStore implements TaskStore {
+  readonly instanceId: string;
+  private readonly leaseMs: number;
   private readonly db: BetterSqlite3.Database;
   private readonly insert: BetterSqlite3.Statement;
   private readonly select: BetterSqlite3.Statement;
   private readonly purge: BetterSqlite3.Statement;
   private readonly page: BetterSqlite3.Statement;
+  private readonly renew: BetterSqlite3.Statement;
+  private readonly failOrphans: BetterSqlite3.Statement;
+  private readonly failOwn: BetterSqlite3.Statement;
+  private readonly leaseTimer: NodeJS.Timeout;
 
-  constructor(file: string, options: { synchronous?: 'normal' | 'full' } = {}) {
+  constructor(file: string, options: SqliteTaskStoreOptions = {}) {
+    this.leaseMs = options.leaseMs ?? DEFAULT_TASK_LEASE_MS;
+    checkLeaseMs(this.leaseMs);
+    this.instanceId = options.instanceId ?? nodeCrypto().randomUUID();
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     this.db = openSqlite(file);
+    // First: another process may be holding the file (switching to WAL, migrating, writing).
+    this.db.pragma('busy_timeout = 5000');
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
-    this.db.pragma('busy_timeout = 5000');
-    const version = this.db.pragma('user_version', { simple: true }) as number;
-    if (version > SCHEMA_VERSION) throw new Error(`the tasks database was written by a newer toolwright (schema ${version})`);
-    this.db.exec(CREATE);
-    this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    try {
+      // One migration at a time when two processes open the file at once.
+      this.db.transaction(() => this.migrate()).immediate();
+    } catch (err) {
+      this.db.close();
+      throw err;
+    }
     this.insert = this.db.prepare(
-      `INSERT INTO tasks (task_id, owner, tool, status, status_message, created_at, last_updated_at, ttl_ms, expires_at, poll_interval_ms, input_requests, result, error)
-       VALUES (@task_id, @owner, @tool, @status, @status_message, @created_at, @last_updated_at, @ttl_ms, @expires_at, @poll_interval_ms, @input_requests, @result, @error)`,
+      `INSERT INTO tasks (task_id, owner, tool, status, status_message, created_at, last_updated_at, ttl_ms, expires_at, poll_interval_ms, input_requests, result, error, instance_id, lease_expires_at)
+       VALUES (@task_id, @owner, @tool, @status, @status_message, @created_at, @last_updated_at, @ttl_ms, @expires_at, @poll_interval_ms, @input_requests, @result, @error, @instance_id, @lease_expires_at)`,
     );
     this.select = this.db.prepare('SELECT * FROM tasks WHERE task_id = ?');
     this.purge = this.db.prepare('DELETE FROM tasks WHERE expires_at IS NOT NULL AND expires_at <= ?');
@@ -81,6 +122,42 @@ export class SqliteTaskStore implements TaskStore {
          AND (created_at > @created OR (created_at = @created AND task_id > @id))
        ORDER BY created_at, task_id LIMIT @limit`,
     );
+    this.renew = this.db.prepare(`UPDATE tasks SET lease_expires_at = @until WHERE instance_id = @me AND ${UNFINISHED}`);
+    const fail = `UPDATE tasks SET status = 'failed', status_message = @message, error = @error, input_requests = NULL, last_updated_at = @now WHERE ${UNFINISHED}`;
+    // A row without an instance (schema 1) or a lease belongs to a process that is gone.
+    this.failOrphans = this.db.prepare(`${fail} AND (instance_id IS NULL OR instance_id != @me) AND (lease_expires_at IS NULL OR lease_expires_at <= @now)`);
+    this.failOwn = this.db.prepare(`${fail} AND instance_id = @me`);
+    this.leaseTimer = setInterval(() => this.keepLeases(), Math.floor(this.leaseMs / 3));
+    this.leaseTimer.unref();
+  }
+
+  private migrate(): void {
+    const version = this.db.pragma('user_version', { simple: true }) as number;
+    if (version > SCHEMA_VERSION) throw new Error(`the tasks database was written by a newer toolwright (schema ${version})`);
+    this.db.exec(CREATE);
+    const columns = new Set((this.db.pragma('table_info(tasks)') as { name: string }[]).map((c) => c.name));
+    for (const column of ADDED_COLUMNS) {
+      if (!columns.has(column.split(' ')[0])) this.db.exec(`ALTER TABLE tasks ADD COLUMN ${column}`);
+    }
+    this.db.exec(INDEXES);
+    if (version !== SCHEMA_VERSION) this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  }
+
+  /** The lease tick: extends this instance's claim, then fails what instances that are gone left unfinished. */
+  private keepLeases(): void {
+    try {
+      const now = Date.now();
+      this.db.transaction(() => {
+        this.renew.run({ me: this.instanceId, until: now + this.leaseMs });
+        this.failOrphans.run(this.failParams(ORPHANED_TASK_ERROR, now));
+      }).immediate();
+    } catch {
+      // Busy past the timeout or a full disk: the next tick tries again (the lease outlasts two missed ticks).
+    }
+  }
+
+  private failParams(error: TaskError, now: number) {
+    return { message: error.message, error: JSON.stringify(error), now, me: this.instanceId };
   }
 
   async create(record: TaskRecord): Promise<void> {
@@ -98,6 +175,8 @@ export class SqliteTaskStore implements TaskStore {
       input_requests: json(record.inputRequests),
       result: json(record.result),
       error: json(record.error),
+      instance_id: this.instanceId,
+      lease_expires_at: TERMINAL_STATUSES.has(record.status) ? null : Date.now() + this.leaseMs,
     });
   }
 
@@ -149,16 +228,18 @@ export class SqliteTaskStore implements TaskStore {
   }
 
   async failUnfinished(error: TaskError, now = Date.now()): Promise<number> {
-    return this.db
-      .prepare(
-        `UPDATE tasks SET status = 'failed', status_message = ?, error = ?, input_requests = NULL, last_updated_at = ?
-         WHERE status IN ('working', 'input_required')`,
-      )
-      .run(error.message, JSON.stringify(error), now).changes;
+    return this.failOrphans.run(this.failParams(error, now)).changes;
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    clearInterval(this.leaseTimer);
+    if (!this.db.open) return;
+    try {
+      // Nothing will finish them now: they read failed at once, not a lease later.
+      this.failOwn.run(this.failParams(ORPHANED_TASK_ERROR, Date.now()));
+    } finally {
+      this.db.close();
+    }
   }
 
   private read(taskId: string): TaskRecord | undefined {

@@ -6,7 +6,15 @@
  * Every read is by task id AND owner: one principal's task is invisible to
  * every other (the unknown-task error, the same as for a task that never
  * existed). Task ids are random UUIDs (122 bits), never sequential.
+ *
+ * Tasks belong to the server process that runs them: each store has an
+ * instance identity (a random id per process), every unfinished task records
+ * the instance running it and a lease that instance keeps renewing. Only a
+ * task whose lease has run out (its process crashed, was killed or restarted)
+ * is marked failed by another process; a live instance's tasks are never
+ * touched, so several servers may share one store.
  */
+import { ErrorCode } from '../jsonrpc/errors.js';
 
 /** The statuses the tasks extension defines (SEP-2663 "Task Status"). */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
@@ -41,6 +49,23 @@ export interface TaskRecord {
   error?: TaskError;
 }
 
+/** What a task whose server is gone reads as (documented in the README). */
+export const ORPHANED_TASK_ERROR: TaskError = Object.freeze({
+  code: ErrorCode.InternalError,
+  message: 'The server restarted while the task was running; its work was lost. Call the tool again.',
+});
+
+/** How long an instance's claim on its unfinished tasks lasts unless renewed (default 30 s; renewed every third of it). */
+export const DEFAULT_TASK_LEASE_MS = 30_000;
+export const MIN_TASK_LEASE_MS = 1_000;
+
+/** Throws a RangeError unless `leaseMs` is a whole number of milliseconds from 1,000 to 1 hour. */
+export function checkLeaseMs(leaseMs: number): void {
+  if (!Number.isInteger(leaseMs) || leaseMs < MIN_TASK_LEASE_MS || leaseMs > 3_600_000) {
+    throw new RangeError(`tasks leaseMs must be an integer number of milliseconds from ${MIN_TASK_LEASE_MS} to 3600000 (got ${String(leaseMs)})`);
+  }
+}
+
 /** What a change may set; `taskId`, `owner`, `tool` and `createdAt` never change. */
 export type TaskPatch = Partial<Pick<TaskRecord, 'status' | 'statusMessage' | 'inputRequests' | 'result' | 'error' | 'ttlMs' | 'pollIntervalMs'>>;
 
@@ -51,9 +76,12 @@ export interface TaskCursor {
 }
 
 export interface TaskStore {
+  /** This process's identity in the store (random per process, never reused). */
+  readonly instanceId: string;
   /**
-   * Stores a new task. Resolves only once a `get` for it would find it (the
-   * handle is sent after this: SEP-2663 "Task Creation" MUST).
+   * Stores a new task, run by this instance under a lease it renews until
+   * the task ends or the store is closed. Resolves only once a `get` for it
+   * would find it (the handle is sent after this: SEP-2663 "Task Creation" MUST).
    */
   create(record: TaskRecord): Promise<void>;
   /** The task, if it exists, belongs to `owner` and has not outlived its TTL. */
@@ -71,11 +99,14 @@ export interface TaskStore {
   /** Deletes tasks past their TTL; resolves with how many. */
   purgeExpired(now?: number): Promise<number>;
   /**
-   * Marks every task still working or waiting for input as failed (the
-   * process that ran them is gone: a restart). Called once when a server opens
-   * the store; a shared store leaves other instances' tasks alone.
+   * Marks failed every task still working or waiting for input whose
+   * instance's lease ran out by `now` (the process that ran it is gone: it
+   * crashed, was killed or restarted); never a task of this instance or of
+   * another live one. Resolves with how many. A server calls it when it opens
+   * the store; the store repeats it while open.
    */
   failUnfinished(error: TaskError, now?: number): Promise<number>;
+  /** Stops renewing leases and fails this instance's unfinished tasks (its process is ending them). */
   close(): void;
 }
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildServer } from '../../src/config/build.js';
 import { loadConfig } from '../../src/config/load.js';
 import { ConfigError } from '../../src/config/validate.js';
+import { SqliteTaskStore } from '../../src/tasks/sqlite-store.js';
 import { tempDir } from '../helpers/temp.js';
 import { wire } from '../helpers/wire.js';
 
@@ -54,6 +55,18 @@ describe('server.tasks in the config', () => {
     server.close();
   });
 
+  it('leaseMs reaches the task store (the claim written with each unfinished task)', async () => {
+    const { server, baseDir } = serve({ server: { audit: false, tasks: { store: 'tasks.db', leaseMs: 120_000 } }, toolsets: { math: {} } });
+    await server.taskStore!.create({ taskId: 't', owner: '', tool: 'x', status: 'working', createdAt: Date.now(), lastUpdatedAt: Date.now(), ttlMs: null, pollIntervalMs: 10 });
+    // Another instance on the same file: 90 s on, a 30 s lease (the default) would have run out, 120 s has not.
+    const other = new SqliteTaskStore(join(baseDir, 'tasks.db'));
+    const gone = { code: -32603, message: 'gone' };
+    expect(await other.failUnfinished(gone, Date.now() + 90_000)).toBe(0);
+    expect(await other.failUnfinished(gone, Date.now() + 121_000)).toBe(1);
+    other.close();
+    server.close();
+  });
+
   it('tasks: false serves no tasks and advertises no extension', async () => {
     const { server } = serve({ server: { audit: false, tasks: false }, toolsets: { math: {} } });
     const w = wire(server);
@@ -71,6 +84,8 @@ describe('server.tasks in the config', () => {
     expect(bad({ defaultMode: { required: true } })).toThrow(ConfigError);
     expect(bad({ pollIntervalMs: 0 })).toThrow(ConfigError);
     expect(bad({ ttlMs: 1.5 })).toThrow(ConfigError);
+    expect(bad({ leaseMs: 500 })).toThrow(/leaseMs/);
+    expect(bad({ leaseMs: 3_600_001 })).toThrow(/leaseMs/);
     expect(bad(true)).toThrow(ConfigError);
     expect(bad({ storage: 'x.db' })).toThrow(/server\.tasks.*storage|storage.*did you mean "store"/s);
     expect(loadConfig(write({ server: { tasks: { ttlMs: null, tools: { a: { afterMs: 2000, required: true } } } } })).config.server?.tasks).toEqual({ ttlMs: null, tools: { a: { afterMs: 2000, required: true } } });

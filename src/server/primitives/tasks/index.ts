@@ -5,7 +5,7 @@ import { isPlainObject } from '../../../protocol/content.js';
 import { Method } from '../../../protocol/methods.js';
 import type { ResultEncoder } from '../../../protocol/result.js';
 import type { Implementation } from '../../../protocol/meta.js';
-import type { TaskRecord, TaskStore } from '../../../tasks/store.js';
+import { ORPHANED_TASK_ERROR, type TaskRecord, type TaskStore } from '../../../tasks/store.js';
 import type { Logger } from '../../logger.js';
 import type { Exchange, Reply } from '../../peer.js';
 import type { ToolRegistry } from '../../registry.js';
@@ -16,6 +16,7 @@ import { TERMINAL_STATUSES } from '../../../tasks/store.js';
 import { alreadyTerminal, decodeTaskCursor, encodeTaskCursor, finalOutcome, LEGACY_CAPABILITY, LEGACY_LIST_PAGE, LEGACY_STATUS_NOTIFICATION, legacyTask, requestedTtl, taskSupportError, taskSupportOf, withTaskSupport } from './legacy.js';
 import { TaskNotifications } from './notifications.js';
 import { TaskRun } from './task-run.js';
+import { TaskSlots } from './slots.js';
 import { createTaskResultJson, declaresTasks, getTaskResultJson, missingTasksExtension, taskIdOf, taskNotFound, TaskMethod, TASKS_EXTENSION } from './wire.js';
 
 export interface TasksOptions {
@@ -40,8 +41,8 @@ export interface TasksPrimitiveOptions extends TasksOptions {
   logger: Logger;
 }
 
-/** What a restart does to a task that was still running (documented in the README). */
-export const RESTART_ERROR = { code: ErrorCode.InternalError, message: 'The server restarted while the task was running; its work was lost. Call the tool again.' };
+/** What a restart (or a crash) does to a task that was still running (documented in the README). */
+export const RESTART_ERROR = ORPHANED_TASK_ERROR;
 
 /**
  * The tasks extension (io.modelcontextprotocol/tasks, SEP-2663) for
@@ -54,7 +55,7 @@ export class TasksPrimitive implements Primitive {
   private readonly live = new Map<string, TaskRun>();
   private readonly ttlMs: number | null;
   private readonly pollIntervalMs: number;
-  private readonly maxActive: number;
+  private readonly slots: TaskSlots;
   private readonly store: TaskStore;
   private opened?: Promise<void>;
   private readonly notifications: TaskNotifications;
@@ -63,7 +64,7 @@ export class TasksPrimitive implements Primitive {
     this.store = options.store;
     this.ttlMs = options.ttlMs === undefined ? 3_600_000 : options.ttlMs;
     this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
-    this.maxActive = options.maxActive ?? 1_000;
+    this.slots = new TaskSlots(options.maxActive ?? 1_000);
     this.notifications = new TaskNotifications(this.store, () => this.ready());
   }
 
@@ -103,8 +104,15 @@ export class TasksPrimitive implements Primitive {
       // An unknown tool: the tools primitive's own error.
       if (!mode) return inner(request, exchange, facts);
       if (!mode.task) throw taskSupportError(name as string, false);
-      if (this.live.size >= this.maxActive) throw new RpcError(ErrorCode.InternalError, 'Too many tasks are running; try again later');
-      await this.ready();
+      // Taken before any await (TaskSlots): concurrent calls cannot overshoot maxActive.
+      const releaseSlot = this.slots.take();
+      if (!releaseSlot) throw new RpcError(ErrorCode.InternalError, 'Too many tasks are running; try again later');
+      try {
+        await this.ready();
+      } catch (err) {
+        releaseSlot();
+        throw err;
+      }
       const { task: _asked, ...params } = request.params ?? {};
       const call: JsonRpcRequest = { ...request, params };
       const run = new TaskRun(call, exchange, facts, inner, this.store, (done) => this.forget(done), (record) => {
@@ -116,7 +124,13 @@ export class TasksPrimitive implements Primitive {
       const ttlMs = ttl === undefined ? this.ttlMs : this.ttlMs === null ? ttl : Math.min(ttl, this.ttlMs);
       const record: TaskRecord = { taskId: nodeCrypto().randomUUID(), owner: exchange.principal ?? '', tool: name as string, status: 'working', createdAt: now, lastUpdatedAt: now, ttlMs, pollIntervalMs: this.pollIntervalMs };
       // Stored before the work starts and before the answer (a task from its first moment).
-      await run.becomeTask(record);
+      try {
+        await run.becomeTask(record);
+      } catch (err) {
+        releaseSlot();
+        throw err;
+      }
+      run.releaseSlot = releaseSlot;
       this.live.set(record.taskId, run);
       this.expireLater(run, record);
       void run.start().then((reply) => run.settle(reply)).catch((err) => this.options.logger.error({ err, taskId: record.taskId }, 'task could not record its outcome'));
@@ -210,10 +224,10 @@ export class TasksPrimitive implements Primitive {
     return resolveTaskMode(operator ?? own ?? this.options.defaultMode);
   }
 
-  /** The store is opened on first use: once, failing what a previous process left running. */
+  /** The store is opened on first use: once, failing what servers that are gone (their lease ran out) left running. */
   private ready(): Promise<void> {
     return (this.opened ??= this.store.failUnfinished(RESTART_ERROR).then((n) => {
-      if (n > 0) this.options.logger.warn({ tasks: n }, 'tasks left running by a previous process are marked failed');
+      if (n > 0) this.options.logger.warn({ tasks: n }, 'tasks left running by a server that is gone are marked failed');
     }));
   }
 
@@ -227,13 +241,21 @@ export class TasksPrimitive implements Primitive {
         return inner(request, exchange, facts);
       }
       // Overloaded: the call is answered directly rather than parked (a bound on what tasks hold).
-      if (this.live.size >= this.maxActive) return inner(request, exchange, facts);
+      if (this.slots.full) return inner(request, exchange, facts);
       return this.callAsTask(request, exchange, facts, inner, mode, name as string);
     };
   }
 
   private async callAsTask(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, inner: MethodHandler, mode: ResolvedTaskMode, tool: string): Promise<Reply | undefined> {
-    await this.ready();
+    // A task at once: its slot is taken before any await (TaskSlots); { afterMs }: when it would become one.
+    let releaseSlot = mode.afterMs === 0 ? this.slots.take() : undefined;
+    if (mode.afterMs === 0 && !releaseSlot) return inner(request, exchange, facts);
+    try {
+      await this.ready();
+    } catch (err) {
+      releaseSlot?.();
+      throw err;
+    }
     const run = new TaskRun(request, exchange, facts, inner, this.store, (done) => this.forget(done), (record) => this.notifications.publish(record));
     const first = run.start();
     if (mode.afterMs > 0) {
@@ -245,10 +267,13 @@ export class TasksPrimitive implements Primitive {
       const elapsed = new Promise<'elapsed'>((resolve) => (timer = setTimeout(() => resolve('elapsed'), mode.afterMs)));
       const winner = await Promise.race([first.then((reply) => ({ reply })), elapsed]);
       clearTimeout(timer);
+      // Answered in time (a result, an error, or a round of MRTR questions): no task.
+      let direct = winner === 'elapsed' ? undefined : winner;
+      // Every slot taken when it would become a task: it stays an ordinary call (still stopped with its request).
+      if (!direct && !(releaseSlot = this.slots.take())) direct = { reply: await first };
       exchange.peer.inflight.remove(stop);
       unsubscribe?.();
-      // Answered in time (a result, an error, or a round of MRTR questions): no task.
-      if (winner !== 'elapsed') return winner.reply;
+      if (direct) return direct.reply;
     }
     const now = Date.now();
     const record: TaskRecord = {
@@ -264,9 +289,11 @@ export class TasksPrimitive implements Primitive {
     try {
       await run.becomeTask(record);
     } catch (err) {
+      releaseSlot?.();
       run.abort(err);
       throw err;
     }
+    run.releaseSlot = releaseSlot;
     this.live.set(record.taskId, run);
     this.expireLater(run, record);
     void first.then((reply) => run.settle(reply)).catch((err) => this.options.logger.error({ err, taskId: record.taskId }, 'task could not record its outcome'));
@@ -308,6 +335,7 @@ export class TasksPrimitive implements Primitive {
 
   private forget(run: TaskRun): void {
     clearTimeout(run.expiry);
+    run.releaseSlot?.();
     if (run.taskId && this.live.get(run.taskId) === run) this.live.delete(run.taskId);
   }
 
@@ -318,6 +346,7 @@ export class TasksPrimitive implements Primitive {
       if (this.live.get(record.taskId) !== run) return;
       run.abort(new Error('the task outlived its time to live'));
       this.live.delete(record.taskId);
+      run.releaseSlot?.();
     }, record.ttlMs);
     run.expiry.unref();
   }

@@ -28,6 +28,8 @@ export class TaskRun {
   progressMessage?: string;
   /** Stops the task when its TTL ends (cleared once it settles). */
   expiry?: NodeJS.Timeout;
+  /** Gives back its maxActive slot (TaskSlots) once it is forgotten; idempotent. */
+  releaseSlot?: () => void;
   private readonly peer: Peer;
   private readonly exchange: Exchange;
   private requestState?: string;
