@@ -8,6 +8,9 @@ import { nodeServerOptions, resolveHttpLimits, type HttpSocketLimitOptions } fro
 import { plain } from './http-response.js';
 import type { ToolServer } from '../server/server.js';
 
+// Re-exported for serve-http.ts: both load the HTTP stack as this one chunk.
+export { createHttpHandler } from './http-handler.js';
+
 /** Serves one extra route beside MCP; a throw or rejection is answered 500 and logged. */
 export type HttpRoute = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
