@@ -54,15 +54,24 @@ function toIncomingMessage(request: Request, info: FetchRequestInfo | undefined)
     req.push(null);
     return req;
   }
-  // Pulled one chunk at a time as the handler reads: a body it refuses (413) is never buffered.
-  req._read = () => {
-    reader.read().then(
-      ({ done, value }) => {
-        req.push(done ? null : Buffer.from(value.buffer, value.byteOffset, value.byteLength));
-      },
-      (err: unknown) => req.destroy(err as Error),
-    );
+  // Pulled as the handler reads, stopping whenever its buffer is full: a body it refuses (413) is never buffered.
+  let pumping = false;
+  const pump = async () => {
+    if (pumping) return;
+    pumping = true;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return void req.push(null);
+        if (!req.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength))) return;
+      }
+    } catch (err) {
+      req.destroy(err as Error);
+    } finally {
+      pumping = false;
+    }
   };
+  req._read = () => void pump();
   req.once('close', () => {
     if (!req.readableEnded) reader.cancel().catch(() => undefined);
   });
