@@ -75,6 +75,17 @@ describe('createHttpHandler on node:http', () => {
     await expect(createHttpHandler(toolServer(), { path: 'mcp' })).rejects.toThrow(/path must start with "\/"/);
   });
 
+  it('answers 500 (and logs why) when the app read the body first and left nothing to serve', async () => {
+    const { logger, records } = memoryLogger();
+    handler = await createHttpHandler(new ToolServer({ logger, audit: false }), {});
+    // A host that drains the body itself before handing the request on.
+    app = await listen(createServer((req, res) => req.resume().once('end', () => handler!.handle(req, res))));
+    const res = await list(`${app.base}/mcp`);
+    expect(res.status).toBe(500);
+    expect((await res.json()).error.message).toBe('Internal error');
+    expect(records.map((r) => String(r.err?.message))).toContainEqual(expect.stringContaining('mount the handler before body parsers'));
+  });
+
   it('close() ends legacy sessions and their streams, then answers 503', async () => {
     const { handler: h, key } = await mountedFixture();
     handler = h;
