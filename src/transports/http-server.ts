@@ -12,7 +12,7 @@ import type { ToolServer } from '../server/server.js';
 export { createHttpHandler } from './http-handler.js';
 
 /** Serves one extra route beside MCP; a throw or rejection is answered 500 and logged. */
-export type HttpRoute = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+export type HttpRoute = (req: IncomingMessage, res: ServerResponse) => unknown;
 
 export interface HttpServeOptions extends HttpHandlerOptions, HttpSocketLimitOptions {
   host?: string;
@@ -71,7 +71,8 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
     };
     try {
       const pending = route(req, res);
-      if (pending instanceof Promise) pending.catch(failed);
+      // Any thenable (an async route, or a promise from another realm) is watched for its rejection.
+      if (typeof (pending as PromiseLike<unknown> | undefined)?.then === 'function') Promise.resolve(pending).catch(failed);
     } catch (err) {
       failed(err);
     }
