@@ -135,6 +135,27 @@ export function describeMounted(
       }
     });
 
+    it('delivers list changes on a subscriptions/listen stream and on a legacy session\'s GET stream', async () => {
+      const listen = await modernPost('subscriptions/listen', { notifications: { toolsListChanged: true } }, bearer());
+      expect(listen.headers.get('content-type')).toBe('text/event-stream');
+      const modernEvents = sseEvents(listen);
+      expect((await modernEvents.next()).method).toBe('notifications/subscriptions/acknowledged');
+      fixture.toolServer.tools.add({ name: 'added', description: 'Added while listening', inputSchema: { type: 'object' }, handler: () => 'added' });
+      expect((await modernEvents.next()).method).toBe('notifications/tools/list_changed');
+      await modernEvents.cancel();
+
+      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...bearer() };
+      const init = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }) });
+      const session = { 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' };
+      const stream = await fetch(url, { headers: { ...headers, accept: 'text/event-stream', ...session } });
+      expect(stream.headers.get('content-type')).toBe('text/event-stream');
+      const legacyEvents = sseEvents(stream);
+      fixture.toolServer.tools.disable('added');
+      expect(await legacyEvents.next()).toEqual({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+      await legacyEvents.cancel();
+      expect((await fetch(url, { method: 'DELETE', headers: { ...bearer(), ...session } })).status).toBe(200);
+    });
+
     it('refuses an Origin it does not allow with 403, and serves the one it does', async () => {
       const refused = await modernPost('tools/list', {}, { ...bearer(), origin: 'http://evil.example' });
       expect(refused.status).toBe(403);
@@ -170,6 +191,31 @@ export function describeMounted(
       expect((await modernPost('tools/list', {}, bearer())).status).toBe(429);
     });
   });
+}
+
+/** Reads an SSE response one JSON message at a time. */
+function sseEvents(res: Response) {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffered = '';
+  const queued: Array<Record<string, any>> = [];
+  return {
+    async next(): Promise<Record<string, any>> {
+      while (!queued.length) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error('the stream ended');
+        buffered += decoder.decode(value, { stream: true });
+        let end: number;
+        while ((end = buffered.indexOf('\n\n')) !== -1) {
+          const data = buffered.slice(0, end).split('\n').filter((line) => line.startsWith('data: '));
+          buffered = buffered.slice(end + 2);
+          if (data.length) queued.push(JSON.parse(data.map((line) => line.slice(6)).join('\n')));
+        }
+      }
+      return queued.shift()!;
+    },
+    cancel: () => reader.cancel().catch(() => undefined),
+  };
 }
 
 /** The reason a framework's tests are skipped, loudly, when its package is not installed; false when it is. */
