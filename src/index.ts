@@ -13,7 +13,7 @@ export type { RequestContext } from './server/primitives/request-context.js';
 export { MethodTable, type Primitive, type MethodHandler, type RequestFacts } from './server/primitives/index.js';
 export type { PrimitiveContext } from './server/dispatcher.js';
 export { serveStdio, type StdioServeOptions, type StdioServerHandle } from './transports/stdio-server.js';
-export { serveHttp, type HttpServeOptions, type HttpServerHandle } from './transports/serve-http.js';
+export { serveHttp, createHttpHandler, type HttpServeOptions, type HttpServerHandle, type HttpRoute, type HttpHandler, type HttpHandlerOptions, type FetchRequestInfo, type HttpCloseOptions } from './transports/serve-http.js';
 export type { ContentBlock, TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource } from './protocol/content.js';
 export type { LogLevel, Implementation, ClientCapabilities } from './protocol/meta.js';
 export { MODERN_VERSIONS, LEGACY_VERSIONS, type Era } from './protocol/versions.js';

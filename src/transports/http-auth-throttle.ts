@@ -1,10 +1,11 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { encodeError } from '../jsonrpc/encode.js';
 import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
 import { clientAddressKey } from './client-address.js';
 import type { AuthFailureLimit } from './http-limits.js';
+import type { HttpResponse } from './http-response.js';
 
 type Flexible = typeof import('rate-limiter-flexible');
 
@@ -36,7 +37,7 @@ export class AuthFailureThrottle {
   }
 
   /** Answers 429 (and returns true) when the request's address has used up its failures. */
-  refuseIfBlocked(req: IncomingMessage, res: ServerResponse): boolean {
+  refuseIfBlocked(req: IncomingMessage, res: HttpResponse): boolean {
     if (this.blockedUntil.size === 0) return false;
     const address = clientAddressKey(req, this.trustProxy);
     const until = this.blockedUntil.get(address);
@@ -73,7 +74,7 @@ export class AuthFailureThrottle {
   }
 }
 
-function tooManyFailures(res: ServerResponse, waitMs: number): void {
+function tooManyFailures(res: HttpResponse, waitMs: number): void {
   const seconds = Math.ceil(waitMs / 1_000);
   const json = encodeError(undefined, new RpcError(ErrorCode.InvalidRequest, `Too Many Requests: too many failed authentications from this address; retry in ${seconds} s`));
   res.writeHead(429, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json), 'retry-after': String(seconds) });

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { encodeError } from '../jsonrpc/encode.js';
 import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
 import { bearerChallenge } from '../policy/auth/challenge.js';
@@ -8,6 +8,7 @@ import { metadataPaths, metadataUrl, protectedResourceMetadata } from '../policy
 import { AuthUnavailableError, InvalidTokenError } from '../policy/auth/token-error.js';
 import { tokenDigest, TokenVerifier } from '../policy/auth/token-verifier.js';
 import type { Logger } from '../server/logger.js';
+import type { HttpResponse } from './http-response.js';
 
 /** A custom hook: a principal id, a richer AuthInfo, or undefined for "answer 401". */
 export type AuthenticateHook = (req: IncomingMessage) => AuthenticateResult | Promise<AuthenticateResult>;
@@ -48,23 +49,24 @@ export class HttpAuthorization {
     private readonly logger: Logger,
     private readonly hook: AuthenticateHook | undefined,
     options: ResourceServerOptions | undefined,
-    resource: string,
+    /** Undefined only where nothing names it: API keys alone have no audience and no metadata. */
+    resource: string | undefined,
     servedPath: string,
   ) {
     if (options) {
-      this.verifier = new TokenVerifier({ ...options, resource });
+      this.verifier = new TokenVerifier({ ...options, resource: resource ?? '' });
       this.scopesSupported = options.scopesSupported;
       // Metadata names authorization servers: there is none to name for API keys alone.
       if (options.issuer || options.authorizationServers?.length) {
-        this.metadataJson = JSON.stringify(protectedResourceMetadata(options, resource));
-        this.resourceMetadata = metadataUrl(resource);
+        this.metadataJson = JSON.stringify(protectedResourceMetadata(options, resource!));
+        this.resourceMetadata = metadataUrl(resource!);
       }
     }
-    this.metadataPaths = new Set(this.metadataJson ? metadataPaths(resource, servedPath) : []);
+    this.metadataPaths = new Set(this.metadataJson ? metadataPaths(resource!, servedPath) : []);
   }
 
   /** Answers a request for the resource metadata; false when `path` is not one of its URLs. */
-  serveMetadata(path: string, req: IncomingMessage, res: ServerResponse): boolean {
+  serveMetadata(path: string, req: IncomingMessage, res: HttpResponse): boolean {
     if (!this.metadataPaths.has(path)) return false;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
@@ -86,7 +88,7 @@ export class HttpAuthorization {
    * A token verified before and still in the cache (never past its expiry)
    * is answered synchronously: no promise, no await hop for every request.
    */
-  authenticate(req: IncomingMessage, res: ServerResponse): AuthInfo | undefined | Promise<AuthInfo | undefined> {
+  authenticate(req: IncomingMessage, res: HttpResponse): AuthInfo | undefined | Promise<AuthInfo | undefined> {
     // authorization/index "Token Requirements": tokens MUST NOT be in the query string.
     if (hasQueryToken(req.url)) {
       return this.refuse(res, 400, 'Bad Request: access tokens are not accepted in the query string; send Authorization: Bearer <token>', {
@@ -118,13 +120,13 @@ export class HttpAuthorization {
     return this.authenticateBearer(header, res, candidate, digest);
   }
 
-  private async authenticateWithHook(req: IncomingMessage, res: ServerResponse): Promise<AuthInfo | undefined> {
+  private async authenticateWithHook(req: IncomingMessage, res: HttpResponse): Promise<AuthInfo | undefined> {
     const auth = toAuthInfo(await this.hook!(req));
     if (!auth) return this.refuse(res, 401, 'Unauthorized: valid credentials are required', {});
     return auth;
   }
 
-  private async authenticateBearer(header: string | string[] | undefined, res: ServerResponse, candidate: string | undefined, digest: string | undefined): Promise<AuthInfo | undefined> {
+  private async authenticateBearer(header: string | string[] | undefined, res: HttpResponse, candidate: string | undefined, digest: string | undefined): Promise<AuthInfo | undefined> {
     const match = typeof header === 'string' ? /^Bearer +(\S+) *$/i.exec(header) : null;
     if (!match) {
       if (typeof header === 'string' && /^Bearer\b/i.test(header)) {
@@ -156,7 +158,7 @@ export class HttpAuthorization {
   }
 
   private refuse(
-    res: ServerResponse,
+    res: HttpResponse,
     status: number,
     message: string,
     challenge: { error?: 'invalid_request' | 'invalid_token'; description?: string; scopes?: readonly string[] } | undefined,
@@ -192,20 +194,36 @@ function hasQueryToken(url: string | undefined): boolean {
 /**
  * Builds the authorization of an HTTP endpoint from its options: a custom
  * `authenticate` hook, or `auth` (OAuth tokens and/or API keys), never both.
- * `serverUrl` is the endpoint's URL, the default canonical resource URI.
+ * `resource` is the endpoint's canonical URI (RFC 8707: what tokens name and
+ * the metadata describes); OAuth cannot work without one.
  */
 export function createHttpAuthorization(
-  options: { authenticate?: AuthenticateHook; auth?: ResourceServerOptions; host?: string },
-  serverUrl: string,
+  options: { authenticate?: AuthenticateHook; auth?: ResourceServerOptions },
+  resource: string | undefined,
   servedPath: string,
   logger: Logger,
 ): HttpAuthorization | undefined {
   if (!options.authenticate && !options.auth) return undefined;
   if (options.authenticate && options.auth) throw new TypeError('HTTP: give either an authenticate hook or auth options, not both');
   const auth = options.auth;
-  const oauth = auth && (auth.issuer !== undefined || auth.introspection !== undefined);
-  if (oauth && !auth.resource && /^(0\.0\.0\.0|::|\[::\])$/.test(options.host ?? '')) {
-    throw new TypeError(`auth.resource must be set when binding ${options.host}: it is the URL clients use (and tokens name), e.g. https://mcp.example.com/mcp`);
+  if (auth?.resource !== undefined && resource !== undefined && auth.resource !== resource) {
+    throw new TypeError(`HTTP: resource (${resource}) and auth.resource (${auth.resource}) differ; give the canonical resource URI once`);
   }
-  return new HttpAuthorization(logger, options.authenticate, auth, auth?.resource ?? serverUrl, servedPath);
+  const canonical = auth?.resource ?? resource;
+  const namesResource = auth && (auth.issuer !== undefined || auth.introspection !== undefined || !!auth.authorizationServers?.length);
+  if (namesResource && canonical === undefined) {
+    throw new TypeError('HTTP: OAuth needs the canonical resource URI: set `resource` to the URL clients use (and tokens name), e.g. https://mcp.example.com/mcp');
+  }
+  if (canonical !== undefined) assertAbsoluteUrl(canonical);
+  return new HttpAuthorization(logger, options.authenticate, auth, canonical, servedPath);
+}
+
+function assertAbsoluteUrl(resource: string): void {
+  let url: URL;
+  try {
+    url = new URL(resource);
+  } catch {
+    throw new TypeError(`HTTP: the resource URI must be an absolute URL, e.g. https://mcp.example.com/mcp; got ${JSON.stringify(resource.slice(0, 100))}`);
+  }
+  if (url.hash) throw new TypeError('HTTP: the resource URI must not have a fragment (RFC 8707 §2)');
 }

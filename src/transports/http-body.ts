@@ -7,6 +7,9 @@ export class BodyTooLargeError extends Error {}
 /** The client went away (or was cut off) before the whole body arrived: there is no one to answer. */
 export class BodyAbortedError extends Error {}
 
+/** The body was read before the handler saw it (a host's body parser) and nothing it made is left to use. */
+export class BodyConsumedError extends Error {}
+
 /**
  * Reads a request body, refusing more than `limit` bytes without buffering
  * them (the caller answers 413 and closes the connection rather than read
@@ -18,6 +21,7 @@ export class BodyAbortedError extends Error {}
 export function readBody(req: IncomingMessage, limit: number): Promise<string> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return Promise.reject(new BodyTooLargeError());
+  if (req.readableEnded) return bodyReadByHost(req as IncomingMessage & { body?: unknown }, limit);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -52,4 +56,25 @@ export function readBody(req: IncomingMessage, limit: number): Promise<string> {
     req.on('error', aborted);
     req.on('close', aborted);
   });
+}
+
+/**
+ * A host app's body parser (express.json(), express.text(), express.raw())
+ * read the stream before the handler was called and left its result in
+ * `req.body`: served from that, under the same size limit (the declared
+ * length was checked before). The parser decoded the bytes itself, so the
+ * strict UTF-8 check holds only for a Buffer; mount the handler before body
+ * parsers to keep it for every body.
+ */
+function bodyReadByHost(req: IncomingMessage & { body?: unknown }, limit: number): Promise<string> {
+  const body = req.body;
+  let text: string;
+  if (typeof body === 'string') text = body;
+  else if (Buffer.isBuffer(body)) {
+    if (!isUtf8(body)) return Promise.reject(new RpcError(ErrorCode.ParseError, 'Parse error: the message is not valid UTF-8', undefined, 400));
+    text = body.toString('utf8');
+  } else if (body !== null && typeof body === 'object') text = JSON.stringify(body);
+  else return Promise.reject(new BodyConsumedError());
+  if (Buffer.byteLength(text) > limit) return Promise.reject(new BodyTooLargeError());
+  return Promise.resolve(text);
 }

@@ -1,8 +1,7 @@
 import type { Server } from 'node:http';
-import type { ToolServer } from '../server/server.js';
 
 /** After a graceful drain, how long connections may take to finish writing answers before they are cut. */
-const ANSWER_LINGER_MS = 2_000;
+export const ANSWER_LINGER_MS = 2_000;
 
 export interface HttpCloseOptions {
   /**
@@ -16,19 +15,18 @@ export interface HttpCloseOptions {
 }
 
 /**
- * The first step of a graceful close: no new connections; idle keep-alive
- * connections end now, busy ones right after their answer is written (a
- * keep-alive timeout of 1 ms, Node's documented idle timer after a response);
- * then the server's calls drain. Resolves with a promise of the listener's
- * final close (every connection gone).
+ * The first step of a graceful close of a listening server: no new
+ * connections; idle keep-alive connections end now, busy ones right after
+ * their answer is written (a keep-alive timeout of 1 ms, Node's documented
+ * idle timer after a response). The handler then drains its calls. Returns a
+ * promise of the listener's final close (every connection gone).
  */
-export async function drainHttp(server: Server, toolServer: ToolServer, graceMs: number): Promise<{ closed: Promise<void> }> {
+export function stopAccepting(server: Server): Promise<void> {
   const closed = new Promise<void>((resolve) => server.once('close', () => resolve()));
   server.keepAliveTimeout = 1;
   server.close(); // Node ≥ 19 also ends idle connections
   server.closeIdleConnections();
-  await toolServer.drain(graceMs);
-  return { closed };
+  return closed;
 }
 
 /**

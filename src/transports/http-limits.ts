@@ -7,7 +7,10 @@ import type { ServerOptions } from 'node:http';
  * Each limit answers or closes cleanly: 408 for a deadline, 503 (server-wide)
  * or 429 (one caller's share) with Retry-After for a cap.
  */
-export interface HttpLimitOptions {
+export interface HttpLimitOptions extends HttpSocketLimitOptions, HttpRequestLimitOptions {}
+
+/** The limits of the listening server (serveHttp): a host app that mounts the handler provides its own. */
+export interface HttpSocketLimitOptions {
   /** Time to receive a request's headers, counted from the connection or the previous request (default 10 s); then 408 and close. */
   headersTimeoutMs?: number;
   /**
@@ -22,6 +25,10 @@ export interface HttpLimitOptions {
   maxConnections?: number;
   /** Open connections from one client address, an IPv6 /64 counting as one (default 128); one more is answered 503 and closed. */
   maxConnectionsPerAddress?: number;
+}
+
+/** The limits the MCP handler enforces per request, mounted or served. */
+export interface HttpRequestLimitOptions {
   /** Long-lived streams open at once, `subscriptions/listen` and legacy GET together (default 256); one more gets 503. */
   maxStreams?: number;
   /** Long-lived streams of one caller: an authenticated principal, or else a client address (default 32); one more gets 429. */

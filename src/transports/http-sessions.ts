@@ -1,6 +1,6 @@
-import type { ServerResponse } from 'node:http';
 import { nodeCrypto } from '../lazy-crypto.js';
 import { Peer } from '../server/peer.js';
+import type { HttpResponse } from './http-response.js';
 
 /** A legacy (2025-11-25 and earlier) Streamable HTTP session. */
 export interface HttpSession {
@@ -10,7 +10,7 @@ export interface HttpSession {
   readonly principal?: string;
   lastSeen: number;
   /** The standalone GET stream for server-initiated messages, when open. */
-  stream?: ServerResponse;
+  stream?: HttpResponse;
 }
 
 /**

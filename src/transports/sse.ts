@@ -1,7 +1,7 @@
-import type { ServerResponse } from 'node:http';
+import type { HttpResponse } from './http-response.js';
 
 /** Server-Sent Events framing for one response stream. */
-export function startSse(res: ServerResponse, extraHeaders: Record<string, string> = {}): void {
+export function startSse(res: HttpResponse, extraHeaders: Record<string, string> = {}): void {
   res.writeHead(200, {
     'content-type': 'text/event-stream',
     'cache-control': 'no-cache, no-transform',
@@ -13,11 +13,11 @@ export function startSse(res: ServerResponse, extraHeaders: Record<string, strin
   res.flushHeaders();
 }
 
-export function writeSseEvent(res: ServerResponse, json: string): void {
+export function writeSseEvent(res: HttpResponse, json: string): void {
   res.write(`event: message\ndata: ${json}\n\n`);
 }
 
 /** A comment line keeps idle intermediaries from closing a quiet stream. */
-export function writeSseKeepAlive(res: ServerResponse): void {
+export function writeSseKeepAlive(res: HttpResponse): void {
   res.write(':\n\n');
 }

@@ -1,0 +1,268 @@
+import type { IncomingMessage } from 'node:http';
+import { SESSION_HEADER } from '../protocol/header-params.js';
+import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
+import { INCOMING_REQUESTS, parseMessage, type ParsedMessage } from '../jsonrpc/parse.js';
+import type { JsonRpcRequest } from '../jsonrpc/types.js';
+import { hasModernClaim } from '../protocol/meta.js';
+import { Method } from '../protocol/methods.js';
+import { isLegacyVersion } from '../protocol/versions.js';
+import { Peer, type Exchange, type Reply } from '../server/peer.js';
+import type { Dispatcher } from '../server/dispatcher.js';
+import type { AuthInfo } from '../policy/auth/principal.js';
+import { BodyAbortedError, BodyConsumedError, BodyTooLargeError, readBody } from './http-body.js';
+import { clientAddressKey } from './client-address.js';
+import type { AuthFailureThrottle } from './http-auth-throttle.js';
+import type { HttpAuthorization } from './http-authorization.js';
+import { guardProblem, type HostGuardOptions } from './http-guard.js';
+import { checkStandardHeaders } from './http-headers.js';
+import { rpcError, send, type HttpResponse } from './http-response.js';
+import type { SessionStore, HttpSession } from './http-sessions.js';
+import { startSse, writeSseEvent, writeSseKeepAlive } from './sse.js';
+import type { StreamRefusal, StreamSlots } from './stream-slots.js';
+
+/** What one MCP endpoint serves with: built once by createHttpHandler (http-handler.ts). */
+export interface EndpointParts {
+  dispatcher: Dispatcher;
+  guard: HostGuardOptions;
+  maxBodyBytes: number;
+  keepAliveMs: number;
+  trustProxy: boolean;
+  sessions: SessionStore;
+  streams: StreamSlots;
+  authorization?: HttpAuthorization;
+  authThrottle?: AuthFailureThrottle;
+}
+
+/**
+ * Streamable HTTP for both eras on one endpoint: modern requests are served
+ * statelessly (2026-07-28), `initialize` opens a legacy session with
+ * `Mcp-Session-Id`, a GET stream and DELETE (2025-11-25). Returns the function
+ * that serves one request to the endpoint's path; it resolves once the answer
+ * (or the stream it became) is done.
+ */
+export function createMcpEndpoint(parts: EndpointParts): (req: IncomingMessage, res: HttpResponse) => Promise<void> {
+  const { dispatcher, guard, maxBodyBytes: maxBody, keepAliveMs, sessions, streams, authorization, authThrottle } = parts;
+
+  const serve = async (req: IncomingMessage, res: HttpResponse): Promise<void> => {
+    const forbidden = guardProblem(req.headers, guard);
+    if (forbidden) return rpcError(res, new RpcError(ErrorCode.InvalidRequest, forbidden, undefined, 403));
+    // The caller travels as a parameter (no per-request WeakMap entries to set and look up).
+    let auth: AuthInfo | undefined;
+    if (authorization) {
+      if (authThrottle?.refuseIfBlocked(req, res)) return;
+      // A refusal (400, 401 with its challenge, 503) is answered inside. A cached
+      // token is answered synchronously: no await hop on every request.
+      const pending = authorization.authenticate(req, res);
+      auth = pending instanceof Promise ? await pending : pending;
+      if (!auth) {
+        // Wrong credentials count against the client address (http-auth-throttle.ts).
+        if (res.statusCode === 401) await authThrottle?.failed(req);
+        return;
+      }
+    }
+    switch (req.method) {
+      case 'POST':
+        return post(req, res, auth);
+      case 'GET':
+        return openStream(req, res, auth?.id);
+      case 'DELETE':
+        return endSession(req, res, auth?.id);
+      default:
+        res.setHeader('allow', 'POST, GET, DELETE');
+        return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Method Not Allowed', undefined, 405));
+    }
+  };
+
+  const post = async (req: IncomingMessage, res: HttpResponse, auth: AuthInfo | undefined): Promise<void> => {
+    const type = req.headers['content-type'];
+    if (!type || !/^application\/json\b/i.test(type)) {
+      return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Unsupported Media Type: send Content-Type: application/json', undefined, 415));
+    }
+    let parsed: ParsedMessage;
+    try {
+      parsed = parseMessage(await readBody(req, maxBody), INCOMING_REQUESTS);
+    } catch (err) {
+      if (err instanceof BodyAbortedError) return;
+      if (err instanceof BodyTooLargeError) {
+        // Close rather than read the rest of a body we will never use.
+        res.setHeader('connection', 'close');
+        return rpcError(res, new RpcError(ErrorCode.InvalidRequest, `Payload Too Large: the body exceeds ${maxBody} bytes`, undefined, 413));
+      }
+      if (err instanceof RpcError) return rpcError(res, new RpcError(err.code, err.message, undefined, 400), (err.data as { id?: string | number })?.id);
+      if (err instanceof BodyConsumedError) throw new Error('the request body was read before the MCP handler and left nothing usable in req.body: mount the handler before body parsers');
+      throw err;
+    }
+    if (parsed.kind === 'request') return request(req, res, parsed.message, auth);
+    const session = sessionOf(req, res, auth?.id);
+    if (session === null) return;
+    if (parsed.kind === 'notification') dispatcher.handleNotification(parsed.message, session?.peer ?? new Peer('http'));
+    // A response answers a request the server sent on one of the session's streams. Without a
+    // session there is no such request: a modern client MUST NOT send responses (streamable-http.mdx).
+    else if (session) session.peer.handleResponse(parsed.message);
+    else return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Invalid Request: clients must not send JSON-RPC responses, except to a legacy session (Mcp-Session-Id) that asked', undefined, 400));
+    res.writeHead(202).end();
+  };
+
+  const request = async (req: IncomingMessage, res: HttpResponse, message: JsonRpcRequest, auth: AuthInfo | undefined): Promise<void> => {
+    let peer: Peer;
+    let session: HttpSession | undefined;
+    if (hasModernClaim(message.params)) {
+      // Modern: no sessions; Mcp-Session-Id is ignored (streamable-http.mdx "Backward Compatibility").
+      try {
+        checkStandardHeaders(req.headers, message);
+      } catch (err) {
+        return rpcError(res, err as RpcError, message.id);
+      }
+      if (message.method === Method.subscriptionsListen && !takeStreamSlot(req, res, auth?.id, message.id)) return;
+      peer = new Peer('http');
+    } else if (message.method === Method.initialize) {
+      if (sessions.full) {
+        res.setHeader('retry-after', '30');
+        return rpcError(res, new RpcError(ErrorCode.InternalError, 'Service Unavailable: too many sessions; retry later', undefined, 503), message.id);
+      }
+      peer = new Peer('http');
+    } else {
+      const found = sessionOf(req, res, auth?.id, message.id);
+      if (found === null) return;
+      session = found;
+      peer = session?.peer ?? new Peer('http');
+    }
+    const reply = await dispatchWithStream(req, res, message, peer, auth);
+    if (!reply) return;
+    const extra: Record<string, string> = {};
+    if (message.method === Method.initialize && !session && peer.legacy && reply.status === 200) {
+      extra[SESSION_HEADER] = sessions.add(peer, auth?.id).id;
+    }
+    // 403 insufficient_scope: the challenge names every scope the call needs (authorization/index "Scope Challenge Handling").
+    if (reply.requiredScopes && authorization) extra['www-authenticate'] = authorization.insufficientScope(reply.requiredScopes);
+    send(res, reply, extra);
+  };
+
+  /** Runs the request; switches the response to SSE the moment the call sends a notification. */
+  const dispatchWithStream = async (req: IncomingMessage, res: HttpResponse, message: JsonRpcRequest, peer: Peer, auth: AuthInfo | undefined): Promise<Reply | undefined> => {
+    let keepAlive: NodeJS.Timeout | undefined;
+    const gone = () => res.destroyed && !res.writableFinished;
+    const exchange: Exchange = {
+      peer,
+      headers: req.headers,
+      principal: auth?.id,
+      auth,
+      messageBytes: Number(req.headers['content-length']) || undefined,
+      // Closing the response stream is the cancellation signal (streamable-http.mdx "Cancellation").
+      onClose: (listener) => {
+        const onClose = () => {
+          if (!res.writableFinished) listener(new Error('client closed the response stream'));
+        };
+        res.once('close', onClose);
+        return () => res.off('close', onClose);
+      },
+      notify: (json) => {
+        if (gone() || res.writableEnded) return;
+        if (!res.headersSent) {
+          startSse(res);
+          // Long calls and subscriptions stay open: keep intermediaries from timing them out.
+          keepAlive = setInterval(() => writeSseKeepAlive(res), keepAliveMs);
+          keepAlive.unref();
+        }
+        writeSseEvent(res, json);
+      },
+    };
+    const reply = await dispatcher.handleRequest(message, exchange);
+    clearInterval(keepAlive);
+    if (!reply || gone()) return undefined;
+    if (res.headersSent) {
+      writeSseEvent(res, reply.json);
+      res.end();
+      return undefined;
+    }
+    return reply;
+  };
+
+  /**
+   * The legacy session a request names. Undefined: it names none; null: the
+   * request was answered here (unknown session → 404, bad version → 400).
+   */
+  const sessionOf = (req: IncomingMessage, res: HttpResponse, principal: string | undefined, id?: JsonRpcRequest['id']): HttpSession | undefined | null => {
+    const sessionId = req.headers[SESSION_HEADER];
+    if (sessionId === undefined) return undefined;
+    const found = typeof sessionId === 'string' ? sessions.touch(sessionId) : undefined;
+    // A session belongs to the caller who opened it; to anyone else it does not exist.
+    const session = found && found.principal === principal ? found : undefined;
+    if (!session) {
+      rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Not Found: unknown or expired session; send initialize again', undefined, 404), id);
+      return null;
+    }
+    const version = req.headers['mcp-protocol-version'];
+    if (version !== undefined && !isLegacyVersion(version)) {
+      rpcError(res, new RpcError(ErrorCode.InvalidRequest, `Bad Request: unsupported MCP-Protocol-Version ${String(version).slice(0, 40)}`, undefined, 400), id);
+      return null;
+    }
+    return session;
+  };
+
+  /** Legacy GET: the session's stream for server-initiated messages. */
+  const openStream = (req: IncomingMessage, res: HttpResponse, principal: string | undefined): void => {
+    const session = sessionOf(req, res, principal);
+    if (session === null) return;
+    if (!session) {
+      res.setHeader('allow', 'POST');
+      return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Method Not Allowed: GET needs a legacy Mcp-Session-Id', undefined, 405));
+    }
+    if (!acceptsEventStream(req)) return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Not Acceptable: GET requires Accept: text/event-stream', undefined, 406));
+    if (session.stream) return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Conflict: this session already has an open stream', undefined, 409));
+    if (!takeStreamSlot(req, res, principal)) return;
+    startSse(res, { [SESSION_HEADER]: session.id });
+    session.stream = res;
+    session.peer.push = (json) => writeSseEvent(res, json);
+    const timer = setInterval(() => writeSseKeepAlive(res), keepAliveMs);
+    timer.unref();
+    res.once('close', () => {
+      clearInterval(timer);
+      if (session.stream === res) {
+        session.stream = undefined;
+        session.peer.push = undefined;
+      }
+    });
+  };
+
+  /**
+   * A slot for a long-lived stream, held until the response closes; or the
+   * refusal, answered here: 429 when the caller holds its share (only it can
+   * free one), 503 when the server is full; both with Retry-After.
+   */
+  const takeStreamSlot = (req: IncomingMessage, res: HttpResponse, principal: string | undefined, id?: JsonRpcRequest['id']): boolean => {
+    const slot = streams.take(principal === undefined ? `address ${clientAddressKey(req, parts.trustProxy)}` : `principal ${principal}`);
+    if (typeof slot === 'function') {
+      res.once('close', slot);
+      return true;
+    }
+    res.setHeader('retry-after', '5');
+    rpcError(res, streamRefusal(slot), id);
+    return false;
+  };
+
+  const endSession = (req: IncomingMessage, res: HttpResponse, principal: string | undefined): void => {
+    const sessionId = req.headers[SESSION_HEADER];
+    if (typeof sessionId !== 'string') {
+      res.setHeader('allow', 'POST');
+      return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Method Not Allowed: DELETE needs a legacy Mcp-Session-Id', undefined, 405));
+    }
+    // As for POST and GET: a session belongs to the caller who opened it; to anyone else it does not exist.
+    const session = sessions.touch(sessionId);
+    if (!session || session.principal !== principal || !sessions.end(sessionId)) return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Not Found: unknown or expired session', undefined, 404));
+    res.writeHead(200).end();
+  };
+
+  return serve;
+}
+
+function streamRefusal(why: StreamRefusal): RpcError {
+  return why === 'caller'
+    ? new RpcError(ErrorCode.InternalError, 'Too Many Requests: this caller has as many open streams as it may; close one first', undefined, 429)
+    : new RpcError(ErrorCode.InternalError, 'Service Unavailable: too many open streams; retry later', undefined, 503);
+}
+
+function acceptsEventStream(req: IncomingMessage): boolean {
+  const accept = req.headers.accept ?? '';
+  return accept.includes('text/event-stream') || accept.includes('*/*');
+}

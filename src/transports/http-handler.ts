@@ -1,0 +1,184 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
+import type { ResourceServerOptions } from '../policy/auth/options.js';
+import type { ToolServer } from '../server/server.js';
+import { AuthFailureThrottle } from './http-auth-throttle.js';
+import { createHttpAuthorization, type AuthenticateHook } from './http-authorization.js';
+import { ANSWER_LINGER_MS, type HttpCloseOptions } from './http-drain.js';
+import { createMcpEndpoint } from './http-endpoint.js';
+import { serveFetch, type FetchRequestInfo } from './http-fetch.js';
+import type { HostGuardOptions } from './http-guard.js';
+import { resolveHttpLimits, type HttpRequestLimitOptions } from './http-limits.js';
+import { plain, rpcError, type HttpResponse } from './http-response.js';
+import { SessionStore } from './http-sessions.js';
+import { StreamSlots } from './stream-slots.js';
+import { DEFAULT_MAX_MESSAGE_BYTES } from './stdio-server.js';
+
+export interface HttpHandlerOptions extends HostGuardOptions, HttpRequestLimitOptions {
+  /**
+   * The MCP endpoint's path as clients request it (default "/mcp"), matched
+   * against the whole request path: Express's `req.originalUrl` when it is
+   * there (a router mounted under a prefix rewrites `req.url`), else
+   * `req.url`. Mounted at `app.use('/api', …)`, the path is "/api/mcp".
+   */
+  path?: string;
+  /**
+   * The canonical resource URI (RFC 8707): the URL clients use, e.g.
+   * https://mcp.example.com/mcp. OAuth tokens must name it and the Protected
+   * Resource Metadata describes it; required with OAuth (`auth.issuer`,
+   * `auth.introspection`, `auth.authorizationServers`). A mounted handler
+   * cannot know it: behind a proxy or TLS the address it is reached on is not
+   * the one clients use. May also be given as `auth.resource`.
+   */
+  resource?: string;
+  /** Largest accepted request body (default 4 MiB → 413). */
+  maxBodyBytes?: number;
+  /** Legacy sessions unused this long are ended (default 30 min). */
+  sessionIdleMs?: number;
+  /** Live legacy sessions at most (default 1,000); beyond it `initialize` gets 503. */
+  maxSessions?: number;
+  /** Interval of keep-alive comments on long-lived streams (default 25 s). */
+  keepAliveMs?: number;
+  /**
+   * Who is calling. Return an identifier (it becomes `ctx.principal`, keys rate
+   * limits, audit records and stored results), an AuthInfo (`{ id, scopes,
+   * subject, clientId, claims }`: `id` is the principal, `scopes` are then
+   * enforced), or undefined to answer 401. Runs for every request; a legacy
+   * session stays bound to its principal. Not together with `auth`.
+   */
+  authenticate?: AuthenticateHook;
+  /**
+   * OAuth 2.1 resource server and/or API keys (`server.auth` in the config):
+   * bearer tokens verified for every request, Protected Resource Metadata
+   * served at /.well-known/oauth-protected-resource[/path].
+   */
+  auth?: ResourceServerOptions;
+}
+
+/**
+ * The MCP endpoint as a request handler, for an HTTP app of one's own
+ * (node:http, Express, Fastify, Hono, a fetch runtime). Everything per
+ * request is in it: both eras, sessions, streams, Host and Origin checks,
+ * body and message limits, authorization and its metadata routes, rate
+ * limits, the auth-failure throttle, draining. What belongs to the listening
+ * server (header and request deadlines, connection caps, TLS) is the host's.
+ */
+export interface HttpHandler {
+  /** The path it serves. */
+  readonly path: string;
+  /** The canonical resource URI, when one was given. */
+  readonly resource: string | undefined;
+  /**
+   * Serves Node's request and response (`http.createServer(handler.handle)`,
+   * `app.use(handler.handle)`, Fastify's `reply.raw`). A path it does not own
+   * (neither `path` nor its metadata routes) goes to `next()`, or without one
+   * is answered 404.
+   */
+  handle(req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void): void;
+  /**
+   * Serves a Web Request (Hono, Bun, Deno, workers): answers become Response
+   * objects, streams a ReadableStream body; `request.signal` aborting, or the
+   * body being cancelled, is the client going away. `info.remoteAddress` is
+   * the client's address, which the auth-failure throttle and stream caps
+   * count by (without it, and without `trustProxy`, all clients share one count).
+   */
+  fetch(request: Request, info?: FetchRequestInfo): Promise<Response>;
+  /**
+   * Stops serving: legacy sessions and subscriptions end; later requests get
+   * 503. With `{ graceMs }`, calls in flight first get that long to finish
+   * (`ToolServer.drain`, which stops calls on every transport of the server)
+   * and their answers a moment to be written.
+   */
+  close(options?: HttpCloseOptions): Promise<void>;
+}
+
+/** Builds the MCP endpoint handler of `toolServer`; throws TypeError or RangeError for bad options. */
+export function createHttpHandler(toolServer: ToolServer, options: HttpHandlerOptions = {}): HttpHandler {
+  const path = options.path ?? '/mcp';
+  if (!path.startsWith('/') || /[?#]/.test(path)) throw new TypeError(`HTTP: path must start with "/" and have no query or fragment, got ${JSON.stringify(path)}`);
+  const logger = toolServer.logger;
+  const limits = resolveHttpLimits(options);
+  const authorization = createHttpAuthorization(options, options.resource, path, logger);
+  const authThrottle = authorization && limits.authFailureLimit ? new AuthFailureThrottle(limits.authFailureLimit, limits.trustProxy) : undefined;
+  const sessions = new SessionStore(options.sessionIdleMs ?? 30 * 60_000, options.maxSessions ?? 1_000);
+  const serveMcp = createMcpEndpoint({
+    dispatcher: toolServer.dispatcher,
+    // Without a bind address to judge by: any Host, and no Origin (a browser page) unless allowed.
+    guard: { allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins ?? [] },
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+    keepAliveMs: options.keepAliveMs ?? 25_000,
+    trustProxy: limits.trustProxy,
+    sessions,
+    streams: new StreamSlots(limits.maxStreams, limits.maxStreamsPerPrincipal),
+    authorization,
+    authThrottle,
+  });
+
+  let inFlight = 0;
+  let closed = false;
+  let onIdle: (() => void) | undefined;
+  const settled = () => {
+    if (--inFlight === 0) onIdle?.();
+  };
+  const failed = (res: HttpResponse) => (err: unknown) => {
+    settled();
+    try {
+      logger.error({ err }, 'HTTP request failed');
+    } catch {
+      // A logger that throws must not keep the answer back.
+    }
+    if (!res.headersSent) rpcError(res, new RpcError(ErrorCode.InternalError, 'Internal error', undefined, 500));
+    else res.end();
+  };
+
+  const route = (req: IncomingMessage, res: HttpResponse, next?: (err?: unknown) => void): void => {
+    const url = (req as { originalUrl?: string }).originalUrl ?? req.url;
+    const target = pathOf(url);
+    if (target !== path) {
+      if (authorization?.serveMetadata(target, req, res)) return;
+      if (next) return next();
+      return plain(res, 404, 'Not Found');
+    }
+    if (closed) {
+      res.setHeader('retry-after', '5');
+      return rpcError(res, new RpcError(ErrorCode.InternalError, 'Service Unavailable: the MCP endpoint is closed', undefined, 503));
+    }
+    inFlight++;
+    serveMcp(req, res).then(settled, failed(res));
+  };
+
+  return {
+    path,
+    resource: options.auth?.resource ?? options.resource,
+    handle: route,
+    fetch: (request, info) => serveFetch(request, info, route),
+    close: async (closeOptions: HttpCloseOptions = {}) => {
+      // Graceful: let the calls in flight answer first (ToolServer.drain).
+      if (closeOptions.graceMs !== undefined) await toolServer.drain(closeOptions.graceMs);
+      // End subscriptions with their completion result, give the writes a turn, then end sessions and their streams.
+      toolServer.endSubscriptions();
+      await new Promise((r) => setImmediate(r));
+      closed = true;
+      sessions.close();
+      if (closeOptions.graceMs !== undefined && inFlight > 0) await idle(ANSWER_LINGER_MS);
+    },
+  };
+
+  /** Resolves once no request is being served, or after `ms`. */
+  function idle(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      timer.unref();
+      onIdle = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+}
+
+function pathOf(url: string | undefined): string {
+  if (!url) return '/';
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+}
