@@ -1,4 +1,4 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -47,9 +47,33 @@ function onTerminal(args: string[]): Promise<Run> {
   });
 }
 
+/**
+ * `connect` on a pseudo-terminal, typed at: each step waits until the output holds its text
+ * `n` times (the session's prompt), then types its line. Resolves with everything shown.
+ */
+function connectSession(steps: Array<{ waitFor: string; times: number; type: string }>): Promise<string> {
+  const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
+  const line = [...cli, 'connect', ...server].map(quote).join(' ');
+  const child = spawn(SCRIPT!, ['-qefc', line, '/dev/null'], { env: { ...process.env, NO_COLOR: '1', TERM: 'xterm-256color' }, stdio: ['pipe', 'pipe', 'inherit'] });
+  let output = '';
+  let step = 0;
+  const count = (text: string) => output.split(text).length - 1;
+  const advance = () => {
+    while (step < steps.length && count(steps[step].waitFor) >= steps[step].times) child.stdin.write(`${steps[step++].type}\r`);
+  };
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (text: string) => {
+    output += text;
+    advance();
+  });
+  const timer = setTimeout(() => child.kill(), 30_000);
+  return new Promise((resolve) => child.on('close', () => (clearTimeout(timer), resolve(output))));
+}
+
 function expectClean(output: string, onTty = false): void {
   // On a terminal the CLI itself clears its progress and task lines (CR, erase line); nothing else.
-  const text = onTty ? output.replace(/\r\x1b\[2K/g, '').replace(/\r\n/g, '\n') : output;
+  // readline (connect) moves the cursor to redraw its prompt: column (CSI n G) and erase below (CSI 0 J), nothing else.
+  const text = onTty ? output.replace(/\r\x1b\[2K|\x1b\[\d*G|\x1b\[0J/g, '').replace(/\r\n/g, '\n').replace(/\r/g, '') : output;
   const hit = FORBIDDEN.exec(text);
   expect(hit ? `${JSON.stringify(hit[0])} at ${hit.index}: ${JSON.stringify(text.slice(Math.max(0, hit.index - 40), hit.index + 40))}` : 'clean').toBe('clean');
   if (!onTty) expect(text).not.toContain('\r');
@@ -113,6 +137,25 @@ describe('a hostile server cannot reach the terminal through the CLI', () => {
       const run = await onTerminal(args);
       expectClean(run.output, true);
       expect(run.code).toBe(code);
+    });
+
+    it('connect: the banner (server info, instructions), tools, describe, calls and the tree, a failing call', { timeout: 60_000 }, async () => {
+      const PROMPT = '> ';
+      const ASK = 'Send this call? [y/N] ';
+      const output = await connectSession([
+        { waitFor: PROMPT, times: 1, type: 'tools' },
+        { waitFor: PROMPT, times: 2, type: 'describe echo' },
+        { waitFor: PROMPT, times: 3, type: 'tool_error {}' },
+        { waitFor: ASK, times: 1, type: 'y' },
+        { waitFor: PROMPT, times: 4, type: 'fail {}' },
+        { waitFor: ASK, times: 2, type: 'y' },
+        { waitFor: PROMPT, times: 5, type: 'echo {}' },
+        { waitFor: ASK, times: 3, type: 'y' },
+        { waitFor: PROMPT, times: 6, type: 'structured' },
+        { waitFor: PROMPT, times: 7, type: 'quit' },
+      ]);
+      expectClean(output, true);
+      for (const seen of ['Connected to hostile MARK', 'instructions MARK', 'params: paramMARK', 'tool error MARK', 'failed MARK', 'text MARK', '─ key MARK']) expect(output).toContain(seen);
     });
   });
 });
