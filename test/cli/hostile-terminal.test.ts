@@ -48,12 +48,12 @@ function onTerminal(args: string[]): Promise<Run> {
 }
 
 /**
- * `connect` on a pseudo-terminal, typed at: each step waits until the output holds its text
- * `n` times (the session's prompt), then types its line. Resolves with everything shown.
+ * The CLI on a pseudo-terminal, typed at: each step waits until the output holds its text
+ * `times` times (a prompt), then types its line. Resolves with everything shown.
  */
-function connectSession(steps: Array<{ waitFor: string; times: number; type: string }>): Promise<string> {
+function typedSession(args: string[], steps: Array<{ waitFor: string; times: number; type: string }>): Promise<string> {
   const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
-  const line = [...cli, 'connect', ...server].map(quote).join(' ');
+  const line = [...cli, ...args, ...server].map(quote).join(' ');
   const child = spawn(SCRIPT!, ['-qefc', line, '/dev/null'], { env: { ...process.env, NO_COLOR: '1', TERM: 'xterm-256color' }, stdio: ['pipe', 'pipe', 'inherit'] });
   let output = '';
   let step = 0;
@@ -142,7 +142,7 @@ describe('a hostile server cannot reach the terminal through the CLI', () => {
     it('connect: the banner (server info, instructions), tools, describe, calls and the tree, a failing call', { timeout: 60_000 }, async () => {
       const PROMPT = '> ';
       const ASK = 'Send this call? [y/N] ';
-      const output = await connectSession([
+      const output = await typedSession(['connect'], [
         { waitFor: PROMPT, times: 1, type: 'tools' },
         { waitFor: PROMPT, times: 2, type: 'describe echo' },
         { waitFor: PROMPT, times: 3, type: 'tool_error {}' },
@@ -156,6 +156,15 @@ describe('a hostile server cannot reach the terminal through the CLI', () => {
       ]);
       expectClean(output, true);
       for (const seen of ['Connected to hostile MARK', 'instructions MARK', 'params: paramMARK', 'tool error MARK', 'failed MARK', 'text MARK', '─ key MARK']) expect(output).toContain(seen);
+    });
+
+    it('call: a question the server asks is answered at the terminal, its texts sanitized', { timeout: 60_000 }, async () => {
+      const output = await typedSession(['call', 'ask'], [
+        { waitFor: '(optional): ', times: 1, type: 'bob' },
+        { waitFor: 'Send these answers?', times: 1, type: 'y' },
+      ]);
+      expectClean(output, true);
+      for (const seen of ['The server asks: question MARK', 'field MARK', 'asked: {"action":"accept","content":{"name":"bob"}} MARK']) expect(output).toContain(seen);
     });
   });
 });
