@@ -33,8 +33,8 @@ const shown = new WeakMap<object, string[]>();
  * sequence cut between two chunks loses its ESC in the first, and what is
  * left of it in the second is plain text.
  */
-export function capturingStderr(target: StdioTarget, verbose: boolean | undefined, write: (text: string) => void = (text) => void process.stderr.write(text)): StdioTarget {
-  if (verbose) return { ...target, stderr: 'capture', onStderr: (text) => write(sanitize(text)) };
+export function capturingStderr(target: StdioTarget, verbose: boolean | undefined): StdioTarget {
+  if (verbose) return { ...target, stderr: 'capture', onStderr: (text) => void process.stderr.write(sanitize(text)) };
   const tail = new StderrTail();
   const onStderr = (text: string) => tail.push(text);
   tails.set(onStderr, tail);
