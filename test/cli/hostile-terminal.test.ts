@@ -22,6 +22,11 @@ const SCRIPT: string | undefined = (() => {
   }
 })();
 
+/** The CLI with `args` against the hostile server, as one sh command line for script -c. */
+function shellLine(args: string[]): string {
+  return [...cli, ...args, ...server].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
+}
+
 interface Run {
   code: number | null;
   output: string;
@@ -38,8 +43,7 @@ function piped(args: string[]): Promise<Run & { stdout: string; stderr: string }
 
 /** The CLI on a real pseudo-terminal (util-linux script): progress bars, task lines and `read` to the screen. */
 function onTerminal(args: string[]): Promise<Run> {
-  const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
-  const line = [...cli, ...args, ...server].map(quote).join(' ');
+  const line = shellLine(args);
   return new Promise((resolve) => {
     execFile(SCRIPT!, ['-qefc', line, '/dev/null'], { env: { ...process.env, NO_COLOR: '1', TERM: 'xterm-256color' }, timeout: 30_000 }, (err, stdout) => {
       resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, output: stdout });
@@ -52,8 +56,7 @@ function onTerminal(args: string[]): Promise<Run> {
  * `times` times (a prompt), then types its line. Resolves with everything shown.
  */
 function typedSession(args: string[], steps: Array<{ waitFor: string; times: number; type: string }>): Promise<string> {
-  const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
-  const line = [...cli, ...args, ...server].map(quote).join(' ');
+  const line = shellLine(args);
   const child = spawn(SCRIPT!, ['-qefc', line, '/dev/null'], { env: { ...process.env, NO_COLOR: '1', TERM: 'xterm-256color' }, stdio: ['pipe', 'pipe', 'inherit'] });
   let output = '';
   let step = 0;
