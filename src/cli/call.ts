@@ -7,7 +7,7 @@ import { formatCallResult } from './format.js';
 import { ownProcessGroup, withCallFeedback } from './call-feedback.js';
 import { styleFor } from './style.js';
 import { cliInputHandler, processTerminal, type Terminal } from './prompt.js';
-import { sanitize } from './sanitize.js';
+import { jsonForTerminal, sanitize } from './sanitize.js';
 import { binaryContentsOfCall, writeOutputFiles } from './output-files.js';
 import { taskRequiredRefusal, withTaskFeedback } from './task.js';
 
@@ -61,7 +61,7 @@ export async function callCommand(operands: string[], command: string[], given: 
       ),
     );
     if (options.output !== undefined) writeOutputFiles(options.output, binaryContentsOfCall(result), options.force, io);
-    if (options.json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
+    if (options.json) io.stdout(`${jsonForTerminal(result)}\n`);
     else if (result.isError) io.stderr(`toolwright: the tool reported an error:\n${formatCallResult(result, { style: styleFor(process.stderr) })}`);
     else io.stdout(formatCallResult(result, { style: styleFor(process.stdout), structured: options.structured }));
     return result.isError ? ExitCode.toolError : ExitCode.ok;

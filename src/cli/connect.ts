@@ -7,6 +7,7 @@ import { ConnectionError, ProtocolViolationError } from '../client/errors.js';
 import { UsageError, type CliIo } from './errors.js';
 import { storedAuthorization, withLoginHint } from './login.js';
 import { cliInputHandler } from './prompt.js';
+import { sanitize } from './sanitize.js';
 import { capturingStderr, withServerStderr } from './server-stderr.js';
 import { ENV_NAME, findServer } from './servers-file.js';
 
@@ -152,7 +153,7 @@ export async function connectClient(target: ClientTarget, options: ClientCommand
       timeoutMs: parseTimeout(options.timeout),
       connectTimeoutMs,
       clientInfo: { name: 'toolwright-cli', version },
-      onWarning: (message) => io.stderr(`toolwright: warning: ${message}\n`),
+      onWarning: (message) => io.stderr(`toolwright: warning: ${sanitize(message)}\n`),
     });
   } catch (err) {
     // Whatever stopped the handshake, the server's stderr may say why.

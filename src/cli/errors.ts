@@ -1,3 +1,4 @@
+import { sanitize } from './sanitize.js';
 import { serverStderrOf } from './server-stderr.js';
 import { CancelledError, ConnectionError, McpRpcError, OutputValidationError, ProtocolViolationError, TimeoutError, ToolClientError } from '../client/errors.js';
 
@@ -32,14 +33,15 @@ export interface CliIo {
  */
 export function reportError(err: unknown, io: CliIo, context: { verbose?: boolean } = {}): number {
   if (err instanceof UsageError) {
-    io.stderr(`toolwright: ${scrubPaths(err.message)}\n`);
+    io.stderr(`toolwright: ${scrubPaths(sanitize(err.message))}\n`);
     return ExitCode.usage;
   }
   if (err instanceof InterruptedError) {
     io.stderr(`toolwright: ${err.message}\n`);
     return ExitCode.interrupted;
   }
-  io.stderr(`toolwright: ${scrubPaths(describe(err))}\n`);
+  // Error messages carry the server's words (its error message, names it sent): sanitized like all its text.
+  io.stderr(`toolwright: ${scrubPaths(sanitize(describe(err)))}\n`);
   // The stdio server's own last words (captured, bounded, sanitized: server-stderr.ts), not scrubbed: the server is the user's.
   const stderr = serverStderrOf(err);
   if (stderr?.length) io.stderr(`toolwright: the server's stderr (last ${stderr.length} line${stderr.length === 1 ? '' : 's'}):\n${stderr.map((line) => `  ${line}\n`).join('')}`);

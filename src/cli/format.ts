@@ -59,11 +59,16 @@ export function paramsSummary(schema: Record<string, unknown>): string {
 export function typeLabel(schema: unknown): string {
   if (!isPlainObject(schema)) return 'any';
   if (Array.isArray(schema.enum)) return oneLine(schema.enum.slice(0, 8).map((v) => JSON.stringify(v)).join('|') + (schema.enum.length > 8 ? '|…' : ''));
-  if (typeof schema.type === 'string') return schema.type === 'array' && isPlainObject(schema.items) ? `${typeLabel(schema.items)}[]` : sanitize(schema.type);
+  if (typeof schema.type === 'string') return schema.type === 'array' && isPlainObject(schema.items) ? listOf(typeLabel(schema.items)) : sanitize(schema.type);
   if (Array.isArray(schema.type)) return oneLine(schema.type.join('|'));
   const branches = schema.anyOf ?? schema.oneOf;
   if (Array.isArray(branches)) return branches.map(typeLabel).join('|');
   return 'any';
+}
+
+/** `string[]`, and `(string|integer)[]` for a list of a union: `string|integer[]` would read as a string or a list of integers. */
+function listOf(item: string): string {
+  return item.includes('|') ? `(${item})[]` : `${item}[]`;
 }
 
 /**
@@ -102,7 +107,8 @@ export function formatCallResult(result: CallToolResult, options: CallResultForm
   const out: string[] = [];
   const hasStructured = result.structuredContent !== undefined;
   const structured = hasStructured ? JSON.stringify(result.structuredContent) : undefined;
-  const pretty = () => sanitize(JSON.stringify(result.structuredContent, null, 2));
+  // For people: base64 and huge strings are elided with their size (--json and --output keep everything).
+  const pretty = () => sanitize(JSON.stringify(elideLongStrings(result.structuredContent), null, 2));
   // A text block that is the structured content as JSON is shown once, pretty-printed, at the end.
   let carried = false;
   const texts: string[] = [];
@@ -123,6 +129,37 @@ export function formatCallResult(result: CallToolResult, options: CallResultForm
     out.push(pretty());
   }
   return out.length ? `${out.join('\n')}\n` : '(no content)\n';
+}
+
+/** Strings longer than this are cut for a terminal; base64 data at least MIN_BASE64 long is not shown at all. */
+export const MAX_SHOWN_STRING = 2_000;
+const MIN_BASE64 = 200;
+const BASE64 = /^(?:data:[\w.+-]+\/[\w.+-]+(?:;[\w.+-]+=[\w.+-]+)*;base64,)?[A-Za-z0-9+/]+={0,2}$/;
+
+/**
+ * A string as a terminal should show it: base64 data (an image a tool echoes
+ * in its structured content) as a note of its decoded size, a huge string
+ * cut with the count of what was left out; anything else as it is.
+ */
+export function shownString(value: string): string {
+  if (value.length >= MIN_BASE64 && BASE64.test(value)) {
+    const data = value.slice(value.indexOf(',') + 1);
+    return `[base64 data, ${size(Math.floor((data.length * 3) / 4))}; not shown: --json shows it, --output saves the result's images, audio and blobs]`;
+  }
+  if (value.length > MAX_SHOWN_STRING) return `${value.slice(0, MAX_SHOWN_STRING)}… [${value.length - MAX_SHOWN_STRING} more characters; --json shows all]`;
+  return value;
+}
+
+/** A copy of `value` with every string as shownString makes it (keys too); bounded in depth like JSON itself. */
+export function elideLongStrings(value: unknown): unknown {
+  if (typeof value === 'string') return shownString(value);
+  if (Array.isArray(value)) return value.map(elideLongStrings);
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(value)) out[shownString(key)] = elideLongStrings(child);
+    return out;
+  }
+  return value;
 }
 
 export function formatBlock(block: ContentBlock): string {

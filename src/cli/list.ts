@@ -1,5 +1,6 @@
 import { ExitCode, type CliIo } from './errors.js';
 import { formatToolList } from './format.js';
+import { jsonForTerminal } from './sanitize.js';
 import { styleFor } from './style.js';
 import { connectClient, forTheCommandLine, resolveTarget, type ClientCommandOptions } from './connect.js';
 
@@ -10,7 +11,7 @@ export async function listCommand(url: string | undefined, command: string[], op
   try {
     const tools = await client.listTools().catch((err: unknown) => Promise.reject(forTheCommandLine(err, target)));
     if (options.json) {
-      io.stdout(`${JSON.stringify({ era: client.era, protocolVersion: client.protocolVersion, serverInfo: client.serverInfo ?? null, tools }, null, 2)}\n`);
+      io.stdout(`${jsonForTerminal({ era: client.era, protocolVersion: client.protocolVersion, serverInfo: client.serverInfo ?? null, tools })}\n`);
     } else {
       io.stdout(formatToolList(tools, styleFor(process.stdout)));
     }

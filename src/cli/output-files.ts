@@ -2,6 +2,7 @@ import { lstatSync, rmSync, writeFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import type { CallToolResult, ContentBlock } from '../client/types.js';
 import { UsageError, type CliIo } from './errors.js';
+import { extensionFor } from './file-extensions.js';
 import { oneLine, size } from './format.js';
 
 /** One piece of a result to save: its bytes and what it is. */
@@ -11,12 +12,6 @@ export interface OutputContent {
   /** "image", "audio", "blob of test://x", … for the message on stderr. */
   what: string;
 }
-
-const EXTENSIONS: Readonly<Record<string, string>> = {
-  'image/png': '.png', 'image/jpeg': '.jpg', 'image/gif': '.gif', 'image/webp': '.webp', 'image/svg+xml': '.svg', 'image/bmp': '.bmp',
-  'audio/wav': '.wav', 'audio/x-wav': '.wav', 'audio/mpeg': '.mp3', 'audio/ogg': '.ogg', 'audio/webm': '.webm', 'audio/flac': '.flac', 'audio/mp4': '.m4a',
-  'application/json': '.json', 'application/pdf': '.pdf', 'text/plain': '.txt', 'text/csv': '.csv', 'text/html': '.html', 'text/markdown': '.md',
-};
 
 /** The images, audio and blobs of a tool result (text stays on the terminal). */
 export function binaryContentsOfCall(result: CallToolResult): OutputContent[] {
@@ -40,7 +35,7 @@ export function outputPaths(file: string, contents: OutputContent[]): string[] {
   if (contents.length === 1) return [file];
   const ext = extname(file);
   const stem = ext && !file.endsWith('/') ? file.slice(0, -ext.length) : file;
-  return contents.map((c, i) => `${stem}-${i + 1}${EXTENSIONS[(c.mimeType ?? '').split(';')[0].trim().toLowerCase()] ?? (ext || '.bin')}`);
+  return contents.map((c, i) => `${stem}-${i + 1}${extensionFor(c.mimeType) ?? (ext || '.bin')}`);
 }
 
 /**

@@ -49,7 +49,7 @@ export function formatPrompt(result: GetPromptResult, style: Style = PLAIN): str
   if (result.description) out.push(style.dim(sanitize(result.description)), '');
   result.messages.forEach((m, i) => {
     if (i > 0) out.push('');
-    out.push(style.bold(`[${m.role}]`), describeBlock(m.content));
+    out.push(style.bold(`[${sanitize(String(m.role))}]`), describeBlock(m.content));
   });
   return `${out.join('\n')}\n`;
 }

@@ -4,7 +4,7 @@ import type { ClientTarget } from '../client/types.js';
 import { connectClient, forTheCommandLine, resolveTarget, type ClientCommandOptions } from './connect.js';
 import { ExitCode, UsageError, type CliIo } from './errors.js';
 import { describeContents, formatPrompt, formatPromptList, formatResourceList } from './primitives-format.js';
-import { sanitize } from './sanitize.js';
+import { jsonForTerminal, sanitize } from './sanitize.js';
 import { writeOutputFiles, type OutputContent } from './output-files.js';
 import { styleFor } from './style.js';
 
@@ -26,7 +26,7 @@ export function primitiveCommands(io: CliIo, command: string[], setCode: (code: 
     .option('--json', 'machine-readable JSON output')
     .action(async (url: string | undefined, options: ClientCommandOptions) => setCode(await withClient(url, command, options, io, version, async (client) => {
       const [listed, templates] = [await client.listResources(), await client.listResourceTemplates()];
-      io.stdout(options.json ? `${JSON.stringify({ resources: listed, resourceTemplates: templates }, null, 2)}\n` : formatResourceList(listed, templates, styleFor(process.stdout)));
+      io.stdout(options.json ? `${jsonForTerminal({ resources: listed, resourceTemplates: templates })}\n` : formatResourceList(listed, templates, styleFor(process.stdout)));
       return ExitCode.ok;
     })));
 
@@ -41,7 +41,7 @@ export function primitiveCommands(io: CliIo, command: string[], setCode: (code: 
       const { url, rest } = splitOperands(operands, command, 1, 'which resource? e.g. toolwright read http://127.0.0.1:3000/mcp test://static-text');
       setCode(await withClient(url, command, options, io, version, async (client) => {
         const result = await client.readResource(rest[0]);
-        if (options.json) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
+        if (options.json) io.stdout(`${jsonForTerminal(result)}\n`);
         else if (options.output !== undefined) writeOutputFiles(options.output, resourceContents(result), options.force, io);
         else printContents(result, io);
         return ExitCode.ok;
@@ -54,7 +54,7 @@ export function primitiveCommands(io: CliIo, command: string[], setCode: (code: 
     .option('--json', 'machine-readable JSON output')
     .action(async (url: string | undefined, options: ClientCommandOptions) => setCode(await withClient(url, command, options, io, version, async (client) => {
       const listed = await client.listPrompts();
-      io.stdout(options.json ? `${JSON.stringify({ prompts: listed }, null, 2)}\n` : formatPromptList(listed, styleFor(process.stdout)));
+      io.stdout(options.json ? `${jsonForTerminal({ prompts: listed })}\n` : formatPromptList(listed, styleFor(process.stdout)));
       return ExitCode.ok;
     })));
 
@@ -68,7 +68,7 @@ export function primitiveCommands(io: CliIo, command: string[], setCode: (code: 
       const args = promptArguments(pairs);
       setCode(await withClient(url, command, options, io, version, async (client) => {
         const result = await client.getPrompt(name, args);
-        io.stdout(options.json ? `${JSON.stringify(result, null, 2)}\n` : formatPrompt(result, styleFor(process.stdout)));
+        io.stdout(options.json ? `${jsonForTerminal(result)}\n` : formatPrompt(result, styleFor(process.stdout)));
         return ExitCode.ok;
       }));
     });

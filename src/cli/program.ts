@@ -12,10 +12,12 @@ import { connectCommand, type ConnectOptions } from './interactive/connect-comma
 import { serveCommand, type ServeOptions } from './serve.js';
 import { taskCommand } from './task.js';
 import { primitiveCommands } from './primitives.js';
+import { terminalGuard } from './sanitize.js';
 
+// On a terminal every write passes the last net (sanitize.ts); a pipe gets the bytes as written (`read uri > file` is the data).
 const defaultIo: CliIo = {
-  stdout: (text) => void process.stdout.write(text),
-  stderr: (text) => void process.stderr.write(text),
+  stdout: (text) => void process.stdout.write(process.stdout.isTTY ? terminalGuard(text) : text),
+  stderr: (text) => void process.stderr.write(process.stderr.isTTY ? terminalGuard(text) : text),
 };
 
 /**

@@ -3,7 +3,7 @@ import type { InputRequestHandler } from '../client/inputs/types.js';
 import type { CliIo } from './errors.js';
 import { ProgressBar } from './progress-bar.js';
 import { fillForm, type Ask } from './prompt-form.js';
-import { sanitize } from './sanitize.js';
+import { sanitize, terminalGuard } from './sanitize.js';
 
 /** Where the CLI talks to its user: answers come from `input`, prompts go to `output` (stderr, so stdout stays the result). */
 export interface Terminal {
@@ -35,7 +35,7 @@ export function cliInputHandler(io: CliIo, terminal: () => Terminal = processTer
       const release = ProgressBar.hold();
       const reader = lineReader(term, request.signal);
       try {
-        return await fillForm(request.params, reader.ask, (text) => void term.output.write(text));
+        return await fillForm(request.params, reader.ask, (text) => void term.output.write(terminalGuard(text)));
       } finally {
         reader.close();
         release();

@@ -28,10 +28,13 @@ const shown = new WeakMap<object, string[]>();
 
 /**
  * The server's stderr kept (not shown) unless --verbose shows it as it comes:
- * a person sees it only when something went wrong, next to the error.
+ * a person sees it only when something went wrong, next to the error. Shown
+ * as it comes, it is sanitized too (never handed the terminal as it is): a
+ * sequence cut between two chunks loses its ESC in the first, and what is
+ * left of it in the second is plain text.
  */
 export function capturingStderr(target: StdioTarget, verbose: boolean | undefined): StdioTarget {
-  if (verbose) return { ...target, stderr: 'inherit' };
+  if (verbose) return { ...target, stderr: 'capture', onStderr: (text) => void process.stderr.write(sanitize(text)) };
   const tail = new StderrTail();
   const onStderr = (text: string) => tail.push(text);
   tails.set(onStderr, tail);

@@ -8,7 +8,7 @@ import type { CallToolOptions, CallToolResult } from '../client/types.js';
 import { connectClient, forTheCommandLine, resolveTarget, type ClientCommandOptions } from './connect.js';
 import { ExitCode, UsageError, type CliIo } from './errors.js';
 import { formatCallResult, oneLine } from './format.js';
-import { sanitize } from './sanitize.js';
+import { jsonForTerminal, sanitize } from './sanitize.js';
 import { styleFor } from './style.js';
 
 /**
@@ -100,7 +100,7 @@ export async function getTaskCommand(operands: string[], command: string[], opti
   try {
     const task = await client.getTask(taskId).catch((err: unknown) => Promise.reject(forTheCommandLine(err, target)));
     if (options.json) {
-      io.stdout(`${JSON.stringify(task, null, 2)}\n`);
+      io.stdout(`${jsonForTerminal(task)}\n`);
     } else {
       io.stdout(describeTask(task));
       if (task.result) io.stdout(formatCallResult(task.result as unknown as CallToolResult, { style: styleFor(process.stdout) }));

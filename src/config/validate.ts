@@ -28,7 +28,7 @@ export function validateConfig(config: unknown, file: string): void {
   const validator = configValidator();
   if (validator(config)) return;
   const errors = validator.errors ?? [];
-  const problems = describeValidationErrors(errors, 'config').map((line) => line + suggestion(errors, line));
+  const problems = describeValidationErrors(errors, 'config').map((line) => (line.startsWith('… and ') ? line : line + suggestion(errors, line)));
   throw new ConfigError(file, [...new Set(problems)]);
 }
 

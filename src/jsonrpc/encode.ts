@@ -1,3 +1,4 @@
+import { boundedError } from './error-bounds.js';
 import type { RpcError } from './errors.js';
 import type { RequestId } from './types.js';
 
@@ -9,9 +10,10 @@ export function encodeResult(id: RequestId, resultJson: string): string {
   return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultJson}}`;
 }
 
+/** Every error's message and data are bounded here, whatever built them (error-bounds.ts). */
 export function encodeError(id: RequestId | null | undefined, error: RpcError): string {
   const idPart = id === undefined || id === null ? '' : `"id":${JSON.stringify(id)},`;
-  return `{"jsonrpc":"2.0",${idPart}"error":${JSON.stringify(error.toJSON())}}`;
+  return `{"jsonrpc":"2.0",${idPart}"error":${JSON.stringify(boundedError(error.toJSON()))}}`;
 }
 
 export function encodeNotification(method: string, params: unknown): string {

@@ -1,4 +1,5 @@
 import { SchemaError } from './dialect.js';
+import { boundedProblems } from './format-errors.js';
 
 /**
  * The Standard Schema interface (standardschema.dev) that zod 4, valibot and
@@ -44,7 +45,8 @@ export async function parseWithStandard(schema: StandardSchemaV1, value: unknown
   if (!result.issues) return { ok: true, value: result.value };
   return {
     ok: false,
-    problems: result.issues.map((issue) => {
+    // The library collected every issue; only the first few are described (format-errors.ts).
+    problems: boundedProblems(result.issues, (issue) => {
       const path = (issue.path ?? []).map((seg) => (typeof seg === 'object' ? seg.key : seg));
       return `${[root, ...path.map(String)].join('.')}: ${issue.message}`;
     }),

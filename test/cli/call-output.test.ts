@@ -10,6 +10,8 @@ import { tempDir } from '../helpers/temp.js';
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
 const WAV = Buffer.from('RIFF$\0\0\0WAVEfmt \x10\0\0\0\x01\0\x01\0D\xac\0\0\x88X\x01\0\x02\0\x10\0data\0\0\0\0', 'latin1');
 const BLOB = Buffer.from([0, 1, 2, 255, 254]);
+/** Not a real PNG, but base64 of 30 KiB with a PNG's MIME type, as a tool would echo it. */
+const BIG_PNG_BASE64 = Buffer.alloc(30 * 1024, 7).toString('base64');
 
 const run = runCliCaptured;
 
@@ -36,6 +38,13 @@ beforeAll(async () => {
         ]),
       },
       { name: 'words', description: 'text only', inputSchema: { type: 'object' }, handler: () => 'just words' },
+      // As server-filesystem's read_media_file: the image, and the same base64 again in structured content.
+      {
+        name: 'read_media_file',
+        description: 'an image echoed in structured content',
+        inputSchema: { type: 'object' },
+        handler: () => ({ content: [{ type: 'image', data: BIG_PNG_BASE64, mimeType: 'image/png' }], structuredContent: { content: [{ type: 'image', data: BIG_PNG_BASE64, mimeType: 'image/png' }], note: 'word '.repeat(1_000) } }) as never,
+      },
     ],
   });
   http = await serveHttp(server, { port: 0 });
@@ -91,6 +100,21 @@ describe('toolwright call --output', () => {
     expect(readFileSync(victim, 'utf8')).toBe('keep me');
     expect(lstatSync(join(dir, 'shot.png')).isSymbolicLink()).toBe(false);
     expect(readFileSync(join(dir, 'shot.png'))).toEqual(PNG);
+  });
+
+  it('an image also echoed in structured content: saved once, and no base64 or huge string reaches the terminal', async () => {
+    const dir = tempDir('tw-call-out-');
+    const { code, stdout, stderr } = await run('call', http.url, 'read_media_file', '--output', join(dir, 'media.png'));
+    expect(code).toBe(0);
+    expect(readFileSync(join(dir, 'media.png'))).toEqual(Buffer.from(BIG_PNG_BASE64, 'base64'));
+    expect(stderr).toContain('wrote image (image/png), 30.0 KiB');
+    expect(stdout).not.toContain(BIG_PNG_BASE64.slice(0, 100));
+    expect(stdout).toContain('"data": "[base64 data, 30.0 KiB; not shown: --json shows it, --output saves the result\'s images, audio and blobs]"');
+    expect(stdout).toContain('… [3000 more characters; --json shows all]');
+    expect(stdout.length).toBeLessThan(3_000);
+    // --json is the data as it came.
+    const json = await run('call', http.url, 'read_media_file', '--json');
+    expect(JSON.parse(json.stdout).structuredContent.content[0].data).toBe(BIG_PNG_BASE64);
   });
 
   it('a result with nothing binary: says nothing was written; --force alone is a usage error', async () => {

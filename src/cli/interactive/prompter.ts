@@ -1,4 +1,5 @@
 import { createInterface, type Interface } from 'node:readline';
+import { terminalGuard } from '../sanitize.js';
 
 /** What tab completion offers for the line typed so far: candidates, and the part of the line they complete. */
 export type Completer = (line: string) => [string[], string];
@@ -108,9 +109,9 @@ export class Prompter {
     answer(INTERRUPTED);
   }
 
-  /** Writes text in the flow of the session (between questions). */
+  /** Writes text in the flow of the session (between questions), through the terminal's last net (sanitize.ts). */
   print(text: string): void {
-    this.output.write(text);
+    this.output.write(terminalGuard(text));
   }
 
   /**
@@ -119,9 +120,9 @@ export class Prompter {
    * again below it.
    */
   notify(text: string): void {
-    if (!this.pending) return void this.output.write(text);
+    if (!this.pending) return void this.output.write(terminalGuard(text));
     this.output.write('\r\x1b[2K');
-    this.output.write(text);
+    this.output.write(terminalGuard(text));
     this.rl.prompt(true);
   }
 

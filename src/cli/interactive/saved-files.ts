@@ -1,27 +1,7 @@
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-
-const EXTENSIONS: Readonly<Record<string, string>> = {
-  'image/png': 'png',
-  'image/jpeg': 'jpg',
-  'image/gif': 'gif',
-  'image/webp': 'webp',
-  'image/svg+xml': 'svg',
-  'image/bmp': 'bmp',
-  'audio/wav': 'wav',
-  'audio/x-wav': 'wav',
-  'audio/mpeg': 'mp3',
-  'audio/ogg': 'ogg',
-  'audio/webm': 'webm',
-  'audio/flac': 'flac',
-  'audio/mp4': 'm4a',
-  'application/json': 'json',
-  'application/pdf': 'pdf',
-  'text/plain': 'txt',
-  'text/csv': 'csv',
-  'text/html': 'html',
-};
+import { extensionFor } from '../file-extensions.js';
 
 /**
  * Where a session saves images, audio and blobs: a folder of the session's
@@ -37,7 +17,7 @@ export class SavedFiles {
 
   save(base64: string, mimeType: string | undefined, label: string): string {
     const dir = this.folder();
-    const ext = EXTENSIONS[(mimeType ?? '').split(';')[0].trim().toLowerCase()] ?? 'bin';
+    const ext = (extensionFor(mimeType) ?? '.bin').slice(1);
     const stem = label.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 40) || 'content';
     const bytes = Buffer.from(base64, 'base64');
     for (;;) {

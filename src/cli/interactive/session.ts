@@ -50,6 +50,8 @@ export class InteractiveSession {
   private tools: ListedTool[] = [];
   private readonly history = new CallHistory();
   private readonly links = new LinkBook();
+  /** Hints said once per session (show-result.ts). */
+  private readonly hintsGiven = new Set<string>();
   private lastStructured?: unknown;
   private running?: AbortController;
   private readonly bar: ProgressBar;
@@ -248,7 +250,7 @@ export class InteractiveSession {
 
   private show(result: CallToolResult, tool: string, ms: number): void {
     this.lastStructured = result.structuredContent;
-    showResult(result, tool, ms, { style: this.style, files: this.files, links: this.links, print: (t) => this.prompter.print(t) });
+    showResult(result, tool, ms, { style: this.style, files: this.files, links: this.links, print: (t) => this.prompter.print(t), hintsGiven: this.hintsGiven });
   }
 
   private async rerun(ref: string | undefined): Promise<void> {

@@ -29,11 +29,15 @@ export class LinkBook {
   }
 }
 
+const REDUNDANT_STRUCTURE = 'redundant-structure';
+
 export interface ShowContext {
   style: Style;
   files: SavedFiles;
   links: LinkBook;
   print(text: string): void;
+  /** Hints already given in this session: each is said once, not after every call. */
+  hintsGiven?: Set<string>;
 }
 
 /**
@@ -59,7 +63,10 @@ export function showResult(result: CallToolResult, tool: string, elapsedMs: numb
   }
   if (structured === undefined) return;
   if (carried || structuredAddsToText(result.structuredContent, texts.join('\n'))) ctx.print(renderTree(result.structuredContent, style));
-  else ctx.print(style.dim('(the structured content says what the text says; type structured to see it as a tree)\n'));
+  else if (!ctx.hintsGiven?.has(REDUNDANT_STRUCTURE)) {
+    ctx.hintsGiven?.add(REDUNDANT_STRUCTURE);
+    ctx.print(style.dim('(the structured content says what the text says; type structured to see it as a tree)\n'));
+  }
 }
 
 function showBlock(block: ContentBlock, tool: string, ctx: ShowContext): void {

@@ -1,8 +1,8 @@
+import { shownString } from '../format.js';
 import { sanitize } from '../sanitize.js';
 import type { Style } from '../style.js';
 
 const MAX_LINES = 400;
-const MAX_STRING = 2_000;
 
 /**
  * Structured content as a tree a person can scan: keys and indices as
@@ -50,7 +50,7 @@ function childrenOf(node: unknown): Array<[string, unknown]> {
 
 function scalar(value: unknown, prefix: string, style: Style): string {
   if (typeof value === 'string') {
-    const text = sanitize(value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}… (${value.length - MAX_STRING} more characters)` : value);
+    const text = sanitize(shownString(value));
     // A multi-line string continues under its branch.
     return style.green(text.split('\n').join(`\n${prefix}`));
   }

@@ -60,7 +60,7 @@ export class PromptsPrimitive implements Primitive {
       const { scopePolicy: policy } = this.options;
       authorizeEntry(policy, policy.promptRequirement(compiled.scope), exchange.auth, () => unknownPrompt(name));
       const given = params.arguments ?? {};
-      if (!isPlainObject(given) || !Object.values(given).every((v) => typeof v === 'string')) {
+      if (!isPlainObject(given) || !allStrings(given)) {
         throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "arguments" must be an object of strings');
       }
       await takeRequestPoint(this.options.rateLimiter, Method.promptsGet, exchange.principal);
@@ -83,6 +83,12 @@ export class PromptsPrimitive implements Primitive {
     }
     return ok(request, this.options.results.encode(era, normalized.result as unknown as Record<string, unknown>));
   }
+}
+
+/** Whether every value is a string; a loop, not Object.values, which takes ~0.4 s to copy 300,000 arguments (issue 21 #8). */
+function allStrings(values: Record<string, unknown>): boolean {
+  for (const key in values) if (Object.hasOwn(values, key) && typeof values[key] !== 'string') return false;
+  return true;
 }
 
 /** The error for a prompt that does not exist, or that the caller may not know of. */
