@@ -14,7 +14,7 @@ import { INPUT_CAPABILITIES } from './inputs/types.js';
 import { mirrorHeaders } from './mirror-headers.js';
 import { openTransport } from './open-transport.js';
 import { StdioClientTransport } from '../transports/stdio-client.js';
-import type { ClientTransport } from './transport.js';
+import type { ClientTransport, CloseOptions } from './transport.js';
 import type { ReadResourceResult } from './resources.js';
 import * as surface from './server-surface.js';
 import { readCallResult, readListPage } from './results.js';
@@ -234,11 +234,12 @@ export class ToolClient {
     };
   }
 
-  async close(): Promise<void> {
+  /** Ends the session; a stdio server is given `graceMs` (default closeGraceMs) per step to exit (stdin closed, SIGTERM, SIGKILL). */
+  async close(options: CloseOptions = {}): Promise<void> {
     if (this.state === 'closed') return;
     this.state = 'closed';
     this.toolChanges?.stop();
-    await this.session?.transport.close();
+    await this.session?.transport.close(options);
   }
 
   private async fetchTools(catalog: ToolCatalog, signal?: AbortSignal): Promise<ListedTool[]> {
