@@ -89,7 +89,10 @@ export class ToolClient {
       this.identity = o.connectTimeoutMs === undefined ? await handshaking : await withinConnectTimeout(handshaking, o.connectTimeoutMs, asked, transport);
     } catch (err) {
       this.state = 'closed';
-      await transport.close().catch(() => {});
+      // connectTimeoutMs bounds the whole connect: a server that let it run out does not get the
+      // usual grace to exit on its own (issue 21: --connect-timeout 2000 gave up after 5.2 s).
+      const timedOut = err instanceof ConnectionError && err.reason === 'connect-timeout';
+      await transport.close(timedOut ? { graceMs: CONNECT_TIMEOUT_CLOSE_GRACE_MS } : {}).catch(() => {});
       throw err;
     }
     this.catalog = new ToolCatalog(transport.kind === 'http', this.warn);
@@ -403,6 +406,9 @@ export class ToolClient {
  * stdio program that is not an MCP server, an HTTP endpoint that hangs) fails
  * the connection, saying what was waited for, instead of hanging.
  */
+/** After the connect timeout ran out, how long a stdio server gets at each step of its shutdown (stdin closed, SIGTERM). */
+const CONNECT_TIMEOUT_CLOSE_GRACE_MS = 100;
+
 async function withinConnectTimeout<T>(handshaking: Promise<T>, ms: number, asked: string[], transport: ClientTransport): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
