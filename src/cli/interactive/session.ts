@@ -3,7 +3,7 @@ import type { ToolClient } from '../../client/client.js';
 import type { CallToolResult, ListedTool } from '../../client/types.js';
 import { isPlainObject } from '../../protocol/content.js';
 import { buildArguments } from '../args.js';
-import { scrubPaths, UsageError } from '../errors.js';
+import { describeRpcError, scrubPaths, UsageError } from '../errors.js';
 import { formatToolList, isDestructive } from '../format.js';
 import { ProgressBar } from '../progress-bar.js';
 import { sanitize } from '../sanitize.js';
@@ -308,7 +308,7 @@ export class InteractiveSession {
       this.code = 2;
       return this.quit();
     }
-    const message = err instanceof McpRpcError ? `the server answered with error ${err.code}: ${err.message}` : err instanceof TimeoutError ? err.message : (err as Error).message;
+    const message = err instanceof McpRpcError ? describeRpcError(err) : err instanceof TimeoutError ? err.message : (err as Error).message;
     this.prompter.print(`${this.style.red(scrubPaths(sanitize(message)))}\n`);
   }
 
