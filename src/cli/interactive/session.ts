@@ -59,6 +59,8 @@ export class InteractiveSession {
   private code = 0;
   private lastWasInterrupt = false;
   private refreshing?: Promise<void>;
+  /** The listing the session starts with: a change announced before it is in is compared with it, not with nothing. */
+  private firstListing?: Promise<void>;
 
   constructor(
     private readonly client: ToolClient,
@@ -75,7 +77,8 @@ export class InteractiveSession {
 
   /** Runs until the person leaves; resolves with the exit code. */
   async run(): Promise<number> {
-    this.tools = await this.client.listTools();
+    this.firstListing = this.client.listTools().then((tools) => void (this.tools = tools));
+    await this.firstListing;
     this.banner();
     const completer = commandCompleter(() => this.tools, () => this.links.uris());
     this.prompter.idleCompleter = completer;
@@ -104,9 +107,15 @@ export class InteractiveSession {
   toolsChanged(): void {
     this.refreshing ??= (async () => {
       try {
-        const before = new Set(this.tools.map((t) => t.name));
+        await this.firstListing?.catch(() => {});
+        const previous = this.tools;
+        const before = new Set(previous.map((t) => t.name));
         const now = await this.client.listTools({ refresh: true });
         this.tools = now;
+        // A notification is no news when the list is what we had: servers that register tools on
+        // `initialized` (per the client's capabilities) announce a change the first listing
+        // already shows (issue 21: "the server's tools changed" right after connecting).
+        if (sameTools(previous, now)) return;
         const after = new Set(now.map((t) => t.name));
         const added = [...after].filter((n) => !before.has(n)).map(sanitize);
         const removed = [...before].filter((n) => !after.has(n)).map(sanitize);
@@ -344,4 +353,11 @@ function missingRequired(tool: ListedTool, given: Record<string, unknown>): stri
 
 function oneLine(text: string): string {
   return sanitize(text).replace(/\s+/g, ' ').slice(0, 80);
+}
+
+/** The same tools, each defined the same (in any order). */
+function sameTools(a: readonly ListedTool[], b: readonly ListedTool[]): boolean {
+  if (a.length !== b.length) return false;
+  const key = (tools: readonly ListedTool[]) => tools.map((t) => JSON.stringify(t)).sort().join('\n');
+  return key(a) === key(b);
 }
