@@ -130,12 +130,14 @@ export class StdioClientTransport extends StreamClientTransport {
         this.signal('SIGTERM');
         if (!(await this.exitsWithin(grace))) {
           this.signal('SIGKILL');
-          // A process that left the group (its own session) may still hold our pipes: once ours
-          // is dead, stop waiting for them.
           await this.processExited;
-          this.child.stdout!.destroy();
-          this.child.stderr?.destroy();
-          await this.exitedPromise;
+          // The pipes close as the rest of the group dies; a process that left the group (a
+          // session of its own) may hold them for good: once ours is dead, stop waiting for them.
+          if (!(await this.exitsWithin(grace))) {
+            this.child.stdout!.destroy();
+            this.child.stderr?.destroy();
+            await this.exitedPromise;
+          }
         }
       }
     }
