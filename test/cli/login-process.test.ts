@@ -52,4 +52,12 @@ describe('toolwright login, as a process', () => {
     expect(call.stdout().trim()).toBe('three notes');
     expect(calls.at(-1)).toMatchObject({ tool: 'read_notes', principal: expect.any(String) });
   });
+
+  it('gives up when --timeout runs out with no browser back, and exits', async () => {
+    const login = startBuiltCli(['login', http.url, '--no-browser', '--timeout', '1500'], { env: { ...env, XDG_CONFIG_HOME: config } });
+    await login.waitForStderr(/waiting for the browser to come back/);
+    const { code } = await login.exit;
+    expect(code).toBe(2);
+    expect(login.stderr()).toMatch(/toolwright: .*(timed out|timeout)/i);
+  });
 });
