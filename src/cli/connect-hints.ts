@@ -21,10 +21,9 @@ export function connectFailureHint(err: unknown, target: ClientTarget): unknown 
   if (err instanceof AuthorizationError && err.oauthError === NO_RESOURCE_METADATA && !sentAuthorization) {
     return new AuthorizationError(`the server requires authorization: ${KEY_HINT} (it publishes no OAuth metadata, so toolwright login cannot sign in to it)`, NO_RESOURCE_METADATA, { cause: err });
   }
-  if (err instanceof ConnectionError && err.reason === 'http' && (err.httpStatus === 401 || err.httpStatus === 403)) {
-    const said = err.detail ? `: ${err.detail}` : '';
-    if (sentAuthorization) return new AuthorizationError(`the server refused the credentials sent with --header Authorization (HTTP ${err.httpStatus})${said}`, undefined, { cause: err });
-    if (err.httpStatus === 401) return new AuthorizationError(`the server requires authorization (HTTP 401${said}): ${KEY_HINT}, or run toolwright login ${url.href}`, undefined, { cause: err });
+  // Without an Authorization header of the user's, stored tokens answer a 401 (login.ts): only the user's own credentials reach here refused.
+  if (err instanceof ConnectionError && err.reason === 'http' && (err.httpStatus === 401 || err.httpStatus === 403) && sentAuthorization) {
+    return new AuthorizationError(`the server refused the credentials sent with --header Authorization (HTTP ${err.httpStatus})${err.detail ? `: ${err.detail}` : ''}`, undefined, { cause: err });
   }
   return err;
 }
