@@ -46,6 +46,8 @@ export class OAuthClient {
   private loaded = false;
   /** The authorization in progress: concurrent requests that need one share it. */
   private flight?: SharedFlight;
+  /** Authorization prompts waiting for the user: a person's sign-in is not stopped because the requests gave up. */
+  private promptsOpen = 0;
   /** Metadata of the authorization servers met so far, by issuer. */
   private readonly servers = new Map<string, AuthorizationServer>();
   /** Operations whose step-up already failed, with the scope that did not help: not retried with the same scope. */
@@ -205,7 +207,8 @@ export class OAuthClient {
    * Runs `work` once for all concurrent callers; each caller's own signal ends only its own
    * wait. Once every caller has given up, the work is stopped too (`stop` aborts its requests):
    * a client that closed after its connect timed out must not wait on a hung authorization
-   * server's metadata for another 15 s (issue 21).
+   * server's metadata for another 15 s (issue 21). Not while the user is signing in: that
+   * goes on, and its tokens serve the next request.
    */
   private async shared(work: (stop: AbortSignal) => Promise<void>, signal: AbortSignal | undefined): Promise<void> {
     let flight = this.flight;
@@ -222,7 +225,7 @@ export class OAuthClient {
       await (signal ? untilAborted(flight.done, signal) : flight.done);
     } finally {
       flight.waiting--;
-      if (flight.waiting === 0 && signal?.aborted && !flight.stop.signal.aborted) {
+      if (flight.waiting === 0 && signal?.aborted && !flight.stop.signal.aborted && this.promptsOpen === 0) {
         if (this.flight === flight) this.flight = undefined;
         flight.stop.abort(signal.reason);
       }
@@ -324,12 +327,14 @@ export class OAuthClient {
     const controller = new AbortController();
     const prompt = { url: pending.url, redirectUri: redirect, issuer: server.issuer, resource: resource.resource, ...(scope ? { scope } : {}), signal: signal ? AbortSignal.any([signal, controller.signal]) : controller.signal };
     let response: string | URL;
+    this.promptsOpen++;
     try {
       response = await authorize(prompt);
     } catch (err) {
       if (err instanceof AuthorizationError) throw err;
       throw new AuthorizationError(`authorization did not complete: ${(err as Error).message}`, undefined, { cause: err });
     } finally {
+      this.promptsOpen--;
       controller.abort();
     }
     const code = readAuthorizationResponse(pending, response);

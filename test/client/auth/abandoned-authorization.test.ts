@@ -6,7 +6,10 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OAuthClient, ToolClient } from '../../../src/client.js';
+import { LoopbackRedirect, OAuthClient, ToolClient, type AuthorizationPrompt } from '../../../src/client.js';
+import { playBrowser } from '../../helpers/browser.js';
+import { startAuthorizationServer } from '../../helpers/oidc.js';
+import { serveProtectedNotes } from '../../helpers/protected-notes.js';
 
 let server: Server | undefined;
 afterEach(async () => {
@@ -29,5 +32,44 @@ describe('an abandoned authorization', () => {
     expect(hung).toHaveLength(1);
     // Aborted by the client: the server sees the request go. Without the stop it stays open for 15 s.
     await expect.poll(() => hung[0].destroyed || hung[0].socket?.destroyed, { timeout: 10_000 }).toBe(true);
+  });
+
+  it("does not stop a person's sign-in: it completes after the request gave up, and its tokens serve the next one", async () => {
+    const as = await startAuthorizationServer({ interactive: true });
+    const http = await serveProtectedNotes(as, []);
+    const loopback = await LoopbackRedirect.listen();
+    try {
+      const prompts: AuthorizationPrompt[] = [];
+      let signingIn: Promise<URL> | undefined;
+      const oauth = new OAuthClient(http.url, {
+        redirectUri: loopback.redirectUri,
+        authorize: (prompt) => {
+          prompts.push(prompt);
+          return (signingIn = loopback.authorize(prompt));
+        },
+      });
+      // The only request that needed the authorization gives up while the user is on the sign-in page.
+      const gaveUp = new AbortController();
+      const abandoned = oauth.fetch(http.url, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' }, signal: gaveUp.signal }).catch((e) => e);
+      await expect.poll(() => prompts.length, { timeout: 20_000 }).toBe(1);
+      gaveUp.abort(new Error('the caller gave up'));
+      expect(await abandoned).toBeInstanceOf(Error);
+      expect(prompts[0].signal.aborted).toBe(false);
+      // The user finishes signing in; the tokens are kept, and the next client needs no new sign-in.
+      await playBrowser(prompts[0].url, { login: 'dana' });
+      await signingIn;
+      await expect.poll(() => oauth.currentTokens(), { timeout: 20_000 }).toBeDefined();
+      const client = await ToolClient.connect({ url: http.url }, { authorization: oauth, onWarning: () => {} });
+      try {
+        expect((await client.listTools()).map((t) => t.name)).toEqual(['read_notes']);
+        expect(prompts).toHaveLength(1);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await loopback.close();
+      await http.close();
+      await as.close();
+    }
   });
 });
