@@ -7,6 +7,7 @@ import { clientFor } from './registration.js';
 import { JWT_BEARER, requestTokens, revokeToken, type TokenGrant, type TokenResponse } from './token-endpoint.js';
 import { operationOf, probeChallenge, withBearer, withDpop } from './request-auth.js';
 import { MemoryTokenStore } from './token-store.js';
+import { SharedWork } from './shared-work.js';
 import type { AssertionTarget, AuthorizationServer, OAuthOptions, ProtectedResource, StoredTokens, TokenStore } from './types.js';
 import { canonicalResource, describe, secureUrl } from './urls.js';
 import { parseBearerChallenge, scopeSet, type BearerChallenge } from './www-authenticate.js';
@@ -44,10 +45,10 @@ export class OAuthClient {
   private readonly warn: (message: string) => void;
   private tokens?: StoredTokens;
   private loaded = false;
-  /** The authorization in progress: concurrent requests that need one share it. */
-  private flight?: SharedFlight;
   /** Authorization prompts waiting for the user: a person's sign-in is not stopped because the requests gave up. */
   private promptsOpen = 0;
+  /** The authorization or refresh in progress: concurrent requests that need one share it. */
+  private readonly flight = new SharedWork(() => this.promptsOpen === 0);
   /** Metadata of the authorization servers met so far, by issuer. */
   private readonly servers = new Map<string, AuthorizationServer>();
   /** Operations whose step-up already failed, with the scope that did not help: not retried with the same scope. */
@@ -171,7 +172,7 @@ export class OAuthClient {
             challenge?.error ?? 'invalid_token',
           );
         }
-        await this.shared((stop) => this.recover(challenge, sent, stop), signal);
+        await this.flight.run((stop) => this.recover(challenge, sent, stop), signal);
         authorizations++;
         continue;
       }
@@ -189,7 +190,7 @@ export class OAuthClient {
               'insufficient_scope',
             );
           }
-          await this.shared((stop) => this.stepUp(challenge, scope, sent, stop), signal);
+          await this.flight.run((stop) => this.stepUp(challenge, scope, sent, stop), signal);
           stepUps++;
           continue;
         }
@@ -203,44 +204,16 @@ export class OAuthClient {
     return url.origin === this.serverUrl.origin && url.pathname.replace(/\/+$/, '') === this.serverUrl.pathname.replace(/\/+$/, '');
   }
 
-  /**
-   * Runs `work` once for all concurrent callers; each caller's own signal ends only its own
-   * wait. Once every caller has given up, the work is stopped too (`stop` aborts its requests):
-   * a client that closed after its connect timed out must not wait on a hung authorization
-   * server's metadata for another 15 s (issue 21). Not while the user is signing in: that
-   * goes on, and its tokens serve the next request.
-   */
-  private async shared(work: (stop: AbortSignal) => Promise<void>, signal: AbortSignal | undefined): Promise<void> {
-    let flight = this.flight;
-    if (!flight) {
-      const started: SharedFlight = { stop: new AbortController(), waiting: 0, done: Promise.resolve() };
-      started.done = work(started.stop.signal).finally(() => {
-        if (this.flight === started) this.flight = undefined;
-      });
-      started.done.catch(() => {});
-      this.flight = flight = started;
-    }
-    flight.waiting++;
-    try {
-      await (signal ? untilAborted(flight.done, signal) : flight.done);
-    } finally {
-      flight.waiting--;
-      if (flight.waiting === 0 && signal?.aborted && !flight.stop.signal.aborted && this.promptsOpen === 0) {
-        if (this.flight === flight) this.flight = undefined;
-        flight.stop.abort(signal.reason);
-      }
-    }
-  }
-
   /** Tokens to send: refreshed first when about to expire. */
   private async usableTokens(signal: AbortSignal | undefined): Promise<StoredTokens | undefined> {
-    if (this.flight) await (signal ? untilAborted(this.flight.done, signal) : this.flight.done).catch(() => {});
+    const pending = this.flight.pending;
+    if (pending) await (signal ? untilAborted(pending, signal) : pending).catch(() => {});
     const tokens = await this.currentTokens();
     if (!tokens?.expiresAt || !tokens.refreshToken) return tokens;
     // Refreshed a little before it expires: 30 s, or half its life for a short-lived one.
     const skew = Math.min(REFRESH_SKEW_MS, tokens.obtainedAt !== undefined ? (tokens.expiresAt - tokens.obtainedAt) / 2 : REFRESH_SKEW_MS);
     if (tokens.expiresAt - skew > Date.now()) return tokens;
-    await this.shared(async (stop) => {
+    await this.flight.run(async (stop) => {
       if (this.tokens !== tokens) return; // another request refreshed meanwhile
       const refreshed = await this.refresh(tokens, stop).catch(() => false);
       if (!refreshed && !stop.aborted) this.tokens = { ...tokens, refreshToken: undefined };
@@ -425,12 +398,4 @@ export class OAuthClient {
 function secureRedirect(uri: string): string {
   secureUrl(uri, 'the redirect URI');
   return uri;
-}
-
-/** An authorization that concurrent requests share, and how many of them still wait for it. */
-interface SharedFlight {
-  done: Promise<void>;
-  /** Aborted when every caller has given up: its requests stop. */
-  stop: AbortController;
-  waiting: number;
 }
