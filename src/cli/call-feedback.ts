@@ -1,8 +1,14 @@
 import type { CallToolOptions, ClientTarget } from '../client/types.js';
 import { CancelledError } from '../client/errors.js';
-import { InterruptedError } from './errors.js';
+import { ExitCode, InterruptedError } from './errors.js';
 import { ProgressBar } from './progress-bar.js';
 import { styleFor } from './style.js';
+
+/**
+ * After Ctrl-C, how long a stdio server gets at each step of its shutdown (stdin closed, then
+ * SIGTERM to its process group, then SIGKILL): it was told to cancel, the user is waiting.
+ */
+export const INTERRUPTED_CLOSE_GRACE_MS = 500;
 
 /**
  * Runs one tool call the way a person at a terminal expects: the server's
@@ -20,9 +26,10 @@ export async function withCallFeedback<T>(run: (options: CallToolOptions) => Pro
       controller.abort(new Error('interrupted (Ctrl-C)'));
       return;
     }
-    // The second Ctrl-C: the default action, which ends the process.
+    // The second Ctrl-C: leave now. process.exit (not the signal's default action) runs the
+    // 'exit' handlers, which take a stdio server's process group down with us.
     process.removeListener('SIGINT', onSigint);
-    process.kill(process.pid, 'SIGINT');
+    process.exit(ExitCode.interrupted);
   };
   process.on('SIGINT', onSigint);
   try {

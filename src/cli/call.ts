@@ -2,9 +2,9 @@ import { McpRpcError } from '../client/errors.js';
 import { ErrorCode } from '../jsonrpc/errors.js';
 import { buildArguments } from './args.js';
 import { connectClient, forTheCommandLine, resolveTarget, type ClientCommandOptions } from './connect.js';
-import { ExitCode, UsageError, type CliIo } from './errors.js';
+import { ExitCode, InterruptedError, UsageError, type CliIo } from './errors.js';
 import { formatCallResult } from './format.js';
-import { ownProcessGroup, withCallFeedback } from './call-feedback.js';
+import { INTERRUPTED_CLOSE_GRACE_MS, ownProcessGroup, withCallFeedback } from './call-feedback.js';
 import { styleFor } from './style.js';
 import { cliInputHandler, processTerminal, type Terminal } from './prompt.js';
 import { jsonForTerminal, sanitize } from './sanitize.js';
@@ -41,6 +41,7 @@ export async function callCommand(operands: string[], command: string[], given: 
   if (!name) throw new UsageError('which tool? e.g. toolwright call http://127.0.0.1:3000/mcp calculate_sum a=1 b=2');
   const target = ownProcessGroup(resolveTarget(url, command, options));
   const client = await connectClient(target, options, io, version, { onInputRequest: cliInputHandler(io, terminal), inputCapabilities: ['elicitation'] });
+  let interrupted = false;
   try {
     const tools = await client.listTools().catch((err: unknown) => Promise.reject(forTheCommandLine(err, target)));
     const tool = tools.find((t) => t.name === name);
@@ -65,8 +66,12 @@ export async function callCommand(operands: string[], command: string[], given: 
     else if (result.isError) io.stderr(`toolwright: the tool reported an error:\n${formatCallResult(result, { style: styleFor(process.stderr) })}`);
     else io.stdout(formatCallResult(result, { style: styleFor(process.stdout), structured: options.structured }));
     return result.isError ? ExitCode.toolError : ExitCode.ok;
+  } catch (err) {
+    interrupted = err instanceof InterruptedError;
+    throw err;
   } finally {
-    await client.close();
+    // The user wants out: a stdio server that does not stop on its own is stopped soon (its whole group).
+    await client.close(interrupted ? { graceMs: INTERRUPTED_CLOSE_GRACE_MS } : {});
   }
 }
 

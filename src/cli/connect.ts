@@ -4,6 +4,7 @@ import { ToolClient } from '../client/client.js';
 import type { StdioTarget } from '../transports/stdio-client.js';
 import type { ClientTarget, EraPreference, ToolClientOptions } from '../client/types.js';
 import { ConnectionError, ProtocolViolationError } from '../client/errors.js';
+import { connectFailureHint } from './connect-hints.js';
 import { UsageError, type CliIo } from './errors.js';
 import { storedAuthorization, withLoginHint } from './login.js';
 import { cliInputHandler } from './prompt.js';
@@ -157,7 +158,7 @@ export async function connectClient(target: ClientTarget, options: ClientCommand
     });
   } catch (err) {
     // Whatever stopped the handshake, the server's stderr may say why.
-    throw withServerStderr(forTheCommandLine(err, target), target);
+    throw withServerStderr(connectFailureHint(forTheCommandLine(err, target), target), target);
   }
 }
 

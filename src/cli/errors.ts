@@ -53,13 +53,29 @@ export function reportError(err: unknown, io: CliIo, context: { verbose?: boolea
 }
 
 function describe(err: unknown): string {
-  if (err instanceof McpRpcError) return `the server answered with error ${err.code}: ${err.message}`;
+  if (err instanceof McpRpcError) return describeRpcError(err);
   if (err instanceof OutputValidationError) return err.message;
   if (err instanceof TimeoutError || err instanceof CancelledError) return err.message;
   if (err instanceof ConnectionError) return `connection failed: ${err.message}`;
   if (err instanceof ProtocolViolationError) return `the server broke the protocol: ${err.message}`;
   if (err instanceof ToolClientError) return err.message;
   return `unexpected error: ${err instanceof Error ? err.message : String(err)}`;
+}
+
+/**
+ * "the server answered with error <code>: <message>", the code said once: servers built on
+ * the official SDK put it in the message too ("MCP error -32602: …"), which read as
+ * "-32602: MCP error -32602: …" (issue 21). Only the same code is dropped from the message.
+ */
+export function describeRpcError(err: McpRpcError): string {
+  return `the server answered with error ${err.code}: ${withoutRepeatedCode(err.message, err.code)}`;
+}
+
+function withoutRepeatedCode(message: string, code: number): string {
+  const c = String(code).replace('-', '\\-');
+  const prefix = new RegExp(`^\\s*(?:(?:mcp\\s+)?(?:json-?rpc\\s+)?(?:error\\s*)?${c}\\s*[:\\-–]|\\[${c}\\]|\\(${c}\\))\\s*`, 'i');
+  const rest = message.replace(prefix, '');
+  return rest.trim() ? rest : message;
 }
 
 const ABSOLUTE_PATH = /(^|[\s'"(=])(?:file:\/\/)?\/(?:[^\s'"():/]+\/)+([^\s'"():/]*)/g;

@@ -14,7 +14,7 @@ import { INPUT_CAPABILITIES } from './inputs/types.js';
 import { mirrorHeaders } from './mirror-headers.js';
 import { openTransport } from './open-transport.js';
 import { StdioClientTransport } from '../transports/stdio-client.js';
-import type { ClientTransport } from './transport.js';
+import type { ClientTransport, CloseOptions } from './transport.js';
 import type { ReadResourceResult } from './resources.js';
 import * as surface from './server-surface.js';
 import { readCallResult, readListPage } from './results.js';
@@ -89,7 +89,10 @@ export class ToolClient {
       this.identity = o.connectTimeoutMs === undefined ? await handshaking : await withinConnectTimeout(handshaking, o.connectTimeoutMs, asked, transport);
     } catch (err) {
       this.state = 'closed';
-      await transport.close().catch(() => {});
+      // connectTimeoutMs bounds the whole connect: a server that let it run out does not get the
+      // usual grace to exit on its own (issue 21: --connect-timeout 2000 gave up after 5.2 s).
+      const timedOut = err instanceof ConnectionError && err.reason === 'connect-timeout';
+      await transport.close(timedOut ? { graceMs: CONNECT_TIMEOUT_CLOSE_GRACE_MS } : {}).catch(() => {});
       throw err;
     }
     this.catalog = new ToolCatalog(transport.kind === 'http', this.warn);
@@ -234,11 +237,12 @@ export class ToolClient {
     };
   }
 
-  async close(): Promise<void> {
+  /** Ends the session; a stdio server is given `graceMs` (default closeGraceMs) per step to exit (stdin closed, SIGTERM, SIGKILL). */
+  async close(options: CloseOptions = {}): Promise<void> {
     if (this.state === 'closed') return;
     this.state = 'closed';
     this.toolChanges?.stop();
-    await this.session?.transport.close();
+    await this.session?.transport.close(options);
   }
 
   private async fetchTools(catalog: ToolCatalog, signal?: AbortSignal): Promise<ListedTool[]> {
@@ -402,6 +406,9 @@ export class ToolClient {
  * stdio program that is not an MCP server, an HTTP endpoint that hangs) fails
  * the connection, saying what was waited for, instead of hanging.
  */
+/** After the connect timeout ran out, how long a stdio server gets at each step of its shutdown (stdin closed, SIGTERM). */
+const CONNECT_TIMEOUT_CLOSE_GRACE_MS = 100;
+
 async function withinConnectTimeout<T>(handshaking: Promise<T>, ms: number, asked: string[], transport: ClientTransport): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {

@@ -32,15 +32,18 @@ export class ConnectionError extends ToolClientError {
   readonly httpStatus?: number;
   /** The end of the server's stderr, when it was captured. */
   readonly stderr?: string;
+  /** What the body of an HTTP error response said, in one line (its JSON-RPC or OAuth error message when it had one). */
+  readonly detail?: string;
 
   constructor(
     message: string,
     readonly reason: ConnectionFailure,
-    options: { cause?: unknown; httpStatus?: number; stderr?: string } = {},
+    options: { cause?: unknown; httpStatus?: number; stderr?: string; detail?: string } = {},
   ) {
     super(message, { cause: options.cause });
     this.httpStatus = options.httpStatus;
     this.stderr = options.stderr;
+    this.detail = options.detail;
   }
 }
 
@@ -107,7 +110,7 @@ export class UnsupportedInputRequestError extends ProtocolViolationError {
 export class AuthorizationError extends ToolClientError {
   constructor(
     message: string,
-    /** The OAuth error code when an authorization server or resource server gave one (e.g. `invalid_grant`, `insufficient_scope`), or `login_required`. */
+    /** The OAuth error code when an authorization server or resource server gave one (e.g. `invalid_grant`, `insufficient_scope`), or `login_required`, or `no_resource_metadata` (a server that asks for authorization but publishes no OAuth metadata). */
     readonly oauthError?: string,
     options?: { cause?: unknown; scope?: string },
   ) {

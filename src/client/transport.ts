@@ -51,6 +51,10 @@ export interface ServerRequestContext {
  */
 export type ServerRequestHandler = (request: JsonRpcRequest, context: ServerRequestContext) => Promise<JsonRpcResponse>;
 
+export interface CloseOptions {
+  graceMs?: number;
+}
+
 /**
  * Moves JSON-RPC messages between the client and one server. Transports know
  * framing, correlation and limits; the protocol (eras, `_meta`, results) lives
@@ -64,5 +68,6 @@ export interface ClientTransport {
   onNotification?: (notification: JsonRpcNotification) => void;
   /** Requests the server sends (set by the client when it can answer them). */
   onServerRequest?: ServerRequestHandler;
-  close(): Promise<void>;
+  /** `graceMs`: how long a stdio server may take to exit at each step (stdin closed, SIGTERM) before the next. */
+  close(options?: CloseOptions): Promise<void>;
 }

@@ -108,7 +108,8 @@ export class HttpClientTransport implements ClientTransport {
       return { message: message.message, httpStatus: response.status };
     }
     if (!response.ok) {
-      throw new ConnectionError(`HTTP ${response.status} ${response.statusText}${snippet(text)}`.trim(), 'http', { httpStatus: response.status });
+      const detail = errorDetail(text);
+      throw new ConnectionError(`HTTP ${response.status} ${response.statusText}${detail ? `: ${detail}` : ''}`.trim(), 'http', { httpStatus: response.status, ...(detail ? { detail } : {}) });
     }
     throw new ProtocolViolationError(`the server answered ${request.method} with HTTP ${response.status} but no JSON-RPC response (content-type ${JSON.stringify(type)})`);
   }
@@ -270,7 +271,23 @@ export class HttpClientTransport implements ClientTransport {
   }
 }
 
-function snippet(text: string): string {
-  const clean = text.replace(/[\x00-\x1F\x7F]+/g, ' ').trim();
-  return clean ? `: ${clean.length > 200 ? `${clean.slice(0, 200)}…` : clean}` : '';
+/**
+ * What an error response's body says, in one line: the message of a JSON-RPC error (a server's
+ * 401 often carries one with no id), an OAuth error's description, else the start of the text
+ * (issue 21: a wrong API key printed the raw JSON).
+ */
+function errorDetail(text: string): string {
+  let said: string | undefined;
+  try {
+    const body = JSON.parse(text) as Record<string, unknown>;
+    const error = body?.error;
+    if (error && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string') said = (error as { message: string }).message;
+    else if (typeof body?.error_description === 'string') said = body.error_description;
+    else if (typeof error === 'string') said = error;
+    else if (typeof body?.message === 'string') said = body.message;
+  } catch {
+    // not JSON: the text itself
+  }
+  const clean = (said ?? text).replace(/[\x00-\x1F\x7F]+/g, ' ').trim();
+  return clean.length > 200 ? `${clean.slice(0, 200)}…` : clean;
 }

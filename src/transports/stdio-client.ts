@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { ConnectionError } from '../client/errors.js';
 import { StreamClientTransport } from '../client/stream-transport.js';
+import type { CloseOptions } from '../client/transport.js';
 import { LineSplitter } from './line-splitter.js';
 
 /** How to start a stdio server. */
@@ -51,6 +52,13 @@ export class StdioClientTransport extends StreamClientTransport {
   private stderrTail = '';
   private exited = false;
   private readonly exitedPromise: Promise<void>;
+  /** The process itself ended (its pipes may still be held by what it started). */
+  private readonly processExited: Promise<unknown>;
+  private readonly ownsGroup: boolean;
+  /** When this process exits with the server still running, its group goes too (a detached group would outlive us). */
+  private readonly killGroupOnExit = () => {
+    if (!this.exited) this.signal('SIGKILL');
+  };
 
   private constructor(private readonly child: ChildProcess, private readonly target: StdioTarget, private readonly options: StdioTransportOptions) {
     super(options.onWarning ?? (() => {}));
@@ -60,6 +68,9 @@ export class StdioClientTransport extends StreamClientTransport {
     );
     child.stdout!.on('data', (chunk: Buffer) => splitter.push(chunk));
     child.stdout!.on('end', () => splitter.end());
+    this.ownsGroup = target.ownProcessGroup === true && process.platform !== 'win32';
+    this.processExited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : once(child, 'exit');
+    if (this.ownsGroup) process.on('exit', this.killGroupOnExit);
     child.stdin!.on('error', () => {}); // EPIPE when the server died; 'close' reports it
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (text: string) => {
@@ -69,6 +80,7 @@ export class StdioClientTransport extends StreamClientTransport {
     // 'close' waits for stdout to end, so every answer the server wrote is handled first.
     this.exitedPromise = once(child, 'close').then(([code, signal]) => {
       this.exited = true;
+      this.releaseGroup();
       const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
       this.connection.fail(new ConnectionError(`the server process ${how}`, 'exit', { stderr: this.capturedStderr() }));
     });
@@ -104,24 +116,55 @@ export class StdioClientTransport extends StreamClientTransport {
     return this.child.pid;
   }
 
-  async close(): Promise<void> {
+  /**
+   * Stdin closed, then after `graceMs` SIGTERM, then after `graceMs` again SIGKILL (default
+   * closeGraceMs). A server in its own process group is signalled as the whole group: a
+   * launcher such as npx or a shell runs the real server as its child, which would otherwise
+   * outlive the signal and keep the pipes open (issue 21: Ctrl-C waited ~26 s for it).
+   */
+  async close(options: CloseOptions = {}): Promise<void> {
     if (!this.exited) {
-      const grace = this.options.closeGraceMs ?? 3_000;
+      const grace = options.graceMs ?? this.options.closeGraceMs ?? 3_000;
       this.child.stdin!.end();
       if (!(await this.exitsWithin(grace))) {
-        this.child.kill('SIGTERM');
+        this.signal('SIGTERM');
         if (!(await this.exitsWithin(grace))) {
-          this.child.kill('SIGKILL');
-          await this.exitedPromise;
+          this.signal('SIGKILL');
+          await this.processExited;
+          // The pipes close as the rest of the group dies; a process that left the group (a
+          // session of its own) may hold them for good: once ours is dead, stop waiting for them.
+          if (!(await this.exitsWithin(grace))) {
+            this.child.stdout!.destroy();
+            this.child.stderr?.destroy();
+            await this.exitedPromise;
+          }
         }
       }
     }
+    this.releaseGroup();
     this.connection.fail(new ConnectionError('the connection is closed', 'closed'));
   }
 
   protected send(json: string): void {
     if (this.exited || !this.child.stdin!.writable) throw new ConnectionError('the server process is not running', 'exit', { stderr: this.capturedStderr() });
     this.child.stdin!.write(`${json}\n`);
+  }
+
+  private releaseGroup(): void {
+    if (this.ownsGroup) process.off('exit', this.killGroupOnExit);
+  }
+
+  /** The process group when the server leads one (POSIX, ownProcessGroup), else the process alone. */
+  private signal(signal: NodeJS.Signals): void {
+    if (this.ownsGroup && this.child.pid !== undefined) {
+      try {
+        process.kill(-this.child.pid, signal);
+        return;
+      } catch {
+        // ESRCH: the group is gone; the process alone, in case it is not
+      }
+    }
+    this.child.kill(signal);
   }
 
   private async exitsWithin(ms: number): Promise<boolean> {

@@ -31,6 +31,14 @@ describe('connectTimeoutMs: a server that never answers', () => {
     expect(alive(transport.pid!)).toBe(false);
   });
 
+  it('bounds the whole connect: a program that ignores stdin closing is stopped at once, not after closeGraceMs', async () => {
+    // A grace longer than the test's own timeout: were it waited for, the test would time out.
+    const transport = await StdioClientTransport.start({ command: process.execPath, args: SILENT }, { closeGraceMs: 600_000 });
+    const err = await ToolClient.connect({ transport }, { connectTimeoutMs: 300, onWarning: () => {} }).catch((e) => e);
+    expect(err.reason).toBe('connect-timeout');
+    expect(alive(transport.pid!)).toBe(false);
+  });
+
   it('names initialize when that is what the server left unanswered', async () => {
     const err = await ToolClient.connect({ command: process.execPath, args: SILENT, stderr: 'ignore' }, { era: 'legacy', connectTimeoutMs: 300, closeGraceMs: 200, onWarning: () => {} }).catch((e) => e);
     expect(err.reason).toBe('connect-timeout');

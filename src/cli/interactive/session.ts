@@ -3,7 +3,7 @@ import type { ToolClient } from '../../client/client.js';
 import type { CallToolResult, ListedTool } from '../../client/types.js';
 import { isPlainObject } from '../../protocol/content.js';
 import { buildArguments } from '../args.js';
-import { scrubPaths, UsageError } from '../errors.js';
+import { describeRpcError, scrubPaths, UsageError } from '../errors.js';
 import { formatToolList, isDestructive } from '../format.js';
 import { ProgressBar } from '../progress-bar.js';
 import { sanitize } from '../sanitize.js';
@@ -61,6 +61,8 @@ export class InteractiveSession {
   private code = 0;
   private lastWasInterrupt = false;
   private refreshing?: Promise<void>;
+  /** The listing the session starts with: a change announced before it is in is compared with it, not with nothing. */
+  private firstListing?: Promise<void>;
 
   constructor(
     private readonly client: ToolClient,
@@ -77,7 +79,8 @@ export class InteractiveSession {
 
   /** Runs until the person leaves; resolves with the exit code. */
   async run(): Promise<number> {
-    this.tools = await this.client.listTools();
+    this.firstListing = this.client.listTools().then((tools) => void (this.tools = tools));
+    await this.firstListing;
     this.banner();
     const completer = commandCompleter(() => this.tools, () => this.links.uris());
     this.prompter.idleCompleter = completer;
@@ -106,9 +109,15 @@ export class InteractiveSession {
   toolsChanged(): void {
     this.refreshing ??= (async () => {
       try {
-        const before = new Set(this.tools.map((t) => t.name));
+        await this.firstListing?.catch(() => {});
+        const previous = this.tools;
+        const before = new Set(previous.map((t) => t.name));
         const now = await this.client.listTools({ refresh: true });
         this.tools = now;
+        // A notification is no news when the list is what we had: servers that register tools on
+        // `initialized` (per the client's capabilities) announce a change the first listing
+        // already shows (issue 21: "the server's tools changed" right after connecting).
+        if (sameTools(previous, now)) return;
         const after = new Set(now.map((t) => t.name));
         const added = [...after].filter((n) => !before.has(n)).map(sanitize);
         const removed = [...before].filter((n) => !after.has(n)).map(sanitize);
@@ -310,7 +319,7 @@ export class InteractiveSession {
       this.code = 2;
       return this.quit();
     }
-    const message = err instanceof McpRpcError ? `the server answered with error ${err.code}: ${err.message}` : err instanceof TimeoutError ? err.message : (err as Error).message;
+    const message = err instanceof McpRpcError ? describeRpcError(err) : err instanceof TimeoutError ? err.message : (err as Error).message;
     this.prompter.print(`${this.style.red(scrubPaths(sanitize(message)))}\n`);
   }
 
@@ -346,4 +355,11 @@ function missingRequired(tool: ListedTool, given: Record<string, unknown>): stri
 
 function oneLine(text: string): string {
   return sanitize(text).replace(/\s+/g, ' ').slice(0, 80);
+}
+
+/** The same tools, each defined the same (in any order). */
+function sameTools(a: readonly ListedTool[], b: readonly ListedTool[]): boolean {
+  if (a.length !== b.length) return false;
+  const key = (tools: readonly ListedTool[]) => tools.map((t) => JSON.stringify(t)).sort().join('\n');
+  return key(a) === key(b);
 }

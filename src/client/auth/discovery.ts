@@ -4,6 +4,9 @@ import type { AuthorizationServer, ProtectedResource } from './types.js';
 import { authorizationServerWellKnown, describe, protectedResourceWellKnown, resourceCovers, secureUrl } from './urls.js';
 import type { BearerChallenge } from './www-authenticate.js';
 
+/** AuthorizationError.oauthError when a server asks for authorization but says nowhere how to get it (no OAuth: an API key, say). */
+export const NO_RESOURCE_METADATA = 'no_resource_metadata';
+
 /**
  * Finds the server's Protected Resource Metadata (authorization-server-discovery.mdx):
  * at the URL its challenge names when it names one, otherwise at the path-based,
@@ -28,7 +31,7 @@ async function findProtectedResource(server: URL, challenge: BearerChallenge | u
     if (status !== 200 || !body) continue;
     return readProtectedResource(body, server, url);
   }
-  throw new AuthorizationError(`${server.origin} asks for authorization but publishes no Protected Resource Metadata (tried ${tried.join(', ')})`);
+  throw new AuthorizationError(`${server.origin} asks for authorization but publishes no Protected Resource Metadata (tried ${tried.join(', ')})`, NO_RESOURCE_METADATA);
 }
 
 function readProtectedResource(body: Record<string, unknown>, server: URL, from: URL): ProtectedResource {

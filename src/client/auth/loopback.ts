@@ -48,6 +48,9 @@ export class LoopbackRedirect {
       server.once('error', reject);
       server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
     });
+    // Idle, the listener does not keep the process alive; while an authorization waits for its
+    // browser it must (waitForRedirect refs it): the waiting promise alone is no reason for Node
+    // to stay, and a CLI whose only work is that wait exited at once (issue 21).
     server.unref();
     const port = (server.address() as AddressInfo).port;
     loopback = new LoopbackRedirect(server, `http://127.0.0.1:${port}${path}`, options);
@@ -66,7 +69,7 @@ export class LoopbackRedirect {
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<URL>((resolve, reject) => {
       const onAbort = () => {
-        this.waiting.delete(state);
+        this.stopWaiting(state);
         reject(signal?.reason);
       };
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -74,7 +77,13 @@ export class LoopbackRedirect {
         signal?.removeEventListener('abort', onAbort);
         resolve(url);
       });
+      this.server.ref();
     });
+  }
+
+  private stopWaiting(state: string): void {
+    this.waiting.delete(state);
+    if (this.waiting.size === 0) this.server.unref();
   }
 
   close(): Promise<void> {
@@ -89,7 +98,7 @@ export class LoopbackRedirect {
     const state = url.searchParams.get('state');
     const resolve = state === null ? undefined : this.waiting.get(state);
     if (!resolve || !(url.searchParams.has('code') || url.searchParams.has('error'))) return false;
-    this.waiting.delete(state!);
+    this.stopWaiting(state!);
     resolve(url);
     return true;
   }

@@ -7,6 +7,7 @@ import { clientFor } from './registration.js';
 import { JWT_BEARER, requestTokens, revokeToken, type TokenGrant, type TokenResponse } from './token-endpoint.js';
 import { operationOf, probeChallenge, withBearer, withDpop } from './request-auth.js';
 import { MemoryTokenStore } from './token-store.js';
+import { SharedWork } from './shared-work.js';
 import type { AssertionTarget, AuthorizationServer, OAuthOptions, ProtectedResource, StoredTokens, TokenStore } from './types.js';
 import { canonicalResource, describe, secureUrl } from './urls.js';
 import { parseBearerChallenge, scopeSet, type BearerChallenge } from './www-authenticate.js';
@@ -44,8 +45,10 @@ export class OAuthClient {
   private readonly warn: (message: string) => void;
   private tokens?: StoredTokens;
   private loaded = false;
-  /** The authorization in progress: concurrent requests that need one share it. */
-  private flight?: Promise<void>;
+  /** Authorization prompts waiting for the user: a person's sign-in is not stopped because the requests gave up. */
+  private promptsOpen = 0;
+  /** The authorization or refresh in progress: concurrent requests that need one share it. */
+  private readonly flight = new SharedWork(() => this.promptsOpen === 0);
   /** Metadata of the authorization servers met so far, by issuer. */
   private readonly servers = new Map<string, AuthorizationServer>();
   /** Operations whose step-up already failed, with the scope that did not help: not retried with the same scope. */
@@ -169,7 +172,7 @@ export class OAuthClient {
             challenge?.error ?? 'invalid_token',
           );
         }
-        await this.shared(() => this.recover(challenge, sent), signal);
+        await this.flight.run((stop) => this.recover(challenge, sent, stop), signal);
         authorizations++;
         continue;
       }
@@ -187,7 +190,7 @@ export class OAuthClient {
               'insufficient_scope',
             );
           }
-          await this.shared(() => this.stepUp(challenge, scope, sent), signal);
+          await this.flight.run((stop) => this.stepUp(challenge, scope, sent, stop), signal);
           stepUps++;
           continue;
         }
@@ -201,69 +204,59 @@ export class OAuthClient {
     return url.origin === this.serverUrl.origin && url.pathname.replace(/\/+$/, '') === this.serverUrl.pathname.replace(/\/+$/, '');
   }
 
-  /** Runs `work` once for all concurrent callers; each caller's own signal ends only its own wait. */
-  private async shared(work: () => Promise<void>, signal: AbortSignal | undefined): Promise<void> {
-    if (!this.flight) {
-      const flight = work().finally(() => {
-        if (this.flight === flight) this.flight = undefined;
-      });
-      flight.catch(() => {});
-      this.flight = flight;
-    }
-    await (signal ? untilAborted(this.flight, signal) : this.flight);
-  }
-
   /** Tokens to send: refreshed first when about to expire. */
   private async usableTokens(signal: AbortSignal | undefined): Promise<StoredTokens | undefined> {
-    if (this.flight) await (signal ? untilAborted(this.flight, signal) : this.flight).catch(() => {});
+    const pending = this.flight.pending;
+    if (pending) await (signal ? untilAborted(pending, signal) : pending).catch(() => {});
     const tokens = await this.currentTokens();
     if (!tokens?.expiresAt || !tokens.refreshToken) return tokens;
     // Refreshed a little before it expires: 30 s, or half its life for a short-lived one.
     const skew = Math.min(REFRESH_SKEW_MS, tokens.obtainedAt !== undefined ? (tokens.expiresAt - tokens.obtainedAt) / 2 : REFRESH_SKEW_MS);
     if (tokens.expiresAt - skew > Date.now()) return tokens;
-    await this.shared(async () => {
+    await this.flight.run(async (stop) => {
       if (this.tokens !== tokens) return; // another request refreshed meanwhile
-      if (!(await this.refresh(tokens).catch(() => false))) this.tokens = { ...tokens, refreshToken: undefined };
+      const refreshed = await this.refresh(tokens, stop).catch(() => false);
+      if (!refreshed && !stop.aborted) this.tokens = { ...tokens, refreshToken: undefined };
     }, signal).catch(() => {});
     return this.tokens;
   }
 
   /** After a 401: refresh when the same authorization server still guards the server, else authorize again. */
-  private async recover(challenge: BearerChallenge | undefined, sent: StoredTokens | undefined): Promise<void> {
+  private async recover(challenge: BearerChallenge | undefined, sent: StoredTokens | undefined, signal: AbortSignal): Promise<void> {
     // Another request already replaced the refused token: just retry with the new one.
     if (this.tokens && this.tokens.accessToken !== sent?.accessToken) return;
-    const resource = await discoverProtectedResource(this.serverUrl, challenge, this.http);
+    const resource = await discoverProtectedResource(this.serverUrl, challenge, this.http, signal);
     if (sent?.refreshToken && resource.authorizationServers.includes(sent.issuer) && sent.resource === resource.resource) {
-      if (await this.refresh(sent).catch(() => false)) return;
+      if (await this.refresh(sent, signal).catch(() => false)) return;
     }
     // Re-authorizing keeps what was held (authorization index.mdx "Scope Selection Strategy").
     const scope = this.options.scope ?? scopeSet(sent?.requestedScope, challenge?.scope).join(' ');
-    await this.authorize(resource, scope || undefined, sent);
+    await this.authorize(resource, scope || undefined, sent, signal);
   }
 
   /** After 403 insufficient_scope: a new authorization for the union of the scopes held and challenged. */
-  private async stepUp(challenge: BearerChallenge, scope: string, sent: StoredTokens | undefined): Promise<void> {
+  private async stepUp(challenge: BearerChallenge, scope: string, sent: StoredTokens | undefined, signal: AbortSignal): Promise<void> {
     if (this.tokens && sent && this.tokens.accessToken !== sent.accessToken) return; // stepped up meanwhile
-    const resource = await discoverProtectedResource(this.serverUrl, challenge, this.http);
-    await this.authorize(resource, scope, sent);
+    const resource = await discoverProtectedResource(this.serverUrl, challenge, this.http, signal);
+    await this.authorize(resource, scope, sent, signal);
   }
 
   /** Exchanges the refresh token at the authorization server that issued it; false when it refuses. */
-  private async refresh(tokens: StoredTokens): Promise<boolean> {
+  private async refresh(tokens: StoredTokens, signal?: AbortSignal): Promise<boolean> {
     if (!tokens.refreshToken) return false;
-    const server = await this.authorizationServer(tokens.issuer);
-    const client = await clientFor(server, this.options, this.store, { fetch: this.http });
+    const server = await this.authorizationServer(tokens.issuer, signal);
+    const client = await clientFor(server, this.options, this.store, { fetch: this.http, signal });
     if (client.clientId !== tokens.clientId) return false; // the tokens belong to a client we no longer are
     // A DPoP-bound refresh token is refreshed with proofs of the same key (RFC 9449 §5).
     const key = tokens.tokenType === 'DPoP' ? await this.keyOf(tokens) : undefined;
     if (tokens.tokenType === 'DPoP' && !key) return false;
     try {
-      const fresh = await requestTokens(server, client, { grantType: 'refresh_token', refreshToken: tokens.refreshToken }, { resource: tokens.resource, fetch: this.http, privateKey: this.options.privateKey, ...this.proofs(server, key) });
+      const fresh = await requestTokens(server, client, { grantType: 'refresh_token', refreshToken: tokens.refreshToken }, { resource: tokens.resource, fetch: this.http, signal, privateKey: this.options.privateKey, ...this.proofs(server, key) });
       // Rotation (OAuth 2.1 §4.3.1): a new refresh token replaces the old; without one, the old one stays.
       await this.keep(tokens.resource, server.issuer, client.clientId, fresh, tokens.requestedScope, tokens.refreshToken);
       return true;
     } catch (err) {
-      this.warn(`refreshing the token for ${this.server} failed: ${(err as Error).message}`);
+      if (!signal?.aborted) this.warn(`refreshing the token for ${this.server} failed: ${(err as Error).message}`);
       return false;
     }
   }
@@ -271,7 +264,7 @@ export class OAuthClient {
   /** The full flow against the authorization server the Protected Resource Metadata names. */
   private async authorize(resource: ProtectedResource, requested: string | undefined, previous: StoredTokens | undefined, signal?: AbortSignal): Promise<void> {
     const issuer = this.pickIssuer(resource, previous);
-    const server = await this.authorizationServer(issuer);
+    const server = await this.authorizationServer(issuer, signal);
     const grant = this.options.grantType ?? 'authorization_code';
     // Scope selection (authorization index.mdx): the challenge's, else all of scopes_supported, else none.
     const wanted = requested ?? resource.scopesSupported?.join(' ');
@@ -307,12 +300,14 @@ export class OAuthClient {
     const controller = new AbortController();
     const prompt = { url: pending.url, redirectUri: redirect, issuer: server.issuer, resource: resource.resource, ...(scope ? { scope } : {}), signal: signal ? AbortSignal.any([signal, controller.signal]) : controller.signal };
     let response: string | URL;
+    this.promptsOpen++;
     try {
       response = await authorize(prompt);
     } catch (err) {
       if (err instanceof AuthorizationError) throw err;
       throw new AuthorizationError(`authorization did not complete: ${(err as Error).message}`, undefined, { cause: err });
     } finally {
+      this.promptsOpen--;
       controller.abort();
     }
     const code = readAuthorizationResponse(pending, response);
@@ -342,10 +337,10 @@ export class OAuthClient {
     return listed[0];
   }
 
-  private async authorizationServer(issuer: string): Promise<AuthorizationServer> {
+  private async authorizationServer(issuer: string, signal?: AbortSignal): Promise<AuthorizationServer> {
     const known = this.servers.get(issuer);
     if (known) return known;
-    const server = await discoverAuthorizationServer(issuer, this.http);
+    const server = await discoverAuthorizationServer(issuer, this.http, signal);
     this.servers.set(issuer, server);
     return server;
   }
@@ -404,4 +399,3 @@ function secureRedirect(uri: string): string {
   secureUrl(uri, 'the redirect URI');
   return uri;
 }
-
