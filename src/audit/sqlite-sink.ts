@@ -123,6 +123,11 @@ export class SqliteAuditSink implements AuditSink {
     return this.pruner.runPass();
   }
 
+  /** Opens the file now (creating it and its folder), throwing what the first record would. */
+  probe(): void {
+    this.open();
+  }
+
   close(): void {
     this.commitBatch?.();
     this.pruner?.stop();

@@ -10,6 +10,7 @@ import type { Primitive } from './primitives/index.js';
 import { PromptRegistry, type Prompt } from './primitives/prompts/index.js';
 import { ResourceRegistry, type Resource, type ResourceTemplate } from './primitives/resources/index.js';
 import { auditStage } from './pipeline/audit.js';
+import { AuditGuard, type AuditFailurePolicy } from './pipeline/audit-guard.js';
 import { RequestStateCodec } from './inputs/request-state.js';
 import type { ApprovalMode } from './pipeline/index.js';
 import { createLogger, type Logger } from './logger.js';
@@ -66,6 +67,8 @@ export interface ToolServerOptions {
   scopes?: ScopePolicyOptions;
   /** Where every call is recorded (default: SQLite at `.toolwright/audit.db` under the working directory); false turns auditing off. */
   audit?: AuditSink | false;
+  /** When a record cannot be written: 'refuse' further requests until it can (default), or 'warn' once and count the losses (see AuditFailurePolicy). */
+  auditFailure?: AuditFailurePolicy;
   /**
    * Protocol modules beyond the standard primitives (tools, resources,
    * prompts, completion), registered after them: each adds its methods and
@@ -125,6 +128,8 @@ export class ToolServer {
   readonly results: ResultStore;
   /** The audit sink, if auditing is on. */
   readonly audit?: AuditSink;
+  /** The audit trail's health and failure policy: records lost, requests refused (if auditing is on). */
+  readonly auditGuard?: AuditGuard;
   private readonly calls = new CallsInFlight();
   /** Where tasks are kept, unless tasks are off. */
   readonly taskStore?: TaskStore;
@@ -139,6 +144,7 @@ export class ToolServer {
     const limits = options.limits ?? {};
     this.results = new ResultStore(limits.resultStore);
     this.audit = options.audit === undefined ? createDefaultAuditSink() : options.audit || undefined;
+    if (this.audit) this.auditGuard = new AuditGuard(this.audit, options.auditFailure ?? 'refuse', this.logger);
     const tasks = options.tasks === false ? undefined : (options.tasks ?? {});
     if (tasks) this.taskStore = typeof tasks.store === 'object' ? tasks.store : createDefaultTaskStore(tasks.store);
     this.dispatcher = new Dispatcher({
@@ -159,8 +165,9 @@ export class ToolServer {
       cacheHints: cache,
       subscriptions: this.subscriptions,
       calls: this.calls,
-      outer: this.audit ? [auditStage(this.audit, this.logger)] : [],
+      outer: this.audit ? [auditStage(this.audit, this.logger, this.auditGuard)] : [],
       auditSink: this.audit,
+      auditGuard: this.auditGuard,
       primitives: (context) => [
         ...(this.taskStore ? [new TasksPrimitive({ ...tasks, store: this.taskStore, registry: this.tools, results: context.results, serverInfo: this.info, logger: this.logger })] : []),
         ...(options.primitives?.(context) ?? []),
