@@ -1,3 +1,4 @@
+import { DefaultAuditSink } from '../audit/default-sink.js';
 import { FanoutAuditSink } from '../audit/fanout-sink.js';
 import { JsonlAuditSink } from '../audit/jsonl-sink.js';
 import type { AuditSink } from '../audit/record.js';
@@ -43,6 +44,7 @@ export function reportAuditLosses(server: ToolServer, io: CliIo): void {
 
 function filesOf(sink: AuditSink): string[] {
   if (sink instanceof SqliteAuditSink || sink instanceof JsonlAuditSink) return [sink.file];
+  if (sink instanceof DefaultAuditSink) return sink.file === undefined ? ['memory'] : [sink.file];
   if (sink instanceof FanoutAuditSink) return sink.sinks.flatMap(filesOf);
   return [];
 }

@@ -2,7 +2,7 @@ import { ConcurrencyGate } from '../policy/concurrency.js';
 import { ScopePolicy, type ScopePolicyOptions } from '../policy/auth/scope-policy.js';
 import { RateLimiter, withRateLimitDefaults, type RateLimitOptions } from '../policy/rate-limit.js';
 import type { Implementation } from '../protocol/meta.js';
-import { createDefaultAuditSink } from '../audit/default-sink.js';
+import { DefaultAuditSink } from '../audit/default-sink.js';
 import type { AuditSink } from '../audit/record.js';
 import { CallsInFlight, ServerShutdown } from './calls-in-flight.js';
 import { Dispatcher, type PrimitiveContext } from './dispatcher.js';
@@ -65,7 +65,11 @@ export interface ToolServerOptions {
    * scopes; tools' own `scopes` apply without it.
    */
   scopes?: ScopePolicyOptions;
-  /** Where every call is recorded (default: SQLite at `.toolwright/audit.db` under the working directory); false turns auditing off. */
+  /**
+   * Where every call is recorded (default: SQLite at `.toolwright/audit.db` under
+   * $TOOLWRIGHT_AUDIT_DIR or the working directory, kept in memory instead when the server
+   * is used through createInMemoryPair); false turns auditing off.
+   */
   audit?: AuditSink | false;
   /** When a record cannot be written: 'refuse' further requests until it can (default), or 'warn' once and count the losses (see AuditFailurePolicy). */
   auditFailure?: AuditFailurePolicy;
@@ -143,7 +147,7 @@ export class ToolServer {
     const cache = { ttlMs, cacheScope: 'public' as const };
     const limits = options.limits ?? {};
     this.results = new ResultStore(limits.resultStore);
-    this.audit = options.audit === undefined ? createDefaultAuditSink() : options.audit || undefined;
+    this.audit = options.audit === undefined ? new DefaultAuditSink() : options.audit || undefined;
     if (this.audit) this.auditGuard = new AuditGuard(this.audit, options.auditFailure ?? 'refuse', this.logger);
     const tasks = options.tasks === false ? undefined : (options.tasks ?? {});
     if (tasks) this.taskStore = typeof tasks.store === 'object' ? tasks.store : createDefaultTaskStore(tasks.store);
