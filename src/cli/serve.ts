@@ -150,10 +150,18 @@ async function serveOverStdio(server: ToolServer, io: CliIo, shutdown: ShutdownR
   return reason ? stopped(reason, io, server) : ExitCode.ok;
 }
 
+/**
+ * Says the shutdown has begun, and has the server's drain say what it does past the grace in
+ * the CLI's words too: stderr stays one format, not a JSON log line among the CLI's sentences.
+ */
 function announceShutdown(reason: ShutdownReason, graceMs: number, server: ToolServer, io: CliIo): void {
   const calls = server.callsInFlight;
   const waiting = calls ? `; ${calls} call(s) in flight have ${graceMs} ms to finish (another signal exits at once)` : '';
   io.stderr(`toolwright: ${reason}: shutting down${waiting}\n`);
+  server.drainReporter = (event) => {
+    if (event.kind === 'stopping') io.stderr(`toolwright: ${event.calls} call(s) still running after the ${graceMs} ms grace: stopping them\n`);
+    else io.stderr(`toolwright: ${event.calls} call(s) still unanswered after being stopped; closing anyway\n`);
+  };
 }
 
 function stopped(reason: ShutdownReason, io: CliIo, server: ToolServer): number {

@@ -88,6 +88,9 @@ export interface ToolServerOptions {
   tasks?: ServerTasksOptions | false;
 }
 
+/** What a graceful drain does past its grace: stop the calls still running; and if some stay unanswered even then. */
+export type DrainEvent = { kind: 'stopping'; calls: number } | { kind: 'unanswered'; calls: number };
+
 export interface ServerTasksOptions extends Partial<Omit<TasksOptions, 'store'>> {
   /** A TaskStore, or the SQLite file to keep tasks in (default `.toolwright/tasks.db`). */
   store?: TaskStore | string;
@@ -138,6 +141,8 @@ export class ToolServer {
   /** Where tasks are kept, unless tasks are off. */
   readonly taskStore?: TaskStore;
   private draining?: Promise<void>;
+  /** Who hears what a graceful drain does past its grace (default: the server's log). `toolwright serve` says it in its own words on stderr. */
+  drainReporter?: (event: DrainEvent) => void;
 
   constructor(options: ToolServerOptions = {}) {
     this.logger = options.logger ?? createLogger();
@@ -209,21 +214,27 @@ export class ToolServer {
    * that ignores its signal is not waited for (its late result is dropped).
    * Idempotent: later calls get the first drain's promise. It stops calls on
    * every transport this server is served on; then close the transports and
-   * the server.
+   * the server. What it does past the grace goes to `drainReporter`, else
+   * the server's log.
    */
   drain(graceMs: number): Promise<void> {
     if (!(Number.isFinite(graceMs) && graceMs >= 0)) throw new RangeError('graceMs must be a non-negative number');
-    return (this.draining ??= this.drainCalls(graceMs));
+    return (this.draining ??= this.drainCalls(graceMs, this.drainReporter ?? ((event) => this.logDrainEvent(event, graceMs))));
   }
 
-  private async drainCalls(graceMs: number): Promise<void> {
+  private logDrainEvent(event: DrainEvent, graceMs: number): void {
+    if (event.kind === 'stopping') this.logger.warn({ calls: event.calls, graceMs }, 'shutting down: stopping the calls still running after the grace period');
+    else this.logger.error({ calls: event.calls }, 'shutting down: calls still unanswered after being stopped');
+  }
+
+  private async drainCalls(graceMs: number, report: (event: DrainEvent) => void): Promise<void> {
     this.calls.closed = true;
     this.endSubscriptions();
     if (!(await this.calls.idle(graceMs))) {
-      this.logger.warn({ calls: this.calls.size, graceMs }, 'shutting down: stopping the calls still running after the grace period');
+      report({ kind: 'stopping', calls: this.calls.size });
       this.calls.abortAll(new ServerShutdown());
       // Stopped calls answer at once (the handler runner races the abort); the bound covers a sink that hangs.
-      if (!(await this.calls.idle(STOPPED_CALLS_WAIT_MS))) this.logger.error({ calls: this.calls.size }, 'shutting down: calls still unanswered after being stopped');
+      if (!(await this.calls.idle(STOPPED_CALLS_WAIT_MS))) report({ kind: 'unanswered', calls: this.calls.size });
     }
     this.audit?.flush?.();
   }
