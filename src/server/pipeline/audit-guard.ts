@@ -6,8 +6,9 @@ import type { Logger } from '../logger.js';
  * What a server does when an audit record cannot be written.
  * - 'refuse' (the default): fail closed. The request whose record failed has already run and
  *   gets its answer (hiding it would invite a repeat of its effects), and it is counted as lost;
- *   from then on every audited request is refused with a JSON-RPC -32603 (Internal error: a
- *   server-side failure, not a tool error) without running, until the sink's probe says the
+ *   from then on every audited request is refused with a JSON-RPC -32603 (Internal error: the
+ *   tools spec's "Error Handling" makes server errors protocol errors, and isError results are
+ *   for the tool's own failures, which the model may correct) without running, until the sink's probe says the
  *   trail can be written again (a sink without `probe`: until restart).
  * - 'warn': serve on. One warning when the first record is lost, then only a count
  *   (`lost`), which `toolwright serve` reports at shutdown.
