@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditRecord, AuditSink } from '../../src/audit/record.js';
 import { definePrompt } from '../../src/server/primitives/prompts/index.js';
-import { AUDIT_UNAVAILABLE, type AuditFailurePolicy } from '../../src/server/pipeline/audit-guard.js';
+import { AUDIT_UNAVAILABLE, AuditGuard, type AuditFailurePolicy } from '../../src/server/pipeline/audit-guard.js';
 import { ToolServer } from '../../src/server/server.js';
 import { createInMemoryPair } from '../../src/testing.js';
 import { memoryLogger } from '../helpers/wire.js';
@@ -52,7 +52,8 @@ describe('when the audit trail cannot be written', () => {
     expect(s.runs()).toBe(2);
     expect(s.server.auditGuard).toMatchObject({ lost: 1, refused: 2 });
     s.sink.broken = false;
-    expect((await s.client.callTool('work', {})).content[0]).toMatchObject({ text: 'run 3' });
+    // The trail is tried again at most once a second: the first request after that runs.
+    await expect.poll(async () => (await s.client.callTool('work', {}).catch(() => undefined))?.content[0], { timeout: 10_000, interval: 200 }).toMatchObject({ text: 'run 3' });
     expect(s.sink.records.map((r) => r.tool)).toEqual(['work', 'work']);
     // One line when it went down, one when it came back; no stack trace, nothing per call.
     expect(s.log.records.map((r) => [r.level, r.msg])).toEqual([
@@ -62,6 +63,36 @@ describe('when the audit trail cannot be written', () => {
     expect(s.log.records[0]).toMatchObject({ error: 'database or disk is full (SQLITE_FULL)' });
     expect(JSON.stringify(s.log.records)).not.toContain('    at ');
     await s.close();
+  });
+
+  it('while the trail is down, it is tried again at most once a second, however many requests come', () => {
+    const sink = new BreakableSink();
+    let probes = 0;
+    const probe = sink.probe.bind(sink);
+    sink.probe = () => (probes++, probe());
+    let clock = 0;
+    const guard = new AuditGuard(sink, 'refuse', memoryLogger().logger, () => clock);
+    sink.broken = true;
+    guard.failed(new Error('database or disk is full'), 'work', 1);
+    const refusedNow = () => {
+      try {
+        guard.admit();
+        return false;
+      } catch {
+        return true;
+      }
+    };
+    for (let i = 0; i < 50; i++) expect(refusedNow()).toBe(true);
+    expect(probes).toBe(0);
+    clock = 1_000;
+    for (let i = 0; i < 50; i++) expect(refusedNow()).toBe(true);
+    expect(probes).toBe(1);
+    sink.broken = false;
+    expect(refusedNow()).toBe(true); // within a second of the last try
+    clock = 2_000;
+    expect(refusedNow()).toBe(false);
+    expect(probes).toBe(2);
+    expect(guard).toMatchObject({ lost: 1, refused: 101 });
   });
 
   it('with "warn": every request is served, one warning, and the lost records are counted', async () => {

@@ -8,13 +8,16 @@ import type { Logger } from '../logger.js';
  *   gets its answer (hiding it would invite a repeat of its effects), and it is counted as lost;
  *   from then on every audited request is refused with a JSON-RPC -32603 (Internal error: the
  *   tools spec's "Error Handling" makes server errors protocol errors, and isError results are
- *   for the tool's own failures, which the model may correct) without running, until the sink's probe says the
- *   trail can be written again (a sink without `probe`: until restart).
+ *   for the tool's own failures, which the model may correct) without running, until the sink's probe
+ *   (tried at most once a second) says the trail can be written again (a sink without `probe`: until restart).
  * - 'warn': serve on. One warning when the first record is lost, then only a count
  *   (`lost`), which `toolwright serve` reports at shutdown.
  * Either way the log gets one line per change of state, never one (or a stack trace) per call.
  */
 export type AuditFailurePolicy = 'refuse' | 'warn';
+
+/** While the trail is down, how often a request may try it again (a probe may wait for SQLite's lock): at most once a second. */
+const PROBE_INTERVAL_MS = 1_000;
 
 export const AUDIT_UNAVAILABLE =
   'The server\'s audit trail cannot be written, so it refuses requests until it can record them again; the operator can see why in the server\'s log.';
@@ -27,20 +30,19 @@ export class AuditGuard {
   refused = 0;
   private unavailable = false;
   private warned = false;
+  private nextProbeAt = 0;
 
   constructor(
     private readonly sink: AuditSink,
     readonly policy: AuditFailurePolicy,
     private readonly logger: Logger,
+    private readonly now: () => number = () => performance.now(),
   ) {}
 
   /** Before an audited request runs: under 'refuse', throws -32603 while the trail is unavailable. */
   admit(): void {
     if (!this.unavailable) return;
-    try {
-      if (!this.sink.probe) throw new Error('no probe');
-      this.sink.probe();
-    } catch {
+    if (!this.sink.probe || this.now() < this.nextProbeAt || !this.probed()) {
       this.refused++;
       throw new RpcError(ErrorCode.InternalError, AUDIT_UNAVAILABLE);
     }
@@ -53,6 +55,16 @@ export class AuditGuard {
     this.warned = true;
   }
 
+  private probed(): boolean {
+    try {
+      this.sink.probe!();
+      return true;
+    } catch {
+      this.nextProbeAt = this.now() + PROBE_INTERVAL_MS;
+      return false;
+    }
+  }
+
   /** A record could not be written. */
   failed(err: unknown, what: string, requestId: unknown): void {
     this.lost++;
@@ -60,6 +72,7 @@ export class AuditGuard {
     if (this.policy === 'refuse') {
       if (this.unavailable) return;
       this.unavailable = true;
+      this.nextProbeAt = this.now() + PROBE_INTERVAL_MS;
       this.logger.error({ error, request: what, requestId }, 'audit trail unavailable: a record could not be written; requests are refused until it can be written again (server.audit.onFailure)');
       return;
     }
