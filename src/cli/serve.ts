@@ -70,8 +70,10 @@ async function planServer(options: ServeOptions, version: string): Promise<{ pla
   const file = options.config || !options.tools ? findConfig(cwd, options.config) : undefined;
   // Where the audit trail, tasks and (with no config) ./workspace go: README "Where state lives".
   const state = locateState(cwd, file);
-  // Audit data names callers and their arguments: a per-user state folder made here is private.
-  if (!state.project) tryMkdirPrivate(state.dir);
+  // A per-user state folder is private (audit data names callers and their arguments): made
+  // here before the default workspace inside it would make it with the default mode. Other
+  // contents (the trail, tasks) make it 0700 themselves when they are first written.
+  if (!state.project && !file && !options.tools) tryMkdirPrivate(state.dir);
   let plan: ServerPlan;
   let modules: string[] = [];
   try {
