@@ -38,6 +38,11 @@ export class FanoutAuditSink implements AuditSink {
     }
   }
 
+  /** Every sink's probe: the trail is writable only if each of its sinks is. */
+  probe(): void {
+    for (const sink of this.sinks) sink.probe?.();
+  }
+
   close(): void {
     for (const sink of this.sinks) {
       try {

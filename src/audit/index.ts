@@ -7,5 +7,6 @@ export { SqliteDriverError } from './sqlite-driver.js';
 export { DEFAULT_RETENTION, type PruneResult, type RetentionPolicy } from './retention.js';
 export { JsonlAuditSink } from './jsonl-sink.js';
 export { FanoutAuditSink } from './fanout-sink.js';
-export { createDefaultAuditSink, DEFAULT_AUDIT_DB } from './default-sink.js';
+export { createDefaultAuditSink, DEFAULT_AUDIT_DB, DefaultAuditSink } from './default-sink.js';
+export { MemoryAuditSink } from './memory-sink.js';
 export { AuditLogMissingError, DEFAULT_QUERY_LIMIT, iterateAuditLog, parseSince, queryAuditLog, type AuditQuery } from './query.js';

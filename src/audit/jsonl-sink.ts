@@ -22,6 +22,11 @@ export class JsonlAuditSink implements AuditSink {
     while (written < line.length) written += writeSync(fd, line, written);
   }
 
+  /** Opens the file now (creating it and its folder), throwing what the first record would. */
+  probe(): void {
+    this.descriptor();
+  }
+
   close(): void {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;

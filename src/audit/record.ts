@@ -62,6 +62,11 @@ export interface AuditSink {
    * answers can leave before it starts on the next group.
    */
   flush?(): void;
+  /**
+   * Checks now that records can be written (opens the file, creating it), throwing what a
+   * record would. A server checks it at start-up, and to know a failed trail is back.
+   */
+  probe?(): void;
   close?(): void;
 }
 

@@ -123,6 +123,22 @@ export class SqliteAuditSink implements AuditSink {
     return this.pruner.runPass();
   }
 
+  /**
+   * Opens the file now (creating it and its folder) and checks it takes a write, throwing what
+   * the first record would. The write is rolled back: the schema version rewritten as it is.
+   * (Opening alone passes for a file SQLite could only open read-only.)
+   */
+  probe(): void {
+    this.open();
+    const db = this.db!;
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      db.pragma(`user_version = ${db.pragma('user_version', { simple: true }) as number}`);
+    } finally {
+      db.exec('ROLLBACK');
+    }
+  }
+
   close(): void {
     this.commitBatch?.();
     this.pruner?.stop();

@@ -112,7 +112,11 @@ function prune(file: string, bounds: PruneBounds, labels: Labels, vacuum: boolea
     // A server may be writing: wait for its commit instead of failing (each of ours is short too).
     db.pragma('busy_timeout = 5000');
     knownSchemaVersion(db);
-    const before = fileBytes(file);
+    // Measured the same way before and after: with the write-ahead log's pages moved into the
+    // file (a checkpoint), the file alone. Counting the log's size, or measuring before its
+    // pages are moved in, reported a prune that removed nothing as a file that grew.
+    db.pragma('wal_checkpoint(PASSIVE)');
+    const before = { records: databaseBytesInUse(db), file: statSync(file).size };
     const result = pruneNow(db, bounds, pauseAsLongAs);
     const notes: string[] = [];
     if (vacuum) {
@@ -131,7 +135,11 @@ function prune(file: string, bounds: PruneBounds, labels: Labels, vacuum: boolea
       ...(labels.age ? [`${count(result.byAge)} ${labels.age}`] : []),
       ...(labels.size ? [`${count(result.bySize)} ${labels.size}`] : []),
     ];
-    const size = `${basename(file)}: ${formatBytes(databaseBytesInUse(db))} of records, file ${formatBytes(fileBytes(file))} (was ${formatBytes(before)})`;
+    const after = { records: databaseBytesInUse(db), file: statSync(file).size };
+    const wal = walBytes(file);
+    const size =
+      `${basename(file)}: ${formatBytes(after.records)} of records${change(before.records, after.records)}, file ${formatBytes(after.file)}${change(before.file, after.file)}` +
+      (wal > 0 ? `, and a ${formatBytes(wal)} write-ahead log (-wal) that SQLite reuses rather than grows` : '');
     return [`Removed ${count(removed)} record${removed === 1 ? '' : 's'} (${parts.join('; ')}).`, size, ...notes].join('\n') + '\n';
   } finally {
     db.close();
@@ -149,8 +157,13 @@ function pauseAsLongAs(stepMs: number): void {
   Atomics.wait(sleeper, 0, 0, Math.min(20, Math.max(1, stepMs)));
 }
 
-function fileBytes(file: string): number {
-  return statSync(file).size + (existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0);
+function walBytes(file: string): number {
+  return existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0;
+}
+
+/** "(unchanged)", or what it was: the change a prune made, said as it is. */
+function change(before: number, after: number): string {
+  return before === after ? ' (unchanged)' : ` (was ${formatBytes(before)})`;
 }
 
 const count = (n: number) => n.toLocaleString('en-US');

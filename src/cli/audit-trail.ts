@@ -1,8 +1,8 @@
-import { join } from 'node:path';
-import { DEFAULT_AUDIT_DB } from '../audit/default-sink.js';
+import { isAbsolute, relative } from 'node:path';
 import type { RetentionPolicy } from '../audit/retention.js';
-import { sqliteTrailOf } from '../config/audit-trail.js';
+import { defaultAuditFile, sqliteTrailOf } from '../config/audit-trail.js';
 import { findConfig, loadConfig } from '../config/load.js';
+import { locateState } from '../config/state-dir.js';
 import { ConfigError } from '../config/validate.js';
 import { UsageError } from './errors.js';
 
@@ -24,7 +24,8 @@ export interface Trail {
 /**
  * The SQLite trail `toolwright audit` reads and `audit prune` prunes: --db, else the one the
  * config describes (--config, or toolwright.config.* in the working directory), else the
- * server's default (.toolwright/audit.db under $TOOLWRIGHT_AUDIT_DIR or the working directory).
+ * server's default (.toolwright/audit.db under $TOOLWRIGHT_AUDIT_DIR, else in the state folder a
+ * server started here uses: the project's .toolwright/ or the per-user state dir, see locateState).
  * The config is read only when its answer is needed: for the file without --db, and for the
  * retention policy when `needPolicy`.
  */
@@ -33,8 +34,12 @@ export function locateTrail(options: TrailOptions, needPolicy: boolean): Trail {
   if (options.db !== undefined && !needPolicy) return { file: options.db, retention: undefined, hint: '' };
   const configFile = findConfig(cwd, options.config);
   if (!configFile) {
-    const file = options.db ?? join(process.env.TOOLWRIGHT_AUDIT_DIR || '.', DEFAULT_AUDIT_DB);
-    return { file, retention: undefined, hint: options.db === undefined ? ' (a server started in this directory writes it once it has served a call)' : '' };
+    if (options.db !== undefined) return { file: options.db, retention: undefined, hint: '' };
+    const state = locateState(cwd);
+    const file = defaultAuditFile(state.dir);
+    const inside = relative(cwd, file);
+    const where = state.project ? '' : ', in the per-user state dir: this directory is not a project';
+    return { file: inside.startsWith('..') || isAbsolute(inside) ? file : inside, retention: undefined, hint: ` (a server started in this directory writes it once it has served a call${where})` };
   }
   let loaded;
   try {
@@ -44,12 +49,10 @@ export function locateTrail(options: TrailOptions, needPolicy: boolean): Trail {
     throw err;
   }
   const audit = loaded.config.server?.audit;
-  const trail = sqliteTrailOf(audit, loaded.baseDir);
+  const trail = sqliteTrailOf(audit, loaded.baseDir, process.env, locateState(cwd, configFile).dir);
   if (options.db !== undefined) return { file: options.db, retention: trail?.retention, hint: '' };
   if (!trail) {
     throw new UsageError(`${loaded.file} keeps no SQLite audit trail (server.audit${audit === false ? '' : '.sqlite'}: false); pass --db <file> to name one`);
   }
-  // With no audit section the file follows the server's default, relative to the working directory.
-  const file = audit === undefined ? join(process.env.TOOLWRIGHT_AUDIT_DIR || '.', DEFAULT_AUDIT_DB) : trail.file;
-  return { file, retention: trail.retention, hint: ` (the server of ${loaded.file} writes it once it has served a call)` };
+  return { file: trail.file, retention: trail.retention, hint: ` (the server of ${loaded.file} writes it once it has served a call)` };
 }

@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { Command } from 'commander';
 import { packageFile } from '../package-files.js';
 import { ExitCode, UsageError, type CliIo } from './errors.js';
@@ -88,23 +88,38 @@ export function runInit(options: { dir: string; force?: boolean }, io: CliIo): n
 }
 
 /**
- * A `$schema` that resolves from where the config is written: the project's
- * own toolwright install when it has one (it stays right when the project
- * moves), else the schema of the toolwright running now (a global install or
- * a checkout), relative when it lies inside the folder, absolute otherwise.
+ * A `$schema` that resolves from where the config is written, always relative to its folder
+ * (an absolute path is this machine's, and breaks when the project moves or is shared): the
+ * toolwright installed for the folder, as Node resolves it (`node_modules/toolwright` in the
+ * folder or the nearest folder above it, so it stays right when the project moves), else the
+ * schema of the toolwright running now (a global install or a checkout).
  */
 function schemaLine(dir: string): string {
-  const local = join(dir, 'node_modules', 'toolwright', ...SCHEMA_FILE);
-  if (existsSync(local)) return `$schema: ./node_modules/toolwright/${SCHEMA_FILE.join('/')}`;
+  const folder = resolve(dir);
+  const hint = '# $schema: ./node_modules/toolwright/schema/toolwright.config.schema.json   (after npm install toolwright)';
+  for (let at = folder; ; at = dirname(at)) {
+    const installed = join(at, 'node_modules', 'toolwright', ...SCHEMA_FILE);
+    if (existsSync(installed)) return `$schema: ${JSON.stringify(relativeRef(folder, installed))}`;
+    if (dirname(at) === at) break;
+  }
   let own: string;
   try {
     own = packageFile(...SCHEMA_FILE);
   } catch {
     own = '';
   }
-  if (!own || !existsSync(own)) return '# $schema: ./node_modules/toolwright/schema/toolwright.config.schema.json   (after npm install toolwright)';
-  const rel = relative(resolve(dir), own);
-  const ref = rel.startsWith('..') || isAbsolute(rel) ? own : `./${rel.split('\\').join('/')}`;
+  if (!own || !existsSync(own)) return hint;
+  const ref = relativeRef(folder, own);
+  // Another drive (Windows) has no relative path: leave the line for the user to fill in.
+  if (isAbsolute(ref)) return hint;
   // JSON quoting is valid YAML and survives spaces, colons and # in a path.
   return `$schema: ${JSON.stringify(ref)}`;
+}
+
+/** `file` relative to `folder`, with forward slashes, starting with ./ or ../ as editors expect. */
+function relativeRef(folder: string, file: string): string {
+  const rel = relative(folder, file);
+  if (isAbsolute(rel)) return rel;
+  const slashed = rel.split('\\').join('/');
+  return slashed.startsWith('../') ? slashed : `./${slashed}`;
 }

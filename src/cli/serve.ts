@@ -1,13 +1,16 @@
+import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildServer, type ServerPlan } from '../config/build.js';
 import { findConfig, loadConfig } from '../config/load.js';
+import { locateState, type StateLocation } from '../config/state-dir.js';
 import { SqliteDriverError } from '../audit/sqlite-driver.js';
 import { ConfigError } from '../config/validate.js';
 import { ToolDefinitionError } from '../server/compile-tool.js';
-import { ToolServer } from '../server/server.js';
+import type { ToolServer } from '../server/server.js';
 import { serveHttp } from '../transports/serve-http.js';
 import { serveStdio } from '../transports/stdio-server.js';
 import { ExitCode, UsageError, type CliIo } from './errors.js';
+import { checkAuditTrail, reportAuditLosses } from './audit-startup.js';
 import { loadToolsModule, resolveTools } from './load-tools.js';
 import { checkNetworkExposure } from './network-exposure.js';
 import { installProcessGuards } from './process-guards.js';
@@ -40,7 +43,7 @@ export interface ServeOptions {
 export async function serveCommand(options: ServeOptions, io: CliIo, version: string): Promise<number> {
   if (options.stdio && options.http) throw new UsageError('choose one of --stdio and --http');
   const cliGrace = options.shutdownGrace === undefined ? undefined : parseGrace(options.shutdownGrace);
-  const plan = await planServer(options, version);
+  const { plan, state } = await planServer(options, version);
   const transport = options.http ? 'http' : options.stdio ? 'stdio' : (plan.transport ?? 'stdio');
   const graceMs = cliGrace ?? plan.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
   let address: { host: string; port: number } | undefined;
@@ -50,6 +53,8 @@ export async function serveCommand(options: ServeOptions, io: CliIo, version: st
     const warning = checkNetworkExposure(address.host, plan, options.allowUnauthenticatedNetwork);
     if (warning) io.stderr(warning);
   }
+  // After every other refusal: a set-up that fails says only what failed, not where state would have been.
+  checkAuditTrail(plan.server, state, io);
   const shutdown = shutdownRequests(io.stderr);
   const uninstallGuards = installProcessGuards(plan.server.logger, () => shutdown.request('uncaughtException'));
   try {
@@ -60,20 +65,26 @@ export async function serveCommand(options: ServeOptions, io: CliIo, version: st
   }
 }
 
-async function planServer(options: ServeOptions, version: string): Promise<ServerPlan> {
+async function planServer(options: ServeOptions, version: string): Promise<{ plan: ServerPlan; state: StateLocation }> {
   const cwd = process.cwd();
   const file = options.config || !options.tools ? findConfig(cwd, options.config) : undefined;
+  // Where the audit trail, tasks and (with no config) ./workspace go: README "Where state lives".
+  const state = locateState(cwd, file);
+  // A per-user state folder is private (audit data names callers and their arguments): made
+  // here before the default workspace inside it would make it with the default mode. Other
+  // contents (the trail, tasks) make it 0700 themselves when they are first written.
+  if (!state.project && !file && !options.tools) tryMkdirPrivate(state.dir);
   let plan: ServerPlan;
   let modules: string[] = [];
   try {
     if (file) {
       const loaded = loadConfig(file);
-      plan = buildServer(loaded.config, loaded.baseDir, version, loaded.file);
+      plan = buildServer(loaded.config, loaded.baseDir, version, loaded.file, state.dir);
       modules = (loaded.config.tools ?? []).map((m) => resolve(loaded.baseDir, m));
     } else if (options.tools) {
-      plan = { server: new ToolServer({ name: 'toolwright', version }), http: {} };
+      plan = buildServer({ toolsets: {} }, state.base, version, 'the tools module', state.dir);
     } else {
-      plan = buildServer({}, cwd, version, 'the default toolsets');
+      plan = buildServer({}, state.base, version, 'the default toolsets', state.dir);
     }
   } catch (err) {
     // A trail whose SQLite driver cannot load is a set-up problem with a known fix: say it and stop.
@@ -89,7 +100,7 @@ async function planServer(options: ServeOptions, version: string): Promise<Serve
       throw err;
     }
   }
-  return plan;
+  return { plan, state };
 }
 
 function parsePort(value: string | number): number {
@@ -121,7 +132,7 @@ async function serveOverHttp(plan: ServerPlan, host: string, port: number, io: C
   // Stop accepting, let calls in flight answer (or stop them after the grace), close every connection.
   await handle.close({ graceMs });
   server.close(); // commits and closes the audit trail
-  return stopped(reason, io);
+  return stopped(reason, io, server);
 }
 
 async function serveOverStdio(server: ToolServer, io: CliIo, shutdown: ShutdownRequests, graceMs: number): Promise<number> {
@@ -137,16 +148,34 @@ async function serveOverStdio(server: ToolServer, io: CliIo, shutdown: ShutdownR
   server.close(); // commits and closes the audit trail
   // Nothing more will be read: let go of stdin so the process can end now.
   process.stdin.destroy();
-  return reason ? stopped(reason, io) : ExitCode.ok;
+  if (!reason) reportAuditLosses(server, io);
+  return reason ? stopped(reason, io, server) : ExitCode.ok;
 }
 
+/**
+ * Says the shutdown has begun, and has the server's drain say what it does past the grace in
+ * the CLI's words too: stderr stays one format, not a JSON log line among the CLI's sentences.
+ */
 function announceShutdown(reason: ShutdownReason, graceMs: number, server: ToolServer, io: CliIo): void {
   const calls = server.callsInFlight;
   const waiting = calls ? `; ${calls} call(s) in flight have ${graceMs} ms to finish (another signal exits at once)` : '';
   io.stderr(`toolwright: ${reason}: shutting down${waiting}\n`);
+  server.drainReporter = (event) => {
+    if (event.kind === 'stopping') io.stderr(`toolwright: ${event.calls} call(s) still running after the ${graceMs} ms grace: stopping them\n`);
+    else io.stderr(`toolwright: ${event.calls} call(s) still unanswered after being stopped; closing anyway\n`);
+  };
 }
 
-function stopped(reason: ShutdownReason, io: CliIo): number {
+function stopped(reason: ShutdownReason, io: CliIo, server: ToolServer): number {
+  reportAuditLosses(server, io);
   io.stderr('toolwright: stopped\n');
   return reason === 'uncaughtException' ? ExitCode.failure : ExitCode.ok;
+}
+
+function tryMkdirPrivate(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch {
+    // The audit trail's start-up check says what is wrong with it, in its own words.
+  }
 }

@@ -19,13 +19,19 @@ export interface SqliteTrail {
   retention: RetentionPolicy | false | undefined;
 }
 
+/** The default trail's file: `.toolwright/audit.db` under $TOOLWRIGHT_AUDIT_DIR, else `audit.db` in the state folder (see locateState). */
+export function defaultAuditFile(stateDir: string, env: NodeJS.ProcessEnv = process.env): string {
+  return env.TOOLWRIGHT_AUDIT_DIR ? resolve(env.TOOLWRIGHT_AUDIT_DIR, DEFAULT_AUDIT_DB) : join(stateDir, 'audit.db');
+}
+
 /**
  * Where a config's SQLite audit trail is and how long it keeps records; undefined when the
- * config keeps none (`audit: false`, `sqlite: false`). With no `audit` section, the server's
- * default: .toolwright/audit.db under $TOOLWRIGHT_AUDIT_DIR or the working directory.
+ * config keeps none (`audit: false`, `sqlite: false`). With no `audit` section, the default
+ * (defaultAuditFile: under $TOOLWRIGHT_AUDIT_DIR, else in `stateDir`, the config's folder's
+ * `.toolwright/`).
  */
-export function sqliteTrailOf(audit: ServerConfig['audit'], baseDir: string, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): SqliteTrail | undefined {
-  if (audit === undefined) return { file: resolve(cwd, join(env.TOOLWRIGHT_AUDIT_DIR || '.', DEFAULT_AUDIT_DB)), retention: undefined };
+export function sqliteTrailOf(audit: ServerConfig['audit'], baseDir: string, env: NodeJS.ProcessEnv = process.env, stateDir = join(baseDir, '.toolwright')): SqliteTrail | undefined {
+  if (audit === undefined) return { file: resolve(defaultAuditFile(stateDir, env)), retention: undefined };
   if (audit === false || audit.sqlite === false) return undefined;
   return { file: resolve(baseDir, audit.sqlite ?? DEFAULT_AUDIT_DB), retention: retentionOf(audit.retention) };
 }

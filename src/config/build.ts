@@ -1,4 +1,4 @@
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { FanoutAuditSink } from '../audit/fanout-sink.js';
 import { JsonlAuditSink } from '../audit/jsonl-sink.js';
 import type { AuditSink } from '../audit/record.js';
@@ -18,7 +18,7 @@ import { mathTools } from '../toolsets/math/index.js';
 import { timeTools } from '../toolsets/time/index.js';
 import { weatherTools } from '../toolsets/weather/index.js';
 import type { HttpServeOptions } from '../transports/http-server.js';
-import { retentionOf } from './audit-trail.js';
+import { sqliteTrailOf } from './audit-trail.js';
 import type { ServerConfig, ToolsetsConfig, ToolwrightConfig } from './types.js';
 import { ConfigError } from './validate.js';
 import { addConfiguredPrimitives } from './primitives.js';
@@ -46,8 +46,12 @@ export function authenticationConfigured(plan: ServerPlan): boolean {
   return plan.http.authenticate !== undefined || plan.http.auth !== undefined;
 }
 
-/** Builds the server a config describes (toolsets included; tool modules are the caller's). */
-export function buildServer(config: ToolwrightConfig, baseDir: string, version: string, file = 'the config'): ServerPlan {
+/**
+ * Builds the server a config describes (toolsets included; tool modules are the caller's).
+ * `stateDir` (see locateState) is where the default audit trail and task store go; without
+ * it, the ToolServer's own defaults (the working directory).
+ */
+export function buildServer(config: ToolwrightConfig, baseDir: string, version: string, file = 'the config', stateDir?: string): ServerPlan {
   const s = config.server ?? {};
   const server = new ToolServer({
     name: s.name ?? 'toolwright',
@@ -57,9 +61,10 @@ export function buildServer(config: ToolwrightConfig, baseDir: string, version: 
     pageSize: s.pageSize,
     approval: s.approval,
     limits: s.limits,
-    audit: auditSink(s.audit, baseDir),
+    audit: auditSink(s.audit, baseDir, stateDir),
+    auditFailure: (s.audit || undefined)?.onFailure,
     scopes: s.auth && checkedAuth(s.auth, file),
-    tasks: tasksOf(s.tasks, baseDir),
+    tasks: tasksOf(s.tasks, baseDir, stateDir),
   } satisfies ToolServerOptions);
   const { tools, fsSandbox } = toolsetTools(config.toolsets ?? DEFAULT_TOOLSETS, baseDir, file);
   try {
@@ -77,10 +82,15 @@ export function buildServer(config: ToolwrightConfig, baseDir: string, version: 
   };
 }
 
-/** server.tasks: the store path is relative to the config file (default: the server's .toolwright/tasks.db). */
-function tasksOf(tasks: ServerConfig['tasks'], baseDir: string): ToolServerOptions['tasks'] {
-  if (tasks === undefined || tasks === false) return tasks;
-  return { ...tasks, store: tasks.store === undefined ? undefined : resolve(baseDir, tasks.store) };
+/**
+ * server.tasks: the store path is relative to the config file (default: tasks.db in the state
+ * folder, or under $TOOLWRIGHT_AUDIT_DIR as the server's own default has it).
+ */
+function tasksOf(tasks: ServerConfig['tasks'], baseDir: string, stateDir: string | undefined): ToolServerOptions['tasks'] {
+  if (tasks === false) return tasks;
+  const fallback = stateDir !== undefined && !process.env.TOOLWRIGHT_AUDIT_DIR ? join(stateDir, 'tasks.db') : undefined;
+  if (tasks === undefined) return fallback === undefined ? undefined : { store: fallback };
+  return { ...tasks, store: tasks.store === undefined ? fallback : resolve(baseDir, tasks.store) };
 }
 
 /**
@@ -99,11 +109,13 @@ function checkedAuth(auth: ResourceServerOptions, file: string): ResourceServerO
   return auth;
 }
 
-function auditSink(audit: ServerConfig['audit'], baseDir: string): AuditSink | false | undefined {
-  if (audit === undefined) return undefined; // the server's default
+function auditSink(audit: ServerConfig['audit'], baseDir: string, stateDir: string | undefined): AuditSink | false | undefined {
+  if (audit === undefined && stateDir === undefined) return undefined; // the server's default
   if (audit === false) return false;
   const sinks: AuditSink[] = [];
-  if (audit.sqlite !== false) sinks.push(new SqliteAuditSink(resolve(baseDir, audit.sqlite ?? '.toolwright/audit.db'), { retention: retentionOf(audit.retention) }));
+  const trail = sqliteTrailOf(audit, baseDir, process.env, stateDir);
+  if (trail) sinks.push(new SqliteAuditSink(trail.file, { retention: trail.retention }));
+  if (audit === undefined) return sinks[0];
   if (audit.jsonl) sinks.push(new JsonlAuditSink(resolve(baseDir, audit.jsonl)));
   if (sinks.length === 0) return false;
   return sinks.length === 1 ? sinks[0] : new FanoutAuditSink(sinks);

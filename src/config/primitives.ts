@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { PathSandbox } from '../policy/paths.js';
 import { loadPromptFolder } from '../server/primitives/prompts/prompt-files.js';
@@ -41,5 +42,26 @@ export function addConfiguredPrimitives(server: ToolServer, config: ToolwrightCo
     });
   }
   const prompts = config.prompts?.folder;
-  if (prompts !== undefined) attempt('prompts.folder', () => server.prompts.add(...loadPromptFolder(path.resolve(baseDir, prompts))));
+  if (prompts !== undefined) {
+    attempt('prompts.folder', () => {
+      checkFolder(path.resolve(baseDir, prompts), prompts);
+      server.prompts.add(...loadPromptFolder(path.resolve(baseDir, prompts)));
+    });
+  }
+}
+
+/**
+ * A folder the config names must be one: said with the path as the config wrote it (relative
+ * to the config's folder), not as an errno message with the resolved absolute path.
+ */
+function checkFolder(resolved: string, written: string): void {
+  let stat;
+  try {
+    stat = statSync(resolved);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new Error(`${JSON.stringify(written)} does not exist (relative to the config's folder); create it or fix the path`);
+    throw new Error(`${JSON.stringify(written)} cannot be read (${code ?? (err as Error).message})`);
+  }
+  if (!stat.isDirectory()) throw new Error(`${JSON.stringify(written)} is not a folder (every *.md file in the folder is a prompt)`);
 }

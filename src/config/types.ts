@@ -69,9 +69,16 @@ export interface ServerConfig {
   limits?: LimitOptions;
   /** Long-running calls as tasks: where they are kept (a SQLite file, relative to the config), TTL, polling interval, modes; false: no tasks. */
   tasks?: false | { store?: string; leaseMs?: number; ttlMs?: number | null; pollIntervalMs?: number; maxActive?: number; defaultMode?: TaskMode; tools?: Record<string, TaskMode> };
-  /** false: no audit trail. Default: SQLite at .toolwright/audit.db. */
-  audit?: false | { sqlite?: string | false; jsonl?: string; retention?: AuditRetentionConfig | false };
+  /** false: no audit trail. Default: SQLite audit.db in the state folder (README "Where state lives"). */
+  audit?: false | { sqlite?: string | false; jsonl?: string; retention?: AuditRetentionConfig | false; onFailure?: AuditFailurePolicy };
 }
+
+/**
+ * When an audit record cannot be written. 'refuse' (default): the trail is checked at start-up,
+ * and after a failed write requests are refused until it can be written again. 'warn': serve
+ * on, with one warning and a count of the records lost.
+ */
+export type AuditFailurePolicy = 'refuse' | 'warn';
 
 /** How long the SQLite trail keeps records (default 30 days and 256 MiB); false keeps every record. */
 export interface AuditRetentionConfig {

@@ -7,6 +7,7 @@ import { Method } from '../protocol/methods.js';
 import { ResultEncoder, type CacheHints } from '../protocol/result.js';
 import { negotiateLegacyVersion, type Era } from '../protocol/versions.js';
 import type { AuditSink } from '../audit/record.js';
+import type { AuditGuard } from './pipeline/audit-guard.js';
 import type { PipelineOptions } from './pipeline/index.js';
 import { InsufficientScopeError } from './pipeline/authorize.js';
 import { MethodTable, methodNotFound, ok, standardPrimitives, type Primitive } from './primitives/index.js';
@@ -29,6 +30,8 @@ export interface DispatcherOptions extends PipelineOptions {
   prompts: PromptRegistry;
   /** Where the requests that are not tool calls are recorded (the pipeline's `outer` stages record tool calls). */
   auditSink?: AuditSink;
+  /** The audit trail's failure policy, shared with the tools/call audit stage. */
+  auditGuard?: AuditGuard;
   /** Primitives beyond the standard ones, registered after them (so they may wrap their methods). */
   primitives?: (context: PrimitiveContext) => Primitive[];
 }

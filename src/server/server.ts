@@ -2,7 +2,7 @@ import { ConcurrencyGate } from '../policy/concurrency.js';
 import { ScopePolicy, type ScopePolicyOptions } from '../policy/auth/scope-policy.js';
 import { RateLimiter, withRateLimitDefaults, type RateLimitOptions } from '../policy/rate-limit.js';
 import type { Implementation } from '../protocol/meta.js';
-import { createDefaultAuditSink } from '../audit/default-sink.js';
+import { DefaultAuditSink } from '../audit/default-sink.js';
 import type { AuditSink } from '../audit/record.js';
 import { CallsInFlight, ServerShutdown } from './calls-in-flight.js';
 import { Dispatcher, type PrimitiveContext } from './dispatcher.js';
@@ -10,6 +10,7 @@ import type { Primitive } from './primitives/index.js';
 import { PromptRegistry, type Prompt } from './primitives/prompts/index.js';
 import { ResourceRegistry, type Resource, type ResourceTemplate } from './primitives/resources/index.js';
 import { auditStage } from './pipeline/audit.js';
+import { AuditGuard, type AuditFailurePolicy } from './pipeline/audit-guard.js';
 import { RequestStateCodec } from './inputs/request-state.js';
 import type { ApprovalMode } from './pipeline/index.js';
 import { createLogger, type Logger } from './logger.js';
@@ -64,8 +65,14 @@ export interface ToolServerOptions {
    * scopes; tools' own `scopes` apply without it.
    */
   scopes?: ScopePolicyOptions;
-  /** Where every call is recorded (default: SQLite at `.toolwright/audit.db` under the working directory); false turns auditing off. */
+  /**
+   * Where every call is recorded (default: SQLite at `.toolwright/audit.db` under
+   * $TOOLWRIGHT_AUDIT_DIR or the working directory, kept in memory instead when the server
+   * is used through createInMemoryPair); false turns auditing off.
+   */
   audit?: AuditSink | false;
+  /** When a record cannot be written: 'refuse' further requests until it can (default), or 'warn' once and count the losses (see AuditFailurePolicy). */
+  auditFailure?: AuditFailurePolicy;
   /**
    * Protocol modules beyond the standard primitives (tools, resources,
    * prompts, completion), registered after them: each adds its methods and
@@ -80,6 +87,9 @@ export interface ToolServerOptions {
    */
   tasks?: ServerTasksOptions | false;
 }
+
+/** What a graceful drain does past its grace: stop the calls still running; and if some stay unanswered even then. */
+export type DrainEvent = { kind: 'stopping'; calls: number } | { kind: 'unanswered'; calls: number };
 
 export interface ServerTasksOptions extends Partial<Omit<TasksOptions, 'store'>> {
   /** A TaskStore, or the SQLite file to keep tasks in (default `.toolwright/tasks.db`). */
@@ -131,10 +141,14 @@ export class ToolServer {
   readonly results: ResultStore;
   /** The audit sink, if auditing is on. */
   readonly audit?: AuditSink;
+  /** The audit trail's health and failure policy: records lost, requests refused (if auditing is on). */
+  readonly auditGuard?: AuditGuard;
   private readonly calls = new CallsInFlight();
   /** Where tasks are kept, unless tasks are off. */
   readonly taskStore?: TaskStore;
   private draining?: Promise<void>;
+  /** Who hears what a graceful drain does past its grace (default: the server's log). `toolwright serve` says it in its own words on stderr. */
+  drainReporter?: (event: DrainEvent) => void;
 
   constructor(options: ToolServerOptions = {}) {
     this.logger = options.logger ?? createLogger();
@@ -144,7 +158,8 @@ export class ToolServer {
     const cache = { ttlMs, cacheScope: 'public' as const };
     const limits = options.limits ?? {};
     this.results = new ResultStore(limits.resultStore);
-    this.audit = options.audit === undefined ? createDefaultAuditSink() : options.audit || undefined;
+    this.audit = options.audit === undefined ? new DefaultAuditSink() : options.audit || undefined;
+    if (this.audit) this.auditGuard = new AuditGuard(this.audit, options.auditFailure ?? 'refuse', this.logger);
     const tasks = options.tasks === false ? undefined : (options.tasks ?? {});
     if (tasks) this.taskStore = typeof tasks.store === 'object' ? tasks.store : createDefaultTaskStore(tasks.store, { leaseMs: tasks.leaseMs });
     this.dispatcher = new Dispatcher({
@@ -165,8 +180,9 @@ export class ToolServer {
       cacheHints: cache,
       subscriptions: this.subscriptions,
       calls: this.calls,
-      outer: this.audit ? [auditStage(this.audit, this.logger)] : [],
+      outer: this.audit ? [auditStage(this.audit, this.logger, this.auditGuard)] : [],
       auditSink: this.audit,
+      auditGuard: this.auditGuard,
       primitives: (context) => [
         ...(this.taskStore ? [new TasksPrimitive({ ...tasks, store: this.taskStore, registry: this.tools, results: context.results, serverInfo: this.info, logger: this.logger })] : []),
         ...(options.primitives?.(context) ?? []),
@@ -204,21 +220,27 @@ export class ToolServer {
    * that ignores its signal is not waited for (its late result is dropped).
    * Idempotent: later calls get the first drain's promise. It stops calls on
    * every transport this server is served on; then close the transports and
-   * the server.
+   * the server. What it does past the grace goes to `drainReporter`, else
+   * the server's log.
    */
   drain(graceMs: number): Promise<void> {
     if (!(Number.isFinite(graceMs) && graceMs >= 0)) throw new RangeError('graceMs must be a non-negative number');
-    return (this.draining ??= this.drainCalls(graceMs));
+    return (this.draining ??= this.drainCalls(graceMs, this.drainReporter ?? ((event) => this.logDrainEvent(event, graceMs))));
   }
 
-  private async drainCalls(graceMs: number): Promise<void> {
+  private logDrainEvent(event: DrainEvent, graceMs: number): void {
+    if (event.kind === 'stopping') this.logger.warn({ calls: event.calls, graceMs }, 'shutting down: stopping the calls still running after the grace period');
+    else this.logger.error({ calls: event.calls }, 'shutting down: calls still unanswered after being stopped');
+  }
+
+  private async drainCalls(graceMs: number, report: (event: DrainEvent) => void): Promise<void> {
     this.calls.closed = true;
     this.endSubscriptions();
     if (!(await this.calls.idle(graceMs))) {
-      this.logger.warn({ calls: this.calls.size, graceMs }, 'shutting down: stopping the calls still running after the grace period');
+      report({ kind: 'stopping', calls: this.calls.size });
       this.calls.abortAll(new ServerShutdown());
       // Stopped calls answer at once (the handler runner races the abort); the bound covers a sink that hangs.
-      if (!(await this.calls.idle(STOPPED_CALLS_WAIT_MS))) this.logger.error({ calls: this.calls.size }, 'shutting down: calls still unanswered after being stopped');
+      if (!(await this.calls.idle(STOPPED_CALLS_WAIT_MS))) report({ kind: 'unanswered', calls: this.calls.size });
     }
     this.audit?.flush?.();
   }

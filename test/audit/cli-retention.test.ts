@@ -5,11 +5,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { queryAuditLog } from '../../src/audit/query.js';
 import { databaseBytesInUse } from '../../src/audit/retention.js';
+import { SqliteAuditSink } from '../../src/audit/sqlite-sink.js';
 import { ensureSchema, openDatabase } from '../../src/audit/sqlite-schema.js';
 import { formatBytes, parseByteSize, runAuditPrune } from '../../src/cli/audit-prune.js';
 import { runAudit } from '../../src/cli/audit.js';
 import { UsageError } from '../../src/cli/errors.js';
 import { tempDir } from '../helpers/temp.js';
+import { auditRecord } from './records.js';
 
 const DAY = 86_400_000;
 const root = new URL('../../', import.meta.url).pathname;
@@ -67,6 +69,26 @@ describe('toolwright audit prune', () => {
     expect(databaseBytesInUse(check)).toBeLessThanOrEqual(512 * 1024);
     check.close();
     expect(statSync(db).size).toBeLessThan(before / 2);
+  });
+
+  it('a prune that removes nothing reports nothing changed, also while a server holds records in the write-ahead log', async () => {
+    const dir = tempDir('toolwright-prune-');
+    const db = join(dir, 'audit.db');
+    // A running server: its connection open, a batch of records committed to the -wal file, not yet checkpointed.
+    const server = new SqliteAuditSink(db, { retention: false });
+    try {
+      await Promise.all(Array.from({ length: 300 }, (_, i) => server.record(auditRecord({ requestId: i }))));
+      for (const round of [1, 2]) {
+        const t = io();
+        expect(runAuditPrune({ db, olderThan: '1000d' }, t.io)).toBe(0);
+        const out = t.out.join('');
+        expect(out, `round ${round}`).toMatch(/^Removed 0 records \(0 older than [^)]+\)\.\naudit\.db: [\d.]+ KiB of records \(unchanged\), file [\d.]+ KiB \(unchanged\)/);
+        expect(out).not.toContain('(was ');
+      }
+    } finally {
+      server.close();
+    }
+    expect(ids(db)).toHaveLength(300);
   });
 
   it("without flags applies the config's policy; retention: false prunes nothing and says so", () => {

@@ -1,4 +1,5 @@
 import { CommanderError } from 'commander';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SqliteAuditSink } from '../../src/audit/sqlite-sink.js';
@@ -143,18 +144,32 @@ describe('toolwright audit', () => {
 });
 
 describe('toolwright audit without --db', () => {
-  it('reads .toolwright/audit.db in the working directory, and says where servers write it when missing', async () => {
-    const t = io();
-    const cwd = process.cwd();
-    const auditDir = process.env.TOOLWRIGHT_AUDIT_DIR;
-    delete process.env.TOOLWRIGHT_AUDIT_DIR;
-    process.chdir(tempDir('toolwright-audit-cwd-'));
-    try {
-      expect(await runAudit({}, t.io, NOW)).toBe(1);
-    } finally {
-      process.chdir(cwd);
-      process.env.TOOLWRIGHT_AUDIT_DIR = auditDir;
-    }
-    expect(t.err.join('')).toBe('toolwright: no audit log at .toolwright/audit.db (a server started in this directory writes it once it has served a call)\n');
+  it('reads .toolwright/audit.db in a project directory, and says where servers write it when missing', async () => {
+    const project = tempDir('toolwright-audit-cwd-');
+    writeFileSync(join(project, 'package.json'), '{}');
+    expect(await auditWithoutAuditDir(project)).toBe('toolwright: no audit log at .toolwright/audit.db (a server started in this directory writes it once it has served a call)\n');
+  });
+
+  it('outside a project, reads the trail in the per-user state dir, where a server started there writes it', async () => {
+    // The CLI's messages carry no absolute paths (scrubPaths): the hint says which folder it is.
+    expect(await auditWithoutAuditDir(tempDir('toolwright-audit-cwd-'))).toBe(
+      'toolwright: no audit log at audit.db (a server started in this directory writes it once it has served a call, in the per-user state dir: this directory is not a project)\n',
+    );
   });
 });
+
+/** What `toolwright audit` says, run in `dir` with no $TOOLWRIGHT_AUDIT_DIR, where there is no trail yet. */
+async function auditWithoutAuditDir(dir: string): Promise<string> {
+  const t = io();
+  const cwd = process.cwd();
+  const auditDir = process.env.TOOLWRIGHT_AUDIT_DIR;
+  delete process.env.TOOLWRIGHT_AUDIT_DIR;
+  process.chdir(dir);
+  try {
+    expect(await runAudit({}, t.io, NOW)).toBe(1);
+  } finally {
+    process.chdir(cwd);
+    process.env.TOOLWRIGHT_AUDIT_DIR = auditDir;
+  }
+  return t.err.join('');
+}

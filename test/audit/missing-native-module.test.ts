@@ -61,7 +61,7 @@ describe('toolwright without better-sqlite3\'s native module', () => {
     writeFileSync(config, JSON.stringify({ server: { audit: false }, toolsets: { math: {} } }));
     // stdin is empty: a server that started ends when it closes, with exit 0.
     const { code, stderr } = await cli(['serve', '--stdio', '--config', config]);
-    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect({ code, stderr }).toEqual({ code: 0, stderr: `toolwright: state in ${join(work, '.toolwright')}; audit trail: off\n` });
   });
 
   it('audit and audit prune say the same, exit 1', async () => {

@@ -90,6 +90,24 @@ describe('the SQLite sink', () => {
   });
 });
 
+describe('probe: can the trail be written now?', () => {
+  it('opens each sink (creating the file), leaves no record, and throws what a record would for a path it cannot write', async () => {
+    const dir = tempDir();
+    const sqlite = track(new SqliteAuditSink(join(dir, 'a', 'audit.db')));
+    const jsonl = track(new JsonlAuditSink(join(dir, 'b', 'audit.jsonl')));
+    track(new FanoutAuditSink([sqlite, jsonl])).probe();
+    expect(existsSync(join(dir, 'a', 'audit.db')) && existsSync(join(dir, 'b', 'audit.jsonl'))).toBe(true);
+    expect(queryAuditLog(join(dir, 'a', 'audit.db'))).toEqual([]);
+    await sqlite.record(auditRecord()); // the probe's transaction is over: records still commit
+    expect(queryAuditLog(join(dir, 'a', 'audit.db'))).toHaveLength(1);
+    // Under a regular file: a real failure even for root, whom permissions do not stop.
+    writeFileSync(join(dir, 'file'), '');
+    for (const sink of [new SqliteAuditSink(join(dir, 'file', 'audit.db')), new JsonlAuditSink(join(dir, 'file', 'audit.jsonl'))]) {
+      expect(() => track(sink).probe()).toThrow(/ENOTDIR|EEXIST/);
+    }
+  });
+});
+
 describe('the JSON-lines sink', () => {
   it('appends one object per line, with the arguments as an object', async () => {
     const file = join(tempDir(), 'logs', 'audit.jsonl');

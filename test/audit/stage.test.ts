@@ -6,6 +6,7 @@ import type { CallInfo } from '../../src/server/context.js';
 import { RequestStateCodec } from '../../src/server/inputs/request-state.js';
 import { Peer, type Exchange } from '../../src/server/peer.js';
 import { auditStage } from '../../src/server/pipeline/audit.js';
+import { AUDIT_UNAVAILABLE, AuditGuard, type AuditFailurePolicy } from '../../src/server/pipeline/audit-guard.js';
 import { compose, ToolCall, type CallOutcome } from '../../src/server/pipeline/call.js';
 import { inputsStage } from '../../src/server/pipeline/inputs.js';
 import { readArgumentsStage, resolveStage } from '../../src/server/pipeline/resolve.js';
@@ -27,10 +28,10 @@ const registry = new ToolRegistry().add(
   { name: 'wait', description: 'Runs until cancelled.', inputSchema: { type: 'object' }, handler: (_a, ctx) => new Promise((r) => ctx.signal.addEventListener('abort', () => r('stopped'))) },
 );
 
-function harness(sink: AuditSink) {
+function harness(sink: AuditSink, policy: AuditFailurePolicy = 'refuse') {
   const logs: Array<Record<string, any>> = [];
   const logger = pino({ level: 'debug' }, { write: (line: string) => void logs.push(JSON.parse(line)) });
-  const run = compose([auditStage(sink, logger), resolveStage(registry), readArgumentsStage, validateArgsStage, inputsStage(new RequestStateCodec('k', 60_000))], runHandler({ logger, timeoutMs: 5_000 }));
+  const run = compose([auditStage(sink, logger, new AuditGuard(sink, policy, logger)), resolveStage(registry), readArgumentsStage, validateArgsStage, inputsStage(new RequestStateCodec('k', 60_000))], runHandler({ logger, timeoutMs: 5_000 }));
   const info: CallInfo = { era: 'modern', protocolVersion: '2026-07-28', clientCapabilities: {}, clientInfo: { name: 'inspector', version: '1' }, requestId: 'r-1' };
   const exchange: Exchange = { peer: new Peer('memory'), notify: () => {}, principal: 'alice' };
   const call = (params: Record<string, unknown>) => new ToolCall(params, info, exchange);
@@ -109,21 +110,30 @@ describe('the audit stage', () => {
     expect(sink.records).toEqual([expect.objectContaining({ tool: 'wait', status: 'cancelled', isError: false })]);
   });
 
-  it('a throwing sink never fails the call: the error is logged once, later failures are summed up', async () => {
-    const { run, call, logs } = harness({ record: () => { throw new Error('disk I/O error'); } });
+  it("under 'warn', a throwing sink never fails the call: one warning (no stack trace), later losses only counted", async () => {
+    const sink = { record: () => { throw new Error('disk I/O error'); } };
+    const { run, call, logs } = harness(sink, 'warn');
     for (let i = 0; i < 3; i++) {
       expect(await run(call({ name: 'login', arguments: { user: 'ada' } }))).toMatchObject({ content: [{ text: 'hello ada' }] });
     }
-    const failures = logs.filter((l) => l.msg?.startsWith('audit sink failed'));
-    expect(failures).toHaveLength(1);
-    expect(failures[0]).toMatchObject({ level: 50, err: { message: 'disk I/O error' }, tool: 'login' });
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatchObject({ level: 40, error: 'disk I/O error', request: 'login' });
+    expect(logs[0].err).toBeUndefined();
   });
 
-  it('a rejecting asynchronous sink never fails the call either, and does not hide a protocol error', async () => {
-    const { run, call, logs } = harness({ record: () => Promise.reject(new Error('collector unreachable')) });
+  it("under 'warn', a rejecting asynchronous sink never fails the call either, and does not hide a protocol error", async () => {
+    const { run, call, logs } = harness({ record: () => Promise.reject(new Error('collector unreachable')) }, 'warn');
     expect(await run(call({ name: 'login', arguments: { user: 'ada' } }))).toMatchObject({ content: [{ text: 'hello ada' }] });
     await expect(run(call({ name: 'nope' }))).rejects.toBeInstanceOf(RpcError);
-    expect(logs.some((l) => l.err?.message === 'collector unreachable')).toBe(true);
+    expect(logs.some((l) => l.error === 'collector unreachable')).toBe(true);
+  });
+
+  it("under 'refuse' (the default), the call whose record failed keeps its answer; the next is refused with -32603 before it runs", async () => {
+    const { run, call, logs } = harness({ record: () => Promise.reject(new Error('collector unreachable')) });
+    expect(await run(call({ name: 'login', arguments: { user: 'ada' } }))).toMatchObject({ content: [{ text: 'hello ada' }] });
+    await expect(run(call({ name: 'login', arguments: { user: 'bob' } }))).rejects.toMatchObject({ code: -32603, message: AUDIT_UNAVAILABLE });
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatchObject({ level: 50, error: 'collector unreachable' });
   });
 
   it('waits for an asynchronous sink before the result is returned (so before the reply is written)', async () => {

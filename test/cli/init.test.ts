@@ -18,7 +18,10 @@ describe('toolwright init writes a $schema that resolves where the config is', (
     const folder = tempDir('toolwright-init-');
     expect(runInit({ dir: folder }, quiet)).toBe(0);
     const ref = writtenSchema(folder);
-    const target = isAbsolute(ref) ? ref : resolve(folder, ref);
+    // Relative to the config's folder: an absolute path is this machine's alone.
+    expect(isAbsolute(ref)).toBe(false);
+    expect(ref).toMatch(/^\.\.?\//);
+    const target = resolve(folder, ref);
     expect(existsSync(target)).toBe(true);
     expect(target).toBe(resolve(import.meta.dirname, '../../schema/toolwright.config.schema.json'));
     expect(Object.keys(loadConfig(join(folder, 'toolwright.config.yaml')).config.toolsets!)).toContain('fs');
@@ -31,5 +34,15 @@ describe('toolwright init writes a $schema that resolves where the config is', (
     writeFileSync(local, '{}');
     runInit({ dir: folder }, quiet);
     expect(writtenSchema(folder)).toBe('./node_modules/toolwright/schema/toolwright.config.schema.json');
+  });
+
+  it("in a sub-folder of such a project: the project's copy, found as Node resolves it, relative", () => {
+    const project = tempDir('toolwright-init-');
+    const local = join(project, 'node_modules', 'toolwright', 'schema', 'toolwright.config.schema.json');
+    mkdirSync(dirname(local), { recursive: true });
+    writeFileSync(local, '{}');
+    const folder = join(project, 'servers', 'files');
+    runInit({ dir: folder }, quiet);
+    expect(writtenSchema(folder)).toBe('../../node_modules/toolwright/schema/toolwright.config.schema.json');
   });
 });

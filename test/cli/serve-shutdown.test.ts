@@ -58,6 +58,10 @@ describe('toolwright serve --http shuts down gracefully', () => {
     expect(answer.result.content[0].text).toMatch(/^Tool sleep was stopped because the server is shutting down/);
     expect(await serve.exit).toEqual({ code: 0, signal: null });
     expect(auditRows(where.db)).toEqual([expect.objectContaining({ tool: 'sleep', status: 'cancelled', is_error: 1 })]);
+    // The CLI's own sentences, one format: no JSON log line among them (the tool's own line aside).
+    const lines = serve.stderr().trim().split('\n').filter((line) => line !== 'sleep 60000 started');
+    expect(lines.every((line) => line.startsWith('toolwright: '))).toBe(true);
+    expect(lines).toContain('toolwright: 1 call(s) still running after the 300 ms grace: stopping them');
   });
 
   it('a second signal exits at once (143 for SIGTERM), without waiting for the call', async () => {

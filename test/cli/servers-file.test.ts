@@ -78,6 +78,67 @@ describe('named servers from a servers file (@name)', () => {
     expect(res.stdout).toContain('vscode');
   });
 
+  it('checks only the named entry: a disabled, unusual or broken other entry does not matter', async () => {
+    const dir = tempDir('tw-servers-');
+    const file = serversFile(dir, {
+      mcpServers: {
+        off: { command: 'x', disabled: true },
+        later: { command: 'npx', args: ['-y', 'something'], env: { TOKEN: '${TW_TEST_UNSET_TOKEN}' } },
+        broken: { command: 'x', envFile: '.env', args: [3] },
+        odd: 'not even an object',
+        good: { url: http.url },
+      },
+    });
+    const res = await run('list', '@good', '--servers-file', file, '--json');
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    expect(JSON.parse(res.stdout).tools.map((t: { name: string }) => t.name)).toContain('echo');
+    // The named one is still checked whole.
+    const broken = await run('list', '@broken', '--servers-file', file);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toContain('"mcpServers.broken.envFile" must be not a key toolwright reads');
+    const off = await run('list', '@off', '--servers-file', file);
+    expect(off.code).toBe(1);
+    expect(off.stderr).toContain('@off is marked "disabled": true in');
+  });
+
+  it('expands ${VAR} and ${VAR:-default} from the environment in command, args, env, url and headers, once, without a shell', async () => {
+    const dir = tempDir('tw-servers-');
+    const vars = {
+      TW_TEST_NODE: process.execPath,
+      TW_TEST_TSX: tsx,
+      TW_TEST_VALUE: '${HOME} $(id) `id` $TW_TEST_NODE',
+      TW_TEST_URL: http.url,
+      TW_TEST_EMPTY: '',
+      TW_TEST_NEWLINE: 'a\r\nInjected: yes',
+    };
+    Object.assign(process.env, vars);
+    try {
+      const file = serversFile(dir, {
+        mcpServers: {
+          probe: {
+            command: '${TW_TEST_NODE}',
+            args: ['--import', '${TW_TEST_TSX}', probeServer(dir)],
+            env: { ENV_PROBE: '[${TW_TEST_VALUE}][${TW_TEST_UNSET:-fall back}][${TW_TEST_EMPTY:-not used}]' },
+          },
+          remote: { url: '${TW_TEST_URL}', headers: { 'X-Team': '${TW_TEST_UNSET:-team a}' } },
+          injected: { url: '${TW_TEST_URL}', headers: { 'X-Team': '${TW_TEST_NEWLINE}' } },
+        },
+      });
+      const res = await run('call', '@probe', 'probe', '--json', '--servers-file', file);
+      expect(res.stderr).toBe('');
+      // The value of a variable is not expanded again, nor run through a shell; an empty one is used as set.
+      expect(JSON.parse(JSON.parse(res.stdout).content[0].text).probe).toBe('[${HOME} $(id) `id` $TW_TEST_NODE][fall back][]');
+      const listed = await run('list', '@remote', '--servers-file', file, '--json');
+      expect(listed.code).toBe(0);
+      const injected = await run('list', '@injected', '--servers-file', file);
+      expect(injected.code).toBe(1);
+      expect(injected.stderr).toContain('"mcpServers.injected.headers.X-Team" must be a value without line breaks');
+    } finally {
+      for (const name of Object.keys(vars)) delete process.env[name];
+    }
+  });
+
   it('refuses a bad file with the file and the key named', async () => {
     const dir = tempDir('tw-servers-');
     const cases: [unknown, string][] = [
@@ -88,7 +149,10 @@ describe('named servers from a servers file (@name)', () => {
       [{ mcpServers: { a: { url: 'file:///etc/passwd' } } }, '"mcpServers.a.url" must be an http:// or https:// URL'],
       [{ mcpServers: { a: { command: 'x', url: 'http://x' } } }, 'either a "command" (stdio) or a "url" (HTTP), not both'],
       [{ mcpServers: { a: { command: 'x', envFile: '.env' } } }, '"mcpServers.a.envFile" must be not a key toolwright reads'],
-      [{ mcpServers: { a: { url: 'http://x/', headers: { Authorization: 'Bearer ${TOKEN}' } } } }, '${…} variables are not expanded'],
+      [{ mcpServers: { a: { url: 'http://x/', headers: { Authorization: 'Bearer ${TW_TEST_UNSET_TOKEN}' } } } }, '"mcpServers.a.headers.Authorization": ${TW_TEST_UNSET_TOKEN} is not set in the environment'],
+      [{ mcpServers: { a: { command: 'x', args: ['${input:token}'] } } }, '"mcpServers.a.args[0]": ${input:token} is not a variable toolwright expands'],
+      [{ mcpServers: { a: { command: 'x', cwd: '${HOME}' } } }, '"mcpServers.a.cwd" must be a plain value'],
+      [{ mcpServers: { a: { command: '${TW_TEST_UNSET_TOKEN:-}' } } }, '"mcpServers.a.command" must be a non-empty string (${TW_TEST_UNSET_TOKEN:-} expands to nothing)'],
       [{ mcpServers: { a: { url: 'http://x/', headers: { A: 'x\r\nB: y' } } } }, '"mcpServers.a.headers.A" must be a value without line breaks'],
       [{ mcpServers: [] }, '"mcpServers" must be an object of servers by name'],
       [{ other: {} }, 'must be a JSON object with an "mcpServers" object'],
@@ -117,8 +181,8 @@ describe('named servers from a servers file (@name)', () => {
     const config = join(dir, 'config');
     mkdirSync(project);
     mkdirSync(join(config, 'toolwright'), { recursive: true });
-    serversFile(project, { mcpServers: { both: { url: http.url } } }, '.mcp.json');
-    serversFile(join(config, 'toolwright'), { mcpServers: { both: { url: 'http://127.0.0.1:1/mcp' }, userOnly: { url: http.url } } });
+    serversFile(project, { mcpServers: { both: { url: http.url }, offHere: { url: 'http://127.0.0.1:1/mcp', disabled: true } } }, '.mcp.json');
+    serversFile(join(config, 'toolwright'), { mcpServers: { both: { url: 'http://127.0.0.1:1/mcp' }, userOnly: { url: http.url }, offHere: { url: http.url } } });
     const cli = async (...argv: string[]) => {
       const child = spawn(process.execPath, ['--import', tsx, fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url)), ...argv], {
         cwd: project,
@@ -132,7 +196,15 @@ describe('named servers from a servers file (@name)', () => {
       const [code] = await once(child, 'close');
       return { code, out, err };
     };
-    const [fromProject, fromUser] = await Promise.all([cli('call', '@both', 'echo', 'text=project'), cli('call', '@userOnly', 'echo', 'text=user')]);
+    const [fromProject, fromUser, skipped] = await Promise.all([
+      cli('call', '@both', 'echo', 'text=project'),
+      cli('call', '@userOnly', 'echo', 'text=user'),
+      cli('call', '@offHere', 'echo', 'text=enabled elsewhere'),
+    ]);
+    // A disabled entry is skipped with a note; the next file's entry is used.
+    expect(skipped.code).toBe(0);
+    expect(skipped.out).toContain('enabled elsewhere');
+    expect(skipped.err).toContain('toolwright: note: @offHere is disabled in');
     expect(fromProject.err).toBe('');
     expect(fromProject.out).toContain('project');
     expect(fromUser.code).toBe(0);

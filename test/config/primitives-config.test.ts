@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildServer } from '../../src/config/build.js';
@@ -38,6 +39,26 @@ function serve(config: Record<string, unknown>, files: Record<string, string> = 
 }
 
 describe('prompts.folder in the config', () => {
+  it('a missing folder, or a file, is a config error naming the key and the path as written, never an errno with the absolute path', () => {
+    for (const [written, files, why] of [
+      ['./missing/prompts', {}, '"./missing/prompts" does not exist (relative to the config\'s folder)'],
+      ['notes.md', { 'notes.md': 'x' }, '"notes.md" is not a folder'],
+      ['notes.md/sub', { 'notes.md': 'x' }, '"notes.md/sub" does not exist'],
+    ] as const) {
+      let error: unknown;
+      try {
+        serve({ prompts: { folder: written } }, files);
+      } catch (err) {
+        error = err;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      const message = (error as Error).message;
+      expect(message).toContain(`- prompts.folder: ${why}`);
+      expect(message).not.toMatch(/ENOENT|ENOTDIR|scandir/);
+      expect(message).not.toContain(tmpdir());
+    }
+  });
+
   it('serves every prompt file: arguments, messages in order, placeholders filled, the enum checked and completed', async () => {
     const { w } = serve({ prompts: { folder: 'prompts' } }, { 'prompts/review.md': REVIEW, 'prompts/plain.md': 'Summarize the day.\n', 'prompts/notes.txt': 'ignored' });
     const listed = (await w.modern('prompts/list')).result.prompts;

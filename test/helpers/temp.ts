@@ -21,10 +21,12 @@ export function sharedTempDir(prefix: string): { dir: string; remove: () => void
 }
 
 /**
- * The environment a spawned toolwright server needs to audit into the run's temp dir: a stdio
- * client passes only a few safe variables on, and the default trail would land in the repository.
+ * The environment a spawned toolwright server needs to audit (and keep per-user state) in the
+ * run's temp dir: a stdio client passes only a few safe variables on, and the default trail
+ * would land in the repository.
  */
 export function auditEnv(): Record<string, string> {
-  const dir = process.env.TOOLWRIGHT_AUDIT_DIR;
-  return dir ? { TOOLWRIGHT_AUDIT_DIR: dir } : {};
+  const env: Record<string, string> = {};
+  for (const name of ['TOOLWRIGHT_AUDIT_DIR', 'XDG_STATE_HOME']) if (process.env[name]) env[name] = process.env[name]!;
+  return env;
 }

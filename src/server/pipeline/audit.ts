@@ -2,12 +2,11 @@ import { auditArgumentsJson } from '../../audit/arguments.js';
 import type { AuditRecord, AuditSink } from '../../audit/record.js';
 import { RpcError } from '../../jsonrpc/errors.js';
 import type { Logger } from '../logger.js';
+import { AuditGuard } from './audit-guard.js';
 import type { CallOutcome, Stage, ToolCall } from './call.js';
 
 /** Client-chosen strings are capped so one hostile request cannot bloat the trail. */
 const MAX_NAME_CHARS = 256;
-/** After a sink failure is logged, further failures are summed up at most this often. */
-const FAILURE_LOG_INTERVAL_MS = 60_000;
 
 /**
  * The outermost stage: every call, however it ends (allowed, refused, failed,
@@ -15,10 +14,11 @@ const FAILURE_LOG_INTERVAL_MS = 60_000;
  * audit record. The record is written before this stage returns, which is
  * before the reply is written, so an answered call is never missing from the
  * trail (issue "Audit": a SIGKILL after the answer must not lose the record).
- * A failing sink is logged and never fails the call.
+ * A failing sink follows the guard's policy (see AuditFailurePolicy): under
+ * 'refuse' later calls are refused before they run, under 'warn' the loss is counted.
  */
-export function auditStage(sink: AuditSink, logger: Logger): Stage {
-  const report = auditFailureReporter(logger);
+export function auditStage(sink: AuditSink, logger: Logger, guard: AuditGuard = new AuditGuard(sink, 'refuse', logger)): Stage {
+  const report = (err: unknown, what: string, requestId: unknown) => guard.failed(err, what, requestId);
   // Returns a promise only for an asynchronous sink: a synchronous one costs no extra step.
   const write = (call: ToolCall, outcome: CallOutcome, errorCode: number | null): Promise<void> | undefined => {
     try {
@@ -30,6 +30,8 @@ export function auditStage(sink: AuditSink, logger: Logger): Stage {
     }
   };
   return async (call, next) => {
+    // Refused here, the call never ran: there is nothing to record (the guard counts it).
+    guard.admit();
     let outcome: CallOutcome;
     try {
       outcome = await next();
@@ -82,23 +84,4 @@ export function isoNow(): string {
 
 export function capAuditName(text: string): string {
   return text.length > MAX_NAME_CHARS ? `${text.slice(0, MAX_NAME_CHARS)}…` : text;
-}
-
-/**
- * Logs the first sink failure in full, then at most one summary a minute: a
- * full disk must not turn every call into a log line on stderr.
- */
-export function auditFailureReporter(logger: Logger): (err: unknown, what: string, requestId: unknown) => void {
-  let lastLogged = -Infinity;
-  let suppressed = 0;
-  return (err, what, requestId) => {
-    const now = performance.now();
-    if (now - lastLogged < FAILURE_LOG_INTERVAL_MS) {
-      suppressed++;
-      return;
-    }
-    lastLogged = now;
-    logger.error({ err, tool: capAuditName(what), requestId, suppressedSinceLast: suppressed }, 'audit sink failed; the call goes on without its record');
-    suppressed = 0;
-  };
 }

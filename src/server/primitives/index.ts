@@ -1,4 +1,5 @@
 import type { AuditSink } from '../../audit/record.js';
+import type { AuditGuard } from '../pipeline/audit-guard.js';
 import { ScopePolicy } from '../../policy/auth/scope-policy.js';
 import type { Implementation } from '../../protocol/meta.js';
 import type { CacheHints, ResultEncoder } from '../../protocol/result.js';
@@ -25,6 +26,8 @@ export interface PrimitivesOptions extends PipelineOptions {
   prompts: PromptRegistry;
   /** Where prompts/get, resources/read, completion/complete and resources/subscribe are recorded (tool calls go through the pipeline's audit stage). */
   auditSink?: AuditSink;
+  /** The audit trail's failure policy, shared with the tools/call audit stage. */
+  auditGuard?: AuditGuard;
   /** What the primitives advertise to modern clients (the dispatcher assembles it). */
   capabilities(): Record<string, unknown>;
 }

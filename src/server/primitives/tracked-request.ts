@@ -7,7 +7,8 @@ import { ServerShutdown, type CallsInFlight } from '../calls-in-flight.js';
 import type { Logger } from '../logger.js';
 import type { Exchange, Reply } from '../peer.js';
 import { InsufficientScopeError } from '../pipeline/authorize.js';
-import { auditFailureReporter, capAuditName, isoNow } from '../pipeline/audit.js';
+import { capAuditName, isoNow } from '../pipeline/audit.js';
+import { AuditGuard } from '../pipeline/audit-guard.js';
 import type { RequestFacts } from './method-table.js';
 
 /** Where the requests that are not tool calls are counted and recorded (the server's own, shared with tools/call). */
@@ -16,6 +17,8 @@ export interface RequestTracking {
   calls?: CallsInFlight;
   /** The audit trail (absent: auditing is off). */
   auditSink?: AuditSink;
+  /** What happens when a record cannot be written (shared with the tools/call audit stage). */
+  auditGuard?: AuditGuard;
   logger: Logger;
 }
 
@@ -55,12 +58,14 @@ export type TrackedHandler = (request: JsonRpcRequest, exchange: Exchange, facts
  * shutdown waits for (and stops after its grace), and recorded in the audit
  * trail however it ends (principal, method and target, redacted arguments,
  * status, duration, correlation id) before the reply is written. A failing
- * sink is logged and never fails the request.
+ * sink follows the server's AuditFailurePolicy (see AuditGuard).
  */
 export function trackedRequest(method: string, era: Era, tracking: RequestTracking, handler: TrackedHandler) {
-  const report = auditFailureReporter(tracking.logger);
   const { calls, auditSink } = tracking;
+  const guard = auditSink && (tracking.auditGuard ?? new AuditGuard(auditSink, 'refuse', tracking.logger));
   return async (request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts): Promise<Reply | undefined> => {
+    // Refused here (the audit trail is down), the request never ran: the guard counts it.
+    guard?.admit();
     const tracked = new TrackedRequest();
     const startedAt = performance.now();
     let errorCode: number | null = null;
@@ -99,7 +104,7 @@ export function trackedRequest(method: string, era: Era, tracking: RequestTracki
         try {
           await auditSink.record(entry);
         } catch (err) {
-          report(err, `${method} ${tracked.target}`, request.id);
+          guard!.failed(err, `${method} ${tracked.target}`, request.id);
         }
       }
       // Counted until its record is written: a drain that resolves finds the trail complete.
