@@ -17,14 +17,16 @@ const [name, real, link, target, maxMs] = process.argv.slice(1);
 const deadline = Date.now() + Number(maxMs);
 let n = 0;
 let junk = 0;
-// While the name is missing, a call may create a directory there (create_parents): move it aside and go on.
+// While the name is missing, a call may create a directory there (create_parents): move it aside and
+// go on. The calls run on, so one may create it again between the two renames: retry (bounded).
 const place = (from, to) => {
-  try {
-    renameSync(from, to);
-  } catch (err) {
-    if (!['EISDIR', 'ENOTEMPTY', 'EEXIST', 'ENOTDIR'].includes(err.code)) throw err;
-    renameSync(to, '.swap-junk-' + junk++);
-    renameSync(from, to);
+  for (let tries = 0; ; tries++) {
+    try {
+      return renameSync(from, to);
+    } catch (err) {
+      if (tries === 1000 || !['EISDIR', 'ENOTEMPTY', 'EEXIST', 'ENOTDIR'].includes(err.code)) throw err;
+      try { renameSync(to, '.swap-junk-' + junk++); } catch (aside) { if (aside.code !== 'ENOENT') throw aside; }
+    }
   }
 };
 process.stdout.write('ready\\n');

@@ -83,7 +83,8 @@ describe.skipIf(!linux)('directories created, moved and removed while a parent i
         await attempt('remove tree left behind', async () => removePath(await sandbox.resolve(`d/t${id}`, { forWrite: true }), { sandbox, maxEntries: 100, recursive: true }));
       }
     };
-    await Promise.all([worker(0), worker(1), worker(2), finished]);
+    // allSettled: a failed swapper must not leave the workers writing while afterEach removes the tree.
+    await Promise.allSettled([worker(0), worker(1), worker(2), finished]);
     const swaps = await swapper.done;
 
     expect(unexpected).toEqual([]);

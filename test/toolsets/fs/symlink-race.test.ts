@@ -108,7 +108,8 @@ describe.skipIf(!linux)('a directory swapped for a symlink to the outside, while
         check('delete_file deep', await call('delete_file', { path: `d/sub/${n}` }));
       }
     };
-    await Promise.all([worker(0), worker(1), worker(2), worker(3), finished]);
+    // allSettled: a failed swapper must not leave the workers running while afterEach removes the tree.
+    await Promise.allSettled([worker(0), worker(1), worker(2), worker(3), finished]);
     const swaps = await swapper.done;
 
     expect(leaks).toEqual([]);
