@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type BetterSqlite3 from 'better-sqlite3';
 import { openSqlite } from '../audit/sqlite-driver.js';
+import type { SqliteDatabase, SqliteStatement } from '../audit/sqlite-types.js';
 import { isExpired, TERMINAL_STATUSES, type TaskCursor, type TaskError, type TaskPatch, type TaskRecord, type TaskStatus, type TaskStore } from './store.js';
 
 /** The default file, under the working directory (a separate file from the audit trail). */
@@ -54,11 +54,11 @@ interface Row {
  * process runs tasks in it (several instances want a shared store).
  */
 export class SqliteTaskStore implements TaskStore {
-  private readonly db: BetterSqlite3.Database;
-  private readonly insert: BetterSqlite3.Statement;
-  private readonly select: BetterSqlite3.Statement;
-  private readonly purge: BetterSqlite3.Statement;
-  private readonly page: BetterSqlite3.Statement;
+  private readonly db: SqliteDatabase;
+  private readonly insert: SqliteStatement;
+  private readonly select: SqliteStatement;
+  private readonly purge: SqliteStatement;
+  private readonly page: SqliteStatement;
 
   constructor(file: string, options: { synchronous?: 'normal' | 'full' } = {}) {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
