@@ -8,8 +8,11 @@
 // kill): the kernel closes the connection, and the next client in line gets the slot.
 import { createServer } from 'node:net';
 
-/** Listens on a free 127.0.0.1 port; `{ port, close() }`, once listening. */
-export function startSlotServer(slots) {
+/**
+ * Listens on a free 127.0.0.1 port; `{ port, close() }`, once listening. `onChange` hears
+ * `{ waiting, holding }` after every connection and every end of one (the tests watch it).
+ */
+export function startSlotServer(slots, onChange = () => {}) {
   if (!Number.isInteger(slots) || slots < 1) throw new Error(`slots must be a positive integer, got ${slots}`);
   const waiting = [];
   const holding = new Set();
@@ -26,9 +29,11 @@ export function startSlotServer(slots) {
       const queued = waiting.indexOf(socket);
       if (queued >= 0) waiting.splice(queued, 1);
       if (holding.delete(socket)) grantNext();
+      onChange({ waiting: waiting.length, holding: holding.size });
     });
     waiting.push(socket);
     grantNext();
+    onChange({ waiting: waiting.length, holding: holding.size });
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
