@@ -3,6 +3,7 @@ import { httpTools } from '../../../src/toolsets/http/index.js';
 import { bodyKind } from '../../../src/toolsets/http/response-content.js';
 import { modernMeta } from '../../helpers/wire.js';
 import { contentServer, httpServer, PNG, type Listening } from './helpers.js';
+import { until } from '../../helpers/until.js';
 
 /**
  * The happy paths, against a real HTTP server on 127.0.0.1. Only these
@@ -136,15 +137,11 @@ describe('fetch_url: limits', () => {
     const before = site.connections;
     const answer = w.request('tools/call', { name: 'fetch_url', arguments: { url: `${base}/slow` }, _meta: modernMeta() }, 'slow');
     const openSockets = () => new Promise<number>((resolve) => site.server.getConnections((_e, n) => resolve(n)));
-    // Polled, with a deadline rather than a fixed wait: on a loaded machine the fetch takes what it takes to connect.
-    const until = async (done: () => boolean | Promise<boolean>) => {
-      for (const deadline = Date.now() + 10_000; !(await done()) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 20));
-    };
-    await until(() => site.connections > before);
+    await until(() => site.connections > before, 'the fetch to connect');
     expect(site.connections).toBe(before + 1);
     expect(await openSockets()).toBeGreaterThan(0);
     w.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'slow' } });
-    await until(async () => (await openSockets()) === 0);
+    await until(async () => (await openSockets()) === 0, 'the connection to close');
     expect(await openSockets()).toBe(0);
     let answered = false;
     void answer.then(() => (answered = true));
