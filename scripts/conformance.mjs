@@ -11,11 +11,12 @@
 // Usage: node scripts/conformance.mjs [--server-only|--client-only] [revision…]  (needs `npm run build`)
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 import { parse as parseYaml } from 'yaml';
+import { startSlotServer } from './conformance/slots.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -26,13 +27,19 @@ const suiteDir = join(root, 'node_modules/@modelcontextprotocol/conformance');
 const suite = join(suiteDir, 'dist/index.js');
 // The suite's own code needs fs.globSync, which Node 20 lacks: this hook adds it.
 const suiteNode = [process.execPath, '--import', join(root, 'scripts/node20/register.mjs'), suite];
-// The command the suite runs per client scenario; the suite appends the scenario server's URL.
-// `npx tsx examples/conformance/client.ts` runs the same program; loading tsx into one node
-// process (rather than npx, then tsx's CLI, then node) costs a third of the CPU, and the suite
-// starts every scenario's client at once (~40 at 2026-07-28), on CI's 2 cores.
-const clientCommand = 'node --import tsx examples/conformance/client.ts';
-// Each client's time, from its start; generous because they all start together on a busy machine.
-const clientTimeoutMs = 90_000;
+// The suite starts every client scenario's command at once (~40 at 2026-07-28). On a busy 2-core
+// machine, 25 clients loading TypeScript through tsx at once starved each other and the suite's
+// scenario servers until requests timed out. So the client is compiled once, ahead of the run,
+// into one plain JavaScript file (no tsx in any client), and each scenario's command goes through
+// scripts/conformance/run-client.mjs, which waits for one of CLIENT_SLOTS slots before it runs it.
+const CLIENT_SLOTS = Math.max(2, 2 * availableParallelism()); // clients mostly wait on the suite's servers
+// One client's time from when it has its slot: a hung client fails its scenario after this.
+const clientRunLimitMs = 90_000;
+// The suite's own per-client timeout counts from the command's start, queue included: a
+// backstop only (the queue's wait is bounded by the run limits of the clients ahead in it).
+const suiteClientTimeoutMs = 30 * 60_000;
+// The server leg runs its scenarios one at a time; the suite's 30 s default per scenario is tight on a loaded machine.
+const serverScenarioTimeoutMs = 120_000;
 
 // The suite's working files and the server's audit trail, removed at the end.
 const workDir = mkdtempSync(join(tmpdir(), 'toolwright-conformance-'));
@@ -49,21 +56,20 @@ process.exit(failed ? 1 : 0);
 
 /** The suite as a client of `toolwright serve --http`; true when something unexpected failed. */
 async function serverLeg() {
-  const port = await freePort();
-  const server = spawn(process.execPath, [join(root, 'dist/cli/main.js'), 'serve', '--http', '--host', '127.0.0.1', '--port', String(port), '--tools', join(root, 'examples/conformance/tools.ts')], {
+  // Port 0: the server picks a free port and names it when it is listening (no probe-then-bind race).
+  const server = spawn(process.execPath, [join(root, 'dist/cli/main.js'), 'serve', '--http', '--host', '127.0.0.1', '--port', '0', '--tools', join(root, 'examples/conformance/tools.ts')], {
     stdio: ['ignore', 'inherit', 'pipe'],
     env: { ...process.env, TOOLWRIGHT_LOG_LEVEL: 'warn', TOOLWRIGHT_AUDIT_DIR: workDir },
   });
   let serverLog = '';
   server.stderr.on('data', (d) => (serverLog += d));
-  const url = `http://localhost:${port}/mcp`;
   let bad = false;
   try {
-    await waitForServer(server, url);
+    const url = await serverUrl(server);
     for (const revision of revisions) {
       console.log(`\n▶ conformance server --requirements ${revision} (${url})`);
       const out = join(workDir, `server-${revision}`);
-      const code = await run(suiteNode, ['server', '--url', url, '--requirements', revision, '--expected-failures', baselineFile('server', revision), '-o', out], workDir);
+      const code = await run(suiteNode, ['server', '--url', url, '--timeout', String(serverScenarioTimeoutMs), '--requirements', revision, '--expected-failures', baselineFile('server', revision), '-o', out], workDir);
       bad = report('server', revision, code) || bad;
       // The extensions' scenarios (tasks-*) run unscored: judged here by the same baseline rule.
       bad = judgeUnscored(revision, out, 'server') || bad;
@@ -85,15 +91,48 @@ async function serverLeg() {
  * (extensions, later additions) are judged here, by the same rule, from the checks it saved.
  */
 async function clientLeg() {
+  const client = await compileClient();
+  const slots = await startSlotServer(CLIENT_SLOTS);
+  // The suite splits the command at spaces and runs it through a shell, appending the scenario server's URL.
+  const clientCommand = ['node', 'scripts/conformance/run-client.mjs', String(slots.port), String(clientRunLimitMs), shellQuote(client)].join(' ');
   let bad = false;
-  for (const revision of revisions) {
-    const out = join(workDir, `client-${revision}`);
-    console.log(`\n▶ conformance client --requirements ${revision} --command "${clientCommand}"`);
-    const code = await run(suiteNode, ['client', '--command', clientCommand, '--timeout', String(clientTimeoutMs), '--requirements', revision, '--expected-failures', baselineFile('client', revision), '-o', out], root);
-    bad = report('client', revision, code) || bad;
-    bad = judgeUnscored(revision, out) || bad;
+  try {
+    for (const revision of revisions) {
+      const out = join(workDir, `client-${revision}`);
+      console.log(`\n▶ conformance client --requirements ${revision} (examples/conformance/client.ts, ${CLIENT_SLOTS} at a time)`);
+      const code = await run(suiteNode, ['client', '--command', clientCommand, '--timeout', String(suiteClientTimeoutMs), '--requirements', revision, '--expected-failures', baselineFile('client', revision), '-o', out], root);
+      bad = report('client', revision, code) || bad;
+      bad = judgeUnscored(revision, out) || bad;
+    }
+  } finally {
+    await slots.close();
   }
   return bad;
+}
+
+/**
+ * examples/conformance/client.ts and everything it imports (toolwright/client from dist/, and
+ * its packages) as one ES module in workDir: each client is then `node` loading one file.
+ */
+async function compileClient() {
+  const outfile = join(workDir, 'conformance-client.mjs');
+  await build({
+    entryPoints: [join(root, 'examples/conformance/client.ts')],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    alias: { 'toolwright/client': join(root, 'dist/client.js') },
+    // CommonJS packages in the bundle call require() for Node's built-ins.
+    banner: { js: "import { createRequire as __toolwrightCreateRequire } from 'node:module'; const require = __toolwrightCreateRequire(import.meta.url);" },
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
+function shellQuote(value) {
+  return /^[\w./:@%+=-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
 }
 
 /** Applies the client baseline to the scenarios the revision runs but does not score. */
@@ -161,28 +200,25 @@ function run([cmd, ...pre], args, cwd) {
   });
 }
 
-function freePort() {
+/**
+ * The URL the suite should test, once `toolwright serve --http` says it is listening
+ * ("toolwright: serving N tool(s) on http://127.0.0.1:<port>/mcp" on stderr). No deadline of
+ * its own: on a loaded machine start-up takes what it takes; a server that dies rejects.
+ */
+function serverUrl(server) {
   return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
+    let seen = '';
+    const onData = (chunk) => {
+      seen += chunk;
+      const listening = /serving \d+ tool\(s\) on http:\/\/[^/\s]+:(\d+)(\/\S*)/.exec(seen);
+      if (!listening) return;
+      server.stderr.off('data', onData);
+      server.off('exit', onExit);
+      // localhost, as a client configured by hand would: the suite's DNS-rebinding scenario sends its own Host.
+      resolve(`http://localhost:${listening[1]}${listening[2]}`);
+    };
+    const onExit = (code, signal) => reject(new Error(`the server exited (${signal ?? `code ${code}`}) before it was listening`));
+    server.stderr.on('data', onData);
+    server.once('exit', onExit);
   });
-}
-
-async function waitForServer(server, target) {
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`the server exited with code ${server.exitCode}`);
-    try {
-      const res = await fetch(target, { method: 'GET' });
-      if (res.status > 0) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the server did not start within 20 s');
 }

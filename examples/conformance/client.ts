@@ -55,7 +55,7 @@ async function main(): Promise<void> {
       era: revision === undefined ? 'auto' : revision >= '2026-07-28' ? 'modern' : 'legacy',
       clientInfo: { name: 'toolwright-conformance-client', version: '0.1.0' },
       onInputRequest: (request) => answer(request),
-      // Generous: the suite starts every scenario's client at once, and an authorization flow is many requests.
+      // Generous: the suite's scenario servers share one process on a possibly busy machine, and an authorization flow is many requests.
       timeoutMs: 60_000,
       onWarning: (message) => process.stderr.write(`warning: ${message}\n`),
       ...(scenario.startsWith('auth/') ? { authorization: authorization() } : {}),

@@ -1,5 +1,5 @@
-import type BetterSqlite3 from 'better-sqlite3';
 import type { Database } from './sqlite-schema.js';
+import type { SqliteStatement } from './sqlite-types.js';
 
 /**
  * How long the SQLite audit trail keeps records. A record is kept while it is younger than
@@ -182,14 +182,14 @@ const ROW_BYTES = ['time', 'era', 'protocol_version', 'principal', 'tool', 'argu
   .join(' + ');
 
 interface PruneStatements {
-  window: BetterSqlite3.Statement;
-  oldestSizes: BetterSqlite3.Statement;
-  deleteOldInRange: BetterSqlite3.Statement;
-  deleteUpTo: BetterSqlite3.Statement;
-  pageCount: BetterSqlite3.Statement;
-  freePages: BetterSqlite3.Statement;
-  pageSize: BetterSqlite3.Statement;
-  autoVacuum: BetterSqlite3.Statement;
+  window: SqliteStatement;
+  oldestSizes: SqliteStatement;
+  deleteOldInRange: SqliteStatement;
+  deleteUpTo: SqliteStatement;
+  pageCount: SqliteStatement;
+  freePages: SqliteStatement;
+  pageSize: SqliteStatement;
+  autoVacuum: SqliteStatement;
 }
 
 function pruneStatements(db: Database): PruneStatements | undefined {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
+import type { SqliteDatabase, SqliteOptions } from './sqlite-types.js';
 
 /**
  * The SQLite audit trail cannot work here: better-sqlite3 (or its native module, built by its
@@ -61,7 +62,7 @@ export function checkSqliteDriver(nativeBinding?: string): void {
  * auditing off (or writes elsewhere) never pays for it. A driver that cannot load is a
  * SqliteDriverError; any other failure (a file that is not a database, …) is the driver's own.
  */
-export function openSqlite(file: string, options: BetterSqlite3.Options = {}): BetterSqlite3.Database {
+export function openSqlite(file: string, options: SqliteOptions = {}): SqliteDatabase {
   checkSqliteDriver(typeof options.nativeBinding === 'string' ? options.nativeBinding : undefined);
   const withAddon = options.nativeBinding === undefined && ownAddon ? { ...options, nativeBinding: ownAddon as never } : options;
   return new (loadDriver())(file, withAddon);

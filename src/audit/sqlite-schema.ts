@@ -1,15 +1,15 @@
-import type BetterSqlite3 from 'better-sqlite3';
 import type { AuditRecord, AuditStatus } from './record.js';
 import { openSqlite } from './sqlite-driver.js';
+import type { SqliteDatabase, SqliteOptions } from './sqlite-types.js';
 
-export type Database = BetterSqlite3.Database;
+export type Database = SqliteDatabase;
 
 /**
  * Opens an audit database. The native module is loaded on first use, not at
  * import: a server that turns auditing off (or writes elsewhere) never pays for
  * it; one that cannot load it gets a SqliteDriverError naming the fix.
  */
-export function openDatabase(file: string, options?: BetterSqlite3.Options): Database {
+export function openDatabase(file: string, options?: SqliteOptions): Database {
   return openSqlite(file, options);
 }
 

@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type BetterSqlite3 from 'better-sqlite3';
 import { BackgroundPruner } from './background-pruner.js';
 import type { AuditRecord, AuditSink } from './record.js';
 import { resolveRetention, type PruneResult, type ResolvedRetention, type RetentionPolicy } from './retention.js';
 import { checkSqliteDriver } from './sqlite-driver.js';
 import { appendRow, COLUMN_COUNT, ensureSchema, insertStatement, openDatabase, type Database } from './sqlite-schema.js';
+import type { SqliteStatement } from './sqlite-types.js';
 
 export interface SqliteAuditSinkOptions {
   /** 'full' also survives a power loss, at a cost per commit (default 'normal'). */
@@ -61,7 +61,7 @@ const ROWS_PER_INSERT = 16;
 export class SqliteAuditSink implements AuditSink {
   private db?: Database;
   /** `inserts[n - 1]` inserts n rows; each is prepared when a batch of that size first comes. */
-  private readonly inserts: BetterSqlite3.Statement[] = [];
+  private readonly inserts: SqliteStatement[] = [];
   private insertInChunks?: (values: unknown[]) => void;
   /** The open batch's rows, flat: COLUMN_COUNT values each. */
   private pending: unknown[] = [];
@@ -160,7 +160,7 @@ export class SqliteAuditSink implements AuditSink {
     else this.insertInChunks!(values);
   }
 
-  private insertRows(rows: number): BetterSqlite3.Statement {
+  private insertRows(rows: number): SqliteStatement {
     return (this.inserts[rows - 1] ??= this.db!.prepare(insertStatement(rows)));
   }
 

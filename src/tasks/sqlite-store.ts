@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type BetterSqlite3 from 'better-sqlite3';
+import type { SqliteDatabase, SqliteStatement } from '../audit/sqlite-types.js';
 import { openSqlite } from '../audit/sqlite-driver.js';
 import { nodeCrypto } from '../lazy-crypto.js';
 import { checkLeaseMs, DEFAULT_TASK_LEASE_MS, isExpired, ORPHANED_TASK_ERROR, TERMINAL_STATUSES, type TaskCursor, type TaskError, type TaskPatch, type TaskRecord, type TaskStatus, type TaskStore } from './store.js';
@@ -84,14 +84,14 @@ export interface SqliteTaskStoreOptions {
 export class SqliteTaskStore implements TaskStore {
   readonly instanceId: string;
   private readonly leaseMs: number;
-  private readonly db: BetterSqlite3.Database;
-  private readonly insert: BetterSqlite3.Statement;
-  private readonly select: BetterSqlite3.Statement;
-  private readonly purge: BetterSqlite3.Statement;
-  private readonly page: BetterSqlite3.Statement;
-  private readonly renew: BetterSqlite3.Statement;
-  private readonly failOrphans: BetterSqlite3.Statement;
-  private readonly failOwn: BetterSqlite3.Statement;
+  private readonly db: SqliteDatabase;
+  private readonly insert: SqliteStatement;
+  private readonly select: SqliteStatement;
+  private readonly purge: SqliteStatement;
+  private readonly page: SqliteStatement;
+  private readonly renew: SqliteStatement;
+  private readonly failOrphans: SqliteStatement;
+  private readonly failOwn: SqliteStatement;
   private readonly leaseTimer: NodeJS.Timeout;
 
   constructor(file: string, options: SqliteTaskStoreOptions = {}) {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ToolServer } from '../../src/server/server.js';
 import { rawRequest, startHttp, sseMessages } from '../helpers/http.js';
+import { until } from '../helpers/until.js';
 import { memoryLogger, MODERN, throwingLogger } from '../helpers/wire.js';
 
 let http: Awaited<ReturnType<typeof startHttp>>;
@@ -27,12 +28,13 @@ function makeServer() {
     },
     {
       name: 'hang', description: 'Waits until cancelled.', inputSchema: { type: 'object' },
-      handler: (_a, ctx) => new Promise((resolve) => ctx.signal.addEventListener('abort', () => { hangAborted = true; resolve('late'); })),
+      handler: (_a, ctx) => new Promise((resolve) => { hangStarted = true; ctx.signal.addEventListener('abort', () => { hangAborted = true; resolve('late'); }); }),
     },
   );
   return server;
 }
 let hangAborted = false;
+let hangStarted = false;
 
 describe('Streamable HTTP, modern era', () => {
   it('answers a call with JSON and the server identity in _meta', async () => {
@@ -128,16 +130,17 @@ describe('Streamable HTTP, modern era', () => {
   it('treats a closed response stream as cancellation', async () => {
     http = await startHttp(makeServer());
     hangAborted = false;
+    hangStarted = false;
     const controller = new AbortController();
     const res = fetch(http.url, {
       method: 'POST', signal: controller.signal,
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'hang' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 'h', method: 'tools/call', params: { name: 'hang', arguments: {}, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} } } }),
     }).catch(() => undefined);
-    await new Promise((r) => setTimeout(r, 50));
+    await until(() => hangStarted, 'the call to start');
     controller.abort();
     await res;
-    await new Promise((r) => setTimeout(r, 50));
+    await until(() => hangAborted, 'the call to see its cancellation');
     expect(hangAborted).toBe(true);
   });
 });

@@ -23,13 +23,22 @@ function start(env: Record<string, string> = {}) {
       waiters.splice(0).forEach((w) => w());
     }
   });
-  child.stderr.on('data', (d) => (stderr += d));
+  const stderrWaiters: Array<() => void> = [];
+  child.stderr.on('data', (d) => {
+    stderr += d;
+    stderrWaiters.splice(0).forEach((w) => w());
+  });
   const send = (msg: unknown) => child!.stdin.write(`${typeof msg === 'string' ? msg : JSON.stringify(msg)}\n`);
   const next = async (count: number) => {
     while (lines.length < count) await new Promise<void>((r) => waiters.push(r));
     return lines.slice(0, count).map((l) => JSON.parse(l));
   };
-  return { child, send, next, lines, stderr: () => stderr };
+  // stdout and stderr are separate pipes: what the child wrote to stderr before a reply may reach us after it.
+  const stderrContaining = async (text: string) => {
+    while (!stderr.includes(text)) await new Promise<void>((r) => stderrWaiters.push(r));
+    return stderr;
+  };
+  return { child, send, next, lines, stderr: () => stderr, stderrContaining };
 }
 
 describe('stdio server (child process)', () => {
@@ -45,8 +54,7 @@ describe('stdio server (child process)', () => {
     expect(byId[2].result.protocolVersion).toBe('2025-06-18');
     expect(byId[3].result).toEqual({ content: [{ type: 'text', text: 'legacy' }] });
     expect(s.lines.every((l) => JSON.parse(l).jsonrpc === '2.0')).toBe(true);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(s.stderr()).toContain('a careless debug print');
+    expect(await s.stderrContaining('a careless debug print')).toContain('a careless debug print');
   });
 
   it('refuses a line over the limit with a clear error and keeps serving', async () => {

@@ -3,6 +3,7 @@ import { httpTools } from '../../../src/toolsets/http/index.js';
 import { bodyKind } from '../../../src/toolsets/http/response-content.js';
 import { modernMeta } from '../../helpers/wire.js';
 import { contentServer, httpServer, PNG, type Listening } from './helpers.js';
+import { until } from '../../helpers/until.js';
 
 /**
  * The happy paths, against a real HTTP server on 127.0.0.1. Only these
@@ -135,17 +136,13 @@ describe('fetch_url: limits', () => {
     const w = local();
     const before = site.connections;
     const answer = w.request('tools/call', { name: 'fetch_url', arguments: { url: `${base}/slow` }, _meta: modernMeta() }, 'slow');
-    await new Promise((r) => setTimeout(r, 200));
+    const openSockets = () => new Promise<number>((resolve) => site.server.getConnections((_e, n) => resolve(n)));
+    await until(() => site.connections > before, 'the fetch to connect');
     expect(site.connections).toBe(before + 1);
-    const sockets = await new Promise<number>((resolve) => site.server.getConnections((_e, n) => resolve(n)));
-    expect(sockets).toBeGreaterThan(0);
+    expect(await openSockets()).toBeGreaterThan(0);
     w.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'slow' } });
-    for (let i = 0; i < 100; i++) {
-      const open = await new Promise<number>((resolve) => site.server.getConnections((_e, n) => resolve(n)));
-      if (open === 0) break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    expect(await new Promise<number>((resolve) => site.server.getConnections((_e, n) => resolve(n)))).toBe(0);
+    await until(async () => (await openSockets()) === 0, 'the connection to close');
+    expect(await openSockets()).toBe(0);
     let answered = false;
     void answer.then(() => (answered = true));
     await new Promise((r) => setTimeout(r, 50));
