@@ -71,7 +71,8 @@ export function describeRpcError(err: McpRpcError): string {
   return `the server answered with error ${err.code}: ${withoutRepeatedCode(err.message, err.code)}`;
 }
 
-function withoutRepeatedCode(message: string, code: number): string {
+/** A server message without a leading copy of its own code (SDK servers write "MCP error -32602: …"). */
+export function withoutRepeatedCode(message: string, code: number): string {
   const c = String(code).replace('-', '\\-');
   const prefix = new RegExp(`^\\s*(?:(?:mcp\\s+)?(?:json-?rpc\\s+)?(?:error\\s*)?${c}\\s*[:\\-–]|\\[${c}\\]|\\(${c}\\))\\s*`, 'i');
   const rest = message.replace(prefix, '');

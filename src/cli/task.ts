@@ -6,7 +6,7 @@ import { TASKS_EXTENSION } from '../protocol/extensions.js';
 import type { TaskInfo } from '../client/tasks.js';
 import type { CallToolOptions, CallToolResult } from '../client/types.js';
 import { connectClient, forTheCommandLine, resolveTarget, type ClientCommandOptions } from './connect.js';
-import { ExitCode, UsageError, type CliIo } from './errors.js';
+import { ExitCode, UsageError, withoutRepeatedCode, type CliIo } from './errors.js';
 import { formatCallResult, oneLine } from './format.js';
 import { jsonForTerminal, sanitize } from './sanitize.js';
 import { styleFor } from './style.js';
@@ -133,7 +133,7 @@ export function describeTask(task: TaskInfo): string {
   if (task.statusMessage) lines.push(`  ${oneLine(sanitize(task.statusMessage))}`);
   if (task.createdAt) lines.push(`  created ${sanitize(task.createdAt)}${task.lastUpdatedAt ? `, updated ${sanitize(task.lastUpdatedAt)}` : ''}`);
   lines.push(`  kept ${task.ttlMs === null ? 'until deleted' : `for ${Math.round(task.ttlMs / 1000)} s from creation`}`);
-  if (task.error) lines.push(`  error ${task.error.code}: ${oneLine(sanitize(task.error.message))}`);
+  if (task.error) lines.push(`  error ${task.error.code}: ${oneLine(sanitize(withoutRepeatedCode(task.error.message, task.error.code)))}`);
   if (task.inputRequests) lines.push(`  waiting for ${Object.keys(task.inputRequests).length} answer(s); run the call with toolwright call --task to answer them`);
   return `${lines.join('\n')}\n`;
 }
