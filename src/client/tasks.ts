@@ -6,6 +6,7 @@ import { readInputRequired } from './inputs/check.js';
 import type { InputResponder } from './inputs/responder.js';
 import { clip } from './results.js';
 import type { RequestOptions } from './session.js';
+import type { TaskCallOptions, TaskInfo, TaskStatus } from './task-types.js';
 
 /**
  * The client side of the tasks extension (io.modelcontextprotocol/tasks,
@@ -16,39 +17,13 @@ import type { RequestOptions } from './session.js';
  */
 
 export { TASKS_EXTENSION };
+export type { TaskCallOptions, TaskInfo, TaskStatus };
 
 /** Declares the extension on one request (SEP-2663: per request, never for the session). */
 export const TASKS_EXTENSIONS: Readonly<Record<string, unknown>> = Object.freeze({ [TASKS_EXTENSION]: {} });
 
-export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
-
 const STATUSES: ReadonlySet<string> = new Set<TaskStatus>(['working', 'input_required', 'completed', 'failed', 'cancelled']);
 export const TERMINAL: ReadonlySet<string> = new Set<TaskStatus>(['completed', 'failed', 'cancelled']);
-
-/** A task as the server last described it (the DetailedTask of `tasks/get`). */
-export interface TaskInfo {
-  taskId: string;
-  status: TaskStatus;
-  statusMessage?: string;
-  createdAt?: string;
-  lastUpdatedAt?: string;
-  /** From creation; null: kept until deleted. */
-  ttlMs: number | null;
-  pollIntervalMs?: number;
-  /** Outstanding questions (status input_required). */
-  inputRequests?: Record<string, unknown>;
-  /** The final tools/call result (status completed). */
-  result?: Record<string, unknown>;
-  /** The JSON-RPC error (status failed). */
-  error?: { code: number; message: string; data?: unknown };
-}
-
-export interface TaskCallOptions {
-  /** Told of the task when the server creates it, and again whenever its status or status message changes. */
-  onTask?: (task: TaskInfo) => void;
-  /** Poll no more often than this (default: the server's pollIntervalMs). */
-  pollIntervalMs?: number;
-}
 
 /** What following a task needs of the client. */
 export interface TaskDeps {

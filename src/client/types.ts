@@ -6,7 +6,7 @@ import type { OAuthClient } from './auth/oauth-client.js';
 import type { OAuthOptions } from './auth/types.js';
 import type { InputCapability, InputRequestHandler } from './inputs/types.js';
 import type { ClientTransport } from './transport.js';
-import type { TaskCallOptions } from './tasks.js';
+import type { TaskCallOptions } from './task-types.js';
 
 export type { ContentBlock, ClientCapabilities, Implementation, LogLevel, HttpTarget, StdioTarget };
 

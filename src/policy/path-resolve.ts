@@ -4,7 +4,7 @@ import path from 'node:path';
 import { at, closeDir, lstatAt, openChildDir, openDirByPath, openDirChain, statDir, type HeldDir } from './path-fd.js';
 import { changedError, fsError, OutsideError, PathError, quote } from './path-errors.js';
 import { segmentsBelow } from './path-parse.js';
-import type { ResolvedPath, SandboxRoot } from './paths.js';
+import type { ResolvedPath, SandboxRoot } from './path-types.js';
 
 /**
  * Resolution by descriptors: a path is followed one name at a time from the

@@ -5,9 +5,11 @@ import { closeDir, descriptorPathsAvailable, statDir } from './path-fd.js';
 import { fsError, PathError, quote } from './path-errors.js';
 import { isWithin, parseUserPath, segmentsBelow, type ParsedPath } from './path-parse.js';
 import { checkPath, openRoot } from './path-resolve.js';
+import type { ResolvedPath, SandboxRoot } from './path-types.js';
 
 export { PathError } from './path-errors.js';
 export { DEFAULT_DENY } from './path-deny.js';
+export type { ResolvedPath, SandboxRoot } from './path-types.js';
 
 /** A root given by path (absolute, or relative to `cwd`) and an optional name. */
 export interface RootSpec {
@@ -32,20 +34,6 @@ export interface PathSandboxOptions {
   maxWriteBytes?: number;
 }
 
-export interface SandboxRoot {
-  readonly name: string;
-  /** The root as configured, made absolute (may go through symlinks). */
-  readonly configured: string;
-  /** realpath of the root, taken once at creation. */
-  readonly real: string;
-  /**
-   * Where walks to this root start: the real path of the outermost root that
-   * contains it (its own, unless roots nest), so that a nested root is
-   * reached through held directories like any other path.
-   */
-  readonly anchor: string;
-}
-
 export interface ResolveOptions {
   /** Refuse a path that does not exist (default true). */
   mustExist?: boolean;
@@ -57,23 +45,6 @@ export interface ResolveOptions {
   forWrite?: boolean;
   /** Accept a regular file with other hard links (default false; only safe for unlinking it). */
   allowHardLinks?: boolean;
-}
-
-export interface ResolvedPath {
-  /**
-   * Absolute real path of the target: every directory on the way resolved,
-   * inside a root. Uses never trust it as a path string: path-io.ts walks it
-   * again from the root through held directories (path-fd.ts).
-   */
-  readonly real: string;
-  /** The path as messages and results show it: relative, never the absolute root. */
-  readonly display: string;
-  /** The root the real path lies in. */
-  readonly root: SandboxRoot;
-  /** lstat of `real`, when it exists, taken through its held parent directory. */
-  readonly stat?: fs.Stats;
-  /** forWrite: absolute paths of the missing parent directories, outermost first. */
-  readonly missingDirs: readonly string[];
 }
 
 const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;

@@ -1,24 +1,12 @@
 import { encodeNotification } from '../jsonrpc/encode.js';
-import type { RequestId } from '../jsonrpc/types.js';
-import { LOG_LEVELS, type ClientCapabilities, type Implementation, type LogLevel } from '../protocol/meta.js';
+import { LOG_LEVELS, type LogLevel } from '../protocol/meta.js';
 import { Method } from '../protocol/methods.js';
-import type { Era } from '../protocol/versions.js';
 import type { Logger } from './logger.js';
 import type { Exchange } from './peer.js';
-import type { ToolCall } from './pipeline/call.js';
+import type { CallInfo, ToolCall } from './pipeline/call.js';
+import { MissingClientCapability } from './inputs/missing-capability.js';
 import type { CreateMessageResult, ElicitResult, InputMethod, ListRootsResult } from './inputs/responses.js';
 import type { AskOptions, ElicitSchema, ToolContext } from './tool.js';
-
-export interface CallInfo {
-  era: Era;
-  protocolVersion: string;
-  clientCapabilities: ClientCapabilities;
-  clientInfo?: Implementation;
-  /** The minimum level the client asked to receive, if any. */
-  logLevel?: LogLevel;
-  progressToken?: string | number;
-  requestId: RequestId;
-}
 
 /**
  * The handler's view of a call. `finish()` seals it: nothing is sent for the
@@ -107,12 +95,5 @@ export class CallContext implements ToolContext {
 
   private live(): boolean {
     return !this.finished && !this.call.aborted;
-  }
-}
-
-/** Thrown by `requireClientCapability`; the pipeline turns it into the era's answer. */
-export class MissingClientCapability extends Error {
-  constructor(readonly capability: string) {
-    super(`the client did not declare the "${capability}" capability`);
   }
 }

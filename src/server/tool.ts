@@ -3,6 +3,7 @@ import type { ContentBlock } from '../protocol/content.js';
 import type { ClientCapabilities, Implementation, LogLevel } from '../protocol/meta.js';
 import type { Era } from '../protocol/versions.js';
 import type { RequestId } from '../jsonrpc/types.js';
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { StandardSchemaV1 } from '../schema/standard.js';
 import type { CreateMessageResult, ElicitResult, ListRootsResult } from './inputs/responses.js';
 import type { TaskMode } from './primitives/tasks/policy.js';
@@ -86,12 +87,44 @@ export interface ToolContext {
   listRoots(options?: AskOptions): Promise<ListRootsResult>;
 }
 
-type InferInput<S> = S extends StandardSchemaV1 ? StandardOutput<S> : Record<string, any>;
+/**
+ * What a handler receives for an input schema: a Standard Schema's output type
+ * (zod, valibot, arktype); the type a literal JSON Schema describes (written
+ * inline in `defineTool`, or a constant declared `as const`); otherwise — a
+ * schema typed only as `JsonSchema` or built at run time — any JSON object.
+ */
+type InferInput<S> = S extends StandardSchemaV1 ? StandardOutput<S> : JsonSchemaInput<S, IsLiteral<S>>;
+// `Literal` is worked out before S is narrowed to JSONSchema, a recursive type IsLiteral must not walk.
+type JsonSchemaInput<S, Literal> = Literal extends true ? (S extends JSONSchema ? JsonSchemaValue<S> : Record<string, any>) : Record<string, any>;
 type StandardOutput<S> = S extends { readonly '~standard': { readonly types?: { readonly output: infer O } } }
   ? unknown extends O ? Record<string, any> : O
   : Record<string, any>;
+/**
+ * Whether a schema is known to its last keyword: no part of it typed as an open
+ * record (a `JsonSchema` constant, a function returning one). Such a part says
+ * nothing json-schema-to-ts can use, and makes it explore every keyword's type
+ * (minutes of type-checking), so the whole schema keeps today's any-object type.
+ */
+type IsLiteral<T> = T extends readonly (infer E)[]
+  ? IsLiteral<E>
+  : T extends object
+    ? string extends keyof T ? false : { [K in keyof T]-?: IsLiteral<T[K]> }[keyof T] extends true ? true : false
+    : true;
+/**
+ * json-schema-to-ts, with properties that have a `default` kept optional: the
+ * validator checks arguments but does not fill defaults in. A schema it cannot
+ * read as an object (a boolean schema, a non-literal part) gives any JSON object.
+ */
+type JsonSchemaValue<S extends JSONSchema> = FromSchema<S, { keepDefaultedPropertiesOptional: true }> extends infer V
+  ? V extends object ? V : Record<string, any>
+  : never;
 
-export interface Tool<S extends JsonSchema | StandardSchemaV1 = JsonSchema | StandardSchemaV1> {
+/**
+ * `Args` is what the handler receives, worked out from `S` once, where the
+ * schema is known (`defineTool`); the handler takes it as a separate parameter
+ * so that relating two tools never has to evaluate a schema's type in general.
+ */
+export interface Tool<S extends JsonSchema | StandardSchemaV1 = JsonSchema | StandardSchemaV1, Args = InferInput<S>> {
   /** 1–128 characters of [A-Za-z0-9_.-], unique within the server. */
   name: string;
   title?: string;
@@ -144,11 +177,15 @@ export interface Tool<S extends JsonSchema | StandardSchemaV1 = JsonSchema | Sta
    * outputSchema — the structured value itself. Throw ToolError for a failure
    * the model should read.
    */
-  handler(args: InferInput<S>, ctx: ToolContext): unknown;
+  handler(args: Args, ctx: ToolContext): unknown;
 }
 
-/** Only adds types: a tool is a plain object. */
-export function defineTool<S extends JsonSchema | StandardSchemaV1>(tool: Tool<S>): Tool<S> {
+/**
+ * Only adds types: a tool is a plain object. The handler's arguments take their
+ * type from `inputSchema` (a `const` type parameter reads an inline JSON Schema
+ * as the literal it is, no `as const` needed).
+ */
+export function defineTool<const S extends JsonSchema | StandardSchemaV1>(tool: Tool<S>): Tool<S> {
   return tool;
 }
 

@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { AuditRecord, AuditSink } from '../../src/audit/record.js';
 import { RpcError } from '../../src/jsonrpc/errors.js';
-import type { CallInfo } from '../../src/server/context.js';
+import type { CallInfo } from '../../src/server/pipeline/call.js';
 import { RequestStateCodec } from '../../src/server/inputs/request-state.js';
 import { Peer, type Exchange } from '../../src/server/peer.js';
 import { auditStage } from '../../src/server/pipeline/audit.js';

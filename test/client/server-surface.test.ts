@@ -33,7 +33,7 @@ function server() {
   });
 }
 
-const answering = { onInputRequest: async () => ({ action: 'accept', content: { ok: true, topic: 'tides' } }) };
+const answering = { onInputRequest: async () => ({ action: 'accept' as const, content: { ok: true, topic: 'tides' } }) };
 
 describe.each(['modern', 'legacy'] as const)('ToolClient: resources, prompts and completion (%s era)', (era) => {
   let pair: InMemoryPair | undefined;

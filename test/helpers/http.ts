@@ -15,7 +15,7 @@ export async function startHttp(server: ToolServer, options: HttpServeOptions = 
   /** A well-formed modern request with the standard headers. */
   const modern = (method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}, meta: Record<string, unknown> = {}) => {
     const mirrored = method === 'resources/read' ? params.uri : params.name;
-    const name = typeof mirrored === 'string' ? { 'mcp-name': mirrored } : {};
+    const name: Record<string, string> = typeof mirrored === 'string' ? { 'mcp-name': mirrored } : {};
     return post(
       { jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: modernMeta(meta) } },
       { 'mcp-protocol-version': MODERN, 'mcp-method': method, ...name, ...headers },

@@ -91,7 +91,7 @@ export async function startAuthorizationServer(options: { tokenTtlSeconds?: numb
         resourceIndicators: {
           enabled: true,
           useGrantedResource: async () => true,
-          getResourceServerInfo: async (_ctx, resource) => ({
+          getResourceServerInfo: async (_ctx: unknown, resource: string) => ({
             scope: ALL_SCOPES.join(' '),
             audience: resource,
             accessTokenTTL: state.ttl,

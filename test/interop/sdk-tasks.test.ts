@@ -28,7 +28,7 @@ let server: ToolServer;
 let temp: { dir: string; remove: () => void };
 beforeAll(async () => {
   temp = sharedTempDir('tw-sdk-tasks-');
-  server = new ToolServer({ tools: taskTools as never, audit: false, logger: memoryLogger().logger, tasks: { store: join(temp.dir, 'tasks.db'), pollIntervalMs: 30 } });
+  server = new ToolServer({ tools: taskTools, audit: false, logger: memoryLogger().logger, tasks: { store: join(temp.dir, 'tasks.db'), pollIntervalMs: 30 } });
   http = await serveHttp(server, { port: 0 });
 });
 afterAll(async () => {

@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/temp.js';
 
 // The published build: tsc's output bundled by scripts/bundle.mjs (npm test builds first).
 // These run real child processes on dist/, the way users and `npm start` load it.
@@ -42,6 +43,34 @@ describe('the built package', () => {
       }));`;
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env } });
     expect(JSON.parse(stdout)).toEqual({ bad: true, good: '42', client: 'function', config: true });
+  });
+
+  it('publishes types that give a plain-JSON-Schema tool typed arguments (json-schema-to-ts comes as a dependency)', async () => {
+    // A consumer's own project, type-checked against dist/*.d.ts the way an editor would after `npm install toolwright`.
+    const dir = tempDir('tw-consumer-');
+    writeFileSync(`${dir}/consumer.ts`, `
+      import { defineTool, ToolServer, type Tool } from ${JSON.stringify(`${root}dist/index.js`)};
+      import { mathTools } from ${JSON.stringify(`${root}dist/toolsets.js`)};
+      const forecast = defineTool({
+        name: 'forecast',
+        description: 'd',
+        inputSchema: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } }, required: ['city'] },
+        handler: ({ city, days }) => {
+          const name: string = city;
+          // @ts-expect-error days may be absent
+          const count: number = days;
+          return name + count;
+        },
+      });
+      const tools: Tool[] = [forecast, ...mathTools()];
+      export const server = new ToolServer({ tools });
+    `);
+    writeFileSync(`${dir}/tsconfig.json`, JSON.stringify({
+      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false, typeRoots: [`${root}node_modules/@types`], types: ['node'] },
+      files: ['consumer.ts'],
+    }));
+    const checked = await run(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-p', `${dir}/tsconfig.json`]).then(() => 'no errors', (err: { stdout: string }) => err.stdout);
+    expect(checked).toBe('no errors');
   });
 
   it('keeps the server core in few files, and the client free of server code', () => {

@@ -98,7 +98,8 @@ describe('Streamable HTTP, modern era', () => {
     const call = (headers: Record<string, string>) => http.modern('tools/call', { name: 'regional', arguments: { region: 'us-west1' } }, headers);
     expect((await call({ 'mcp-param-region': 'us-west1' })).status).toBe(200);
     expect((await call({ 'mcp-param-region': '=?base64?dXMtd2VzdDE=?=' })).status).toBe(200);
-    for (const bad of [{}, { 'mcp-param-region': 'eu-central1' }, { 'mcp-param-region': '=?base64?dXMtd2VzdDE?=' }]) {
+    const badHeaders: Array<Record<string, string>> = [{}, { 'mcp-param-region': 'eu-central1' }, { 'mcp-param-region': '=?base64?dXMtd2VzdDE?=' }];
+    for (const bad of badHeaders) {
       const res = await call(bad);
       expect(res.status).toBe(400);
       expect((await res.json()).error.code).toBe(-32020);

@@ -37,11 +37,12 @@ describe('invalid UTF-8 over HTTP', () => {
   });
   afterAll(() => http.close());
 
-  const send = (body: Buffer) =>
+  const send = (bytes: Buffer) =>
     fetch(http.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'echo' },
-      body,
+      // fetch's BodyInit takes a view over an ArrayBuffer, not Buffer's ArrayBufferLike: the same bytes, copied.
+      body: new Uint8Array(bytes),
     });
 
   for (const [name, bytes] of Object.entries(BAD_BYTES)) {

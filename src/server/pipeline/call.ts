@@ -2,9 +2,11 @@ import type { CallsInFlight } from '../calls-in-flight.js';
 import type { CompiledTool } from '../compile-tool.js';
 import { CallInputs, INPUT_REQUIRED, type InputRequiredResult } from '../inputs/call-inputs.js';
 import type { RequestStateCodec, StateBinding } from '../inputs/request-state.js';
-import type { CallInfo } from '../context.js';
 import type { Exchange } from '../peer.js';
 import type { ToolResult } from '../tool.js';
+import type { ClientCapabilities, Implementation, LogLevel } from '../../protocol/meta.js';
+import type { Era } from '../../protocol/versions.js';
+import type { RequestId } from '../../jsonrpc/types.js';
 
 const NO_ANSWERS: Readonly<Record<string, unknown>> = Object.freeze({});
 
@@ -22,6 +24,18 @@ export type CallStatus =
 
 /** Undefined: the call was cancelled, nothing is sent. */
 export type CallOutcome = ToolResult | InputRequiredResult | undefined;
+
+/** What the dispatcher knows of the request a call came in. */
+export interface CallInfo {
+  era: Era;
+  protocolVersion: string;
+  clientCapabilities: ClientCapabilities;
+  clientInfo?: Implementation;
+  /** The minimum level the client asked to receive, if any. */
+  logLevel?: LogLevel;
+  progressToken?: string | number;
+  requestId: RequestId;
+}
 
 /** One `tools/call` as it moves through the pipeline. */
 export class ToolCall {

@@ -1,8 +1,7 @@
 import type { CallsInFlight } from '../calls-in-flight.js';
-import type { CallInfo } from '../context.js';
 import type { Exchange } from '../peer.js';
 import type { ToolRegistry } from '../registry.js';
-import { compose, thenCleanUp, ToolCall, type CallOutcome, type Stage } from './call.js';
+import { compose, thenCleanUp, ToolCall, type CallInfo, type CallOutcome, type Stage } from './call.js';
 import type { ConcurrencyGate } from '../../policy/concurrency.js';
 import type { RateLimiter } from '../../policy/rate-limit.js';
 import type { RequestStateCodec } from '../inputs/request-state.js';

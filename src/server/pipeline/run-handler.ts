@@ -1,5 +1,6 @@
 import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
-import { CallContext, MissingClientCapability } from '../context.js';
+import { CallContext } from '../context.js';
+import { MissingClientCapability } from '../inputs/missing-capability.js';
 import type { Logger } from '../logger.js';
 import { normalizeResult } from '../normalize-result.js';
 import { ToolError, type ToolResult } from '../tool.js';

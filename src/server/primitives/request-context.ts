@@ -4,7 +4,7 @@ import { nodeCrypto } from '../../lazy-crypto.js';
 import { isPlainObject } from '../../protocol/content.js';
 import { ToolError } from '../../protocol/tool-error.js';
 import type { Era } from '../../protocol/versions.js';
-import { MissingClientCapability } from '../context.js';
+import { MissingClientCapability } from '../inputs/missing-capability.js';
 import { CallInputs, INPUT_REQUIRED, type InputRequiredResult } from '../inputs/call-inputs.js';
 import type { RequestStateCodec, StateBinding } from '../inputs/request-state.js';
 import type { CreateMessageResult, ElicitResult, InputMethod, ListRootsResult } from '../inputs/responses.js';

@@ -29,7 +29,7 @@ function tools() {
     defineTool({
       name: 'maybe',
       description: 'd',
-      inputSchema: { type: 'object', properties: { ms: { type: 'number' } } },
+      inputSchema: { type: 'object', properties: { ms: { type: 'number' } }, required: ['ms'] },
       task: { afterMs: 100 },
       handler: async ({ ms }, ctx: ToolContext) => {
         await sleep(ms, ctx.signal);
