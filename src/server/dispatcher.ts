@@ -9,7 +9,7 @@ import { negotiateLegacyVersion, type Era } from '../protocol/versions.js';
 import type { AuditSink } from '../audit/record.js';
 import type { PipelineOptions } from './pipeline/index.js';
 import { InsufficientScopeError } from './pipeline/authorize.js';
-import { MethodTable, methodNotFound, ok, standardPrimitives, type Primitive } from './primitives/index.js';
+import { MethodTable, methodNotFound, ok, standardPrimitives, type Primitive, type PrimitiveContext } from './primitives/index.js';
 import { RateLimitedError } from './primitives/rate-limit.js';
 import type { Logger } from './logger.js';
 import type { PromptRegistry } from './primitives/prompts/registry.js';
@@ -17,6 +17,7 @@ import type { ResourceRegistry } from './primitives/resources/registry.js';
 import type { Exchange, Peer, Reply } from './peer.js';
 import type { SubscriptionHub } from './subscriptions.js';
 
+/** @internal */
 export interface DispatcherOptions extends PipelineOptions {
   serverInfo: Implementation;
   instructions?: string;
@@ -33,14 +34,10 @@ export interface DispatcherOptions extends PipelineOptions {
   primitives?: (context: PrimitiveContext) => Primitive[];
 }
 
-/** What the dispatcher hands a primitive built outside the standard list. */
-export interface PrimitiveContext {
-  results: ResultEncoder;
-  options: DispatcherOptions;
-}
+export type { PrimitiveContext } from './primitives/method-table.js';
 
 /**
- * Routes one message to its era's lifecycle. A request carrying the modern
+ * @internal Routes one message to its era's lifecycle. A request carrying the modern
  * `_meta` envelope is served statelessly (2026-07-28); `initialize` opens a
  * legacy session on the peer; other requests follow the peer's session. Each
  * method is one lookup in the table the primitives registered into (see
@@ -122,7 +119,11 @@ export class Dispatcher {
     if (err instanceof InsufficientScopeError) return { json: encodeError(id, err), status: err.httpStatus, requiredScopes: err.scopes };
     if (err instanceof RateLimitedError) return { json: encodeError(id, err), status: err.httpStatus, retryAfterSeconds: err.retryAfterSeconds };
     if (err instanceof RpcError) return { json: encodeError(id, err), status: err.httpStatus };
-    this.logger.error({ err }, 'unexpected error while handling a request');
+    try {
+      this.logger.error({ err }, 'unexpected error while handling a request');
+    } catch {
+      // A logger that throws must not keep the answer back (a connection's reply never rejects).
+    }
     const internal = new RpcError(ErrorCode.InternalError, 'Internal error');
     return { json: encodeError(id, internal), status: 500 };
   }

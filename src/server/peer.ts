@@ -14,9 +14,10 @@ export interface LegacySession {
 }
 
 /**
- * One client connection as the dispatcher sees it: a stdio process, an
- * in-memory pair, or a legacy HTTP session (modern HTTP requests each get
- * their own short-lived peer).
+ * @internal One client connection as the dispatcher sees it, behind a
+ * public ServerConnection (connection.ts): a stdio process, an in-memory
+ * pair, a WebSocket, or a legacy HTTP session (modern HTTP requests each get
+ * their own short-lived connection).
  */
 export class Peer {
   legacy?: LegacySession;
@@ -27,12 +28,20 @@ export class Peer {
   private nextOutboundId = 0;
   private readonly closeListeners: Array<() => void> = [];
   /**
-   * Sends an unsolicited notification (legacy list changes): the stdio channel,
-   * or a legacy HTTP session's GET stream while one is open.
+   * Sends an unsolicited notification (legacy list changes): the connection's
+   * own channel (stdio, a WebSocket), or a legacy HTTP session's GET stream
+   * while one is open.
    */
   push?: (json: string) => void;
+  /**
+   * Its requests arrive with channels of their own (HTTP: each POST's
+   * response), so `push` is not where a request's traffic goes: a background
+   * task's requests to the client wait for a `tasks/result` stream instead.
+   */
+  requestChannels = false;
 
-  constructor(readonly transport: 'stdio' | 'http' | 'memory') {}
+  /** `transport` labels it ('stdio', 'http', 'websocket', …). */
+  constructor(readonly transport: string) {}
 
   onClose(listener: () => void): void {
     this.closeListeners.push(listener);
@@ -89,6 +98,7 @@ export class Peer {
 
 /** One inbound request: where it came from and how to talk back while it runs. */
 export interface Exchange {
+  /** @internal the connection it arrived on */
   readonly peer: Peer;
   /** Sends a request-scoped notification (progress, log) to the client. */
   notify(json: string): void;
@@ -108,8 +118,14 @@ export interface Exchange {
   readonly messageBytes?: number;
 }
 
-/** A serialized JSON-RPC response and the HTTP status it travels with. */
+/**
+ * The answer to one request: a serialized JSON-RPC response and the HTTP
+ * status it travels with (200, or its error's: 400 for a malformed request,
+ * 404 for an unknown method, 403 for missing scopes, 429 when refused for
+ * load, 500 for an internal error). A transport without statuses sends `json`.
+ */
 export interface Reply {
+  /** The JSON-RPC response, serialized once. */
   json: string;
   status: number;
   /** Seconds to wait before retrying (a rate-limited call); HTTP sends it as Retry-After. */

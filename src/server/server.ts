@@ -5,8 +5,9 @@ import type { Implementation } from '../protocol/meta.js';
 import { createDefaultAuditSink } from '../audit/default-sink.js';
 import type { AuditSink } from '../audit/record.js';
 import { CallsInFlight, ServerShutdown } from './calls-in-flight.js';
-import { Dispatcher, type PrimitiveContext } from './dispatcher.js';
-import type { Primitive } from './primitives/index.js';
+import { Connection, type ConnectOptions, type ServerConnection } from './connection.js';
+import { Dispatcher } from './dispatcher.js';
+import type { Primitive, PrimitiveContext } from './primitives/method-table.js';
 import { PromptRegistry, type Prompt } from './primitives/prompts/index.js';
 import { ResourceRegistry, type Resource, type ResourceTemplate } from './primitives/resources/index.js';
 import { auditStage } from './pipeline/audit.js';
@@ -124,16 +125,19 @@ export class ToolServer {
   readonly prompts = new PromptRegistry();
   readonly logger: Logger;
   readonly info: Implementation;
-  /** @internal the protocol engine transports talk to */
-  readonly dispatcher: Dispatcher;
+  /** @internal the protocol engine; transports reach it through `connect` */
+  private readonly dispatcher: Dispatcher;
+  /** @internal */
   private readonly subscriptions = new SubscriptionHub();
   /** Large results kept for `resources/read`. */
   readonly results: ResultStore;
   /** The audit sink, if auditing is on. */
   readonly audit?: AuditSink;
+  /** @internal */
   private readonly calls = new CallsInFlight();
   /** Where tasks are kept, unless tasks are off. */
   readonly taskStore?: TaskStore;
+  /** @internal */
   private draining?: Promise<void>;
 
   constructor(options: ToolServerOptions = {}) {
@@ -180,6 +184,16 @@ export class ToolServer {
     if (options.prompts?.length) this.prompts.add(...options.prompts);
     // After the initial tools: only later changes are news to clients.
     this.tools.onChange(() => this.subscriptions.toolsChanged());
+  }
+
+  /**
+   * Opens a connection for one client (README "Write your own transport"):
+   * the transport hands it each inbound message with `receive` and sends
+   * the replies it returns; what the server sends on its own goes to
+   * `options.send`. `close()` it when the client is gone.
+   */
+  connect(options: ConnectOptions): ServerConnection {
+    return new Connection(this.dispatcher, options);
   }
 
   /** Ends open subscriptions with their completion result (a transport shutting down calls it). */

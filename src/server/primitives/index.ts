@@ -45,4 +45,4 @@ export function standardPrimitives(options: PrimitivesOptions): Primitive[] {
   ];
 }
 
-export { MethodTable, ok, methodNotFound, type MethodHandler, type Primitive, type RequestFacts, type Route } from './method-table.js';
+export { MethodTable, ok, methodNotFound, type MethodHandler, type Primitive, type PrimitiveContext, type RequestFacts, type Route } from './method-table.js';

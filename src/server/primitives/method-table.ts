@@ -2,7 +2,9 @@ import { encodeResult } from '../../jsonrpc/encode.js';
 import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
 import type { JsonRpcRequest } from '../../jsonrpc/types.js';
 import type { RequestEnvelope } from '../../protocol/meta.js';
+import type { ResultEncoder } from '../../protocol/result.js';
 import type { Era } from '../../protocol/versions.js';
+import type { DispatcherOptions } from '../dispatcher.js';
 import type { Exchange, LegacySession, Reply } from '../peer.js';
 
 /**
@@ -82,6 +84,14 @@ export interface Primitive {
   register(methods: MethodTable): void;
   /** Ends what it holds open (long-lived requests) at shutdown. */
   close?(): void;
+}
+
+/** What the server hands the primitives of `ToolServerOptions.primitives` as it builds them. */
+export interface PrimitiveContext {
+  /** Encodes results for each era (`resultType`, `_meta` serverInfo on modern results). */
+  results: ResultEncoder;
+  /** @internal the dispatcher's own options */
+  options: DispatcherOptions;
 }
 
 /** A success reply from a result that is already JSON text. */

@@ -102,7 +102,7 @@ export class TaskInputPeer extends Peer {
     const receiver = this.receivers.at(-1);
     if (receiver) return receiver(queued.json);
     // One channel, nothing to choose: written at once (push is that channel on stdio and in-memory pairs).
-    if (this.session.transport !== 'http' && this.session.push) return this.session.push(queued.json);
+    if (!this.session.requestChannels && this.session.push) return this.session.push(queued.json);
     this.queue.push(queued);
   }
 }
