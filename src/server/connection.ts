@@ -5,7 +5,8 @@ import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcRespon
 import type { AuthInfo } from '../policy/auth/principal.js';
 import { Method } from '../protocol/methods.js';
 import type { Dispatcher } from './dispatcher.js';
-import { Peer, type Exchange, type Reply } from './peer.js';
+import { Peer } from './peer.js';
+import type { Exchange, Reply } from './exchange.js';
 
 /** Open `subscriptions/listen` requests one connection may hold, by default. */
 export const DEFAULT_MAX_LISTEN_STREAMS = 32;

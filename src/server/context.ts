@@ -4,7 +4,7 @@ import { LOG_LEVELS, type ClientCapabilities, type Implementation, type LogLevel
 import { Method } from '../protocol/methods.js';
 import type { Era } from '../protocol/versions.js';
 import type { Logger } from './logger.js';
-import type { Exchange } from './peer.js';
+import type { Exchange } from './exchange.js';
 import type { ToolCall } from './pipeline/call.js';
 import type { CreateMessageResult, ElicitResult, InputMethod, ListRootsResult } from './inputs/responses.js';
 import type { AskOptions, ElicitSchema, ToolContext } from './tool.js';

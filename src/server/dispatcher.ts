@@ -14,7 +14,8 @@ import { RateLimitedError } from './primitives/rate-limit.js';
 import type { Logger } from './logger.js';
 import type { PromptRegistry } from './primitives/prompts/registry.js';
 import type { ResourceRegistry } from './primitives/resources/registry.js';
-import type { Exchange, Peer, Reply } from './peer.js';
+import type { Peer } from './peer.js';
+import type { Exchange, Reply } from './exchange.js';
 import type { SubscriptionHub } from './subscriptions.js';
 
 /** @internal */

@@ -3,7 +3,7 @@ import type { CompiledTool } from '../compile-tool.js';
 import { CallInputs, INPUT_REQUIRED, type InputRequiredResult } from '../inputs/call-inputs.js';
 import type { RequestStateCodec, StateBinding } from '../inputs/request-state.js';
 import type { CallInfo } from '../context.js';
-import type { Exchange } from '../peer.js';
+import type { Exchange } from '../exchange.js';
 import type { ToolResult } from '../tool.js';
 
 const NO_ANSWERS: Readonly<Record<string, unknown>> = Object.freeze({});

@@ -5,7 +5,7 @@ import type { RequestEnvelope } from '../../protocol/meta.js';
 import type { ResultEncoder } from '../../protocol/result.js';
 import type { Era } from '../../protocol/versions.js';
 import type { DispatcherOptions } from '../dispatcher.js';
-import type { Exchange, LegacySession, Reply } from '../peer.js';
+import type { Exchange, LegacySession, Reply } from '../exchange.js';
 
 /**
  * What the request's era says about its client: the modern request's own

@@ -1,5 +1,6 @@
 import { isPlainObject } from '../../../protocol/content.js';
-import { Peer, type Exchange } from '../../peer.js';
+import { Peer } from '../../peer.js';
+import type { Exchange } from '../../exchange.js';
 import { RELATED_TASK } from './legacy.js';
 
 /** What a task's input channel asks of its TaskRun. */
