@@ -100,8 +100,8 @@ const NOTHING_TO_SEND = () => {};
 /**
  * @internal The ServerConnection `ToolServer.connect` returns: a Peer (what the
  * dispatcher keeps per client) behind the one public face transports use,
- * so none of them reaches into the dispatcher (DESIGN.md "Transports use a
- * public connection").
+ * so none of them reaches into the dispatcher (README "Write your own
+ * transport").
  */
 export class Connection implements ServerConnection {
   private readonly peer: Peer;
