@@ -116,7 +116,8 @@ export interface LimitOptions {
 
 /**
  * A tools server for both protocol eras. Build it once; serve it over any
- * number of transports (`serveStdio`, `serveHttp`, or the in-memory pair).
+ * number of transports (`serveStdio`, `serveHttp`, the in-memory pair, or
+ * one of your own through `connect`).
  */
 export class ToolServer {
   readonly tools = new ToolRegistry();
