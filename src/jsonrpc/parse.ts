@@ -34,6 +34,16 @@ export const INCOMING_REQUESTS: ParseOptions = { refuseLoneSurrogates: true };
  * nesting) is refused before JSON.parse allocates anything for it.
  */
 export function parseMessage(text: string, options?: ParseOptions): ParsedMessage {
+  return classifyMessage(parseJson(text, options));
+}
+
+/**
+ * Parses one message's JSON with the limits every message gets (no batch, no
+ * excessive nesting, optionally no lone surrogate); the value is not yet
+ * known to be JSON-RPC (`messageKind` says). Throws RpcError with ParseError
+ * or InvalidRequest.
+ */
+export function parseJson(text: string, options?: ParseOptions): unknown {
   if (firstCharCode(text) === 0x5b) throw batchRefused();
   if (nestingExceeds(text, MAX_JSON_DEPTH)) {
     throw new RpcError(ErrorCode.ParseError, `Parse error: the message nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`);
@@ -48,10 +58,19 @@ export function parseMessage(text: string, options?: ParseOptions): ParsedMessag
   if (options?.refuseLoneSurrogates && text.indexOf('\\u') !== -1 && SURROGATE_ESCAPE.test(text) && !wellFormed(value)) {
     throw new RpcError(ErrorCode.ParseError, 'Parse error: a string holds an unpaired surrogate escape (\\uD800-\\uDFFF), which is not Unicode text');
   }
-  return classifyMessage(value);
+  return value;
 }
 
 export function classifyMessage(value: unknown): ParsedMessage {
+  return { kind: messageKind(value), message: value } as ParsedMessage;
+}
+
+/**
+ * What a JSON-RPC message is, checked (throws RpcError InvalidRequest, with
+ * `data.id` when the id could be read). Allocates nothing: the server
+ * connection classifies every message it is handed, parsed or not.
+ */
+export function messageKind(value: unknown): ParsedMessage['kind'] {
   if (Array.isArray(value)) throw batchRefused();
   if (value === null || typeof value !== 'object') {
     throw new RpcError(ErrorCode.InvalidRequest, 'Invalid Request: a JSON-RPC message must be an object');
@@ -65,14 +84,12 @@ export function classifyMessage(value: unknown): ParsedMessage {
     if (m.params !== undefined && (m.params === null || typeof m.params !== 'object' || Array.isArray(m.params))) {
       throw invalid('"params" must be an object', m.id);
     }
-    if (!hasId) return { kind: 'notification', message: m as unknown as JsonRpcNotification };
+    if (!hasId) return 'notification';
     if (!isRequestId(m.id)) throw invalid('"id" must be a string or an integer (never null)', undefined);
-    return { kind: 'request', message: m as unknown as JsonRpcRequest };
+    return 'request';
   }
   if ('method' in m) throw invalid('"method" must be a string', m.id);
-  if (hasId && ('result' in m || 'error' in m)) {
-    return { kind: 'response', message: m as unknown as JsonRpcResponse };
-  }
+  if (hasId && ('result' in m || 'error' in m)) return 'response';
   throw invalid('the message is neither a request, a notification nor a response', m.id);
 }
 

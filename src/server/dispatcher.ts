@@ -4,46 +4,22 @@ import type { JsonRpcNotification, JsonRpcRequest } from '../jsonrpc/types.js';
 import { isPlainObject } from '../protocol/content.js';
 import { hasModernClaim, readEnvelope, type Implementation } from '../protocol/meta.js';
 import { Method } from '../protocol/methods.js';
-import { ResultEncoder, type CacheHints } from '../protocol/result.js';
+import { ResultEncoder } from '../protocol/result.js';
 import { negotiateLegacyVersion, type Era } from '../protocol/versions.js';
-import type { AuditSink } from '../audit/record.js';
-import type { AuditGuard } from './pipeline/audit-guard.js';
-import type { PipelineOptions } from './pipeline/index.js';
 import { InsufficientScopeError } from './pipeline/authorize.js';
 import { MethodTable, methodNotFound, ok, standardPrimitives, type Primitive } from './primitives/index.js';
 import { RateLimitedError } from './primitives/rate-limit.js';
 import type { Logger } from './logger.js';
-import type { PromptRegistry } from './primitives/prompts/registry.js';
-import type { ResourceRegistry } from './primitives/resources/registry.js';
-import type { Exchange, Peer, Reply } from './peer.js';
-import type { SubscriptionHub } from './subscriptions.js';
+import type { Peer } from './peer.js';
+import type { Exchange, Reply } from './exchange.js';
+import type { DispatcherOptions, PrimitiveContext } from './primitive-context.js';
 
-export interface DispatcherOptions extends PipelineOptions {
-  serverInfo: Implementation;
-  instructions?: string;
-  /** Items per list page (`tools/list`, …). */
-  pageSize: number;
-  /** Cache hints on modern list and `server/discover` results. */
-  cacheHints: CacheHints;
-  subscriptions: SubscriptionHub;
-  resources: ResourceRegistry;
-  prompts: PromptRegistry;
-  /** Where the requests that are not tool calls are recorded (the pipeline's `outer` stages record tool calls). */
-  auditSink?: AuditSink;
-  /** The audit trail's failure policy, shared with the tools/call audit stage. */
-  auditGuard?: AuditGuard;
-  /** Primitives beyond the standard ones, registered after them (so they may wrap their methods). */
-  primitives?: (context: PrimitiveContext) => Primitive[];
-}
+export type { DispatcherOptions, PrimitiveContext };
 
-/** What the dispatcher hands a primitive built outside the standard list. */
-export interface PrimitiveContext {
-  results: ResultEncoder;
-  options: DispatcherOptions;
-}
+
 
 /**
- * Routes one message to its era's lifecycle. A request carrying the modern
+ * @internal Routes one message to its era's lifecycle. A request carrying the modern
  * `_meta` envelope is served statelessly (2026-07-28); `initialize` opens a
  * legacy session on the peer; other requests follow the peer's session. Each
  * method is one lookup in the table the primitives registered into (see
@@ -125,7 +101,11 @@ export class Dispatcher {
     if (err instanceof InsufficientScopeError) return { json: encodeError(id, err), status: err.httpStatus, requiredScopes: err.scopes };
     if (err instanceof RateLimitedError) return { json: encodeError(id, err), status: err.httpStatus, retryAfterSeconds: err.retryAfterSeconds };
     if (err instanceof RpcError) return { json: encodeError(id, err), status: err.httpStatus };
-    this.logger.error({ err }, 'unexpected error while handling a request');
+    try {
+      this.logger.error({ err }, 'unexpected error while handling a request');
+    } catch {
+      // A logger that throws must not keep the answer back (a connection's reply never rejects).
+    }
     const internal = new RpcError(ErrorCode.InternalError, 'Internal error');
     return { json: encodeError(id, internal), status: 500 };
   }

@@ -1,22 +1,14 @@
 import { encodeRequest } from '../jsonrpc/encode.js';
 import type { JsonRpcResponse, RequestId } from '../jsonrpc/types.js';
-import type { ClientCapabilities, Implementation, LogLevel } from '../protocol/meta.js';
-import type { AuthInfo } from '../policy/auth/principal.js';
+import type { LegacySession } from './legacy-session.js';
 import { InflightRequests } from './inflight.js';
 
-/** What a legacy `initialize` handshake established for one stdio process or HTTP session. */
-export interface LegacySession {
-  protocolVersion: string;
-  clientCapabilities: ClientCapabilities;
-  clientInfo?: Implementation;
-  /** Set by `logging/setLevel`. */
-  logLevel?: LogLevel;
-}
 
 /**
- * One client connection as the dispatcher sees it: a stdio process, an
- * in-memory pair, or a legacy HTTP session (modern HTTP requests each get
- * their own short-lived peer).
+ * @internal One client connection as the dispatcher sees it, behind a
+ * public ServerConnection (connection.ts): a stdio process, an in-memory
+ * pair, a WebSocket, or a legacy HTTP session (modern HTTP requests each get
+ * their own short-lived connection).
  */
 export class Peer {
   legacy?: LegacySession;
@@ -27,12 +19,20 @@ export class Peer {
   private nextOutboundId = 0;
   private readonly closeListeners: Array<() => void> = [];
   /**
-   * Sends an unsolicited notification (legacy list changes): the stdio channel,
-   * or a legacy HTTP session's GET stream while one is open.
+   * Sends an unsolicited notification (legacy list changes): the connection's
+   * own channel (stdio, a WebSocket), or a legacy HTTP session's GET stream
+   * while one is open.
    */
   push?: (json: string) => void;
+  /**
+   * Its requests arrive with channels of their own (HTTP: each POST's
+   * response), so `push` is not where a request's traffic goes: a background
+   * task's requests to the client wait for a `tasks/result` stream instead.
+   */
+  requestChannels = false;
 
-  constructor(readonly transport: 'stdio' | 'http' | 'memory') {}
+  /** `transport` labels it ('stdio', 'http', 'websocket', …). */
+  constructor(readonly transport: string) {}
 
   onClose(listener: () => void): void {
     this.closeListeners.push(listener);
@@ -85,37 +85,6 @@ export class Peer {
     this.outbound.clear();
     for (const listener of this.closeListeners.splice(0)) listener();
   }
-}
-
-/** One inbound request: where it came from and how to talk back while it runs. */
-export interface Exchange {
-  readonly peer: Peer;
-  /** Sends a request-scoped notification (progress, log) to the client. */
-  notify(json: string): void;
-  /**
-   * Calls `listener` when the transport loses the client (an HTTP response
-   * stream closed before the answer); returns the unsubscribe. A callback
-   * rather than an AbortSignal: most requests never need one, and signals cost.
-   */
-  onClose?(listener: (reason: Error) => void): () => void;
-  /** HTTP request headers, lower-cased; absent on other transports. */
-  readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
-  /** The authenticated caller, when the transport knows it. */
-  readonly principal?: string;
-  /** What the transport verified about the caller (subject, client, scopes, claims); `principal` is its `id`. */
-  readonly auth?: AuthInfo;
-  /** Size of the whole message, when the transport knows it (bounds the arguments). */
-  readonly messageBytes?: number;
-}
-
-/** A serialized JSON-RPC response and the HTTP status it travels with. */
-export interface Reply {
-  json: string;
-  status: number;
-  /** Seconds to wait before retrying (a rate-limited call); HTTP sends it as Retry-After. */
-  retryAfterSeconds?: number;
-  /** A 403 for a token without the scopes a call needs: all of them, for the transport's challenge. */
-  requiredScopes?: readonly string[];
 }
 
 /** A server-to-client request the client answered with a JSON-RPC error (legacy era). */

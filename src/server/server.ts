@@ -5,8 +5,10 @@ import type { Implementation } from '../protocol/meta.js';
 import { DefaultAuditSink } from '../audit/default-sink.js';
 import type { AuditSink } from '../audit/record.js';
 import { CallsInFlight, ServerShutdown } from './calls-in-flight.js';
-import { Dispatcher, type PrimitiveContext } from './dispatcher.js';
-import type { Primitive } from './primitives/index.js';
+import { Connection, type ConnectOptions, type ServerConnection } from './connection.js';
+import { Dispatcher } from './dispatcher.js';
+import type { PrimitiveContext } from './primitive-context.js';
+import type { Primitive } from './primitives/method-table.js';
 import { PromptRegistry, type Prompt } from './primitives/prompts/index.js';
 import { ResourceRegistry, type Resource, type ResourceTemplate } from './primitives/resources/index.js';
 import { auditStage } from './pipeline/audit.js';
@@ -125,7 +127,8 @@ export interface LimitOptions {
 
 /**
  * A tools server for both protocol eras. Build it once; serve it over any
- * number of transports (`serveStdio`, `serveHttp`, or the in-memory pair).
+ * number of transports (`serveStdio`, `serveHttp`, the in-memory pair, or
+ * one of your own through `connect`).
  */
 export class ToolServer {
   readonly tools = new ToolRegistry();
@@ -134,8 +137,9 @@ export class ToolServer {
   readonly prompts = new PromptRegistry();
   readonly logger: Logger;
   readonly info: Implementation;
-  /** @internal the protocol engine transports talk to */
-  readonly dispatcher: Dispatcher;
+  /** @internal the protocol engine; transports reach it through `connect` */
+  private readonly dispatcher: Dispatcher;
+  /** @internal */
   private readonly subscriptions = new SubscriptionHub();
   /** Large results kept for `resources/read`. */
   readonly results: ResultStore;
@@ -143,9 +147,11 @@ export class ToolServer {
   readonly audit?: AuditSink;
   /** The audit trail's health and failure policy: records lost, requests refused (if auditing is on). */
   readonly auditGuard?: AuditGuard;
+  /** @internal */
   private readonly calls = new CallsInFlight();
   /** Where tasks are kept, unless tasks are off. */
   readonly taskStore?: TaskStore;
+  /** @internal */
   private draining?: Promise<void>;
   /** Who hears what a graceful drain does past its grace (default: the server's log). `toolwright serve` says it in its own words on stderr. */
   drainReporter?: (event: DrainEvent) => void;
@@ -196,6 +202,16 @@ export class ToolServer {
     if (options.prompts?.length) this.prompts.add(...options.prompts);
     // After the initial tools: only later changes are news to clients.
     this.tools.onChange(() => this.subscriptions.toolsChanged());
+  }
+
+  /**
+   * Opens a connection for one client (README "Write your own transport"):
+   * the transport hands it each inbound message with `receive` and sends
+   * the replies it returns; what the server sends on its own goes to
+   * `options.send`. `close()` it when the client is gone.
+   */
+  connect(options: ConnectOptions): ServerConnection {
+    return new Connection(this.dispatcher, options);
   }
 
   /** Ends open subscriptions with their completion result (a transport shutting down calls it). */

@@ -101,13 +101,13 @@ export class SubscriptionHub {
     return () => this.subscriptions.delete(subscription);
   }
 
-  /** A legacy peer hears about list changes (tools: those it can see) until it closes. */
+  /** @internal A legacy peer hears about list changes (tools: those it can see) until it closes. */
   addLegacyPeer(peer: Peer, auth?: AuthInfo): void {
     this.legacyPeers.set(peer, { toolsChanged: this.toolWatch?.(auth) });
     peer.onClose(() => this.legacyPeers.delete(peer));
   }
 
-  /** Legacy `resources/subscribe`: false when the session already watches as many URIs as it may. */
+  /** @internal Legacy `resources/subscribe`: false when the session already watches as many URIs as it may. */
   subscribeLegacy(peer: Peer, uri: string): boolean {
     const listener = this.legacyPeers.get(peer);
     if (!listener) return false;
@@ -117,7 +117,7 @@ export class SubscriptionHub {
     return true;
   }
 
-  /** Legacy `resources/unsubscribe`. */
+  /** @internal Legacy `resources/unsubscribe`. */
   unsubscribeLegacy(peer: Peer, uri: string): void {
     this.legacyPeers.get(peer)?.uris?.delete(uri);
   }

@@ -6,8 +6,8 @@ import type { JsonRpcRequest } from '../jsonrpc/types.js';
 import { hasModernClaim } from '../protocol/meta.js';
 import { Method } from '../protocol/methods.js';
 import { isLegacyVersion } from '../protocol/versions.js';
-import { Peer, type Exchange, type Reply } from '../server/peer.js';
-import type { Dispatcher } from '../server/dispatcher.js';
+import type { ReceiveOptions, Reply, ServerConnection } from '../server/connection.js';
+import type { ToolServer } from '../server/server.js';
 import type { AuthInfo } from '../policy/auth/principal.js';
 import { BodyAbortedError, BodyConsumedError, BodyTooLargeError, readBody } from './http-body.js';
 import { clientAddressKey } from './client-address.js';
@@ -16,13 +16,14 @@ import type { HttpAuthorization } from './http-authorization.js';
 import { guardProblem, type HostGuardOptions } from './http-guard.js';
 import { checkStandardHeaders } from './http-headers.js';
 import { rpcError, send, type HttpResponse } from './http-response.js';
-import type { SessionStore, HttpSession } from './http-sessions.js';
+import { HttpSession, type SessionStore } from './http-sessions.js';
 import { startSse, writeSseEvent, writeSseKeepAlive } from './sse.js';
 import type { StreamRefusal, StreamSlots } from './stream-slots.js';
 
 /** What one MCP endpoint serves with: built once by createHttpHandler (http-handler.ts). */
 export interface EndpointParts {
-  dispatcher: Dispatcher;
+  /** Served through its public connections (`server.connect`): one per legacy session, one per modern request. */
+  server: ToolServer;
   guard: HostGuardOptions;
   maxBodyBytes: number;
   keepAliveMs: number;
@@ -41,7 +42,7 @@ export interface EndpointParts {
  * (or the stream it became) is done.
  */
 export function createMcpEndpoint(parts: EndpointParts): (req: IncomingMessage, res: HttpResponse) => Promise<void> {
-  const { dispatcher, guard, maxBodyBytes: maxBody, keepAliveMs, sessions, streams, authorization, authThrottle } = parts;
+  const { server, guard, maxBodyBytes: maxBody, keepAliveMs, sessions, streams, authorization, authThrottle } = parts;
 
   const serve = async (req: IncomingMessage, res: HttpResponse): Promise<void> => {
     const forbidden = guardProblem(req.headers, guard);
@@ -95,17 +96,18 @@ export function createMcpEndpoint(parts: EndpointParts): (req: IncomingMessage, 
     if (parsed.kind === 'request') return request(req, res, parsed.message, auth);
     const session = sessionOf(req, res, auth?.id);
     if (session === null) return;
-    if (parsed.kind === 'notification') dispatcher.handleNotification(parsed.message, session?.peer ?? new Peer('http'));
+    if (parsed.kind === 'notification') (session?.connection ?? server.connect({ transport: 'http', caller: auth })).receive(parsed.message);
     // A response answers a request the server sent on one of the session's streams. Without a
     // session there is no such request: a modern client MUST NOT send responses (streamable-http.mdx).
-    else if (session) session.peer.handleResponse(parsed.message);
+    else if (session) session.connection.receive(parsed.message);
     else return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Invalid Request: clients must not send JSON-RPC responses, except to a legacy session (Mcp-Session-Id) that asked', undefined, 400));
     res.writeHead(202).end();
   };
 
   const request = async (req: IncomingMessage, res: HttpResponse, message: JsonRpcRequest, auth: AuthInfo | undefined): Promise<void> => {
-    let peer: Peer;
+    let connection: ServerConnection;
     let session: HttpSession | undefined;
+    let opening: HttpSession | undefined;
     if (hasModernClaim(message.params)) {
       // Modern: no sessions; Mcp-Session-Id is ignored (streamable-http.mdx "Backward Compatibility").
       try {
@@ -114,39 +116,40 @@ export function createMcpEndpoint(parts: EndpointParts): (req: IncomingMessage, 
         return rpcError(res, err as RpcError, message.id);
       }
       if (message.method === Method.subscriptionsListen && !takeStreamSlot(req, res, auth?.id, message.id)) return;
-      peer = new Peer('http');
+      connection = server.connect({ transport: 'http', caller: auth });
     } else if (message.method === Method.initialize) {
       if (sessions.full) {
         res.setHeader('retry-after', '30');
         return rpcError(res, new RpcError(ErrorCode.InternalError, 'Service Unavailable: too many sessions; retry later', undefined, 503), message.id);
       }
-      peer = new Peer('http');
+      opening = new HttpSession(server, auth?.id, auth);
+      connection = opening.connection;
     } else {
       const found = sessionOf(req, res, auth?.id, message.id);
       if (found === null) return;
       session = found;
-      peer = session?.peer ?? new Peer('http');
+      connection = session?.connection ?? server.connect({ transport: 'http', caller: auth });
     }
-    const reply = await dispatchWithStream(req, res, message, peer, auth);
+    const reply = await dispatchWithStream(req, res, message, connection, auth);
+    const opened = opening && reply?.status === 200 && connection.protocolVersion !== undefined;
+    // An initialize that failed, or whose client left before its answer, opens nothing: its connection ends here.
+    if (opening && !opened) connection.close();
     if (!reply) return;
     const extra: Record<string, string> = {};
-    if (message.method === Method.initialize && !session && peer.legacy && reply.status === 200) {
-      extra[SESSION_HEADER] = sessions.add(peer, auth?.id).id;
-    }
+    if (opened) extra[SESSION_HEADER] = sessions.add(opening!).id;
     // 403 insufficient_scope: the challenge names every scope the call needs (authorization/index "Scope Challenge Handling").
     if (reply.requiredScopes && authorization) extra['www-authenticate'] = authorization.insufficientScope(reply.requiredScopes);
     send(res, reply, extra);
   };
 
   /** Runs the request; switches the response to SSE the moment the call sends a notification. */
-  const dispatchWithStream = async (req: IncomingMessage, res: HttpResponse, message: JsonRpcRequest, peer: Peer, auth: AuthInfo | undefined): Promise<Reply | undefined> => {
+  const dispatchWithStream = async (req: IncomingMessage, res: HttpResponse, message: JsonRpcRequest, connection: ServerConnection, auth: AuthInfo | undefined): Promise<Reply | undefined> => {
     let keepAlive: NodeJS.Timeout | undefined;
     const gone = () => res.destroyed && !res.writableFinished;
-    const exchange: Exchange = {
-      peer,
+    const facts: ReceiveOptions = {
       headers: req.headers,
-      principal: auth?.id,
-      auth,
+      // Every request is authenticated on its own (a session's token may be refreshed).
+      caller: auth,
       messageBytes: Number(req.headers['content-length']) || undefined,
       // Closing the response stream is the cancellation signal (streamable-http.mdx "Cancellation").
       onClose: (listener) => {
@@ -156,7 +159,7 @@ export function createMcpEndpoint(parts: EndpointParts): (req: IncomingMessage, 
         res.once('close', onClose);
         return () => res.off('close', onClose);
       },
-      notify: (json) => {
+      send: (json) => {
         if (gone() || res.writableEnded) return;
         if (!res.headersSent) {
           startSse(res);
@@ -167,7 +170,7 @@ export function createMcpEndpoint(parts: EndpointParts): (req: IncomingMessage, 
         writeSseEvent(res, json);
       },
     };
-    const reply = await dispatcher.handleRequest(message, exchange);
+    const reply = await connection.receive(message, facts);
     clearInterval(keepAlive);
     if (!reply || gone()) return undefined;
     if (res.headersSent) {
@@ -212,16 +215,13 @@ export function createMcpEndpoint(parts: EndpointParts): (req: IncomingMessage, 
     if (session.stream) return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Conflict: this session already has an open stream', undefined, 409));
     if (!takeStreamSlot(req, res, principal)) return;
     startSse(res, { [SESSION_HEADER]: session.id });
+    // The session's connection sends what the server says on its own here while it is open.
     session.stream = res;
-    session.peer.push = (json) => writeSseEvent(res, json);
     const timer = setInterval(() => writeSseKeepAlive(res), keepAliveMs);
     timer.unref();
     res.once('close', () => {
       clearInterval(timer);
-      if (session.stream === res) {
-        session.stream = undefined;
-        session.peer.push = undefined;
-      }
+      if (session.stream === res) session.stream = undefined;
     });
   };
 

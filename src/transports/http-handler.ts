@@ -102,7 +102,7 @@ export function createHttpHandler(toolServer: ToolServer, options: HttpHandlerOp
   const authThrottle = authorization && limits.authFailureLimit ? new AuthFailureThrottle(limits.authFailureLimit, limits.trustProxy) : undefined;
   const sessions = new SessionStore(options.sessionIdleMs ?? 30 * 60_000, options.maxSessions ?? 1_000);
   const serveMcp = createMcpEndpoint({
-    dispatcher: toolServer.dispatcher,
+    server: toolServer,
     // Without a bind address to judge by: any Host, and no Origin (a browser page) unless allowed.
     guard: { allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins ?? [] },
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_MESSAGE_BYTES,

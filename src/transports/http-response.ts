@@ -2,7 +2,7 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import { encodeError } from '../jsonrpc/encode.js';
 import type { RpcError } from '../jsonrpc/errors.js';
 import type { JsonRpcRequest } from '../jsonrpc/types.js';
-import type { Reply } from '../server/peer.js';
+import type { Reply } from '../server/connection.js';
 
 /**
  * What the MCP endpoint writes an answer to: the part of Node's

@@ -1,16 +1,31 @@
 import { nodeCrypto } from '../lazy-crypto.js';
-import { Peer } from '../server/peer.js';
+import type { AuthInfo } from '../policy/auth/principal.js';
+import type { ServerConnection } from '../server/connection.js';
+import type { ToolServer } from '../server/server.js';
 import type { HttpResponse } from './http-response.js';
+import { writeSseEvent } from './sse.js';
 
-/** A legacy (2025-11-25 and earlier) Streamable HTTP session. */
-export interface HttpSession {
-  readonly id: string;
-  readonly peer: Peer;
-  /** The authenticated caller who opened it, if any. */
-  readonly principal?: string;
-  lastSeen: number;
+/** A legacy (2025-11-25 and earlier) Streamable HTTP session: one server connection, its requests each on a POST of their own. */
+export class HttpSession {
+  /** Unguessable (session hijacking); assigned when `initialize` succeeded and the store adopted it. */
+  id = '';
+  readonly connection: ServerConnection;
+  lastSeen = Date.now();
   /** The standalone GET stream for server-initiated messages, when open. */
   stream?: HttpResponse;
+
+  /** `principal`: the authenticated caller who opens it, if any; the session is theirs alone. */
+  constructor(server: ToolServer, readonly principal: string | undefined, caller: string | AuthInfo | undefined) {
+    // What the server sends on its own (list changes, task status) goes on the GET stream while one is open.
+    this.connection = server.connect({
+      transport: 'http',
+      caller,
+      send: (json) => {
+        const stream = this.stream;
+        if (stream) writeSseEvent(stream, json);
+      },
+    });
+  }
 }
 
 /**
@@ -30,9 +45,10 @@ export class SessionStore {
     return this.sessions.size >= this.maxSessions;
   }
 
-  /** Adopts a peer whose `initialize` succeeded; the id is unguessable (session hijacking). */
-  add(peer: Peer, principal?: string): HttpSession {
-    const session: HttpSession = { id: nodeCrypto().randomUUID(), peer, principal, lastSeen: Date.now() };
+  /** Adopts a session whose `initialize` succeeded, giving it its id. */
+  add(session: HttpSession): HttpSession {
+    session.id = nodeCrypto().randomUUID();
+    session.lastSeen = Date.now();
     this.sessions.set(session.id, session);
     return session;
   }
@@ -48,7 +64,7 @@ export class SessionStore {
     const session = this.sessions.get(id);
     if (!session) return false;
     this.sessions.delete(id);
-    session.peer.close('session ended');
+    session.connection.close('session ended');
     session.stream?.end();
     return true;
   }
@@ -62,7 +78,7 @@ export class SessionStore {
     const cutoff = Date.now() - this.idleMs;
     for (const s of [...this.sessions.values()]) {
       // A session with an open stream or a call in flight is in use, however quiet.
-      if (s.lastSeen < cutoff && !s.stream && s.peer.inflight.size === 0) this.end(s.id);
+      if (s.lastSeen < cutoff && !s.stream && s.connection.inFlight === 0) this.end(s.id);
     }
   }
 }

@@ -1,7 +1,7 @@
 import type { ClientCapabilities } from '../../protocol/meta.js';
 import type { Era } from '../../protocol/versions.js';
 import { MissingClientCapability } from './missing-capability.js';
-import type { Exchange } from '../peer.js';
+import type { Exchange } from '../exchange.js';
 import type { RequestStateCodec, StateBinding } from './request-state.js';
 import { CAPABILITY_FOR, isValidResponse, type InputMethod } from './responses.js';
 

@@ -2,7 +2,7 @@ import type { CallsInFlight } from '../calls-in-flight.js';
 import type { CompiledTool } from '../compile-tool.js';
 import { CallInputs, INPUT_REQUIRED, type InputRequiredResult } from '../inputs/call-inputs.js';
 import type { RequestStateCodec, StateBinding } from '../inputs/request-state.js';
-import type { Exchange } from '../peer.js';
+import type { Exchange } from '../exchange.js';
 import type { ToolResult } from '../tool.js';
 import type { ClientCapabilities, Implementation, LogLevel } from '../../protocol/meta.js';
 import type { Era } from '../../protocol/versions.js';

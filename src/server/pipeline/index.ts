@@ -1,5 +1,5 @@
 import type { CallsInFlight } from '../calls-in-flight.js';
-import type { Exchange } from '../peer.js';
+import type { Exchange } from '../exchange.js';
 import type { ToolRegistry } from '../registry.js';
 import { compose, thenCleanUp, ToolCall, type CallInfo, type CallOutcome, type Stage } from './call.js';
 import type { ConcurrencyGate } from '../../policy/concurrency.js';

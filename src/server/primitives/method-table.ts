@@ -3,7 +3,7 @@ import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
 import type { JsonRpcRequest } from '../../jsonrpc/types.js';
 import type { RequestEnvelope } from '../../protocol/meta.js';
 import type { Era } from '../../protocol/versions.js';
-import type { Exchange, LegacySession, Reply } from '../peer.js';
+import type { Exchange, LegacySession, Reply } from '../exchange.js';
 
 /**
  * What the request's era says about its client: the modern request's own
@@ -83,6 +83,7 @@ export interface Primitive {
   /** Ends what it holds open (long-lived requests) at shutdown. */
   close?(): void;
 }
+
 
 /** A success reply from a result that is already JSON text. */
 export function ok(request: JsonRpcRequest, resultJson: string): Reply {

@@ -9,7 +9,7 @@ import { CallInputs, INPUT_REQUIRED, type InputRequiredResult } from '../inputs/
 import type { RequestStateCodec, StateBinding } from '../inputs/request-state.js';
 import type { CreateMessageResult, ElicitResult, InputMethod, ListRootsResult } from '../inputs/responses.js';
 import type { Logger } from '../logger.js';
-import type { Exchange } from '../peer.js';
+import type { Exchange } from '../exchange.js';
 import type { AskOptions, ToolContext } from '../tool.js';
 import type { RequestFacts } from './method-table.js';
 import type { TrackedRequest } from './tracked-request.js';

@@ -5,7 +5,7 @@ import type { JsonRpcRequest } from '../../jsonrpc/types.js';
 import type { Era } from '../../protocol/versions.js';
 import { ServerShutdown, type CallsInFlight } from '../calls-in-flight.js';
 import type { Logger } from '../logger.js';
-import type { Exchange, Reply } from '../peer.js';
+import type { Exchange, Reply } from '../exchange.js';
 import { InsufficientScopeError } from '../pipeline/authorize.js';
 import { capAuditName, isoNow } from '../pipeline/audit.js';
 import { AuditGuard } from '../pipeline/audit-guard.js';

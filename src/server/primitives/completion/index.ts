@@ -4,7 +4,7 @@ import { nodeCrypto } from '../../../lazy-crypto.js';
 import { isPlainObject } from '../../../protocol/content.js';
 import { Method } from '../../../protocol/methods.js';
 import type { Era } from '../../../protocol/versions.js';
-import type { Exchange, Reply } from '../../peer.js';
+import type { Exchange, Reply } from '../../exchange.js';
 import type { AuthInfo } from '../../../policy/auth/principal.js';
 import { authorizeEntry, mayKnow } from '../../pipeline/authorize.js';
 import type { ArgsSchema } from '../args-schema.js';

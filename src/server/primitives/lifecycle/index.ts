@@ -3,7 +3,7 @@ import { isLogLevel, LOG_LEVELS, type Implementation } from '../../../protocol/m
 import { Method } from '../../../protocol/methods.js';
 import { shapeResult, type CacheHints } from '../../../protocol/result.js';
 import { MODERN_VERSIONS } from '../../../protocol/versions.js';
-import type { LegacySession } from '../../peer.js';
+import type { LegacySession } from '../../exchange.js';
 import { ok, type MethodTable, type Primitive } from '../method-table.js';
 
 export interface LifecycleOptions {

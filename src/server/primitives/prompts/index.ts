@@ -5,7 +5,7 @@ import { Method } from '../../../protocol/methods.js';
 import type { Era } from '../../../protocol/versions.js';
 import { authorizeEntry } from '../../pipeline/authorize.js';
 import { ScopedListing } from '../../scoped-listing.js';
-import type { Exchange, Reply } from '../../peer.js';
+import type { Exchange, Reply } from '../../exchange.js';
 import { ok, type MethodTable, type Primitive, type RequestFacts } from '../method-table.js';
 import { takeRequestPoint } from '../rate-limit.js';
 import { runWithInputs } from '../request-context.js';

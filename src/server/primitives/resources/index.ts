@@ -5,7 +5,7 @@ import type { Era } from '../../../protocol/versions.js';
 import type { AuthInfo } from '../../../policy/auth/principal.js';
 import { authorizeEntry, mayKnow, mayUse } from '../../pipeline/authorize.js';
 import { ScopedListing } from '../../scoped-listing.js';
-import type { Exchange, Reply } from '../../peer.js';
+import type { Exchange, Reply } from '../../exchange.js';
 import type { ResultStore } from '../../result-store.js';
 import { MAX_WATCHED_URI_CHARS } from '../../subscriptions.js';
 import { ok, type MethodTable, type Primitive, type RequestFacts } from '../method-table.js';

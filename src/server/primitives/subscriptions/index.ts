@@ -4,7 +4,7 @@ import { isPlainObject } from '../../../protocol/content.js';
 import { META } from '../../../protocol/meta.js';
 import { Method } from '../../../protocol/methods.js';
 import type { ResultEncoder } from '../../../protocol/result.js';
-import type { Exchange, Reply } from '../../peer.js';
+import type { Exchange, Reply } from '../../exchange.js';
 import type { SubscriptionHub } from '../../subscriptions.js';
 import { ok, type MethodTable, type Primitive } from '../method-table.js';
 

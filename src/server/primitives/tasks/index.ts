@@ -7,7 +7,7 @@ import type { ResultEncoder } from '../../../protocol/result.js';
 import type { Implementation } from '../../../protocol/meta.js';
 import { ORPHANED_TASK_ERROR, type TaskRecord, type TaskStore } from '../../../tasks/store.js';
 import type { Logger } from '../../logger.js';
-import type { Exchange, Reply } from '../../peer.js';
+import type { Exchange, Reply } from '../../exchange.js';
 import type { ToolRegistry } from '../../registry.js';
 import { ok, type MethodHandler, type MethodTable, type Primitive, type RequestFacts } from '../method-table.js';
 import { resolveTaskMode, type ResolvedTaskMode, type TaskMode } from './policy.js';

@@ -1,5 +1,6 @@
 import { isPlainObject } from '../../../protocol/content.js';
-import { Peer, type Exchange } from '../../peer.js';
+import { Peer } from '../../peer.js';
+import type { Exchange } from '../../exchange.js';
 import { RELATED_TASK } from './legacy.js';
 
 /** What a task's input channel asks of its TaskRun. */
@@ -102,7 +103,7 @@ export class TaskInputPeer extends Peer {
     const receiver = this.receivers.at(-1);
     if (receiver) return receiver(queued.json);
     // One channel, nothing to choose: written at once (push is that channel on stdio and in-memory pairs).
-    if (this.session.transport !== 'http' && this.session.push) return this.session.push(queued.json);
+    if (!this.session.requestChannels && this.session.push) return this.session.push(queued.json);
     this.queue.push(queued);
   }
 }

@@ -2,7 +2,7 @@ import { ErrorCode, RpcError } from '../../../jsonrpc/errors.js';
 import { isPlainObject } from '../../../protocol/content.js';
 import { META } from '../../../protocol/meta.js';
 import { TERMINAL_STATUSES, type TaskCursor, type TaskRecord } from '../../../tasks/store.js';
-import type { Reply } from '../../peer.js';
+import type { Reply } from '../../exchange.js';
 import type { ResolvedTaskMode } from './policy.js';
 
 /**

@@ -4,7 +4,7 @@ import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
 import { isPlainObject } from '../../../protocol/content.js';
 import { META } from '../../../protocol/meta.js';
 import type { TaskRecord, TaskStore } from '../../../tasks/store.js';
-import type { Exchange, Reply } from '../../peer.js';
+import type { Exchange, Reply } from '../../exchange.js';
 import type { MethodHandler, RequestFacts } from '../method-table.js';
 import { declaresTasks, detailedTask, missingTasksExtension } from './wire.js';
 

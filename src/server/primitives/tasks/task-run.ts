@@ -2,7 +2,8 @@ import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
 import { isPlainObject } from '../../../protocol/content.js';
 import { Method } from '../../../protocol/methods.js';
 import { TERMINAL_STATUSES as TERMINAL, type TaskError, type TaskPatch, type TaskRecord, type TaskStore } from '../../../tasks/store.js';
-import { Peer, type Exchange, type Reply } from '../../peer.js';
+import { Peer } from '../../peer.js';
+import type { Exchange, Reply } from '../../exchange.js';
 import type { MethodHandler, RequestFacts } from '../method-table.js';
 import { TaskInputPeer } from './legacy-input.js';
 

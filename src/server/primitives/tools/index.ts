@@ -7,7 +7,7 @@ import type { ScopePolicy } from '../../../policy/auth/scope-policy.js';
 import { CallPipeline, retryAfterMsOf, type PipelineOptions } from '../../pipeline/index.js';
 import { ScopedToolListing } from '../../scoped-listing.js';
 import type { SubscriptionHub } from '../../subscriptions.js';
-import type { Exchange, Reply } from '../../peer.js';
+import type { Exchange, Reply } from '../../exchange.js';
 import { ok, type MethodHandler, type MethodTable, type Primitive, type RequestFacts } from '../method-table.js';
 
 export interface ToolsPrimitiveOptions extends PipelineOptions {

@@ -1,0 +1,11 @@
+/**
+ * toolwright/http: the Streamable HTTP transport, loaded when imported.
+ * `createHttpHandler` here is synchronous and returns the handler itself
+ * (`{ handle, fetch, close }`); the one exported by 'toolwright' returns a
+ * Promise of it, so that `import 'toolwright'` does not load the HTTP code
+ * for servers that only speak stdio. Both build the same handler.
+ */
+export { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from './transports/http-handler.js';
+export { serveHttp, type HttpServeOptions, type HttpServerHandle, type HttpRoute } from './transports/http-server.js';
+export type { FetchRequestInfo } from './transports/http-fetch.js';
+export type { HttpCloseOptions } from './transports/http-drain.js';

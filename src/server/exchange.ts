@@ -1,0 +1,44 @@
+import type { AuthInfo } from '../policy/auth/principal.js';
+import type { LegacySession } from './legacy-session.js';
+import type { Peer } from './peer.js';
+
+export type { LegacySession };
+
+/** One inbound request: where it came from and how to talk back while it runs. */
+export interface Exchange {
+  /** @internal the connection it arrived on */
+  readonly peer: Peer;
+  /** Sends a request-scoped notification (progress, log) to the client. */
+  notify(json: string): void;
+  /**
+   * Calls `listener` when the transport loses the client (an HTTP response
+   * stream closed before the answer); returns the unsubscribe. A callback
+   * rather than an AbortSignal: most requests never need one, and signals cost.
+   */
+  onClose?(listener: (reason: Error) => void): () => void;
+  /** HTTP request headers, lower-cased; absent on other transports. */
+  readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
+  /** The authenticated caller, when the transport knows it. */
+  readonly principal?: string;
+  /** What the transport verified about the caller (subject, client, scopes, claims); `principal` is its `id`. */
+  readonly auth?: AuthInfo;
+  /** Size of the whole message, when the transport knows it (bounds the arguments). */
+  readonly messageBytes?: number;
+}
+
+/**
+ * The answer to one request: a serialized JSON-RPC response and the HTTP
+ * status it travels with (200, or its error's: 400 for a malformed request,
+ * 404 for an unknown method, 403 for missing scopes, 429 when refused for
+ * load, 500 for an internal error). A transport without statuses sends `json`.
+ */
+export interface Reply {
+  /** The JSON-RPC response, serialized once. */
+  json: string;
+  status: number;
+  /** Seconds to wait before retrying (a rate-limited call); HTTP sends it as Retry-After. */
+  retryAfterSeconds?: number;
+  /** A 403 for a token without the scopes a call needs: all of them, for the transport's challenge. */
+  requiredScopes?: readonly string[];
+}
+

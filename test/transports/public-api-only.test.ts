@@ -1,0 +1,18 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+// Transports use the server's public API only (README "Write your own transport"): the
+// ToolServer, its connection (server.connect) and the Logger type; never the dispatcher or a Peer.
+const dir = new URL('../../src/transports/', import.meta.url).pathname;
+const PUBLIC = new Set(['../server/server.js', '../server/connection.js', '../server/logger.js']);
+
+describe('src/transports', () => {
+  it('imports nothing from src/server but the public ToolServer, ServerConnection and Logger', () => {
+    const reaching = readdirSync(dir).filter((f) => f.endsWith('.ts')).flatMap((file) =>
+      [...readFileSync(dir + file, 'utf8').matchAll(/from\s+'(\.\.\/server\/[^']+)'/g)]
+        .map(([, spec]) => spec)
+        .filter((spec) => !PUBLIC.has(spec))
+        .map((spec) => `${file}: ${spec}`));
+    expect(reaching).toEqual([]);
+  });
+});
