@@ -2,7 +2,7 @@ import { sanitize } from './sanitize.js';
 import { serverStderrOf } from './server-stderr.js';
 import { CancelledError, ConnectionError, McpRpcError, OutputValidationError, ProtocolViolationError, TimeoutError, ToolClientError } from '../client/errors.js';
 
-/** Exit codes (documented in the README's CLI reference). */
+/** Exit codes (documented in docs/cli.md). */
 export const ExitCode = { ok: 0, usage: 1, failure: 2, toolError: 3, interrupted: 130 } as const;
 
 /** The user asked for something the CLI cannot do: exit 1 with the message. */

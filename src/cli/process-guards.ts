@@ -7,7 +7,7 @@ const REJECTION_WINDOW_MS = 10_000;
 
 /**
  * What `toolwright serve` does with errors nobody handled, so that one tool's
- * bug does not end every caller's calls (README "Errors nobody handled").
+ * bug does not end every caller's calls (docs/server.md#shutting-down-and-errors-nobody-handled).
  *
  * - `unhandledRejection`: a promise left rejected with no handler — typically
  *   a tool's fire-and-forget work failing after its call was answered. The

@@ -68,7 +68,7 @@ export async function serveCommand(options: ServeOptions, io: CliIo, version: st
 async function planServer(options: ServeOptions, version: string): Promise<{ plan: ServerPlan; state: StateLocation }> {
   const cwd = process.cwd();
   const file = options.config || !options.tools ? findConfig(cwd, options.config) : undefined;
-  // Where the audit trail, tasks and (with no config) ./workspace go: README "Where state lives".
+  // Where the audit trail, tasks and (with no config) ./workspace go: docs/audit.md, "Where state lives".
   const state = locateState(cwd, file);
   // A per-user state folder is private (audit data names callers and their arguments): made
   // here before the default workspace inside it would make it with the default mode. Other

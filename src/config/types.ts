@@ -19,7 +19,7 @@ export interface ToolwrightConfig {
   tools?: string[];
   /** Folders whose files are served as read-only resources (listed, and read through the same sandbox rules as the fs tools). */
   resources?: ResourcesConfig;
-  /** A folder of prompt files (Markdown with YAML front matter; README "Prompts"). */
+  /** A folder of prompt files (Markdown with YAML front matter; docs/server.md#prompt-files-and-resource-folders). */
   prompts?: PromptsConfig;
 }
 
@@ -69,7 +69,7 @@ export interface ServerConfig {
   limits?: LimitOptions;
   /** Long-running calls as tasks: where they are kept (a SQLite file, relative to the config), TTL, polling interval, modes; false: no tasks. */
   tasks?: false | { store?: string; leaseMs?: number; ttlMs?: number | null; pollIntervalMs?: number; maxActive?: number; defaultMode?: TaskMode; tools?: Record<string, TaskMode> };
-  /** false: no audit trail. Default: SQLite audit.db in the state folder (README "Where state lives"). */
+  /** false: no audit trail. Default: SQLite audit.db in the state folder (docs/audit.md, "Where state lives"). */
   audit?: false | { sqlite?: string | false; jsonl?: string; retention?: AuditRetentionConfig | false; onFailure?: AuditFailurePolicy };
 }
 

@@ -27,7 +27,7 @@ import { CommandRefusal } from './command-refusal.js';
  *    --exec-path, …) and options that turn a layer back on or run a program
  *    named by the caller are refused (see `checkGitArguments`).
  *
- * What stays open is written in the README (exec toolset, "git"): the check
+ * What stays open is written in docs/built-in-tools.md (exec, "git is hardened"): the check
  * and the run are two processes, so a configuration written in between by
  * something else (not the fs toolset, which denies `.git`) is seen by the
  * run only; and arguments that name paths outside the root are the

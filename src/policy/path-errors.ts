@@ -4,7 +4,8 @@ import { ToolError } from '../protocol/tool-error.js';
  * A refused or failed path operation. It is a ToolError, so a handler may
  * let it through and the model reads its text; the text names only the path
  * as the model gave it (relative to its root), never the absolute root
- * (DESIGN.md: errors never carry absolute paths).
+ * (docs/architecture.md#rules-that-keep-it-safe: errors never carry
+ * absolute paths).
  */
 export class PathError extends ToolError {
   constructor(message: string, readonly code: string) {

@@ -16,7 +16,7 @@ import path from 'node:path';
  * Without /proc/self/fd (macOS, Windows, a Linux without /proc) the same
  * calls take the directory's real path instead: each component is still
  * checked (lstat: a directory, not a link) but a swap between the check and
- * the use is only narrowed, not closed (see README, "Symbolic links and races").
+ * the use is only narrowed, not closed (see docs/built-in-tools.md#symbolic-links-and-races).
  */
 export interface HeldDir {
   /** The absolute real path the directory was reached at (for deny rules and the fallback; never shown). */

@@ -106,7 +106,7 @@ export class PathSandbox {
   /**
    * Whether every check and use is bound to held directories (Linux with
    * /proc mounted). false: component checks by path, a race is narrowed but
-   * not closed (README, "Symbolic links and races").
+   * not closed (docs/built-in-tools.md#symbolic-links-and-races).
    */
   get boundToDescriptors(): boolean {
     return descriptorPathsAvailable();

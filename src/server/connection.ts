@@ -67,7 +67,7 @@ export type { Reply };
 
 /**
  * One client connected to a ToolServer, whatever carries its messages (see
- * README "Write your own transport"). A message-stream transport (stdio, a
+ * docs/server.md#write-your-own-transport). A message-stream transport (stdio, a
  * WebSocket) opens one per client and writes both `send`'s messages and
  * `receive`'s replies on it; Streamable HTTP opens one per legacy session
  * and one per modern request.
@@ -100,8 +100,7 @@ const NOTHING_TO_SEND = () => {};
 /**
  * @internal The ServerConnection `ToolServer.connect` returns: a Peer (what the
  * dispatcher keeps per client) behind the one public face transports use,
- * so none of them reaches into the dispatcher (README "Write your own
- * transport").
+ * so none of them reaches into the dispatcher (docs/server.md#write-your-own-transport).
  */
 export class Connection implements ServerConnection {
   private readonly peer: Peer;

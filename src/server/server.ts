@@ -205,7 +205,7 @@ export class ToolServer {
   }
 
   /**
-   * Opens a connection for one client (README "Write your own transport"):
+   * Opens a connection for one client (docs/server.md#write-your-own-transport):
    * the transport hands it each inbound message with `receive` and sends
    * the replies it returns; what the server sends on its own goes to
    * `options.send`. `close()` it when the client is gone.

@@ -1,6 +1,5 @@
 /**
- * Durable task state behind a small interface (DESIGN.md "State behind small
- * interfaces"): the embedded SQLite store is the default; a shared store
+ * Durable task state behind a small interface (docs/architecture.md#state-behind-small-interfaces): the embedded SQLite store is the default; a shared store
  * (Redis, PostgreSQL) implements the same methods for several instances.
  *
  * Every read is by task id AND owner: one principal's task is invisible to
@@ -49,7 +48,7 @@ export interface TaskRecord {
   error?: TaskError;
 }
 
-/** What a task whose server is gone reads as (documented in the README). */
+/** What a task whose server is gone reads as (documented in docs/tasks.md, "Durable"). */
 export const ORPHANED_TASK_ERROR: TaskError = Object.freeze({
   code: ErrorCode.InternalError,
   message: 'The server restarted while the task was running; its work was lost. Call the tool again.',

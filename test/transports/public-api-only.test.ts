@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
-// Transports use the server's public API only (README "Write your own transport"): the
+// Transports use the server's public API only (docs/server.md, "Write your own transport"): the
 // ToolServer, its connection (server.connect) and the Logger type; never the dispatcher or a Peer.
 const dir = new URL('../../src/transports/', import.meta.url).pathname;
 const PUBLIC = new Set(['../server/server.js', '../server/connection.js', '../server/logger.js']);

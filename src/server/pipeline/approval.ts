@@ -7,7 +7,7 @@ import { refuse, abortedOutcome } from './results.js';
 export type ApprovalMode = 'destructive' | 'always' | 'never';
 
 const KEY = 'toolwright_approval';
-/** The approval form's one field (documented in README "Human approval"): a boolean, true to run the tool. */
+/** The approval form's one field (documented in docs/server.md, "Human approval"): a boolean, true to run the tool. */
 const FIELD = 'approve';
 const PREVIEW_CHARS = 2_000;
 

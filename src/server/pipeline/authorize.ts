@@ -16,7 +16,7 @@ export class InsufficientScopeError extends RpcError {
 }
 
 /**
- * Right after the tool is found (DESIGN.md "Authorization is two parts"):
+ * Right after the tool is found (docs/architecture.md#authorization-is-two-parts):
  * a caller whose credentials carry scopes may call a tool only with all the
  * scopes it needs. A tool the caller may not know of answers exactly as an
  * unknown tool does; one it may know of answers 403 with all the scopes the

@@ -46,7 +46,7 @@ function serve(cwd: string) {
 /** A project directory whose ./workspace (the default root) holds a few names and 1,000 small files. */
 async function workspaceDir(): Promise<string> {
   const cwd = tempDir('tw-search-stdio-');
-  // A project: without one, the default workspace is in the per-user state dir (README "Where state lives").
+  // A project: without one, the default workspace is in the per-user state dir (docs/audit.md, "Where state lives").
   await fs.writeFile(path.join(cwd, 'package.json'), '{}');
   const root = path.join(cwd, 'workspace');
   await fs.mkdir(path.join(root, 'flat'), { recursive: true });

@@ -17,8 +17,8 @@ import { memoryLogger, wire } from '../../helpers/wire.js';
  * read an outside byte, show an outside name or size, or create, change,
  * move or delete anything outside.
  *
- * Linux only: the guarantee rests on /proc/self/fd (see README, "Symbolic
- * link races"); elsewhere the test is skipped, loudly.
+ * Linux only: the guarantee rests on /proc/self/fd (see docs/built-in-tools.md,
+ * "Symbolic links and races"); elsewhere the test is skipped, loudly.
  */
 const MARK = 'OUTSIDE_MARK';
 const OUT_SIZE = 4321;

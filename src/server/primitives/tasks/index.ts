@@ -41,7 +41,7 @@ export interface TasksPrimitiveOptions extends TasksOptions {
   logger: Logger;
 }
 
-/** What a restart (or a crash) does to a task that was still running (documented in the README). */
+/** What a restart (or a crash) does to a task that was still running (documented in docs/tasks.md, "Durable"). */
 export const RESTART_ERROR = ORPHANED_TASK_ERROR;
 
 /**
