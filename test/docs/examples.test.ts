@@ -203,6 +203,21 @@ describe('toolwright command lines', () => {
     expect(problems).toEqual([]);
     expect(checked).toBeGreaterThan(30);
   }, 120_000);
+
+  it('the client options the CLI reference lists are options of toolwright call', () => {
+    const reference = blocks.filter((b) => b.file === 'docs/cli.md');
+    const { text } = help(['call']);
+    // The table's rows: an option, its value, then a gap of spaces before the description.
+    const rows = reference.flatMap((b) =>
+      b.code.split('\n').flatMap((line, offset) => {
+        const m = /^ {2}(?:-\w, )?(--[a-z][\w-]*)\S*(?: (?:"[^"]*"|'[^']*'|\S+))?\s{3,}\S/.exec(line);
+        return m ? [{ option: m[1]!, at: where(b, offset) }] : [];
+      }),
+    );
+    expect(rows.map((r) => r.option)).toEqual(expect.arrayContaining(['--era', '--timeout', '--header', '--env', '--verbose']));
+    const missing = rows.filter((r) => !new RegExp(`(^|[\\s,])${r.option}(?![\\w-])`, 'm').test(text)).map((r) => `${r.at}: ${r.option}`);
+    expect(missing).toEqual([]);
+  });
 });
 
 describe('configuration examples', () => {
