@@ -179,15 +179,42 @@ export class PostgresAuditSink implements AuditSink {
       else {
         const params = insertParameters(all);
         // One more try on a fresh connection: the first may have gone to a connection the server had closed.
-        await pool.query(INSERT_ROWS, params).catch(() => pool.query(INSERT_ROWS, params));
+        try {
+          await pool.query(INSERT_ROWS, params);
+        } catch (err) {
+          if (isDataError(err)) await this.insertEach(pool, all, rows);
+          else await pool.query(INSERT_ROWS, params);
+        }
       }
       this.down = undefined;
     } catch (err) {
+      // Rows PostgreSQL refused for their values are not kept: they would fail every later batch.
+      if (err instanceof RecordsRefused) throw err.cause;
       this.backlog = all.length > this.maxBacklog ? all.slice(all.length - this.maxBacklog) : all;
       this.dropped += all.length - this.backlog.length;
       this.down = this.failure(err);
       throw err;
     }
+  }
+
+  /**
+   * After a batch was refused for its data (not the connection): each row on its own, so one
+   * record PostgreSQL cannot take never blocks the others, nor stays in the backlog to fail every
+   * later batch. Rows it refuses are dropped (counted in `dropped`); if one was of this batch, the
+   * batch fails (its calls' records are not all written).
+   */
+  private async insertEach(pool: PgPool, all: PendingRow[], batch: PendingRow[]): Promise<void> {
+    let failure: unknown;
+    for (const row of all) {
+      try {
+        await pool.query(INSERT_ROWS, insertParameters([row]));
+      } catch (err) {
+        if (!isDataError(err)) throw err;
+        this.dropped++;
+        if (batch.includes(row)) failure ??= err;
+      }
+    }
+    if (failure) throw new RecordsRefused(failure);
   }
 
   /** Connects and migrates once (again after a failure); starts the background pruner the first time. */
@@ -221,6 +248,19 @@ export class PostgresAuditSink implements AuditSink {
     const message = err instanceof Error ? err.message || (err as NodeJS.ErrnoException).code || err.name : String(err);
     return new Error(`PostgreSQL audit trail at ${this.where}: ${message.replaceAll(this.url, this.where)}`);
   }
+}
+
+/** Rows of a batch PostgreSQL refused for their values: the batch fails, the trail is not down. */
+class RecordsRefused extends Error {
+  constructor(override readonly cause: unknown) {
+    super('PostgreSQL refused a record');
+  }
+}
+
+/** PostgreSQL refused the values (SQLSTATE class 22, data exception, or 23, integrity), not the connection or the server's state. */
+function isDataError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^2[23][0-9A-Z]{3}$/.test(code);
 }
 
 function warnRetentionFailure(err: unknown): void {

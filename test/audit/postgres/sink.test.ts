@@ -114,6 +114,21 @@ describe.skipIf(!PG_BIN)('the PostgreSQL audit sink', () => {
     expect((await rows(url)).map((r) => [r.tool, r.request_id])).toEqual([['evil\uFFFDname', 'id\uFFFD'], ['fine', 1]]);
   });
 
+  it('a record PostgreSQL refuses for its values fails alone: the rest of its batch and later batches are written', async () => {
+    const url = await db.database();
+    const sink = sinkOn(url);
+    // error_code is an integer column: a library's own sink caller could pass anything.
+    const bad = sink.record(auditRecord({ tool: 'bad', errorCode: 2 ** 40 }));
+    const good = sink.record(auditRecord({ tool: 'good' }));
+    await expect(bad).rejects.toThrow(/out of range/);
+    await expect(good).rejects.toThrow(/out of range/); // one batch: its promise says a record of it was not written
+    await sink.record(auditRecord({ tool: 'later' }));
+    expect((await rows(url)).map((r) => r.tool)).toEqual(['good', 'later']);
+    expect(sink.backlogSize).toBe(0);
+    expect(sink.dropped).toBe(1);
+    expect(() => sink.probe()).not.toThrow();
+  });
+
   it('two instances migrating a fresh database at once both succeed, once', async () => {
     const url = await db.database();
     await Promise.all([sinkOn(url).ready(), sinkOn(url).ready(), sinkOn(url).ready()]);
