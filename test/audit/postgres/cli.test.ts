@@ -57,6 +57,17 @@ describe.skipIf(!PG_BIN)('toolwright with server.audit.postgres', () => {
     expect(new Set(stored).size).toBe(stored.length);
   }, 60_000);
 
+  it('serve ends cleanly when stdin closes (exit 0), its records in PostgreSQL', async () => {
+    const p = await project();
+    const serve = startBuiltCli(['serve', '--stdio'], { cwd: p.dir, env: p.env });
+    await serve.waitForStderr(/audit trail: postgres:\/\//);
+    serve.child.stdin.write(sum(1));
+    await expect.poll(serve.stdout, { timeout: 20_000 }).toContain('"id":1');
+    serve.child.stdin.end();
+    expect(await serve.exit).toEqual({ code: 0, signal: null });
+    expect((await db.query('SELECT count(*)::int AS n FROM toolwright_audit', [], p.url)).rows[0].n).toBe(1);
+  }, 60_000);
+
   it('toolwright audit reads it (filters, --json) through the config, and audit prune prunes it', async () => {
     const p = await project();
     await serveAndKill(p, 3, 3);
