@@ -178,12 +178,12 @@ export class PostgresAuditSink implements AuditSink {
       if (all.length === 0) await pool.query('SELECT 1');
       else {
         const params = insertParameters(all);
-        // One more try on a fresh connection: the first may have gone to a connection the server had closed.
         try {
           await pool.query(INSERT_ROWS, params);
         } catch (err) {
           if (isDataError(err)) await this.insertEach(pool, all, rows);
-          else await pool.query(INSERT_ROWS, params);
+          else if (isStaleConnection(err)) await pool.query(INSERT_ROWS, params);
+          else throw err;
         }
       }
       this.down = undefined;
@@ -248,6 +248,19 @@ export class PostgresAuditSink implements AuditSink {
     const message = err instanceof Error ? err.message || (err as NodeJS.ErrnoException).code || err.name : String(err);
     return new Error(`PostgreSQL audit trail at ${this.where}: ${message.replaceAll(this.url, this.where)}`);
   }
+}
+
+/**
+ * The connection broke under the statement (the server restarted, or closed an idle
+ * connection the pool still held): one more try, on a fresh connection, may succeed. A server
+ * that refuses connections or does not answer them is down: trying again would only hold the
+ * answers longer (up to the connection timeout again).
+ */
+function isStaleConnection(err: unknown): boolean {
+  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH') return false;
+  if (typeof message === 'string' && /timeout exceeded when trying to connect|Query read timeout/i.test(message)) return false;
+  return code === undefined || (typeof code === 'string' && (/^(08|57P0)/.test(code) || /^E[A-Z]+$/.test(code)));
 }
 
 /** Rows of a batch PostgreSQL refused for their values: the batch fails, the trail is not down. */

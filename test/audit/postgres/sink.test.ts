@@ -192,6 +192,19 @@ describe.skipIf(!PG_BIN)('when PostgreSQL goes away', () => {
     expect(JSON.stringify(s.log.records)).not.toContain('    at ');
   }, 60_000);
 
+  it('restarted between calls, PostgreSQL takes the next record without a failure: the pool reconnects on its own', async () => {
+    const url = await db.database();
+    const sink = sinkOn(url);
+    await sink.ready();
+    const s = await serverOn(sink);
+    await s.client.callTool('deploy', { env: 'one' });
+    await db.stop();
+    await db.start();
+    await s.client.callTool('deploy', { env: 'two' });
+    expect((await rows(url)).map((r) => JSON.parse(r.arguments).env)).toEqual(['one', 'two']);
+    expect(s.server.auditGuard).toMatchObject({ lost: 0, refused: 0 });
+  }, 60_000);
+
   it("with onFailure 'warn' calls are served on, and what was lost meanwhile is written once it is back", async () => {
     const url = await db.database();
     const sink = sinkOn(url);
