@@ -129,7 +129,7 @@ export class PostgresAuditSink implements AuditSink {
     void this.end();
   }
 
-  /** Writes what is open, then closes the pool; resolves when it is closed. */
+  /** Writes what is open (and what the backlog holds, if the trail is back), then closes the pool; resolves when it is closed. */
   end(): Promise<void> {
     if (this.ended) return this.ended;
     this.closed = true;
@@ -137,6 +137,8 @@ export class PostgresAuditSink implements AuditSink {
     this.send();
     this.ended = (async () => {
       while (this.sending || this.open) await new Promise((r) => setImmediate(r));
+      // Records kept while the trail was down: one last try, if it is back.
+      if (this.backlog.length) await this.write([]).catch(() => {});
       const pool = await this.pool?.catch(() => undefined);
       await pool?.end().catch(() => {});
     })();

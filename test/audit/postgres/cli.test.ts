@@ -109,4 +109,14 @@ describe.skipIf(!PG_BIN)('toolwright with server.audit.postgres', () => {
     expect(serve.stderr()).toMatch(/the audit trail cannot be written \(PostgreSQL audit trail at postgres:\/\/127\.0\.0\.1:1\/nowhere: .*ECONNREFUSED/);
     expect(serve.stderr()).not.toContain('hunter2');
   }, 60_000);
+
+  it("with onFailure 'warn' serve starts without PostgreSQL, says so once, and answers calls", async () => {
+    const p = await project();
+    writeFileSync(join(p.dir, 'toolwright.config.json'), JSON.stringify({ server: { audit: { postgres: '${TW_TEST_AUDIT_URL}', onFailure: 'warn' } }, toolsets: { math: {} } }));
+    const serve = startBuiltCli(['serve', '--stdio'], { cwd: p.dir, env: { ...p.env, TW_TEST_AUDIT_URL: 'postgres://postgres:hunter2@127.0.0.1:1/nowhere' } });
+    await serve.waitForStderr(/warning: the audit trail cannot be written \(PostgreSQL audit trail at postgres:\/\/127\.0\.0\.1:1\/nowhere: .*\); serving without it/);
+    serve.child.stdin.write(sum(1));
+    await expect.poll(serve.stdout, { timeout: 20_000 }).toContain('"structuredContent":{"sum":2}');
+    expect(serve.stderr()).not.toContain('hunter2');
+  }, 60_000);
 });
