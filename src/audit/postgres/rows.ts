@@ -7,6 +7,8 @@ import { AUDIT_TABLE } from './schema.js';
 export interface PendingRow {
   recordId: string;
   entry: AuditRecord;
+  /** Why PostgreSQL refused this row for its values (it is then dropped, not retried). */
+  refused?: unknown;
 }
 
 export function pendingRow(entry: AuditRecord): PendingRow {

@@ -34,8 +34,8 @@ interface Batch {
  *
  * Faults: each record carries an id made here (UUID), UNIQUE in the table and inserted with
  * `ON CONFLICT DO NOTHING`, so a batch sent again after a lost reply is never recorded twice.
- * A failed batch is tried once more on a fresh connection (a pool may hold one the server has
- * closed); if that fails, its records' promises reject, so the server's audit policy applies
+ * A batch whose connection broke under it is tried once more on a fresh one; if that fails, or
+ * the server cannot be reached, its records' promises reject, so the server's audit policy applies
  * (server.audit.onFailure: refuse by default), and the records are kept (up to `maxBacklog`)
  * and written first with the next batch or probe that succeeds: answered calls reach the trail
  * once it is back, unless this process ends before. `probe()` is synchronous, as the guard
@@ -44,7 +44,9 @@ interface Batch {
  * The pool reconnects on its own: no restart is needed.
  *
  * Text columns cannot hold U+0000 in PostgreSQL: it is stored as U+FFFD (a hostile tool name
- * must not fail the batch, and with it everyone's calls).
+ * must not fail the batch, and with it everyone's calls). A record PostgreSQL still refuses for
+ * its values (SQLSTATE 22 or 23) fails alone: the batch is written row by row and that record is
+ * dropped (`dropped`), never kept to fail every later batch.
  */
 export class PostgresAuditSink implements AuditSink {
   /** The database, fit to show: no user or password. */
@@ -96,8 +98,12 @@ export class PostgresAuditSink implements AuditSink {
       this.open = { rows: [], done, resolve, reject };
       setImmediate(() => this.send());
     }
-    this.open.rows.push(pendingRow(entry));
-    return this.open.done;
+    const row = pendingRow(entry);
+    this.open.rows.push(row);
+    // Settled per record: PostgreSQL may refuse one record of a batch for its values alone.
+    return this.open.done.then(() => {
+      if (row.refused) throw this.failure(row.refused);
+    });
   }
 
   /** Sends the open batch now, unless one is on its way (then it follows that one). */
@@ -183,17 +189,16 @@ export class PostgresAuditSink implements AuditSink {
         try {
           await pool.query(INSERT_ROWS, params);
         } catch (err) {
-          if (isDataError(err)) await this.insertEach(pool, all, rows);
+          if (isDataError(err)) await this.insertEach(pool, all);
           else if (isStaleConnection(err)) await pool.query(INSERT_ROWS, params);
           else throw err;
         }
       }
       this.down = undefined;
     } catch (err) {
-      // Rows PostgreSQL refused for their values are not kept: they would fail every later batch.
-      if (err instanceof RecordsRefused) throw err.cause;
-      this.backlog = all.length > this.maxBacklog ? all.slice(all.length - this.maxBacklog) : all;
-      this.dropped += all.length - this.backlog.length;
+      const kept = all.filter((row) => row.refused === undefined);
+      this.backlog = kept.length > this.maxBacklog ? kept.slice(kept.length - this.maxBacklog) : kept;
+      this.dropped += kept.length - this.backlog.length;
       this.down = this.failure(err);
       throw err;
     }
@@ -202,21 +207,19 @@ export class PostgresAuditSink implements AuditSink {
   /**
    * After a batch was refused for its data (not the connection): each row on its own, so one
    * record PostgreSQL cannot take never blocks the others, nor stays in the backlog to fail every
-   * later batch. Rows it refuses are dropped (counted in `dropped`); if one was of this batch, the
-   * batch fails (its calls' records are not all written).
+   * later batch. A row it refuses is dropped (counted in `dropped`) and marked, so its own
+   * record's promise rejects while the others resolve.
    */
-  private async insertEach(pool: PgPool, all: PendingRow[], batch: PendingRow[]): Promise<void> {
-    let failure: unknown;
-    for (const row of all) {
+  private async insertEach(pool: PgPool, rows: PendingRow[]): Promise<void> {
+    for (const row of rows) {
       try {
         await pool.query(INSERT_ROWS, insertParameters([row]));
       } catch (err) {
         if (!isDataError(err)) throw err;
         this.dropped++;
-        if (batch.includes(row)) failure ??= err;
+        row.refused = err;
       }
     }
-    if (failure) throw new RecordsRefused(failure);
   }
 
   /** Connects and migrates once (again after a failure); starts the background pruner the first time. */
@@ -263,13 +266,6 @@ function isStaleConnection(err: unknown): boolean {
   if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH') return false;
   if (typeof message === 'string' && /timeout exceeded when trying to connect|Query read timeout/i.test(message)) return false;
   return code === undefined || (typeof code === 'string' && (/^(08|57P0)/.test(code) || /^E[A-Z]+$/.test(code)));
-}
-
-/** Rows of a batch PostgreSQL refused for their values: the batch fails, the trail is not down. */
-class RecordsRefused extends Error {
-  constructor(override readonly cause: unknown) {
-    super('PostgreSQL refused a record');
-  }
 }
 
 /** PostgreSQL refused the values (SQLSTATE class 22, data exception, or 23, integrity), not the connection or the server's state. */
