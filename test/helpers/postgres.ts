@@ -14,7 +14,7 @@ import { until } from './until.js';
  */
 export const PG_BIN: string | undefined = (() => {
   const candidates = process.env.TOOLWRIGHT_PG_BIN ? [process.env.TOOLWRIGHT_PG_BIN] : [];
-  if (existsSync('/usr/lib/postgresql')) {
+  if (candidates.length === 0 && existsSync('/usr/lib/postgresql')) {
     const versions = readdirSync('/usr/lib/postgresql').filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
     candidates.push(...versions.map((v) => `/usr/lib/postgresql/${v}/bin`));
   }
