@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { PostgresDriverError } from '../audit/postgres/connection.js';
+import { describePostgresUrl, PostgresDriverError } from '../audit/postgres/connection.js';
 import { AuditLogMissingError, DEFAULT_QUERY_LIMIT, parseSince, type AuditQuery } from '../audit/query.js';
 import type { AuditReader, StoredAuditRecord } from '../audit/reader.js';
 import type { AuditRecord } from '../audit/record.js';
@@ -59,7 +59,8 @@ export function auditCommand(io: CliIo = processIo, setCode: (code: number) => v
 
 /** The command's work, callable without commander. Resolves with the exit code. */
 export async function runAudit(options: AuditCliOptions, io: CliIo, now: Date = new Date()): Promise<number> {
-  let file = options.db ?? '';
+  // A postgres:// --db is shown without its password, whatever fails.
+  let file = options.db !== undefined && /^postgres(ql)?:\/\//i.test(options.db) ? describePostgresUrl(options.db) : (options.db ?? '');
   let hint = '';
   let reader: AuditReader | undefined;
   try {

@@ -92,6 +92,9 @@ describe.skipIf(!PG_BIN)('toolwright with server.audit.postgres', () => {
       const byRows = await runCliCaptured('audit', 'prune', '--db', p.url, '--max-rows', '1');
       expect(byRows.stdout).toMatch(/^Removed 1 record \(1 beyond the newest 1\)/);
       expect(byRows.stdout + byRows.stderr).not.toContain('hunter2');
+      const unreachable = await runCliCaptured('audit', '--db', 'postgres://postgres:hunter2@127.0.0.1:1/nowhere');
+      expect(unreachable).toMatchObject({ code: 2, stderr: expect.stringMatching(/cannot read the audit log postgres:\/\/127\.0\.0\.1:1\/nowhere: .*ECONNREFUSED/) });
+      expect(unreachable.stderr).not.toContain('hunter2');
       expect(await runCliCaptured('audit', 'prune', '--max-bytes', '1M')).toMatchObject({ code: 1, stderr: expect.stringContaining('a PostgreSQL trail is bounded by --older-than and --max-rows') });
     } finally {
       process.chdir(cwd);
