@@ -155,7 +155,8 @@ function parseArgs(argv) {
     if (!Number.isInteger(o[k]) || o[k] < 0) throw new Error(`--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} must be an integer ≥ 0`);
   }
   const wanted = o.targets?.split(',').map((s) => s.trim()).filter(Boolean);
-  o.targetList = wanted ? TARGETS.filter((t) => wanted.some((w) => t.id === w || t.id.includes(w))) : TARGETS;
+  // Opt-in targets (toolwright-pg needs a database) run only when named, never through a substring.
+  o.targetList = wanted ? TARGETS.filter((t) => wanted.some((w) => t.id === w || (!t.optIn && t.id.includes(w)))) : TARGETS.filter((t) => !t.optIn);
   if (o.targetList.length === 0) throw new Error(`no target matches ${o.targets}`);
   o.transportList = (o.transports ?? 'stdio,http').split(',').map((s) => s.trim());
   for (const t of o.transportList) if (t !== 'stdio' && t !== 'http') throw new Error(`unknown transport ${t}`);

@@ -21,6 +21,8 @@ export type { ContentBlock, TextContent, ImageContent, AudioContent, ResourceLin
 export type { LogLevel, Implementation, ClientCapabilities } from './protocol/meta.js';
 export { MODERN_VERSIONS, LEGACY_VERSIONS, type Era } from './protocol/versions.js';
 export { ErrorCode, RpcError } from './jsonrpc/errors.js';
-export { SqliteAuditSink, JsonlAuditSink, FanoutAuditSink, createDefaultAuditSink, queryAuditLog, redactArguments, SqliteDriverError, DEFAULT_RETENTION, type AuditRecord, type AuditSink, type AuditQuery, type RetentionPolicy, type SqliteAuditSinkOptions, type PruneResult } from './audit/index.js';
+export { SqliteAuditSink, JsonlAuditSink, FanoutAuditSink, createDefaultAuditSink, queryAuditLog, redactArguments, SqliteDriverError, DEFAULT_RETENTION, type AuditRecord, type AuditSink, type AuditQuery, type RetentionPolicy, type SqliteAuditSinkOptions, type PruneResult, SqliteAuditReader, type AuditReader, type StoredAuditRecord, type AuditPruneBounds, type AuditPruneCounts } from './audit/index.js';
+// The PostgreSQL trail: `pg` is imported only when one of these connects.
+export { PostgresAuditSink, PostgresAuditReader, PostgresDriverError, DEFAULT_POSTGRES_RETENTION, type PostgresAuditSinkOptions, type PostgresRetentionPolicy } from './audit/postgres/index.js';
 export type { RateLimitOptions, RateLimitRule } from './policy/rate-limit.js';
 export type { LimitOptions } from './server/server.js';

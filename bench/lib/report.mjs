@@ -14,6 +14,8 @@ export const TARGETS = [
   { id: 'fastmcp', label: 'fastmcp (legacy)', script: 'fastmcp.mjs', era: 'legacy' },
   // JWT authorization on: every request carries a bearer token the server verifies (HTTP only).
   { id: 'toolwright-jwt', label: 'toolwright modern + JWT', script: 'toolwright-jwt.mjs', era: 'modern', transports: ['http'], bearerToken: true },
+  // The audit trail in PostgreSQL (HTTP only; run only when named: it needs $TOOLWRIGHT_BENCH_POSTGRES).
+  { id: 'toolwright-pg', label: 'toolwright modern, PostgreSQL audit', script: 'toolwright-pg.mjs', era: 'modern', transports: ['http'], optIn: true },
 ];
 const LABEL = Object.fromEntries(TARGETS.map((t) => [t.id, t.label]));
 
@@ -202,6 +204,10 @@ export function goalList(rows, startupRows) {
   const h16 = at('http', 'sum', 16);
   if (h16(rows)?.byTarget['toolwright-jwt']) {
     add('HTTP calculate_sum, 16 conn, JWT authorization on vs off', 'modern', '≥ 0.9×', (v) => v >= 0.9, (rs) => med(h16(rs), 'toolwright-jwt') / med(h16(rs), 'toolwright-modern'));
+  }
+  // The audit trail in PostgreSQL against the default SQLite file (issue 24): reported, no goal.
+  if (h16(rows)?.byTarget['toolwright-pg'] && h16(rows)?.byTarget['toolwright-modern']) {
+    add('HTTP calculate_sum, 16 conn: PostgreSQL audit ÷ SQLite audit', 'modern', 'reported', null, (rs) => med(h16(rs), 'toolwright-pg') / med(h16(rs), 'toolwright-modern'));
   }
   return goals;
 }

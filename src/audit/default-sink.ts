@@ -55,6 +55,10 @@ export class DefaultAuditSink implements AuditSink {
     this.target.probe?.();
   }
 
+  ready(): Promise<void> {
+    return this.target.ready?.() ?? Promise.resolve();
+  }
+
   close(): void {
     this.target.close?.();
   }

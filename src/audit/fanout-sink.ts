@@ -43,6 +43,11 @@ export class FanoutAuditSink implements AuditSink {
     for (const sink of this.sinks) sink.probe?.();
   }
 
+  /** Every sink's ready: the trail is ready when each of its sinks is. */
+  async ready(): Promise<void> {
+    await Promise.all(this.sinks.map((sink) => sink.ready?.()));
+  }
+
   close(): void {
     for (const sink of this.sinks) {
       try {

@@ -1,4 +1,4 @@
-/** The audit trail: one record per `tools/call`, redacted, in SQLite (default), JSON lines, or any sink. */
+/** The audit trail: one record per `tools/call`, redacted, in SQLite (default), PostgreSQL (./postgres/), JSON lines, or any sink; read through an AuditReader. */
 export type { AuditRecord, AuditSink, AuditStatus } from './record.js';
 export { auditArgumentsJson, MAX_AUDIT_ARGUMENT_BYTES, MAX_AUDIT_STRING_CHARS } from './arguments.js';
 export { isSecretKey, redactArguments, REDACTED } from './redact.js';
@@ -10,3 +10,4 @@ export { FanoutAuditSink } from './fanout-sink.js';
 export { createDefaultAuditSink, DEFAULT_AUDIT_DB, DefaultAuditSink } from './default-sink.js';
 export { MemoryAuditSink } from './memory-sink.js';
 export { AuditLogMissingError, DEFAULT_QUERY_LIMIT, iterateAuditLog, parseSince, queryAuditLog, type AuditQuery } from './query.js';
+export { SqliteAuditReader, type AuditPruneBounds, type AuditPruneCounts, type AuditReader, type StoredAuditRecord } from './reader.js';

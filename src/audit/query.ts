@@ -5,8 +5,12 @@ import { fromRow, openDatabase, type AuditRow } from './sqlite-schema.js';
 export interface AuditQuery {
   /** Only calls of this tool (exact name). */
   tool?: string;
+  /** Only calls by this principal (exact). */
+  principal?: string;
   /** Only calls that ended at or after this moment. */
   since?: Date;
+  /** Only calls that ended before this moment. */
+  until?: Date;
   /** Only calls that answered with an isError result or a protocol error. */
   errorsOnly?: boolean;
   /** Only records stored after the one with this id (ids only grow: where the last export stopped). */
@@ -46,23 +50,7 @@ export function* iterateAuditLog(file: string, query: AuditQuery = {}): Generato
   if (!existsSync(file)) throw new AuditLogMissingError(file);
   const limit = query.limit ?? DEFAULT_QUERY_LIMIT;
   if (limit !== false && (!Number.isInteger(limit) || limit < 1)) throw new RangeError('limit must be a positive integer');
-  if (query.afterId !== undefined && !Number.isSafeInteger(query.afterId)) throw new RangeError('afterId must be an integer');
-  const where: string[] = [];
-  const params: Record<string, unknown> = {};
-  if (query.tool !== undefined) {
-    where.push('tool = @tool');
-    params.tool = query.tool;
-  }
-  if (query.since !== undefined) {
-    // Times are stored as toISOString() text, whose order is time order.
-    where.push('time >= @since');
-    params.since = query.since.toISOString();
-  }
-  if (query.errorsOnly) where.push("(is_error = 1 OR status = 'protocol_error')");
-  if (query.afterId !== undefined) {
-    where.push('id > @afterId');
-    params.afterId = query.afterId;
-  }
+  const { where, params } = sqliteFilter(query);
   const db = openDatabase(file, { readonly: true, fileMustExist: true });
   try {
     db.pragma('busy_timeout = 5000');
@@ -83,7 +71,37 @@ export function* iterateAuditLog(file: string, query: AuditQuery = {}): Generato
   }
 }
 
-function tableExists(db: ReturnType<typeof openDatabase>): boolean {
+/** The WHERE terms and named parameters of a query's filters (limit aside). */
+export function sqliteFilter(query: AuditQuery): { where: string[]; params: Record<string, unknown> } {
+  if (query.afterId !== undefined && !Number.isSafeInteger(query.afterId)) throw new RangeError('afterId must be an integer');
+  const where: string[] = [];
+  const params: Record<string, unknown> = {};
+  if (query.tool !== undefined) {
+    where.push('tool = @tool');
+    params.tool = query.tool;
+  }
+  if (query.principal !== undefined) {
+    where.push('principal = @principal');
+    params.principal = query.principal;
+  }
+  // Times are stored as toISOString() text, whose order is time order.
+  if (query.since !== undefined) {
+    where.push('time >= @since');
+    params.since = query.since.toISOString();
+  }
+  if (query.until !== undefined) {
+    where.push('time < @until');
+    params.until = query.until.toISOString();
+  }
+  if (query.errorsOnly) where.push("(is_error = 1 OR status = 'protocol_error')");
+  if (query.afterId !== undefined) {
+    where.push('id > @afterId');
+    params.afterId = query.afterId;
+  }
+  return { where, params };
+}
+
+export function tableExists(db: ReturnType<typeof openDatabase>): boolean {
   return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'audit'").get() !== undefined;
 }
 

@@ -67,6 +67,12 @@ export interface AuditSink {
    * record would. A server checks it at start-up, and to know a failed trail is back.
    */
   probe?(): void;
+  /**
+   * Connects (and migrates) a sink that needs to before its first record, rejecting with why
+   * the trail cannot be written: `toolwright serve` awaits it at start-up, before `probe`.
+   * A sink without it is ready when built; one that has it connects on its first record too.
+   */
+  ready?(): Promise<void>;
   close?(): void;
 }
 

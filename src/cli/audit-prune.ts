@@ -1,17 +1,21 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { Command } from 'commander';
+import { PostgresDriverError } from '../audit/postgres/connection.js';
+import { resolvePostgresRetention } from '../audit/postgres/prune.js';
 import { AuditLogMissingError, parseSince } from '../audit/query.js';
+import type { AuditPruneBounds } from '../audit/reader.js';
 import { databaseBytesInUse, INCREMENTAL, MIN_RETENTION_BYTES, pruneNow, resolveRetention, type PruneBounds } from '../audit/retention.js';
 import { SqliteDriverError } from '../audit/sqlite-driver.js';
 import { knownSchemaVersion, openDatabase } from '../audit/sqlite-schema.js';
-import { locateTrail, type TrailOptions } from './audit-trail.js';
+import { locateTrail, openTrailReader, type Trail, type TrailOptions } from './audit-trail.js';
 import { ExitCode, reportError, scrubPaths, UsageError, type CliIo } from './errors.js';
 import { sanitize } from './sanitize.js';
 
 export interface PruneCliOptions extends TrailOptions {
   olderThan?: string;
   maxBytes?: string;
+  maxRows?: string;
   vacuum?: boolean;
 }
 
@@ -24,14 +28,15 @@ export function auditPruneCommand(io: CliIo, setCode: (code: number) => void): C
     .option('--db <file>', "audit database (default: the config's, else .toolwright/audit.db under $TOOLWRIGHT_AUDIT_DIR or the working directory)")
     .option('--config <file>', 'toolwright.config.json or .yaml whose trail and policy to use (default: the one in this directory, if any)')
     .option('--older-than <when>', 'delete records older than a duration (30d, 12h) or an ISO time, instead of the policy')
-    .option('--max-bytes <size>', 'delete the oldest records until the rest fit in this size (bytes, or 512k, 256M, 1G), instead of the policy')
+    .option('--max-bytes <size>', 'SQLite: delete the oldest records until the rest fit in this size (bytes, or 512k, 256M, 1G), instead of the policy')
+    .option('--max-rows <n>', 'PostgreSQL: keep only the newest n records, instead of the policy')
     .option('--vacuum', 'rewrite the whole file (VACUUM): shrinks a file made before incremental vacuum and converts it; blocks writers meanwhile')
-    .action((options: PruneCliOptions, command: Command) => {
+    .action(async (options: PruneCliOptions, command: Command) => {
       // `audit --db x prune`: the database and config named before `prune` count too, the query's filters do not.
       const { db, config, ...filters } = (command.parent?.opts() ?? {}) as TrailOptions & Record<string, unknown>;
       const stray = Object.keys(filters).find((key) => filters[key] !== undefined);
       if (stray) return setCode(reportError(new UsageError(`--${kebab(stray)} filters what \`toolwright audit\` shows; \`audit prune\` takes --older-than and --max-bytes`), io));
-      setCode(runAuditPrune({ db, config, ...definedOnly(options) }, io));
+      setCode(await runAuditPruneOnTrail({ db, config, ...definedOnly(options) }, io));
     });
 }
 
@@ -39,6 +44,74 @@ const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase(
 
 function definedOnly<T extends object>(options: T): Partial<T> {
   return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+/** Prunes the trail the options name: PostgreSQL's through its reader, SQLite's with runAuditPrune. */
+export async function runAuditPruneOnTrail(options: PruneCliOptions, io: CliIo, now: Date = new Date()): Promise<number> {
+  let trail: Trail;
+  try {
+    trail = locateTrail(options, options.olderThan === undefined && options.maxRows === undefined && options.maxBytes === undefined);
+  } catch (err) {
+    if (err instanceof UsageError) return reportError(err, io);
+    throw err;
+  }
+  if (!trail.postgres) {
+    if (options.maxRows !== undefined) return reportError(new UsageError('--max-rows bounds a PostgreSQL trail; a SQLite trail is bounded by --max-bytes'), io);
+    return runAuditPrune(options, io, now);
+  }
+  return prunePostgresTrail(trail, options, io, now);
+}
+
+/** `audit prune` on a PostgreSQL trail: by age and rows, in the server pruner's small steps. */
+async function prunePostgresTrail(trail: Trail, options: PruneCliOptions, io: CliIo, now: Date): Promise<number> {
+  const reader = openTrailReader(trail);
+  try {
+    if (options.maxBytes !== undefined || options.vacuum) throw new UsageError('--max-bytes and --vacuum are for a SQLite trail; a PostgreSQL trail is bounded by --older-than and --max-rows');
+    const bounds: AuditPruneBounds = {};
+    const labels: Labels = {};
+    if (options.olderThan !== undefined || options.maxRows !== undefined) {
+      if (options.olderThan !== undefined) {
+        const olderThan = parseSince(options.olderThan, now);
+        if (!olderThan) throw new UsageError(`--older-than must be a duration such as 30d or 12h, or an ISO time such as 2026-07-01 (got "${sanitize(options.olderThan)}")`);
+        bounds.olderThan = olderThan;
+        labels.age = `older than ${olderThan.toISOString()}`;
+      }
+      if (options.maxRows !== undefined) {
+        if (!/^\d{1,15}$/.test(options.maxRows) || Number(options.maxRows) < 1) throw new UsageError(`--max-rows must be a positive integer (got "${sanitize(options.maxRows)}")`);
+        bounds.maxRows = Number(options.maxRows);
+        labels.size = `beyond the newest ${count(bounds.maxRows)}`;
+      }
+    } else {
+      const policy = resolvePostgresRetention(trail.postgres!.retention);
+      if (!policy) {
+        io.stdout('Nothing pruned: the retention policy keeps every record (server.audit.retention: false). Pass --older-than or --max-rows to prune anyway.\n');
+        return ExitCode.ok;
+      }
+      if (policy.maxAgeMs !== undefined) {
+        bounds.olderThan = new Date(now.getTime() - policy.maxAgeMs);
+        labels.age = `older than ${policy.maxAgeMs / 86_400_000} days`;
+      }
+      if (policy.maxRows !== undefined) {
+        bounds.maxRows = policy.maxRows;
+        labels.size = `beyond the newest ${count(policy.maxRows)}`;
+      }
+    }
+    const result = await reader.prune(bounds);
+    const removed = result.byAge + result.byBound;
+    const parts = [...(labels.age ? [`${count(result.byAge)} ${labels.age}`] : []), ...(labels.size ? [`${count(result.byBound)} ${labels.size}`] : [])];
+    io.stdout(`Removed ${count(removed)} record${removed === 1 ? '' : 's'} (${parts.join('; ')}) from ${trail.file}; ${count(await reader.count())} remain.\n`);
+    return ExitCode.ok;
+  } catch (err) {
+    if (err instanceof AuditLogMissingError) {
+      io.stderr(`toolwright: no audit log at ${trail.file}${trail.hint}\n`);
+      return ExitCode.usage;
+    }
+    if (err instanceof UsageError || err instanceof PostgresDriverError) return reportError(new UsageError(err.message), io);
+    io.stderr(`toolwright: cannot prune the audit log ${trail.file}: ${err instanceof Error ? err.message || (err as NodeJS.ErrnoException).code : String(err)}\n`);
+    return ExitCode.failure;
+  } finally {
+    await reader.close().catch(() => {});
+  }
 }
 
 /**

@@ -2,6 +2,7 @@ import { DefaultAuditSink } from '../audit/default-sink.js';
 import { FanoutAuditSink } from '../audit/fanout-sink.js';
 import { JsonlAuditSink } from '../audit/jsonl-sink.js';
 import type { AuditSink } from '../audit/record.js';
+import { PostgresAuditSink } from '../audit/postgres/sink.js';
 import { SqliteAuditSink } from '../audit/sqlite-sink.js';
 import type { StateLocation } from '../config/state-dir.js';
 import type { ToolServer } from '../server/server.js';
@@ -13,19 +14,21 @@ import { UsageError, type CliIo } from './errors.js';
  * cannot be written stops start-up under the default policy (server.audit.onFailure: refuse);
  * under 'warn' it is said once here and the server serves on, counting what it loses.
  */
-export function checkAuditTrail(server: ToolServer, state: StateLocation, io: CliIo): void {
+export async function checkAuditTrail(server: ToolServer, state: StateLocation, io: CliIo): Promise<void> {
   const where = server.audit ? filesOf(server.audit).join(', ') || 'a custom sink' : 'off';
   const why = state.project ? '' : ' (the working directory is not a project this user can write: no package.json, .git or toolwright config)';
   io.stderr(`toolwright: state in ${state.dir}${why}; audit trail: ${where}\n`);
   const guard = server.auditGuard;
   if (!server.audit || !guard) return;
   try {
+    // A database trail connects (and migrates) first; a file trail is ready when built.
+    await server.audit.ready?.();
     server.audit.probe?.();
   } catch (err) {
     const reason = describe(err);
     if (guard.policy === 'refuse') {
       throw new UsageError(
-        `the audit trail cannot be written (${reason}). Point it elsewhere ($TOOLWRIGHT_AUDIT_DIR, or server.audit.sqlite in a config), ` +
+        `the audit trail cannot be written (${reason}). Point it elsewhere ($TOOLWRIGHT_AUDIT_DIR, or server.audit.sqlite or server.audit.postgres in a config), ` +
           'turn it off (server.audit: false), or serve without it (server.audit.onFailure: "warn")',
       );
     }
@@ -44,6 +47,7 @@ export function reportAuditLosses(server: ToolServer, io: CliIo): void {
 
 function filesOf(sink: AuditSink): string[] {
   if (sink instanceof SqliteAuditSink || sink instanceof JsonlAuditSink) return [sink.file];
+  if (sink instanceof PostgresAuditSink) return [sink.where];
   if (sink instanceof DefaultAuditSink) return sink.file === undefined ? ['memory'] : [sink.file];
   if (sink instanceof FanoutAuditSink) return sink.sinks.flatMap(filesOf);
   return [];

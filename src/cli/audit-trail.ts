@@ -1,6 +1,9 @@
 import { isAbsolute, relative } from 'node:path';
 import type { RetentionPolicy } from '../audit/retention.js';
-import { defaultAuditFile, sqliteTrailOf } from '../config/audit-trail.js';
+import { describePostgresUrl } from '../audit/postgres/connection.js';
+import { PostgresAuditReader } from '../audit/postgres/reader.js';
+import { SqliteAuditReader, type AuditReader } from '../audit/reader.js';
+import { defaultAuditFile, postgresTrailOf, sqliteTrailOf, type PostgresTrail } from '../config/audit-trail.js';
 import { findConfig, loadConfig } from '../config/load.js';
 import { locateState } from '../config/state-dir.js';
 import { ConfigError } from '../config/validate.js';
@@ -14,7 +17,10 @@ export interface TrailOptions {
 }
 
 export interface Trail {
+  /** The SQLite file; for a PostgreSQL trail, its URL without the password (to show). */
   file: string;
+  /** Set when the trail is in PostgreSQL (server.audit.postgres, or --db postgres://…). */
+  postgres?: PostgresTrail;
   /** The config's retention policy (undefined: the default policy). */
   retention: RetentionPolicy | false | undefined;
   /** Where a server writes this file, for the message when it does not exist yet. */
@@ -22,14 +28,26 @@ export interface Trail {
 }
 
 /**
- * The SQLite trail `toolwright audit` reads and `audit prune` prunes: --db, else the one the
+ * The trail `toolwright audit` reads and `audit prune` prunes: --db (a SQLite file or a
+ * postgres:// URL), else the one the
  * config describes (--config, or toolwright.config.* in the working directory), else the
- * server's default (.toolwright/audit.db under $TOOLWRIGHT_AUDIT_DIR, else in the state folder a
+ * server's default (PostgreSQL when the config has server.audit.postgres; else .toolwright/audit.db under $TOOLWRIGHT_AUDIT_DIR, else in the state folder a
  * server started here uses: the project's .toolwright/ or the per-user state dir, see locateState).
  * The config is read only when its answer is needed: for the file without --db, and for the
  * retention policy when `needPolicy`.
  */
 export function locateTrail(options: TrailOptions, needPolicy: boolean): Trail {
+  const trail = locateAnyTrail(options, needPolicy);
+  if (options.db !== undefined && isPostgresUrl(options.db)) {
+    const retention = trail.postgres?.retention;
+    return { file: describePostgresUrl(options.db), postgres: { url: options.db, retention }, retention: undefined, hint: '' };
+  }
+  return trail;
+}
+
+const isPostgresUrl = (text: string) => /^postgres(ql)?:\/\//i.test(text);
+
+function locateAnyTrail(options: TrailOptions, needPolicy: boolean): Trail {
   const cwd = process.cwd();
   if (options.db !== undefined && !needPolicy) return { file: options.db, retention: undefined, hint: '' };
   const configFile = findConfig(cwd, options.config);
@@ -49,10 +67,25 @@ export function locateTrail(options: TrailOptions, needPolicy: boolean): Trail {
     throw err;
   }
   const audit = loaded.config.server?.audit;
+  let postgres: PostgresTrail | undefined;
+  try {
+    postgres = postgresTrailOf(audit);
+  } catch (err) {
+    throw new UsageError(`${loaded.file}: ${(err as Error).message}`);
+  }
+  // The trail a server of this config writes first: PostgreSQL when it has one (SQLite is then an extra copy, read with --db).
+  if (postgres && (options.db === undefined || isPostgresUrl(options.db))) {
+    return { file: describePostgresUrl(postgres.url), postgres, retention: undefined, hint: ` (the server of ${loaded.file} creates it when it starts)` };
+  }
   const trail = sqliteTrailOf(audit, loaded.baseDir, process.env, locateState(cwd, configFile).dir);
   if (options.db !== undefined) return { file: options.db, retention: trail?.retention, hint: '' };
   if (!trail) {
     throw new UsageError(`${loaded.file} keeps no SQLite audit trail (server.audit${audit === false ? '' : '.sqlite'}: false); pass --db <file> to name one`);
   }
   return { file: trail.file, retention: trail.retention, hint: ` (the server of ${loaded.file} writes it once it has served a call)` };
+}
+
+/** The reader of a located trail: PostgreSQL's or SQLite's. */
+export function openTrailReader(trail: Trail): AuditReader {
+  return trail.postgres ? new PostgresAuditReader(trail.postgres.url) : new SqliteAuditReader(trail.file);
 }

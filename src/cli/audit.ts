@@ -1,16 +1,19 @@
 import { Command } from 'commander';
-import { AuditLogMissingError, DEFAULT_QUERY_LIMIT, iterateAuditLog, parseSince, type AuditQuery } from '../audit/query.js';
+import { describePostgresUrl, PostgresDriverError } from '../audit/postgres/connection.js';
+import { AuditLogMissingError, DEFAULT_QUERY_LIMIT, parseSince, type AuditQuery } from '../audit/query.js';
+import type { AuditReader, StoredAuditRecord } from '../audit/reader.js';
 import type { AuditRecord } from '../audit/record.js';
 import { SqliteDriverError } from '../audit/sqlite-driver.js';
-import { fromRow, type AuditRow } from '../audit/sqlite-schema.js';
 import { auditPruneCommand } from './audit-prune.js';
-import { locateTrail, type TrailOptions } from './audit-trail.js';
+import { locateTrail, openTrailReader, type TrailOptions } from './audit-trail.js';
 import { ExitCode, reportError, scrubPaths, UsageError, type CliIo } from './errors.js';
 import { sanitize } from './sanitize.js';
 
 export interface AuditCliOptions extends TrailOptions {
   tool?: string;
+  principal?: string;
   since?: string;
+  until?: string;
   errors?: boolean;
   limit?: string;
   all?: boolean;
@@ -38,10 +41,12 @@ export function auditCommand(io: CliIo = processIo, setCode: (code: number) => v
       // Options after `prune` are prune's own (both have --db and --config).
       .enablePositionalOptions()
       .description('show recorded tool calls, oldest first (the newest --limit of them); `audit prune` deletes old ones')
-      .option('--db <file>', "audit database (default: the config's, else .toolwright/audit.db under $TOOLWRIGHT_AUDIT_DIR or the working directory)")
+      .option('--db <file>', "audit database: a SQLite file or a postgres:// URL (default: the config's, else .toolwright/audit.db under $TOOLWRIGHT_AUDIT_DIR or the working directory)")
       .option('--config <file>', 'toolwright.config.json or .yaml whose trail to read (default: the one in this directory, if any)')
       .option('--tool <name>', 'only calls of this tool')
+      .option('--principal <name>', 'only calls by this caller (the principal the server authenticated)')
       .option('--since <when>', 'only calls since a duration ago (30m, 1h, 2d) or an ISO time')
+      .option('--until <when>', 'only calls before a duration ago (30m, 1h, 2d) or an ISO time')
       .option('--errors', 'only calls that answered with an error')
       .option('--limit <n>', `at most this many calls, the newest (default ${DEFAULT_QUERY_LIMIT})`)
       .option('--all', 'every matching call (with --json: streamed, to export the trail before it is pruned)')
@@ -54,14 +59,22 @@ export function auditCommand(io: CliIo = processIo, setCode: (code: number) => v
 
 /** The command's work, callable without commander. Resolves with the exit code. */
 export async function runAudit(options: AuditCliOptions, io: CliIo, now: Date = new Date()): Promise<number> {
-  let file = options.db ?? '';
+  // A postgres:// --db is shown without its password, whatever fails.
+  let file = options.db !== undefined && /^postgres(ql)?:\/\//i.test(options.db) ? describePostgresUrl(options.db) : (options.db ?? '');
   let hint = '';
+  let reader: AuditReader | undefined;
   try {
     const query = toQuery(options, now);
-    ({ file, hint } = locateTrail(options, false));
-    const rows = iterateAuditLog(file, query);
-    if (options.json) await writeJsonLines(rows, io);
-    else io.stdout(formatAuditTable(Array.from(rows, fromRow)));
+    const trail = locateTrail(options, false);
+    ({ file, hint } = trail);
+    reader = openTrailReader(trail);
+    const records = reader.query(query);
+    if (options.json) await writeJsonLines(records, io);
+    else {
+      const all: AuditRecord[] = [];
+      for await (const record of records) all.push(record);
+      io.stdout(formatAuditTable(all));
+    }
     return ExitCode.ok;
   } catch (err) {
     if (err instanceof AuditLogMissingError) {
@@ -70,19 +83,24 @@ export async function runAudit(options: AuditCliOptions, io: CliIo, now: Date = 
       return ExitCode.usage;
     }
     // A driver that cannot load is a set-up problem whose message names the fix.
-    if (err instanceof UsageError || err instanceof SqliteDriverError) return reportError(new UsageError(err.message), io);
+    if (err instanceof UsageError || err instanceof SqliteDriverError || err instanceof PostgresDriverError) return reportError(new UsageError(err.message), io);
     // Never echo driver internals (they may carry the absolute path): one line, paths scrubbed.
-    return reportError(new Error(`cannot read the audit log ${file}: ${err instanceof Error ? err.message : String(err)}`), io);
+    return reportError(new Error(`cannot read the audit log ${file}: ${err instanceof Error ? err.message || (err as NodeJS.ErrnoException).code : String(err)}`), io);
+  } finally {
+    await reader?.close().catch(() => {});
   }
 }
 
 function toQuery(options: AuditCliOptions, now: Date): AuditQuery {
   const query: AuditQuery = { errorsOnly: options.errors === true };
   if (options.tool !== undefined) query.tool = options.tool;
-  if (options.since !== undefined) {
-    const since = parseSince(options.since, now);
-    if (!since) throw new UsageError(`--since must be a duration such as 30m, 1h or 2d, or an ISO time such as 2026-07-28T10:00:00Z (got "${sanitize(options.since)}")`);
-    query.since = since;
+  if (options.principal !== undefined) query.principal = options.principal;
+  for (const bound of ['since', 'until'] as const) {
+    const text = options[bound];
+    if (text === undefined) continue;
+    const when = parseSince(text, now);
+    if (!when) throw new UsageError(`--${bound} must be a duration such as 30m, 1h or 2d, or an ISO time such as 2026-07-28T10:00:00Z (got "${sanitize(text)}")`);
+    query[bound] = when;
   }
   if (options.afterId !== undefined) {
     if (!/^\d{1,15}$/.test(options.afterId)) throw new UsageError('--after-id must be a record id (a non-negative integer)');
@@ -108,13 +126,13 @@ const CHUNK_CHARS = 64 * 1024;
  * at a time, whatever the trail's size. When stdout cannot keep up, waits for it to drain;
  * when its reader has gone (`| head`), stops reading.
  */
-async function writeJsonLines(rows: Generator<AuditRow, void, undefined>, io: CliIo): Promise<void> {
+async function writeJsonLines(rows: AsyncIterable<StoredAuditRecord>, io: CliIo): Promise<void> {
   let gone = false;
   const onError = () => void (gone = true); // EPIPE reported later: the reader closed the pipe
   process.stdout.on('error', onError);
   try {
     let chunk = '';
-    for (const row of rows) {
+    for await (const row of rows) {
       chunk += `${rowJson(row)}\n`;
       if (chunk.length < CHUNK_CHARS) continue;
       gone ||= !write(io, chunk);
@@ -152,10 +170,10 @@ function drained(stream: NodeJS.WriteStream): Promise<void> {
 }
 
 /** A stored record as JSON: its id first (the cursor for --after-id), the arguments as an object. */
-function rowJson(row: AuditRow): string {
-  const { argumentsJson, ...rest } = fromRow(row);
+function rowJson(row: StoredAuditRecord): string {
+  const { argumentsJson, id, ...rest } = row;
   // Parsed, not spliced in: a line can never carry more (or less) than one JSON value.
-  return JSON.stringify({ id: row.id, ...rest, arguments: JSON.parse(argumentsJson) as unknown });
+  return JSON.stringify({ id, ...rest, arguments: JSON.parse(argumentsJson) as unknown });
 }
 
 const ARGUMENTS_WIDTH = 60;

@@ -54,7 +54,7 @@ export async function serveCommand(options: ServeOptions, io: CliIo, version: st
     if (warning) io.stderr(warning);
   }
   // After every other refusal: a set-up that fails says only what failed, not where state would have been.
-  checkAuditTrail(plan.server, state, io);
+  await checkAuditTrail(plan.server, state, io);
   const shutdown = shutdownRequests(io.stderr);
   const uninstallGuards = installProcessGuards(plan.server.logger, () => shutdown.request('uncaughtException'));
   try {

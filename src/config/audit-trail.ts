@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
 import { DEFAULT_AUDIT_DB } from '../audit/default-sink.js';
+import type { PostgresRetentionPolicy } from '../audit/postgres/prune.js';
 import type { RetentionPolicy } from '../audit/retention.js';
 import type { AuditRetentionConfig, ServerConfig } from './types.js';
 
@@ -11,6 +12,34 @@ export function retentionOf(config: AuditRetentionConfig | false | undefined): R
     ...(config.maxBytes === undefined ? {} : { maxBytes: config.maxBytes }),
     ...(config.intervalSeconds === undefined ? {} : { intervalMs: config.intervalSeconds * 1000 }),
   };
+}
+
+/** The PostgreSQL retention policy of a config's `server.audit.retention` (maxBytes is SQLite's). */
+export function postgresRetentionOf(config: AuditRetentionConfig | false | undefined): PostgresRetentionPolicy | false | undefined {
+  if (config === undefined || config === false) return config;
+  return {
+    ...(config.maxAgeDays === undefined ? {} : { maxAgeDays: config.maxAgeDays }),
+    ...(config.maxRows === undefined ? {} : { maxRows: config.maxRows }),
+    ...(config.intervalSeconds === undefined ? {} : { intervalMs: config.intervalSeconds * 1000 }),
+  };
+}
+
+export interface PostgresTrail {
+  /** The connection URL, `${NAME}` expanded: never to be logged or shown (describePostgresUrl). */
+  url: string;
+  retention: PostgresRetentionPolicy | false | undefined;
+}
+
+/** A config's PostgreSQL trail (`server.audit.postgres`), if it has one. Throws (an Error naming the variable) when a `${NAME}` in it is unset. */
+export function postgresTrailOf(audit: ServerConfig['audit'], env: NodeJS.ProcessEnv = process.env): PostgresTrail | undefined {
+  if (!audit || audit.postgres === undefined) return undefined;
+  const url = audit.postgres.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
+    const value = Object.hasOwn(env, name) ? env[name] : undefined;
+    if (value === undefined || value === '') throw new Error(`server.audit.postgres: \${${name}} is not set in the environment`);
+    return value;
+  });
+  if (!/^postgres(ql)?:\/\//i.test(url)) throw new Error('server.audit.postgres must be a postgres:// or postgresql:// URL');
+  return { url, retention: postgresRetentionOf(audit.retention) };
 }
 
 export interface SqliteTrail {
@@ -33,5 +62,7 @@ export function defaultAuditFile(stateDir: string, env: NodeJS.ProcessEnv = proc
 export function sqliteTrailOf(audit: ServerConfig['audit'], baseDir: string, env: NodeJS.ProcessEnv = process.env, stateDir = join(baseDir, '.toolwright')): SqliteTrail | undefined {
   if (audit === undefined) return { file: resolve(defaultAuditFile(stateDir, env)), retention: undefined };
   if (audit === false || audit.sqlite === false) return undefined;
+  // A PostgreSQL trail replaces the default file; SQLite as well only when named.
+  if (audit.postgres !== undefined && audit.sqlite === undefined) return undefined;
   return { file: resolve(baseDir, audit.sqlite ?? DEFAULT_AUDIT_DB), retention: retentionOf(audit.retention) };
 }

@@ -2,6 +2,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { FanoutAuditSink } from '../audit/fanout-sink.js';
 import { JsonlAuditSink } from '../audit/jsonl-sink.js';
 import type { AuditSink } from '../audit/record.js';
+import { PostgresAuditSink } from '../audit/postgres/sink.js';
 import { SqliteAuditSink } from '../audit/sqlite-sink.js';
 import type { ResourceServerOptions } from '../policy/auth/options.js';
 import { ScopePolicy } from '../policy/auth/scope-policy.js';
@@ -18,7 +19,7 @@ import { mathTools } from '../toolsets/math/index.js';
 import { timeTools } from '../toolsets/time/index.js';
 import { weatherTools } from '../toolsets/weather/index.js';
 import type { HttpServeOptions } from '../transports/http-server.js';
-import { sqliteTrailOf } from './audit-trail.js';
+import { postgresTrailOf, sqliteTrailOf } from './audit-trail.js';
 import type { ServerConfig, ToolsetsConfig, ToolwrightConfig } from './types.js';
 import { ConfigError } from './validate.js';
 import { addConfiguredPrimitives } from './primitives.js';
@@ -61,7 +62,7 @@ export function buildServer(config: ToolwrightConfig, baseDir: string, version: 
     pageSize: s.pageSize,
     approval: s.approval,
     limits: s.limits,
-    audit: auditSink(s.audit, baseDir, stateDir),
+    audit: auditSink(s.audit, baseDir, stateDir, file),
     auditFailure: (s.audit || undefined)?.onFailure,
     scopes: s.auth && checkedAuth(s.auth, file),
     tasks: tasksOf(s.tasks, baseDir, stateDir),
@@ -109,13 +110,23 @@ function checkedAuth(auth: ResourceServerOptions, file: string): ResourceServerO
   return auth;
 }
 
-function auditSink(audit: ServerConfig['audit'], baseDir: string, stateDir: string | undefined): AuditSink | false | undefined {
+function postgresTrail(audit: ServerConfig['audit'], file: string): ReturnType<typeof postgresTrailOf> {
+  try {
+    return postgresTrailOf(audit);
+  } catch (err) {
+    throw new ConfigError(file, [(err as Error).message]);
+  }
+}
+
+function auditSink(audit: ServerConfig['audit'], baseDir: string, stateDir: string | undefined, file: string): AuditSink | false | undefined {
   if (audit === undefined && stateDir === undefined) return undefined; // the server's default
   if (audit === false) return false;
   const sinks: AuditSink[] = [];
   const trail = sqliteTrailOf(audit, baseDir, process.env, stateDir);
   if (trail) sinks.push(new SqliteAuditSink(trail.file, { retention: trail.retention }));
   if (audit === undefined) return sinks[0];
+  const postgres = postgresTrail(audit, file);
+  if (postgres) sinks.push(new PostgresAuditSink(postgres.url, { retention: postgres.retention }));
   if (audit.jsonl) sinks.push(new JsonlAuditSink(resolve(baseDir, audit.jsonl)));
   if (sinks.length === 0) return false;
   return sinks.length === 1 ? sinks[0] : new FanoutAuditSink(sinks);

@@ -69,8 +69,12 @@ export interface ServerConfig {
   limits?: LimitOptions;
   /** Long-running calls as tasks: where they are kept (a SQLite file, relative to the config), TTL, polling interval, modes; false: no tasks. */
   tasks?: false | { store?: string; leaseMs?: number; ttlMs?: number | null; pollIntervalMs?: number; maxActive?: number; defaultMode?: TaskMode; tools?: Record<string, TaskMode> };
-  /** false: no audit trail. Default: SQLite audit.db in the state folder (docs/audit.md, "Where state lives"). */
-  audit?: false | { sqlite?: string | false; jsonl?: string; retention?: AuditRetentionConfig | false; onFailure?: AuditFailurePolicy };
+  /**
+   * false: no audit trail. Default: SQLite audit.db in the state folder (docs/audit.md, "Where state lives").
+   * `postgres`: a postgres:// URL (`${NAME}` expands from the environment): the trail in
+   * PostgreSQL instead of SQLite (SQLite as well only when `sqlite` names a file).
+   */
+  audit?: false | { sqlite?: string | false; postgres?: string; jsonl?: string; retention?: AuditRetentionConfig | false; onFailure?: AuditFailurePolicy };
 }
 
 /**
@@ -80,12 +84,14 @@ export interface ServerConfig {
  */
 export type AuditFailurePolicy = 'refuse' | 'warn';
 
-/** How long the SQLite trail keeps records (default 30 days and 256 MiB); false keeps every record. */
+/** How long the trail keeps records (default 30 days, and 256 MiB in SQLite or 1,000,000 records in PostgreSQL); false keeps every record. */
 export interface AuditRetentionConfig {
   /** Delete records older than this many days (default 30; false: no age bound). */
   maxAgeDays?: number | false;
-  /** Delete the oldest records while the database's pages in use exceed this (default 268435456, 256 MiB; false: no size bound). */
+  /** SQLite: delete the oldest records while the database's pages in use exceed this (default 268435456, 256 MiB; false: no size bound). */
   maxBytes?: number | false;
+  /** PostgreSQL: keep only the newest this many records (default 1,000,000; false: no row bound). */
+  maxRows?: number | false;
   /** How often the server prunes in the background (default 600). */
   intervalSeconds?: number;
 }

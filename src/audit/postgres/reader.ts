@@ -1,0 +1,92 @@
+import { AuditLogMissingError, DEFAULT_QUERY_LIMIT, type AuditQuery } from '../query.js';
+import type { AuditPruneBounds, AuditPruneCounts, AuditReader, StoredAuditRecord } from '../reader.js';
+import { createPool, describePostgresUrl, type PgPool } from './connection.js';
+import { prunePostgres } from './prune.js';
+import { fromPgRow } from './rows.js';
+import { AUDIT_TABLE, auditSchemaVersion } from './schema.js';
+
+/** Rows fetched per round trip while streaming a query. */
+const PAGE_ROWS = 500;
+
+/** The PostgreSQL trail's reader (`toolwright audit` on a `server.audit.postgres` trail). */
+export class PostgresAuditReader implements AuditReader {
+  readonly where: string;
+  private pool?: Promise<PgPool>;
+
+  constructor(private readonly url: string) {
+    if (!/^postgres(ql)?:\/\//i.test(url)) throw new TypeError('the PostgreSQL audit trail needs a postgres:// or postgresql:// URL');
+    this.where = describePostgresUrl(url);
+  }
+
+  /**
+   * Oldest first, in pages of PAGE_ROWS read by id (keyset), so memory stays bounded. With a
+   * limit, the first id of the newest `limit` is found first, as SQLite's reader does.
+   */
+  async *query(query: AuditQuery = {}): AsyncGenerator<StoredAuditRecord, void, undefined> {
+    const limit = query.limit ?? DEFAULT_QUERY_LIMIT;
+    if (limit !== false && (!Number.isInteger(limit) || limit < 1)) throw new RangeError('limit must be a positive integer');
+    const db = await this.db();
+    const { where, params } = pgFilter(query);
+    let after: string | number | undefined;
+    if (limit !== false) {
+      const first = await db.query(`SELECT id FROM ${AUDIT_TABLE} ${clause(where)} ORDER BY id DESC OFFSET ${limit - 1} LIMIT 1`, params);
+      if (first.rows.length) after = Number(first.rows[0].id) - 1;
+    }
+    let remaining = limit === false ? Infinity : limit;
+    while (remaining > 0) {
+      const terms = after === undefined ? where : [...where, `id > $${params.length + 1}`];
+      const values = after === undefined ? params : [...params, after];
+      const page = await db.query(`SELECT * FROM ${AUDIT_TABLE} ${clause(terms)} ORDER BY id LIMIT ${Math.min(PAGE_ROWS, remaining)}`, values);
+      for (const row of page.rows) yield fromPgRow(row);
+      if (page.rows.length < PAGE_ROWS) return;
+      remaining -= page.rows.length;
+      after = page.rows[page.rows.length - 1].id as string;
+    }
+  }
+
+  async count(query: Omit<AuditQuery, 'limit'> = {}): Promise<number> {
+    const db = await this.db();
+    const { where, params } = pgFilter(query);
+    const result = await db.query(`SELECT count(*) AS n FROM ${AUDIT_TABLE} ${clause(where)}`, params);
+    return Number(result.rows[0].n);
+  }
+
+  async prune(bounds: AuditPruneBounds): Promise<AuditPruneCounts> {
+    if (bounds.maxBytes !== undefined) throw new RangeError('the PostgreSQL audit trail is bounded by rows (maxRows), not by bytes');
+    const db = await this.db();
+    return prunePostgres(db, { ...(bounds.olderThan ? { olderThan: bounds.olderThan } : {}), ...(bounds.maxRows !== undefined ? { maxRows: bounds.maxRows } : {}) });
+  }
+
+  async close(): Promise<void> {
+    const pool = await this.pool?.catch(() => undefined);
+    this.pool = undefined;
+    await pool?.end();
+  }
+
+  /** The pool, once the table is known to exist (AuditLogMissingError when no server has written here yet). */
+  private async db(): Promise<PgPool> {
+    const pool = await (this.pool ??= createPool(this.url, { max: 1 }));
+    if ((await auditSchemaVersion(pool)) === 0) throw new AuditLogMissingError(this.where);
+    return pool;
+  }
+}
+
+/** The WHERE terms (with $n placeholders) and values of a query's filters. */
+function pgFilter(query: AuditQuery): { where: string[]; params: unknown[] } {
+  if (query.afterId !== undefined && !Number.isSafeInteger(query.afterId)) throw new RangeError('afterId must be an integer');
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const add = (term: (n: string) => string, value: unknown) => {
+    params.push(value);
+    where.push(term(`$${params.length}`));
+  };
+  if (query.tool !== undefined) add((n) => `tool = ${n}`, query.tool);
+  if (query.principal !== undefined) add((n) => `principal = ${n}`, query.principal);
+  if (query.since !== undefined) add((n) => `time >= ${n}`, query.since);
+  if (query.until !== undefined) add((n) => `time < ${n}`, query.until);
+  if (query.errorsOnly) where.push("(is_error OR status = 'protocol_error')");
+  if (query.afterId !== undefined) add((n) => `id > ${n}`, query.afterId);
+  return { where, params };
+}
+
+const clause = (where: string[]) => (where.length ? `WHERE ${where.join(' AND ')}` : '');

@@ -1,0 +1,87 @@
+import type { PgQueryable } from './connection.js';
+
+/**
+ * The audit table in PostgreSQL. `toolwright_schema` holds one version per component
+ * ('audit' here), bumped when the table changes shape; a database written by a newer toolwright
+ * is refused rather than misread.
+ *
+ * - `id`: the order records were stored in, and the cursor of `toolwright audit --after-id`
+ *   (a sequence: two instances' concurrent batches may commit out of id order, so a cursor
+ *   read while they write can pass a row committed a moment later with a lower id).
+ * - `record_id`: made by the instance when the call ended; UNIQUE, and inserts are
+ *   `ON CONFLICT DO NOTHING`, so a batch retried after a lost reply (was it committed?) is
+ *   never recorded twice.
+ * - `request_id`: jsonb, so a JSON-RPC id keeps its type (1 is not "1").
+ * - `arguments`: the redacted JSON text exactly as SQLite keeps it.
+ */
+export const AUDIT_SCHEMA_VERSION = 1;
+export const AUDIT_TABLE = 'toolwright_audit';
+
+/** Any number, fixed: the advisory lock that lets one instance migrate at a time. */
+const MIGRATION_LOCK = 0x746f6f6c; // 'tool'
+
+const MIGRATIONS: Record<number, string> = {
+  1: `
+CREATE TABLE IF NOT EXISTS ${AUDIT_TABLE} (
+  id bigserial PRIMARY KEY,
+  record_id uuid NOT NULL UNIQUE,
+  time timestamptz NOT NULL,
+  era text NOT NULL,
+  protocol_version text NOT NULL,
+  principal text,
+  method text NOT NULL DEFAULT 'tools/call',
+  tool text NOT NULL,
+  arguments text NOT NULL,
+  status text NOT NULL,
+  is_error boolean NOT NULL,
+  duration_ms double precision NOT NULL,
+  correlation_id text,
+  request_id jsonb,
+  client_name text,
+  error_code integer
+);
+CREATE INDEX IF NOT EXISTS ${AUDIT_TABLE}_time ON ${AUDIT_TABLE} (time);
+CREATE INDEX IF NOT EXISTS ${AUDIT_TABLE}_tool ON ${AUDIT_TABLE} (tool, id);
+CREATE INDEX IF NOT EXISTS ${AUDIT_TABLE}_principal ON ${AUDIT_TABLE} (principal, id);
+`,
+};
+
+/**
+ * Brings the database to AUDIT_SCHEMA_VERSION, idempotently: in one transaction holding an
+ * advisory lock, so two instances starting at once migrate one after the other (the second
+ * finds the work done). `client` must be one connection (a pool could run BEGIN and COMMIT
+ * on two).
+ */
+export async function migrateAuditSchema(client: PgQueryable): Promise<void> {
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await client.query('CREATE TABLE IF NOT EXISTS toolwright_schema (component text PRIMARY KEY, version integer NOT NULL)');
+    const found = await client.query("SELECT version FROM toolwright_schema WHERE component = 'audit'");
+    const version = found.rows.length ? Number(found.rows[0].version) : 0;
+    if (version > AUDIT_SCHEMA_VERSION) {
+      throw new Error(`the PostgreSQL audit table has schema version ${version}; this toolwright reads up to ${AUDIT_SCHEMA_VERSION}`);
+    }
+    for (let next = version + 1; next <= AUDIT_SCHEMA_VERSION; next++) await client.query(MIGRATIONS[next]);
+    if (version < AUDIT_SCHEMA_VERSION) {
+      await client.query(
+        "INSERT INTO toolwright_schema (component, version) VALUES ('audit', $1) ON CONFLICT (component) DO UPDATE SET version = EXCLUDED.version",
+        [AUDIT_SCHEMA_VERSION],
+      );
+    }
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  }
+}
+
+/** The version the database holds (0: never migrated), without changing anything: for readers. */
+export async function auditSchemaVersion(db: PgQueryable): Promise<number> {
+  const table = await db.query("SELECT to_regclass('toolwright_schema') AS t");
+  if (table.rows[0]?.t === null) return 0;
+  const found = await db.query("SELECT version FROM toolwright_schema WHERE component = 'audit'");
+  const version = found.rows.length ? Number(found.rows[0].version) : 0;
+  if (version > AUDIT_SCHEMA_VERSION) throw new Error(`the PostgreSQL audit table has schema version ${version}; this toolwright reads up to ${AUDIT_SCHEMA_VERSION}`);
+  return version;
+}
