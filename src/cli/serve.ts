@@ -13,6 +13,7 @@ import { ExitCode, UsageError, type CliIo } from './errors.js';
 import { checkAuditTrail, reportAuditLosses } from './audit-startup.js';
 import { loadToolsModule, resolveTools } from './load-tools.js';
 import { checkNetworkExposure } from './network-exposure.js';
+import { startOpenTelemetry } from './otel.js';
 import { installProcessGuards } from './process-guards.js';
 import { shutdownRequests, type ShutdownReason, type ShutdownRequests } from './shutdown-requests.js';
 
@@ -43,6 +44,16 @@ export interface ServeOptions {
 export async function serveCommand(options: ServeOptions, io: CliIo, version: string): Promise<number> {
   if (options.stdio && options.http) throw new UsageError('choose one of --stdio and --http');
   const cliGrace = options.shutdownGrace === undefined ? undefined : parseGrace(options.shutdownGrace);
+  // Before the server is built: its spans and metrics go to the SDK's providers from the first request.
+  const stopTelemetry = await startOpenTelemetry(process.env, io);
+  try {
+    return await serveWith(options, io, version, cliGrace);
+  } finally {
+    await stopTelemetry?.();
+  }
+}
+
+async function serveWith(options: ServeOptions, io: CliIo, version: string, cliGrace: number | undefined): Promise<number> {
   const { plan, state } = await planServer(options, version);
   const transport = options.http ? 'http' : options.stdio ? 'stdio' : (plan.transport ?? 'stdio');
   const graceMs = cliGrace ?? plan.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
