@@ -1,6 +1,8 @@
 import type { JsonRpcNotification } from '../jsonrpc/types.js';
 import { META, type ClientCapabilities, type Implementation, type LogLevel } from '../protocol/meta.js';
 import { Method } from '../protocol/methods.js';
+import { traceClientRequest } from '../tracing/client.js';
+import type { OperationFacts } from '../tracing/attributes.js';
 import { withDeadline } from './deadline.js';
 import { CancelledError, TimeoutError } from './errors.js';
 import { unwrapResponse } from './results.js';
@@ -62,8 +64,27 @@ export class ClientSession {
     if (deadline <= now) throw new TimeoutError(method, timeoutMs);
     const id = this.nextId++;
     const wire = options.wire ?? this.wire;
-    const meta = this.metaFor(wire, options, id);
-    const body = meta ? { ...params, _meta: meta } : params;
+    // One CLIENT span per request, its trace context carried in _meta (a no-op when no OpenTelemetry SDK is registered).
+    return traceClientRequest(() => this.traceFacts(method, params, id, wire), this.metaFor(wire, options, id), (meta) =>
+      this.send(method, meta ? { ...params, _meta: meta } : params, id, wire, deadline, timeoutMs, options),
+    );
+  }
+
+  private traceFacts(method: string, params: Record<string, unknown>, id: number, wire: WireContext): OperationFacts {
+    const transport = this.transport;
+    return {
+      method,
+      params,
+      requestId: id,
+      protocolVersion: wire.protocolVersion,
+      sessionId: wire.era === 'legacy' ? transport.legacySessionId : undefined,
+      transport: transport.kind,
+      serverAddress: transport.serverAddress?.host,
+      serverPort: transport.serverAddress?.port,
+    };
+  }
+
+  private send(method: string, body: Record<string, unknown>, id: number, wire: WireContext, deadline: number, timeoutMs: number, options: RequestOptions): Promise<Record<string, unknown>> {
     return withDeadline(method, { deadline, timeoutMs, signal: options.signal }, async (signal) => {
       try {
         const response = await this.transport.request(

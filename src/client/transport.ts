@@ -62,6 +62,10 @@ export interface CloseOptions {
  */
 export interface ClientTransport {
   readonly kind: 'stdio' | 'http' | 'memory';
+  /** The server's host and port, for a network transport (the client span's `server.address`/`server.port`). */
+  readonly serverAddress?: { host: string; port: number };
+  /** The legacy session the server gave, if any (the client span's `mcp.session.id`). */
+  readonly legacySessionId?: string;
   request(request: JsonRpcRequest, options: SendOptions): Promise<IncomingResponse>;
   notify(notification: JsonRpcNotification, wire: WireContext): Promise<void>;
   /** Notifications not tied to a request the transport knows (logs, list changes). */

@@ -39,6 +39,7 @@ export class HttpClientTransport implements ClientTransport {
   private readonly limit: number;
   private readonly warn: (message: string) => void;
   private sessionId?: string;
+  readonly serverAddress: { host: string; port: number };
   private lastWire?: WireContext;
   /** Aborts every request in flight when the transport closes. */
   private readonly closing = new AbortController();
@@ -50,9 +51,15 @@ export class HttpClientTransport implements ClientTransport {
   constructor(private readonly target: HttpTarget, options: HttpTransportOptions = {}) {
     this.url = new URL(target.url);
     if (this.url.protocol !== 'http:' && this.url.protocol !== 'https:') throw new TypeError('the server URL must be http:// or https://');
+    // IPv6 literals without their brackets, as server.address wants them.
+    this.serverAddress = { host: this.url.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(this.url.port) || (this.url.protocol === 'https:' ? 443 : 80) };
     this.fetch = target.fetch ?? globalThis.fetch;
     this.limit = options.maxMessageBytes ?? 16 * 1024 * 1024;
     this.warn = options.onWarning ?? (() => {});
+  }
+
+  get legacySessionId(): string | undefined {
+    return this.sessionId;
   }
 
   async request(request: JsonRpcRequest, options: SendOptions): Promise<IncomingResponse> {

@@ -1,0 +1,48 @@
+import type { TracingOptions } from './options.js';
+import { traceServerRequest, type ServerRequestFacts } from './server.js';
+
+/**
+ * What the tracing middleware reads of a request's middleware context
+ * (server/middleware.ts MiddlewareContext; named structurally so this layer
+ * does not import the server's).
+ */
+export interface TracedRequest {
+  readonly method: string;
+  readonly params: Record<string, unknown> | undefined;
+  readonly era: 'modern' | 'legacy';
+  readonly meta: Record<string, unknown> | undefined;
+  readonly requestId: string | number | null;
+  readonly protocolVersion: string | undefined;
+  readonly transport: string;
+  readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
+  readonly clientAddress?: string;
+  readonly clientPort?: number;
+}
+
+function factsOf(ctx: TracedRequest): ServerRequestFacts {
+  const headers = ctx.headers;
+  // A legacy HTTP request reached here with a session the server knows (unknown ids are refused before).
+  const session = ctx.era === 'legacy' ? headers?.['mcp-session-id'] : undefined;
+  return {
+    method: ctx.method,
+    params: ctx.params,
+    requestId: ctx.requestId,
+    protocolVersion: ctx.protocolVersion,
+    sessionId: typeof session === 'string' ? session : undefined,
+    transport: ctx.transport,
+    clientAddress: ctx.clientAddress,
+    clientPort: ctx.clientPort,
+    meta: ctx.meta,
+    headers,
+  };
+}
+
+/**
+ * The server's tracing middleware: a SERVER span around the rest of the
+ * request and its `mcp.server.operation.duration`, by the MCP semantic
+ * conventions (docs/tracing.md). With no OpenTelemetry SDK registered it
+ * calls `next()` and nothing else.
+ */
+export function tracing(options: TracingOptions = {}) {
+  return <R>(ctx: TracedRequest, next: () => Promise<R>): Promise<R> => traceServerRequest(() => factsOf(ctx), options, next);
+}
