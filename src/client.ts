@@ -70,5 +70,5 @@ export type {
   TokenStore,
 } from './client/auth/types.js';
 // The transports, for callers that build one themselves and pass it as { transport }.
-export { HttpClientTransport, type HttpTransportOptions } from './transports/http-client.js';
-export { StdioClientTransport, type StdioTransportOptions } from './transports/stdio-client.js';
+export { HttpClientTransport, type HttpTransportOptions } from './client/transports/http-client.js';
+export { StdioClientTransport, type StdioTransportOptions } from './client/transports/stdio-client.js';

@@ -13,7 +13,7 @@ import { InputResponder } from './inputs/responder.js';
 import { INPUT_CAPABILITIES } from './inputs/types.js';
 import { mirrorHeaders } from './mirror-headers.js';
 import { openTransport } from './open-transport.js';
-import { StdioClientTransport } from '../transports/stdio-client.js';
+import { StdioClientTransport } from './transports/stdio-client.js';
 import type { ClientTransport, CloseOptions } from './transport.js';
 import type { ReadResourceResult } from './resources.js';
 import * as surface from './server-surface.js';

@@ -1,8 +1,8 @@
-import { HttpClientTransport } from '../transports/http-client.js';
+import { HttpClientTransport } from './transports/http-client.js';
 import { OAuthClient } from './auth/oauth-client.js';
 import type { OAuthOptions } from './auth/types.js';
 import { canonicalResource } from './auth/urls.js';
-import { StdioClientTransport } from '../transports/stdio-client.js';
+import { StdioClientTransport } from './transports/stdio-client.js';
 import type { ClientTransport } from './transport.js';
 import type { ClientTarget } from './types.js';
 

@@ -1,13 +1,13 @@
-import { ConnectionError, ProtocolViolationError, ToolClientError } from '../client/errors.js';
-import { InboundRequests } from '../client/inbound-requests.js';
-import type { ClientTransport, IncomingResponse, SendOptions, ServerRequestHandler, WireContext } from '../client/transport.js';
-import { classifyMessage, type ParsedMessage } from '../jsonrpc/parse.js';
-import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from '../jsonrpc/types.js';
-import { encodeHeaderValue, NAMED_PARAM, SESSION_HEADER } from '../protocol/header-params.js';
-import { Method } from '../protocol/methods.js';
-import { readCappedText, ResponseTooLargeError } from './read-capped.js';
-import { LegacyListenStream } from '../client/http-listen-stream.js';
-import { resumableSseEvents } from '../client/sse-resume.js';
+import { ConnectionError, ProtocolViolationError, ToolClientError } from '../errors.js';
+import { InboundRequests } from '../inbound-requests.js';
+import type { ClientTransport, IncomingResponse, SendOptions, ServerRequestHandler, WireContext } from '../transport.js';
+import { classifyMessage, type ParsedMessage } from '../../jsonrpc/parse.js';
+import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from '../../jsonrpc/types.js';
+import { encodeHeaderValue, NAMED_PARAM, SESSION_HEADER } from '../../protocol/header-params.js';
+import { Method } from '../../protocol/methods.js';
+import { readCappedText, ResponseTooLargeError } from '../../io/read-capped.js';
+import { LegacyListenStream } from './http-listen-stream.js';
+import { resumableSseEvents } from './sse-resume.js';
 
 /** A Streamable HTTP endpoint. */
 export interface HttpTarget {

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { ConnectionError } from '../client/errors.js';
-import { StreamClientTransport } from '../client/stream-transport.js';
-import type { CloseOptions } from '../client/transport.js';
-import { LineSplitter } from './line-splitter.js';
+import { ConnectionError } from '../errors.js';
+import { StreamClientTransport } from './stream-transport.js';
+import type { CloseOptions } from '../transport.js';
+import { LineSplitter } from '../../io/line-splitter.js';
 
 /** How to start a stdio server. */
 export interface StdioTarget {
