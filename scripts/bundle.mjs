@@ -7,6 +7,7 @@
 // packages stay external (loaded from node_modules, most of them only when first used).
 // Type declarations (.d.ts) stay as tsc wrote them.
 import { chmodSync, readFileSync, rmSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -53,7 +54,40 @@ await build({
   logLevel: 'warning',
   plugins: [reachWholeCore],
 });
+
+/**
+ * The client's runtime-neutral core (`toolwright/client/core`, and `toolwright/client` for bundlers
+ * under the "browser" condition): one file for any runtime with fetch and Web Crypto. Ajv comes in
+ * by static imports there (schema/ajv-load-static.js in place of the Node loader, which reads files
+ * with createRequire); packages stay external for the application's bundler to resolve.
+ */
+const staticAjv = {
+  name: 'static-ajv',
+  setup(build) {
+    build.onResolve({ filter: /\/ajv-load\.js$/ }, ({ path, resolveDir }) => ({ path: join(resolveDir, path.replace(/ajv-load\.js$/, 'ajv-load-static.js')) }));
+  },
+};
+const neutral = await build({
+  entryPoints: [join(dist, 'client', 'core.js')],
+  outfile: join(dist, 'client-core.js'),
+  bundle: true,
+  format: 'esm',
+  platform: 'neutral',
+  target: 'es2022',
+  packages: 'external',
+  sourcemap: true,
+  metafile: true,
+  logLevel: 'warning',
+  plugins: [staticAjv],
+});
+// `packages: 'external'` would let a Node built-in through unnoticed: the build fails instead.
+const builtins = new Set(builtinModules);
+for (const output of Object.values(neutral.metafile.outputs)) {
+  const node = output.imports.filter((i) => i.path.startsWith('node:') || builtins.has(i.path.split('/')[0]));
+  if (node.length) throw new Error(`the runtime-neutral client imports Node built-ins: ${node.map((i) => i.path).join(', ')}`);
+}
+
 // The package's bin. npm marks bin files executable when it installs a package, but a checkout
 // builds dist/ after `npm install`: without this, `npx toolwright` there fails with "Permission denied".
 chmodSync(join(dist, 'cli', 'main.js'), 0o755);
-console.log(`bundled ${entries.length} entry points into dist/`);
+console.log(`bundled ${entries.length} entry points and the runtime-neutral client into dist/`);

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ToolClient } from '../client/client.js';
+import { ToolClient } from '../client.js';
 import type { StdioTarget } from '../client/transports/stdio-client.js';
 import type { ClientTarget, EraPreference, ToolClientOptions } from '../client/types.js';
 import { ConnectionError, ProtocolViolationError } from '../client/errors.js';

@@ -13,7 +13,6 @@ import { InputResponder } from './inputs/responder.js';
 import { INPUT_CAPABILITIES } from './inputs/types.js';
 import { mirrorHeaders } from './mirror-headers.js';
 import { openTransport } from './open-transport.js';
-import { StdioClientTransport } from './transports/stdio-client.js';
 import type { ClientTransport, CloseOptions } from './transport.js';
 import type { ReadResourceResult } from './resources.js';
 import * as surface from './server-surface.js';
@@ -416,7 +415,7 @@ async function withinConnectTimeout<T>(handshaking: Promise<T>, ms: number, aske
       const waiting = asked.at(-1) ?? 'the connection';
       const before = asked.length > 1 ? ` (it did not answer ${asked.slice(0, -1).join(', ')} either)` : '';
       const stdio = transport.kind === 'stdio' ? '; is the command an MCP server that speaks JSON-RPC on its stdout?' : '';
-      const stderr = transport instanceof StdioClientTransport ? transport.capturedStderr() : undefined;
+      const stderr = transport.capturedStderr?.();
       reject(new ConnectionError(`the server did not answer within ${ms} ms while connecting: no answer to ${waiting}${before}${stdio}`, 'connect-timeout', stderr ? { stderr } : {}));
     }, ms);
   });

@@ -1,7 +1,7 @@
 import type { ContentBlock } from '../protocol/content.js';
 import type { ClientCapabilities, Implementation, LogLevel } from '../protocol/meta.js';
 import type { HttpTarget } from './transports/http-client.js';
-import type { StdioTarget } from './transports/stdio-client.js';
+import type { StdioTarget } from './transports/stdio-target.js';
 import type { OAuthClient } from './auth/oauth-client.js';
 import type { OAuthOptions } from './auth/types.js';
 import type { InputCapability, InputRequestHandler } from './inputs/types.js';
