@@ -45,11 +45,14 @@ export type {
   LogLevel,
   LogMessage,
   Progress,
+  RequestMethodOptions,
+  ResourceUpdate,
   StdioTarget,
   ToolClientOptions,
   TransportTarget,
 } from './types.js';
 export type { ReadResourceResult } from './resources.js';
+export type { ClientEventListener, ClientEventName, ClientEvents } from './server-events.js';
 export { TASKS_EXTENSION, TaskFailedError, TaskCancelledError, TaskExpiredError, type TaskInfo, type TaskStatus, type TaskCallOptions } from './tasks.js';
 export type { ListedResource, ListedResourceTemplate, ListedPrompt, GetPromptResult, CompleteResult, CompletionRef, SurfaceOptions } from './server-surface.js';
 export { InputRoundsExceeded } from './server-surface.js';
