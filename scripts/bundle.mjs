@@ -14,7 +14,7 @@ import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
-const entries = ['index', 'client', 'testing', 'toolsets', 'config', 'cli/main'];
+const entries = ['index', 'client', 'client/core', 'testing', 'toolsets', 'config', 'cli/main'];
 
 /**
  * esbuild puts each module in the chunk of the exact set of entry points that reach it, so the
@@ -24,11 +24,22 @@ const entries = ['index', 'client', 'testing', 'toolsets', 'config', 'cli/main']
  * `index` here, so the core is one chunk (plus one for what it shares with the client, which
  * stays free of server code): `import 'toolwright'` loads 3 files instead of 12, ~8 ms sooner.
  */
+/**
+ * `toolwright/client/core` on Node reaches the same modules as `toolwright/client` (all but the
+ * one that lets ToolClient start stdio servers), so that the two share their chunks instead of
+ * splitting the client into more files, and share each class.
+ */
+const CLIENT_NODE_PARTS = ['./transports/stdio-client.js', './auth/file-token-store.js', './auth/loopback.js'];
+const CLIENT_CORE = join(dist, 'client', 'core.js');
 const CORE_USERS = ['testing', 'toolsets', 'config', 'cli/main', 'transports/http-server'].map((e) => join(dist, `${e}.js`));
 const reachWholeCore = {
   name: 'reach-whole-core',
   setup(build) {
     build.onLoad({ filter: /\.js$/ }, ({ path }) => {
+      if (path === CLIENT_CORE) {
+        const parts = CLIENT_NODE_PARTS.map((p) => `import '${p}';`).join('\n');
+        return { contents: `${readFileSync(path, 'utf8')}\n${parts}\n`, loader: 'js', resolveDir: dirname(path) };
+      }
       if (!CORE_USERS.includes(path)) return undefined;
       const spec = relative(dirname(path), join(dist, 'index.js')).split(sep).join('/');
       const index = spec.startsWith('.') ? spec : `./${spec}`;
@@ -56,20 +67,23 @@ await build({
 });
 
 /**
- * The client's runtime-neutral core (`toolwright/client/core`, and `toolwright/client` for bundlers
- * under the "browser" condition): one file for any runtime with fetch and Web Crypto. Ajv comes in
- * by static imports there (schema/ajv-load-static.js in place of the Node loader, which reads files
- * with createRequire); packages stay external for the application's bundler to resolve.
+ * The client's runtime-neutral core as one file for any runtime with fetch and Web Crypto: what
+ * bundlers take for `toolwright/client` and `toolwright/client/core` under the "browser" condition
+ * (Node gets dist/client/core.js above, which shares its classes with `toolwright/client`). Built
+ * from the sources, not from dist/ (which the build above rewrites). Ajv comes in by static imports
+ * (schema/ajv-load-static.ts in place of the Node loader, which reads files with createRequire);
+ * packages stay external for the application's bundler to resolve.
  */
 const staticAjv = {
   name: 'static-ajv',
   setup(build) {
-    build.onResolve({ filter: /\/ajv-load\.js$/ }, ({ path, resolveDir }) => ({ path: join(resolveDir, path.replace(/ajv-load\.js$/, 'ajv-load-static.js')) }));
+    build.onResolve({ filter: /\/ajv-load\.js$/ }, ({ path, resolveDir }) => ({ path: join(resolveDir, path.replace(/ajv-load\.js$/, 'ajv-load-static.ts')) }));
   },
 };
 const neutral = await build({
-  entryPoints: [join(dist, 'client', 'core.js')],
+  entryPoints: [join(root, 'src', 'client', 'core.ts')],
   outfile: join(dist, 'client-core.js'),
+  tsconfig: join(root, 'tsconfig.json'),
   bundle: true,
   format: 'esm',
   platform: 'neutral',
