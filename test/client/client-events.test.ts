@@ -184,3 +184,27 @@ describe('listeners over HTTP (modern: a subscriptions/listen stream that follow
     await expect.poll(() => updates, { timeout: 10_000 }).toEqual(['test://b']);
   });
 });
+
+describe('resource subscriptions and a renewed legacy session', () => {
+  it('subscribes again in the new session when the server ended the old one', async () => {
+    const s = server();
+    const http = await serveHttp(s, { port: 0 });
+    cleanup.push(() => http.close());
+    let sessionId: string | undefined;
+    const recording: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      sessionId = res.headers.get('mcp-session-id') ?? sessionId;
+      return res;
+    };
+    const client = await ToolClient.connect({ url: http.url, fetch: recording }, { era: 'legacy', onWarning: () => {} });
+    cleanup.push(() => client.close());
+    const updates: string[] = [];
+    client.on('resourceUpdated', ({ uri }) => updates.push(uri));
+    await client.subscribeResource('test://a');
+    const old = sessionId!;
+    expect((await fetch(http.url, { method: 'DELETE', headers: { 'mcp-session-id': old } })).status).toBe(200);
+    await client.listTools({ refresh: true }); // finds the session gone (404) and opens a new one
+    expect(sessionId).not.toBe(old);
+    await changeUntilHeard(() => s.resources.updated('test://a'), () => updates.length);
+  });
+});
