@@ -143,7 +143,7 @@ export class ToolClient {
    * and cancellation: for methods this client has no wrapper for. Protocol
    * errors throw McpRpcError, as elsewhere.
    */
-  request(method: string, params: Record<string, unknown> = {}, options: RequestMethodOptions = {}): Promise<Record<string, unknown>> {
+  async request(method: string, params: Record<string, unknown> = {}, options: RequestMethodOptions = {}): Promise<Record<string, unknown>> {
     if (typeof method !== 'string' || method.length === 0) throw new TypeError('method must be a non-empty string');
     if (!isPlainObject(params)) throw new TypeError('params must be a plain object');
     const { _meta, ...rest } = params;

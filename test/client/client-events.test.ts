@@ -140,8 +140,8 @@ describe.each(['modern', 'legacy'] as const)('ToolClient listeners (%s era)', (e
     const pending = client.request('tools/call', { name: 'hang', arguments: {} }, { signal: controller.signal });
     controller.abort();
     await expect(pending).rejects.toBeInstanceOf(CancelledError);
-    expect(() => client.request('', {})).toThrow(TypeError);
-    expect(() => client.request('tools/list', [] as never)).toThrow(TypeError);
+    await expect(client.request('', {})).rejects.toThrow(TypeError);
+    await expect(client.request('tools/list', [] as never)).rejects.toThrow(TypeError);
   });
 
   it("answers a call's questions with that call's own onInputRequest, over the client's", async () => {
