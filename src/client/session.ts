@@ -28,6 +28,8 @@ export interface RequestOptions {
   meta?: Record<string, unknown>;
   /** Whether giving up sends `notifications/cancelled` where the transport needs it (not for the era probe). */
   cancellable?: boolean;
+  /** Told the request's id before it is sent: a legacy server's questions name the request they belong to by it. */
+  onRequestId?: (id: number) => void;
 }
 
 export interface SessionIdentity {
@@ -61,6 +63,7 @@ export class ClientSession {
     const deadline = options.deadline ?? now + timeoutMs;
     if (deadline <= now) throw new TimeoutError(method, timeoutMs);
     const id = this.nextId++;
+    options.onRequestId?.(id);
     const wire = options.wire ?? this.wire;
     const meta = this.metaFor(wire, options, id);
     const body = meta ? { ...params, _meta: meta } : params;

@@ -1,13 +1,14 @@
-import { ConnectionError, ProtocolViolationError, ToolClientError } from '../client/errors.js';
-import { InboundRequests } from '../client/inbound-requests.js';
-import type { ClientTransport, IncomingResponse, SendOptions, ServerRequestHandler, WireContext } from '../client/transport.js';
-import { classifyMessage, type ParsedMessage } from '../jsonrpc/parse.js';
-import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from '../jsonrpc/types.js';
-import { encodeHeaderValue, NAMED_PARAM, SESSION_HEADER } from '../protocol/header-params.js';
-import { Method } from '../protocol/methods.js';
-import { readCappedText, ResponseTooLargeError } from './read-capped.js';
-import { LegacyListenStream } from '../client/http-listen-stream.js';
-import { resumableSseEvents } from '../client/sse-resume.js';
+import { ConnectionError, ProtocolViolationError, ToolClientError } from '../errors.js';
+import { InboundRequests } from '../inbound-requests.js';
+import type { ClientTransport, IncomingResponse, SendOptions, ServerRequestHandler, WireContext } from '../transport.js';
+import { classifyMessage, type ParsedMessage } from '../../jsonrpc/parse.js';
+import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from '../../jsonrpc/types.js';
+import { encodeHeaderValue, NAMED_PARAM, SESSION_HEADER } from '../../protocol/header-params.js';
+import { Method } from '../../protocol/methods.js';
+import { plainFetch } from '../../io/fetch.js';
+import { readCappedText, ResponseTooLargeError } from '../../io/read-capped.js';
+import { LegacyListenStream } from './http-listen-stream.js';
+import { resumableSseEvents } from './sse-resume.js';
 
 /** A Streamable HTTP endpoint. */
 export interface HttpTarget {
@@ -50,7 +51,7 @@ export class HttpClientTransport implements ClientTransport {
   constructor(private readonly target: HttpTarget, options: HttpTransportOptions = {}) {
     this.url = new URL(target.url);
     if (this.url.protocol !== 'http:' && this.url.protocol !== 'https:') throw new TypeError('the server URL must be http:// or https://');
-    this.fetch = target.fetch ?? globalThis.fetch;
+    this.fetch = plainFetch(target.fetch);
     this.limit = options.maxMessageBytes ?? 16 * 1024 * 1024;
     this.warn = options.onWarning ?? (() => {});
   }
