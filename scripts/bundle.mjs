@@ -7,13 +7,14 @@
 // packages stay external (loaded from node_modules, most of them only when first used).
 // Type declarations (.d.ts) stay as tsc wrote them.
 import { chmodSync, readFileSync, rmSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
-const entries = ['index', 'http', 'client', 'testing', 'toolsets', 'config', 'cli/main'];
+const entries = ['index', 'http', 'client', 'client/core', 'testing', 'toolsets', 'config', 'cli/main'];
 
 /**
  * esbuild puts each module in the chunk of the exact set of entry points that reach it, so the
@@ -23,11 +24,22 @@ const entries = ['index', 'http', 'client', 'testing', 'toolsets', 'config', 'cl
  * `index` here, so the core is one chunk (plus one for what it shares with the client, which
  * stays free of server code): `import 'toolwright'` loads 3 files instead of 12, ~8 ms sooner.
  */
+/**
+ * `toolwright/client/core` on Node reaches the same modules as `toolwright/client` (all but the
+ * one that lets ToolClient start stdio servers), so that the two share their chunks instead of
+ * splitting the client into more files, and share each class.
+ */
+const CLIENT_NODE_PARTS = ['./transports/stdio-client.js', './auth/file-token-store.js', './auth/loopback.js'];
+const CLIENT_CORE = join(dist, 'client', 'core.js');
 const CORE_USERS = ['http', 'testing', 'toolsets', 'config', 'cli/main', 'transports/http-server'].map((e) => join(dist, `${e}.js`));
 const reachWholeCore = {
   name: 'reach-whole-core',
   setup(build) {
     build.onLoad({ filter: /\.js$/ }, ({ path }) => {
+      if (path === CLIENT_CORE) {
+        const parts = CLIENT_NODE_PARTS.map((p) => `import '${p}';`).join('\n');
+        return { contents: `${readFileSync(path, 'utf8')}\n${parts}\n`, loader: 'js', resolveDir: dirname(path) };
+      }
       if (!CORE_USERS.includes(path)) return undefined;
       const spec = relative(dirname(path), join(dist, 'index.js')).split(sep).join('/');
       const index = spec.startsWith('.') ? spec : `./${spec}`;
@@ -53,7 +65,43 @@ await build({
   logLevel: 'warning',
   plugins: [reachWholeCore],
 });
+
+/**
+ * The client's runtime-neutral core as one file for any runtime with fetch and Web Crypto: what
+ * bundlers take for `toolwright/client` and `toolwright/client/core` under the "browser" condition
+ * (Node gets dist/client/core.js above, which shares its classes with `toolwright/client`). Built
+ * from the sources, not from dist/ (which the build above rewrites). Ajv comes in by static imports
+ * (schema/ajv-load-static.ts in place of the Node loader, which reads files with createRequire);
+ * packages stay external for the application's bundler to resolve.
+ */
+const staticAjv = {
+  name: 'static-ajv',
+  setup(build) {
+    build.onResolve({ filter: /\/ajv-load\.js$/ }, ({ path, resolveDir }) => ({ path: join(resolveDir, path.replace(/ajv-load\.js$/, 'ajv-load-static.ts')) }));
+  },
+};
+const neutral = await build({
+  entryPoints: [join(root, 'src', 'client', 'core.ts')],
+  outfile: join(dist, 'client-core.js'),
+  tsconfig: join(root, 'tsconfig.json'),
+  bundle: true,
+  format: 'esm',
+  platform: 'neutral',
+  target: 'es2022',
+  packages: 'external',
+  sourcemap: true,
+  metafile: true,
+  logLevel: 'warning',
+  plugins: [staticAjv],
+});
+// `packages: 'external'` would let a Node built-in through unnoticed: the build fails instead.
+const builtins = new Set(builtinModules);
+for (const output of Object.values(neutral.metafile.outputs)) {
+  const node = output.imports.filter((i) => i.path.startsWith('node:') || builtins.has(i.path.split('/')[0]));
+  if (node.length) throw new Error(`the runtime-neutral client imports Node built-ins: ${node.map((i) => i.path).join(', ')}`);
+}
+
 // The package's bin. npm marks bin files executable when it installs a package, but a checkout
 // builds dist/ after `npm install`: without this, `npx toolwright` there fails with "Permission denied".
 chmodSync(join(dist, 'cli', 'main.js'), 0o755);
-console.log(`bundled ${entries.length} entry points into dist/`);
+console.log(`bundled ${entries.length} entry points and the runtime-neutral client into dist/`);

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ToolClient } from '../client/client.js';
-import type { StdioTarget } from '../transports/stdio-client.js';
+import { ToolClient } from '../client.js';
+import type { StdioTarget } from '../client/transports/stdio-client.js';
 import type { ClientTarget, EraPreference, ToolClientOptions } from '../client/types.js';
 import { ConnectionError, ProtocolViolationError } from '../client/errors.js';
 import { connectFailureHint } from './connect-hints.js';

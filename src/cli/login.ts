@@ -1,6 +1,6 @@
 import { LoopbackRedirect, openBrowser } from '../client/auth/loopback.js';
 import { OAuthClient } from '../client/auth/oauth-client.js';
-import { FileTokenStore } from '../client/auth/token-store.js';
+import { FileTokenStore } from '../client/auth/file-token-store.js';
 import type { AuthorizationPrompt, OAuthOptions } from '../client/auth/types.js';
 import { canonicalResource } from '../client/auth/urls.js';
 import { AuthorizationError } from '../client/errors.js';

@@ -1,4 +1,4 @@
-import type { StdioTarget } from '../transports/stdio-client.js';
+import type { StdioTarget } from '../client/transports/stdio-client.js';
 import type { ClientTarget } from '../client/types.js';
 import { sanitize } from './sanitize.js';
 

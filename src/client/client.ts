@@ -1,31 +1,32 @@
 import type { JsonRpcNotification } from '../jsonrpc/types.js';
 import { ErrorCode } from '../jsonrpc/errors.js';
 import { isPlainObject } from '../protocol/content.js';
-import { isLogLevel, type Implementation, type LogLevel } from '../protocol/meta.js';
+import type { ClientCapabilities, Implementation } from '../protocol/meta.js';
 import { Method } from '../protocol/methods.js';
 import type { Era } from '../protocol/versions.js';
 import { waitWithin, withDeadline, type Budget } from './deadline.js';
-import { ConnectionError, InputRequiredError, InputRoundsExceededError, McpRpcError, OutputValidationError, ProtocolViolationError } from './errors.js';
+import { checkInputOptions, checkOutput, increasingOnly } from './call-checks.js';
+import { CONNECT_TIMEOUT_CLOSE_GRACE_MS, withinConnectTimeout } from './connect-timeout.js';
+import { ConnectionError, InputRequiredError, InputRoundsExceededError, McpRpcError, ProtocolViolationError } from './errors.js';
 import { handshake, type ServerIdentity } from './handshake.js';
 import { declareCapabilities } from './inputs/capabilities.js';
 import { readInputRequired } from './inputs/check.js';
 import { InputResponder } from './inputs/responder.js';
-import { INPUT_CAPABILITIES } from './inputs/types.js';
 import { mirrorHeaders } from './mirror-headers.js';
 import { openTransport } from './open-transport.js';
-import { StdioClientTransport } from '../transports/stdio-client.js';
-import type { ClientTransport, CloseOptions } from './transport.js';
+import type { CloseOptions, ServerRequestContext } from './transport.js';
 import type { ReadResourceResult } from './resources.js';
 import * as surface from './server-surface.js';
 import { readCallResult, readListPage } from './results.js';
 import { answerLegacyRequests } from './server-requests.js';
+import { Listening } from './listening.js';
+import type { ClientEventListener, ClientEventName } from './server-events.js';
 import { ClientSession, type RequestOptions } from './session.js';
 import { SharedRun } from './shared-run.js';
 import { MAX_TOOLS, ToolCatalog, type CatalogEntry } from './tool-catalog.js';
-import { ToolChangeSubscription } from './tool-changes.js';
 import * as tasks from './tasks.js';
 import * as legacyTasks from './legacy-tasks.js';
-import type { CallToolOptions, CallToolResult, ClientTarget, ListedTool, Progress, ToolClientOptions } from './types.js';
+import type { CallToolOptions, CallToolResult, ClientTarget, ListedTool, Progress, RequestMethodOptions, ToolClientOptions } from './types.js';
 
 const DEFAULT_CLIENT_INFO: Implementation = { name: 'toolwright-client', version: '0.1.0' };
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -50,12 +51,17 @@ export class ToolClient {
   private readonly warn: (message: string) => void;
   /** Answers the server's questions; absent without `onInputRequest`. */
   private inputs?: InputResponder;
-  /** A modern server's tool list changes, heard when `onToolsListChanged` is set. */
-  private toolChanges?: ToolChangeSubscription;
+  /** The capabilities declared at connect (a call's own `onInputRequest` answers within them). */
+  private declared?: ClientCapabilities;
+  /** A legacy server's questions go to the handler of the call whose request they belong to, by its id. */
+  private readonly callInputs = new Map<number, InputResponder>();
+  /** Listeners, resource subscriptions, and the modern stream that asks for them. */
+  private readonly listening: Listening;
 
   constructor(private readonly target: ClientTarget, private readonly options: ToolClientOptions = {}) {
     this.warn = options.onWarning ?? ((message) => console.warn(`toolwright client: ${message}`));
     checkInputOptions(options);
+    this.listening = new Listening(this.warn, options);
   }
 
   /** Connects and finds out which era the server speaks. */
@@ -75,11 +81,14 @@ export class ToolClient {
         throw err;
       });
     transport.onNotification = (n) => this.onServerNotification(n);
-    const capabilities = declareCapabilities(o.capabilities ?? {}, o.onInputRequest !== undefined, o.inputCapabilities, this.warn);
-    if (o.onInputRequest) {
-      this.inputs = new InputResponder(o.onInputRequest, capabilities);
+    // Input capabilities are declared for a client-wide handler, or (inputCapabilities alone) for calls that bring their own.
+    const answers = o.onInputRequest !== undefined || o.inputCapabilities !== undefined;
+    const capabilities = declareCapabilities(o.capabilities ?? {}, answers, o.inputCapabilities, this.warn);
+    this.declared = capabilities;
+    if (o.onInputRequest) this.inputs = new InputResponder(o.onInputRequest, capabilities);
+    if (answers) {
       // The session's era is set before `notifications/initialized`, so a legacy server may ask right away.
-      transport.onServerRequest = answerLegacyRequests(this.inputs, () => this.session?.wire.era, this.warn);
+      transport.onServerRequest = answerLegacyRequests((context) => this.responderFor(context), () => this.session?.wire.era, this.warn);
     }
     const identity = { clientInfo: o.clientInfo ?? DEFAULT_CLIENT_INFO, capabilities, logLevel: o.logLevel };
     this.session = new ClientSession(transport, identity, o.timeoutMs ?? DEFAULT_TIMEOUT_MS);
@@ -98,10 +107,56 @@ export class ToolClient {
     this.catalog = new ToolCatalog(transport.kind === 'http', this.warn);
     this.state = 'open';
     // Legacy servers announce changes unasked; a modern one is asked with subscriptions/listen.
-    if (o.onToolsListChanged && this.identity.era === 'modern') {
-      this.toolChanges = new ToolChangeSubscription(this.session, (n) => this.onServerNotification(n), this.warn);
-      this.toolChanges.start();
-    }
+    this.listening.start(this.session, this.identity.era, (n) => this.onServerNotification(n), this.warn);
+  }
+
+  /**
+   * Listens to the server: `toolsChanged`, `promptsChanged`, `resourcesChanged`,
+   * `resourceUpdated` (for resources given to subscribeResource) and `log`.
+   * Before or after connect(); a modern server is asked for what is listened
+   * to (subscriptions/listen), a legacy one announces changes unasked. Returns
+   * the function that removes the listener.
+   */
+  on<E extends ClientEventName>(event: E, listener: ClientEventListener<E>): () => void {
+    return this.listening.on(event, listener);
+  }
+
+  /**
+   * Asks to hear when a resource changes (the `resourceUpdated` event): on a
+   * modern server through the subscriptions/listen stream, resolved once the
+   * server acknowledged it; on a legacy one with `resources/subscribe`.
+   */
+  subscribeResource(uri: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    this.open();
+    return this.listening.subscribe(uri, this.era!, (m, p, o) => this.rpc(m, p, o), options.signal);
+  }
+
+  /** Stops hearing about a resource (modern: the stream is asked again without it; legacy: `resources/unsubscribe`). */
+  unsubscribeResource(uri: string, options: { signal?: AbortSignal } = {}): Promise<void> {
+    this.open();
+    return this.listening.unsubscribe(uri, this.era!, (m, p, o) => this.rpc(m, p, o), options.signal);
+  }
+
+  /**
+   * Sends any request and returns its result as the server sent it (an
+   * `input_required` one included), with the client's era framing, timeout
+   * and cancellation: for methods this client has no wrapper for. Protocol
+   * errors throw McpRpcError, as elsewhere.
+   */
+  async request(method: string, params: Record<string, unknown> = {}, options: RequestMethodOptions = {}): Promise<Record<string, unknown>> {
+    if (typeof method !== 'string' || method.length === 0) throw new TypeError('method must be a non-empty string');
+    if (!isPlainObject(params)) throw new TypeError('params must be a plain object');
+    const { _meta, ...rest } = params;
+    const meta = { ...(isPlainObject(_meta) ? _meta : {}), ...options.meta };
+    const onProgress = options.onProgress && increasingOnly(options.onProgress);
+    return this.rpc(method, rest, {
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+      acceptInputRequired: true,
+      progress: onProgress !== undefined,
+      onNotification: (n) => this.onCallNotification(n, onProgress),
+      ...(Object.keys(meta).length ? { meta } : {}),
+    });
   }
 
   get era(): Era | undefined { return this.identity?.era; }
@@ -138,7 +193,19 @@ export class ToolClient {
    */
   async callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Promise<CallToolResult> {
     if (!isPlainObject(args)) throw new TypeError('tool arguments must be a plain object');
+    if (options.onInputRequest !== undefined && typeof options.onInputRequest !== 'function') throw new TypeError('onInputRequest must be a function');
     let entry = await this.lookup(name, options.signal);
+    // A call's own handler answers its questions instead of the client's (within the capabilities declared at connect).
+    const inputs = options.onInputRequest ? new InputResponder(options.onInputRequest, this.declared ?? {}) : this.inputs;
+    const sent: number[] = [];
+    try {
+      return await this.runCall(name, args, options, entry, inputs, sent);
+    } finally {
+      for (const id of sent) this.callInputs.delete(id);
+    }
+  }
+
+  private async runCall(name: string, args: Record<string, unknown>, options: CallToolOptions, entry: CatalogEntry | undefined, inputs: InputResponder | undefined, sent: number[]): Promise<CallToolResult> {
     const timeoutMs = options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const budget = { deadline: Date.now() + timeoutMs, timeoutMs, signal: options.signal };
     const maxRounds = this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
@@ -147,14 +214,15 @@ export class ToolClient {
       let result: Record<string, unknown>;
       // A legacy server is asked for a task in params.task (2025-11-25 tasks.mdx) where it and the tool allow one.
       const legacyTask = options.task && this.era === 'legacy' ? legacyTasks.legacyTaskParams(this.capabilities, entry?.tool) : undefined;
-      ({ entry, result } = await this.sendCall(name, { name, arguments: args, ...retry, ...legacyTask }, entry, options, budget.deadline, timeoutMs));
-      if (result.resultType === 'task') result = await tasks.followTask(this.tasks(timeoutMs), result, name, { ...(typeof options.task === 'object' ? options.task : {}), signal: options.signal });
-      else if (legacyTask && legacyTasks.isCreateTaskResult(result)) result = await legacyTasks.followLegacyTask(this.tasks(timeoutMs), result, name, { ...(typeof options.task === 'object' ? options.task : {}), signal: options.signal });
+      const onRequestId = options.onInputRequest ? (id: number) => (sent.push(id), this.callInputs.set(id, inputs!)) : undefined;
+      ({ entry, result } = await this.sendCall(name, { name, arguments: args, ...retry, ...legacyTask }, entry, options, budget.deadline, timeoutMs, inputs, onRequestId));
+      if (result.resultType === 'task') result = await tasks.followTask(this.tasks(timeoutMs, inputs), result, name, { ...(typeof options.task === 'object' ? options.task : {}), signal: options.signal });
+      else if (legacyTask && legacyTasks.isCreateTaskResult(result)) result = await legacyTasks.followLegacyTask(this.tasks(timeoutMs, inputs), result, name, { ...(typeof options.task === 'object' ? options.task : {}), signal: options.signal });
       if (result.resultType !== 'input_required') return checkOutput(name, entry, readCallResult(result));
-      if (!this.inputs) throw new InputRequiredError(Method.toolsCall, result.inputRequests);
+      if (!inputs) throw new InputRequiredError(Method.toolsCall, result.inputRequests);
       if (round >= maxRounds) throw new InputRoundsExceededError(name, maxRounds);
       const input = readInputRequired(Method.toolsCall, result);
-      const responder = this.inputs;
+      const responder = inputs;
       const inputResponses = await withDeadline(Method.toolsCall, budget, (signal) => responder.answerRound(input, name, signal));
       // mrtr.mdx: echo requestState exactly when there was one; answers go to this retry only.
       retry = {
@@ -214,10 +282,10 @@ export class ToolClient {
   }
 
   /** What following a task (tasks.ts) needs of the client. */
-  private tasks(timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS): tasks.TaskDeps {
+  private tasks(timeoutMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS, inputs = this.inputs): tasks.TaskDeps {
     return {
       rpc: (method, params, options) => this.rpc(method, params, options),
-      inputs: () => this.inputs,
+      inputs: () => inputs,
       timeoutMs,
       maxInputRounds: this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
       warn: this.warn,
@@ -241,7 +309,7 @@ export class ToolClient {
   async close(options: CloseOptions = {}): Promise<void> {
     if (this.state === 'closed') return;
     this.state = 'closed';
-    this.toolChanges?.stop();
+    this.listening.stop();
     await this.session?.transport.close(options);
   }
 
@@ -290,6 +358,8 @@ export class ToolClient {
     options: CallToolOptions,
     deadline: number,
     timeoutMs: number,
+    inputs: InputResponder | undefined,
+    onRequestId: ((id: number) => void) | undefined,
   ): Promise<{ entry: CatalogEntry | undefined; result: Record<string, unknown> }> {
     const send = (e: CatalogEntry | undefined) => {
       const session = this.open().session;
@@ -300,7 +370,7 @@ export class ToolClient {
         signal: options.signal,
         timeoutMs,
         deadline,
-        acceptInputRequired: modern && this.inputs !== undefined,
+        acceptInputRequired: modern && inputs !== undefined,
         acceptTask: modern && Boolean(options.task),
         extensions: modern && options.task ? tasks.TASKS_EXTENSIONS : undefined,
         // A task's progress becomes its status message, shown to onTask: ask for it.
@@ -308,6 +378,7 @@ export class ToolClient {
         onNotification: (n) => this.onCallNotification(n, onProgress),
         headers: e && session.transport.kind === 'http' && modern ? mirrorHeaders(e.headerParams, params.arguments as Record<string, unknown>) : undefined,
         meta: options.meta,
+        onRequestId,
       });
     };
     try {
@@ -344,6 +415,8 @@ export class ToolClient {
     const renewal = handshake(session, { preference: 'legacy', probeTimeoutMs: 0 })
       .then((identity) => {
         this.identity = identity;
+        // The new session knows none of the old one's resource subscriptions.
+        this.listening.resubscribe((m, p, o) => session.request(m, p, o)).catch((err: unknown) => this.warn(`resource updates may be missed: subscribing again failed: ${(err as Error).message}`));
       })
       .finally(() => (this.renewal = undefined));
     // Every waiter may have given up before it fails: that is nobody's unhandled rejection.
@@ -376,21 +449,15 @@ export class ToolClient {
   }
 
   private onServerNotification(n: JsonRpcNotification): void {
-    if (n.method === Method.toolsListChanged) {
-      this.catalog?.invalidate();
-      try {
-        this.options.onToolsListChanged?.();
-      } catch (err) {
-        this.warn(`the onToolsListChanged callback threw: ${(err as Error).message}`);
-      }
-    } else if (n.method === Method.message && this.options.onLog && isLogLevel(n.params?.level)) {
-      const { level, data, logger } = n.params!;
-      try {
-        this.options.onLog({ level: level as LogLevel, data, ...(typeof logger === 'string' ? { logger } : {}) });
-      } catch (err) {
-        this.warn(`the onLog callback threw: ${(err as Error).message}`);
-      }
-    }
+    // The listing is dropped before anyone is told, so a listener that lists again gets the new one.
+    if (n.method === Method.toolsListChanged) this.catalog?.invalidate();
+    this.listening.notify(n);
+  }
+
+  /** Who answers a legacy server's question: the handler of the call it belongs to, else the client's. */
+  private responderFor(context: ServerRequestContext): InputResponder | undefined {
+    const id = context.relatedRequest?.id;
+    return (typeof id === 'number' ? this.callInputs.get(id) : undefined) ?? this.inputs;
   }
 
   private open(): { session: ClientSession; catalog: ToolCatalog } {
@@ -399,61 +466,4 @@ export class ToolClient {
     }
     return { session: this.session, catalog: this.catalog };
   }
-}
-
-/**
- * The handshake within `connectTimeoutMs`: a server that never answers (a
- * stdio program that is not an MCP server, an HTTP endpoint that hangs) fails
- * the connection, saying what was waited for, instead of hanging.
- */
-/** After the connect timeout ran out, how long a stdio server gets at each step of its shutdown (stdin closed, SIGTERM). */
-const CONNECT_TIMEOUT_CLOSE_GRACE_MS = 100;
-
-async function withinConnectTimeout<T>(handshaking: Promise<T>, ms: number, asked: string[], transport: ClientTransport): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => {
-      const waiting = asked.at(-1) ?? 'the connection';
-      const before = asked.length > 1 ? ` (it did not answer ${asked.slice(0, -1).join(', ')} either)` : '';
-      const stdio = transport.kind === 'stdio' ? '; is the command an MCP server that speaks JSON-RPC on its stdout?' : '';
-      const stderr = transport instanceof StdioClientTransport ? transport.capturedStderr() : undefined;
-      reject(new ConnectionError(`the server did not answer within ${ms} ms while connecting: no answer to ${waiting}${before}${stdio}`, 'connect-timeout', stderr ? { stderr } : {}));
-    }, ms);
-  });
-  handshaking.catch(() => {}); // after a timeout, its own failure is moot
-  try {
-    return await Promise.race([handshaking, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** Holds structured output to the outputSchema the tool declared. */
-function checkOutput(name: string, entry: CatalogEntry | undefined, call: CallToolResult): CallToolResult {
-  if (entry?.validateOutput && !call.isError) {
-    if (call.structuredContent === undefined) throw new OutputValidationError(name, ['structuredContent is missing, but the tool declares an outputSchema']);
-    const check = entry.validateOutput(call.structuredContent);
-    if (!check.ok) throw new OutputValidationError(name, check.problems);
-  }
-  return call;
-}
-
-function checkInputOptions(options: ToolClientOptions): void {
-  if (options.onInputRequest !== undefined && typeof options.onInputRequest !== 'function') throw new TypeError('onInputRequest must be a function');
-  const rounds = options.maxInputRounds;
-  if (rounds !== undefined && (!Number.isInteger(rounds) || rounds < 1)) throw new TypeError('maxInputRounds must be a positive integer');
-  const chosen = options.inputCapabilities;
-  if (chosen !== undefined && (!Array.isArray(chosen) || !chosen.every((c) => INPUT_CAPABILITIES.includes(c)))) {
-    throw new TypeError(`inputCapabilities must list some of ${INPUT_CAPABILITIES.join(', ')}`);
-  }
-}
-
-/** progress.mdx: progress MUST increase; a server that goes backwards is not passed on. */
-function increasingOnly(callback: (p: Progress) => void): (p: Progress) => void {
-  let last = -Infinity;
-  return (p) => {
-    if (p.progress <= last) return;
-    last = p.progress;
-    callback(p);
-  };
 }

@@ -1,16 +1,24 @@
-import { HttpClientTransport } from '../transports/http-client.js';
+import { HttpClientTransport } from './transports/http-client.js';
 import { OAuthClient } from './auth/oauth-client.js';
 import type { OAuthOptions } from './auth/types.js';
 import { canonicalResource } from './auth/urls.js';
-import { StdioClientTransport } from '../transports/stdio-client.js';
 import type { ClientTransport } from './transport.js';
-import type { ClientTarget } from './types.js';
+import type { ClientTarget, StdioTarget } from './types.js';
 
 export interface OpenOptions {
   maxMessageBytes?: number;
   closeGraceMs?: number;
   onWarning: (message: string) => void;
   authorization?: OAuthClient | OAuthOptions;
+}
+
+/** Starts a stdio server: installed by the Node entry (client/node.ts); the runtime-neutral core has none. */
+export type StdioStarter = (target: StdioTarget, options: OpenOptions) => Promise<ClientTransport>;
+let startStdio: StdioStarter | undefined;
+
+/** Lets `{ command }` targets start a local process (Node only; see client/node.ts). */
+export function installStdioStarter(starter: StdioStarter): void {
+  startStdio = starter;
 }
 
 /** Builds the transport a target describes: a URL means HTTP, a command means stdio. */
@@ -21,7 +29,12 @@ export async function openTransport(target: ClientTarget, options: OpenOptions):
     const oauth = authorizationFor(target.url, options.authorization, target.fetch, options.onWarning);
     return new HttpClientTransport({ ...target, fetch: oauth.fetch }, options);
   }
-  if ('command' in target && typeof target.command === 'string') return StdioClientTransport.start(target, options);
+  if ('command' in target && typeof target.command === 'string') {
+    if (!startStdio) {
+      throw new TypeError("a { command } target starts a local process, which needs Node: import ToolClient from 'toolwright/client' there (this is the runtime-neutral core, for { url } and { transport } targets)");
+    }
+    return startStdio(target, options);
+  }
   throw new TypeError('a target is { url } for HTTP, { command, args } for stdio, or { transport }');
 }
 

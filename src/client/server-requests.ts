@@ -23,16 +23,24 @@ export function errorResponse(id: RequestId, code: number, message: string): Jso
 
 /**
  * Answers a legacy server's `elicitation/create`, `sampling/createMessage` and
- * `roots/list` through the `onInputRequest` handler (2025-11-25 client/*.mdx).
+ * `roots/list` through an `onInputRequest` handler (2025-11-25 client/*.mdx):
+ * the one of the call the question belongs to, else the client's.
  * What goes back to the server is either a checked result or a short error:
  * never a stack, never the handler's own error text (it may hold local detail),
  * which goes to the client's warnings instead.
  */
-export function answerLegacyRequests(responder: InputResponder, era: () => Era | undefined, warn: (message: string) => void): ServerRequestHandler {
+export function answerLegacyRequests(
+  responderFor: (context: ServerRequestContext) => InputResponder | undefined,
+  era: () => Era | undefined,
+  warn: (message: string) => void,
+): ServerRequestHandler {
   return async (request: JsonRpcRequest, context: ServerRequestContext): Promise<JsonRpcResponse> => {
     const { method, id } = request;
     // mrtr.mdx: modern servers do not send requests; their questions ride on results.
     if (!isInputMethod(method) || era() !== 'legacy') return defaultServerResponse(request);
+    // Declared for calls that bring their own handler, asked outside one of them: nobody can answer.
+    const responder = responderFor(context);
+    if (!responder) return errorResponse(id, ErrorCode.MethodNotFound, `Not supported: no onInputRequest handler answers ${method} outside the call that brings one`);
     const params = request.params ?? {};
     const problem = paramsProblem(method, params);
     if (problem) return errorResponse(id, ErrorCode.InvalidParams, `Invalid params: ${problem}`);

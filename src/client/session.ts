@@ -30,6 +30,8 @@ export interface RequestOptions {
   meta?: Record<string, unknown>;
   /** Whether giving up sends `notifications/cancelled` where the transport needs it (not for the era probe). */
   cancellable?: boolean;
+  /** Told the request's id before it is sent: a legacy server's questions name the request they belong to by it. */
+  onRequestId?: (id: number) => void;
 }
 
 export interface SessionIdentity {
@@ -63,6 +65,7 @@ export class ClientSession {
     const deadline = options.deadline ?? now + timeoutMs;
     if (deadline <= now) throw new TimeoutError(method, timeoutMs);
     const id = this.nextId++;
+    options.onRequestId?.(id);
     const wire = options.wire ?? this.wire;
     // One CLIENT span per request, its trace context carried in _meta (a no-op when no OpenTelemetry SDK is registered).
     return traceClientRequest(() => this.traceFacts(method, params, id, wire), this.metaFor(wire, options, id), (meta) =>

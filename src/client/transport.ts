@@ -72,6 +72,8 @@ export interface ClientTransport {
   onNotification?: (notification: JsonRpcNotification) => void;
   /** Requests the server sends (set by the client when it can answer them). */
   onServerRequest?: ServerRequestHandler;
+  /** What the server process wrote on its stderr lately, when the transport keeps it (stdio with stderr 'capture'): shown when connecting fails. */
+  capturedStderr?(): string | undefined;
   /** `graceMs`: how long a stdio server may take to exit at each step (stdin closed, SIGTERM) before the next. */
   close(options?: CloseOptions): Promise<void>;
 }

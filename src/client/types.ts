@@ -1,7 +1,7 @@
 import type { ContentBlock } from '../protocol/content.js';
 import type { ClientCapabilities, Implementation, LogLevel } from '../protocol/meta.js';
-import type { HttpTarget } from '../transports/http-client.js';
-import type { StdioTarget } from '../transports/stdio-client.js';
+import type { HttpTarget } from './transports/http-client.js';
+import type { StdioTarget } from './transports/stdio-target.js';
 import type { OAuthClient } from './auth/oauth-client.js';
 import type { OAuthOptions } from './auth/types.js';
 import type { InputCapability, InputRequestHandler } from './inputs/types.js';
@@ -54,6 +54,23 @@ export interface LogMessage {
   logger?: string;
 }
 
+/** A subscribed resource changed (`notifications/resources/updated`): read it again to see how. */
+export interface ResourceUpdate {
+  uri: string;
+}
+
+/** Options of `ToolClient.request`, for any method. */
+export interface RequestMethodOptions {
+  /** Aborting cancels the request, as for a tool call. */
+  signal?: AbortSignal;
+  /** Overrides the client's `timeoutMs` for this request. */
+  timeoutMs?: number;
+  /** Asks the server for progress (`_meta.progressToken`) and receives it. */
+  onProgress?: (progress: Progress) => void;
+  /** Extra `_meta` for the request (the protocol's own keys always win). */
+  meta?: Record<string, unknown>;
+}
+
 export interface CallToolOptions {
   /** Aborting cancels the call (stdio: notifications/cancelled; HTTP: the response stream closes). */
   signal?: AbortSignal;
@@ -66,6 +83,15 @@ export interface CallToolOptions {
   onProgress?: (progress: Progress) => void;
   /** Extra `_meta` for the request (the protocol's own keys always win). */
   meta?: Record<string, unknown>;
+  /**
+   * Answers what the server asks while it serves this call, instead of the
+   * client's `onInputRequest`. It answers within the capabilities declared at
+   * connect: those of the client's handler, or `inputCapabilities` given
+   * without one (for a client whose calls each bring their own). A legacy
+   * server's question names no call on stdio: there it reaches this handler
+   * while this is the only call in flight, and the client's otherwise.
+   */
+  onInputRequest?: InputRequestHandler;
   /**
    * Lets the server run this call as a task (the io.modelcontextprotocol/tasks
    * extension, modern servers): the request declares the extension, and if
@@ -99,7 +125,11 @@ export interface ToolClientOptions {
    * input_required result throws InputRequiredError.
    */
   onInputRequest?: InputRequestHandler;
-  /** Which of elicitation, sampling and roots to declare when `onInputRequest` is set (default all three). */
+  /**
+   * Which of elicitation, sampling and roots to declare (default all three
+   * when `onInputRequest` is set). Given without `onInputRequest`, they are
+   * declared for calls that pass their own handler (CallToolOptions).
+   */
   inputCapabilities?: InputCapability[];
   /** Most rounds of answers one call may take before InputRoundsExceededError (default 8). */
   maxInputRounds?: number;
@@ -128,7 +158,13 @@ export interface ToolClientOptions {
    * event stream on HTTP).
    */
   onToolsListChanged?: () => void;
-  /** Log messages the server sends (`notifications/message`). */
+  /** Told when the server's prompts change (as onToolsListChanged; also `client.on('promptsChanged', …)`). */
+  onPromptsListChanged?: () => void;
+  /** Told when the server's list of resources changes (also `client.on('resourcesChanged', …)`). */
+  onResourcesListChanged?: () => void;
+  /** Told when a resource given to `subscribeResource` changes (also `client.on('resourceUpdated', …)`). */
+  onResourceUpdated?: (update: ResourceUpdate) => void;
+  /** Log messages the server sends (`notifications/message`; also `client.on('log', …)`). */
   onLog?: (message: LogMessage) => void;
   /** The least severe server log level to receive; sent only when set. */
   logLevel?: LogLevel;

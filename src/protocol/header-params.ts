@@ -1,3 +1,5 @@
+import { fromBase64, toBase64, utf8Bytes, utf8Text } from '../io/bytes.js';
+
 /**
  * `x-mcp-header` (spec tools.mdx and streamable-http.mdx "Custom Headers from
  * Tool Parameters"): tool parameters mirrored into `Mcp-Param-{Name}` headers.
@@ -88,7 +90,7 @@ const SENTINEL = /^=\?base64\?(.*)\?=$/;
 export function encodeHeaderValue(value: string | number | boolean): string {
   const text = typeof value === 'string' ? value : String(value);
   if (SAFE_HEADER_VALUE.test(text) && !SENTINEL.test(text)) return text;
-  return `=?base64?${Buffer.from(text, 'utf8').toString('base64')}?=`;
+  return `=?base64?${toBase64(utf8Bytes(text))}?=`;
 }
 
 /** Decodes a header value; undefined when it carries invalid characters or bad base64. */
@@ -97,7 +99,7 @@ export function decodeHeaderValue(raw: string): string | undefined {
   if (!m) return raw === '' || SAFE_HEADER_VALUE.test(raw) ? raw : undefined;
   const b64 = m[1];
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.length % 4 !== 0) return undefined;
-  return Buffer.from(b64, 'base64').toString('utf8');
+  return utf8Text(fromBase64(b64));
 }
 
 /** Whether a decoded header value matches the argument value in the body. */

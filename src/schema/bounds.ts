@@ -1,3 +1,4 @@
+import { utf8Length } from '../io/bytes.js';
 import { SchemaError } from './dialect.js';
 
 /**
@@ -35,7 +36,7 @@ export function checkSchemaBounds(schema: unknown, bounds: SchemaBounds = DEFAUL
   const addString = (text: string) => {
     // A string's UTF-8 size is at least its length: a huge one fails without being measured.
     if (text.length > bounds.maxStringBytes - stringBytes) throw tooManyBytes(bounds);
-    stringBytes += Buffer.byteLength(text, 'utf8');
+    stringBytes += utf8Length(text);
     if (stringBytes > bounds.maxStringBytes) throw tooManyBytes(bounds);
   };
   const visit = (node: unknown, depth: number): void => {

@@ -1,14 +1,11 @@
-import { createRequire } from 'node:module';
 import type { Ajv, ValidateFunction } from 'ajv';
 import { checkSchemaBounds, DEFAULT_SCHEMA_BOUNDS, type SchemaBounds } from './bounds.js';
 import { dialectOf, SchemaError, type Dialect } from './dialect.js';
-import { packageFile, runsFromBuild } from '../package-files.js';
+import { ajvClass, ajvFormats, precompiledMetaValidator, type MetaValidator } from './ajv-load.js';
 import { describeValidationErrors } from './format-errors.js';
 import { describeMetaSchemaErrors } from './meta-errors.js';
 import { isPlainlyValid } from './plain-schema.js';
 import { scanSchema } from './refs.js';
-
-const requireModule = createRequire(import.meta.url);
 
 export type ValidationOutcome = { ok: true } | { ok: false; problems: string[] };
 export type Validator = (value: unknown) => ValidationOutcome;
@@ -25,44 +22,25 @@ const ajvOptions = {
 const instances = new Map<Dialect, Ajv>();
 const withFormats = new WeakSet<Ajv>();
 
-type MetaValidator = ((schema: unknown) => boolean) & { errors?: Array<{ instancePath: string; message?: string }> | null };
-
-/**
- * The meta-schemas compiled ahead of time by scripts/build-meta-validators.mjs
- * (`npm run build`, one file per dialect in dist/schema/), so that checking a
- * schema costs no Ajv at start-up; a server loads only the dialects its tools
- * use. Run from source (tests), Ajv's own copy of the meta-schema is used
- * instead, which loads Ajv at registration.
- */
-const PRECOMPILED_FILE = { '2020-12': 'meta-2020.cjs', 'draft-07': 'meta-07.cjs' } as const;
 const precompiled = new Map<Dialect, MetaValidator | null>();
-
-function loadPrecompiled(dialect: Dialect): MetaValidator | null {
-  if (!runsFromBuild()) return null;
-  try {
-    return requireModule(packageFile('dist', 'schema', PRECOMPILED_FILE[dialect])) as MetaValidator;
-  } catch {
-    return null;
-  }
-}
 
 const META_SCHEMA_ID = { '2020-12': 'https://json-schema.org/draft/2020-12/schema', 'draft-07': 'http://json-schema.org/draft-07/schema' } as const;
 
 function metaValidator(dialect: Dialect): MetaValidator {
   // On the first schema of this dialect checked, not at import.
-  if (!precompiled.has(dialect)) precompiled.set(dialect, loadPrecompiled(dialect));
+  if (!precompiled.has(dialect)) precompiled.set(dialect, precompiledMetaValidator(dialect));
   return precompiled.get(dialect) ?? (ajvFor(dialect, false).getSchema(META_SCHEMA_ID[dialect]) as MetaValidator);
 }
 
 function ajvFor(dialect: Dialect, usesFormats: boolean): Ajv {
   let ajv = instances.get(dialect);
   if (!ajv) {
-    const { default: AjvClass } = requireModule(dialect === '2020-12' ? 'ajv/dist/2020.js' : 'ajv') as { default: new (o: object) => Ajv };
+    const AjvClass = ajvClass(dialect);
     ajv = new AjvClass(ajvOptions);
     instances.set(dialect, ajv);
   }
   if (usesFormats && !withFormats.has(ajv)) {
-    (requireModule('ajv-formats') as { default: (a: Ajv) => Ajv }).default(ajv);
+    ajvFormats()(ajv);
     withFormats.add(ajv);
   }
   return ajv;

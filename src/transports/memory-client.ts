@@ -1,5 +1,5 @@
 import { ConnectionError } from '../client/errors.js';
-import { StreamClientTransport } from '../client/stream-transport.js';
+import { StreamClientTransport } from '../client/transports/stream-transport.js';
 import type { ToolServer } from '../server/server.js';
 import { MessageStreamSession } from './message-stream.js';
 

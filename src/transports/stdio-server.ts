@@ -1,6 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import type { ToolServer } from '../server/server.js';
-import { LineSplitter } from './line-splitter.js';
+import { LineSplitter } from '../io/line-splitter.js';
 import { DEFAULT_MAX_LISTEN_STREAMS, MessageStreamSession } from './message-stream.js';
 import { RequestGroups } from './request-groups.js';
 

@@ -1,4 +1,4 @@
-import { StreamConnection } from '../../src/client/stream-connection.js';
+import { StreamConnection } from '../../src/client/transports/stream-connection.js';
 import type { ClientTransport, IncomingResponse, SendOptions, ServerRequestHandler } from '../../src/client/transport.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../../src/jsonrpc/types.js';
 

@@ -82,6 +82,36 @@ describe('the built package', () => {
     expect(index.some((file) => readFileSync(file, 'utf8').includes('var ToolServer = class'))).toBe(true);
     expect(client.filter((file) => /var (ToolServer|SqliteAuditSink|CallPipeline) = class/.test(readFileSync(file, 'utf8')))).toEqual([]);
   });
+
+  it('serves the client core as toolwright/client/core, and to bundlers under "browser" as one file without Node built-ins', async () => {
+    const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { exports: Record<string, Record<string, string>> };
+    expect(pkg.exports['./client/core'].browser).toBe('./dist/client-core.js');
+    expect(pkg.exports['./client'].browser).toBe('./dist/client-core.js');
+    expect(pkg.exports['./client/core'].default).toBe('./dist/client/core.js');
+    const imported = [...readFileSync(`${root}dist/client-core.js`, 'utf8').matchAll(/^import\s[^;]*?from\s+"([^"]+)"|^import\s+"([^"]+)"|\bimport\("([^"]+)"\)/gm)].map((m) => m[1] ?? m[2] ?? m[3]);
+    expect(imported.filter((spec) => spec.startsWith('node:') || spec.startsWith('.'))).toEqual([]); // one file, no built-ins
+    const script = `
+      const core = await import('toolwright/client/core');
+      // Before toolwright/client is loaded: the core alone starts no process.
+      let refused = '';
+      try { await core.ToolClient.connect({ command: process.execPath }); } catch (err) { refused = err.message; }
+      const full = await import('toolwright/client');
+      console.log(JSON.stringify({
+        core: ['ToolClient', 'HttpClientTransport', 'OAuthClient', 'MemoryTokenStore'].filter((name) => typeof core[name] === 'function'),
+        coreHasNode: ['StdioClientTransport', 'FileTokenStore', 'LoopbackRedirect', 'openBrowser', 'defaultConfigDir'].filter((name) => name in core),
+        full: ['ToolClient', 'HttpClientTransport', 'StdioClientTransport', 'FileTokenStore', 'LoopbackRedirect', 'openBrowser', 'defaultConfigDir'].filter((name) => typeof full[name] === 'function'),
+        refused,
+        // On Node both entries share one copy of each class: an error from one is an instance of the other's.
+        shared: core.McpRpcError === full.McpRpcError && core.ToolClient === full.ToolClient,
+      }));`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: root });
+    const seen = JSON.parse(stdout) as { core: string[]; coreHasNode: string[]; full: string[]; refused: string; shared: boolean };
+    expect(seen.shared).toBe(true);
+    expect(seen.core).toEqual(['ToolClient', 'HttpClientTransport', 'OAuthClient', 'MemoryTokenStore']);
+    expect(seen.coreHasNode).toEqual([]);
+    expect(seen.full).toHaveLength(7);
+    expect(seen.refused).toMatch(/needs Node: import ToolClient from 'toolwright\/client'/);
+  });
 });
 
 /** The files an ES module loads through static imports (dynamic `import()` excluded). */

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes, sha256, toBase64Url } from '../../io/bytes.js';
 import { AuthorizationError } from '../errors.js';
 import type { AuthorizationServer } from './types.js';
 import { describe } from './urls.js';
@@ -16,10 +16,6 @@ export interface PendingAuthorization {
   issuer: string;
   issParameterSupported: boolean;
   redirectUri: string;
-}
-
-function base64url(bytes: Buffer): string {
-  return bytes.toString('base64url');
 }
 
 /**
@@ -41,19 +37,19 @@ export function requirePkce(server: AuthorizationServer): void {
  * (security-considerations.mdx: a server that does not advertise it is
  * refused), a fresh state, and the resource (RFC 8707) on it.
  */
-export function startAuthorization(
+export async function startAuthorization(
   server: AuthorizationServer,
   options: { clientId: string; redirectUri: string; resource: string; scope?: string },
-): PendingAuthorization {
+): Promise<PendingAuthorization> {
   requirePkce(server);
-  const codeVerifier = base64url(randomBytes(32));
-  const state = base64url(randomBytes(24));
+  const codeVerifier = toBase64Url(randomBytes(32));
+  const state = toBase64Url(randomBytes(24));
   const url = new URL(server.authorizationEndpoint!); // requirePkce checked it is there
   const params = url.searchParams;
   params.set('response_type', 'code');
   params.set('client_id', options.clientId);
   params.set('redirect_uri', options.redirectUri);
-  params.set('code_challenge', base64url(createHash('sha256').update(codeVerifier).digest()));
+  params.set('code_challenge', toBase64Url(await sha256(codeVerifier)));
   params.set('code_challenge_method', 'S256');
   params.set('state', state);
   params.set('resource', options.resource);

@@ -1,6 +1,6 @@
-import { createHash, randomUUID } from 'node:crypto';
 import type { JWK } from 'jose';
 import { loadJose } from '../../lazy-jose.js';
+import { randomId, sha256, toBase64Url } from '../../io/bytes.js';
 
 /** The one proof algorithm this client signs with (RFC 9449 §4.2 asks for an asymmetric one). */
 export const DPOP_ALGORITHM = 'ES256';
@@ -45,14 +45,16 @@ export class DpopKey {
     htu.search = '';
     htu.hash = '';
     const { SignJWT } = await loadJose();
+    // The token is ASCII (RFC 6750 b64token), so its UTF-8 bytes are the ASCII ones RFC 9449 §4.2 hashes.
+    const ath = options.accessToken !== undefined ? toBase64Url(await sha256(options.accessToken)) : undefined;
     return new SignJWT({
       htm: method.toUpperCase(),
       htu: htu.href,
       ...(options.nonce !== undefined ? { nonce: options.nonce } : {}),
-      ...(options.accessToken !== undefined ? { ath: createHash('sha256').update(options.accessToken, 'ascii').digest('base64url') } : {}),
+      ...(ath !== undefined ? { ath } : {}),
     })
       .setProtectedHeader({ typ: 'dpop+jwt', alg: DPOP_ALGORITHM, jwk: this.publicJwk })
-      .setJti(randomUUID())
+      .setJti(randomId())
       .setIssuedAt()
       .sign(this.key);
   }

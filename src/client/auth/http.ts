@@ -1,4 +1,4 @@
-import { readCappedText } from '../../transports/read-capped.js';
+import { readCappedText } from '../../io/read-capped.js';
 import { AuthorizationError } from '../errors.js';
 import { describe } from './urls.js';
 

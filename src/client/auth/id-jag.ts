@@ -1,3 +1,4 @@
+import { plainFetch } from '../../io/fetch.js';
 import { AuthorizationError } from '../errors.js';
 import { oauthErrorText, postForm } from './http.js';
 import type { AssertionTarget } from './types.js';
@@ -41,7 +42,7 @@ export function idJagAssertion(options: IdJagOptions): (target: AssertionTarget)
       client_id: options.clientId,
       ...(target.scope ? { scope: target.scope } : {}),
     });
-    const { status, body } = await postForm(options.fetch ?? globalThis.fetch, endpoint, form);
+    const { status, body } = await postForm(plainFetch(options.fetch), endpoint, form);
     if (status !== 200 || !body) {
       const refusal = oauthErrorText(body, status);
       throw new AuthorizationError(`the identity provider refused to issue an ID-JAG: ${refusal.text}`, refusal.code);

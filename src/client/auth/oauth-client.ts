@@ -1,3 +1,4 @@
+import { plainFetch } from '../../io/fetch.js';
 import { untilAborted } from '../deadline.js';
 import { AuthorizationError } from '../errors.js';
 import { readAuthorizationResponse, requirePkce, startAuthorization } from './authorization-code.js';
@@ -65,7 +66,7 @@ export class OAuthClient {
     this.serverUrl = url;
     this.server = canonicalResource(url);
     this.store = options.store ?? new MemoryTokenStore();
-    this.http = options.fetch ?? globalThis.fetch;
+    this.http = plainFetch(options.fetch);
     this.warn = options.onWarning ?? (() => {});
     const grant = options.grantType ?? 'authorization_code';
     if (grant === 'client_credentials' && (options.clientId === undefined || (options.clientSecret === undefined && options.privateKey === undefined))) {
@@ -296,7 +297,7 @@ export class OAuthClient {
     const redirect = secureRedirect(redirectUri);
     requirePkce(server);
     const client = await clientFor(server, this.options, this.store, { redirectUri: redirect, fetch: this.http, signal });
-    const pending = startAuthorization(server, { clientId: client.clientId, redirectUri: redirect, resource: resource.resource, scope });
+    const pending = await startAuthorization(server, { clientId: client.clientId, redirectUri: redirect, resource: resource.resource, scope });
     const controller = new AbortController();
     const prompt = { url: pending.url, redirectUri: redirect, issuer: server.issuer, resource: resource.resource, ...(scope ? { scope } : {}), signal: signal ? AbortSignal.any([signal, controller.signal]) : controller.signal };
     let response: string | URL;

@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { JWK } from 'jose';
 import { loadJose } from '../../lazy-jose.js';
+import { randomId, toBase64, utf8Bytes } from '../../io/bytes.js';
 import { AuthorizationError } from '../errors.js';
 import { readNonce, type DpopKey } from './dpop.js';
 import { oauthErrorText, postForm } from './http.js';
@@ -131,7 +131,7 @@ async function authenticate(server: AuthorizationServer, client: ClientRegistrat
       if (!client.clientSecret) throw new AuthorizationError('client_secret_basic needs a client secret');
       // RFC 6749 §2.3.1: both are form-encoded before they are joined and base64-encoded.
       const pair = `${formEncode(client.clientId)}:${formEncode(client.clientSecret)}`;
-      return { authorization: `Basic ${Buffer.from(pair).toString('base64')}` };
+      return { authorization: `Basic ${toBase64(utf8Bytes(pair))}` };
     }
     case 'client_secret_post':
       if (!client.clientSecret) throw new AuthorizationError('client_secret_post needs a client secret');
@@ -172,6 +172,6 @@ async function clientAssertion(server: AuthorizationServer, clientId: string, ke
     .setAudience(server.issuer)
     .setIssuedAt(now)
     .setExpirationTime(now + 60)
-    .setJti(randomUUID())
+    .setJti(randomId())
     .sign(signingKey);
 }

@@ -1,11 +1,13 @@
-import { isIP } from 'node:net';
 import { AuthorizationError } from '../errors.js';
+
+/** A dotted-quad IPv4 address (as the URL parser writes one: 127.1 is already 127.0.0.1 there). */
+const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
 
 /** Whether a host names this machine (RFC 8252 §7.3 loopback; "localhost" per RFC 6761). */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
+  if (IPV4.test(host)) return host.startsWith('127.');
   return host === '::1' || host === '0:0:0:0:0:0:0:1';
 }
 

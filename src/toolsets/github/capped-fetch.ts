@@ -1,6 +1,6 @@
-import { readCapped } from '../../transports/read-capped.js';
+import { readCapped } from '../../io/read-capped.js';
 
-export { ResponseTooLargeError } from '../../transports/read-capped.js';
+export { ResponseTooLargeError } from '../../io/read-capped.js';
 
 // Statuses whose Response may not carry a body (fetch spec "null body status").
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);

@@ -1,4 +1,4 @@
-import { readCappedText, ResponseTooLargeError } from '../../transports/read-capped.js';
+import { readCappedText, ResponseTooLargeError } from '../../io/read-capped.js';
 import { ToolError, type ToolContext } from '../../server/tool.js';
 import type { WeatherSettings } from './options.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readSseEvents, type SseStreamState } from '../../src/transports/sse-reader.js';
+import { readSseEvents, type SseStreamState } from '../../../src/client/transports/sse-reader.js';
 
 function stream(text: string): ReadableStream<Uint8Array> {
   const bytes = new TextEncoder().encode(text);

@@ -1,34 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { ConnectionError } from '../client/errors.js';
-import { StreamClientTransport } from '../client/stream-transport.js';
-import type { CloseOptions } from '../client/transport.js';
-import { LineSplitter } from './line-splitter.js';
+import { ConnectionError } from '../errors.js';
+import { StreamClientTransport } from './stream-transport.js';
+import type { CloseOptions } from '../transport.js';
+import { LineSplitter } from '../../io/line-splitter.js';
+import type { StdioTarget } from './stdio-target.js';
 
-/** How to start a stdio server. */
-export interface StdioTarget {
-  command: string;
-  args?: string[];
-  /** Added to the environment the server starts with. */
-  env?: Record<string, string>;
-  /**
-   * Pass the whole environment of this process to the server. Off by default:
-   * the server then gets only a few safe variables (PATH, HOME, …) plus `env`,
-   * so secrets in this process do not leak into every server it starts.
-   */
-  inheritEnv?: boolean;
-  cwd?: string;
-  /** The server's stderr: shown on ours ('inherit', default), dropped, or kept for errors ('capture'). */
-  stderr?: 'inherit' | 'ignore' | 'capture';
-  /** Receives the server's stderr text when `stderr` is 'capture'. */
-  onStderr?: (text: string) => void;
-  /**
-   * Start the server in a process group of its own (POSIX; ignored on
-   * Windows), so the Ctrl-C a person presses at the terminal reaches only
-   * this process, which cancels its requests, and not the server too.
-   */
-  ownProcessGroup?: boolean;
-}
+export type { StdioTarget } from './stdio-target.js';
 
 export interface StdioTransportOptions {
   maxMessageBytes?: number;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ProtocolViolationError } from '../../src/client/errors.js';
-import { readSseEvents } from '../../src/transports/sse-reader.js';
+import { ProtocolViolationError } from '../../../src/client/errors.js';
+import { readSseEvents } from '../../../src/client/transports/sse-reader.js';
 
 function stream(chunks: string[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();

@@ -1,13 +1,14 @@
-import { ConnectionError, ProtocolViolationError, ToolClientError } from '../client/errors.js';
-import { InboundRequests } from '../client/inbound-requests.js';
-import type { ClientTransport, IncomingResponse, SendOptions, ServerRequestHandler, WireContext } from '../client/transport.js';
-import { classifyMessage, type ParsedMessage } from '../jsonrpc/parse.js';
-import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from '../jsonrpc/types.js';
-import { encodeHeaderValue, NAMED_PARAM, SESSION_HEADER } from '../protocol/header-params.js';
-import { Method } from '../protocol/methods.js';
-import { readCappedText, ResponseTooLargeError } from './read-capped.js';
-import { LegacyListenStream } from '../client/http-listen-stream.js';
-import { resumableSseEvents } from '../client/sse-resume.js';
+import { ConnectionError, ProtocolViolationError, ToolClientError } from '../errors.js';
+import { InboundRequests } from '../inbound-requests.js';
+import type { ClientTransport, IncomingResponse, SendOptions, ServerRequestHandler, WireContext } from '../transport.js';
+import { classifyMessage, type ParsedMessage } from '../../jsonrpc/parse.js';
+import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from '../../jsonrpc/types.js';
+import { encodeHeaderValue, NAMED_PARAM, SESSION_HEADER } from '../../protocol/header-params.js';
+import { Method } from '../../protocol/methods.js';
+import { plainFetch } from '../../io/fetch.js';
+import { readCappedText, ResponseTooLargeError } from '../../io/read-capped.js';
+import { LegacyListenStream } from './http-listen-stream.js';
+import { resumableSseEvents } from './sse-resume.js';
 
 /** A Streamable HTTP endpoint. */
 export interface HttpTarget {
@@ -53,7 +54,7 @@ export class HttpClientTransport implements ClientTransport {
     if (this.url.protocol !== 'http:' && this.url.protocol !== 'https:') throw new TypeError('the server URL must be http:// or https://');
     // IPv6 literals without their brackets, as server.address wants them.
     this.serverAddress = { host: this.url.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(this.url.port) || (this.url.protocol === 'https:' ? 443 : 80) };
-    this.fetch = target.fetch ?? globalThis.fetch;
+    this.fetch = plainFetch(target.fetch);
     this.limit = options.maxMessageBytes ?? 16 * 1024 * 1024;
     this.warn = options.onWarning ?? (() => {});
   }

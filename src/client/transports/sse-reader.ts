@@ -1,4 +1,4 @@
-import { ProtocolViolationError } from '../client/errors.js';
+import { ProtocolViolationError } from '../errors.js';
 
 export interface SseEvent {
   /** The event type ("message" when the server named none). */

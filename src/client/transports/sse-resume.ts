@@ -1,5 +1,5 @@
-import { readSseEvents, type SseEvent, type SseStreamState } from '../transports/sse-reader.js';
-import { ProtocolViolationError } from './errors.js';
+import { readSseEvents, type SseEvent, type SseStreamState } from './sse-reader.js';
+import { ProtocolViolationError } from '../errors.js';
 
 /** How long to wait before reconnecting when the server gave no `retry` (the SSE standard leaves it to the client). */
 export const DEFAULT_RETRY_MS = 1_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LineSplitter } from '../../src/transports/line-splitter.js';
+import { LineSplitter } from '../../src/io/line-splitter.js';
 
 function split(chunks: Array<string | Buffer>, maxLineBytes = 1024, end = false) {
   const events: string[] = [];

@@ -1,8 +1,8 @@
-import { classifyMessage, type ParsedMessage } from '../jsonrpc/parse.js';
-import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from '../jsonrpc/types.js';
-import { InboundRequests } from './inbound-requests.js';
+import { classifyMessage, type ParsedMessage } from '../../jsonrpc/parse.js';
+import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from '../../jsonrpc/types.js';
+import { InboundRequests } from '../inbound-requests.js';
 import { resumableSseEvents } from './sse-resume.js';
-import type { ServerRequestHandler } from './transport.js';
+import type { ServerRequestHandler } from '../transport.js';
 
 /** How long connecting waits for the server to open its stream before going on without it. */
 const OPEN_WAIT_MS = 3_000;

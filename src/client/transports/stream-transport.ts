@@ -1,6 +1,6 @@
-import type { JsonRpcNotification, JsonRpcRequest } from '../jsonrpc/types.js';
+import type { JsonRpcNotification, JsonRpcRequest } from '../../jsonrpc/types.js';
 import { StreamConnection } from './stream-connection.js';
-import type { ClientTransport, IncomingResponse, SendOptions, ServerRequestHandler } from './transport.js';
+import type { ClientTransport, IncomingResponse, SendOptions, ServerRequestHandler } from '../transport.js';
 
 /**
  * What every transport over one message stream shares (a child's stdio, an

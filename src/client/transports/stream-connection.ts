@@ -1,9 +1,9 @@
-import { parseMessage } from '../jsonrpc/parse.js';
-import type { JsonRpcNotification, JsonRpcRequest, RequestId } from '../jsonrpc/types.js';
-import { Method } from '../protocol/methods.js';
-import { ProtocolViolationError } from './errors.js';
-import { InboundRequests } from './inbound-requests.js';
-import type { IncomingResponse, SendOptions, ServerRequestHandler } from './transport.js';
+import { parseMessage } from '../../jsonrpc/parse.js';
+import type { JsonRpcNotification, JsonRpcRequest, RequestId } from '../../jsonrpc/types.js';
+import { Method } from '../../protocol/methods.js';
+import { ProtocolViolationError } from '../errors.js';
+import { InboundRequests } from '../inbound-requests.js';
+import type { IncomingResponse, SendOptions, ServerRequestHandler } from '../transport.js';
 
 interface Pending {
   request: JsonRpcRequest;
