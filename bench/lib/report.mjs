@@ -16,6 +16,8 @@ export const TARGETS = [
   { id: 'toolwright-jwt', label: 'toolwright modern + JWT', script: 'toolwright-jwt.mjs', era: 'modern', transports: ['http'], bearerToken: true },
   // The audit trail in PostgreSQL (HTTP only; run only when named: it needs $TOOLWRIGHT_BENCH_POSTGRES).
   { id: 'toolwright-pg', label: 'toolwright modern, PostgreSQL audit', script: 'toolwright-pg.mjs', era: 'modern', transports: ['http'], optIn: true },
+  // The OpenTelemetry Node SDK registered, exporting over OTLP/HTTP to a local receiver (run only when named).
+  { id: 'toolwright-otel', label: 'toolwright modern + OpenTelemetry SDK', script: 'toolwright-otel.mjs', era: 'modern', optIn: true },
 ];
 const LABEL = Object.fromEntries(TARGETS.map((t) => [t.id, t.label]));
 
@@ -208,6 +210,12 @@ export function goalList(rows, startupRows) {
   // The audit trail in PostgreSQL against the default SQLite file (issue 24): reported, no goal.
   if (h16(rows)?.byTarget['toolwright-pg'] && h16(rows)?.byTarget['toolwright-modern']) {
     add('HTTP calculate_sum, 16 conn: PostgreSQL audit ÷ SQLite audit', 'modern', 'reported', null, (rs) => med(h16(rs), 'toolwright-pg') / med(h16(rs), 'toolwright-modern'));
+  }
+  // Tracing with an SDK exporting to a local receiver against none registered (issue 23): reported, no goal.
+  for (const [transport, cell] of [['stdio', at('stdio', 'sum', 16)], ['http', h16]]) {
+    if (cell(rows)?.byTarget['toolwright-otel'] && cell(rows)?.byTarget['toolwright-modern']) {
+      add(`${transport === 'http' ? 'HTTP' : 'stdio'} calculate_sum, 16: OpenTelemetry SDK exporting ÷ no SDK`, 'modern', 'reported', null, (rs) => med(cell(rs), 'toolwright-otel') / med(cell(rs), 'toolwright-modern'));
+    }
   }
   return goals;
 }
