@@ -3,6 +3,7 @@ import { errorOutcome, jsonAttribute, McpAttr, metricAttributes, operationSpanNa
 import { serverParent } from './context.js';
 import { DEFAULT_MAX_RECORDED_CHARS, type TracingOptions } from './options.js';
 import { durationHistogram, mcpTracer, telemetryActive } from './providers.js';
+import { taskLinks } from './task-links.js';
 
 /** What the server knows of a request when its span starts. */
 export interface ServerRequestFacts extends OperationFacts {
@@ -11,6 +12,8 @@ export interface ServerRequestFacts extends OperationFacts {
   /** HTTP request headers, lower-cased; absent on other transports. */
   headers?: Readonly<Record<string, string | string[] | undefined>>;
 }
+
+const CANCELLED: Outcome = { errorType: 'cancelled' };
 
 /** Anything else a server throws is answered with -32603 (internal error). */
 const serverFallback = (): Outcome => ({ errorType: '-32603', statusCode: '-32603' });
@@ -37,7 +40,9 @@ export function traceServerRequest<R>(facts: () => ServerRequestFacts, options: 
   const request = facts();
   const attributes = requestAttributes(request);
   const parent = serverParent(request.meta, request.headers);
-  const span = mcpTracer().startSpan(operationSpanName(request.method, request.params), { kind: SpanKind.SERVER, attributes, links: parent.links }, parent.context);
+  const taskLink = taskLinks.linkFor(request.method, request.params);
+  const links = taskLink ? [...(parent.links ?? []), taskLink] : parent.links;
+  const span = mcpTracer().startSpan(operationSpanName(request.method, request.params), { kind: SpanKind.SERVER, attributes, links }, parent.context);
   const recording = span.isRecording();
   if (recording && options.recordArguments && request.method === 'tools/call') {
     const args = jsonAttribute(request.params?.arguments ?? {}, options.maxRecordedChars ?? DEFAULT_MAX_RECORDED_CHARS);
@@ -55,7 +60,9 @@ export function traceServerRequest<R>(facts: () => ServerRequestFacts, options: 
   }
   return running.then(
     (result) => {
-      const outcome = resultOutcome(request.method, result);
+      // Nothing to send: the client cancelled the request (or went away).
+      const outcome = result === undefined ? CANCELLED : resultOutcome(request.method, result);
+      if (recording) taskLinks.remember(request.method, result, span.spanContext());
       if (recording && options.recordResults && request.method === 'tools/call' && outcome.errorType === undefined && result !== undefined) {
         const text = jsonAttribute(result, options.maxRecordedChars ?? DEFAULT_MAX_RECORDED_CHARS);
         if (text !== undefined) span.setAttribute(McpAttr.toolResult, text);
