@@ -51,6 +51,9 @@ export interface ReceiveOptions {
   caller?: string | AuthInfo;
   /** HTTP request headers, lower-cased: modern requests' mirrored headers (`Mcp-Param-*`) are checked against them. */
   headers?: Readonly<Record<string, string | string[] | undefined>>;
+  /** The peer's network address and port (HTTP: the socket's), for telemetry (`client.address`, `client.port`). */
+  remoteAddress?: string;
+  remotePort?: number;
   /** Size of the whole message in bytes, when known (bounds the arguments without measuring them). A text message is bounded by its length. */
   messageBytes?: number;
   /** Aborts when the client stops waiting for this request's answer (e.g. its response stream closed): the request is cancelled and gets no answer. */
@@ -178,6 +181,8 @@ export class Connection implements ServerConnection {
       peer: this.peer,
       notify: options.send ?? this.send,
       headers: options.headers,
+      remoteAddress: options.remoteAddress,
+      remotePort: options.remotePort,
       principal,
       auth,
       // A UTF-16 code unit is at most 3 bytes of UTF-8: a bound, not a measurement.

@@ -18,6 +18,9 @@ export interface Exchange {
   onClose?(listener: (reason: Error) => void): () => void;
   /** HTTP request headers, lower-cased; absent on other transports. */
   readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
+  /** The peer's network address and port, when the transport knows them (HTTP). */
+  readonly remoteAddress?: string;
+  readonly remotePort?: number;
   /** The authenticated caller, when the transport knows it. */
   readonly principal?: string;
   /** What the transport verified about the caller (subject, client, scopes, claims); `principal` is its `id`. */

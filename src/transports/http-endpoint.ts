@@ -148,6 +148,9 @@ export function createMcpEndpoint(parts: EndpointParts): (req: IncomingMessage, 
     const gone = () => res.destroyed && !res.writableFinished;
     const facts: ReceiveOptions = {
       headers: req.headers,
+      // The connecting socket (a proxy's, behind one): the server span's client.address and client.port.
+      remoteAddress: req.socket.remoteAddress,
+      remotePort: req.socket.remotePort,
       // Every request is authenticated on its own (a session's token may be refreshed).
       caller: auth,
       messageBytes: Number(req.headers['content-length']) || undefined,
