@@ -10,6 +10,9 @@ import { sanitize } from './sanitize.js';
 
 export interface AuditCliOptions extends TrailOptions {
   tool?: string;
+  caller?: string;
+  clientId?: string;
+  tenant?: string;
   since?: string;
   errors?: boolean;
   limit?: string;
@@ -41,6 +44,9 @@ export function auditCommand(io: CliIo = processIo, setCode: (code: number) => v
       .option('--db <file>', "audit database (default: the config's, else .toolwright/audit.db under $TOOLWRIGHT_AUDIT_DIR or the working directory)")
       .option('--config <file>', 'toolwright.config.json or .yaml whose trail to read (default: the one in this directory, if any)')
       .option('--tool <name>', 'only calls of this tool')
+      .option('--caller <id>', "only calls of this caller (the caller's id: a token's subject, an API key's principal)")
+      .option('--client-id <id>', 'only calls made with tokens issued to this OAuth client')
+      .option('--tenant <name>', 'only calls of callers in this tenant')
       .option('--since <when>', 'only calls since a duration ago (30m, 1h, 2d) or an ISO time')
       .option('--errors', 'only calls that answered with an error')
       .option('--limit <n>', `at most this many calls, the newest (default ${DEFAULT_QUERY_LIMIT})`)
@@ -79,6 +85,9 @@ export async function runAudit(options: AuditCliOptions, io: CliIo, now: Date = 
 function toQuery(options: AuditCliOptions, now: Date): AuditQuery {
   const query: AuditQuery = { errorsOnly: options.errors === true };
   if (options.tool !== undefined) query.tool = options.tool;
+  if (options.caller !== undefined) query.principal = options.caller;
+  if (options.clientId !== undefined) query.clientId = options.clientId;
+  if (options.tenant !== undefined) query.tenant = options.tenant;
   if (options.since !== undefined) {
     const since = parseSince(options.since, now);
     if (!since) throw new UsageError(`--since must be a duration such as 30m, 1h or 2d, or an ISO time such as 2026-07-28T10:00:00Z (got "${sanitize(options.since)}")`);
@@ -169,7 +178,7 @@ export function formatAuditTable(records: AuditRecord[]): string {
     cell(r.tool, 32),
     r.status + (r.isError && r.status === 'ok' ? ' (isError)' : '') + (r.errorCode !== null ? ` ${r.errorCode}` : ''),
     r.durationMs < 10 ? r.durationMs.toFixed(1) : String(Math.round(r.durationMs)),
-    cell(r.principal ?? '-', 24),
+    callerCell(r),
     cell(r.clientName ?? '-', 24),
     cell(r.argumentsJson, ARGUMENTS_WIDTH),
   ]);
@@ -177,6 +186,13 @@ export function formatAuditTable(records: AuditRecord[]): string {
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join('  ').trimEnd();
   const footer = records.some((r) => r.correlationId) ? '\nInternal errors carry a correlation id: run with --json to see it, then search the server log for it.\n' : '';
   return `${[line(header), ...rows.map(line)].join('\n')}\n${footer}`;
+}
+
+/** The caller: its id, with its tenant (`tenant/id`) and OAuth client (`(client id)`) when recorded. */
+function callerCell(r: AuditRecord): string {
+  const extras = r.tenant !== undefined || r.clientId !== undefined;
+  const text = `${r.tenant !== undefined ? `${r.tenant}/` : ''}${r.principal ?? '-'}${r.clientId !== undefined ? ` (${r.clientId})` : ''}`;
+  return cell(text, extras ? 40 : 24);
 }
 
 function cell(text: string, width: number): string {
