@@ -72,3 +72,6 @@ export type {
 // The transports, for callers that build one themselves and pass it as { transport }.
 export { HttpClientTransport, type HttpTransportOptions } from './transports/http-client.js';
 export { StdioClientTransport, type StdioTransportOptions } from './transports/stdio-client.js';
+export type { CloseOptions } from './client/transport.js';
+export type { StreamClientTransport } from './client/stream-transport.js';
+export type { StreamConnection } from './client/stream-connection.js';
