@@ -96,12 +96,31 @@ describe('the caller a handler sees (ctx.caller)', () => {
   });
 });
 
+describe('a custom authenticate hook', () => {
+  it('may name the tenant, and cannot pass its caller off as the anonymous one', async () => {
+    server = new ToolServer({
+      logger: memoryLogger().logger,
+      audit: false,
+      tools: [defineTool({ name: 'whoami', description: 'd', inputSchema: { type: 'object' }, handler: (_args, ctx: ToolContext) => ({ structuredContent: { caller: ctx.caller }, content: [] }) })],
+    });
+    http = await startHttp(server, { authenticate: (req) => ({ id: String(req.headers['x-user']), tenant: 'acme', method: 'anonymous' as const, scopes: 'a b' }) });
+    const { result } = await call('whoami', { 'x-user': 'erin' });
+    expect(result.structuredContent.caller).toEqual({ id: 'erin', scopes: ['a', 'b'], claims: {}, tenant: 'acme', method: 'custom' });
+  });
+});
+
 describe('the audit record of an authenticated call', () => {
   it('keeps the caller id, its client id and scopes (and tenant), in the SQLite trail', async () => {
     const { audit } = await serve();
     await call('whoami', await jwtFor('tools:read'));
     await call('whoami', bearer(KEYS.aliceAcme));
+    const big = await call('big', await jwtFor('tools:read'));
+    const link = big.result.content.find((block: { type: string }) => block.type === 'resource_link');
+    await http!.modern('resources/read', { uri: link.uri }, await jwtFor('tools:read'));
     const records = audit();
+    // A request that is not a tool call keeps the same caller fields.
+    expect(records.pop()).toMatchObject({ method: 'resources/read', principal: 'agent', clientId: 'agent', scopes: ['tools:read'] });
+    records.pop();
     expect(records.map(({ principal, clientId, scopes, tenant }) => ({ principal, clientId, scopes, tenant }))).toEqual([
       { principal: 'agent', clientId: 'agent', scopes: ['tools:read'], tenant: undefined },
       { principal: 'alice', clientId: undefined, scopes: ['tools:read'], tenant: 'acme' },

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ANONYMOUS_CALLER, callerFrom, callerKey, type Caller } from '../../../src/policy/auth/caller.js';
+import { PassThrough } from 'node:stream';
+import { definePrompt } from '../../../src/server/primitives/prompts/index.js';
 import { ToolServer } from '../../../src/server/server.js';
 import { defineTool } from '../../../src/server/tool.js';
+import { serveStdio } from '../../../src/transports/stdio-server.js';
 import { modernMeta } from '../../helpers/wire.js';
 
 const caller = (id: string, tenant?: string): Caller => ({ id, claims: {}, method: 'custom', ...(tenant !== undefined ? { tenant } : {}) });
@@ -71,5 +74,33 @@ describe('ctx.caller over server.connect', () => {
   it('is the object a transport verified, tenant included', async () => {
     const given: Caller = { id: 'carol', clientId: 'app', scopes: ['a'], claims: { sub: 'carol' }, method: 'custom', tenant: 'acme' };
     expect(await whoami(given)).toEqual({ caller: given, principal: 'carol', auth: given });
+  });
+});
+
+describe('ctx.caller beyond tools', () => {
+  it('is the same caller in a prompt\'s context', async () => {
+    const server = new ToolServer({ audit: false, prompts: [definePrompt({ name: 'who', get: (_args, ctx) => `${ctx.caller.tenant}/${ctx.caller.id}` })] });
+    const connection = server.connect({ transport: 'test', caller: { id: 'carol', claims: {}, method: 'custom', tenant: 'acme' } });
+    const reply = await connection.receive(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'prompts/get', params: { name: 'who', _meta: modernMeta() } }));
+    expect(JSON.parse(reply!.json).result.messages[0].content.text).toBe('acme/carol');
+  });
+
+  it('is the caller serveStdio was given (a tenant from the environment), or its principal as a transport caller', async () => {
+    const server = new ToolServer({
+      audit: false,
+      tools: [defineTool({ name: 'whoami', description: 'd', inputSchema: { type: 'object' }, handler: (_a, ctx) => JSON.stringify(ctx.caller) })],
+    });
+    const ask = async (options: Parameters<typeof serveStdio>[1]) => {
+      const input = new PassThrough();
+      const output = new PassThrough();
+      const handle = serveStdio(server, { ...options, input, output });
+      const line = new Promise<string>((resolve) => output.once('data', (chunk: Buffer) => resolve(chunk.toString())));
+      input.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'whoami', arguments: {}, _meta: modernMeta() } })}\n`);
+      const text = JSON.parse(await line).result.content[0].text;
+      await handle.close();
+      return JSON.parse(text);
+    };
+    expect(await ask({ principal: 'dave' })).toEqual({ id: 'dave', claims: {}, method: 'transport' });
+    expect(await ask({ caller: { id: 'dave', claims: {}, method: 'transport', tenant: 'acme' } })).toEqual({ id: 'dave', claims: {}, method: 'transport', tenant: 'acme' });
   });
 });
