@@ -29,7 +29,7 @@ export interface TaskError {
 
 export interface TaskRecord {
   taskId: string;
-  /** The principal that created it ('' for an unauthenticated caller). */
+  /** Its caller's `callerKey` ('' for the anonymous caller): opaque text, which may hold any character (NUL included). */
   owner: string;
   /** The tool the task runs (diagnostics, the CLI). */
   tool: string;
