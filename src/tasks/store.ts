@@ -29,7 +29,7 @@ export interface TaskError {
 
 export interface TaskRecord {
   taskId: string;
-  /** Its caller's `callerKey` ('' for the anonymous caller): opaque text, which may hold any character (NUL included). */
+  /** Its caller's `callerKey` ('' for the anonymous caller): opaque text a store must keep exactly (never a NUL). */
   owner: string;
   /** The tool the task runs (diagnostics, the CLI). */
   tool: string;

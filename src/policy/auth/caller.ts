@@ -51,16 +51,18 @@ export const ANONYMOUS_CALLER: Caller = Object.freeze({ id: '', claims: Object.f
 
 /**
  * The one key every per-caller store and limit uses. A caller without a
- * tenant keys on its id as it is (what stores held before tenants existed);
- * a tenant's callers, and any id holding a NUL, on a NUL and the JSON of
- * [tenant, id], which no plain key can equal (plain keys hold no NUL): the
- * mapping is one-to-one, so no choice of id or tenant reaches another's state.
- * The anonymous caller's key is '' (no authenticated caller has an empty id).
+ * tenant keys on its id as it is (what stores held before tenants existed),
+ * unless the id starts with "[" or holds a NUL; a tenant's callers, and those
+ * ids, key on the JSON of [tenant or null, id]. A plain key never starts with
+ * "[", an encoded one always does, and JSON is one-to-one: no choice of id or
+ * tenant reaches another caller's state. Keys never hold a NUL (which
+ * PostgreSQL text refuses). The anonymous caller's key is '' (no
+ * authenticated caller has an empty id).
  */
 export function callerKey(caller: Caller): string {
   const { id, tenant } = caller;
-  if (tenant === undefined && !id.includes('\u0000')) return id;
-  return `\u0000${JSON.stringify([tenant ?? null, id])}`;
+  if (tenant === undefined && !id.startsWith('[') && !id.includes('\u0000')) return id;
+  return JSON.stringify([tenant ?? null, id]);
 }
 
 /** Whether nobody authenticated this caller. */
