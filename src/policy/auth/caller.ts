@@ -1,9 +1,9 @@
 /**
  * Who is calling, as one object from the transport to every stage, store and
- * audit record (DESIGN.md "The caller is an object"). Per-caller state
- * (stored results, rate limits, task owners, legacy sessions, `requestState`)
- * is keyed by `callerKey(caller)` and nothing else, so that adding a field
- * that separates callers (the tenant) changes one function, not every store.
+ * audit record. Per-caller state (stored results, rate limits, task owners,
+ * legacy sessions, `requestState`) is keyed by `callerKey(caller)` and
+ * nothing else, so that adding a field that separates callers (the tenant)
+ * changes one function, not every store.
  */
 
 /**
