@@ -9,3 +9,10 @@ export { githubTools, type GithubToolsetOptions } from './toolsets/github/index.
 export { weatherTools, type WeatherToolsetOptions } from './toolsets/weather/index.js';
 export { timeTools } from './toolsets/time/index.js';
 export { mathTools } from './toolsets/math/index.js';
+export type { RootSpec, ResolveOptions } from './policy/paths.js';
+export type { SandboxRoot, ResolvedPath } from './policy/path-types.js';
+export type { AllowedCommand } from './policy/commands.js';
+export type { CommandEnvOptions } from './policy/command-env.js';
+export type { UrlPolicyOptions, HostLookup } from './policy/urls.js';
+export type { HttpMethod } from './toolsets/http/options.js';
+export type { DialOverride } from './toolsets/http/send.js';

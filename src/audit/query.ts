@@ -5,8 +5,12 @@ import { fromRow, openDatabase, type AuditRow } from './sqlite-schema.js';
 export interface AuditQuery {
   /** Only calls of this tool (exact name). */
   tool?: string;
-  /** Only calls by this principal (exact). */
+  /** Only calls of this caller (its id, the record's `principal`). */
   principal?: string;
+  /** Only calls made with tokens issued to this OAuth client (the record's `clientId`). */
+  clientId?: string;
+  /** Only calls of callers in this tenant. */
+  tenant?: string;
   /** Only calls that ended at or after this moment. */
   since?: Date;
   /** Only calls that ended before this moment. */
@@ -55,6 +59,7 @@ export function* iterateAuditLog(file: string, query: AuditQuery = {}): Generato
   try {
     db.pragma('busy_timeout = 5000');
     if (!tableExists(db)) return;
+    if ((query.clientId !== undefined || query.tenant !== undefined) && !hasCallerColumns(db)) return;
     // One read transaction: the first row of the newest `limit` and the rows after it come from one snapshot.
     db.exec('BEGIN');
     if (limit !== false) {
@@ -80,9 +85,12 @@ export function sqliteFilter(query: AuditQuery): { where: string[]; params: Reco
     where.push('tool = @tool');
     params.tool = query.tool;
   }
-  if (query.principal !== undefined) {
-    where.push('principal = @principal');
-    params.principal = query.principal;
+  // The caller's columns: a file from before schema version 3 has no client_id or tenant, so nothing there matches them.
+  const callerFilters = { principal: query.principal, client_id: query.clientId, tenant: query.tenant };
+  for (const [column, value] of Object.entries(callerFilters)) {
+    if (value === undefined) continue;
+    where.push(`${column} = @${column}`);
+    params[column] = value;
   }
   // Times are stored as toISOString() text, whose order is time order.
   if (query.since !== undefined) {
@@ -99,6 +107,10 @@ export function sqliteFilter(query: AuditQuery): { where: string[]; params: Reco
     params.afterId = query.afterId;
   }
   return { where, params };
+}
+
+export function hasCallerColumns(db: ReturnType<typeof openDatabase>): boolean {
+  return (db.prepare("SELECT name FROM pragma_table_info('audit')").pluck().all() as string[]).includes('client_id');
 }
 
 export function tableExists(db: ReturnType<typeof openDatabase>): boolean {

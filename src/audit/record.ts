@@ -21,8 +21,14 @@ export interface AuditRecord {
   time: string;
   era: 'modern' | 'legacy';
   protocolVersion: string;
-  /** The authenticated caller, when the transport knew it. */
+  /** The authenticated caller's id (`caller.id`), when the transport knew it. */
   principal: string | null;
+  /** The OAuth client the caller's token was issued to (`caller.clientId`); absent when unknown. */
+  clientId?: string;
+  /** The scopes the caller's credentials granted (`caller.scopes`); absent when they carried no scope information. */
+  scopes?: string[];
+  /** The caller's tenant (`caller.tenant`); absent when it has none. */
+  tenant?: string;
   /**
    * The request's method when it is not `tools/call` (absent: `tools/call`, as in every
    * record written before other requests were audited): `prompts/get`, `resources/read`,

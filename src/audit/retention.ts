@@ -176,10 +176,17 @@ export const INCREMENTAL = 2;
  * A row's stored size: its values (texts in bytes, numbers at 8) and ~24 bytes of cell
  * pointer, sizes, rowid and record header.
  */
-const ROW_BYTES = ['time', 'era', 'protocol_version', 'principal', 'tool', 'arguments', 'status', 'correlation_id', 'client_name']
-  .map((column) => `ifnull(length(CAST(${column} AS BLOB)), 0)`)
-  .concat(["CASE typeof(request_id) WHEN 'text' THEN length(CAST(request_id AS BLOB)) ELSE 8 END", '8 + 8 + 8 + 24'])
-  .join(' + ');
+const TEXT_COLUMNS = ['time', 'era', 'protocol_version', 'principal', 'tool', 'arguments', 'status', 'correlation_id', 'client_name'];
+/** Added by schema version 3: counted only when the file has them (`toolwright audit prune` does not migrate a file). */
+const CALLER_COLUMNS = ['client_id', 'scopes', 'tenant'];
+
+function rowBytes(db: Database): string {
+  const present = new Set(db.prepare("SELECT name FROM pragma_table_info('audit')").pluck().all() as string[]);
+  return [...TEXT_COLUMNS, ...CALLER_COLUMNS.filter((column) => present.has(column))]
+    .map((column) => `ifnull(length(CAST(${column} AS BLOB)), 0)`)
+    .concat(["CASE typeof(request_id) WHEN 'text' THEN length(CAST(request_id AS BLOB)) ELSE 8 END", '8 + 8 + 8 + 24'])
+    .join(' + ');
+}
 
 interface PruneStatements {
   window: SqliteStatement;
@@ -196,7 +203,7 @@ function pruneStatements(db: Database): PruneStatements | undefined {
   if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'audit'").get() === undefined) return undefined;
   return {
     window: db.prepare('SELECT id, time FROM audit WHERE id > ? ORDER BY id LIMIT ?').raw(),
-    oldestSizes: db.prepare(`SELECT id, ${ROW_BYTES} FROM audit ORDER BY id LIMIT ?`).raw(),
+    oldestSizes: db.prepare(`SELECT id, ${rowBytes(db)} FROM audit ORDER BY id LIMIT ?`).raw(),
     deleteOldInRange: db.prepare('DELETE FROM audit WHERE id > ? AND id <= ? AND time < ?'),
     deleteUpTo: db.prepare('DELETE FROM audit WHERE id <= ?'),
     pageCount: db.prepare('PRAGMA page_count').pluck(),

@@ -17,8 +17,9 @@ export function openDatabase(file: string, options?: SqliteOptions): Database {
  * Bumped when the table changes shape; `PRAGMA user_version` holds it.
  * 2: `method` (records of prompts/get, resources/read, completion/complete,
  * resources/subscribe beside tools/call; old rows read as tools/call).
+ * 3: `client_id`, `scopes` (a JSON array) and `tenant` of the caller (old rows: NULL).
  */
-const SCHEMA_VERSION = 2;
+const SCHEMA_VERSION = 3;
 
 /** The method a row written before version 2 (or a record without one) stands for. */
 export const DEFAULT_AUDIT_METHOD = 'tools/call';
@@ -48,7 +49,10 @@ CREATE TABLE IF NOT EXISTS audit (
   request_id,
   client_name TEXT,
   error_code INTEGER,
-  method TEXT NOT NULL DEFAULT 'tools/call'
+  method TEXT NOT NULL DEFAULT 'tools/call',
+  client_id TEXT,
+  scopes TEXT,
+  tenant TEXT
 );
 `;
 
@@ -59,6 +63,10 @@ export function ensureSchema(db: Database): void {
     // A version 1 file keeps its rows: they gain the column with the default (adding a column with a constant default rewrites nothing).
     const columns = db.prepare("SELECT name FROM pragma_table_info('audit')").pluck().all() as string[];
     if (columns.length > 0 && !columns.includes('method')) db.exec("ALTER TABLE audit ADD COLUMN method TEXT NOT NULL DEFAULT 'tools/call'");
+    // Version 3's caller columns: NULL in older rows (adding a nullable column rewrites nothing either).
+    for (const column of ['client_id', 'scopes', 'tenant']) {
+      if (columns.length > 0 && !columns.includes(column)) db.exec(`ALTER TABLE audit ADD COLUMN ${column} TEXT`);
+    }
     db.exec(CREATE);
     if (version < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
   })();
@@ -71,9 +79,9 @@ export function knownSchemaVersion(db: Database): number {
   return version;
 }
 
-const COLUMNS = 'time, era, protocol_version, principal, tool, arguments, status, is_error, duration_ms, correlation_id, request_id, client_name, error_code, method';
+const COLUMNS = 'time, era, protocol_version, principal, tool, arguments, status, is_error, duration_ms, correlation_id, request_id, client_name, error_code, method, client_id, scopes, tenant';
 /** Values per row, in `appendRow` order. */
-export const COLUMN_COUNT = 14;
+export const COLUMN_COUNT = 17;
 const ROW_PLACEHOLDERS = `(${Array(COLUMN_COUNT).fill('?').join(', ')})`;
 
 /** The INSERT of `rows` rows, with positional parameters in `appendRow` order, row after row. */
@@ -90,7 +98,7 @@ export function appendRow(values: unknown[], entry: AuditRecord): void {
   values.push(
     entry.time, entry.era, entry.protocolVersion, entry.principal, entry.tool, entry.argumentsJson, entry.status,
     entry.isError ? 1 : 0, entry.durationMs, entry.correlationId, entry.requestId, entry.clientName, entry.errorCode,
-    entry.method ?? DEFAULT_AUDIT_METHOD,
+    entry.method ?? DEFAULT_AUDIT_METHOD, entry.clientId ?? null, entry.scopes ? JSON.stringify(entry.scopes) : null, entry.tenant ?? null,
   );
 }
 
@@ -111,6 +119,10 @@ export interface AuditRow {
   error_code: number | null;
   /** Absent only in a row read from a file this toolwright has not opened for writing (version 1). */
   method?: string;
+  /** Absent in a row read from a file this toolwright has not opened for writing (versions 1 and 2); NULL in rows written before version 3. */
+  client_id?: string | null;
+  scopes?: string | null;
+  tenant?: string | null;
 }
 
 export function fromRow(row: AuditRow): AuditRecord {
@@ -130,5 +142,18 @@ export function fromRow(row: AuditRow): AuditRecord {
     errorCode: row.error_code,
     // tools/call is left implicit, as the record was written.
     ...(row.method !== undefined && row.method !== DEFAULT_AUDIT_METHOD ? { method: row.method } : {}),
+    ...(typeof row.client_id === 'string' ? { clientId: row.client_id } : {}),
+    ...(typeof row.scopes === 'string' ? { scopes: scopesOf(row.scopes) } : {}),
+    ...(typeof row.tenant === 'string' ? { tenant: row.tenant } : {}),
   };
+}
+
+/** A row's `scopes` (JSON written by appendRow); a file edited by hand into something else reads as no scopes rather than failing the whole query. */
+function scopesOf(text: string): string[] {
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value.filter((s): s is string => typeof s === 'string') : [];
+  } catch {
+    return [];
+  }
 }

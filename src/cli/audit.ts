@@ -11,7 +11,9 @@ import { sanitize } from './sanitize.js';
 
 export interface AuditCliOptions extends TrailOptions {
   tool?: string;
-  principal?: string;
+  caller?: string;
+  clientId?: string;
+  tenant?: string;
   since?: string;
   until?: string;
   errors?: boolean;
@@ -44,7 +46,9 @@ export function auditCommand(io: CliIo = processIo, setCode: (code: number) => v
       .option('--db <file>', "audit database: a SQLite file or a postgres:// URL (default: the config's, else .toolwright/audit.db under $TOOLWRIGHT_AUDIT_DIR or the working directory)")
       .option('--config <file>', 'toolwright.config.json or .yaml whose trail to read (default: the one in this directory, if any)')
       .option('--tool <name>', 'only calls of this tool')
-      .option('--principal <name>', 'only calls by this caller (the principal the server authenticated)')
+      .option('--caller <id>', "only calls of this caller (the caller's id: a token's subject, an API key's principal)")
+      .option('--client-id <id>', 'only calls made with tokens issued to this OAuth client')
+      .option('--tenant <name>', 'only calls of callers in this tenant')
       .option('--since <when>', 'only calls since a duration ago (30m, 1h, 2d) or an ISO time')
       .option('--until <when>', 'only calls before a duration ago (30m, 1h, 2d) or an ISO time')
       .option('--errors', 'only calls that answered with an error')
@@ -94,7 +98,9 @@ export async function runAudit(options: AuditCliOptions, io: CliIo, now: Date = 
 function toQuery(options: AuditCliOptions, now: Date): AuditQuery {
   const query: AuditQuery = { errorsOnly: options.errors === true };
   if (options.tool !== undefined) query.tool = options.tool;
-  if (options.principal !== undefined) query.principal = options.principal;
+  if (options.caller !== undefined) query.principal = options.caller;
+  if (options.clientId !== undefined) query.clientId = options.clientId;
+  if (options.tenant !== undefined) query.tenant = options.tenant;
   for (const bound of ['since', 'until'] as const) {
     const text = options[bound];
     if (text === undefined) continue;
@@ -187,7 +193,7 @@ export function formatAuditTable(records: AuditRecord[]): string {
     cell(r.tool, 32),
     r.status + (r.isError && r.status === 'ok' ? ' (isError)' : '') + (r.errorCode !== null ? ` ${r.errorCode}` : ''),
     r.durationMs < 10 ? r.durationMs.toFixed(1) : String(Math.round(r.durationMs)),
-    cell(r.principal ?? '-', 24),
+    callerCell(r),
     cell(r.clientName ?? '-', 24),
     cell(r.argumentsJson, ARGUMENTS_WIDTH),
   ]);
@@ -195,6 +201,13 @@ export function formatAuditTable(records: AuditRecord[]): string {
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join('  ').trimEnd();
   const footer = records.some((r) => r.correlationId) ? '\nInternal errors carry a correlation id: run with --json to see it, then search the server log for it.\n' : '';
   return `${[line(header), ...rows.map(line)].join('\n')}\n${footer}`;
+}
+
+/** The caller: its id, with its tenant (`tenant/id`) and OAuth client (`(client id)`) when recorded. */
+function callerCell(r: AuditRecord): string {
+  const extras = r.tenant !== undefined || r.clientId !== undefined;
+  const text = `${r.tenant !== undefined ? `${r.tenant}/` : ''}${r.principal ?? '-'}${r.clientId !== undefined ? ` (${r.clientId})` : ''}`;
+  return cell(text, extras ? 40 : 24);
 }
 
 function cell(text: string, width: number): string {

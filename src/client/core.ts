@@ -76,3 +76,7 @@ export type {
 } from './auth/types.js';
 // The transport, for callers that build one themselves and pass it as { transport }.
 export { HttpClientTransport, type HttpTransportOptions } from './transports/http-client.js';
+// Types the public declarations name (ToolClient.close, the stream transports a custom transport builds on).
+export type { CloseOptions } from './transport.js';
+export type { StreamClientTransport } from './transports/stream-transport.js';
+export type { StreamConnection } from './transports/stream-connection.js';

@@ -87,7 +87,8 @@ export class RateLimiter {
   /**
    * Takes a point for this call. The caller's own limit is asked first: a
    * caller over its limit is refused without spending the tool's budget,
-   * which all callers share.
+   * which all callers share. `principal`: the caller's key (callerKey);
+   * undefined for the anonymous caller, who shares one bucket.
    */
   consume(tool: string, principal: string | undefined): RateDecision | Promise<RateDecision> {
     if (!this.perPrincipal) return this.consumeTool(tool);

@@ -2,6 +2,7 @@ import { encodeError } from '../jsonrpc/encode.js';
 import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
 import { INCOMING_REQUESTS, messageKind, parseJson } from '../jsonrpc/parse.js';
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../jsonrpc/types.js';
+import { callerFrom, isAnonymous, type Caller } from '../policy/auth/caller.js';
 import type { AuthInfo } from '../policy/auth/principal.js';
 import { Method } from '../protocol/methods.js';
 import type { Dispatcher } from './dispatcher.js';
@@ -27,11 +28,13 @@ export interface ConnectOptions {
   send?(message: string): void;
   /**
    * Who is on the other end, as the transport verified it: a principal id
-   * (`ctx.principal`; what rate limits, audit records and stored results key
-   * on), or an AuthInfo (`id` is the principal; its `scopes`, when present,
-   * are enforced). Absent: an anonymous caller.
+   * (a Caller with that `id`, method 'transport', no scopes), or a Caller
+   * (its `scopes`, when present, are enforced; its `tenant` keeps its state
+   * apart from other tenants'). `ctx.caller` in handlers; rate limits,
+   * audit records, stored results and task owners key on it. Absent: the
+   * anonymous caller.
    */
-  caller?: string | AuthInfo;
+  caller?: string | Caller;
   /** Open `subscriptions/listen` requests at most (default 32); one more is answered with an error. */
   maxListenStreams?: number;
 }
@@ -48,7 +51,7 @@ export interface ReceiveOptions {
    */
   send?(message: string): void;
   /** Who sent this message, when the transport verifies every message (HTTP); the connection's `caller` otherwise. Same principal, please: a legacy session belongs to one caller. */
-  caller?: string | AuthInfo;
+  caller?: string | Caller;
   /** HTTP request headers, lower-cased: modern requests' mirrored headers (`Mcp-Param-*`) are checked against them. */
   headers?: Readonly<Record<string, string | string[] | undefined>>;
   /** The peer's network address and port (HTTP: the socket's), for telemetry (`client.address`, `client.port`). */
@@ -108,8 +111,7 @@ const NOTHING_TO_SEND = () => {};
 export class Connection implements ServerConnection {
   private readonly peer: Peer;
   private readonly send: (message: string) => void;
-  private readonly principal: string | undefined;
-  private readonly auth: AuthInfo | undefined;
+  private readonly caller: CallerFacts;
   private readonly maxListenStreams: number;
   private listening = 0;
   private closed = false;
@@ -119,8 +121,7 @@ export class Connection implements ServerConnection {
     this.peer = new Peer(options.transport);
     this.peer.push = options.send;
     this.send = options.send ?? NOTHING_TO_SEND;
-    this.auth = authOf(options.caller);
-    this.principal = this.auth ? this.auth.id : (options.caller as string | undefined) || undefined;
+    this.caller = callerFacts(options.caller);
     this.maxListenStreams = options.maxListenStreams ?? DEFAULT_MAX_LISTEN_STREAMS;
   }
 
@@ -168,21 +169,18 @@ export class Connection implements ServerConnection {
   /** One request's exchange: the same object count as before connections existed (one per request). */
   private exchangeFor(message: string | JsonRpcMessage, options: ReceiveOptions | undefined): Exchange {
     if (!options) {
-      return { peer: this.peer, notify: this.send, principal: this.principal, auth: this.auth, messageBytes: typeof message === 'string' ? message.length * 3 : undefined };
+      const { caller, principal, auth } = this.caller;
+      return { peer: this.peer, notify: this.send, caller, principal, auth, messageBytes: typeof message === 'string' ? message.length * 3 : undefined };
     }
     if (options.send) this.peer.requestChannels = true;
-    let principal = this.principal;
-    let auth = this.auth;
-    if (options.caller !== undefined) {
-      auth = authOf(options.caller);
-      principal = auth ? auth.id : (options.caller as string) || undefined;
-    }
+    const { caller, principal, auth } = options.caller === undefined ? this.caller : callerFacts(options.caller);
     return {
       peer: this.peer,
       notify: options.send ?? this.send,
       headers: options.headers,
       remoteAddress: options.remoteAddress,
       remotePort: options.remotePort,
+      caller,
       principal,
       auth,
       // A UTF-16 code unit is at most 3 bytes of UTF-8: a bound, not a measurement.
@@ -213,11 +211,18 @@ export class Connection implements ServerConnection {
   }
 }
 
-/** A caller's AuthInfo, when the transport verified more than a principal id (a string caller is just that id). */
-function authOf(caller: string | AuthInfo | undefined): AuthInfo | undefined {
-  if (caller === undefined || typeof caller === 'string') return undefined;
-  if (typeof caller !== 'object' || caller === null || typeof caller.id !== 'string' || !caller.id) throw new TypeError('connect: "caller" must be a principal id or an AuthInfo with a non-empty "id"');
-  return caller;
+/** An exchange's caller, and the two older fields derived from it. */
+interface CallerFacts {
+  caller: Caller;
+  /** `caller.id`, undefined for the anonymous caller. */
+  principal: string | undefined;
+  /** `caller` when the transport gave an object (a bare id never carried scopes or claims: handlers saw no `auth`). */
+  auth: AuthInfo | undefined;
+}
+
+function callerFacts(given: string | Caller | undefined): CallerFacts {
+  const caller = callerFrom(given);
+  return { caller, principal: isAnonymous(caller) ? undefined : caller.id, auth: typeof given === 'object' ? caller : undefined };
 }
 
 function onAbort(signal: AbortSignal): (listener: (reason: Error) => void) => () => void {

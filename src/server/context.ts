@@ -2,7 +2,7 @@ import { encodeNotification } from '../jsonrpc/encode.js';
 import { LOG_LEVELS, type LogLevel } from '../protocol/meta.js';
 import { Method } from '../protocol/methods.js';
 import type { Logger } from './logger.js';
-import type { Exchange } from './exchange.js';
+import { callerOf, type Exchange } from './exchange.js';
 import type { CallInfo, ToolCall } from './pipeline/call.js';
 import { MissingClientCapability } from './inputs/missing-capability.js';
 import type { CreateMessageResult, ElicitResult, InputMethod, ListRootsResult } from './inputs/responses.js';
@@ -40,6 +40,7 @@ export class CallContext implements ToolContext {
   get protocolVersion() { return this.info.protocolVersion; }
   get clientCapabilities() { return this.info.clientCapabilities; }
   get clientInfo() { return this.info.clientInfo; }
+  get caller() { return callerOf(this.exchange); }
   get principal() { return this.exchange.principal; }
   get auth() { return this.exchange.auth; }
 

@@ -1,3 +1,4 @@
+import { ANONYMOUS_CALLER, callerFrom, callerKey, type Caller } from '../policy/auth/caller.js';
 import type { AuthInfo } from '../policy/auth/principal.js';
 import type { LegacySession } from './legacy-session.js';
 import type { Peer } from './peer.js';
@@ -21,9 +22,15 @@ export interface Exchange {
   /** The peer's network address and port, when the transport knows them (HTTP). */
   readonly remoteAddress?: string;
   readonly remotePort?: number;
-  /** The authenticated caller, when the transport knows it. */
+  /**
+   * Who is calling (ANONYMOUS_CALLER when nobody authenticated the request).
+   * Every connection sets it; read it through `callerOf(exchange)`, which
+   * also serves an exchange built by hand without one.
+   */
+  readonly caller?: Caller;
+  /** @deprecated `caller.id` (undefined for the anonymous caller): derived from `caller` by the connection. */
   readonly principal?: string;
-  /** What the transport verified about the caller (subject, client, scopes, claims); `principal` is its `id`. */
+  /** @deprecated `caller`, when the transport gave an object rather than a bare id: derived from `caller` by the connection. */
   readonly auth?: AuthInfo;
   /** Size of the whole message, when the transport knows it (bounds the arguments). */
   readonly messageBytes?: number;
@@ -45,3 +52,13 @@ export interface Reply {
   requiredScopes?: readonly string[];
 }
 
+
+/** The caller of an exchange: its `caller`, or, for one built by hand without it, what its `auth` and `principal` say. */
+export function callerOf(exchange: Exchange): Caller {
+  return exchange.caller ?? exchange.auth ?? (exchange.principal ? callerFrom(exchange.principal) : ANONYMOUS_CALLER);
+}
+
+/** The key this exchange's per-caller state lives under: `callerKey(callerOf(exchange))`. */
+export function callerKeyOf(exchange: Exchange): string {
+  return callerKey(callerOf(exchange));
+}

@@ -7,8 +7,8 @@ export interface StoredContent {
   text?: string;
   blob?: string;
   bytes: number;
-  /** Only this caller may read it back (undefined: anonymous calls). */
-  principal?: string;
+  /** Only this caller may read it back: its `callerKey` ('' for the anonymous caller). */
+  owner: string;
   expiresAt: number;
 }
 
@@ -35,14 +35,15 @@ export class ResultStore {
     this.maxBytes = options.maxBytes ?? 256 * 1024 * 1024;
   }
 
-  put(content: { mimeType: string; text?: string; blob?: string }, principal: string | undefined, label: string): StoredContent {
+  /** Keeps `content` for `owner` (`callerKey(caller)`; undefined: the anonymous caller). */
+  put(content: { mimeType: string; text?: string; blob?: string }, owner: string | undefined, label: string): StoredContent {
     this.sweep();
     const bytes = Buffer.byteLength(content.text ?? content.blob ?? '');
     const entry: StoredContent = {
       uri: `toolwright://results/${nodeCrypto().randomUUID()}/${encodeURIComponent(label)}`,
       ...content,
       bytes,
-      principal,
+      owner: owner ?? '',
       expiresAt: Date.now() + this.ttlMs,
     };
     this.entries.set(entry.uri, entry);
@@ -55,15 +56,15 @@ export class ResultStore {
     return entry;
   }
 
-  /** The stored content if it exists, has not expired, and belongs to this caller. */
-  get(uri: string, principal: string | undefined): StoredContent | undefined {
+  /** The stored content if it exists, has not expired, and belongs to `owner` (`callerKey(caller)`; undefined: the anonymous caller). */
+  get(uri: string, owner: string | undefined): StoredContent | undefined {
     const entry = this.entries.get(uri);
     if (!entry) return undefined;
     if (entry.expiresAt <= Date.now()) {
       this.delete(uri, entry);
       return undefined;
     }
-    return entry.principal === principal ? entry : undefined;
+    return entry.owner === (owner ?? '') ? entry : undefined;
   }
 
   get size(): number {

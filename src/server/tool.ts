@@ -1,3 +1,4 @@
+import type { Caller } from '../policy/auth/caller.js';
 import type { AuthInfo } from '../policy/auth/principal.js';
 import type { ContentBlock } from '../protocol/content.js';
 import type { ClientCapabilities, Implementation, LogLevel } from '../protocol/meta.js';
@@ -57,13 +58,18 @@ export interface ToolContext {
   readonly protocolVersion: string;
   readonly clientCapabilities: ClientCapabilities;
   readonly clientInfo?: Implementation;
-  /** Who is calling, when the transport authenticated the request. */
-  readonly principal?: string;
   /**
-   * What the transport verified about the caller: `subject`, `clientId`,
-   * granted `scopes`, the token's verified `claims`. Never the token itself
-   * (the client's token is not for forwarding: upstream APIs take their own credentials).
+   * Who is calling, as the transport verified it: `id`, `subject`,
+   * `clientId`, granted `scopes`, the token's verified `claims`, `method`
+   * (how it authenticated) and `tenant`; ANONYMOUS_CALLER (`method`
+   * 'anonymous', empty `id`) when nobody authenticated the request. Never
+   * the token itself (the client's token is not for forwarding: upstream
+   * APIs take their own credentials).
    */
+  readonly caller: Caller;
+  /** @deprecated `caller.id`; undefined for the anonymous caller. */
+  readonly principal?: string;
+  /** @deprecated `caller`; undefined for the anonymous caller and for a caller the transport named by a bare id (stdio's `principal`). */
   readonly auth?: AuthInfo;
   /** Reports progress; sent only when the client asked for it, only while the call runs, only when increasing. */
   progress(done: number, total?: number, message?: string): void;

@@ -28,7 +28,7 @@ export interface TaskError {
 
 export interface TaskRecord {
   taskId: string;
-  /** The principal that created it ('' for an unauthenticated caller). */
+  /** Its caller's `callerKey` ('' for the anonymous caller): opaque text a store must keep exactly (never a NUL). */
   owner: string;
   /** The tool the task runs (diagnostics, the CLI). */
   tool: string;

@@ -8,6 +8,7 @@ import { Method } from '../protocol/methods.js';
 import { isLegacyVersion } from '../protocol/versions.js';
 import type { ReceiveOptions, Reply, ServerConnection } from '../server/connection.js';
 import type { ToolServer } from '../server/server.js';
+import { callerKey } from '../policy/auth/caller.js';
 import type { AuthInfo } from '../policy/auth/principal.js';
 import { BodyAbortedError, BodyConsumedError, BodyTooLargeError, readBody } from './http-body.js';
 import { clientAddressKey } from './client-address.js';
@@ -65,9 +66,9 @@ export function createMcpEndpoint(parts: EndpointParts): (req: IncomingMessage, 
       case 'POST':
         return post(req, res, auth);
       case 'GET':
-        return openStream(req, res, auth?.id);
+        return openStream(req, res, keyOf(auth));
       case 'DELETE':
-        return endSession(req, res, auth?.id);
+        return endSession(req, res, keyOf(auth));
       default:
         res.setHeader('allow', 'POST, GET, DELETE');
         return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Method Not Allowed', undefined, 405));
@@ -94,7 +95,7 @@ export function createMcpEndpoint(parts: EndpointParts): (req: IncomingMessage, 
       throw err;
     }
     if (parsed.kind === 'request') return request(req, res, parsed.message, auth);
-    const session = sessionOf(req, res, auth?.id);
+    const session = sessionOf(req, res, keyOf(auth));
     if (session === null) return;
     if (parsed.kind === 'notification') (session?.connection ?? server.connect({ transport: 'http', caller: auth })).receive(parsed.message);
     // A response answers a request the server sent on one of the session's streams. Without a
@@ -115,17 +116,17 @@ export function createMcpEndpoint(parts: EndpointParts): (req: IncomingMessage, 
       } catch (err) {
         return rpcError(res, err as RpcError, message.id);
       }
-      if (message.method === Method.subscriptionsListen && !takeStreamSlot(req, res, auth?.id, message.id)) return;
+      if (message.method === Method.subscriptionsListen && !takeStreamSlot(req, res, keyOf(auth), message.id)) return;
       connection = server.connect({ transport: 'http', caller: auth });
     } else if (message.method === Method.initialize) {
       if (sessions.full) {
         res.setHeader('retry-after', '30');
         return rpcError(res, new RpcError(ErrorCode.InternalError, 'Service Unavailable: too many sessions; retry later', undefined, 503), message.id);
       }
-      opening = new HttpSession(server, auth?.id, auth);
+      opening = new HttpSession(server, keyOf(auth), auth);
       connection = opening.connection;
     } else {
-      const found = sessionOf(req, res, auth?.id, message.id);
+      const found = sessionOf(req, res, keyOf(auth), message.id);
       if (found === null) return;
       session = found;
       connection = session?.connection ?? server.connect({ transport: 'http', caller: auth });
@@ -257,6 +258,11 @@ export function createMcpEndpoint(parts: EndpointParts): (req: IncomingMessage, 
   };
 
   return serve;
+}
+
+/** The key a caller's sessions and stream slots are held under (callerKey); undefined without authorization. */
+function keyOf(auth: AuthInfo | undefined): string | undefined {
+  return auth && callerKey(auth);
 }
 
 function streamRefusal(why: StreamRefusal): RpcError {

@@ -14,7 +14,7 @@ export class HttpSession {
   /** The standalone GET stream for server-initiated messages, when open. */
   stream?: HttpResponse;
 
-  /** `principal`: the authenticated caller who opens it, if any; the session is theirs alone. */
+  /** `principal`: the key (callerKey) of the authenticated caller who opens it, if any; the session is theirs alone. */
   constructor(server: ToolServer, readonly principal: string | undefined, caller: string | AuthInfo | undefined) {
     // What the server sends on its own (list changes, task status) goes on the GET stream while one is open.
     this.connection = server.connect({

@@ -1,3 +1,4 @@
+import type { Caller } from '../policy/auth/caller.js';
 import { encodeError } from '../jsonrpc/encode.js';
 import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
 import type { Reply, ServerConnection } from '../server/connection.js';
@@ -33,11 +34,11 @@ export class MessageStreamSession {
     server: ToolServer,
     private readonly write: (json: string) => void,
     transport: string,
-    principal?: string,
+    caller?: string | Caller,
     /** Each open subscription holds server state for as long as the client likes: capped. */
     maxListenStreams?: number,
   ) {
-    this.connection = server.connect({ transport, send: write, caller: principal, maxListenStreams });
+    this.connection = server.connect({ transport, send: write, caller, maxListenStreams });
   }
 
   /** Handles one serialized message. */

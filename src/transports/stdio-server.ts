@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import type { Caller } from '../policy/auth/caller.js';
 import type { ToolServer } from '../server/server.js';
 import { LineSplitter } from '../io/line-splitter.js';
 import { DEFAULT_MAX_LISTEN_STREAMS, MessageStreamSession } from './message-stream.js';
@@ -11,8 +12,10 @@ export interface StdioServeOptions {
   maxLineBytes?: number;
   /** After stdin closes, how long calls already received may finish and answer (default 2 s). */
   drainMs?: number;
-  /** Who is calling (stdio servers take credentials from their environment, basic/index "Auth"). */
+  /** Who is calling, by id (stdio servers take credentials from their environment, basic/index "Auth"): `ctx.caller` with method 'transport'. */
   principal?: string;
+  /** Who is calling, as a whole caller (e.g. with a `tenant` or scopes from the environment); wins over `principal`. */
+  caller?: Caller;
   /** Open `subscriptions/listen` streams at most (default 32); one more is answered with an error. */
   maxListenStreams?: number;
 }
@@ -75,7 +78,7 @@ export function serveStdio(server: ToolServer, options: StdioServeOptions = {}):
   const session = new MessageStreamSession(server, (json) => {
     if (!open) return;
     if (batch.push(`${json}\n`) === 1) process.nextTick(flush);
-  }, 'stdio', options.principal, options.maxListenStreams ?? DEFAULT_MAX_LISTEN_STREAMS);
+  }, 'stdio', options.caller ?? options.principal, options.maxListenStreams ?? DEFAULT_MAX_LISTEN_STREAMS);
 
   // Pipelined requests are handled a group at a time; after each group its audit records are
   // committed, so its answers (written by `flush`, a tick as well) leave before the next.

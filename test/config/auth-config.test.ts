@@ -8,6 +8,7 @@ import { serveHttp } from '../../src/transports/http-server.js';
 import { refusedConfigProblems } from '../helpers/config.js';
 import { tempDir } from '../helpers/temp.js';
 import { startAuthorizationServer, type LocalAuthorizationServer } from '../helpers/oidc.js';
+import { MODERN, modernMeta } from '../helpers/wire.js';
 
 const problems = refusedConfigProblems;
 const load = (yaml: string) => {
@@ -108,5 +109,28 @@ describe('a server built from the config', () => {
       await handle.close();
       plan.server.close();
     }
+  });
+});
+
+describe('tenants in the config file', () => {
+  it('takes server.auth.tenantClaim and an API key entry\'s tenant, and names a bad one', async () => {
+    const key = 'twk_'.padEnd(40, 'k');
+    const { config, baseDir, file } = load(['server:', '  audit: false', '  auth:', '    tenantClaim: org', '    apiKeys:', `      - { hash: "${hashApiKey(key)}", principal: ci-bot, tenant: acme }`].join('\n'));
+    const plan = buildServer(config, baseDir, '0.0.0', file);
+    plan.server.tools.add({ name: 'whoami', description: 'd', inputSchema: { type: 'object' }, handler: (_args: unknown, ctx: { caller: unknown }) => JSON.stringify(ctx.caller) });
+    const handle = await serveHttp(plan.server, { ...plan.http, port: 0 });
+    try {
+      const res = await fetch(handle.url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'whoami' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'whoami', arguments: {}, _meta: modernMeta() } }),
+      });
+      const { result } = await res.json();
+      expect(JSON.parse(result.content[0].text)).toMatchObject({ id: 'ci-bot', tenant: 'acme', method: 'api-key' });
+    } finally {
+      await handle.close();
+      plan.server.close();
+    }
+    expect(problems(() => load('server:\n  auth:\n    tenantClaim: ""\n    apiKeys: [{ hash: "x", principal: a, tenant: "" }]\n')).join('\n')).toMatch(/tenantClaim/);
   });
 });

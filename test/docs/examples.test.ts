@@ -47,7 +47,7 @@ declare global {
   /** Your API tokens and whom they belong to (authorization.md, "Who is calling"). */
   const tokens: Map<string, string>;
   /** Your way of telling who opened a WebSocket (server.md, "Write your own transport"). */
-  function principalFrom(req: IncomingMessage): string | AuthInfo | undefined;
+  function verifiedCaller(req: IncomingMessage): string | AuthInfo | undefined;
   /** Your UI: a form for the user; undefined when they decline (client.md, "Answering the server"). */
   function askUser(message: string, schema: unknown, options: { signal: AbortSignal }): Promise<Record<string, string | number | boolean | string[]> | undefined>;
   /** Your log shipper (audit.md). */

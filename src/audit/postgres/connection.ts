@@ -33,7 +33,7 @@ export class PostgresDriverError extends Error {
   }
 }
 
-export interface PoolOptions {
+export interface PostgresPoolOptions {
   /** Connections at most (default 4: the sink writes one batch at a time, the pruner and a probe use others). */
   max?: number;
   /** How long to wait for a connection before a write fails (default 5000 ms). */
@@ -48,7 +48,7 @@ export interface PoolOptions {
  * Errors on idle connections are ignored here (the next query on the pool reports its own):
  * an unhandled 'error' event would end the process.
  */
-export async function createPool(url: string, options: PoolOptions = {}): Promise<PgPool> {
+export async function createPool(url: string, options: PostgresPoolOptions = {}): Promise<PgPool> {
   let mod: { default?: { Pool: new (config: Record<string, unknown>) => PgPool }; Pool?: new (config: Record<string, unknown>) => PgPool };
   try {
     mod = (await import('pg')) as typeof mod;

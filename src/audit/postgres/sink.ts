@@ -1,6 +1,6 @@
 import type { AuditRecord, AuditSink } from '../record.js';
 import type { AuditPruneCounts } from '../reader.js';
-import { createPool, describePostgresUrl, type PgPool, type PoolOptions } from './connection.js';
+import { createPool, describePostgresUrl, type PgPool, type PostgresPoolOptions } from './connection.js';
 import { PostgresPruner, resolvePostgresRetention, type PostgresRetentionPolicy, type ResolvedPostgresRetention } from './prune.js';
 import { INSERT_ROWS, insertParameters, pendingRow, type PendingRow } from './rows.js';
 import { migrateAuditSchema } from './schema.js';
@@ -10,7 +10,7 @@ export interface PostgresAuditSinkOptions {
   retention?: PostgresRetentionPolicy | false;
   /** Called when a background prune fails (default: a process warning); the next pass retries. */
   onRetentionError?: (err: unknown) => void;
-  pool?: PoolOptions;
+  pool?: PostgresPoolOptions;
   /** Records whose write failed, kept to be written with the next batch that succeeds (default 10,000; past it the oldest are dropped). */
   maxBacklog?: number;
 }

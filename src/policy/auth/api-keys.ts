@@ -17,6 +17,8 @@ export interface ApiKeyEntry {
   principal: string;
   /** The scopes the key grants (default: none). */
   scopes?: string[];
+  /** The tenant calls with this key belong to (`caller.tenant`; default: none). */
+  tenant?: string;
 }
 
 export const API_KEY_PREFIX = 'twk_';
@@ -50,11 +52,13 @@ export class ApiKeyVerifier {
       if (hashes.has(entry.hash)) throw new TypeError(`${where}.hash repeats an earlier key`);
       hashes.add(entry.hash);
       const scopes = entry.scopes === undefined ? [] : checkScopeList(entry.scopes, `${where}.scopes`);
+      if (entry.tenant !== undefined && (typeof entry.tenant !== 'string' || !entry.tenant)) throw new TypeError(`${where}.tenant must be a non-empty string`);
       const info: AuthInfo = Object.freeze({
         id: entry.principal,
         subject: entry.principal,
         scopes: Object.freeze([...scopes]),
         claims: Object.freeze({}),
+        ...(entry.tenant !== undefined ? { tenant: entry.tenant } : {}),
         method: 'api-key' as const,
       });
       return { digest: Buffer.from(match[1], 'base64url'), info };

@@ -30,6 +30,14 @@ export interface ResourceServerOptions extends ScopePolicyOptions {
   introspection?: IntrospectionConfig;
   /** API keys (stored hashed), sent as bearer tokens. */
   apiKeys?: ApiKeyEntry[];
+  /**
+   * The token claim naming the caller's tenant (e.g. "tenant_id", "org_id"):
+   * its string value becomes `caller.tenant`, and two tenants' callers with
+   * the same subject share no limits, stored results, tasks or sessions.
+   * Set, a token without it (or with a non-string or empty one) is refused
+   * as an invalid token. Unset (default): OAuth callers have no tenant.
+   */
+  tenantClaim?: string;
   /** `scopes_supported` of the resource metadata, and the `scope` of a 401 challenge. */
   scopesSupported?: string[];
   /** `authorization_servers` of the resource metadata (default: [issuer]). */

@@ -1,29 +1,11 @@
+import type { Caller } from './caller.js';
+
 /**
- * Who is calling, as the transport verified it. `id` is the stable string
- * every per-caller facility keys on (`ctx.principal`, rate limits, audit
- * records, legacy sessions, stored results, `requestState`); the rest is for
- * tools that want to know more. The credential itself is never kept here.
+ * The caller as the transport verified it: the same type as Caller (the
+ * name it had before the caller was an object everywhere; kept so code
+ * written against it still compiles).
  */
-export interface AuthInfo {
-  /** The principal: what `ctx.principal` holds and everything per-caller keys on. */
-  readonly id: string;
-  /** The token's `sub`, when it has one. */
-  readonly subject?: string;
-  /** The OAuth client the token was issued to (`client_id`, `azp`), when known. */
-  readonly clientId?: string;
-  /**
-   * The scopes granted. Present: tools' scope requirements are enforced
-   * against them. Absent (a custom `authenticate` hook that returned none):
-   * no scope check applies.
-   */
-  readonly scopes?: readonly string[];
-  /** The verified claims (JWT payload or introspection response). */
-  readonly claims: Readonly<Record<string, unknown>>;
-  /** When the credential stops being valid, in seconds since the epoch. */
-  readonly expiresAt?: number;
-  /** How the caller was verified. */
-  readonly method: 'jwt' | 'introspection' | 'api-key' | 'custom';
-}
+export type AuthInfo = Caller;
 
 /** What an `authenticate` hook may return: a principal id, a richer AuthInfo, or undefined for "no valid credentials". */
 export type AuthenticateResult = string | (Omit<Partial<AuthInfo>, 'scopes'> & { id: string; scopes?: readonly string[] | string }) | undefined;
@@ -44,7 +26,9 @@ export function toAuthInfo(result: AuthenticateResult | null): AuthInfo | undefi
     ...(scopes ? { scopes } : {}),
     claims: Object.freeze({ ...(result.claims ?? {}) }),
     ...(typeof result.expiresAt === 'number' ? { expiresAt: result.expiresAt } : {}),
-    method: result.method ?? 'custom',
+    ...(tenantOf(result.tenant) !== undefined ? { tenant: result.tenant } : {}),
+    // Only the server's own constant is anonymous: an authenticated caller never shares its bucket.
+    method: result.method && result.method !== 'anonymous' ? result.method : 'custom',
   });
 }
 
@@ -58,4 +42,11 @@ function scopeListOf(scopes: unknown): readonly string[] | undefined {
   const list = typeof scopes === 'string' ? scopes.split(' ').filter(Boolean) : Array.isArray(scopes) ? scopes : undefined;
   if (!list || !list.every((s) => typeof s === 'string')) throw new TypeError('authenticate hook: "scopes" must be an array of strings or a space-separated string');
   return Object.freeze([...list]);
+}
+
+/** A hook's `tenant`: a non-empty string or nothing; anything else fails closed, as for scopes. */
+function tenantOf(tenant: unknown): string | undefined {
+  if (tenant === undefined) return undefined;
+  if (typeof tenant !== 'string' || !tenant) throw new TypeError('authenticate hook: "tenant" must be a non-empty string');
+  return tenant;
 }

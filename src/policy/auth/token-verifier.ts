@@ -51,10 +51,13 @@ export class TokenVerifier {
   private readonly jwtCacheMs: number;
   private readonly introspectionCacheMs: number;
   private readonly inflight = new Map<string, Promise<AuthInfo>>();
+  private readonly tenantClaim?: string;
   readonly audiences: readonly string[];
 
   constructor(options: ResourceServerOptions & { resource: string }, now: () => number = Date.now) {
     checkAdvertisedScopes(options.scopesSupported);
+    if (options.tenantClaim !== undefined && (typeof options.tenantClaim !== 'string' || !options.tenantClaim)) throw new TypeError('auth.tenantClaim must be a non-empty string (the token claim naming the tenant)');
+    this.tenantClaim = options.tenantClaim;
     const tolerance = options.clockToleranceSeconds ?? 30;
     if (!Number.isFinite(tolerance) || tolerance < 0 || tolerance > 300) throw new TypeError('auth.clockToleranceSeconds must be from 0 to 300');
     const audienceList = options.audience === undefined ? [options.resource] : typeof options.audience === 'string' ? [options.audience] : options.audience;
@@ -159,8 +162,17 @@ export class TokenVerifier {
     } else {
       throw new InvalidTokenError(this.jwt ? 'the access token is not a JWT' : 'the token is not a valid API key');
     }
-    this.cache.set(id, verified.info, verified.expiresAtMs, cacheMs);
-    return verified.info;
+    const info = this.withTenant(verified.info);
+    this.cache.set(id, info, verified.expiresAtMs, cacheMs);
+    return info;
+  }
+
+  /** The caller with its tenant from `tenantClaim`, when one is configured; a token that names none is refused (no tenant-less caller slips into a tenanted server). */
+  private withTenant(info: AuthInfo): AuthInfo {
+    if (this.tenantClaim === undefined) return info;
+    const tenant = info.claims[this.tenantClaim];
+    if (typeof tenant !== 'string' || !tenant) throw new InvalidTokenError(`the access token has no "${this.tenantClaim}" claim naming its tenant`);
+    return Object.freeze({ ...info, tenant });
   }
 }
 

@@ -1,6 +1,8 @@
 import { auditArgumentsJson } from '../../audit/arguments.js';
 import type { AuditRecord, AuditSink } from '../../audit/record.js';
 import { RpcError } from '../../jsonrpc/errors.js';
+import { isAnonymous } from '../../policy/auth/caller.js';
+import { callerOf, type Exchange } from '../exchange.js';
 import type { Logger } from '../logger.js';
 import { AuditGuard } from './audit-guard.js';
 import type { CallOutcome, Stage, ToolCall } from './call.js';
@@ -56,7 +58,7 @@ export function auditRecordOf(call: ToolCall, outcome: CallOutcome, errorCode: n
     time: isoNow(),
     era: call.info.era,
     protocolVersion: call.info.protocolVersion,
-    principal: call.exchange.principal ?? null,
+    ...auditCallerOf(call.exchange),
     tool: capAuditName(call.requestedName),
     argumentsJson: auditArgumentsJson(call.args, tool?.inputSchema),
     status: call.status,
@@ -66,6 +68,26 @@ export function auditRecordOf(call: ToolCall, outcome: CallOutcome, errorCode: n
     requestId: call.info.requestId ?? null,
     clientName: typeof call.info.clientInfo?.name === 'string' ? capAuditName(call.info.clientInfo.name) : null,
     errorCode,
+  };
+}
+
+/** Scopes a record keeps at most (a token may carry very many; the trail is bounded). */
+const MAX_AUDIT_SCOPES = 64;
+
+/**
+ * What an audit record keeps of the caller: its id (`principal`), client id,
+ * scopes and tenant, each when known; the claims never (they may carry
+ * personal data, and the trail is for who did what).
+ */
+export function auditCallerOf(exchange: Exchange): Pick<AuditRecord, 'principal' | 'clientId' | 'scopes' | 'tenant'> {
+  const caller = callerOf(exchange);
+  if (isAnonymous(caller)) return { principal: null };
+  const { clientId, scopes, tenant } = caller;
+  return {
+    principal: caller.id,
+    ...(clientId !== undefined ? { clientId: capAuditName(clientId) } : {}),
+    ...(scopes !== undefined ? { scopes: scopes.slice(0, MAX_AUDIT_SCOPES).map(capAuditName) } : {}),
+    ...(tenant !== undefined ? { tenant: capAuditName(tenant) } : {}),
   };
 }
 

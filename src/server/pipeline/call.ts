@@ -2,7 +2,7 @@ import type { CallsInFlight } from '../calls-in-flight.js';
 import type { CompiledTool } from '../compile-tool.js';
 import { CallInputs, INPUT_REQUIRED, type InputRequiredResult } from '../inputs/call-inputs.js';
 import type { RequestStateCodec, StateBinding } from '../inputs/request-state.js';
-import type { Exchange } from '../exchange.js';
+import { callerKeyOf, type Exchange } from '../exchange.js';
 import type { ToolResult } from '../tool.js';
 import type { ClientCapabilities, Implementation, LogLevel } from '../../protocol/meta.js';
 import type { Era } from '../../protocol/versions.js';
@@ -83,7 +83,7 @@ export class ToolCall {
 
   /** What a sealed `requestState` is bound to: this tool, these arguments, this caller. */
   get stateBinding(): StateBinding {
-    return { tool: this.tool.name, args: this.args, principal: this.exchange.principal };
+    return { tool: this.tool.name, args: this.args, principal: callerKeyOf(this.exchange) };
   }
 
   /** Whether the call asked the client something it has not answered yet. */

@@ -1,5 +1,6 @@
 import type { ConcurrencyGate } from '../../policy/concurrency.js';
 import type { CallsInFlight } from '../calls-in-flight.js';
+import { callerKeyOf } from '../exchange.js';
 import type { RateDecision, RateLimiter } from '../../policy/rate-limit.js';
 import type { ToolResult } from '../tool.js';
 import { thenCleanUp, type CallOutcome, type Stage, type ToolCall } from './call.js';
@@ -19,7 +20,8 @@ export function openStage(calls: CallsInFlight): Stage {
 /** Over a rate limit: an isError result that says when to retry (HTTP also sends it as Retry-After). */
 export function rateLimitStage(limiter: RateLimiter): Stage {
   return (call, next) => {
-    const decision = limiter.consume(call.tool.name, call.exchange.principal);
+    // '' is the anonymous caller's key: the limiter's shared anonymous bucket.
+    const decision = limiter.consume(call.tool.name, callerKeyOf(call.exchange) || undefined);
     if (decision instanceof Promise) return decision.then((d) => (d.allowed ? next() : limited(call, d)));
     // The in-process store decides synchronously: an allowed call adds no promise here.
     if (decision.allowed) return next();

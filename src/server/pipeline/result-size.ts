@@ -1,5 +1,6 @@
 import type { ContentBlock } from '../../protocol/content.js';
 import { STRUCTURED_JSON, type StructuredJson } from '../../protocol/result.js';
+import { callerKeyOf } from '../exchange.js';
 import type { ResultStore } from '../result-store.js';
 import type { ToolResult } from '../tool.js';
 import type { Stage, ToolCall } from './call.js';
@@ -28,7 +29,7 @@ export function resultSizeStage(maxBytes: number, store: ResultStore): Stage {
       return errorResult(`The result of ${call.tool.name} does not fit the ${maxBytes}-byte limit even as links to stored content (${content.length} blocks). Ask for less data, or raise limits.maxResultBytes.`);
     }
     // Even by reference it does not fit: the structured content itself is too large.
-    const stored = store.put({ mimeType: 'application/json', text: result[STRUCTURED_JSON] }, call.exchange.principal, 'structured.json');
+    const stored = store.put({ mimeType: 'application/json', text: result[STRUCTURED_JSON] }, callerKeyOf(call.exchange), 'structured.json');
     const refusal = errorResult(`The structured result of ${call.tool.name} is ${stored.bytes} bytes, over the ${maxBytes}-byte limit; it is stored at ${stored.uri} for ${Math.round(store.ttlMs / 1000)} s (read it with resources/read). Ask for less data.`);
     refusal.content.push(link(stored.uri, 'structured.json', stored.mimeType, stored.bytes, store));
     return refusal;
@@ -86,7 +87,7 @@ function previewLength(content: readonly ContentBlock[], maxBytes: number): numb
 }
 
 function spill(block: ContentBlock, index: number, call: ToolCall, store: ResultStore, previewChars: number): ContentBlock[] {
-  const principal = call.exchange.principal;
+  const principal = callerKeyOf(call.exchange);
   switch (block.type) {
     case 'text': {
       if (block.text.length <= previewChars) return [block];

@@ -18,12 +18,13 @@ export class RateLimitedError extends RpcError {
  * Takes a rate-limit point for a request that is not a tool call
  * (`prompts/get`, `resources/read`, `completion/complete`; completion.mdx:
  * servers SHOULD rate limit completion requests). The caller's budget is the
- * one tool calls spend; the method name stands where a tool name would (tool
+ * one tool calls spend (`callerKey`: callerKeyOf(exchange)); the method name stands where a tool name would (tool
  * names cannot hold "/", so the buckets never collide).
  */
-export async function takeRequestPoint(limiter: RateLimiter | undefined, method: string, principal: string | undefined): Promise<void> {
+export async function takeRequestPoint(limiter: RateLimiter | undefined, method: string, callerKey: string): Promise<void> {
   if (!limiter) return;
-  const decision: RateDecision = await limiter.consume(method, principal);
+  // '' is the anonymous caller's key: the limiter's shared anonymous bucket.
+  const decision: RateDecision = await limiter.consume(method, callerKey || undefined);
   if (decision.allowed) return;
   const { points, durationSeconds } = decision.rule;
   const retryAfterMs = Math.max(decision.retryAfterMs, 1);

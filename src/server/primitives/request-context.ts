@@ -9,7 +9,7 @@ import { CallInputs, INPUT_REQUIRED, type InputRequiredResult } from '../inputs/
 import type { RequestStateCodec, StateBinding } from '../inputs/request-state.js';
 import type { CreateMessageResult, ElicitResult, InputMethod, ListRootsResult } from '../inputs/responses.js';
 import type { Logger } from '../logger.js';
-import type { Exchange } from '../exchange.js';
+import { callerOf, type Exchange } from '../exchange.js';
 import type { AskOptions, ToolContext } from '../tool.js';
 import type { RequestFacts } from './method-table.js';
 import type { TrackedRequest } from './tracked-request.js';
@@ -25,7 +25,7 @@ import { ServerShutdown } from '../calls-in-flight.js';
  */
 export type RequestContext = Pick<
   ToolContext,
-  'signal' | 'requestId' | 'era' | 'protocolVersion' | 'clientCapabilities' | 'clientInfo' | 'principal' | 'auth' | 'elicit' | 'sample' | 'listRoots'
+  'signal' | 'requestId' | 'era' | 'protocolVersion' | 'clientCapabilities' | 'clientInfo' | 'caller' | 'principal' | 'auth' | 'elicit' | 'sample' | 'listRoots'
 >;
 
 export interface RunLimits {
@@ -143,6 +143,7 @@ function contextFor(requestId: RequestId, era: Era, facts: RequestFacts, exchang
     protocolVersion: facts.protocolVersion,
     clientCapabilities: facts.clientCapabilities,
     clientInfo: facts.clientInfo,
+    caller: callerOf(exchange),
     principal: exchange.principal,
     auth: exchange.auth,
     elicit: (message, requestedSchema, options) => ask('elicitation/create', { message, requestedSchema }, options) as Promise<ElicitResult>,

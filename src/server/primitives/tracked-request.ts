@@ -7,7 +7,7 @@ import { ServerShutdown, type CallsInFlight } from '../calls-in-flight.js';
 import type { Logger } from '../logger.js';
 import type { Exchange, Reply } from '../exchange.js';
 import { InsufficientScopeError } from '../pipeline/authorize.js';
-import { capAuditName, isoNow } from '../pipeline/audit.js';
+import { auditCallerOf, capAuditName, isoNow } from '../pipeline/audit.js';
 import { AuditGuard } from '../pipeline/audit-guard.js';
 import type { RequestFacts } from './method-table.js';
 
@@ -89,7 +89,7 @@ export function trackedRequest(method: string, era: Era, tracking: RequestTracki
           time: isoNow(),
           era,
           protocolVersion: facts.protocolVersion,
-          principal: exchange.principal ?? null,
+          ...auditCallerOf(exchange),
           method,
           tool: capAuditName(tracked.target),
           argumentsJson: auditArgumentsJson(tracked.args),

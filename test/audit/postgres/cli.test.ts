@@ -82,7 +82,7 @@ describe.skipIf(!PG_BIN)('toolwright with server.audit.postgres', () => {
       const lines = listed.stdout.trim().split('\n').map((l) => JSON.parse(l));
       expect(lines.map((l) => [l.tool, l.requestId, l.arguments])).toEqual([['calculate_sum', 1, { a: 1, b: 1 }], ['calculate_sum', 2, { a: 2, b: 1 }], ['calculate_sum', 3, { a: 3, b: 1 }]]);
       expect((await runCliCaptured('audit', '--json', '--since', '1d')).stdout.trim().split('\n')).toHaveLength(2);
-      expect((await runCliCaptured('audit', '--json', '--principal', 'old')).stdout).toContain('"requestId":1,');
+      expect((await runCliCaptured('audit', '--json', '--caller', 'old')).stdout).toContain('"requestId":1,');
       expect((await runCliCaptured('audit', '--json', '--after-id', String(lines[1].id))).stdout.trim().split('\n').map((l) => JSON.parse(l).requestId)).toEqual([3]);
       expect((await runCliCaptured('audit', '--limit', '1')).stdout).toMatch(/calculate_sum\s+ok/);
 

@@ -4,7 +4,7 @@ import { nodeCrypto } from '../../../lazy-crypto.js';
 import { isPlainObject } from '../../../protocol/content.js';
 import { Method } from '../../../protocol/methods.js';
 import type { Era } from '../../../protocol/versions.js';
-import type { Exchange, Reply } from '../../exchange.js';
+import { callerKeyOf, type Exchange, type Reply } from '../../exchange.js';
 import type { AuthInfo } from '../../../policy/auth/principal.js';
 import { authorizeEntry, mayKnow } from '../../pipeline/authorize.js';
 import type { ArgsSchema } from '../args-schema.js';
@@ -59,7 +59,7 @@ export class CompletionPrimitive implements Primitive {
       throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "context.arguments" must be an object of strings');
     }
     const target = this.target(ref, argument.name, exchange.auth);
-    await takeRequestPoint(this.options.rateLimiter, Method.complete, exchange.principal);
+    await takeRequestPoint(this.options.rateLimiter, Method.complete, callerKeyOf(exchange));
     const values = target.completer
       ? await this.run(target.completer, argument.value, chosen as Record<string, string>, target.label, tracked)
       : fromEnum(target.schema, argument.name, argument.value);

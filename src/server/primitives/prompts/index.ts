@@ -5,7 +5,7 @@ import { Method } from '../../../protocol/methods.js';
 import type { Era } from '../../../protocol/versions.js';
 import { authorizeEntry } from '../../pipeline/authorize.js';
 import { ScopedListing } from '../../scoped-listing.js';
-import type { Exchange, Reply } from '../../exchange.js';
+import { callerKeyOf, type Exchange, type Reply } from '../../exchange.js';
 import { ok, type MethodTable, type Primitive, type RequestFacts } from '../method-table.js';
 import { takeRequestPoint } from '../rate-limit.js';
 import { runWithInputs } from '../request-context.js';
@@ -63,12 +63,12 @@ export class PromptsPrimitive implements Primitive {
       if (!isPlainObject(given) || !allStrings(given)) {
         throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "arguments" must be an object of strings');
       }
-      await takeRequestPoint(this.options.rateLimiter, Method.promptsGet, exchange.principal);
+      await takeRequestPoint(this.options.rateLimiter, Method.promptsGet, callerKeyOf(exchange));
       const checked = await compiled.args.check(given);
       if (!checked.ok) throw new RpcError(ErrorCode.InvalidParams, `Invalid params for prompt ${name}: ${checked.problems.join('; ')}`);
       const { prompt } = compiled;
       return {
-        binding: { tool: `prompt ${name}`, args: given, principal: exchange.principal },
+        binding: { tool: `prompt ${name}`, args: given, principal: callerKeyOf(exchange) },
         timeoutMs: prompt.timeoutMs,
         handler: (ctx) => prompt.get(checked.value, ctx),
       };

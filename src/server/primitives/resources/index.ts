@@ -5,7 +5,7 @@ import type { Era } from '../../../protocol/versions.js';
 import type { AuthInfo } from '../../../policy/auth/principal.js';
 import { authorizeEntry, mayKnow, mayUse } from '../../pipeline/authorize.js';
 import { ScopedListing } from '../../scoped-listing.js';
-import type { Exchange, Reply } from '../../exchange.js';
+import { callerKeyOf, type Exchange, type Reply } from '../../exchange.js';
 import type { ResultStore } from '../../result-store.js';
 import { MAX_WATCHED_URI_CHARS } from '../../subscriptions.js';
 import { ok, type MethodTable, type Primitive, type RequestFacts } from '../method-table.js';
@@ -94,8 +94,8 @@ export class ResourcesPrimitive implements Primitive {
     const { logger, resources } = this.options;
     let meta: ResourceMeta = {};
     const outcome = await runWithInputs(request, exchange, era, facts, { codec: this.options.requestState, timeoutMs: this.options.timeoutMs, logger, tracked }, async () => {
-      await takeRequestPoint(this.options.rateLimiter, Method.resourcesRead, exchange.principal);
-      const binding = { tool: `resource ${uri}`, args: {} as unknown, principal: exchange.principal };
+      await takeRequestPoint(this.options.rateLimiter, Method.resourcesRead, callerKeyOf(exchange));
+      const binding = { tool: `resource ${uri}`, args: {} as unknown, principal: callerKeyOf(exchange) };
       const { scopePolicy: policy } = this.options;
       const auth = exchange.auth;
       // A resource the caller may not know of is "not found", exactly as a URI nothing serves.
@@ -153,7 +153,7 @@ export class ResourcesPrimitive implements Primitive {
   }
 
   private readStored(request: JsonRpcRequest, exchange: Exchange, uri: string, era: Era): Reply {
-    const stored = this.options.resultStore.get(uri, exchange.principal);
+    const stored = this.options.resultStore.get(uri, callerKeyOf(exchange));
     if (!stored) throw new RpcError(ErrorCode.InvalidParams, 'Resource not found (it may have expired)', { uri });
     const contents = [{ uri, mimeType: stored.mimeType, ...(stored.text !== undefined ? { text: stored.text } : { blob: stored.blob }) }];
     const ttlMs = Math.max(0, stored.expiresAt - Date.now());

@@ -7,7 +7,7 @@ import type { ResultEncoder } from '../../../protocol/result.js';
 import type { Implementation } from '../../../protocol/meta.js';
 import { ORPHANED_TASK_ERROR, type TaskRecord, type TaskStore } from '../../../tasks/store.js';
 import type { Logger } from '../../logger.js';
-import type { Exchange, Reply } from '../../exchange.js';
+import { callerKeyOf, type Exchange, type Reply } from '../../exchange.js';
 import type { ToolRegistry } from '../../registry.js';
 import { ok, type MethodHandler, type MethodTable, type Primitive, type RequestFacts } from '../method-table.js';
 import { resolveTaskMode, type ResolvedTaskMode, type TaskMode } from './policy.js';
@@ -122,7 +122,7 @@ export class TasksPrimitive implements Primitive {
       }, true);
       const now = Date.now();
       const ttlMs = ttl === undefined ? this.ttlMs : this.ttlMs === null ? ttl : Math.min(ttl, this.ttlMs);
-      const record: TaskRecord = { taskId: nodeCrypto().randomUUID(), owner: exchange.principal ?? '', tool: name as string, status: 'working', createdAt: now, lastUpdatedAt: now, ttlMs, pollIntervalMs: this.pollIntervalMs };
+      const record: TaskRecord = { taskId: nodeCrypto().randomUUID(), owner: callerKeyOf(exchange), tool: name as string, status: 'working', createdAt: now, lastUpdatedAt: now, ttlMs, pollIntervalMs: this.pollIntervalMs };
       // Stored before the work starts and before the answer (a task from its first moment).
       try {
         await run.becomeTask(record);
@@ -166,7 +166,7 @@ export class TasksPrimitive implements Primitive {
           resolve(r);
         };
         // It may have ended between the read and the watch.
-        void this.store.get(taskId, exchange.principal ?? '').then((r) => r && TERMINAL_STATUSES.has(r.status) && finish(r));
+        void this.store.get(taskId, callerKeyOf(exchange)).then((r) => r && TERMINAL_STATUSES.has(r.status) && finish(r));
       });
       if (!record) return undefined; // the client gave up (cancelled, or its stream closed)
     }
@@ -178,7 +178,7 @@ export class TasksPrimitive implements Primitive {
   private async legacyList(request: JsonRpcRequest, exchange: Exchange): Promise<Reply> {
     const after = decodeTaskCursor(request.params?.cursor);
     await this.ready();
-    const page = await this.store.list(exchange.principal ?? '', { after, limit: LEGACY_LIST_PAGE + 1 });
+    const page = await this.store.list(callerKeyOf(exchange), { after, limit: LEGACY_LIST_PAGE + 1 });
     const shown = page.slice(0, LEGACY_LIST_PAGE);
     const result: Record<string, unknown> = { tasks: shown.map(legacyTask) };
     if (page.length > LEGACY_LIST_PAGE) result.nextCursor = encodeTaskCursor(shown[shown.length - 1]);
@@ -193,7 +193,7 @@ export class TasksPrimitive implements Primitive {
     // tasks.mdx: the task is cancelled before the answer is sent.
     if (run) await run.cancel();
     else await this.store.update(record.taskId, { status: 'cancelled', statusMessage: 'Cancelled by the client.' });
-    const now = await this.store.get(record.taskId, exchange.principal ?? '');
+    const now = await this.store.get(record.taskId, callerKeyOf(exchange));
     return ok(request, JSON.stringify(legacyTask(now ?? record)));
   }
 
@@ -201,7 +201,7 @@ export class TasksPrimitive implements Primitive {
   private async findOwn(request: JsonRpcRequest, exchange: Exchange): Promise<TaskRecord> {
     const taskId = taskIdOf(request.params);
     await this.ready();
-    const record = await this.store.get(taskId, exchange.principal ?? '');
+    const record = await this.store.get(taskId, callerKeyOf(exchange));
     if (!record) throw taskNotFound();
     return record;
   }
@@ -278,7 +278,7 @@ export class TasksPrimitive implements Primitive {
     const now = Date.now();
     const record: TaskRecord = {
       taskId: nodeCrypto().randomUUID(),
-      owner: exchange.principal ?? '',
+      owner: callerKeyOf(exchange),
       tool,
       status: 'working',
       createdAt: now,
@@ -328,7 +328,7 @@ export class TasksPrimitive implements Primitive {
     if (!declaresTasks(facts.clientCapabilities)) throw missingTasksExtension();
     const taskId = taskIdOf(request.params);
     await this.ready();
-    const record = await this.store.get(taskId, exchange.principal ?? '');
+    const record = await this.store.get(taskId, callerKeyOf(exchange));
     if (!record) throw taskNotFound();
     return record;
   }

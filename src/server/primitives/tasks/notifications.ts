@@ -4,7 +4,7 @@ import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
 import { isPlainObject } from '../../../protocol/content.js';
 import { META } from '../../../protocol/meta.js';
 import type { TaskRecord, TaskStore } from '../../../tasks/store.js';
-import type { Exchange, Reply } from '../../exchange.js';
+import { callerKeyOf, type Exchange, type Reply } from '../../exchange.js';
 import type { MethodHandler, RequestFacts } from '../method-table.js';
 import { declaresTasks, detailedTask, missingTasksExtension } from './wire.js';
 
@@ -50,7 +50,7 @@ export class TaskNotifications {
     if (!declaresTasks(facts.clientCapabilities)) throw missingTasksExtension();
     const wanted = taskIdsOf(filter.taskIds);
     await this.ready();
-    const owner = exchange.principal ?? '';
+    const owner = callerKeyOf(exchange);
     const found = await Promise.all(wanted.map((id) => this.store.get(id, owner)));
     const accepted = found.filter((r): r is TaskRecord => r !== undefined).map((r) => r.taskId);
     const tag = { [META.subscriptionId]: request.id };

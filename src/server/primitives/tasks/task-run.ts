@@ -58,6 +58,7 @@ export class TaskRun {
       peer: this.peer,
       notify: (json) => this.notify(json),
       headers: original.headers,
+      caller: original.caller,
       principal: original.principal,
       auth: original.auth,
       messageBytes: original.messageBytes,
