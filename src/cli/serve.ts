@@ -117,7 +117,7 @@ function parseGrace(value: string): number {
 
 async function serveOverHttp(plan: ServerPlan, host: string, port: number, io: CliIo, shutdown: ShutdownRequests, graceMs: number): Promise<number> {
   const { server } = plan;
-  let handle;
+  let handle: Awaited<ReturnType<typeof serveHttp>>;
   try {
     handle = await serveHttp(server, { ...plan.http, host, port });
   } catch (err) {

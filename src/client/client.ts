@@ -194,7 +194,7 @@ export class ToolClient {
   async callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Promise<CallToolResult> {
     if (!isPlainObject(args)) throw new TypeError('tool arguments must be a plain object');
     if (options.onInputRequest !== undefined && typeof options.onInputRequest !== 'function') throw new TypeError('onInputRequest must be a function');
-    let entry = await this.lookup(name, options.signal);
+    const entry = await this.lookup(name, options.signal);
     // A call's own handler answers its questions instead of the client's (within the capabilities declared at connect).
     const inputs = options.onInputRequest ? new InputResponder(options.onInputRequest, this.declared ?? {}) : this.inputs;
     const sent: number[] = [];
@@ -435,7 +435,7 @@ export class ToolClient {
   }
 
   private onCallNotification(n: JsonRpcNotification, onProgress?: (p: Progress) => void): void {
-    if (n.method !== Method.progress) return this.onServerNotification(n);
+    if (n.method !== Method.progress) return void this.onServerNotification(n);
     const p = n.params;
     if (!onProgress || !p || typeof p.progress !== 'number' || !Number.isFinite(p.progress)) return;
     const progress: Progress = { progress: p.progress };

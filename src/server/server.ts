@@ -37,8 +37,10 @@ export interface ToolServerOptions {
   /** Resources at fixed URIs (`server.resources.add` adds more at run time). */
   resources?: Resource[];
   /** Resource templates (RFC 6570 URI templates; `server.resources.addTemplate` adds more). */
+  // biome-ignore lint/suspicious/noExplicitAny: each entry has its own argument type; unknown would refuse every typed one
   resourceTemplates?: ResourceTemplate<any>[];
   /** Prompt templates (`server.prompts.add` adds more). */
+  // biome-ignore lint/suspicious/noExplicitAny: each entry has its own argument type; unknown would refuse every typed one
   prompts?: Prompt<any>[];
   /** Tools per `tools/list` page (default 100). */
   pageSize?: number;

@@ -28,7 +28,7 @@ ON CONFLICT (record_id) DO NOTHING`;
 
 /** PostgreSQL's text (and jsonb) cannot hold U+0000: it becomes U+FFFD, so no client-chosen string can fail a batch. */
 function text<T extends string | null>(value: T): T {
-  return (value !== null && value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value) as T;
+  return (value?.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value) as T;
 }
 
 /** The 15 column arrays of INSERT_ROWS. */

@@ -220,7 +220,7 @@ export class TasksPrimitive implements Primitive {
   /** The mode of `toolName`: the operator's setting, else the tool's, else the operator's default. */
   modeOf(toolName: string): ResolvedTaskMode {
     const own = this.options.registry.get(toolName)?.tool.task;
-    const operator = Object.prototype.hasOwnProperty.call(this.options.tools ?? {}, toolName) ? this.options.tools![toolName] : undefined;
+    const operator = Object.hasOwn(this.options.tools ?? {}, toolName) ? this.options.tools![toolName] : undefined;
     return resolveTaskMode(operator ?? own ?? this.options.defaultMode);
   }
 

@@ -69,7 +69,9 @@ export class TaskNotifications {
       exchange.notify(json);
       for (const id of accepted) unwatch.push(this.watch(id, send));
       // The state now, so a change between the client's last poll and this stream is not missed.
-      void Promise.all(accepted.map((id) => this.store.get(id, owner))).then((records) => records.forEach((r) => r && send(r)), () => undefined);
+      void Promise.all(accepted.map((id) => this.store.get(id, owner))).then((records) => {
+        for (const r of records) if (r) send(r);
+      }, () => undefined);
     };
     const { taskIds: _own, ...rest } = filter;
     const forwarded: JsonRpcRequest = { ...request, params: { ...request.params, notifications: rest } };

@@ -93,11 +93,11 @@ export class TaskRun {
   /** tasks/update: answers to outstanding questions; others are ignored (SEP-2663 "Task Update Requests"). */
   async answer(responses: Record<string, unknown>): Promise<void> {
     const record = this.record;
-    if (!record || record.status !== 'input_required' || this.running) return;
+    if (record?.status !== 'input_required' || this.running) return;
     const outstanding = { ...(record.inputRequests ?? {}) };
     let accepted = 0;
     for (const [key, value] of Object.entries(responses)) {
-      if (!Object.prototype.hasOwnProperty.call(outstanding, key)) continue;
+      if (!Object.hasOwn(outstanding, key)) continue;
       this.answers[key] = value;
       delete outstanding[key];
       accepted++;
