@@ -3,8 +3,8 @@ import { isPlainObject } from '../../../protocol/content.js';
 import { Method } from '../../../protocol/methods.js';
 import { TERMINAL_STATUSES as TERMINAL, type TaskError, type TaskPatch, type TaskRecord, type TaskStore } from '../../../tasks/store.js';
 import { Peer } from '../../peer.js';
-import type { Exchange, Reply } from '../../exchange.js';
-import type { MethodHandler, RequestFacts } from '../method-table.js';
+import type { Exchange } from '../../exchange.js';
+import type { MethodHandler, MethodResult, RequestFacts } from '../method-table.js';
 import { TaskInputPeer } from './legacy-input.js';
 
 /**
@@ -22,6 +22,9 @@ import { TaskInputPeer } from './legacy-input.js';
  * (2025-11-25) task asks with real requests instead (TaskInputPeer): the
  * task reads input_required while an answer is awaited.
  */
+/** How one pass of the call ended: its result object, the error it threw, or undefined (cancelled). */
+export type PassOutcome = { result: MethodResult } | { error: unknown } | undefined;
+
 export class TaskRun {
   /** The task's record once it is one. */
   record?: TaskRecord;
@@ -45,6 +48,8 @@ export class TaskRun {
     private readonly facts: RequestFacts,
     private readonly inner: MethodHandler,
     private readonly store: TaskStore,
+    /** The result as the task stores it (the era's shape: a modern result's resultType and server identity). */
+    private readonly stored: (result: MethodResult) => Record<string, unknown>,
     private readonly onSettled: (run: TaskRun) => void,
     /** Told of every stored change (status notifications). */
     private readonly onChange: (record: TaskRecord) => void = () => {},
@@ -74,7 +79,7 @@ export class TaskRun {
   }
 
   /** Runs the first pass; its answer is the direct answer while the call is not a task yet. */
-  start(): Promise<Reply | undefined> {
+  start(): Promise<PassOutcome> {
     return this.runPass(this.request.params ?? {});
   }
 
@@ -111,7 +116,7 @@ export class TaskRun {
     this.answers = {};
     this.progressMessage = undefined;
     await this.write({ status: 'working', statusMessage: undefined });
-    void this.runPass(params).then((reply) => this.settle(reply));
+    void this.runPass(params).then((outcome) => this.settle(outcome));
   }
 
   /** tasks/cancel: the task is cancelled at once and its work stopped (cooperative for the handler). */
@@ -122,27 +127,27 @@ export class TaskRun {
     this.onSettled(this);
   }
 
-  /** The answer of a pass once the call is a task: a result, another round of questions, an error, or nothing (cancelled). */
-  async settle(reply: Reply | undefined): Promise<void> {
+  /** The outcome of a pass once the call is a task: a result, another round of questions, an error, or nothing (cancelled). */
+  async settle(outcome: PassOutcome): Promise<void> {
     if (!this.record) return;
-    if (reply === undefined) {
+    if (outcome === undefined) {
       await this.write({ status: 'cancelled', statusMessage: this.record.statusMessage ?? 'The task was stopped.' });
       this.onSettled(this);
       return;
     }
-    const message = JSON.parse(reply.json) as { result?: Record<string, unknown>; error?: TaskError };
-    if (message.error) {
-      await this.write({ status: 'failed', statusMessage: message.error.message, error: message.error });
+    if ('error' in outcome) {
+      const error = rpcErrorOf(outcome.error);
+      await this.write({ status: 'failed', statusMessage: error.message, error });
       this.onSettled(this);
       return;
     }
-    const result = message.result ?? {};
+    const { result } = outcome;
     if (result.resultType === 'input_required' && isPlainObject(result.inputRequests)) {
       this.requestState = typeof result.requestState === 'string' ? result.requestState : undefined;
       await this.write({ status: 'input_required', inputRequests: result.inputRequests, statusMessage: 'Waiting for the client to answer inputRequests.' });
       return;
     }
-    await this.write({ status: 'completed', result, statusMessage: undefined });
+    await this.write({ status: 'completed', result: this.stored(result), statusMessage: undefined });
     this.onSettled(this);
   }
 
@@ -156,13 +161,13 @@ export class TaskRun {
     void this.write(patch, true).catch(() => undefined);
   }
 
-  private runPass(params: Record<string, unknown>): Promise<Reply | undefined> {
+  private runPass(params: Record<string, unknown>): Promise<PassOutcome> {
     this.running = true;
     // The original id: the first pass's answer may be the direct answer; one pass runs at a time on the task's own peer.
     const request: JsonRpcRequest = { ...this.request, params };
     return Promise.resolve()
       .then(() => this.inner(request, this.exchange, this.facts))
-      .catch((err: unknown) => ({ json: JSON.stringify({ jsonrpc: '2.0', id: request.id, error: rpcErrorOf(err) }), status: 500 }))
+      .then((result): PassOutcome => (result === undefined ? undefined : { result }), (error: unknown): PassOutcome => ({ error }))
       .finally(() => {
         this.running = false;
       });
