@@ -1,5 +1,6 @@
 import type { AuditSink, AuditStatus } from '../../audit/record.js';
 import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
+import { isPlainObject } from '../../protocol/content.js';
 import type { JsonRpcRequest } from '../../jsonrpc/types.js';
 import type { Era } from '../../protocol/versions.js';
 import { ServerShutdown, type CallsInFlight } from '../calls-in-flight.js';
@@ -67,6 +68,8 @@ export function trackedRequest(method: string, era: Era, tracking: RequestTracki
     // Refused here (the audit trail is down), the request never ran: the guard counts it.
     guard?.admit();
     const tracked = new TrackedRequest();
+    // What the request names, before anything runs: a refusal by a middleware is recorded with it too (the handler may refine it).
+    named(tracked, method, request.params);
     const startedAt = performance.now();
     let errorCode: number | null = null;
     calls?.add(tracked);
@@ -106,4 +109,18 @@ export function trackedRequest(method: string, era: Era, tracking: RequestTracki
       calls?.remove(tracked);
     }
   };
+}
+
+/** The target and arguments a request names in its params, as its handler records them. */
+function named(tracked: TrackedRequest, method: string, params: Record<string, unknown> | undefined): void {
+  if (!params) return;
+  if (method === 'completion/complete') {
+    const ref = params.ref;
+    if (isPlainObject(ref)) tracked.target = ref.type === 'ref/prompt' ? `prompt ${String(ref.name)}` : `resource ${String(ref.uri)}`;
+    tracked.args = { argument: params.argument, context: params.context };
+    return;
+  }
+  const target = typeof params.name === 'string' ? params.name : params.uri;
+  if (typeof target === 'string') tracked.target = target;
+  if (params.arguments !== undefined) tracked.args = params.arguments;
 }
