@@ -13,7 +13,7 @@ import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
-const entries = ['index', 'http', 'client', 'testing', 'toolsets', 'config', 'cli/main'];
+const entries = ['index', 'http', 'middleware', 'client', 'testing', 'toolsets', 'config', 'cli/main'];
 
 /**
  * esbuild puts each module in the chunk of the exact set of entry points that reach it, so the
@@ -23,7 +23,7 @@ const entries = ['index', 'http', 'client', 'testing', 'toolsets', 'config', 'cl
  * `index` here, so the core is one chunk (plus one for what it shares with the client, which
  * stays free of server code): `import 'toolwright'` loads 3 files instead of 12, ~8 ms sooner.
  */
-const CORE_USERS = ['http', 'testing', 'toolsets', 'config', 'cli/main', 'transports/http-server'].map((e) => join(dist, `${e}.js`));
+const CORE_USERS = ['http', 'middleware', 'testing', 'toolsets', 'config', 'cli/main', 'transports/http-server'].map((e) => join(dist, `${e}.js`));
 const reachWholeCore = {
   name: 'reach-whole-core',
   setup(build) {

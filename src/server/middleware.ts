@@ -42,8 +42,8 @@ export interface MiddlewareContext<P = Record<string, unknown>> {
 /** `tools/call`: the tool, found and authorized, and its arguments, validated. */
 export interface ToolCallMiddlewareContext extends MiddlewareContext<{ name: string; arguments: Record<string, unknown> }> {
   readonly method: 'tools/call';
-  /** The tool's name, title and annotations (`readOnlyHint`, …) as registered. */
-  readonly tool: { readonly name: string; readonly title?: string; readonly annotations?: ToolAnnotations };
+  /** The tool's name, title, annotations (`readOnlyHint`, …) and input schema as registered. */
+  readonly tool: { readonly name: string; readonly title?: string; readonly annotations?: ToolAnnotations; readonly inputSchema: Record<string, unknown> };
 }
 
 /** A `tools/call` result: the tool's, or (modern era) the questions it asks the client first. */

@@ -21,9 +21,9 @@ class ToolCallContext implements ToolCallMiddlewareContext {
     this.params = { name: call.tool.name, arguments: this.given };
   }
 
-  get tool(): { name: string; title?: string; annotations?: ToolAnnotations } {
+  get tool(): { name: string; title?: string; annotations?: ToolAnnotations; inputSchema: Record<string, unknown> } {
     const { name, title, annotations } = this.call.tool.tool;
-    return { name, title, annotations };
+    return { name, title, annotations, inputSchema: this.call.tool.inputSchema };
   }
 
   get era(): Era {

@@ -4,7 +4,7 @@ import type { RequestEnvelope } from '../../protocol/meta.js';
 import type { Era } from '../../protocol/versions.js';
 import type { Exchange, LegacySession } from '../exchange.js';
 import { parsedWithJson } from '../serialized.js';
-import type { TrackedRequest } from './tracked-request.js';
+import type { TrackedRequest } from './tracked.js';
 
 /**
  * What the request's era says about its client: the modern request's own

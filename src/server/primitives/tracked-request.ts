@@ -1,9 +1,12 @@
-import type { AuditSink, AuditStatus } from '../../audit/record.js';
+import type { AuditSink } from '../../audit/record.js';
+import { TrackedRequest } from './tracked.js';
+
+export { TrackedRequest };
 import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
 import { isPlainObject } from '../../protocol/content.js';
 import type { JsonRpcRequest } from '../../jsonrpc/types.js';
 import type { Era } from '../../protocol/versions.js';
-import { ServerShutdown, type CallsInFlight } from '../calls-in-flight.js';
+import type { CallsInFlight } from '../calls-in-flight.js';
 import type { Logger } from '../logger.js';
 import type { Exchange } from '../exchange.js';
 import { InsufficientScopeError } from '../pipeline/authorize.js';
@@ -20,34 +23,6 @@ export interface RequestTracking {
   /** What happens when a record cannot be written (shared with the tools/call audit stage). */
   auditGuard?: AuditGuard;
   logger: Logger;
-}
-
-/**
- * One `prompts/get`, `resources/read`, `completion/complete` or
- * `resources/subscribe` while it runs: what it named, how it is ending (the
- * handler runner fills that in), and a stop the server's shutdown can pull.
- */
-export class TrackedRequest {
-  /** What the request named (prompt name, resource URI, completion reference), for the audit trail. */
-  target = '';
-  args: unknown = {};
-  status: AuditStatus = 'ok';
-  correlationId: string | null = null;
-  private stopReason?: unknown;
-  private stopRun?: (reason: unknown) => void;
-
-  /** Stops the request (the server shuts down): the runner answers it with an error saying so. */
-  abort(reason?: unknown): void {
-    if (this.stopReason !== undefined) return;
-    this.stopReason = reason ?? new ServerShutdown();
-    this.stopRun?.(this.stopReason);
-  }
-
-  /** The runner's own abort: pulled now if the request was stopped before it started. */
-  bind(stop: (reason: unknown) => void): void {
-    this.stopRun = stop;
-    if (this.stopReason !== undefined) stop(this.stopReason);
-  }
 }
 
 /**
