@@ -3,6 +3,7 @@
  * Streamable HTTP or a custom transport, in both protocol eras.
  */
 export { ToolClient } from './client/client.js';
+export type { ClientMiddleware, ClientRequestContext } from './client/middleware.js';
 export {
   AuthorizationError,
   CancelledError,
