@@ -225,7 +225,7 @@ describe('where user middleware sits', () => {
     closers.push(() => http.close());
     await http.modern('tools/list', {}, { 'x-user': 'alice' });
     await http.modern('tools/call', { name: 'calculate_sum', arguments: { a: 1, b: 2 } }, { 'x-user': 'bob' });
-    const connection = server.connect({ transport: 'test', caller: { id: 'carol', scopes: ['x'] } });
+    const connection = server.connect({ transport: 'test', caller: { id: 'carol', scopes: ['x'], claims: {}, method: 'custom' } });
     let auth: MiddlewareContext['auth'];
     server.use('prompts/list', (ctx, next) => {
       auth = ctx.auth;
