@@ -12,7 +12,7 @@ export { definePrompt, PromptRegistry, PromptDefinitionError, type Prompt, type 
 export type { RequestContext } from './server/primitives/request-context.js';
 export { MethodTable, type Primitive, type MethodHandler, type MethodResult, type RequestFacts } from './server/primitives/method-table.js';
 export { withJson } from './server/serialized.js';
-export type { Middleware, MiddlewareContext, MiddlewareFor, MiddlewareEntry, MiddlewareModule, Next, ToolCallMiddlewareContext, ToolCallMiddlewareResult } from './server/middleware.js';
+export type { Middleware, MiddlewareContext, MiddlewareFor, MethodParams, MiddlewareEntry, MiddlewareModule, Next, ToolCallMiddlewareContext, ToolCallMiddlewareResult } from './server/middleware.js';
 export type { PrimitiveContext } from './server/primitive-context.js';
 export type { ServerConnection, ConnectOptions, ReceiveOptions, Reply } from './server/connection.js';
 export type { JsonRpcMessage, JsonRpcRequest, JsonRpcNotification, JsonRpcResponse, RequestId } from './jsonrpc/types.js';

@@ -66,8 +66,31 @@ export type Next<R> = () => Promise<R | undefined>;
  */
 export type Middleware<C extends MiddlewareContext<any> = MiddlewareContext, R = MethodResult> = (ctx: C, next: Next<R>) => R | undefined | Promise<R | undefined>;
 
-/** The context and result types of a method `server.use(method, …)` names. */
-export type MiddlewareFor<M extends string> = M extends 'tools/call' ? Middleware<ToolCallMiddlewareContext, ToolCallMiddlewareResult> : Middleware;
+/** The params of the methods `server.use(method, …)` types (others: `Record<string, unknown>`). */
+export interface MethodParams {
+  'tools/list': { cursor?: string };
+  'prompts/list': { cursor?: string };
+  'resources/list': { cursor?: string };
+  'resources/templates/list': { cursor?: string };
+  'prompts/get': { name: string; arguments?: Record<string, string> };
+  'resources/read': { uri: string };
+  'completion/complete': { ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string }; argument: { name: string; value: string }; context?: { arguments?: Record<string, string> } };
+  'tasks/get': { taskId: string };
+  'tasks/cancel': { taskId: string };
+  'tasks/update': { taskId: string; inputResponses: Record<string, unknown> };
+  initialize: { protocolVersion: string; capabilities: Record<string, unknown>; clientInfo?: Implementation };
+}
+
+/**
+ * The context and result types of a method `server.use(method, …)` names.
+ * The params are what the method's schema says a client sends; a middleware
+ * runs before the handler checks them, so a hostile client may send others.
+ */
+export type MiddlewareFor<M extends string> = M extends 'tools/call'
+  ? Middleware<ToolCallMiddlewareContext, ToolCallMiddlewareResult>
+  : M extends keyof MethodParams
+    ? Middleware<MiddlewareContext<MethodParams[M] & Record<string, unknown>>>
+    : Middleware;
 
 /** What `server.use(method, middleware)` records; `method` absent: every method. */
 export interface MiddlewareEntry {

@@ -183,6 +183,27 @@ describe.each([
     expect(handlerRuns).toBe(0);
   });
 
+  it('every method family can be answered, changed and refused by a middleware for it', async () => {
+    for (const [method, params] of CALLS) {
+      const server = makeServer();
+      let mode: 'answer' | 'change' | 'refuse' = 'answer';
+      server.use(method, async (_ctx, next) => {
+        if (mode === 'answer') return { answeredBy: 'middleware' };
+        if (mode === 'refuse') throw new RpcError(-32042, `no ${method}`);
+        return { ...(await next()), changedBy: 'middleware' };
+      });
+      const c = await client(transport, era, server);
+      expect((await c.call(method, params)).result, method).toMatchObject({ answeredBy: 'middleware' });
+      mode = 'change';
+      const changed = (await c.call(method, params)).result;
+      expect(changed, method).toMatchObject({ changedBy: 'middleware' });
+      expect(Object.keys(changed).length, method).toBeGreaterThan(era === 'modern' ? 3 : 1);
+      mode = 'refuse';
+      expect((await c.call(method, params)).error, method).toMatchObject({ code: -32042, message: `no ${method}` });
+      if (era === 'modern') expect(changed.resultType, method).toBe('complete');
+    }
+  });
+
   it('calling next() twice is an error, and the rest of the pipeline ran once', async () => {
     const server = makeServer();
     const twice: Middleware<any, any> = async (_ctx, next) => {

@@ -46,12 +46,13 @@ export class LifecyclePrimitive implements Primitive {
   /** Built on the first discover (the capabilities are complete by then), serialized once. */
   private discover(): MethodResult {
     const { instructions, cacheHints, serverInfo } = this.options;
-    const result = shapeResult('modern', {
+    const json = JSON.stringify(shapeResult('modern', {
       supportedVersions: [...MODERN_VERSIONS],
-      capabilities: structuredClone(this.options.capabilities()),
+      capabilities: this.options.capabilities(),
       ...(instructions ? { instructions } : {}),
       ...cacheHints,
-    }, serverInfo);
-    return withJson(result, JSON.stringify(result));
+    }, serverInfo));
+    // A copy of its own to freeze: the capabilities and server identity stay the server's.
+    return withJson(JSON.parse(json) as MethodResult, json);
   }
 }
