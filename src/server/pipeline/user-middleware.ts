@@ -62,10 +62,17 @@ class ToolCallContext implements ToolCallMiddlewareContext {
     return this.call.signal;
   }
 
-  /** Before the rest of the pipeline runs: arguments a middleware changed are what the handler gets. */
+  /**
+   * Before the rest of the pipeline runs: arguments a middleware changed are
+   * what the handler gets, what the user is asked to approve, what a sealed
+   * requestState is bound to and what the audit record keeps (not validated
+   * again: the middleware is the server's own code).
+   */
   apply(): void {
     const args = this.params?.arguments;
-    if (args !== this.given) this.call.handlerArgs = args;
+    if (args === this.given) return;
+    this.call.handlerArgs = args;
+    this.call.args = (args ?? {}) as Record<string, unknown>;
   }
 }
 

@@ -235,6 +235,24 @@ describe('where user middleware sits', () => {
     expect(seen).toEqual([{ tool: 'calculate_sum', readOnly: true, args: { a: 1, b: 2 } }]);
   });
 
+  it('arguments a middleware changes are the ones the user is asked to approve, and the ones audited', async () => {
+    const audit = new MemoryAuditSink();
+    const server = makeServer({
+      audit,
+      tools: [{ name: 'drop', description: 'drops a table', inputSchema: { type: 'object', properties: { table: { type: 'string' } } }, annotations: { destructiveHint: true }, handler: () => 'dropped' }],
+    });
+    server.use('tools/call', (ctx, next) => {
+      ctx.params.arguments = { table: 'scratch_copy' };
+      return next();
+    });
+    const asked = await wire(server).modern('tools/call', { name: 'drop', arguments: { table: 'users' } }, { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } });
+    expect(asked.result.resultType).toBe('input_required');
+    const message = JSON.stringify(asked.result.inputRequests);
+    expect(message).toContain('scratch_copy');
+    expect(message).not.toContain('users');
+    expect(audit.records[0].argumentsJson).toBe('{"table":"scratch_copy"}');
+  });
+
   it('a middleware sees the caller of an authenticated HTTP request, and the caller a connection was opened for', async () => {
     const principals: Array<string | undefined> = [];
     const server = makeServer();
