@@ -1,6 +1,7 @@
 import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
 import { isPlainObject } from '../../../protocol/content.js';
 import { Method } from '../../../protocol/methods.js';
+import { encodeNotification } from '../../../jsonrpc/encode.js';
 import { TERMINAL_STATUSES as TERMINAL, type TaskError, type TaskPatch, type TaskRecord, type TaskStore } from '../../../tasks/store.js';
 import { Peer } from '../../peer.js';
 import type { Exchange } from '../../exchange.js';
@@ -61,7 +62,11 @@ export class TaskRun {
       : new Peer(original.peer.transport);
     this.exchange = {
       peer: this.peer,
-      notify: (json) => this.notify(json),
+      // A call's progress and log come as objects (notifyObject); anything else reaches the request only until the call is a task.
+      notify: (json) => {
+        if (!this.record) this.original.notify(json);
+      },
+      notifyObject: (method, params) => this.notify(method, params),
       headers: original.headers,
       principal: original.principal,
       auth: original.auth,
@@ -174,16 +179,15 @@ export class TaskRun {
   }
 
   /** Before the call is a task its notifications go to the original request; after, progress becomes the status message (and, for a legacy task, goes to the session). */
-  private notify(json: string): void {
+  private notify(method: string, params: Record<string, unknown>): void {
     if (!this.record) {
-      this.original.notify(json);
+      this.original.notify(encodeNotification(method, params));
       return;
     }
-    const note = JSON.parse(json) as { method?: string; params?: Record<string, unknown> };
     // The 2025-11-25 form sends them, tagged with the task; SEP-2663 sends neither notifications/progress nor notifications/message for tasks.
-    if (this.input && (note.method === Method.progress || note.method === Method.message)) this.input.notifyClient(json);
-    if (note.method !== Method.progress || !note.params) return;
-    const { progress, total, message } = note.params;
+    if (this.input && (method === Method.progress || method === Method.message)) this.input.notifyClient(encodeNotification(method, params));
+    if (method !== Method.progress) return;
+    const { progress, total, message } = params;
     this.progressMessage = typeof message === 'string' ? message : `${progress}${typeof total === 'number' ? `/${total}` : ''}`;
   }
 
