@@ -322,6 +322,41 @@ describe('where user middleware sits', () => {
     server.endSubscriptions();
   });
 
+  it('ctx.signal aborts when the client cancels a tool call, and when an HTTP client stops waiting for another request', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const server = makeServer({
+      tools: [{ name: 'wait', description: 'waits', inputSchema: { type: 'object' }, handler: async (_a, ctx) => new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve('stopped'), { once: true })) }],
+      prompts: [definePrompt({ name: 'slow', get: async () => { await held; return 'late'; } })],
+    });
+    const aborted: string[] = [];
+    const entered: string[] = [];
+    server.use((ctx, next) => {
+      entered.push(ctx.method);
+      ctx.signal.addEventListener('abort', () => aborted.push(ctx.method), { once: true });
+      return next();
+    });
+    const w = wire(server);
+    void w.modern('tools/call', { name: 'wait', arguments: {} }, {}).catch(() => undefined);
+    await until(() => entered.includes('tools/call'), 'the tool call reached the middleware');
+    w.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } });
+    await until(() => aborted.includes('tools/call'), 'the tool call middleware saw the cancellation');
+    const http = await startHttp(server, {});
+    closers.push(() => http.close());
+    const controller = new AbortController();
+    const pending = fetch(http.url, {
+      method: 'POST',
+      signal: controller.signal,
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'prompts/get', 'mcp-name': 'slow' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'prompts/get', params: { name: 'slow', _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }),
+    }).catch(() => undefined);
+    await until(() => entered.includes('prompts/get'), 'the prompt request reached the middleware');
+    controller.abort();
+    await pending;
+    await until(() => aborted.includes('prompts/get'), 'the prompt middleware saw the client leave');
+    release();
+  });
+
   it('a middleware result that is not an object is an internal error, not a crash', async () => {
     const server = makeServer();
     server.use('tools/list', () => 'nope' as any);
