@@ -27,7 +27,7 @@ export class ToolsPrimitive implements Primitive {
   readonly pipeline: CallPipeline;
   readonly listing: ScopedToolListing;
 
-  constructor(private readonly options: ToolsPrimitiveOptions) {
+  constructor(options: ToolsPrimitiveOptions) {
     this.pipeline = new CallPipeline(options);
     this.listing = new ScopedToolListing(options.registry, options.pageSize, options.cacheHints, options.results, options.scopePolicy);
     options.subscriptions.offer('tools');
