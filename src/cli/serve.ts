@@ -12,6 +12,7 @@ import { serveStdio } from '../transports/stdio-server.js';
 import { ExitCode, UsageError, type CliIo } from './errors.js';
 import { checkAuditTrail, reportAuditLosses } from './audit-startup.js';
 import { loadToolsModule, resolveTools } from './load-tools.js';
+import { loadMiddlewareModule } from './load-middleware.js';
 import { checkNetworkExposure } from './network-exposure.js';
 import { installProcessGuards } from './process-guards.js';
 import { shutdownRequests, type ShutdownReason, type ShutdownRequests } from './shutdown-requests.js';
@@ -76,11 +77,13 @@ async function planServer(options: ServeOptions, version: string): Promise<{ pla
   if (!state.project && !file && !options.tools) tryMkdirPrivate(state.dir);
   let plan: ServerPlan;
   let modules: string[] = [];
+  let middleware: string[] = [];
   try {
     if (file) {
       const loaded = loadConfig(file);
       plan = buildServer(loaded.config, loaded.baseDir, version, loaded.file, state.dir);
       modules = (loaded.config.tools ?? []).map((m) => resolve(loaded.baseDir, m));
+      middleware = (loaded.config.middleware ?? []).map((m) => resolve(loaded.baseDir, m));
     } else if (options.tools) {
       plan = buildServer({ toolsets: {} }, state.base, version, 'the tools module', state.dir);
     } else {
@@ -99,6 +102,12 @@ async function planServer(options: ServeOptions, version: string): Promise<{ pla
       if (err instanceof ToolDefinitionError) throw new UsageError(err.message);
       throw err;
     }
+  }
+  // In the config's order, outermost first (server.use).
+  for (const module of middleware) {
+    const loaded = await loadMiddlewareModule(module);
+    if (typeof loaded === 'function') plan.server.use(loaded);
+    else plan.server.use(loaded.method!, loaded.middleware);
   }
   return { plan, state };
 }
