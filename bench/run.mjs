@@ -115,7 +115,7 @@ function parseArgs(argv) {
       case '--soak-session-idle-ms': o.soakSessionIdleMs = Number(val()); break;
       case '--soak-keepalive-ms': o.soakKeepAliveMs = Number(val()); break;
       case '--soak-result-ttl-ms': o.soakResultTtlMs = Number(val()); break;
-      case '-h': case '--help': console.log(HELP); process.exit(0);
+      case '-h': case '--help': console.log(HELP); process.exit(0); break;
       default: throw new Error(`unknown option ${a} (see --help)`);
     }
   }
@@ -178,7 +178,7 @@ function parseArgs(argv) {
     }
     o.scenarioList = [...new Map(chosen.map((s) => [`${s.scenario}@${s.conc}`, s])).values()];
   } else o.scenarioList = DEFAULT_SCENARIOS;
-  o.scenarioList.forEach((s) => (s.order = DEFAULT_SCENARIOS.findIndex((d) => d.scenario === s.scenario) * 1000 + s.conc));
+  for (const s of o.scenarioList) s.order = DEFAULT_SCENARIOS.findIndex((d) => d.scenario === s.scenario) * 1000 + s.conc;
   o.scenarioList.sort((a, b) => a.order - b.order);
   return o;
 }

@@ -189,7 +189,7 @@ export function goalList(rows, startupRows) {
       if (has(load(rows), tw, 'raw')) add(`${transport} peak RSS under load (calculate_sum, ${concLabel(transport, 16)}) vs raw`, era, '≤ 1.3×', (v) => v <= 1.3, (rs) => med(load(rs), tw, 'rss') / med(load(rs), 'raw', 'rss'));
       const startup = (srs) => srs.find((r) => r.transport === transport && r.toolCount === 2);
       if (startup(startupRows)?.byTarget[tw] && startup(startupRows)?.byTarget.raw) {
-        add(`${transport} start-up to first tools/list (2 tools) vs raw`, era, '≤ 1.2×', (v) => v <= 1.2, (rs, srs) => startup(srs)?.byTarget[tw]?.median / startup(srs)?.byTarget.raw?.median);
+        add(`${transport} start-up to first tools/list (2 tools) vs raw`, era, '≤ 1.2×', (v) => v <= 1.2, (_rs, srs) => startup(srs)?.byTarget[tw]?.median / startup(srs)?.byTarget.raw?.median);
       }
     }
   }

@@ -53,7 +53,7 @@ async function post(channel, slotIndex, req, headers) {
 }
 
 /** Soaks one transport; returns its samples, counters and verdicts. */
-async function soakTransport(transport, o, log) {
+async function soakTransport(transport, o) {
   const settings = soakSettings(o);
   const proc = spawnTarget('toolwright-soak.mjs', transport, 2, o.nodeArgs, { BENCH_SOAK: JSON.stringify(settings) });
   let heap = { used: NaN, total: NaN };
@@ -394,7 +394,7 @@ export function soakMarkdown(results, meta, chartNames) {
   return lines.join('\n');
 }
 
-export async function runSoak(o, meta) {
+export async function runSoak(o) {
   const results = [];
   for (const transport of o.transportList) {
     console.log(`soak ${transport}: ${o.soakCalls} calls${transport === 'http' ? `, ${o.soakSessions} sessions, ${o.soakStreams} streams` : ''}, ${o.soakResults} large results`);

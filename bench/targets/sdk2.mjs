@@ -48,7 +48,7 @@ if (transport === 'stdio') {
     });
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) {
-      if (Array.isArray(v)) v.forEach((x) => headers.append(k, x));
+      if (Array.isArray(v)) for (const x of v) headers.append(k, x);
       else if (v !== undefined) headers.set(k, v);
     }
     const hasBody = req.method !== 'GET' && req.method !== 'HEAD';

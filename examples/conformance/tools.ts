@@ -132,6 +132,7 @@ export default (server: Parameters<typeof addConformancePrimitives>[0] & { tools
       },
       allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
       if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else keyword, not a thenable
       then: { required: ['phone'] },
       else: { required: ['email'] },
       additionalProperties: false,

@@ -29,7 +29,7 @@ const server = new ToolServer({
       mimeType: 'application/json',
       variables: { type: 'object', properties: { name: { type: 'string', pattern: '^[a-z]+$' } }, required: ['name'] },
       complete: { name: (typed) => Object.keys(cities).filter((c) => c.startsWith(typed)) },
-      read: (uri, { name }) => (cities[name] ? JSON.stringify({ name, ...cities[name] }) : undefined), // undefined: Resource not found
+      read: (_uri, { name }) => (cities[name] ? JSON.stringify({ name, ...cities[name] }) : undefined), // undefined: Resource not found
     }),
   ],
   prompts: [

@@ -172,6 +172,6 @@ function safeTest(pattern: string, key: string): boolean {
     }
     if (patterns.size < 1_000) patterns.set(pattern, re);
   }
-  return re !== null && re.test(key);
+  return re?.test(key) ?? false;
 }
 

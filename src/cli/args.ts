@@ -25,7 +25,7 @@ export function buildArguments(pairs: string[], json: string | undefined, inputS
     const key = pair.slice(0, eq);
     if (seen.has(key)) throw new UsageError(`argument ${JSON.stringify(key)} is given twice`);
     seen.add(key);
-    const schema = Object.prototype.hasOwnProperty.call(properties, key) ? properties[key] : undefined;
+    const schema = Object.hasOwn(properties, key) ? properties[key] : undefined;
     const raw = pair.slice(eq + 1);
     const { value, guessed } = coerceValue(raw, schema);
     if (guessed && onCoerced) onCoerced(`read ${sanitize(key)}=${sanitize(raw)} as ${sanitize(JSON.stringify(value))} (the schema wants ${describeTypes(schema)})`);
@@ -99,7 +99,7 @@ export function typesOf(schema: unknown): Set<string> {
   add(schema.type);
   for (const key of ['anyOf', 'oneOf'] as const) {
     const branches = schema[key];
-    if (Array.isArray(branches)) for (const branch of branches) typesOf(branch).forEach((t) => types.add(t));
+    if (Array.isArray(branches)) for (const branch of branches) for (const t of typesOf(branch)) types.add(t);
   }
   if (types.size === 0 && Array.isArray(schema.enum)) for (const v of schema.enum) types.add(jsonType(v));
   if (types.size === 0 && 'const' in schema) types.add(jsonType(schema.const));

@@ -19,21 +19,29 @@ export type ToolsExport = Tool[] | ((server: ToolServer) => Tool[] | Promise<Too
  * is needed.
  */
 export async function loadToolsModule(spec: string): Promise<ToolsExport> {
-  const file = resolve(spec);
-  const ext = extname(file).toLowerCase();
-  if (!TYPESCRIPT.has(ext) && !JAVASCRIPT.has(ext)) throw new UsageError(`--tools expects a .js, .mjs or .ts module, got ${JSON.stringify(spec)}`);
-  if (!existsSync(file)) throw new UsageError(`tools module not found: ${spec}`);
-  const url = pathToFileURL(file).href;
-  let mod: Record<string, unknown>;
-  try {
-    if (TYPESCRIPT.has(ext)) await registerTsx();
-    mod = await import(url);
-  } catch (err) {
-    throw new UsageError(`could not load ${spec}: ${await describeLoadError(err, file)}`);
-  }
+  const mod = await importUserModule(spec, '--tools', 'tools');
   const tools = pickTools(mod);
   if (!tools) throw new UsageError(`${spec} must export an array of tools (export default [ ... ]) or a function (server) => tools`);
   return tools;
+}
+
+/**
+ * Imports a module of the user's (tools, middleware): .js/.mjs/.cjs, or
+ * TypeScript through tsx; a missing file or a failing import is a UsageError
+ * that says which (`option` names where it was given, `what` what it holds).
+ */
+export async function importUserModule(spec: string, option: string, what: string): Promise<Record<string, unknown>> {
+  const file = resolve(spec);
+  const ext = extname(file).toLowerCase();
+  if (!TYPESCRIPT.has(ext) && !JAVASCRIPT.has(ext)) throw new UsageError(`${option} expects a .js, .mjs or .ts module, got ${JSON.stringify(spec)}`);
+  if (!existsSync(file)) throw new UsageError(`${what} module not found: ${spec}`);
+  const url = pathToFileURL(file).href;
+  try {
+    if (TYPESCRIPT.has(ext)) await registerTsx();
+    return (await import(url)) as Record<string, unknown>;
+  } catch (err) {
+    throw new UsageError(`could not load ${spec}: ${await describeLoadError(err, file)}`);
+  }
 }
 
 let tsxRegistered: Promise<void> | undefined;

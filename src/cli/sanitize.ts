@@ -82,8 +82,8 @@ const OWN_SEQUENCE = /^\x1b\[[0-9;]*m$|^\x1b\[2K$/;
  * already escaped what this would remove).
  */
 export function terminalGuard(text: string): string {
-  return text.replace(UNSAFE, (match: string, escape: string | undefined, separator: string | undefined) => {
-    if (escape) return OWN_SEQUENCE.test(escape) ? escape : '';
+  return text.replace(UNSAFE, (match: string, sequence: string | undefined, separator: string | undefined) => {
+    if (sequence) return OWN_SEQUENCE.test(sequence) ? sequence : '';
     if (separator) return separator === '\r\n' ? separator : '\n';
     return match === '\r' ? match : '';
   });

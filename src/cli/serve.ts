@@ -12,6 +12,7 @@ import { serveStdio } from '../transports/stdio-server.js';
 import { ExitCode, UsageError, type CliIo } from './errors.js';
 import { checkAuditTrail, reportAuditLosses } from './audit-startup.js';
 import { loadToolsModule, resolveTools } from './load-tools.js';
+import { loadMiddlewareModule } from './load-middleware.js';
 import { checkNetworkExposure } from './network-exposure.js';
 import { startOpenTelemetry } from './otel.js';
 import { installProcessGuards } from './process-guards.js';
@@ -87,11 +88,13 @@ async function planServer(options: ServeOptions, version: string): Promise<{ pla
   if (!state.project && !file && !options.tools) tryMkdirPrivate(state.dir);
   let plan: ServerPlan;
   let modules: string[] = [];
+  let middleware: string[] = [];
   try {
     if (file) {
       const loaded = loadConfig(file);
       plan = buildServer(loaded.config, loaded.baseDir, version, loaded.file, state.dir);
       modules = (loaded.config.tools ?? []).map((m) => resolve(loaded.baseDir, m));
+      middleware = (loaded.config.middleware ?? []).map((m) => resolve(loaded.baseDir, m));
     } else if (options.tools) {
       plan = buildServer({ toolsets: {} }, state.base, version, 'the tools module', state.dir);
     } else {
@@ -111,6 +114,12 @@ async function planServer(options: ServeOptions, version: string): Promise<{ pla
       throw err;
     }
   }
+  // In the config's order, outermost first (server.use).
+  for (const module of middleware) {
+    const loaded = await loadMiddlewareModule(module);
+    if (typeof loaded === 'function') plan.server.use(loaded);
+    else plan.server.use(loaded.method!, loaded.middleware);
+  }
   return { plan, state };
 }
 
@@ -128,7 +137,7 @@ function parseGrace(value: string): number {
 
 async function serveOverHttp(plan: ServerPlan, host: string, port: number, io: CliIo, shutdown: ShutdownRequests, graceMs: number): Promise<number> {
   const { server } = plan;
-  let handle;
+  let handle: Awaited<ReturnType<typeof serveHttp>>;
   try {
     handle = await serveHttp(server, { ...plan.http, host, port });
   } catch (err) {

@@ -1,4 +1,5 @@
 import type { JsonRpcNotification } from '../jsonrpc/types.js';
+import { runClientChain, type ClientMiddleware, type ClientRequestContext } from './middleware.js';
 import { ErrorCode } from '../jsonrpc/errors.js';
 import { isPlainObject } from '../protocol/content.js';
 import type { ClientCapabilities, Implementation } from '../protocol/meta.js';
@@ -194,7 +195,7 @@ export class ToolClient {
   async callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Promise<CallToolResult> {
     if (!isPlainObject(args)) throw new TypeError('tool arguments must be a plain object');
     if (options.onInputRequest !== undefined && typeof options.onInputRequest !== 'function') throw new TypeError('onInputRequest must be a function');
-    let entry = await this.lookup(name, options.signal);
+    const entry = await this.lookup(name, options.signal);
     // A call's own handler answers its questions instead of the client's (within the capabilities declared at connect).
     const inputs = options.onInputRequest ? new InputResponder(options.onInputRequest, this.declared ?? {}) : this.inputs;
     const sent: number[] = [];
@@ -391,8 +392,28 @@ export class ToolClient {
     }
   }
 
+  private readonly middleware: ClientMiddleware[] = [];
+
+  /**
+   * Adds middleware around every request sent after connecting (tools,
+   * resources, prompts, completion, tasks): for headers, logging, retries
+   * and trace context. First added runs outermost.
+   */
+  use(middleware: ClientMiddleware): this {
+    if (typeof middleware !== 'function') throw new TypeError('use: expected a middleware function (ctx, next) => result');
+    this.middleware.push(middleware);
+    return this;
+  }
+
+  /** One request, through the client's middleware (client.use) when it has any. */
+  private rpc(method: string, params: Record<string, unknown>, options: RequestOptions): Promise<Record<string, unknown>> {
+    if (this.middleware.length === 0) return this.send(method, params, options);
+    const ctx: ClientRequestContext = { method, params, meta: { ...options.meta }, headers: { ...options.headers }, signal: options.signal };
+    return runClientChain(this.middleware, ctx, (c) => this.send(method, c.params, { ...options, meta: c.meta, headers: Object.keys(c.headers).length > 0 ? c.headers : options.headers }));
+  }
+
   /** One request; a legacy HTTP session the server ended is re-established once (2025-11-25 "Session Management"). */
-  private async rpc(method: string, params: Record<string, unknown>, options: RequestOptions): Promise<Record<string, unknown>> {
+  private async send(method: string, params: Record<string, unknown>, options: RequestOptions): Promise<Record<string, unknown>> {
     const session = this.open().session;
     // Sent now, the request would go out without a session: wait for the new one.
     if (this.renewal) await this.waitForRenewal(this.renewal, method, options);
@@ -435,7 +456,7 @@ export class ToolClient {
   }
 
   private onCallNotification(n: JsonRpcNotification, onProgress?: (p: Progress) => void): void {
-    if (n.method !== Method.progress) return this.onServerNotification(n);
+    if (n.method !== Method.progress) return void this.onServerNotification(n);
     const p = n.params;
     if (!onProgress || !p || typeof p.progress !== 'number' || !Number.isFinite(p.progress)) return;
     const progress: Progress = { progress: p.progress };

@@ -6,6 +6,7 @@
  * Node (stdio servers, the loopback login, files) is in client/node.ts.
  */
 export { ToolClient } from './client.js';
+export type { ClientMiddleware, ClientRequestContext } from './middleware.js';
 export {
   AuthorizationError,
   CancelledError,

@@ -27,9 +27,9 @@ export class InboundRequests {
   accept(request: JsonRpcRequest, handler: ServerRequestHandler | undefined, scope?: AbortSignal, relatedRequest?: JsonRpcRequest): void {
     if (this.closed) return;
     // ping needs no handler and must not wait behind a human.
-    if (!handler || request.method === Method.ping) return this.deliver(defaultServerResponse(request));
-    if (this.live.has(request.id)) return this.deliver(errorResponse(request.id, ErrorCode.InvalidRequest, 'Invalid request: this id is already in use'));
-    if (this.live.size >= MAX_LIVE) return this.deliver(errorResponse(request.id, ErrorCode.InternalError, 'Internal error: too many requests in flight'));
+    if (!handler || request.method === Method.ping) return void this.deliver(defaultServerResponse(request));
+    if (this.live.has(request.id)) return void this.deliver(errorResponse(request.id, ErrorCode.InvalidRequest, 'Invalid request: this id is already in use'));
+    if (this.live.size >= MAX_LIVE) return void this.deliver(errorResponse(request.id, ErrorCode.InternalError, 'Internal error: too many requests in flight'));
     const own = new AbortController();
     this.live.set(request.id, own);
     const signal = scope ? AbortSignal.any([own.signal, scope]) : own.signal;

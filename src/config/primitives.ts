@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { PathSandbox } from '../policy/paths.js';
 import { loadPromptFolder } from '../server/primitives/prompts/prompt-files.js';
@@ -55,7 +55,7 @@ export function addConfiguredPrimitives(server: ToolServer, config: ToolwrightCo
  * to the config's folder), not as an errno message with the resolved absolute path.
  */
 function checkFolder(resolved: string, written: string): void {
-  let stat;
+  let stat: Stats;
   try {
     stat = statSync(resolved);
   } catch (err) {

@@ -17,6 +17,8 @@ export interface ToolwrightConfig {
   toolsets?: ToolsetsConfig;
   /** Modules whose default export is an array of tools, or a function (server) => tools. */
   tools?: string[];
+  /** Modules whose default export is a middleware `(ctx, next) => result` or `{ method, middleware }`, added in order (docs/middleware.md). */
+  middleware?: string[];
   /** Folders whose files are served as read-only resources (listed, and read through the same sandbox rules as the fs tools). */
   resources?: ResourcesConfig;
   /** A folder of prompt files (Markdown with YAML front matter; docs/server.md#prompt-files-and-resource-folders). */

@@ -22,6 +22,7 @@ const ANY = -2;
 const CLASS_BASE = -3;
 const SLASH = 0x2f;
 
+// biome-ignore lint/suspicious/noConstEnum: module-local, so every build inlines it (no cross-file const enum); the matcher's inner loop compares these numbers
 const enum Kind {
   Match,
   Split,

@@ -78,7 +78,7 @@ export function valueAtPath(args: unknown, path: string[]): unknown {
   let node: unknown = args;
   for (const key of path) {
     if (node === null || typeof node !== 'object' || Array.isArray(node)) return undefined;
-    node = Object.prototype.hasOwnProperty.call(node, key) ? (node as Record<string, unknown>)[key] : undefined;
+    node = Object.hasOwn(node, key) ? (node as Record<string, unknown>)[key] : undefined;
   }
   return node === null ? undefined : node;
 }

@@ -41,7 +41,7 @@ export function checkSchemaBounds(schema: unknown, bounds: SchemaBounds = DEFAUL
   };
   const visit = (node: unknown, depth: number): void => {
     if (++values > bounds.maxValues) throw tooManyValues();
-    if (typeof node === 'string') return addString(node);
+    if (typeof node === 'string') return void addString(node);
     if (node === null || typeof node !== 'object') return;
     if (depth > bounds.maxDepth) {
       throw new SchemaError(`schema nests deeper than ${bounds.maxDepth} levels`);

@@ -58,11 +58,11 @@ function subschema(value: unknown): boolean {
 
 function plainObject(schema: Record<string, unknown>, root: boolean): boolean {
   for (const key in schema) {
-    if (!Object.prototype.hasOwnProperty.call(schema, key)) continue;
+    if (!Object.hasOwn(schema, key)) continue;
     // The root's $schema was checked by dialectOf (one of two known URIs); elsewhere it is left to the validator.
     if (key === '$schema' && root) continue;
-    const rule = Object.prototype.hasOwnProperty.call(RULES, key) ? RULES[key] : undefined;
-    if (!rule || !rule(schema[key])) return false;
+    const rule = Object.hasOwn(RULES, key) ? RULES[key] : undefined;
+    if (!rule?.(schema[key])) return false;
   }
   return true;
 }

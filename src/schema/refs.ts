@@ -27,7 +27,9 @@ export function scanSchema(schema: Record<string, unknown>): SchemaScan {
     if (Array.isArray(node)) {
       // Only the lists of subschemas (allOf, prefixItems...) hold schemas; other arrays are data.
       const inner: Place = place === 'list' ? 'schema' : place === 'scanned' ? 'scanned' : 'data';
-      node.forEach((child, i) => visit(child, inner, `${ptr}/${i}`, base));
+      node.forEach((child, i) => {
+        visit(child, inner, `${ptr}/${i}`, base);
+      });
       return;
     }
     const obj = node as Record<string, unknown>;

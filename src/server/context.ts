@@ -55,7 +55,7 @@ export class CallContext implements ToolContext {
     const params: Record<string, unknown> = { progressToken: token, progress: done };
     if (typeof total === 'number' && Number.isFinite(total)) params.total = total;
     if (typeof message === 'string') params.message = message;
-    this.exchange.notify(encodeNotification(Method.progress, params));
+    this.send(Method.progress, params);
   }
 
   log(level: LogLevel, data: unknown, logger?: string): void {
@@ -64,7 +64,13 @@ export class CallContext implements ToolContext {
     if (min === undefined || !this.live() || LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(min)) return;
     const params: Record<string, unknown> = { level, data };
     if (logger !== undefined) params.logger = logger;
-    this.exchange.notify(encodeNotification(Method.message, params));
+    this.send(Method.message, params);
+  }
+
+  private send(method: string, params: Record<string, unknown>): void {
+    const { exchange } = this;
+    if (exchange.notifyObject) exchange.notifyObject(method, params);
+    else exchange.notify(encodeNotification(method, params));
   }
 
   requireClientCapability(capability: 'sampling' | 'elicitation' | 'roots'): void {

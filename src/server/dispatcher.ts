@@ -1,4 +1,4 @@
-import { encodeError } from '../jsonrpc/encode.js';
+import { encodeError, encodeResult } from '../jsonrpc/encode.js';
 import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
 import type { JsonRpcNotification, JsonRpcRequest } from '../jsonrpc/types.js';
 import { isPlainObject } from '../protocol/content.js';
@@ -7,8 +7,13 @@ import { Method } from '../protocol/methods.js';
 import { ResultEncoder } from '../protocol/result.js';
 import { negotiateLegacyVersion, type Era } from '../protocol/versions.js';
 import { InsufficientScopeError } from './pipeline/authorize.js';
-import { MethodTable, methodNotFound, ok, standardPrimitives, type Primitive } from './primitives/index.js';
+import { MethodTable, methodNotFound, standardPrimitives, type MethodHandler, type MethodResult, type Primitive, type RequestFacts, type Route } from './primitives/index.js';
 import { RateLimitedError } from './primitives/rate-limit.js';
+import { trackedRequest } from './primitives/tracked-request.js';
+import { ToolsPrimitive } from './primitives/tools/index.js';
+import { retryAfterMsOf } from './pipeline/results.js';
+import { jsonOf } from './serialized.js';
+import { withMiddleware, type MiddlewareEntry } from './middleware.js';
 import type { Logger } from './logger.js';
 import type { Peer } from './peer.js';
 import type { Exchange, Reply } from './exchange.js';
@@ -16,30 +21,74 @@ import type { DispatcherOptions, PrimitiveContext } from './primitive-context.js
 
 export type { DispatcherOptions, PrimitiveContext };
 
-
-
 /**
  * @internal Routes one message to its era's lifecycle. A request carrying the modern
  * `_meta` envelope is served statelessly (2026-07-28); `initialize` opens a
  * legacy session on the peer; other requests follow the peer's session. Each
- * method is one lookup in the table the primitives registered into (see
- * `primitives/`): the dispatcher knows no method but `initialize`.
+ * method is one lookup in the routes composed from the table the primitives
+ * registered into (see `primitives/`) and the user's middleware: every
+ * request, `initialize` included, takes the same path (docs/middleware.md):
+ *
+ *   [audit + shutdown tracking, for tracked routes] → user middleware → handler → result object
+ *
+ * (tools/call's audit, checks and user middleware are stages of its own
+ * pipeline), and its result object is serialized once, here, for its era.
  * Knows nothing of sockets: transports hand it messages and write its replies.
  */
 export class Dispatcher {
   private readonly methods = new MethodTable();
   private readonly primitives: Primitive[];
   private readonly legacyCapabilities: Record<string, unknown>;
+  private readonly results: ResultEncoder;
+  private readonly middleware: MiddlewareEntry[] = [];
+  /** Each method's handlers as requests run them: composed at construction and again on `use`, never per request. */
+  private routes = new Map<string, Route>();
 
   constructor(private readonly options: DispatcherOptions) {
-    const results = new ResultEncoder(options.serverInfo);
+    const results = (this.results = new ResultEncoder(options.serverInfo));
     let modernCapabilities: Record<string, unknown> | undefined;
     this.primitives = [
       ...standardPrimitives({ ...options, results, capabilities: () => (modernCapabilities ??= this.capabilities('modern')) }),
       ...(options.primitives?.({ results, options }) ?? []),
     ];
     for (const primitive of this.primitives) primitive.register(this.methods);
+    // Before a session exists, so no primitive's; routed like every other method.
+    this.methods.add(Method.initialize, { legacy: (request, exchange) => this.initialize(request, exchange) });
     this.legacyCapabilities = this.capabilities('legacy');
+    this.compose();
+  }
+
+  /** Adds user middleware (server.use) and recomposes the routes it applies to. */
+  use(entry: MiddlewareEntry): void {
+    this.middleware.push(entry);
+    this.compose();
+  }
+
+  /**
+   * Builds every route: the primitive's handler behind the user middleware
+   * that applies to its method, behind the audit tracking of tracked routes.
+   * With no middleware a route is the handler itself (no step added). The
+   * user's tools/call middleware is a stage of the call pipeline instead,
+   * where the tool and its validated arguments are known.
+   */
+  private compose(): void {
+    const chainOf = (method: string) => this.middleware.filter((m) => m.method === undefined || m.method === method).map((m) => m.middleware);
+    const tracking = { calls: this.options.calls, auditSink: this.options.auditSink, auditGuard: this.options.auditGuard, logger: this.options.logger };
+    const routes = new Map<string, Route>();
+    for (const [method, route] of this.methods.entries()) {
+      const chain = method === Method.toolsCall ? [] : chainOf(method);
+      const composed: Route = {};
+      for (const era of ['modern', 'legacy'] as const) {
+        let handler: MethodHandler | undefined = route[era];
+        if (!handler) continue;
+        if (chain.length > 0) handler = withMiddleware(method, era, chain, handler);
+        if (route.tracked) handler = trackedRequest(method, era, tracking, handler);
+        composed[era] = handler;
+      }
+      routes.set(method, composed);
+    }
+    this.routes = routes;
+    for (const primitive of this.primitives) if (primitive instanceof ToolsPrimitive) primitive.pipeline.use(chainOf(Method.toolsCall));
   }
 
   get logger(): Logger {
@@ -53,16 +102,18 @@ export class Dispatcher {
       if (hasModernClaim(params)) {
         const envelope = readEnvelope(params);
         // Includes the methods this revision removed: initialize, ping, logging/setLevel.
-        const handler = this.methods.get(request.method)?.modern;
+        const handler = this.routes.get(request.method)?.modern;
         if (!handler) throw methodNotFound(request.method);
-        return await handler(request, exchange, envelope);
+        return this.reply(request, 'modern', await handler(request, exchange, envelope));
       }
-      if (request.method === Method.initialize) return this.initialize(request, exchange);
+      if (request.method === Method.initialize) {
+        return this.reply(request, 'legacy', await this.routes.get(Method.initialize)!.legacy!(request, exchange, handshakeFacts(params)));
+      }
       const session = exchange.peer.legacy;
       if (session) {
-        const handler = this.methods.get(request.method)?.legacy;
+        const handler = this.routes.get(request.method)?.legacy;
         if (!handler) throw methodNotFound(request.method);
-        return await handler(request, exchange, session);
+        return this.reply(request, 'legacy', await handler(request, exchange, session));
       }
       // Neither a modern envelope nor a legacy session: a malformed modern request (basic/index "_meta").
       try {
@@ -74,6 +125,20 @@ export class Dispatcher {
     } catch (err) {
       return this.errorReply(request.id, err);
     }
+  }
+
+  /**
+   * The edge: a result object serialized once, for its era (a pre-serialized
+   * result's own text, else the era's encoding), with the Retry-After of a
+   * rate-limited tool call. Undefined: cancelled, no answer.
+   */
+  private reply(request: JsonRpcRequest, era: Era, result: MethodResult | undefined): Reply | undefined {
+    if (result === undefined) return undefined;
+    if (typeof result !== 'object' || result === null || Array.isArray(result)) throw new TypeError(`${request.method}: a handler or middleware answered with ${result === null ? 'null' : typeof result}, not a result object`);
+    const reply: Reply = { json: encodeResult(request.id, jsonOf(result) ?? this.results.encode(era, result)), status: 200 };
+    const retryAfterMs = retryAfterMsOf(result);
+    if (retryAfterMs !== undefined) reply.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+    return reply;
   }
 
   handleNotification(notification: JsonRpcNotification, peer: Peer): void {
@@ -115,7 +180,7 @@ export class Dispatcher {
     for (const primitive of this.primitives) primitive.close?.();
   }
 
-  private initialize(request: JsonRpcRequest, exchange: Exchange): Reply {
+  private initialize(request: JsonRpcRequest, exchange: Exchange): MethodResult {
     const { peer } = exchange;
     const params = request.params ?? {};
     if (peer.legacy) throw new RpcError(ErrorCode.InvalidRequest, 'Invalid Request: this connection is already initialized');
@@ -131,13 +196,12 @@ export class Dispatcher {
       clientInfo: isPlainObject(info) ? (info as Implementation) : undefined,
     };
     this.options.subscriptions.addLegacyPeer(peer, exchange.auth);
-    const result = {
+    return {
       protocolVersion: version,
       capabilities: this.legacyCapabilities,
       serverInfo: this.options.serverInfo,
       ...(this.options.instructions ? { instructions: this.options.instructions } : {}),
     };
-    return ok(request, JSON.stringify(result));
   }
 
   /** What every primitive advertises to `era`'s clients; `extensions` and `experimental` merge one level deep. */
@@ -153,6 +217,17 @@ export class Dispatcher {
     }
     return capabilities;
   }
+}
+
+/** What `initialize` says of its client before a session holds it (what a middleware of initialize reads). */
+function handshakeFacts(params: Record<string, unknown> | undefined): RequestFacts {
+  const version = params?.protocolVersion;
+  const info = params?.clientInfo;
+  return {
+    protocolVersion: typeof version === 'string' ? version : '',
+    clientCapabilities: isPlainObject(params?.capabilities) ? params.capabilities : {},
+    clientInfo: isPlainObject(info) ? (info as Implementation) : undefined,
+  };
 }
 
 /** A legacy client that skipped the handshake learns what it missed. */

@@ -12,6 +12,12 @@ export interface Exchange {
   /** Sends a request-scoped notification (progress, log) to the client. */
   notify(json: string): void;
   /**
+   * When present, a call's progress and log notifications come here as
+   * objects instead of `notify`'s text (a task turns progress into its
+   * status message without parsing it back).
+   */
+  notifyObject?(method: string, params: Record<string, unknown>): void;
+  /**
    * Calls `listener` when the transport loses the client (an HTTP response
    * stream closed before the answer); returns the unsubscribe. A callback
    * rather than an AbortSignal: most requests never need one, and signals cost.

@@ -2,6 +2,7 @@ import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
 import { decodeCursor, encodeCursor } from '../protocol/cursor.js';
 import type { CacheHints, ResultEncoder } from '../protocol/result.js';
 import type { Era } from '../protocol/versions.js';
+import { parsedWithJson } from './serialized.js';
 
 /** What a listing is built from: items with their serialized wire definitions, and a version that changes with them. */
 export interface ListSource<T extends { readonly wireJson: string }> {
@@ -15,7 +16,8 @@ export interface ListSource<T extends { readonly wireJson: string }> {
  * source changes, so a page costs the same however many items there are.
  */
 export class PagedListing<T extends { readonly wireJson: string }> {
-  private pages = new Map<string, string>();
+  /** Each page's JSON, and its result object once one was asked for (parsed once, frozen, the JSON kept for the edge). */
+  private pages = new Map<string, { json: string; result?: Record<string, unknown> }>();
   private builtFor = -1;
 
   constructor(
@@ -29,20 +31,34 @@ export class PagedListing<T extends { readonly wireJson: string }> {
     if (!Number.isInteger(pageSize) || pageSize < 1) throw new RangeError('pageSize must be a positive integer');
   }
 
+  /**
+   * The result object of the page at `cursor`, carrying its JSON text
+   * (serialized.ts): the edge writes that text; a middleware may read the
+   * object (frozen: one that changes it changes a copy).
+   */
+  page(era: Era, cursor: unknown): Record<string, unknown> {
+    const entry = this.entry(era, cursor);
+    return (entry.result ??= parsedWithJson(entry.json));
+  }
+
   /** The result JSON for the page at `cursor` (throws -32602 for a cursor we did not mint). */
   pageJson(era: Era, cursor: unknown): string {
+    return this.entry(era, cursor).json;
+  }
+
+  private entry(era: Era, cursor: unknown): { json: string; result?: Record<string, unknown> } {
     if (this.builtFor !== this.registry.version) {
       this.pages.clear();
       this.builtFor = this.registry.version;
     }
     const offset = cursor === undefined ? 0 : this.offsetOf(cursor);
     const key = `${era}:${offset}`;
-    let json = this.pages.get(key);
-    if (json === undefined) {
-      json = this.build(era, offset);
-      this.pages.set(key, json);
+    let entry = this.pages.get(key);
+    if (entry === undefined) {
+      entry = { json: this.build(era, offset) };
+      this.pages.set(key, entry);
     }
-    return json;
+    return entry;
   }
 
   /**

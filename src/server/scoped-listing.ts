@@ -81,6 +81,12 @@ export class ScopedListing<T extends { readonly wireJson: string }> {
     return view ? view.listing.pageJson(era, cursor) : this.open.pageJson(era, cursor);
   }
 
+  /** The page as a result object carrying its JSON (PagedListing.page). */
+  page(era: Era, cursor: unknown, auth?: AuthInfo): Record<string, unknown> {
+    const view = this.viewFor(auth);
+    return view ? view.listing.page(era, cursor) : this.open.page(era, cursor);
+  }
+
   /** The items `auth` is shown (all of them for a caller without scopes). */
   visibleItems(auth?: AuthInfo): readonly T[] {
     return this.viewFor(auth)?.list() ?? this.source.list();

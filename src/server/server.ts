@@ -8,6 +8,7 @@ import { CallsInFlight, ServerShutdown } from './calls-in-flight.js';
 import { Connection, type ConnectOptions, type ServerConnection } from './connection.js';
 import { Dispatcher } from './dispatcher.js';
 import type { PrimitiveContext } from './primitive-context.js';
+import { middlewareEntry, type Middleware, type MiddlewareFor, type MiddlewareModule } from './middleware.js';
 import type { Primitive } from './primitives/method-table.js';
 import { PromptRegistry, type Prompt } from './primitives/prompts/index.js';
 import { ResourceRegistry, type Resource, type ResourceTemplate } from './primitives/resources/index.js';
@@ -37,8 +38,10 @@ export interface ToolServerOptions {
   /** Resources at fixed URIs (`server.resources.add` adds more at run time). */
   resources?: Resource[];
   /** Resource templates (RFC 6570 URI templates; `server.resources.addTemplate` adds more). */
+  // biome-ignore lint/suspicious/noExplicitAny: each entry has its own argument type; unknown would refuse every typed one
   resourceTemplates?: ResourceTemplate<any>[];
   /** Prompt templates (`server.prompts.add` adds more). */
+  // biome-ignore lint/suspicious/noExplicitAny: each entry has its own argument type; unknown would refuse every typed one
   prompts?: Prompt<any>[];
   /** Tools per `tools/list` page (default 100). */
   pageSize?: number;
@@ -81,6 +84,12 @@ export interface ToolServerOptions {
    * capabilities, and may wrap a method registered before it.
    */
   primitives?: (context: PrimitiveContext) => Primitive[];
+  /**
+   * Middleware around requests, outermost first, as `server.use` adds it: a
+   * middleware for every method, or `{ method, middleware }` for one
+   * (docs/middleware.md).
+   */
+  middleware?: readonly MiddlewareModule[];
   /**
    * Long-running calls as tasks (the io.modelcontextprotocol/tasks extension):
    * where tasks are kept, their TTL and polling interval, and which tools
@@ -202,6 +211,29 @@ export class ToolServer {
     if (options.prompts?.length) this.prompts.add(...options.prompts);
     // After the initial tools: only later changes are news to clients.
     this.tools.onChange(() => this.subscriptions.toolsChanged());
+    for (const entry of options.middleware ?? []) {
+      if (typeof entry === 'function') this.use(entry);
+      else this.use(entry?.method as string, entry?.middleware as Middleware);
+    }
+  }
+
+  /**
+   * Adds middleware around every request (`use(mw)`) or one method's
+   * (`use('tools/call', mw)`): `mw(ctx, next)` may observe, change
+   * `ctx.params` before `await next()`, change the result it returns, answer
+   * without calling `next()`, or refuse by throwing an `RpcError` (or, for
+   * tools/call, a `ToolError`: an isError result). It runs after the transport
+   * authenticated the caller (`ctx.principal`, `ctx.auth`) and before the
+   * handler; for tools/call after the tool is found and authorized, the
+   * caller rate-limited and the arguments validated (docs/middleware.md has
+   * the picture). Middleware added first runs outermost. The pipeline is
+   * recomposed here, never per request: a server without middleware pays nothing.
+   */
+  use(middleware: Middleware): this;
+  use<M extends string>(method: M, middleware: MiddlewareFor<M>): this;
+  use(methodOrMiddleware: string | Middleware, middleware?: Middleware<any, any>): this {
+    this.dispatcher.use(middlewareEntry(methodOrMiddleware, middleware));
+    return this;
   }
 
   /**

@@ -15,6 +15,13 @@ export interface SubscriptionFilter {
 
 /** Resource URIs one stream or legacy session may watch, and how long each may be: state a client holds on the server is bounded. */
 export const MAX_WATCHED_RESOURCES = 256;
+/**
+ * Members another module adds to a `subscriptions/listen` acknowledgment (the
+ * tasks extension's `taskIds`), handed on the forwarded request's params under
+ * this symbol: never serialized, never sent by a client.
+ */
+export const ALSO_ACKNOWLEDGED = Symbol('toolwright.alsoAcknowledged');
+
 export const MAX_WATCHED_URI_CHARS = 2048;
 
 /** The list-change kinds, by their filter field and notification method. */
@@ -87,7 +94,7 @@ export class SubscriptionHub {
    * unsubscribe. Only what we support is acknowledged (and ever sent);
    * `requested` must already be an object (the caller checks the params).
    */
-  listen(id: RequestId, requested: Record<string, unknown>, send: (json: string) => void, auth?: AuthInfo): () => void {
+  listen(id: RequestId, requested: Record<string, unknown>, send: (json: string) => void, auth?: AuthInfo, alsoAcknowledged?: Record<string, unknown>): () => void {
     const filter = acceptedFilter(requested, this.offered);
     const subscription: Subscription = {
       id,
@@ -96,7 +103,9 @@ export class SubscriptionHub {
       ...(filter.resourceSubscriptions ? { uris: new Set(filter.resourceSubscriptions), auth } : {}),
       ...(filter.toolsListChanged ? { toolsChanged: this.toolWatch?.(auth) } : {}),
     };
-    send(encodeNotification('notifications/subscriptions/acknowledged', { _meta: { [META.subscriptionId]: id }, notifications: filter }));
+    // `alsoAcknowledged`: what another module agreed to on this stream (the tasks extension's taskIds).
+    const acknowledged = alsoAcknowledged ? { ...filter, ...alsoAcknowledged } : filter;
+    send(encodeNotification('notifications/subscriptions/acknowledged', { _meta: { [META.subscriptionId]: id }, notifications: acknowledged }));
     this.subscriptions.add(subscription);
     return () => this.subscriptions.delete(subscription);
   }

@@ -93,6 +93,10 @@ export interface ToolContext {
   listRoots(options?: AskOptions): Promise<ListRootsResult>;
 }
 
+/** Any JSON object, its values unchecked: the input type when a schema says nothing the types can use. */
+// biome-ignore lint/suspicious/noExplicitAny: handlers read such input's properties without narrowing each one
+type AnyJsonObject = Record<string, any>;
+
 /**
  * What a handler receives for an input schema: a Standard Schema's output type
  * (zod, valibot, arktype); the type a literal JSON Schema describes (written
@@ -101,10 +105,10 @@ export interface ToolContext {
  */
 type InferInput<S> = S extends StandardSchemaV1 ? StandardOutput<S> : JsonSchemaInput<S, IsLiteral<S>>;
 // `Literal` is worked out before S is narrowed to JSONSchema, a recursive type IsLiteral must not walk.
-type JsonSchemaInput<S, Literal> = Literal extends true ? (S extends JSONSchema ? JsonSchemaValue<S> : Record<string, any>) : Record<string, any>;
+type JsonSchemaInput<S, Literal> = Literal extends true ? (S extends JSONSchema ? JsonSchemaValue<S> : AnyJsonObject) : AnyJsonObject;
 type StandardOutput<S> = S extends { readonly '~standard': { readonly types?: { readonly output: infer O } } }
-  ? unknown extends O ? Record<string, any> : O
-  : Record<string, any>;
+  ? unknown extends O ? AnyJsonObject : O
+  : AnyJsonObject;
 /**
  * Whether a schema is known to its last keyword: no part of it typed as an open
  * record (a `JsonSchema` constant, a function returning one). Such a part says
@@ -122,7 +126,7 @@ type IsLiteral<T> = T extends readonly (infer E)[]
  * read as an object (a boolean schema, a non-literal part) gives any JSON object.
  */
 type JsonSchemaValue<S extends JSONSchema> = FromSchema<S, { keepDefaultedPropertiesOptional: true }> extends infer V
-  ? V extends object ? V : Record<string, any>
+  ? V extends object ? V : AnyJsonObject
   : never;
 
 /**

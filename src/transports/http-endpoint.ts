@@ -213,10 +213,10 @@ export function createMcpEndpoint(parts: EndpointParts): (req: IncomingMessage, 
     if (session === null) return;
     if (!session) {
       res.setHeader('allow', 'POST');
-      return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Method Not Allowed: GET needs a legacy Mcp-Session-Id', undefined, 405));
+      return void rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Method Not Allowed: GET needs a legacy Mcp-Session-Id', undefined, 405));
     }
-    if (!acceptsEventStream(req)) return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Not Acceptable: GET requires Accept: text/event-stream', undefined, 406));
-    if (session.stream) return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Conflict: this session already has an open stream', undefined, 409));
+    if (!acceptsEventStream(req)) return void rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Not Acceptable: GET requires Accept: text/event-stream', undefined, 406));
+    if (session.stream) return void rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Conflict: this session already has an open stream', undefined, 409));
     if (!takeStreamSlot(req, res, principal)) return;
     startSse(res, { [SESSION_HEADER]: session.id });
     // The session's connection sends what the server says on its own here while it is open.
@@ -249,11 +249,11 @@ export function createMcpEndpoint(parts: EndpointParts): (req: IncomingMessage, 
     const sessionId = req.headers[SESSION_HEADER];
     if (typeof sessionId !== 'string') {
       res.setHeader('allow', 'POST');
-      return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Method Not Allowed: DELETE needs a legacy Mcp-Session-Id', undefined, 405));
+      return void rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Method Not Allowed: DELETE needs a legacy Mcp-Session-Id', undefined, 405));
     }
     // As for POST and GET: a session belongs to the caller who opened it; to anyone else it does not exist.
     const session = sessions.touch(sessionId);
-    if (!session || session.principal !== principal || !sessions.end(sessionId)) return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Not Found: unknown or expired session', undefined, 404));
+    if (!session || session.principal !== principal || !sessions.end(sessionId)) return void rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Not Found: unknown or expired session', undefined, 404));
     res.writeHead(200).end();
   };
 

@@ -136,12 +136,12 @@ export function createHttpHandler(toolServer: ToolServer, options: HttpHandlerOp
     const target = pathOf(url);
     if (target !== path) {
       if (authorization?.serveMetadata(target, req, res)) return;
-      if (next) return next();
-      return plain(res, 404, 'Not Found');
+      if (next) return void next();
+      return void plain(res, 404, 'Not Found');
     }
     if (closed) {
       res.setHeader('retry-after', '5');
-      return rpcError(res, new RpcError(ErrorCode.InternalError, 'Service Unavailable: the MCP endpoint is closed', undefined, 503));
+      return void rpcError(res, new RpcError(ErrorCode.InternalError, 'Service Unavailable: the MCP endpoint is closed', undefined, 503));
     }
     inFlight++;
     serveMcp(req, res).then(settled, failed(res));

@@ -25,7 +25,7 @@ function start(onReply: (msg: Record<string, any>, answered: Array<Record<string
   let buffer = '';
   child.stdout.on('data', (chunk) => {
     buffer += chunk;
-    let nl;
+    let nl: number;
     while ((nl = buffer.indexOf('\n')) !== -1) {
       const msg = JSON.parse(buffer.slice(0, nl));
       buffer = buffer.slice(nl + 1);

@@ -76,7 +76,7 @@ describe('key=value arguments', () => {
 
   it('keeps control characters out of the notes', () => {
     const notes: string[] = [];
-    buildArguments(['b=\x1b[2Jyes'], undefined, { properties: { ['b']: { type: 'array', items: { type: 'string' } } } }, (n) => notes.push(n));
+    buildArguments(['b=\x1b[2Jyes'], undefined, { properties: { b: { type: 'array', items: { type: 'string' } } } }, (n) => notes.push(n));
     expect(notes[0]).not.toContain('\x1b');
   });
 

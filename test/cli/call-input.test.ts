@@ -28,7 +28,7 @@ function fakeTerminal(replies: Array<[RegExp, string]>, tty = true): { terminal:
   output.on('data', (chunk: Buffer) => {
     screen += chunk.toString();
     const next = replies[0];
-    if (next && next[0].test(screen.slice(seen))) {
+    if (next?.[0].test(screen.slice(seen))) {
       seen = screen.length;
       replies.shift();
       input.write(`${next[1]}\n`);

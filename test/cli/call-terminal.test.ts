@@ -48,7 +48,7 @@ describe.skipIf(!TMUX)('toolwright call at a terminal', () => {
   it('shows the progress as a bar with its message, and Ctrl-C cancels the call on the server and exits 130', async () => {
     term = await TerminalSession.start([...cliCommand, 'call', http.url, 'slow_report']);
     const screen = await term.waitFor('step 1 of 4: reading sources');
-    expect(screen).toMatch(/\[######\.{18}\]  25% step 1 of 4: reading sources/);
+    expect(screen).toMatch(/\[######\.{18}\] {2}25% step 1 of 4: reading sources/);
     await term.press('C-c');
     await term.waitFor('[exited 130]');
     expect(await term.screen()).toContain('toolwright: the call was cancelled (Ctrl-C); the server was told to stop');

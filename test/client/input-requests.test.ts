@@ -90,7 +90,7 @@ describe.each([
           waiting.push(r);
           if (waiting.length === 3) {
             resolve();
-            waiting.forEach((w) => w());
+            for (const w of waiting) w();
           }
         });
         if (request.method === 'elicitation/create') return NAME;

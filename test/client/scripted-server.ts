@@ -4,6 +4,7 @@ import type { JsonRpcNotification, JsonRpcRequest } from '../../src/jsonrpc/type
 
 type Msg = Record<string, any>;
 /** Answers one request: return a result object, `{ error }`, or undefined to stay silent. */
+// biome-ignore lint/suspicious/noConfusingVoidType: a script with a block body and no return is typed void, and is a silent script
 export type Script = (request: Msg, send: (message: Msg) => void) => Msg | undefined | void;
 
 export const MODERN_META_KEY = 'io.modelcontextprotocol/protocolVersion';

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FanoutAuditSink } from '../../src/audit/fanout-sink.js';
+import type { FanoutAuditSink } from '../../src/audit/fanout-sink.js';
 import { PostgresAuditSink } from '../../src/audit/postgres/sink.js';
 import { SqliteAuditSink } from '../../src/audit/sqlite-sink.js';
 import { postgresTrailOf, sqliteTrailOf } from '../../src/config/audit-trail.js';

@@ -50,6 +50,8 @@ declare global {
   function verifiedCaller(req: IncomingMessage): string | AuthInfo | undefined;
   /** Your UI: a form for the user; undefined when they decline (client.md, "Answering the server"). */
   function askUser(message: string, schema: unknown, options: { signal: AbortSignal }): Promise<Record<string, string | number | boolean | string[]> | undefined>;
+  /** Your tracer's current context as a W3C traceparent (middleware.md, client middleware). */
+  function currentTraceparent(): string;
   /** Your log shipper (audit.md). */
   function shipSomewhere(entry: AuditRecord): void;
   /** A server, as in the README's "Define and serve a tool". */

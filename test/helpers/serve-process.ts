@@ -50,7 +50,7 @@ export function startStdioServe(args: string[], options: { cwd: string; env?: Re
   let buffer = '';
   serve.child.stdout.on('data', (chunk) => {
     buffer += chunk;
-    let nl;
+    let nl: number;
     while ((nl = buffer.indexOf('\n')) !== -1) {
       answers.push(JSON.parse(buffer.slice(0, nl)));
       buffer = buffer.slice(nl + 1);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorCode, RpcError } from '../../src/jsonrpc/errors.js';
+import { ErrorCode, type RpcError } from '../../src/jsonrpc/errors.js';
 import { INCOMING_REQUESTS, MAX_JSON_DEPTH, parseMessage } from '../../src/jsonrpc/parse.js';
 
 function parseError(text: string, options?: typeof INCOMING_REQUESTS): RpcError {

@@ -16,7 +16,7 @@ const project = mkdtempSync(join(tmpdir(), 'toolwright-consumer-'));
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
 /** Every public entry point, as a user imports it. */
-const ENTRY_POINTS = ['toolwright', 'toolwright/client', 'toolwright/client/core', 'toolwright/testing', 'toolwright/toolsets', 'toolwright/config', 'toolwright/http'];
+const ENTRY_POINTS = ['toolwright', 'toolwright/client', 'toolwright/client/core', 'toolwright/testing', 'toolwright/toolsets', 'toolwright/config', 'toolwright/http', 'toolwright/middleware'];
 
 function installToolwright(): void {
   const modules = join(project, 'node_modules');

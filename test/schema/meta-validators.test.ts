@@ -27,6 +27,7 @@ const schemas: unknown[] = [
   { type: 'object', properties: { a: { minimum: 'x' } } },
   { type: 'object', required: 'a' },
   { type: 'object', properties: { a: { $ref: '#/$defs/x' } }, $defs: { x: { type: 'string', pattern: '^a' } } },
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else keyword, not a thenable
   { type: 'object', allOf: [{ anyOf: [{ required: ['p'] }, { required: ['e'] }] }], if: { properties: { c: { const: 'p' } } }, then: { required: ['p'] } },
   { type: 'object', additionalProperties: 7 },
   { type: 'array', prefixItems: [{ type: 'string' }], items: false },

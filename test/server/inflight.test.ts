@@ -40,7 +40,9 @@ describe('requests in flight', () => {
   it('aborts everything when the connection goes, once', () => {
     const inflight = new InflightRequests();
     const entries = [entry(), entry(), entry()];
-    entries.forEach((e, i) => inflight.add(i, e));
+    entries.forEach((e, i) => {
+      inflight.add(i, e);
+    });
     inflight.abortAll('gone');
     inflight.abortAll('again');
     expect(entries.map((e) => e.reasons)).toEqual([['gone'], ['gone'], ['gone']]);

@@ -82,7 +82,7 @@ describe('invalid UTF-8 over stdio (child process)', () => {
     let stderr = '';
     child.stdout.on('data', (d) => {
       buffer += d;
-      let nl;
+      let nl: number;
       while ((nl = buffer.indexOf('\n')) !== -1) {
         lines.push(buffer.slice(0, nl));
         buffer = buffer.slice(nl + 1);

@@ -21,7 +21,7 @@ describe('stdio server under a flood (child process)', () => {
     let buffer = '';
     c.stdout.on('data', (d) => {
       buffer += d;
-      let nl;
+      let nl: number;
       while ((nl = buffer.indexOf('\n')) !== -1) {
         lines.push(JSON.parse(buffer.slice(0, nl)));
         buffer = buffer.slice(nl + 1);

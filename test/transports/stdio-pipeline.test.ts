@@ -18,7 +18,7 @@ function start() {
   let buffer = '';
   child.stdout.on('data', (d) => {
     buffer += d;
-    let nl;
+    let nl: number;
     while ((nl = buffer.indexOf('\n')) !== -1) {
       messages.push(JSON.parse(buffer.slice(0, nl)));
       buffer = buffer.slice(nl + 1);

@@ -16,17 +16,17 @@ function start(env: Record<string, string> = {}) {
   const waiters: Array<() => void> = [];
   child.stdout.on('data', (d) => {
     buffer += d;
-    let nl;
+    let nl: number;
     while ((nl = buffer.indexOf('\n')) !== -1) {
       lines.push(buffer.slice(0, nl));
       buffer = buffer.slice(nl + 1);
-      waiters.splice(0).forEach((w) => w());
+      for (const w of waiters.splice(0)) w();
     }
   });
   const stderrWaiters: Array<() => void> = [];
   child.stderr.on('data', (d) => {
     stderr += d;
-    stderrWaiters.splice(0).forEach((w) => w());
+    for (const w of stderrWaiters.splice(0)) w();
   });
   const send = (msg: unknown) => child!.stdin.write(`${typeof msg === 'string' ? msg : JSON.stringify(msg)}\n`);
   const next = async (count: number) => {

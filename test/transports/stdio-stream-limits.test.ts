@@ -17,7 +17,7 @@ function start(maxListenStreams?: number) {
   let buffer = '';
   output.on('data', (d) => {
     buffer += d;
-    let nl;
+    let nl: number;
     while ((nl = buffer.indexOf('\n')) !== -1) {
       messages.push(JSON.parse(buffer.slice(0, nl)));
       buffer = buffer.slice(nl + 1);

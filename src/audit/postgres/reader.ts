@@ -2,7 +2,7 @@ import { AuditLogMissingError, DEFAULT_QUERY_LIMIT, type AuditQuery } from '../q
 import type { AuditPruneBounds, AuditPruneCounts, AuditReader, StoredAuditRecord } from '../reader.js';
 import { createPool, describePostgresUrl, type PgPool } from './connection.js';
 import { prunePostgres } from './prune.js';
-import { fromPgRow } from './rows.js';
+import { fromPgRow, text } from './rows.js';
 import { AUDIT_TABLE, auditSchemaVersion } from './schema.js';
 
 /** Rows fetched per round trip while streaming a query. */
@@ -25,8 +25,9 @@ export class PostgresAuditReader implements AuditReader {
   async *query(query: AuditQuery = {}): AsyncGenerator<StoredAuditRecord, void, undefined> {
     const limit = query.limit ?? DEFAULT_QUERY_LIMIT;
     if (limit !== false && (!Number.isInteger(limit) || limit < 1)) throw new RangeError('limit must be a positive integer');
-    const db = await this.db();
+    const { pool: db, version } = await this.db();
     const { where, params } = pgFilter(query);
+    if (!filtersFit(query, version)) return;
     let after: string | number | undefined;
     if (limit !== false) {
       const first = await db.query(`SELECT id FROM ${AUDIT_TABLE} ${clause(where)} ORDER BY id DESC OFFSET ${limit - 1} LIMIT 1`, params);
@@ -45,15 +46,16 @@ export class PostgresAuditReader implements AuditReader {
   }
 
   async count(query: Omit<AuditQuery, 'limit'> = {}): Promise<number> {
-    const db = await this.db();
+    const { pool: db, version } = await this.db();
     const { where, params } = pgFilter(query);
+    if (!filtersFit(query, version)) return 0;
     const result = await db.query(`SELECT count(*) AS n FROM ${AUDIT_TABLE} ${clause(where)}`, params);
     return Number(result.rows[0].n);
   }
 
   async prune(bounds: AuditPruneBounds): Promise<AuditPruneCounts> {
     if (bounds.maxBytes !== undefined) throw new RangeError('the PostgreSQL audit trail is bounded by rows (maxRows), not by bytes');
-    const db = await this.db();
+    const { pool: db } = await this.db();
     return prunePostgres(db, { ...(bounds.olderThan ? { olderThan: bounds.olderThan } : {}), ...(bounds.maxRows !== undefined ? { maxRows: bounds.maxRows } : {}) });
   }
 
@@ -63,12 +65,18 @@ export class PostgresAuditReader implements AuditReader {
     await pool?.end();
   }
 
-  /** The pool, once the table is known to exist (AuditLogMissingError when no server has written here yet). */
-  private async db(): Promise<PgPool> {
+  /** The pool and the table's schema version, once the table is known to exist (AuditLogMissingError when no server has written here yet). */
+  private async db(): Promise<{ pool: PgPool; version: number }> {
     const pool = await (this.pool ??= createPool(this.url, { max: 1 }));
-    if ((await auditSchemaVersion(pool)) === 0) throw new AuditLogMissingError(this.where);
-    return pool;
+    const version = await auditSchemaVersion(pool);
+    if (version === 0) throw new AuditLogMissingError(this.where);
+    return { pool, version };
   }
+}
+
+/** Schema version 1 has no client_id or tenant: nothing there matches those filters (as in an older SQLite file), and nothing is wrong. */
+function filtersFit(query: AuditQuery, version: number): boolean {
+  return version >= 2 || (query.clientId === undefined && query.tenant === undefined);
 }
 
 /** The WHERE terms (with $n placeholders) and values of a query's filters. */
@@ -80,8 +88,10 @@ function pgFilter(query: AuditQuery): { where: string[]; params: unknown[] } {
     params.push(value);
     where.push(term(`$${params.length}`));
   };
-  if (query.tool !== undefined) add((n) => `tool = ${n}`, query.tool);
-  if (query.principal !== undefined) add((n) => `principal = ${n}`, query.principal);
+  if (query.tool !== undefined) add((n) => `tool = ${n}`, text(query.tool));
+  if (query.principal !== undefined) add((n) => `principal = ${n}`, text(query.principal));
+  if (query.clientId !== undefined) add((n) => `client_id = ${n}`, text(query.clientId));
+  if (query.tenant !== undefined) add((n) => `tenant = ${n}`, text(query.tenant));
   if (query.since !== undefined) add((n) => `time >= ${n}`, query.since);
   if (query.until !== undefined) add((n) => `time < ${n}`, query.until);
   if (query.errorsOnly) where.push("(is_error OR status = 'protocol_error')");

@@ -18,22 +18,27 @@ export function pendingRow(entry: AuditRecord): PendingRow {
 /**
  * One INSERT for any number of rows: each column travels as one array parameter and `unnest`
  * turns them back into rows (a statement is atomic, so the batch commits whole or not at all;
- * 15 parameters whatever the batch's size, under PostgreSQL's 65,535). `ON CONFLICT DO
+ * 18 parameters whatever the batch's size, under PostgreSQL's 65,535). `ON CONFLICT DO
  * NOTHING`: rows a lost-reply retry sends again are already there.
  */
 export const INSERT_ROWS = `
-INSERT INTO ${AUDIT_TABLE} (record_id, time, era, protocol_version, principal, method, tool, arguments, status, is_error, duration_ms, correlation_id, request_id, client_name, error_code)
-SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::boolean[], $11::float8[], $12::text[], $13::jsonb[], $14::text[], $15::int[])
+INSERT INTO ${AUDIT_TABLE} (record_id, time, era, protocol_version, principal, method, tool, arguments, status, is_error, duration_ms, correlation_id, request_id, client_name, error_code, client_id, scopes, tenant)
+SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::boolean[], $11::float8[], $12::text[], $13::jsonb[], $14::text[], $15::int[], $16::text[], $17::jsonb[], $18::text[])
 ON CONFLICT (record_id) DO NOTHING`;
 
-/** PostgreSQL's text (and jsonb) cannot hold U+0000: it becomes U+FFFD, so no client-chosen string can fail a batch. */
-function text<T extends string | null>(value: T): T {
-  return (value !== null && value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value) as T;
+const COLUMN_COUNT = 18;
+
+/**
+ * PostgreSQL's text (and jsonb) cannot hold U+0000: it becomes U+FFFD, so no client-chosen string
+ * can fail a batch. The reader's filters pass through it too, so they find what was stored.
+ */
+export function text<T extends string | null>(value: T): T {
+  return (typeof value === 'string' && value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value) as T;
 }
 
-/** The 15 column arrays of INSERT_ROWS. */
+/** The column arrays of INSERT_ROWS. */
 export function insertParameters(rows: readonly PendingRow[]): unknown[][] {
-  const columns: unknown[][] = Array.from({ length: 15 }, () => new Array<unknown>(rows.length));
+  const columns: unknown[][] = Array.from({ length: COLUMN_COUNT }, () => new Array<unknown>(rows.length));
   rows.forEach(({ recordId, entry: e }, i) => {
     columns[0][i] = recordId;
     columns[1][i] = e.time;
@@ -50,6 +55,9 @@ export function insertParameters(rows: readonly PendingRow[]): unknown[][] {
     columns[12][i] = e.requestId === null ? null : JSON.stringify(typeof e.requestId === 'string' ? text(e.requestId) : e.requestId);
     columns[13][i] = text(e.clientName);
     columns[14][i] = e.errorCode;
+    columns[15][i] = text(e.clientId ?? null);
+    columns[16][i] = e.scopes ? JSON.stringify(e.scopes.map((scope) => text(scope))) : null;
+    columns[17][i] = text(e.tenant ?? null);
   });
   return columns;
 }
@@ -74,5 +82,14 @@ export function fromPgRow(row: Record<string, unknown>): StoredAuditRecord {
     clientName: (row.client_name as string | null) ?? null,
     errorCode: row.error_code === null || row.error_code === undefined ? null : Number(row.error_code),
     ...(method && method !== 'tools/call' ? { method } : {}),
+    // As SQLite's reader: absent when NULL (rows written before schema version 2, callers without them).
+    ...(typeof row.client_id === 'string' ? { clientId: row.client_id } : {}),
+    ...(row.scopes !== null && row.scopes !== undefined ? { scopes: scopesOf(row.scopes) } : {}),
+    ...(typeof row.tenant === 'string' ? { tenant: row.tenant } : {}),
   };
+}
+
+/** A row's `scopes` (a JSON array as written); one edited by hand into something else reads as no scopes, as in SQLite. */
+function scopesOf(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((s): s is string => typeof s === 'string') : [];
 }

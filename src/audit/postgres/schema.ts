@@ -13,8 +13,13 @@ import type { PgQueryable } from './connection.js';
  *   never recorded twice.
  * - `request_id`: jsonb, so a JSON-RPC id keeps its type (1 is not "1").
  * - `arguments`: the redacted JSON text exactly as SQLite keeps it.
+ * - `client_id`, `scopes`, `tenant` (version 2): the caller's, as in SQLite's version 3; NULL in
+ *   rows written before. `scopes` is jsonb (a JSON array, SQLite's text): each column travels
+ *   as one array parameter, and a text[] column would need a two-dimensional one, which
+ *   PostgreSQL requires to be rectangular (scope lists differ in length) and `unnest` flattens.
+ *   jsonb still answers "calls granted scope X" (`scopes ? 'X'`).
  */
-export const AUDIT_SCHEMA_VERSION = 1;
+export const AUDIT_SCHEMA_VERSION = 2;
 export const AUDIT_TABLE = 'toolwright_audit';
 
 /** Any number, fixed: the advisory lock that lets one instance migrate at a time. */
@@ -43,6 +48,17 @@ CREATE TABLE IF NOT EXISTS ${AUDIT_TABLE} (
 CREATE INDEX IF NOT EXISTS ${AUDIT_TABLE}_time ON ${AUDIT_TABLE} (time);
 CREATE INDEX IF NOT EXISTS ${AUDIT_TABLE}_tool ON ${AUDIT_TABLE} (tool, id);
 CREATE INDEX IF NOT EXISTS ${AUDIT_TABLE}_principal ON ${AUDIT_TABLE} (principal, id);
+`,
+  // Nullable columns without a default: adding them rewrites no row. The indexes are partial, so
+  // rows without a client id or tenant (every older row, and calls of anonymous callers) cost
+  // nothing in them; `client_id = $1` implies NOT NULL, so the planner uses them.
+  2: `
+ALTER TABLE ${AUDIT_TABLE}
+  ADD COLUMN IF NOT EXISTS client_id text,
+  ADD COLUMN IF NOT EXISTS scopes jsonb,
+  ADD COLUMN IF NOT EXISTS tenant text;
+CREATE INDEX IF NOT EXISTS ${AUDIT_TABLE}_client_id ON ${AUDIT_TABLE} (client_id, id) WHERE client_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS ${AUDIT_TABLE}_tenant ON ${AUDIT_TABLE} (tenant, id) WHERE tenant IS NOT NULL;
 `,
 };
 

@@ -98,7 +98,7 @@ async function askField(path: string, schema: Schema, required: boolean, earlier
   }
   const description = typeof schema.description === 'string' ? sanitize(schema.description).trim() : '';
   if (description) io.print(io.style.dim(`  ${description.split('\n').join('\n  ')}\n`));
-  if (kind.kind === 'object') return askNested(path, kind, schema, required, fallback, root, io, depth);
+  if (kind.kind === 'object') return askNested(path, kind, required, fallback, root, io, depth);
   if (kind.kind === 'array') return askArray(path, kind.items, schema, required, fallback, root, io, depth);
   if (kind.kind === 'choice') io.print(`${kind.choices.map((c, i) => `  ${i + 1}) ${c.title}`).join('\n')}\n`);
   const query = label(path, schema, kind, required, fallback, io.style);
@@ -122,7 +122,7 @@ async function askField(path: string, schema: Schema, required: boolean, earlier
 }
 
 /** A nested object: optional ones are offered first, then asked field by field. */
-async function askNested(path: string, kind: Extract<FieldKind, { kind: 'object' }>, schema: Schema, required: boolean, fallback: unknown, root: Schema, io: FormIo, depth: number): Promise<Value> {
+async function askNested(path: string, kind: Extract<FieldKind, { kind: 'object' }>, required: boolean, fallback: unknown, root: Schema, io: FormIo, depth: number): Promise<Value> {
   if (!required) {
     const fill = await yesNo(`${io.style.bold(sanitize(path))} (object, optional): fill it in? [y/N] `, false, io);
     if (fill === CANCELLED) return CANCELLED;

@@ -35,7 +35,7 @@ export class Prompter {
   onEnd?: () => void;
 
   constructor(
-    private readonly input: NodeJS.ReadableStream & { isTTY?: boolean },
+    input: NodeJS.ReadableStream & { isTTY?: boolean },
     readonly output: NodeJS.WritableStream & { columns?: number },
   ) {
     this.rl = createInterface({ input, output, terminal: true, historySize: 500, completer: (line: string) => this.completer(line), tabSize: 2 });

@@ -313,11 +313,11 @@ export class InteractiveSession {
 
   private report(err: unknown): void {
     this.bar.clear();
-    if (err instanceof UsageError) return this.prompter.print(`${this.style.red(sanitize(err.message))}\n`);
+    if (err instanceof UsageError) return void this.prompter.print(`${this.style.red(sanitize(err.message))}\n`);
     if (err instanceof ConnectionError) {
       this.prompter.print(`${this.style.red(`The connection is gone: ${scrubPaths(sanitize(err.message))}`)}\n`);
       this.code = 2;
-      return this.quit();
+      return void this.quit();
     }
     const message = err instanceof McpRpcError ? describeRpcError(err) : err instanceof TimeoutError ? err.message : (err as Error).message;
     this.prompter.print(`${this.style.red(scrubPaths(sanitize(message)))}\n`);

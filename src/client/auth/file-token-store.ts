@@ -11,7 +11,7 @@ import type { ClientRegistration, StoredTokens, TokenStore } from './types.js';
 /** Where toolwright keeps the user's own files: $XDG_CONFIG_HOME/toolwright, else ~/.config/toolwright. */
 export function defaultConfigDir(env: NodeJS.ProcessEnv = process.env): string {
   const xdg = env.XDG_CONFIG_HOME;
-  return join(xdg && xdg.startsWith('/') ? xdg : join(homedir(), '.config'), 'toolwright');
+  return join(xdg?.startsWith('/') ? xdg : join(homedir(), '.config'), 'toolwright');
 }
 
 /**
@@ -61,7 +61,7 @@ export class FileTokenStore implements TokenStore {
   }
 
   private async read<T>(file: string): Promise<T | undefined> {
-    let handle;
+    let handle: Awaited<ReturnType<typeof open>>;
     try {
       handle = await open(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
     } catch {

@@ -158,7 +158,7 @@ function formEncode(value: string): string {
 async function clientAssertion(server: AuthorizationServer, clientId: string, key: PrivateKeyCredentials): Promise<string> {
   const algorithm = key.algorithm ?? 'ES256';
   const { importJWK, importPKCS8, SignJWT } = await loadJose();
-  let signingKey;
+  let signingKey: Awaited<ReturnType<typeof importJWK>>;
   try {
     signingKey = typeof key.privateKey === 'string' ? await importPKCS8(key.privateKey, algorithm) : await importJWK(key.privateKey as JWK, algorithm);
   } catch (err) {

@@ -79,7 +79,7 @@ export class StreamConnection {
 
   /** Handles one message from the server. */
   receive(text: string): void {
-    let parsed;
+    let parsed: ReturnType<typeof parseMessage>;
     try {
       parsed = parseMessage(text);
     } catch (err) {

@@ -40,7 +40,7 @@ export function toAuthInfo(result: AuthenticateResult | null): AuthInfo | undefi
 function scopeListOf(scopes: unknown): readonly string[] | undefined {
   if (scopes === undefined) return undefined;
   const list = typeof scopes === 'string' ? scopes.split(' ').filter(Boolean) : Array.isArray(scopes) ? scopes : undefined;
-  if (!list || !list.every((s) => typeof s === 'string')) throw new TypeError('authenticate hook: "scopes" must be an array of strings or a space-separated string');
+  if (!list?.every((s) => typeof s === 'string')) throw new TypeError('authenticate hook: "scopes" must be an array of strings or a space-separated string');
   return Object.freeze([...list]);
 }
 

@@ -20,17 +20,7 @@ const MAX_NAME_CHARS = 256;
  * 'refuse' later calls are refused before they run, under 'warn' the loss is counted.
  */
 export function auditStage(sink: AuditSink, logger: Logger, guard: AuditGuard = new AuditGuard(sink, 'refuse', logger)): Stage {
-  const report = (err: unknown, what: string, requestId: unknown) => guard.failed(err, what, requestId);
-  // Returns a promise only for an asynchronous sink: a synchronous one costs no extra step.
-  const write = (call: ToolCall, outcome: CallOutcome, errorCode: number | null): Promise<void> | undefined => {
-    try {
-      const done = sink.record(auditRecordOf(call, outcome, errorCode));
-      return done ? done.catch((err: unknown) => report(err, call.requestedName, call.info.requestId)) : undefined;
-    } catch (err) {
-      report(err, call.requestedName, call.info.requestId);
-      return undefined;
-    }
-  };
+  const write = auditWriter(sink, guard);
   return async (call, next) => {
     // Refused here, the call never ran: there is nothing to record (the guard counts it).
     guard.admit();
@@ -41,34 +31,88 @@ export function auditStage(sink: AuditSink, logger: Logger, guard: AuditGuard = 
       const rpc = err instanceof RpcError;
       // A policy refusal answered with a protocol error (403 insufficient_scope) stays 'refused'.
       if (call.status !== 'refused') call.status = rpc ? 'protocol_error' : 'internal_error';
-      await write(call, undefined, rpc ? err.code : null);
+      await write(auditRecordOf(call, undefined, rpc ? err.code : null), call.requestedName);
       throw err;
     }
-    const written = write(call, outcome, null);
+    const written = write(auditRecordOf(call, outcome, null), call.requestedName);
     if (written) await written;
     return outcome;
   };
+}
+
+/**
+ * Writes records to `sink` under `guard`'s failure policy; returns a promise
+ * only for an asynchronous sink (a synchronous one costs no extra step).
+ * The one writer of every audited request, tool call or not.
+ */
+export function auditWriter(sink: AuditSink, guard: AuditGuard): (record: AuditRecord, what: string) => Promise<void> | undefined {
+  return (record, what) => {
+    try {
+      const done = sink.record(record);
+      return done ? done.catch((err: unknown) => guard.failed(err, what, record.requestId)) : undefined;
+    } catch (err) {
+      guard.failed(err, what, record.requestId);
+      return undefined;
+    }
+  };
+}
+
+/** What every audit record is made of, whatever the method (the one place a record is built). */
+export interface AuditedRequest {
+  era: AuditRecord['era'];
+  protocolVersion: string;
+  /** Whose request it was: the record keeps the caller's id, client id, scopes and tenant (auditCallerOf). */
+  exchange: Exchange;
+  /** Absent: tools/call. */
+  method?: string;
+  /** What the request named: the tool, the prompt, the URI, the completion reference. */
+  target: string;
+  args: unknown;
+  /** The tool's input schema, for redacting the arguments it marks secret. */
+  schema?: Parameters<typeof auditArgumentsJson>[1];
+  status: AuditRecord['status'];
+  isError: boolean;
+  startedAt: number;
+  correlationId: string | null | undefined;
+  requestId: AuditRecord['requestId'] | undefined;
+  clientName: unknown;
+  errorCode: number | null;
+}
+
+/** The record of one finished request: client-chosen strings capped, arguments redacted and capped. */
+export function auditRecord(request: AuditedRequest): AuditRecord {
+  const tool = capAuditName(request.target);
+  const argumentsJson = auditArgumentsJson(request.args, request.schema);
+  const durationMs = Math.round((performance.now() - request.startedAt) * 1000) / 1000;
+  const correlationId = request.correlationId ?? null;
+  const requestId = request.requestId ?? null;
+  const clientName = typeof request.clientName === 'string' ? capAuditName(request.clientName) : null;
+  const { era, protocolVersion, status, isError, errorCode } = request;
+  const caller = auditCallerOf(request.exchange);
+  // Two literals: `method` sits after the caller's fields (JSONL lines keep their order) and a tool call's record has none.
+  if (request.method === undefined) return { time: isoNow(), era, protocolVersion, ...caller, tool, argumentsJson, status, isError, durationMs, correlationId, requestId, clientName, errorCode };
+  return { time: isoNow(), era, protocolVersion, ...caller, method: request.method, tool, argumentsJson, status, isError, durationMs, correlationId, requestId, clientName, errorCode };
 }
 
 /** The record of one finished call. */
 export function auditRecordOf(call: ToolCall, outcome: CallOutcome, errorCode: number | null): AuditRecord {
   // `call.tool` is unset when resolving failed (unknown tool, bad params).
   const tool = call.tool as ToolCall['tool'] | undefined;
-  return {
-    time: isoNow(),
+  return auditRecord({
     era: call.info.era,
     protocolVersion: call.info.protocolVersion,
-    ...auditCallerOf(call.exchange),
-    tool: capAuditName(call.requestedName),
-    argumentsJson: auditArgumentsJson(call.args, tool?.inputSchema),
+    exchange: call.exchange,
+    target: call.requestedName,
+    args: call.args,
+    schema: tool?.inputSchema,
     status: call.status,
     isError: outcome !== undefined && 'isError' in outcome && outcome.isError === true,
-    durationMs: Math.round((performance.now() - call.startedAt) * 1000) / 1000,
-    correlationId: call.correlationId ?? null,
-    requestId: call.info.requestId ?? null,
-    clientName: typeof call.info.clientInfo?.name === 'string' ? capAuditName(call.info.clientInfo.name) : null,
+    startedAt: call.startedAt,
+    correlationId: call.correlationId,
+    requestId: call.info.requestId,
+    clientName: call.info.clientInfo?.name,
     errorCode,
-  };
+  });
 }
 
 /** Scopes a record keeps at most (a token may carry very many; the trail is bounded). */

@@ -15,6 +15,8 @@ import { authorizeStage } from './authorize.js';
 import { ScopePolicy } from '../../policy/auth/scope-policy.js';
 import { runHandler, type HandlerOptions } from './run-handler.js';
 import { validateArgsStage } from './validate-args.js';
+import { userMiddlewareStage } from './user-middleware.js';
+import type { Middleware } from '../middleware.js';
 
 export interface PipelineOptions extends HandlerOptions {
   registry: ToolRegistry;
@@ -39,14 +41,17 @@ export interface PipelineOptions extends HandlerOptions {
  * headers) → refuse it if the server is shutting down
  * → cap the argument size → rate-limit → validate the arguments → open the
  * input state → ask for approval when needed → wait for a free slot → cap the
- * result size → run the handler. Built once per server; each stage is a small
- * function with one job.
+ * result size → run the handler. The user's middleware (server.use), when
+ * there is any, runs right after validation. Built once per server (again
+ * when middleware is added); each stage is a small function with one job.
  */
 export class CallPipeline {
-  private readonly run: (call: ToolCall) => Promise<CallOutcome>;
+  private run: (call: ToolCall) => Promise<CallOutcome>;
   private readonly calls: CallsInFlight;
+  private readonly stages: Stage[];
+  private readonly terminal: (call: ToolCall) => Promise<CallOutcome>;
 
-  constructor(options: PipelineOptions) {
+  constructor(private readonly options: PipelineOptions) {
     this.calls = options.calls;
     const stages: Stage[] = [
       ...(options.outer ?? []),
@@ -63,7 +68,20 @@ export class CallPipeline {
       concurrencyStage(options.concurrency),
       resultSizeStage(options.maxResultBytes, options.resultStore),
     ];
-    this.run = compose(stages, runHandler(options));
+    this.stages = stages;
+    this.terminal = runHandler(options);
+    this.run = compose(stages, this.terminal);
+  }
+
+  /** Recomposes the pipeline with `chain` (the user's tools/call middleware) right after validation; empty: none. */
+  use(chain: readonly Middleware<any, any>[]): void {
+    if (chain.length === 0) {
+      this.run = compose(this.stages, this.terminal);
+      return;
+    }
+    const stages = [...this.stages];
+    stages.splice(stages.indexOf(validateArgsStage) + 1, 0, userMiddlewareStage(chain, this.options.logger));
+    this.run = compose(stages, this.terminal);
   }
 
   call(params: Record<string, unknown>, info: CallInfo, exchange: Exchange): Promise<CallOutcome> {

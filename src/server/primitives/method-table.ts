@@ -1,9 +1,10 @@
-import { encodeResult } from '../../jsonrpc/encode.js';
 import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
 import type { JsonRpcRequest } from '../../jsonrpc/types.js';
 import type { RequestEnvelope } from '../../protocol/meta.js';
 import type { Era } from '../../protocol/versions.js';
-import type { Exchange, LegacySession, Reply } from '../exchange.js';
+import type { Exchange, LegacySession } from '../exchange.js';
+import { parsedWithJson } from '../serialized.js';
+import type { TrackedRequest } from './tracked.js';
 
 /**
  * What the request's era says about its client: the modern request's own
@@ -12,16 +13,36 @@ import type { Exchange, LegacySession, Reply } from '../exchange.js';
  */
 export type RequestFacts = RequestEnvelope | LegacySession;
 
-/** Undefined: the request was cancelled and gets no response. */
-export type MaybeReply = Reply | undefined | Promise<Reply | undefined>;
+/**
+ * A request's result object, as the handler made it: the transport edge
+ * serializes it once, for the request's era (adding a modern result's
+ * `resultType` and server identity when it has none). A result that never
+ * changes may carry its JSON text already (`withJson`, serialized.ts): list
+ * pages and `server/discover` do.
+ */
+export type MethodResult = Record<string, unknown>;
 
-/** Answers one request of one era. May throw an RpcError: the dispatcher turns it into the error reply. */
-export type MethodHandler = (request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts) => MaybeReply;
+/** Undefined: the request was cancelled and gets no response. */
+export type MaybeResult = MethodResult | undefined | Promise<MethodResult | undefined>;
+
+/**
+ * Answers one request of one era with its result object. May throw an
+ * RpcError: the dispatcher turns it into the error reply. `tracked` is given
+ * to the handlers of a route registered `{ tracked: true }`: the audit
+ * record being written for the request (what it named, how it ended).
+ */
+export type MethodHandler = (request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, tracked?: TrackedRequest) => MaybeResult;
 
 /** A method's handlers; a missing era answers -32601 (the method does not exist in that revision). */
 export interface Route {
   modern?: MethodHandler;
   legacy?: MethodHandler;
+  /**
+   * Audited and counted by the dispatcher (tracked-request.ts): refused once the
+   * server shuts down, waited for by a drain, one audit record however it ends.
+   * (tools/call is tracked by its own pipeline's stages.)
+   */
+  tracked?: boolean;
 }
 
 /**
@@ -43,8 +64,8 @@ export class MethodTable {
   }
 
   /** Serves `method` in both eras; `make` builds each era's handler once (the era is fixed in its closure). */
-  both(method: string, make: (era: Era) => MethodHandler): this {
-    return this.add(method, { modern: make('modern'), legacy: make('legacy') });
+  both(method: string, make: (era: Era) => MethodHandler, options?: { tracked?: boolean }): this {
+    return this.add(method, { modern: make('modern'), legacy: make('legacy'), ...options });
   }
 
   /**
@@ -62,6 +83,11 @@ export class MethodTable {
 
   get(method: string): Route | undefined {
     return this.routes.get(method);
+  }
+
+  /** Every method and its route (the dispatcher composes its request pipeline from them). */
+  entries(): IterableIterator<[string, Route]> {
+    return this.routes.entries();
   }
 
   /** Methods served in `era` (for tests and diagnostics). */
@@ -85,9 +111,13 @@ export interface Primitive {
 }
 
 
-/** A success reply from a result that is already JSON text. */
-export function ok(request: JsonRpcRequest, resultJson: string): Reply {
-  return { json: encodeResult(request.id, resultJson), status: 200 };
+/**
+ * The result object of a result that is already JSON text (shaped for the
+ * request's era), written as that text at the edge. For primitives of one's
+ * own that build JSON text; returning the object itself is the usual way.
+ */
+export function ok(_request: JsonRpcRequest, resultJson: string): MethodResult {
+  return parsedWithJson(resultJson);
 }
 
 export function methodNotFound(method: string): RpcError {

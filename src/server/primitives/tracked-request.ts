@@ -1,15 +1,18 @@
-import { auditArgumentsJson } from '../../audit/arguments.js';
-import type { AuditSink, AuditStatus } from '../../audit/record.js';
+import type { AuditSink } from '../../audit/record.js';
+import { TrackedRequest } from './tracked.js';
+
+export { TrackedRequest };
 import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
+import { isPlainObject } from '../../protocol/content.js';
 import type { JsonRpcRequest } from '../../jsonrpc/types.js';
 import type { Era } from '../../protocol/versions.js';
-import { ServerShutdown, type CallsInFlight } from '../calls-in-flight.js';
+import type { CallsInFlight } from '../calls-in-flight.js';
 import type { Logger } from '../logger.js';
-import type { Exchange, Reply } from '../exchange.js';
+import type { Exchange } from '../exchange.js';
 import { InsufficientScopeError } from '../pipeline/authorize.js';
-import { auditCallerOf, capAuditName, isoNow } from '../pipeline/audit.js';
+import { auditRecord, auditWriter } from '../pipeline/audit.js';
 import { AuditGuard } from '../pipeline/audit-guard.js';
-import type { RequestFacts } from './method-table.js';
+import type { MethodHandler, MethodResult, RequestFacts } from './method-table.js';
 
 /** Where the requests that are not tool calls are counted and recorded (the server's own, shared with tools/call). */
 export interface RequestTracking {
@@ -23,50 +26,25 @@ export interface RequestTracking {
 }
 
 /**
- * One `prompts/get`, `resources/read`, `completion/complete` or
- * `resources/subscribe` while it runs: what it named, how it is ending (the
- * handler runner fills that in), and a stop the server's shutdown can pull.
- */
-export class TrackedRequest {
-  /** What the request named (prompt name, resource URI, completion reference), for the audit trail. */
-  target = '';
-  args: unknown = {};
-  status: AuditStatus = 'ok';
-  correlationId: string | null = null;
-  private stopReason?: unknown;
-  private stopRun?: (reason: unknown) => void;
-
-  /** Stops the request (the server shuts down): the runner answers it with an error saying so. */
-  abort(reason?: unknown): void {
-    if (this.stopReason !== undefined) return;
-    this.stopReason = reason ?? new ServerShutdown();
-    this.stopRun?.(this.stopReason);
-  }
-
-  /** The runner's own abort: pulled now if the request was stopped before it started. */
-  bind(stop: (reason: unknown) => void): void {
-    this.stopRun = stop;
-    if (this.stopReason !== undefined) stop(this.stopReason);
-  }
-}
-
-export type TrackedHandler = (request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, tracked: TrackedRequest) => Promise<Reply | undefined>;
-
-/**
  * Serves one request the way the call pipeline serves a tool call: refused
  * once the server shuts down, counted among the requests a graceful
  * shutdown waits for (and stops after its grace), and recorded in the audit
  * trail however it ends (principal, method and target, redacted arguments,
  * status, duration, correlation id) before the reply is written. A failing
- * sink follows the server's AuditFailurePolicy (see AuditGuard).
+ * sink follows the server's AuditFailurePolicy (see AuditGuard). The
+ * dispatcher wraps every route registered `{ tracked: true }` with it, outside
+ * the user's middleware (so a refusal by a middleware is recorded too).
  */
-export function trackedRequest(method: string, era: Era, tracking: RequestTracking, handler: TrackedHandler) {
+export function trackedRequest(method: string, era: Era, tracking: RequestTracking, handler: MethodHandler): MethodHandler {
   const { calls, auditSink } = tracking;
   const guard = auditSink && (tracking.auditGuard ?? new AuditGuard(auditSink, 'refuse', tracking.logger));
-  return async (request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts): Promise<Reply | undefined> => {
+  const write = auditSink && auditWriter(auditSink, guard!);
+  return async (request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts): Promise<MethodResult | undefined> => {
     // Refused here (the audit trail is down), the request never ran: the guard counts it.
     guard?.admit();
     const tracked = new TrackedRequest();
+    // What the request names, before anything runs: a refusal by a middleware is recorded with it too (the handler may refine it).
+    named(tracked, method, request.params);
     const startedAt = performance.now();
     let errorCode: number | null = null;
     calls?.add(tracked);
@@ -75,40 +53,49 @@ export function trackedRequest(method: string, era: Era, tracking: RequestTracki
         tracked.status = 'refused';
         throw new RpcError(ErrorCode.InternalError, 'The server is shutting down; retry in a few seconds (another instance may answer).');
       }
-      const reply = await handler(request, exchange, facts, tracked);
-      if (reply === undefined && tracked.status === 'ok') tracked.status = 'cancelled';
-      return reply;
+      const result = await handler(request, exchange, facts, tracked);
+      if (result === undefined && tracked.status === 'ok') tracked.status = 'cancelled';
+      return result;
     } catch (err) {
       if (err instanceof InsufficientScopeError) tracked.status = 'refused';
       else if (tracked.status === 'ok') tracked.status = err instanceof RpcError && err.code !== ErrorCode.InternalError ? 'protocol_error' : 'internal_error';
       errorCode = err instanceof RpcError ? err.code : ErrorCode.InternalError;
       throw err;
     } finally {
-      if (auditSink) {
-        const entry = {
-          time: isoNow(),
+      if (write) {
+        const record = auditRecord({
           era,
           protocolVersion: facts.protocolVersion,
-          ...auditCallerOf(exchange),
+          exchange,
           method,
-          tool: capAuditName(tracked.target),
-          argumentsJson: auditArgumentsJson(tracked.args),
+          target: tracked.target,
+          args: tracked.args,
           status: tracked.status,
           isError: errorCode !== null,
-          durationMs: Math.round((performance.now() - startedAt) * 1000) / 1000,
+          startedAt,
           correlationId: tracked.correlationId,
           requestId: request.id,
-          clientName: typeof facts.clientInfo?.name === 'string' ? capAuditName(facts.clientInfo.name) : null,
+          clientName: facts.clientInfo?.name,
           errorCode,
-        };
-        try {
-          await auditSink.record(entry);
-        } catch (err) {
-          guard!.failed(err, `${method} ${tracked.target}`, request.id);
-        }
+        });
+        await write(record, `${method} ${tracked.target}`);
       }
       // Counted until its record is written: a drain that resolves finds the trail complete.
       calls?.remove(tracked);
     }
   };
+}
+
+/** The target and arguments a request names in its params, as its handler records them. */
+function named(tracked: TrackedRequest, method: string, params: Record<string, unknown> | undefined): void {
+  if (!params) return;
+  if (method === 'completion/complete') {
+    const ref = params.ref;
+    if (isPlainObject(ref)) tracked.target = ref.type === 'ref/prompt' ? `prompt ${String(ref.name)}` : `resource ${String(ref.uri)}`;
+    tracked.args = { argument: params.argument, context: params.context };
+    return;
+  }
+  const target = typeof params.name === 'string' ? params.name : params.uri;
+  if (typeof target === 'string') tracked.target = target;
+  if (params.arguments !== undefined) tracked.args = params.arguments;
 }

@@ -60,7 +60,7 @@ export class ColumnStats {
   private readonly distinct: Map<string, number> | undefined;
   private distinctCapped = false;
 
-  constructor(readonly name: string, readonly index: number, private readonly trackDistinct: boolean, private readonly maxDistinct: number) {
+  constructor(readonly name: string, readonly index: number, trackDistinct: boolean, private readonly maxDistinct: number) {
     this.distinct = trackDistinct ? new Map() : undefined;
   }
 

@@ -17,7 +17,7 @@ export function isReadOnlyCall(policy: CommandPolicy, args: { command?: unknown;
   if (typeof args.command !== 'string') return false;
   const argv = args.args ?? [];
   if (!Array.isArray(argv) || !argv.every((a): a is string => typeof a === 'string')) return false;
-  let entry;
+  let entry: ReturnType<CommandPolicy['check']>['entry'];
   try {
     entry = policy.check(args.command, argv).entry;
   } catch (err) {

@@ -138,7 +138,7 @@ async function grep(e: WalkEntry, needle: string, caseSensitive: boolean, s: FsS
   const stat = await lstatInSandbox(s.sandbox, e.real);
   if (!stat?.isFile() || stat.nlink > 1 || stat.size > s.maxGrepFileBytes) return undefined;
   // openForRead re-checks the inode and the real path after opening.
-  let opened;
+  let opened: Awaited<ReturnType<typeof openForRead>>;
   try {
     opened = await openForRead({ real: e.real, display: e.display, root: s.sandbox.rootOf(e.real)!, stat, missingDirs: [] });
   } catch {

@@ -53,7 +53,9 @@ export function createIssueTool(client: GithubClient, settings: GithubSettings):
       const requested: string[] = labels ?? [];
       // The schema patterns say the same; the handler does not rest on them.
       checkSingleLine(NAME, 'title', title);
-      requested.forEach((label, i) => checkSingleLine(NAME, `labels[${i}]`, label));
+      requested.forEach((label, i) => {
+        checkSingleLine(NAME, `labels[${i}]`, label);
+      });
       if (body) checkMultiLine(NAME, 'body', body);
       const data = await client.send(
         ctx,

@@ -26,10 +26,11 @@ export const MULTI_LINE_PATTERN = `^[^${MULTI_LINE_FORBIDDEN}]*$`;
 const SINGLE_LINE_BAD = new RegExp(`[${SINGLE_LINE_FORBIDDEN}]`, 'u');
 const MULTI_LINE_BAD = new RegExp(`[${MULTI_LINE_FORBIDDEN}]`, 'u');
 
-const NAMES: Record<number, string> = {
-  0x00: 'NUL', 0x07: 'bell', 0x08: 'backspace', 0x09: 'tab', 0x0a: 'line feed', 0x0b: 'vertical tab', 0x0c: 'form feed',
-  0x0d: 'carriage return', 0x1b: 'escape', 0x7f: 'delete', 0x85: 'next line', 0x2028: 'line separator', 0x2029: 'paragraph separator',
-};
+// Keyed by code point, written in hex as the Unicode charts write them.
+const NAMES = new Map<number, string>([
+  [0x00, 'NUL'], [0x07, 'bell'], [0x08, 'backspace'], [0x09, 'tab'], [0x0a, 'line feed'], [0x0b, 'vertical tab'], [0x0c, 'form feed'],
+  [0x0d, 'carriage return'], [0x1b, 'escape'], [0x7f, 'delete'], [0x85, 'next line'], [0x2028, 'line separator'], [0x2029, 'paragraph separator'],
+]);
 
 /** Refuses a control character in a one-line field (title, label, query), naming the field and the character. */
 export function checkSingleLine(tool: string, field: string, value: string): void {
@@ -47,6 +48,6 @@ export function checkMultiLine(tool: string, field: string, value: string): void
 
 function describe(value: string, at: number): string {
   const code = value.charCodeAt(at);
-  const name = NAMES[code] ?? 'a control character';
+  const name = NAMES.get(code) ?? 'a control character';
   return `U+${code.toString(16).toUpperCase().padStart(4, '0')} (${name}) at character ${at + 1}`;
 }

@@ -33,7 +33,7 @@ async function serveAndKill(p: Awaited<ReturnType<typeof project>>, calls: numbe
   let buffer = '';
   serve.child.stdout.on('data', (chunk: string) => {
     buffer += chunk;
-    let nl;
+    let nl: number;
     while ((nl = buffer.indexOf('\n')) !== -1) {
       const msg = JSON.parse(buffer.slice(0, nl)) as { id: number };
       buffer = buffer.slice(nl + 1);

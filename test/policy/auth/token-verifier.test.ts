@@ -251,7 +251,7 @@ describe('verifications in flight', () => {
     const { createServer } = await import('node:http');
     let calls = 0;
     const held: Array<() => void> = [];
-    const stalled = createServer((req, res) => {
+    const stalled = createServer((_req, res) => {
       calls++;
       held.push(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"active":false}'));
     });

@@ -27,7 +27,7 @@ function serve(cwd: string) {
       const msg = JSON.parse(buffer.slice(0, nl));
       buffer = buffer.slice(nl + 1);
       if ('id' in msg) replies.set(msg.id, msg);
-      waiters.splice(0).forEach((w) => w());
+      for (const w of waiters.splice(0)) w();
     }
   });
   const send = (id: number, method: string, params: Record<string, unknown> = {}) =>

@@ -3,15 +3,14 @@ import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
 import { nodeCrypto } from '../../../lazy-crypto.js';
 import { isPlainObject } from '../../../protocol/content.js';
 import { Method } from '../../../protocol/methods.js';
-import type { Era } from '../../../protocol/versions.js';
-import { callerKeyOf, type Exchange, type Reply } from '../../exchange.js';
+import { callerKeyOf, type Exchange } from '../../exchange.js';
 import type { AuthInfo } from '../../../policy/auth/principal.js';
 import { authorizeEntry, mayKnow } from '../../pipeline/authorize.js';
 import type { ArgsSchema } from '../args-schema.js';
-import { ok, type MethodTable, type Primitive } from '../method-table.js';
+import type { MethodResult, MethodTable, Primitive } from '../method-table.js';
 import type { PromptRegistry } from '../prompts/registry.js';
 import { takeRequestPoint } from '../rate-limit.js';
-import { trackedRequest, type TrackedRequest } from '../tracked-request.js';
+import type { TrackedRequest } from '../tracked-request.js';
 import type { RequestServices } from '../services.js';
 import type { ResourceRegistry } from '../resources/registry.js';
 import type { Completer } from '../resources/resource.js';
@@ -42,10 +41,10 @@ export class CompletionPrimitive implements Primitive {
   }
 
   register(methods: MethodTable): void {
-    methods.both(Method.complete, (era) => trackedRequest(Method.complete, era, this.options, (request, exchange, _facts, tracked) => this.complete(request, exchange, era, tracked)));
+    methods.both(Method.complete, () => (request, exchange, _facts, tracked) => this.complete(request, exchange, tracked!), { tracked: true });
   }
 
-  private async complete(request: JsonRpcRequest, exchange: Exchange, era: Era, tracked: TrackedRequest): Promise<Reply> {
+  private async complete(request: JsonRpcRequest, exchange: Exchange, tracked: TrackedRequest): Promise<MethodResult> {
     const params = request.params ?? {};
     const { ref, argument, context } = params;
     if (isPlainObject(ref)) tracked.target = ref.type === 'ref/prompt' ? `prompt ${String(ref.name)}` : `resource ${String(ref.uri)}`;
@@ -64,7 +63,7 @@ export class CompletionPrimitive implements Primitive {
       ? await this.run(target.completer, argument.value, chosen as Record<string, string>, target.label, tracked)
       : fromEnum(target.schema, argument.name, argument.value);
     const completion = { values: values.slice(0, MAX_VALUES), total: values.length, hasMore: values.length > MAX_VALUES };
-    return ok(request, this.options.results.encode(era, { completion }));
+    return { completion };
   }
 
   /** The completer (or schema) for `argument` of the referenced prompt or template; -32602 for an unknown one. */

@@ -4,7 +4,8 @@ import { Method } from '../../../protocol/methods.js';
 import { shapeResult, type CacheHints } from '../../../protocol/result.js';
 import { MODERN_VERSIONS } from '../../../protocol/versions.js';
 import type { LegacySession } from '../../exchange.js';
-import { ok, type MethodTable, type Primitive } from '../method-table.js';
+import { withJson } from '../../serialized.js';
+import type { MethodResult, MethodTable, Primitive } from '../method-table.js';
 
 export interface LifecycleOptions {
   serverInfo: Implementation;
@@ -21,7 +22,7 @@ export interface LifecycleOptions {
  * dispatcher, since it comes before there is one.
  */
 export class LifecyclePrimitive implements Primitive {
-  private discoverJson?: string;
+  private discovered?: MethodResult;
 
   constructor(private readonly options: LifecycleOptions) {}
 
@@ -30,27 +31,28 @@ export class LifecyclePrimitive implements Primitive {
   }
 
   register(methods: MethodTable): void {
-    methods.add(Method.discover, { modern: (request) => ok(request, (this.discoverJson ??= this.discover())) });
-    methods.add(Method.ping, { legacy: (request) => ok(request, '{}') });
+    methods.add(Method.discover, { modern: () => (this.discovered ??= this.discover()) });
+    methods.add(Method.ping, { legacy: () => ({}) });
     methods.add(Method.setLogLevel, {
       legacy: (request, _exchange, facts) => {
         const level = request.params?.level;
         if (!isLogLevel(level)) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: "level" must be one of ${LOG_LEVELS.join(', ')}`);
         (facts as LegacySession).logLevel = level;
-        return ok(request, '{}');
+        return {};
       },
     });
   }
 
-  private discover(): string {
+  /** Built on the first discover (the capabilities are complete by then), serialized once. */
+  private discover(): MethodResult {
     const { instructions, cacheHints, serverInfo } = this.options;
-    return JSON.stringify(
-      shapeResult('modern', {
-        supportedVersions: [...MODERN_VERSIONS],
-        capabilities: this.options.capabilities(),
-        ...(instructions ? { instructions } : {}),
-        ...cacheHints,
-      }, serverInfo),
-    );
+    const json = JSON.stringify(shapeResult('modern', {
+      supportedVersions: [...MODERN_VERSIONS],
+      capabilities: this.options.capabilities(),
+      ...(instructions ? { instructions } : {}),
+      ...cacheHints,
+    }, serverInfo));
+    // A copy of its own to freeze: the capabilities and server identity stay the server's.
+    return withJson(JSON.parse(json) as MethodResult, json);
   }
 }

@@ -5,11 +5,11 @@ import { Method } from '../../../protocol/methods.js';
 import type { Era } from '../../../protocol/versions.js';
 import { authorizeEntry } from '../../pipeline/authorize.js';
 import { ScopedListing } from '../../scoped-listing.js';
-import { callerKeyOf, type Exchange, type Reply } from '../../exchange.js';
-import { ok, type MethodTable, type Primitive, type RequestFacts } from '../method-table.js';
+import { callerKeyOf, type Exchange } from '../../exchange.js';
+import type { MethodResult, MethodTable, Primitive, RequestFacts } from '../method-table.js';
 import { takeRequestPoint } from '../rate-limit.js';
 import { runWithInputs } from '../request-context.js';
-import { trackedRequest, type TrackedRequest } from '../tracked-request.js';
+import type { TrackedRequest } from '../tracked-request.js';
 import type { ListingServices } from '../services.js';
 import type { CompiledPrompt } from './compile.js';
 import { normalizePrompt } from './messages.js';
@@ -40,11 +40,11 @@ export class PromptsPrimitive implements Primitive {
   }
 
   register(methods: MethodTable): void {
-    methods.both(Method.promptsList, (era) => (request, exchange) => ok(request, this.listing.pageJson(era, request.params?.cursor, exchange.auth)));
-    methods.both(Method.promptsGet, (era) => trackedRequest(Method.promptsGet, era, this.options, (request, exchange, facts, tracked) => this.get(request, exchange, facts, era, tracked)));
+    methods.both(Method.promptsList, (era) => (request, exchange) => this.listing.page(era, request.params?.cursor, exchange.auth));
+    methods.both(Method.promptsGet, (era) => (request, exchange, facts, tracked) => this.get(request, exchange, facts, era, tracked!), { tracked: true });
   }
 
-  private async get(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, era: Era, tracked: TrackedRequest): Promise<Reply | undefined> {
+  private async get(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, era: Era, tracked: TrackedRequest): Promise<MethodResult | undefined> {
     const { logger } = this.options;
     let compiled: CompiledPrompt | undefined;
     const outcome = await runWithInputs(request, exchange, era, facts, { codec: this.options.requestState, timeoutMs: this.options.timeoutMs, logger, tracked }, async () => {
@@ -74,14 +74,14 @@ export class PromptsPrimitive implements Primitive {
       };
     });
     if (outcome === undefined) return undefined;
-    if (!('value' in outcome)) return ok(request, this.options.results.encode(era, outcome as unknown as Record<string, unknown>));
+    if (!('value' in outcome)) return outcome as unknown as MethodResult;
     const normalized = normalizePrompt(outcome.value, compiled!.prompt.description);
     if (!normalized.ok) {
       tracked.status = 'internal_error';
       logger.error({ prompt: compiled!.name, problem: normalized.problem }, 'a prompt returned an invalid result');
       throw new RpcError(ErrorCode.InternalError, `Internal error: prompt ${compiled!.name} produced an invalid result`);
     }
-    return ok(request, this.options.results.encode(era, normalized.result as unknown as Record<string, unknown>));
+    return normalized.result as unknown as MethodResult;
   }
 }
 

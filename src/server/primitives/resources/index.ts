@@ -5,13 +5,13 @@ import type { Era } from '../../../protocol/versions.js';
 import type { AuthInfo } from '../../../policy/auth/principal.js';
 import { authorizeEntry, mayKnow, mayUse } from '../../pipeline/authorize.js';
 import { ScopedListing } from '../../scoped-listing.js';
-import { callerKeyOf, type Exchange, type Reply } from '../../exchange.js';
+import { callerKeyOf, type Exchange } from '../../exchange.js';
 import type { ResultStore } from '../../result-store.js';
 import { MAX_WATCHED_URI_CHARS } from '../../subscriptions.js';
-import { ok, type MethodTable, type Primitive, type RequestFacts } from '../method-table.js';
+import type { MethodResult, MethodTable, Primitive, RequestFacts } from '../method-table.js';
 import { takeRequestPoint } from '../rate-limit.js';
 import { runWithInputs, type RequestContext } from '../request-context.js';
-import { trackedRequest, type TrackedRequest } from '../tracked-request.js';
+import type { TrackedRequest } from '../tracked-request.js';
 import type { ListingServices } from '../services.js';
 import { RESULT_URI_PREFIX } from './compile.js';
 import { normalizeContents } from './contents.js';
@@ -61,36 +61,37 @@ export class ResourcesPrimitive implements Primitive {
   }
 
   register(methods: MethodTable): void {
-    methods.both(Method.resourcesList, (era) => (request, exchange) => ok(request, this.listing.pageJson(era, request.params?.cursor, exchange.auth)));
-    methods.both(Method.resourceTemplatesList, (era) => (request, exchange) => ok(request, this.templateListing.pageJson(era, request.params?.cursor, exchange.auth)));
-    methods.both(Method.resourcesRead, (era) => trackedRequest(Method.resourcesRead, era, this.options, (request, exchange, facts, tracked) => this.read(request, exchange, facts, era, tracked)));
+    methods.both(Method.resourcesList, (era) => (request, exchange) => this.listing.page(era, request.params?.cursor, exchange.auth));
+    methods.both(Method.resourceTemplatesList, (era) => (request, exchange) => this.templateListing.page(era, request.params?.cursor, exchange.auth));
+    methods.both(Method.resourcesRead, (era) => (request, exchange, facts, tracked) => this.read(request, exchange, facts, era, tracked!), { tracked: true });
     // 2026-07-28 replaced these with subscriptions/listen's resourceSubscriptions.
     methods.add(Method.resourcesSubscribe, {
-      legacy: trackedRequest(Method.resourcesSubscribe, 'legacy', this.options, async (request, exchange, _facts, tracked) => {
-        if (typeof request.params?.uri === 'string') tracked.target = request.params.uri;
+      tracked: true,
+      legacy: (request, exchange, _facts, tracked) => {
+        if (typeof request.params?.uri === 'string') tracked!.target = request.params.uri;
         const uri = watchedUri(request);
         // A resource the caller may not read is acknowledged as any unknown URI is, and never reported to it.
-        if (!this.mayRead(uri, exchange.auth)) return ok(request, '{}');
+        if (!this.mayRead(uri, exchange.auth)) return {};
         if (!this.options.subscriptions.subscribeLegacy(exchange.peer, uri)) {
           throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: this session watches as many resources as it may; unsubscribe from one first');
         }
-        return ok(request, '{}');
-      }),
+        return {};
+      },
     });
     methods.add(Method.resourcesUnsubscribe, {
       legacy: (request, exchange) => {
         this.options.subscriptions.unsubscribeLegacy(exchange.peer, watchedUri(request));
-        return ok(request, '{}');
+        return {};
       },
     });
   }
 
-  private async read(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, era: Era, tracked: TrackedRequest): Promise<Reply | undefined> {
+  private async read(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, era: Era, tracked: TrackedRequest): Promise<MethodResult | undefined> {
     const uri = request.params?.uri;
     if (typeof uri === 'string') tracked.target = uri;
     if (typeof uri !== 'string' || uri === '') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "uri" must be a non-empty string');
     if (uri.length > MAX_READ_URI_CHARS) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: "uri" is longer than ${MAX_READ_URI_CHARS} characters`);
-    if (uri.startsWith(RESULT_URI_PREFIX)) return this.readStored(request, exchange, uri, era);
+    if (uri.startsWith(RESULT_URI_PREFIX)) return this.readStored(exchange, uri, era);
     const { logger, resources } = this.options;
     let meta: ResourceMeta = {};
     const outcome = await runWithInputs(request, exchange, era, facts, { codec: this.options.requestState, timeoutMs: this.options.timeoutMs, logger, tracked }, async () => {
@@ -123,7 +124,7 @@ export class ResourcesPrimitive implements Primitive {
       return { binding, timeoutMs: meta.timeoutMs, handler: (ctx: RequestContext): ReadReturn | Promise<ReadReturn> => template.template.read(uri, variables, ctx) };
     });
     if (outcome === undefined) return undefined;
-    if (!('value' in outcome)) return ok(request, this.options.results.encode(era, outcome as unknown as Record<string, unknown>));
+    if (!('value' in outcome)) return outcome as unknown as MethodResult;
     const normalized = normalizeContents(outcome.value, uri, meta.mimeType);
     if (normalized === undefined) throw notFound(uri);
     if (!normalized.ok || normalized.bytes > MAX_READ_BYTES) {
@@ -137,7 +138,7 @@ export class ResourcesPrimitive implements Primitive {
     const hints = era === 'modern'
       ? retried ? { ttlMs: 0, cacheScope: 'private' } : { ttlMs: meta.ttlMs ?? this.options.cacheHints.ttlMs, cacheScope: meta.cacheScope ?? 'public' }
       : {};
-    return ok(request, this.options.results.encode(era, { contents: normalized.contents, ...hints }));
+    return { contents: normalized.contents, ...hints };
   }
 
   /** Whether `auth` may read `uri` (a subscription to one it may not is never reported to it). */
@@ -152,12 +153,12 @@ export class ResourcesPrimitive implements Primitive {
     return !fixed && !resources.matchTemplate(uri);
   }
 
-  private readStored(request: JsonRpcRequest, exchange: Exchange, uri: string, era: Era): Reply {
+  private readStored(exchange: Exchange, uri: string, era: Era): MethodResult {
     const stored = this.options.resultStore.get(uri, callerKeyOf(exchange));
     if (!stored) throw new RpcError(ErrorCode.InvalidParams, 'Resource not found (it may have expired)', { uri });
     const contents = [{ uri, mimeType: stored.mimeType, ...(stored.text !== undefined ? { text: stored.text } : { blob: stored.blob }) }];
     const ttlMs = Math.max(0, stored.expiresAt - Date.now());
-    return ok(request, this.options.results.encode(era, { contents, ...(era === 'modern' ? { ttlMs, cacheScope: 'private' } : {}) }));
+    return { contents, ...(era === 'modern' ? { ttlMs, cacheScope: 'private' } : {}) };
   }
 }
 

@@ -171,7 +171,7 @@ function matchExpression(uri: string, pos: number, expr: Expression, stop: strin
     }
     return i;
   };
-  if (named) return matchNamed(uri, pos, expr, atStop, readValue, vars);
+  if (named) return matchNamed(uri, pos, expr, readValue, vars);
   let i = pos;
   for (let v = 0; v < expr.vars.length; v++) {
     const spec = expr.vars[v];
@@ -209,7 +209,6 @@ function matchNamed(
   uri: string,
   pos: number,
   expr: Expression,
-  atStop: (i: number) => boolean,
   readValue: (from: number, allowSep: boolean) => number,
   vars: TemplateVariables,
 ): number | undefined {

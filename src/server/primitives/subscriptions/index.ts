@@ -4,9 +4,9 @@ import { isPlainObject } from '../../../protocol/content.js';
 import { META } from '../../../protocol/meta.js';
 import { Method } from '../../../protocol/methods.js';
 import type { ResultEncoder } from '../../../protocol/result.js';
-import type { Exchange, Reply } from '../../exchange.js';
-import type { SubscriptionHub } from '../../subscriptions.js';
-import { ok, type MethodTable, type Primitive } from '../method-table.js';
+import type { Exchange } from '../../exchange.js';
+import { ALSO_ACKNOWLEDGED, type SubscriptionHub } from '../../subscriptions.js';
+import type { MethodResult, MethodTable, Primitive } from '../method-table.js';
 
 /**
  * `subscriptions/listen` (2026-07-28 basic/patterns/subscriptions.mdx): one
@@ -20,7 +20,7 @@ export class SubscriptionsPrimitive implements Primitive {
   /** Open streams, ended gracefully by `close()`. */
   private readonly listening = new Set<() => void>();
 
-  constructor(private readonly hub: SubscriptionHub, private readonly results: ResultEncoder) {}
+  constructor(private readonly hub: SubscriptionHub, _results?: ResultEncoder) {}
 
   register(methods: MethodTable): void {
     methods.add(Method.subscriptionsListen, { modern: (request, exchange) => this.listen(request, exchange) });
@@ -31,27 +31,28 @@ export class SubscriptionsPrimitive implements Primitive {
     for (const close of [...this.listening]) close();
   }
 
-  private listen(request: JsonRpcRequest, exchange: Exchange): Promise<Reply | undefined> {
+  private listen(request: JsonRpcRequest, exchange: Exchange): Promise<MethodResult | undefined> {
     const filter = request.params?.notifications;
     if (!isPlainObject(filter)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "notifications" must be an object naming the notifications to receive');
     const { peer } = exchange;
-    let end!: (reply: Reply | undefined) => void;
+    let end!: (result: MethodResult | undefined) => void;
     const cancelled = { abort: () => end(undefined) };
     peer.inflight.add(request.id, cancelled);
-    const unsubscribe = this.hub.listen(request.id, filter, exchange.notify, exchange.auth);
+    const also = (request.params as { [ALSO_ACKNOWLEDGED]?: Record<string, unknown> })[ALSO_ACKNOWLEDGED];
+    const unsubscribe = this.hub.listen(request.id, filter, exchange.notify, exchange.auth, also);
     return new Promise((resolve) => {
       let ended = false;
       const stopWatching = exchange.onClose?.(() => end(undefined));
-      end = (reply) => {
+      end = (result) => {
         if (ended) return;
         ended = true;
         unsubscribe();
         stopWatching?.();
         this.listening.delete(close);
         peer.inflight.remove(cancelled);
-        resolve(reply);
+        resolve(result);
       };
-      const close = () => end(ok(request, this.results.encode('modern', { _meta: { [META.subscriptionId]: request.id } })));
+      const close = () => end({ _meta: { [META.subscriptionId]: request.id } });
       this.listening.add(close);
     });
   }

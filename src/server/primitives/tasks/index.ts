@@ -3,21 +3,21 @@ import { ErrorCode, RpcError } from '../../../jsonrpc/errors.js';
 import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
 import { isPlainObject } from '../../../protocol/content.js';
 import { Method } from '../../../protocol/methods.js';
-import type { ResultEncoder } from '../../../protocol/result.js';
+import { shapeResult, type ResultEncoder } from '../../../protocol/result.js';
 import type { Implementation } from '../../../protocol/meta.js';
 import { ORPHANED_TASK_ERROR, type TaskRecord, type TaskStore } from '../../../tasks/store.js';
 import type { Logger } from '../../logger.js';
-import { callerKeyOf, type Exchange, type Reply } from '../../exchange.js';
+import { callerKeyOf, type Exchange } from '../../exchange.js';
 import type { ToolRegistry } from '../../registry.js';
-import { ok, type MethodHandler, type MethodTable, type Primitive, type RequestFacts } from '../method-table.js';
+import type { MethodHandler, MethodResult, MethodTable, Primitive, RequestFacts } from '../method-table.js';
 import { resolveTaskMode, type ResolvedTaskMode, type TaskMode } from './policy.js';
 import { encodeNotification } from '../../../jsonrpc/encode.js';
 import { TERMINAL_STATUSES } from '../../../tasks/store.js';
 import { alreadyTerminal, decodeTaskCursor, encodeTaskCursor, finalOutcome, LEGACY_CAPABILITY, LEGACY_LIST_PAGE, LEGACY_STATUS_NOTIFICATION, legacyTask, requestedTtl, taskSupportError, taskSupportOf, withTaskSupport } from './legacy.js';
 import { TaskNotifications } from './notifications.js';
-import { TaskRun } from './task-run.js';
+import { TaskRun, type PassOutcome } from './task-run.js';
 import { TaskSlots } from './slots.js';
-import { createTaskResultJson, declaresTasks, getTaskResultJson, missingTasksExtension, taskIdOf, taskNotFound, TaskMethod, TASKS_EXTENSION } from './wire.js';
+import { createTaskResult, declaresTasks, getTaskResult, missingTasksExtension, taskIdOf, taskNotFound, TaskMethod, TASKS_EXTENSION } from './wire.js';
 
 export interface TasksOptions {
   /** Where tasks are kept (default: SQLite at `.toolwright/tasks.db`). */
@@ -82,10 +82,10 @@ export class TasksPrimitive implements Primitive {
     // The 2025-11-25 form (legacy.ts); tasks/result and tasks/list do not exist in the modern era (-32601).
     methods.wrap(Method.toolsCall, 'legacy', (inner) => this.wrapLegacyCall(inner));
     methods.wrap(Method.toolsList, 'legacy', (inner) => async (request, exchange, facts) => {
-      const reply = await inner(request, exchange, facts);
+      const page = await inner(request, exchange, facts);
       // The page is cached for both eras: rewritten only when some tool can be a task at all.
-      if (!this.anyTaskTools()) return reply;
-      return withTaskSupport(reply, (name) => (this.options.registry.has(name) ? taskSupportOf(this.modeOf(name)) : undefined));
+      if (!this.anyTaskTools()) return page;
+      return withTaskSupport(page, (name) => (this.options.registry.has(name) ? taskSupportOf(this.modeOf(name)) : undefined));
     });
     methods.add('tasks/result', { legacy: (request, exchange) => this.legacyResult(request, exchange) });
     methods.add('tasks/list', { legacy: (request, exchange) => this.legacyList(request, exchange) });
@@ -115,7 +115,7 @@ export class TasksPrimitive implements Primitive {
       }
       const { task: _asked, ...params } = request.params ?? {};
       const call: JsonRpcRequest = { ...request, params };
-      const run = new TaskRun(call, exchange, facts, inner, this.store, (done) => this.forget(done), (record) => {
+      const run = new TaskRun(call, exchange, facts, inner, this.store, (result) => ({ ...result }), (done) => this.forget(done), (record) => {
         this.notifications.publish(record);
         // tasks.mdx "Task Status Notification" (optional): to the session that created it.
         exchange.peer.push?.(encodeNotification(LEGACY_STATUS_NOTIFICATION, legacyTask(record)));
@@ -133,22 +133,22 @@ export class TasksPrimitive implements Primitive {
       run.releaseSlot = releaseSlot;
       this.live.set(record.taskId, run);
       this.expireLater(run, record);
-      void run.start().then((reply) => run.settle(reply)).catch((err) => this.options.logger.error({ err, taskId: record.taskId }, 'task could not record its outcome'));
+      void run.start().then((outcome) => run.settle(outcome)).catch((err) => this.options.logger.error({ err, taskId: record.taskId }, 'task could not record its outcome'));
       void this.store.purgeExpired().catch(() => undefined);
-      return ok(request, JSON.stringify({ task: legacyTask(record) }));
+      return { task: legacyTask(record) };
     };
   }
 
-  private async legacyGet(request: JsonRpcRequest, exchange: Exchange): Promise<Reply> {
+  private async legacyGet(request: JsonRpcRequest, exchange: Exchange): Promise<MethodResult> {
     const record = await this.findOwn(request, exchange);
-    return ok(request, JSON.stringify(legacyTask(record)));
+    return legacyTask(record);
   }
 
   /**
    * tasks/result: blocks until the task ends (tasks.mdx "Result Retrieval"), then answers as tools/call would have.
    * While it waits, the task's requests to the client (input_required) are delivered on its stream (legacy-input.ts).
    */
-  private async legacyResult(request: JsonRpcRequest, exchange: Exchange): Promise<Reply | undefined> {
+  private async legacyResult(request: JsonRpcRequest, exchange: Exchange): Promise<MethodResult | undefined> {
     let record: TaskRecord | undefined = await this.findOwn(request, exchange);
     if (!TERMINAL_STATUSES.has(record.status)) {
       const taskId = record.taskId;
@@ -172,20 +172,20 @@ export class TasksPrimitive implements Primitive {
     }
     const outcome = finalOutcome(record);
     if ('error' in outcome) throw outcome.error;
-    return ok(request, JSON.stringify(outcome.result));
+    return outcome.result;
   }
 
-  private async legacyList(request: JsonRpcRequest, exchange: Exchange): Promise<Reply> {
+  private async legacyList(request: JsonRpcRequest, exchange: Exchange): Promise<MethodResult> {
     const after = decodeTaskCursor(request.params?.cursor);
     await this.ready();
     const page = await this.store.list(callerKeyOf(exchange), { after, limit: LEGACY_LIST_PAGE + 1 });
     const shown = page.slice(0, LEGACY_LIST_PAGE);
     const result: Record<string, unknown> = { tasks: shown.map(legacyTask) };
     if (page.length > LEGACY_LIST_PAGE) result.nextCursor = encodeTaskCursor(shown[shown.length - 1]);
-    return ok(request, JSON.stringify(result));
+    return result;
   }
 
-  private async legacyCancel(request: JsonRpcRequest, exchange: Exchange): Promise<Reply> {
+  private async legacyCancel(request: JsonRpcRequest, exchange: Exchange): Promise<MethodResult> {
     const record = await this.findOwn(request, exchange);
     const refused = alreadyTerminal(record);
     if (refused) throw refused;
@@ -194,7 +194,7 @@ export class TasksPrimitive implements Primitive {
     if (run) await run.cancel();
     else await this.store.update(record.taskId, { status: 'cancelled', statusMessage: 'Cancelled by the client.' });
     const now = await this.store.get(record.taskId, callerKeyOf(exchange));
-    return ok(request, JSON.stringify(legacyTask(now ?? record)));
+    return legacyTask(now ?? record);
   }
 
   /** The caller's task in the legacy era (no extension to declare), or the one not-found error. */
@@ -220,7 +220,7 @@ export class TasksPrimitive implements Primitive {
   /** The mode of `toolName`: the operator's setting, else the tool's, else the operator's default. */
   modeOf(toolName: string): ResolvedTaskMode {
     const own = this.options.registry.get(toolName)?.tool.task;
-    const operator = Object.prototype.hasOwnProperty.call(this.options.tools ?? {}, toolName) ? this.options.tools![toolName] : undefined;
+    const operator = Object.hasOwn(this.options.tools ?? {}, toolName) ? this.options.tools![toolName] : undefined;
     return resolveTaskMode(operator ?? own ?? this.options.defaultMode);
   }
 
@@ -246,7 +246,7 @@ export class TasksPrimitive implements Primitive {
     };
   }
 
-  private async callAsTask(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, inner: MethodHandler, mode: ResolvedTaskMode, tool: string): Promise<Reply | undefined> {
+  private async callAsTask(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, inner: MethodHandler, mode: ResolvedTaskMode, tool: string): Promise<MethodResult | undefined> {
     // A task at once: its slot is taken before any await (TaskSlots); { afterMs }: when it would become one.
     let releaseSlot = mode.afterMs === 0 ? this.slots.take() : undefined;
     if (mode.afterMs === 0 && !releaseSlot) return inner(request, exchange, facts);
@@ -256,7 +256,8 @@ export class TasksPrimitive implements Primitive {
       releaseSlot?.();
       throw err;
     }
-    const run = new TaskRun(request, exchange, facts, inner, this.store, (done) => this.forget(done), (record) => this.notifications.publish(record));
+    const { serverInfo } = this.options;
+    const run = new TaskRun(request, exchange, facts, inner, this.store, (result) => shapeResult('modern', result, serverInfo), (done) => this.forget(done), (record) => this.notifications.publish(record));
     const first = run.start();
     if (mode.afterMs > 0) {
       // Until it becomes a task, the call belongs to its request: cancelling or losing it stops the work.
@@ -265,15 +266,15 @@ export class TasksPrimitive implements Primitive {
       const unsubscribe = exchange.onClose?.((reason) => run.abort(reason));
       let timer: NodeJS.Timeout | undefined;
       const elapsed = new Promise<'elapsed'>((resolve) => (timer = setTimeout(() => resolve('elapsed'), mode.afterMs)));
-      const winner = await Promise.race([first.then((reply) => ({ reply })), elapsed]);
+      const winner = await Promise.race([first.then((outcome) => ({ outcome })), elapsed]);
       clearTimeout(timer);
       // Answered in time (a result, an error, or a round of MRTR questions): no task.
       let direct = winner === 'elapsed' ? undefined : winner;
       // Every slot taken when it would become a task: it stays an ordinary call (still stopped with its request).
-      if (!direct && !(releaseSlot = this.slots.take())) direct = { reply: await first };
+      if (!direct && !(releaseSlot = this.slots.take())) direct = { outcome: await first };
       exchange.peer.inflight.remove(stop);
       unsubscribe?.();
-      if (direct) return direct.reply;
+      if (direct) return directAnswer(direct.outcome);
     }
     const now = Date.now();
     const record: TaskRecord = {
@@ -296,31 +297,31 @@ export class TasksPrimitive implements Primitive {
     run.releaseSlot = releaseSlot;
     this.live.set(record.taskId, run);
     this.expireLater(run, record);
-    void first.then((reply) => run.settle(reply)).catch((err) => this.options.logger.error({ err, taskId: record.taskId }, 'task could not record its outcome'));
+    void first.then((outcome) => run.settle(outcome)).catch((err) => this.options.logger.error({ err, taskId: record.taskId }, 'task could not record its outcome'));
     void this.store.purgeExpired().catch(() => undefined);
-    return ok(request, createTaskResultJson(record, this.options.serverInfo));
+    return createTaskResult(record);
   }
 
-  private async get(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts): Promise<Reply> {
+  private async get(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts): Promise<MethodResult> {
     const record = await this.find(request, exchange, facts);
     const run = this.live.get(record.taskId);
     const shown = run?.progressMessage !== undefined && record.status === 'working' ? { ...record, statusMessage: run.progressMessage } : record;
-    return ok(request, getTaskResultJson(shown, this.options.serverInfo));
+    return getTaskResult(shown);
   }
 
-  private async update(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts): Promise<Reply> {
+  private async update(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts): Promise<MethodResult> {
     const record = await this.find(request, exchange, facts);
     const responses = request.params?.inputResponses;
     if (!isPlainObject(responses)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "inputResponses" must be an object');
     await this.live.get(record.taskId)?.answer(responses);
-    return ok(request, this.options.results.wrap('modern', ''));
+    return {};
   }
 
-  private async cancel(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts): Promise<Reply> {
+  private async cancel(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts): Promise<MethodResult> {
     const record = await this.find(request, exchange, facts);
     // A terminal task: the same empty acknowledgement (idempotent).
     await this.live.get(record.taskId)?.cancel();
-    return ok(request, this.options.results.wrap('modern', ''));
+    return {};
   }
 
   /** The caller's task, or the one error for every task it may not see (SEP-2663 "Auth binding"). */
@@ -354,6 +355,12 @@ export class TasksPrimitive implements Primitive {
   close(): void {
     // Tasks keep running through a drain like any call; the store is closed by the server.
   }
+}
+
+/** A call answered before it became a task: its result, the error it threw, or nothing (cancelled). */
+function directAnswer(outcome: PassOutcome): MethodResult | undefined {
+  if (outcome !== undefined && 'error' in outcome) throw outcome.error;
+  return outcome?.result;
 }
 
 export { resolveTaskMode, checkTaskMode, type TaskMode } from './policy.js';

@@ -101,9 +101,9 @@ export class TaskInputPeer extends Peer {
 
   private deliver(queued: Queued): void {
     const receiver = this.receivers.at(-1);
-    if (receiver) return receiver(queued.json);
+    if (receiver) return void receiver(queued.json);
     // One channel, nothing to choose: written at once (push is that channel on stdio and in-memory pairs).
-    if (!this.session.requestChannels && this.session.push) return this.session.push(queued.json);
+    if (!this.session.requestChannels && this.session.push) return void this.session.push(queued.json);
     this.queue.push(queued);
   }
 }

@@ -2,7 +2,7 @@ import { ErrorCode, RpcError } from '../../../jsonrpc/errors.js';
 import { isPlainObject } from '../../../protocol/content.js';
 import { META } from '../../../protocol/meta.js';
 import { TERMINAL_STATUSES, type TaskCursor, type TaskRecord } from '../../../tasks/store.js';
-import type { Reply } from '../../exchange.js';
+import type { MethodResult } from '../method-table.js';
 import type { ResolvedTaskMode } from './policy.js';
 
 /**
@@ -109,18 +109,19 @@ export function decodeTaskCursor(cursor: unknown): TaskCursor | undefined {
   }
 }
 
-/** The legacy tools/list page with each task-capable tool's `execution.taskSupport` (the cached page is shared by both eras). */
-export function withTaskSupport(reply: Reply | undefined, supportOf: (name: string) => 'required' | 'optional' | undefined): Reply | undefined {
-  if (!reply) return reply;
-  const message = JSON.parse(reply.json) as { result?: { tools?: Array<Record<string, unknown>> } };
-  const tools = message.result?.tools;
-  if (!Array.isArray(tools)) return reply;
+/**
+ * The legacy tools/list page with each task-capable tool's `execution.taskSupport` (the cached page is
+ * shared by both eras, and frozen: a changed page is a copy, serialized at the edge).
+ */
+export function withTaskSupport(page: MethodResult | undefined, supportOf: (name: string) => 'required' | 'optional' | undefined): MethodResult | undefined {
+  const tools = page?.tools;
+  if (!page || !Array.isArray(tools)) return page;
   let changed = false;
-  for (const tool of tools) {
+  const shown = tools.map((tool: Record<string, unknown>) => {
     const support = typeof tool.name === 'string' ? supportOf(tool.name) : undefined;
-    if (!support) continue;
-    tool.execution = { ...(isPlainObject(tool.execution) ? tool.execution : {}), taskSupport: support };
+    if (!support) return tool;
     changed = true;
-  }
-  return changed ? { ...reply, json: JSON.stringify(message) } : reply;
+    return { ...tool, execution: { ...(isPlainObject(tool.execution) ? tool.execution : {}), taskSupport: support } };
+  });
+  return changed ? { ...page, tools: shown } : page;
 }

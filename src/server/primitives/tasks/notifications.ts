@@ -4,8 +4,9 @@ import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
 import { isPlainObject } from '../../../protocol/content.js';
 import { META } from '../../../protocol/meta.js';
 import type { TaskRecord, TaskStore } from '../../../tasks/store.js';
-import { callerKeyOf, type Exchange, type Reply } from '../../exchange.js';
-import type { MethodHandler, RequestFacts } from '../method-table.js';
+import { callerKeyOf, type Exchange } from '../../exchange.js';
+import { ALSO_ACKNOWLEDGED } from '../../subscriptions.js';
+import type { MethodHandler, MethodResult, RequestFacts } from '../method-table.js';
 import { declaresTasks, detailedTask, missingTasksExtension } from './wire.js';
 
 /** The extension's status notification (SEP-2663 "Task Status Notifications"). */
@@ -46,7 +47,7 @@ export class TaskNotifications {
     };
   }
 
-  private async listen(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, inner: MethodHandler, filter: Record<string, unknown>): Promise<Reply | undefined> {
+  private async listen(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, inner: MethodHandler, filter: Record<string, unknown>): Promise<MethodResult | undefined> {
     if (!declaresTasks(facts.clientCapabilities)) throw missingTasksExtension();
     const wanted = taskIdsOf(filter.taskIds);
     await this.ready();
@@ -59,20 +60,17 @@ export class TaskNotifications {
     const unwatch: Array<() => void> = [];
     const notify = (json: string) => {
       if (acknowledged) return exchange.notify(json);
-      // The subscriptions primitive acknowledges first; the ids agreed to are added to it.
+      // The subscriptions primitive acknowledges first, the ids agreed to among what it acknowledges (ALSO_ACKNOWLEDGED).
       acknowledged = true;
-      const ack = JSON.parse(json) as { method?: string; params?: { notifications?: Record<string, unknown> } };
-      if (ack.method === 'notifications/subscriptions/acknowledged' && ack.params?.notifications) {
-        ack.params.notifications.taskIds = accepted;
-        json = JSON.stringify(ack);
-      }
       exchange.notify(json);
       for (const id of accepted) unwatch.push(this.watch(id, send));
       // The state now, so a change between the client's last poll and this stream is not missed.
-      void Promise.all(accepted.map((id) => this.store.get(id, owner))).then((records) => records.forEach((r) => r && send(r)), () => undefined);
+      void Promise.all(accepted.map((id) => this.store.get(id, owner))).then((records) => {
+        for (const r of records) if (r) send(r);
+      }, () => undefined);
     };
     const { taskIds: _own, ...rest } = filter;
-    const forwarded: JsonRpcRequest = { ...request, params: { ...request.params, notifications: rest } };
+    const forwarded: JsonRpcRequest = { ...request, params: { ...request.params, notifications: rest, [ALSO_ACKNOWLEDGED]: { taskIds: accepted } } };
     // The same exchange (its methods and facts), with the stream's notifications passing through here.
     const streamExchange = Object.assign(Object.create(exchange) as Exchange, { notify });
     try {

@@ -1,10 +1,11 @@
 import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
 import { isPlainObject } from '../../../protocol/content.js';
 import { Method } from '../../../protocol/methods.js';
+import { encodeNotification } from '../../../jsonrpc/encode.js';
 import { TERMINAL_STATUSES as TERMINAL, type TaskError, type TaskPatch, type TaskRecord, type TaskStore } from '../../../tasks/store.js';
 import { Peer } from '../../peer.js';
-import type { Exchange, Reply } from '../../exchange.js';
-import type { MethodHandler, RequestFacts } from '../method-table.js';
+import type { Exchange } from '../../exchange.js';
+import type { MethodHandler, MethodResult, RequestFacts } from '../method-table.js';
 import { TaskInputPeer } from './legacy-input.js';
 
 /**
@@ -22,6 +23,9 @@ import { TaskInputPeer } from './legacy-input.js';
  * (2025-11-25) task asks with real requests instead (TaskInputPeer): the
  * task reads input_required while an answer is awaited.
  */
+/** How one pass of the call ended: its result object, the error it threw, or undefined (cancelled). */
+export type PassOutcome = { result: MethodResult } | { error: unknown } | undefined;
+
 export class TaskRun {
   /** The task's record once it is one. */
   record?: TaskRecord;
@@ -45,6 +49,8 @@ export class TaskRun {
     private readonly facts: RequestFacts,
     private readonly inner: MethodHandler,
     private readonly store: TaskStore,
+    /** The result as the task stores it (the era's shape: a modern result's resultType and server identity). */
+    private readonly stored: (result: MethodResult) => Record<string, unknown>,
     private readonly onSettled: (run: TaskRun) => void,
     /** Told of every stored change (status notifications). */
     private readonly onChange: (record: TaskRecord) => void = () => {},
@@ -56,7 +62,11 @@ export class TaskRun {
       : new Peer(original.peer.transport);
     this.exchange = {
       peer: this.peer,
-      notify: (json) => this.notify(json),
+      // A call's progress and log come as objects (notifyObject); anything else reaches the request only until the call is a task.
+      notify: (json) => {
+        if (!this.record) this.original.notify(json);
+      },
+      notifyObject: (method, params) => this.notify(method, params),
       headers: original.headers,
       caller: original.caller,
       principal: original.principal,
@@ -75,7 +85,7 @@ export class TaskRun {
   }
 
   /** Runs the first pass; its answer is the direct answer while the call is not a task yet. */
-  start(): Promise<Reply | undefined> {
+  start(): Promise<PassOutcome> {
     return this.runPass(this.request.params ?? {});
   }
 
@@ -93,11 +103,11 @@ export class TaskRun {
   /** tasks/update: answers to outstanding questions; others are ignored (SEP-2663 "Task Update Requests"). */
   async answer(responses: Record<string, unknown>): Promise<void> {
     const record = this.record;
-    if (!record || record.status !== 'input_required' || this.running) return;
+    if (record?.status !== 'input_required' || this.running) return;
     const outstanding = { ...(record.inputRequests ?? {}) };
     let accepted = 0;
     for (const [key, value] of Object.entries(responses)) {
-      if (!Object.prototype.hasOwnProperty.call(outstanding, key)) continue;
+      if (!Object.hasOwn(outstanding, key)) continue;
       this.answers[key] = value;
       delete outstanding[key];
       accepted++;
@@ -112,7 +122,7 @@ export class TaskRun {
     this.answers = {};
     this.progressMessage = undefined;
     await this.write({ status: 'working', statusMessage: undefined });
-    void this.runPass(params).then((reply) => this.settle(reply));
+    void this.runPass(params).then((outcome) => this.settle(outcome));
   }
 
   /** tasks/cancel: the task is cancelled at once and its work stopped (cooperative for the handler). */
@@ -123,27 +133,27 @@ export class TaskRun {
     this.onSettled(this);
   }
 
-  /** The answer of a pass once the call is a task: a result, another round of questions, an error, or nothing (cancelled). */
-  async settle(reply: Reply | undefined): Promise<void> {
+  /** The outcome of a pass once the call is a task: a result, another round of questions, an error, or nothing (cancelled). */
+  async settle(outcome: PassOutcome): Promise<void> {
     if (!this.record) return;
-    if (reply === undefined) {
+    if (outcome === undefined) {
       await this.write({ status: 'cancelled', statusMessage: this.record.statusMessage ?? 'The task was stopped.' });
       this.onSettled(this);
       return;
     }
-    const message = JSON.parse(reply.json) as { result?: Record<string, unknown>; error?: TaskError };
-    if (message.error) {
-      await this.write({ status: 'failed', statusMessage: message.error.message, error: message.error });
+    if ('error' in outcome) {
+      const error = rpcErrorOf(outcome.error);
+      await this.write({ status: 'failed', statusMessage: error.message, error });
       this.onSettled(this);
       return;
     }
-    const result = message.result ?? {};
+    const { result } = outcome;
     if (result.resultType === 'input_required' && isPlainObject(result.inputRequests)) {
       this.requestState = typeof result.requestState === 'string' ? result.requestState : undefined;
       await this.write({ status: 'input_required', inputRequests: result.inputRequests, statusMessage: 'Waiting for the client to answer inputRequests.' });
       return;
     }
-    await this.write({ status: 'completed', result, statusMessage: undefined });
+    await this.write({ status: 'completed', result: this.stored(result), statusMessage: undefined });
     this.onSettled(this);
   }
 
@@ -157,29 +167,28 @@ export class TaskRun {
     void this.write(patch, true).catch(() => undefined);
   }
 
-  private runPass(params: Record<string, unknown>): Promise<Reply | undefined> {
+  private runPass(params: Record<string, unknown>): Promise<PassOutcome> {
     this.running = true;
     // The original id: the first pass's answer may be the direct answer; one pass runs at a time on the task's own peer.
     const request: JsonRpcRequest = { ...this.request, params };
     return Promise.resolve()
       .then(() => this.inner(request, this.exchange, this.facts))
-      .catch((err: unknown) => ({ json: JSON.stringify({ jsonrpc: '2.0', id: request.id, error: rpcErrorOf(err) }), status: 500 }))
+      .then((result): PassOutcome => (result === undefined ? undefined : { result }), (error: unknown): PassOutcome => ({ error }))
       .finally(() => {
         this.running = false;
       });
   }
 
   /** Before the call is a task its notifications go to the original request; after, progress becomes the status message (and, for a legacy task, goes to the session). */
-  private notify(json: string): void {
+  private notify(method: string, params: Record<string, unknown>): void {
     if (!this.record) {
-      this.original.notify(json);
+      this.original.notify(encodeNotification(method, params));
       return;
     }
-    const note = JSON.parse(json) as { method?: string; params?: Record<string, unknown> };
     // The 2025-11-25 form sends them, tagged with the task; SEP-2663 sends neither notifications/progress nor notifications/message for tasks.
-    if (this.input && (note.method === Method.progress || note.method === Method.message)) this.input.notifyClient(json);
-    if (note.method !== Method.progress || !note.params) return;
-    const { progress, total, message } = note.params;
+    if (this.input && (method === Method.progress || method === Method.message)) this.input.notifyClient(encodeNotification(method, params));
+    if (method !== Method.progress) return;
+    const { progress, total, message } = params;
     this.progressMessage = typeof message === 'string' ? message : `${progress}${typeof total === 'number' ? `/${total}` : ''}`;
   }
 

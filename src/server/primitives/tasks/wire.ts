@@ -1,7 +1,7 @@
 import { ErrorCode, RpcError } from '../../../jsonrpc/errors.js';
 import { isPlainObject } from '../../../protocol/content.js';
 import { TASKS_EXTENSION } from '../../../protocol/extensions.js';
-import { META, type ClientCapabilities, type Implementation } from '../../../protocol/meta.js';
+import type { ClientCapabilities } from '../../../protocol/meta.js';
 import type { TaskRecord } from '../../../tasks/store.js';
 
 export { TASKS_EXTENSION };
@@ -52,9 +52,9 @@ function taskMembers(record: TaskRecord): Record<string, unknown> {
   return members;
 }
 
-/** The CreateTaskResult (`resultType: "task"`, a flat Result & Task: no result, error or inputRequests). */
-export function createTaskResultJson(record: TaskRecord, serverInfo: Implementation): string {
-  return JSON.stringify({ resultType: 'task', ...taskMembers(record), _meta: { [META.serverInfo]: serverInfo } });
+/** The CreateTaskResult (`resultType: "task"`, a flat Result & Task: no result, error or inputRequests); the edge adds the server's identity. */
+export function createTaskResult(record: TaskRecord): Record<string, unknown> {
+  return { resultType: 'task', ...taskMembers(record) };
 }
 
 /** The DetailedTask of the status, as `tasks/get` answers it (`resultType: "complete"`). */
@@ -66,6 +66,7 @@ export function detailedTask(record: TaskRecord): Record<string, unknown> {
   return task;
 }
 
-export function getTaskResultJson(record: TaskRecord, serverInfo: Implementation): string {
-  return JSON.stringify({ resultType: 'complete', ...detailedTask(record), _meta: { [META.serverInfo]: serverInfo } });
+/** tasks/get's answer; the edge adds the server's identity. */
+export function getTaskResult(record: TaskRecord): Record<string, unknown> {
+  return { resultType: 'complete', ...detailedTask(record) };
 }

@@ -4,11 +4,11 @@ import { Method } from '../../../protocol/methods.js';
 import type { CacheHints, ResultEncoder } from '../../../protocol/result.js';
 import type { Era } from '../../../protocol/versions.js';
 import type { ScopePolicy } from '../../../policy/auth/scope-policy.js';
-import { CallPipeline, retryAfterMsOf, type PipelineOptions } from '../../pipeline/index.js';
+import { CallPipeline, type PipelineOptions } from '../../pipeline/index.js';
 import { ScopedToolListing } from '../../scoped-listing.js';
 import type { SubscriptionHub } from '../../subscriptions.js';
-import type { Exchange, Reply } from '../../exchange.js';
-import { ok, type MethodHandler, type MethodTable, type Primitive, type RequestFacts } from '../method-table.js';
+import type { Exchange } from '../../exchange.js';
+import type { MethodHandler, MethodTable, Primitive, RequestFacts } from '../method-table.js';
 
 export interface ToolsPrimitiveOptions extends PipelineOptions {
   scopePolicy: ScopePolicy;
@@ -27,7 +27,7 @@ export class ToolsPrimitive implements Primitive {
   readonly pipeline: CallPipeline;
   readonly listing: ScopedToolListing;
 
-  constructor(private readonly options: ToolsPrimitiveOptions) {
+  constructor(options: ToolsPrimitiveOptions) {
     this.pipeline = new CallPipeline(options);
     this.listing = new ScopedToolListing(options.registry, options.pageSize, options.cacheHints, options.results, options.scopePolicy);
     options.subscriptions.offer('tools');
@@ -40,30 +40,22 @@ export class ToolsPrimitive implements Primitive {
   }
 
   register(methods: MethodTable): void {
-    methods.both(Method.toolsList, (era) => (request, exchange) => ok(request, this.listing.pageJson(era, request.params?.cursor, exchange.auth)));
+    methods.both(Method.toolsList, (era) => (request, exchange) => this.listing.page(era, request.params?.cursor, exchange.auth));
     methods.both(Method.toolsCall, (era) => this.callHandler(era));
   }
 
+  /** The call's result object (or undefined: cancelled); the dispatcher encodes it, with a rate-limit refusal's Retry-After. */
   private callHandler(era: Era): MethodHandler {
-    const { results } = this.options;
     return (request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts) =>
-      this.pipeline
-        .call(request.params ?? {}, {
-          era,
-          protocolVersion: facts.protocolVersion,
-          clientCapabilities: facts.clientCapabilities,
-          clientInfo: facts.clientInfo,
-          logLevel: facts.logLevel,
-          progressToken: progressToken(request.params),
-          requestId: request.id,
-        }, exchange)
-        .then((outcome): Reply | undefined => {
-          if (outcome === undefined) return undefined;
-          const reply = ok(request, results.encode(era, outcome as unknown as Record<string, unknown>));
-          const retryAfterMs = retryAfterMsOf(outcome);
-          if (retryAfterMs !== undefined) reply.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-          return reply;
-        });
+      this.pipeline.call(request.params ?? {}, {
+        era,
+        protocolVersion: facts.protocolVersion,
+        clientCapabilities: facts.clientCapabilities,
+        clientInfo: facts.clientInfo,
+        logLevel: facts.logLevel,
+        progressToken: progressToken(request.params),
+        requestId: request.id,
+      }, exchange) as Promise<Record<string, unknown> | undefined>;
   }
 }
 

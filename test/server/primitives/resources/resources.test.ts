@@ -23,12 +23,12 @@ function server(options: { pageSize?: number; logger?: any } = {}) {
         name: 'template-data',
         mimeType: 'application/json',
         variables: { type: 'object', properties: { id: { type: 'string', pattern: '^[0-9]+$' } }, required: ['id'] },
-        read: (uri, { id }) => JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }),
+        read: (_uri, { id }) => JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }),
       }),
       defineResourceTemplate({
         uriTemplate: 'test://files/{+path}',
         name: 'files',
-        read: (uri, { path }) => {
+        read: (_uri, { path }) => {
           if (path === 'missing') return undefined;
           if (path === 'refused') throw new ToolError('that file is not for you');
           if (path === 'broken') throw new Error('disk on fire at /secret/place');

@@ -1,0 +1,228 @@
+import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
+import type { JsonRpcRequest, RequestId } from '../jsonrpc/types.js';
+import type { Caller } from '../policy/auth/caller.js';
+import type { AuthInfo } from '../policy/auth/principal.js';
+import { getMeta, type Implementation } from '../protocol/meta.js';
+import { ToolError } from '../protocol/tool-error.js';
+import type { Era } from '../protocol/versions.js';
+import { callerOf, type Exchange } from './exchange.js';
+import type { MethodHandler, MethodResult, RequestFacts } from './primitives/method-table.js';
+import type { ToolAnnotations, ToolResult } from './tool.js';
+
+/**
+ * What a middleware knows of the request it wraps (see docs/middleware.md).
+ * One object per request, made only when some middleware is registered.
+ */
+export interface MiddlewareContext<P = Record<string, unknown>> {
+  /** The JSON-RPC method (`tools/call`, `resources/read`, `initialize`, …). */
+  readonly method: string;
+  /**
+   * The request's params. Change them (or replace the object) before
+   * `next()` and the rest of the pipeline sees the change. For `tools/call`,
+   * `{ name, arguments }` with the arguments already validated.
+   */
+  params: P;
+  /** 'modern' (2026-07-28, stateless) or 'legacy' (a session opened by `initialize`). */
+  readonly era: Era;
+  /** Who is calling (ANONYMOUS_CALLER when nobody authenticated); `callerKey(ctx.caller)` is what per-caller state keys on. */
+  readonly caller: Caller;
+  /** The authenticated caller's id, when the transport knows it (`caller.id`; the older form). */
+  readonly principal: string | undefined;
+  /** What the transport verified about the caller (subject, client, scopes, claims). */
+  readonly auth: AuthInfo | undefined;
+  /** The request's `_meta` (progress token, modern envelope, trace context), as the client sent it. */
+  readonly meta: Record<string, unknown> | undefined;
+  readonly requestId: RequestId;
+  /** The request's protocol revision (the modern envelope's, or the legacy session's). */
+  readonly protocolVersion: string;
+  readonly clientInfo: Implementation | undefined;
+  /** What carries the connection ('stdio', 'http', …). */
+  readonly transport: string;
+  /** Aborts when the request is stopped: the client is gone or, for tools/call, cancelled it or it timed out. */
+  readonly signal: AbortSignal;
+}
+
+/** `tools/call`: the tool, found and authorized, and its arguments, validated. */
+export interface ToolCallMiddlewareContext extends MiddlewareContext<{ name: string; arguments: Record<string, unknown> }> {
+  readonly method: 'tools/call';
+  /** The tool's name, title, annotations (`readOnlyHint`, …) and input schema as registered. */
+  readonly tool: { readonly name: string; readonly title?: string; readonly annotations?: ToolAnnotations; readonly inputSchema: Record<string, unknown> };
+}
+
+/** A `tools/call` result: the tool's, or (modern era) the questions it asks the client first. */
+export type ToolCallMiddlewareResult = ToolResult | { resultType: 'input_required'; inputRequests: Record<string, unknown>; requestState: string };
+
+/**
+ * Runs the rest of the pipeline once and resolves with its result object,
+ * or undefined when the request was cancelled (nothing is sent). Calling it
+ * twice is an error.
+ */
+export type Next<R> = () => Promise<R | undefined>;
+
+/**
+ * Middleware around requests: `server.use(mw)` for every method, or
+ * `server.use(method, mw)` for one. It may observe, change `ctx.params`
+ * before `next()`, change the result after it, answer without calling
+ * `next()`, or refuse by throwing: an `RpcError` is the JSON-RPC error the
+ * client gets; for `tools/call` a `ToolError` is an `isError` result (for
+ * other methods, -32602 with its message).
+ */
+export type Middleware<C extends MiddlewareContext<any> = MiddlewareContext, R = MethodResult> = (ctx: C, next: Next<R>) => R | undefined | Promise<R | undefined>;
+
+/** The params of the methods `server.use(method, …)` types (others: `Record<string, unknown>`). */
+export interface MethodParams {
+  'tools/list': { cursor?: string };
+  'prompts/list': { cursor?: string };
+  'resources/list': { cursor?: string };
+  'resources/templates/list': { cursor?: string };
+  'prompts/get': { name: string; arguments?: Record<string, string> };
+  'resources/read': { uri: string };
+  'completion/complete': { ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string }; argument: { name: string; value: string }; context?: { arguments?: Record<string, string> } };
+  'tasks/get': { taskId: string };
+  'tasks/cancel': { taskId: string };
+  'tasks/update': { taskId: string; inputResponses: Record<string, unknown> };
+  initialize: { protocolVersion: string; capabilities: Record<string, unknown>; clientInfo?: Implementation };
+}
+
+/**
+ * The context and result types of a method `server.use(method, …)` names.
+ * The params are what the method's schema says a client sends; a middleware
+ * runs before the handler checks them, so a hostile client may send others.
+ */
+export type MiddlewareFor<M extends string> = M extends 'tools/call'
+  ? Middleware<ToolCallMiddlewareContext, ToolCallMiddlewareResult>
+  : M extends keyof MethodParams
+    ? Middleware<MiddlewareContext<MethodParams[M] & Record<string, unknown>>>
+    : Middleware;
+
+/** What `server.use(method, middleware)` records; `method` absent: every method. */
+export interface MiddlewareEntry {
+  method?: string;
+  middleware: Middleware<any, any>;
+}
+
+/** The middleware module shape the config file's `middleware` list loads: a middleware, or `{ method, middleware }`. */
+export type MiddlewareModule = Middleware<any, any> | MiddlewareEntry;
+
+/** Checks one `use` argument pair and returns its entry (a clear TypeError for anything else). */
+export function middlewareEntry(methodOrMiddleware: unknown, middleware?: unknown): MiddlewareEntry {
+  if (typeof methodOrMiddleware === 'function' && middleware === undefined) return { middleware: methodOrMiddleware as Middleware };
+  if (typeof methodOrMiddleware === 'string' && methodOrMiddleware !== '' && typeof middleware === 'function') return { method: methodOrMiddleware, middleware: middleware as Middleware };
+  throw new TypeError('use: expected use(middleware) or use(method, middleware), where middleware is a function (ctx, next) => result');
+}
+
+/**
+ * Runs `chain` around `last`, the way middleware composes (first outermost).
+ * One `dispatch` per position: a middleware that calls `next()` twice is
+ * refused (the rest of the pipeline runs once per request).
+ */
+export function runChain<C, R>(chain: readonly Middleware<any, any>[], ctx: C, last: () => Promise<R | undefined>): Promise<R | undefined> {
+  let index = -1;
+  const dispatch = (i: number): Promise<R | undefined> => {
+    if (i <= index) return Promise.reject(new Error('a middleware called next() more than once'));
+    index = i;
+    if (i === chain.length) return last();
+    try {
+      return Promise.resolve(chain[i](ctx as never, () => dispatch(i + 1)) as R | undefined);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  };
+  return dispatch(0);
+}
+
+/** The context of a request that is not a tool call (the dispatcher's part of the pipeline). */
+class RequestMiddlewareContext implements MiddlewareContext {
+  params: Record<string, unknown>;
+  private controller?: AbortController;
+  private unwatch?: () => void;
+
+  constructor(
+    readonly method: string,
+    readonly era: Era,
+    private readonly request: JsonRpcRequest,
+    private readonly exchange: Exchange,
+    private readonly facts: RequestFacts,
+  ) {
+    this.params = request.params ?? {};
+  }
+
+  get caller(): Caller {
+    return callerOf(this.exchange);
+  }
+
+  get principal(): string | undefined {
+    return this.exchange.principal;
+  }
+
+  get auth(): AuthInfo | undefined {
+    return this.exchange.auth;
+  }
+
+  get meta(): Record<string, unknown> | undefined {
+    return getMeta(this.request.params);
+  }
+
+  get requestId(): RequestId {
+    return this.request.id;
+  }
+
+  get protocolVersion(): string {
+    return this.facts.protocolVersion;
+  }
+
+  get clientInfo(): Implementation | undefined {
+    return this.facts.clientInfo;
+  }
+
+  get transport(): string {
+    return this.exchange.peer.transport;
+  }
+
+  // Made on first use: most middleware never looks at it.
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      const controller = (this.controller = new AbortController());
+      this.unwatch = this.exchange.onClose?.((reason) => controller.abort(reason));
+    }
+    return this.controller.signal;
+  }
+
+  /** The request the handler gets: the original one, unless a middleware replaced its params. */
+  forHandler(): JsonRpcRequest {
+    return this.params === (this.request.params ?? this.params) ? this.request : { ...this.request, params: this.params };
+  }
+
+  release(): void {
+    this.unwatch?.();
+  }
+}
+
+/**
+ * `handler` behind `chain`: the user middleware of one method and era,
+ * composed once (when `use` is called), so a request pays only for the
+ * middleware it has.
+ */
+export function withMiddleware(method: string, era: Era, chain: readonly Middleware<any, any>[], handler: MethodHandler): MethodHandler {
+  return (request, exchange, facts, tracked) => {
+    const ctx = new RequestMiddlewareContext(method, era, request, exchange, facts);
+    const last = (): Promise<MethodResult | undefined> => {
+      try {
+        return Promise.resolve(handler(ctx.forHandler(), exchange, facts, tracked));
+      } catch (err) {
+        return Promise.reject(err);
+      }
+    };
+    return runChain<RequestMiddlewareContext, MethodResult>(chain, ctx, last).then(
+      (result) => {
+        ctx.release();
+        return result;
+      },
+      (err: unknown) => {
+        ctx.release();
+        // Outside tools/call a ToolError is the author's message to the client, as from a prompt's handler.
+        throw err instanceof ToolError ? new RpcError(ErrorCode.InvalidParams, err.message) : err;
+      },
+    );
+  };
+}

@@ -1,0 +1,112 @@
+import { RpcError } from '../../jsonrpc/errors.js';
+import type { RequestId } from '../../jsonrpc/types.js';
+import type { Caller } from '../../policy/auth/caller.js';
+import type { AuthInfo } from '../../policy/auth/principal.js';
+import { callerOf } from '../exchange.js';
+import { getMeta, type Implementation } from '../../protocol/meta.js';
+import { ToolError } from '../../protocol/tool-error.js';
+import type { Era } from '../../protocol/versions.js';
+import type { Logger } from '../logger.js';
+import { runChain, type Middleware, type ToolCallMiddlewareContext } from '../middleware.js';
+import type { ToolAnnotations } from '../tool.js';
+import type { CallOutcome, Stage, ToolCall } from './call.js';
+import { errorResult, internalFailure } from './results.js';
+
+/** The context a `tools/call` middleware gets: a view of the call (nothing copied until asked for). */
+class ToolCallContext implements ToolCallMiddlewareContext {
+  readonly method = 'tools/call' as const;
+  params: { name: string; arguments: Record<string, unknown> };
+  private readonly given: Record<string, unknown>;
+
+  constructor(private readonly call: ToolCall) {
+    this.given = call.handlerArgs as Record<string, unknown>;
+    this.params = { name: call.tool.name, arguments: this.given };
+  }
+
+  get tool(): { name: string; title?: string; annotations?: ToolAnnotations; inputSchema: Record<string, unknown> } {
+    const { name, title, annotations } = this.call.tool.tool;
+    return { name, title, annotations, inputSchema: this.call.tool.inputSchema };
+  }
+
+  get era(): Era {
+    return this.call.info.era;
+  }
+
+  get caller(): Caller {
+    return callerOf(this.call.exchange);
+  }
+
+  get principal(): string | undefined {
+    return this.call.exchange.principal;
+  }
+
+  get auth(): AuthInfo | undefined {
+    return this.call.exchange.auth;
+  }
+
+  get meta(): Record<string, unknown> | undefined {
+    return getMeta(this.call.params);
+  }
+
+  get requestId(): RequestId {
+    return this.call.info.requestId;
+  }
+
+  get protocolVersion(): string {
+    return this.call.info.protocolVersion;
+  }
+
+  get clientInfo(): Implementation | undefined {
+    return this.call.info.clientInfo;
+  }
+
+  get transport(): string {
+    return this.call.exchange.peer.transport;
+  }
+
+  get signal(): AbortSignal {
+    return this.call.signal;
+  }
+
+  /**
+   * Before the rest of the pipeline runs: arguments a middleware changed are
+   * what the handler gets, what the user is asked to approve, what a sealed
+   * requestState is bound to and what the audit record keeps (not validated
+   * again: the middleware is the server's own code).
+   */
+  apply(): void {
+    const args = this.params?.arguments;
+    if (args === this.given) return;
+    this.call.handlerArgs = args;
+    this.call.args = (args ?? {}) as Record<string, unknown>;
+  }
+}
+
+/**
+ * The user middleware of `tools/call` (server.use), one stage of the call
+ * pipeline: after the tool is found and authorized, the caller rate-limited
+ * and the arguments validated, before input requests, approval, the
+ * concurrency slot and the handler (docs/middleware.md has the picture).
+ * A ToolError thrown by a middleware is an isError result, an RpcError the
+ * JSON-RPC error; anything else is an internal failure (a correlation id for
+ * the client, the detail in the log). The audit stage, outside, records it all.
+ */
+export function userMiddlewareStage(chain: readonly Middleware<any, any>[], logger: Logger): Stage {
+  return (call, next) => {
+    const ctx = new ToolCallContext(call);
+    const rest = (): Promise<CallOutcome> => {
+      ctx.apply();
+      return next();
+    };
+    return runChain<ToolCallContext, NonNullable<CallOutcome>>(chain, ctx, rest).catch((err: unknown): CallOutcome => {
+      if (err instanceof RpcError) throw err;
+      if (err instanceof ToolError) {
+        call.status = 'tool_error';
+        const result = errorResult(err.message);
+        if (err.structuredContent !== undefined) result.structuredContent = err.structuredContent;
+        return result;
+      }
+      return internalFailure(call, err, logger);
+    });
+  };
+}
