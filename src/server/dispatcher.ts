@@ -10,6 +10,7 @@ import { InsufficientScopeError } from './pipeline/authorize.js';
 import { MethodTable, methodNotFound, standardPrimitives, type MethodHandler, type MethodResult, type Primitive, type RequestFacts, type Route } from './primitives/index.js';
 import { RateLimitedError } from './primitives/rate-limit.js';
 import { trackedRequest } from './primitives/tracked-request.js';
+import { tracedRoute } from './traced-route.js';
 import { ToolsPrimitive } from './primitives/tools/index.js';
 import { retryAfterMsOf } from './pipeline/results.js';
 import { jsonOf } from './serialized.js';
@@ -29,7 +30,7 @@ export type { DispatcherOptions, PrimitiveContext };
  * registered into (see `primitives/`) and the user's middleware: every
  * request, `initialize` included, takes the same path (docs/middleware.md):
  *
- *   [audit + shutdown tracking, for tracked routes] → user middleware → handler → result object
+ *   [tracing] → [audit + shutdown tracking, for tracked routes] → user middleware → handler → result object
  *
  * (tools/call's audit, checks and user middleware are stages of its own
  * pipeline), and its result object is serialized once, here, for its era.
@@ -83,6 +84,7 @@ export class Dispatcher {
         if (!handler) continue;
         if (chain.length > 0) handler = withMiddleware(method, era, chain, handler);
         if (route.tracked) handler = trackedRequest(method, era, tracking, handler);
+        if (this.options.tracing) handler = tracedRoute(method, era, this.options.tracing, handler);
         composed[era] = handler;
       }
       routes.set(method, composed);

@@ -38,6 +38,11 @@ export interface MiddlewareContext<P = Record<string, unknown>> {
   readonly clientInfo: Implementation | undefined;
   /** What carries the connection ('stdio', 'http', …). */
   readonly transport: string;
+  /** HTTP request headers, lower-cased (`traceparent`, `x-request-id`, …); undefined on other transports. */
+  readonly headers: Readonly<Record<string, string | string[] | undefined>> | undefined;
+  /** The peer's address and port, when the transport knows them (HTTP: the connecting socket's, a proxy's behind one). */
+  readonly remoteAddress: string | undefined;
+  readonly remotePort: number | undefined;
   /** Aborts when the request is stopped: the client is gone or, for tools/call, cancelled it or it timed out. */
   readonly signal: AbortSignal;
 }
@@ -179,6 +184,18 @@ class RequestMiddlewareContext implements MiddlewareContext {
     return this.exchange.peer.transport;
   }
 
+  get headers(): Readonly<Record<string, string | string[] | undefined>> | undefined {
+    return this.exchange.headers;
+  }
+
+  get remoteAddress(): string | undefined {
+    return this.exchange.remoteAddress;
+  }
+
+  get remotePort(): number | undefined {
+    return this.exchange.remotePort;
+  }
+
   // Made on first use: most middleware never looks at it.
   get signal(): AbortSignal {
     if (!this.controller) {
@@ -204,6 +221,20 @@ class RequestMiddlewareContext implements MiddlewareContext {
  * middleware it has.
  */
 export function withMiddleware(method: string, era: Era, chain: readonly Middleware<any, any>[], handler: MethodHandler): MethodHandler {
+  // Outside tools/call a ToolError is the author's message to the client, as from a prompt's handler.
+  return composeRoute(method, era, chain, handler, (err) => (err instanceof ToolError ? new RpcError(ErrorCode.InvalidParams, err.message) : err));
+}
+
+/**
+ * `handler` behind one built-in middleware that wraps the whole route, its
+ * audit tracking included (tracing: server/traced-route.ts). Errors pass
+ * through untouched: the route answers exactly as it would without it.
+ */
+export function aroundRoute(method: string, era: Era, middleware: Middleware<any, any>, handler: MethodHandler): MethodHandler {
+  return composeRoute(method, era, [middleware], handler, (err) => err);
+}
+
+function composeRoute(method: string, era: Era, chain: readonly Middleware<any, any>[], handler: MethodHandler, mapError: (err: unknown) => unknown): MethodHandler {
   return (request, exchange, facts, tracked) => {
     const ctx = new RequestMiddlewareContext(method, era, request, exchange, facts);
     const last = (): Promise<MethodResult | undefined> => {
@@ -220,8 +251,7 @@ export function withMiddleware(method: string, era: Era, chain: readonly Middlew
       },
       (err: unknown) => {
         ctx.release();
-        // Outside tools/call a ToolError is the author's message to the client, as from a prompt's handler.
-        throw err instanceof ToolError ? new RpcError(ErrorCode.InvalidParams, err.message) : err;
+        throw mapError(err);
       },
     );
   };

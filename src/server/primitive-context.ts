@@ -7,6 +7,7 @@ import type { Primitive } from './primitives/method-table.js';
 import type { PromptRegistry } from './primitives/prompts/registry.js';
 import type { ResourceRegistry } from './primitives/resources/registry.js';
 import type { SubscriptionHub } from './subscriptions.js';
+import type { TracingOptions } from '../tracing/options.js';
 
 /** @internal */
 export interface DispatcherOptions extends PipelineOptions {
@@ -23,6 +24,8 @@ export interface DispatcherOptions extends PipelineOptions {
   auditSink?: AuditSink;
   /** The audit trail's failure policy, shared with the tools/call audit stage. */
   auditGuard?: AuditGuard;
+  /** The tracing middleware's options around every route (false: none). */
+  tracing?: TracingOptions | false;
   /** Primitives beyond the standard ones, registered after them (so they may wrap their methods). */
   primitives?: (context: PrimitiveContext) => Primitive[];
 }

@@ -9,6 +9,7 @@ import { Connection, type ConnectOptions, type ServerConnection } from './connec
 import { Dispatcher } from './dispatcher.js';
 import type { PrimitiveContext } from './primitive-context.js';
 import { middlewareEntry, type Middleware, type MiddlewareFor, type MiddlewareModule } from './middleware.js';
+import type { TracingOptions } from '../tracing/options.js';
 import type { Primitive } from './primitives/method-table.js';
 import { PromptRegistry, type Prompt } from './primitives/prompts/index.js';
 import { ResourceRegistry, type Resource, type ResourceTemplate } from './primitives/resources/index.js';
@@ -90,6 +91,14 @@ export interface ToolServerOptions {
    * (docs/middleware.md).
    */
   middleware?: readonly MiddlewareModule[];
+  /**
+   * OpenTelemetry (docs/tracing.md): a SERVER span and a
+   * `mcp.server.operation.duration` point per request, by the MCP semantic
+   * conventions, through `@opentelemetry/api`. On by default and free when
+   * the application registers no OpenTelemetry SDK; `{ recordArguments,
+   * recordResults }` opt in to tool arguments and results on spans; false: off.
+   */
+  tracing?: boolean | TracingOptions;
   /**
    * Long-running calls as tasks (the io.modelcontextprotocol/tasks extension):
    * where tasks are kept, their TTL and polling interval, and which tools
@@ -196,6 +205,7 @@ export class ToolServer {
       subscriptions: this.subscriptions,
       calls: this.calls,
       outer: this.audit ? [auditStage(this.audit, this.logger, this.auditGuard)] : [],
+      tracing: options.tracing === false ? false : options.tracing === true || options.tracing === undefined ? {} : options.tracing,
       auditSink: this.audit,
       auditGuard: this.auditGuard,
       primitives: (context) => [

@@ -15,8 +15,8 @@ export interface TracedRequest {
   readonly protocolVersion: string | undefined;
   readonly transport: string;
   readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
-  readonly clientAddress?: string;
-  readonly clientPort?: number;
+  readonly remoteAddress?: string;
+  readonly remotePort?: number;
 }
 
 function factsOf(ctx: TracedRequest): ServerRequestFacts {
@@ -30,8 +30,8 @@ function factsOf(ctx: TracedRequest): ServerRequestFacts {
     protocolVersion: ctx.protocolVersion,
     sessionId: typeof session === 'string' ? session : undefined,
     transport: ctx.transport,
-    clientAddress: ctx.clientAddress,
-    clientPort: ctx.clientPort,
+    clientAddress: ctx.remoteAddress,
+    clientPort: ctx.remotePort,
     meta: ctx.meta,
     headers,
   };

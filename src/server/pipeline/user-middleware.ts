@@ -64,6 +64,18 @@ class ToolCallContext implements ToolCallMiddlewareContext {
     return this.call.exchange.peer.transport;
   }
 
+  get headers(): Readonly<Record<string, string | string[] | undefined>> | undefined {
+    return this.call.exchange.headers;
+  }
+
+  get remoteAddress(): string | undefined {
+    return this.call.exchange.remoteAddress;
+  }
+
+  get remotePort(): number | undefined {
+    return this.call.exchange.remotePort;
+  }
+
   get signal(): AbortSignal {
     return this.call.signal;
   }
