@@ -5,6 +5,7 @@ import { MessageStreamSession } from '../../src/transports/message-stream.js';
 import { startHttp } from '../helpers/http.js';
 import { registerOtel, traceparent } from '../helpers/otel.js';
 import { memoryLogger, modernMeta } from '../helpers/wire.js';
+import { WITH_TASKS } from '../helpers/tasks.js';
 
 type Msg = Record<string, any>;
 
@@ -197,5 +198,28 @@ describe('mcp.server.operation.duration', () => {
         expect.objectContaining({ attributes: expect.objectContaining({ 'gen_ai.tool.name': 'fail', 'error.type': 'tool_error' }), count: 1 }),
       ]),
     );
+  });
+});
+
+describe('a task and the call that created it', () => {
+  it("the task's tool spans are children of the tools/call span, and its tasks/get spans link to it", async () => {
+    const otel = registerOtel();
+    const server = makeServer({
+      tools: [{ name: 'report', description: 'slow', inputSchema: { type: 'object' }, task: 'always', handler: async () => {
+        trace.getTracer('tool').startSpan('build report').end();
+        return 'done';
+      } }],
+    });
+    const s = stdio(server);
+    const created = await s.modern('tools/call', { name: 'report', arguments: {} }, WITH_TASKS);
+    expect(created.result.resultType).toBe('task');
+    const taskId = created.result.taskId as string;
+    const call = otel.span('tools/call report');
+    await expect.poll(() => otel.spans().some((sp) => sp.name === 'build report')).toBe(true);
+    expect(otel.span('build report').parentSpanContext?.spanId).toBe(call.spanContext().spanId);
+    await s.modern('tasks/get', { taskId }, WITH_TASKS);
+    const get = otel.span('tasks/get');
+    expect(get.links.map((l) => l.context.spanId)).toEqual([call.spanContext().spanId]);
+    expect(get.spanContext().traceId).not.toBe(call.spanContext().traceId);
   });
 });
