@@ -76,6 +76,7 @@ export class Dispatcher {
     const chainOf = (method: string) => this.middleware.filter((m) => m.method === undefined || m.method === method).map((m) => m.middleware);
     const tracking = { calls: this.options.calls, auditSink: this.options.auditSink, auditGuard: this.options.auditGuard, logger: this.options.logger };
     const routes = new Map<string, Route>();
+    const knownTarget = (method: string, name: string) => (method === Method.toolsCall ? this.options.registry.has(name) : this.options.prompts.has(name));
     for (const [method, route] of this.methods.entries()) {
       const chain = method === Method.toolsCall ? [] : chainOf(method);
       const composed: Route = {};
@@ -84,7 +85,7 @@ export class Dispatcher {
         if (!handler) continue;
         if (chain.length > 0) handler = withMiddleware(method, era, chain, handler);
         if (route.tracked) handler = trackedRequest(method, era, tracking, handler);
-        if (this.options.tracing) handler = tracedRoute(method, era, this.options.tracing, handler);
+        if (this.options.tracing) handler = tracedRoute(method, era, this.options.tracing, handler, knownTarget);
         composed[era] = handler;
       }
       routes.set(method, composed);

@@ -10,9 +10,10 @@ import type { MethodHandler } from './primitives/method-table.js';
  * SERVER span covers everything the request does, audit tracking and (for
  * tools/call) the whole call pipeline, refusals included. While no
  * OpenTelemetry SDK is registered a request goes straight to the route: no
- * middleware context, no span, no attributes.
+ * middleware context, no span, no attributes. `knownTarget` says whether a
+ * tool or prompt name is registered: only those name spans and series.
  */
-export function tracedRoute(method: string, era: Era, options: TracingOptions, handler: MethodHandler): MethodHandler {
-  const traced = aroundRoute(method, era, tracing(options), handler);
+export function tracedRoute(method: string, era: Era, options: TracingOptions, handler: MethodHandler, knownTarget: (method: string, name: string) => boolean): MethodHandler {
+  const traced = aroundRoute(method, era, tracing(options, knownTarget), handler);
   return (request, exchange, facts, tracked) => (telemetryActive('server') ? traced(request, exchange, facts, tracked) : handler(request, exchange, facts, tracked));
 }

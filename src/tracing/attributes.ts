@@ -39,12 +39,20 @@ export interface OperationFacts {
   serverPort?: number;
   clientAddress?: string;
   clientPort?: number;
+  /**
+   * Whether the tool or prompt a request names exists (the server knows;
+   * absent: trusted, as on the client). An unknown name is left out of the
+   * span name and the attributes: a client must not choose span names and
+   * metric series.
+   */
+  knownTarget?: (method: string, name: string) => boolean;
 }
 
 /** The tool or prompt a request names: the low-cardinality target of the span name. */
-function target(method: string, params: Record<string, unknown> | undefined): { tool?: string; prompt?: string } {
+function target(method: string, params: Record<string, unknown> | undefined, known?: OperationFacts['knownTarget']): { tool?: string; prompt?: string } {
   const name = params?.name;
   if (typeof name !== 'string') return {};
+  if (known && (method === 'tools/call' || method === 'prompts/get') && !known(method, name)) return {};
   if (method === 'tools/call') return { tool: name };
   if (method === 'prompts/get') return { prompt: name };
   return {};
@@ -54,8 +62,8 @@ function target(method: string, params: Record<string, unknown> | undefined): { 
  * `{mcp.method.name} {target}` (`tools/call get_weather`, `prompts/get review`),
  * or the method alone. A resource URI is never part of it (high cardinality).
  */
-export function operationSpanName(method: string, params: Record<string, unknown> | undefined): string {
-  const { tool, prompt } = target(method, params);
+export function operationSpanName(method: string, params: Record<string, unknown> | undefined, known?: OperationFacts['knownTarget']): string {
+  const { tool, prompt } = target(method, params, known);
   const name = tool ?? prompt;
   return name === undefined ? method : `${method} ${name}`;
 }
@@ -75,7 +83,7 @@ function networkAttributes(transport: string, into: Attributes): void {
  */
 export function requestAttributes(facts: OperationFacts): Attributes {
   const attributes: Attributes = { [McpAttr.methodName]: facts.method };
-  const { tool, prompt } = target(facts.method, facts.params);
+  const { tool, prompt } = target(facts.method, facts.params, facts.knownTarget);
   if (tool !== undefined) {
     attributes[McpAttr.toolName] = tool;
     attributes[McpAttr.operationName] = 'execute_tool';

@@ -19,7 +19,7 @@ export interface TracedRequest {
   readonly remotePort?: number;
 }
 
-function factsOf(ctx: TracedRequest): ServerRequestFacts {
+function factsOf(ctx: TracedRequest, knownTarget: ServerRequestFacts['knownTarget']): ServerRequestFacts {
   const headers = ctx.headers;
   // A legacy HTTP request reached here with a session the server knows (unknown ids are refused before).
   const session = ctx.era === 'legacy' ? headers?.['mcp-session-id'] : undefined;
@@ -34,6 +34,7 @@ function factsOf(ctx: TracedRequest): ServerRequestFacts {
     clientPort: ctx.remotePort,
     meta: ctx.meta,
     headers,
+    knownTarget,
   };
 }
 
@@ -43,6 +44,6 @@ function factsOf(ctx: TracedRequest): ServerRequestFacts {
  * conventions (docs/tracing.md). With no OpenTelemetry SDK registered it
  * calls `next()` and nothing else.
  */
-export function tracing(options: TracingOptions = {}) {
-  return <R>(ctx: TracedRequest, next: () => Promise<R>): Promise<R> => traceServerRequest(() => factsOf(ctx), options, next);
+export function tracing(options: TracingOptions = {}, knownTarget?: ServerRequestFacts['knownTarget']) {
+  return <R>(ctx: TracedRequest, next: () => Promise<R>): Promise<R> => traceServerRequest(() => factsOf(ctx, knownTarget), options, next);
 }

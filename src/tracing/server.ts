@@ -42,7 +42,7 @@ export function traceServerRequest<R>(facts: () => ServerRequestFacts, options: 
   const parent = serverParent(request.meta, request.headers);
   const taskLink = taskLinks.linkFor(request.method, request.params);
   const links = taskLink ? [...(parent.links ?? []), taskLink] : parent.links;
-  const span = mcpTracer().startSpan(operationSpanName(request.method, request.params), { kind: SpanKind.SERVER, attributes, links }, parent.context);
+  const span = mcpTracer().startSpan(operationSpanName(request.method, request.params, request.knownTarget), { kind: SpanKind.SERVER, attributes, links }, parent.context);
   const recording = span.isRecording();
   if (recording && options.recordArguments && request.method === 'tools/call') {
     const args = jsonAttribute(request.params?.arguments ?? {}, options.maxRecordedChars ?? DEFAULT_MAX_RECORDED_CHARS);

@@ -132,9 +132,22 @@ describe('failures', () => {
     const otel = registerOtel();
     const answer = await stdio(makeServer()).modern('prompts/get', { name: 'nope' });
     expect(answer.error.code).toBe(-32602);
-    const span = otel.span('prompts/get nope');
+    // An unknown name is not the span's target: clients do not choose span names.
+    const span = otel.span('prompts/get');
     expect(span.attributes).toMatchObject({ 'error.type': '-32602', 'rpc.response.status_code': '-32602' });
+    expect(span.attributes).not.toHaveProperty('gen_ai.prompt.name');
     expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: answer.error.message });
+  });
+
+  it('an unknown tool names neither the span nor a metric series', async () => {
+    const otel = registerOtel();
+    const s = stdio(makeServer());
+    for (const name of ['x-1', 'x-2', 'x-3']) await s.modern('tools/call', { name, arguments: {} });
+    expect(otel.spans().map((sp) => sp.name)).toEqual(['tools/call', 'tools/call', 'tools/call']);
+    expect(otel.spans().every((sp) => !('gen_ai.tool.name' in sp.attributes) && sp.attributes['error.type'] !== undefined)).toBe(true);
+    const points = await otel.histogram('mcp.server.operation.duration');
+    expect(points).toHaveLength(1);
+    expect(points[0].count).toBe(3);
   });
 });
 
