@@ -108,10 +108,11 @@ export function requestAttributes(facts: OperationFacts): Attributes {
 }
 
 /** The histogram's attributes: the span's minus those unique to one request (id, session, URI, client address). */
-const PER_REQUEST = [McpAttr.requestId, McpAttr.sessionId, McpAttr.resourceUri, McpAttr.clientAddress, McpAttr.clientPort];
+const PER_REQUEST: ReadonlySet<string> = new Set([McpAttr.requestId, McpAttr.sessionId, McpAttr.resourceUri, McpAttr.clientAddress, McpAttr.clientPort]);
 export function metricAttributes(spanAttributes: Attributes, outcome: Outcome): Attributes {
-  const attributes: Attributes = { ...spanAttributes };
-  for (const key of PER_REQUEST) delete attributes[key];
+  // Built key by key rather than copied and deleted from: `delete` turns an object into a slow dictionary.
+  const attributes: Attributes = {};
+  for (const key in spanAttributes) if (!PER_REQUEST.has(key)) attributes[key] = spanAttributes[key];
   if (outcome.errorType !== undefined) attributes[McpAttr.errorType] = outcome.errorType;
   if (outcome.statusCode !== undefined) attributes[McpAttr.statusCode] = outcome.statusCode;
   return attributes;
