@@ -14,6 +14,7 @@ export { MethodTable, type Primitive, type MethodHandler, type MethodResult, typ
 export { withJson } from './server/serialized.js';
 export type { TrackedRequest } from './server/primitives/tracked.js';
 export type { Middleware, MiddlewareContext, MiddlewareFor, MethodParams, MiddlewareEntry, MiddlewareModule, Next, ToolCallMiddlewareContext, ToolCallMiddlewareResult } from './server/middleware.js';
+export type { TracingOptions } from './tracing/options.js';
 export type { PrimitiveContext } from './server/primitive-context.js';
 export type { ServerConnection, ConnectOptions, ReceiveOptions, Reply } from './server/connection.js';
 export type { JsonRpcMessage, JsonRpcRequest, JsonRpcNotification, JsonRpcResponse, RequestId } from './jsonrpc/types.js';
