@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port.js';
 import { until } from './until.js';
 
 /**
@@ -22,15 +23,6 @@ if (!REDIS_SERVER) {
   console.warn(`\n*** SKIPPED: ${REDIS_MISSING} (they fail under CI=true) ***\n`);
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
-}
 
 /** True when something answers PING with PONG on the port. */
 function pings(port: number): Promise<boolean> {
