@@ -11,6 +11,8 @@ import { MethodTable, methodNotFound, standardPrimitives, type MethodHandler, ty
 import { RateLimitedError } from './primitives/rate-limit.js';
 import { trackedRequest } from './primitives/tracked-request.js';
 import { tracedRoute } from './traced-route.js';
+import type { TracedCatalog } from '../tracing/middleware.js';
+import { redactArguments } from '../audit/redact.js';
 import { ToolsPrimitive } from './primitives/tools/index.js';
 import { retryAfterMsOf } from './pipeline/results.js';
 import { jsonOf } from './serialized.js';
@@ -76,7 +78,10 @@ export class Dispatcher {
     const chainOf = (method: string) => this.middleware.filter((m) => m.method === undefined || m.method === method).map((m) => m.middleware);
     const tracking = { calls: this.options.calls, auditSink: this.options.auditSink, auditGuard: this.options.auditGuard, logger: this.options.logger };
     const routes = new Map<string, Route>();
-    const knownTarget = (method: string, name: string) => (method === Method.toolsCall ? this.options.registry.has(name) : this.options.prompts.has(name));
+    const catalog: TracedCatalog = {
+      knownTarget: (method, name) => (method === Method.toolsCall ? this.options.registry.has(name) : this.options.prompts.has(name)),
+      redactArguments: (name, args) => redactArguments(args, this.options.registry.get(name)?.inputSchema),
+    };
     for (const [method, route] of this.methods.entries()) {
       const chain = method === Method.toolsCall ? [] : chainOf(method);
       const composed: Route = {};
@@ -85,7 +90,7 @@ export class Dispatcher {
         if (!handler) continue;
         if (chain.length > 0) handler = withMiddleware(method, era, chain, handler);
         if (route.tracked) handler = trackedRequest(method, era, tracking, handler);
-        if (this.options.tracing) handler = tracedRoute(method, era, this.options.tracing, handler, knownTarget);
+        if (this.options.tracing) handler = tracedRoute(method, era, this.options.tracing, handler, catalog);
         composed[era] = handler;
       }
       routes.set(method, composed);

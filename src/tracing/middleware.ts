@@ -19,7 +19,15 @@ export interface TracedRequest {
   readonly remotePort?: number;
 }
 
-function factsOf(ctx: TracedRequest, knownTarget: ServerRequestFacts['knownTarget']): ServerRequestFacts {
+/** What the server tells the tracing middleware of its catalog. */
+export interface TracedCatalog {
+  /** Whether a tool (tools/call) or prompt (prompts/get) of that name exists. */
+  knownTarget(method: string, name: string): boolean;
+  /** A tool's arguments with what the audit trail redacts redacted. */
+  redactArguments(toolName: string, args: unknown): unknown;
+}
+
+function factsOf(ctx: TracedRequest, catalog: TracedCatalog | undefined): ServerRequestFacts {
   const headers = ctx.headers;
   // A legacy HTTP request reached here with a session the server knows (unknown ids are refused before).
   const session = ctx.era === 'legacy' ? headers?.['mcp-session-id'] : undefined;
@@ -34,7 +42,8 @@ function factsOf(ctx: TracedRequest, knownTarget: ServerRequestFacts['knownTarge
     clientPort: ctx.remotePort,
     meta: ctx.meta,
     headers,
-    knownTarget,
+    knownTarget: catalog?.knownTarget,
+    redactArguments: catalog?.redactArguments,
   };
 }
 
@@ -44,6 +53,6 @@ function factsOf(ctx: TracedRequest, knownTarget: ServerRequestFacts['knownTarge
  * conventions (docs/tracing.md). With no OpenTelemetry SDK registered it
  * calls `next()` and nothing else.
  */
-export function tracing(options: TracingOptions = {}, knownTarget?: ServerRequestFacts['knownTarget']) {
-  return <R>(ctx: TracedRequest, next: () => Promise<R>): Promise<R> => traceServerRequest(() => factsOf(ctx, knownTarget), options, next);
+export function tracing(options: TracingOptions = {}, catalog?: TracedCatalog) {
+  return <R>(ctx: TracedRequest, next: () => Promise<R>): Promise<R> => traceServerRequest(() => factsOf(ctx, catalog), options, next);
 }

@@ -11,6 +11,8 @@ export interface ServerRequestFacts extends OperationFacts {
   meta: Readonly<Record<string, unknown>> | undefined;
   /** HTTP request headers, lower-cased; absent on other transports. */
   headers?: Readonly<Record<string, string | string[] | undefined>>;
+  /** The tool's arguments as they may be recorded (the server redacts what the audit trail would). */
+  redactArguments?: (toolName: string, args: unknown) => unknown;
 }
 
 const CANCELLED: Outcome = { errorType: 'cancelled' };
@@ -45,7 +47,10 @@ export function traceServerRequest<R>(facts: () => ServerRequestFacts, options: 
   const span = mcpTracer().startSpan(operationSpanName(request.method, request.params, request.knownTarget), { kind: SpanKind.SERVER, attributes, links }, parent.context);
   const recording = span.isRecording();
   if (recording && options.recordArguments && request.method === 'tools/call') {
-    const args = jsonAttribute(request.params?.arguments ?? {}, options.maxRecordedChars ?? DEFAULT_MAX_RECORDED_CHARS);
+    const given = request.params?.arguments ?? {};
+    const name = request.params?.name;
+    const recorded = request.redactArguments && typeof name === 'string' ? request.redactArguments(name, given) : given;
+    const args = jsonAttribute(recorded, options.maxRecordedChars ?? DEFAULT_MAX_RECORDED_CHARS);
     if (args !== undefined) span.setAttribute(McpAttr.toolArguments, args);
   }
   const finish = (outcome: Outcome): void => {

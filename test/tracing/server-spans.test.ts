@@ -189,6 +189,22 @@ describe('opt-ins and switches', () => {
     expect(JSON.parse(span.attributes['gen_ai.tool.call.result'] as string)).toMatchObject({ content: [{ type: 'text', text: 'sunny in Oslo' }] });
   });
 
+  it('recorded arguments are redacted as the audit trail redacts them (x-sensitive, secret key names)', async () => {
+    const otel = registerOtel();
+    const server = makeServer({
+      tracing: { recordArguments: true },
+      tools: [{
+        name: 'login',
+        description: 'd',
+        inputSchema: { type: 'object', properties: { user: { type: 'string' }, pin: { type: 'string', 'x-sensitive': true }, password: { type: 'string' } } },
+        handler: () => 'ok',
+      }],
+    });
+    await stdio(server).modern('tools/call', { name: 'login', arguments: { user: 'ada', pin: '1234', password: 'hunter2' } });
+    const recorded = JSON.parse(otel.span('tools/call login').attributes['gen_ai.tool.call.arguments'] as string);
+    expect(recorded).toEqual({ user: 'ada', pin: '[REDACTED]', password: '[REDACTED]' });
+  });
+
   it('tracing: false records nothing', async () => {
     const otel = registerOtel();
     await stdio(makeServer({ tracing: false })).modern('tools/list');
