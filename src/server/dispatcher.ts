@@ -7,7 +7,7 @@ import { Method } from '../protocol/methods.js';
 import { ResultEncoder } from '../protocol/result.js';
 import { negotiateLegacyVersion, type Era } from '../protocol/versions.js';
 import { InsufficientScopeError } from './pipeline/authorize.js';
-import { MethodTable, methodNotFound, standardPrimitives, type MethodHandler, type MethodResult, type Primitive, type RequestFacts, type Route } from './primitives/index.js';
+import { MethodTable, methodNotFound, NO_USER_MIDDLEWARE, standardPrimitives, type UserStage, type MethodHandler, type MethodResult, type Primitive, type RequestFacts, type Route } from './primitives/index.js';
 import { RateLimitedError } from './primitives/rate-limit.js';
 import { trackedRequest } from './primitives/tracked-request.js';
 import { tracedRoute } from './traced-route.js';
@@ -16,7 +16,7 @@ import { redactArguments } from '../audit/redact.js';
 import { ToolsPrimitive } from './primitives/tools/index.js';
 import { retryAfterMsOf } from './pipeline/results.js';
 import { jsonOf } from './serialized.js';
-import { withMiddleware, type MiddlewareEntry } from './middleware.js';
+import { userStage, withMiddleware, type MiddlewareEntry } from './middleware.js';
 import type { Logger } from './logger.js';
 import type { Peer } from './peer.js';
 import type { Exchange, Reply } from './exchange.js';
@@ -88,7 +88,8 @@ export class Dispatcher {
       for (const era of ['modern', 'legacy'] as const) {
         let handler: MethodHandler | undefined = route[era];
         if (!handler) continue;
-        if (chain.length > 0) handler = withMiddleware(method, era, chain, handler);
+        if (route.userStage) handler = withUserStage(handler, chain.length > 0 ? userStage(method, era, chain) : NO_USER_MIDDLEWARE);
+        else if (chain.length > 0) handler = withMiddleware(method, era, chain, handler);
         if (route.tracked) handler = trackedRequest(method, era, tracking, handler);
         if (this.options.tracing) handler = tracedRoute(method, era, this.options.tracing, handler, catalog);
         composed[era] = handler;
@@ -242,4 +243,9 @@ function handshakeFacts(params: Record<string, unknown> | undefined): RequestFac
 function withLegacyHint(err: unknown): unknown {
   if (!(err instanceof RpcError) || err.code !== ErrorCode.InvalidParams) return err;
   return new RpcError(err.code, `${err.message} (a client of protocol 2025-11-25 or earlier sends initialize first)`, err.data, err.httpStatus);
+}
+
+/** A route that runs its user middleware itself, after its checks, given its stage (composed once). */
+function withUserStage(handler: MethodHandler, stage: UserStage): MethodHandler {
+  return (request, exchange, facts, tracked) => handler(request, exchange, facts, tracked, stage);
 }

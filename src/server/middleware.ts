@@ -6,7 +6,7 @@ import { getMeta, type Implementation } from '../protocol/meta.js';
 import { ToolError } from '../protocol/tool-error.js';
 import type { Era } from '../protocol/versions.js';
 import { callerOf, type Exchange } from './exchange.js';
-import type { MethodHandler, MethodResult, RequestFacts } from './primitives/method-table.js';
+import type { MethodHandler, MethodResult, RequestFacts, UserStage } from './primitives/method-table.js';
 import type { ToolAnnotations, ToolResult } from './tool.js';
 
 /**
@@ -223,6 +223,31 @@ class RequestMiddlewareContext implements MiddlewareContext {
 export function withMiddleware(method: string, era: Era, chain: readonly Middleware<any, any>[], handler: MethodHandler): MethodHandler {
   // Outside tools/call a ToolError is the author's message to the client, as from a prompt's handler.
   return composeRoute(method, era, chain, handler, (err) => (err instanceof ToolError ? new RpcError(ErrorCode.InvalidParams, err.message) : err));
+}
+
+/**
+ * The user middleware of a route that runs it after its own checks
+ * (`{ userStage: true }`: prompts/get, resources/read, completion/complete),
+ * composed once. The middleware sees `params` (the checked request) and the
+ * entry's fields (`ctx.prompt`, `ctx.resource`); the route goes on with
+ * `ctx.params` as the middleware left them. Errors map as withMiddleware's.
+ */
+export function userStage(method: string, era: Era, chain: readonly Middleware<any, any>[]): UserStage {
+  return (request, exchange, facts, params, entry, next) => {
+    const ctx = new RequestMiddlewareContext(method, era, request, exchange, facts);
+    ctx.params = params;
+    if (entry) Object.assign(ctx, entry);
+    return runChain<RequestMiddlewareContext, MethodResult>(chain, ctx, () => next(ctx.params)).then(
+      (result) => {
+        ctx.release();
+        return result;
+      },
+      (err: unknown) => {
+        ctx.release();
+        throw err instanceof ToolError ? new RpcError(ErrorCode.InvalidParams, err.message) : err;
+      },
+    );
+  };
 }
 
 /**
