@@ -163,3 +163,18 @@ describe.each(['modern', 'legacy'] as const)('built-in checks before user middle
     expect((await call('completion/complete', completion)).result.completion.values).toEqual(['users']);
   });
 });
+
+it('resources/subscribe (legacy): a resource the caller may not read is acknowledged as without middleware, which never sees it; a bad uri is refused first', async () => {
+  const { server, seen } = watched();
+  server.use('resources/subscribe', (ctx, next) => {
+    seen.push({ method: 'resources/subscribe', params: ctx.params });
+    return next();
+  });
+  const call = await connect(server, 'legacy');
+  const plain = await connect(makeServer(), 'legacy');
+  expect(await call('resources/subscribe', { uri: 'docs://hr' })).toEqual(await plain('resources/subscribe', { uri: 'docs://hr' }));
+  expect((await call('resources/subscribe', { uri: '' })).error).toMatchObject({ code: -32602 });
+  expect(seen).toEqual([]);
+  expect((await call('resources/subscribe', { uri: 'docs://open' })).result).toEqual({});
+  expect(seen).toEqual([{ method: 'resources/subscribe', params: { uri: 'docs://open' } }]);
+});

@@ -67,25 +67,33 @@ export class ResourcesPrimitive implements Primitive {
       tracked: true,
       userStage: true,
     });
-    // 2026-07-28 replaced these with subscriptions/listen's resourceSubscriptions.
+    // 2026-07-28 replaced these with subscriptions/listen's resourceSubscriptions. In stages: the uri checked, then
+    // (subscribe) a resource the caller may not read acknowledged as any unknown URI is, and never reported to it;
+    // then the user middleware (it sees `{ uri }`), then the subscription.
     methods.add(Method.resourcesSubscribe, {
       tracked: true,
-      legacy: (request, exchange, _facts, tracked) => {
+      userStage: true,
+      legacy: (request, exchange, facts, tracked, user = NO_USER_MIDDLEWARE) => {
         if (typeof request.params?.uri === 'string') tracked!.target = request.params.uri;
-        const uri = watchedUri(request);
-        // A resource the caller may not read is acknowledged as any unknown URI is, and never reported to it.
+        const uri = watchedUri(request.params?.uri);
         if (!this.mayRead(uri, exchange.auth)) return {};
-        if (!this.options.subscriptions.subscribeLegacy(exchange.peer, uri)) {
-          throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: this session watches as many resources as it may; unsubscribe from one first');
-        }
-        return {};
+        return user(request, exchange, facts, { uri }, undefined, async (after) => {
+          const watched = after.uri === uri ? uri : watchedUri(after.uri);
+          if (watched !== uri && !this.mayRead(watched, exchange.auth)) return {};
+          if (!this.options.subscriptions.subscribeLegacy(exchange.peer, watched)) {
+            throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: this session watches as many resources as it may; unsubscribe from one first');
+          }
+          return {};
+        });
       },
     });
     methods.add(Method.resourcesUnsubscribe, {
-      legacy: (request, exchange) => {
-        this.options.subscriptions.unsubscribeLegacy(exchange.peer, watchedUri(request));
-        return {};
-      },
+      userStage: true,
+      legacy: (request, exchange, facts, _tracked, user = NO_USER_MIDDLEWARE) =>
+        user(request, exchange, facts, { uri: watchedUri(request.params?.uri) }, undefined, async (after) => {
+          this.options.subscriptions.unsubscribeLegacy(exchange.peer, watchedUri(after.uri));
+          return {};
+        }),
     });
   }
 
@@ -206,8 +214,7 @@ function notFound(uri: string): RpcError {
   return new RpcError(ErrorCode.InvalidParams, 'Resource not found', { uri });
 }
 
-function watchedUri(request: JsonRpcRequest): string {
-  const uri = request.params?.uri;
+function watchedUri(uri: unknown): string {
   if (typeof uri !== 'string' || uri === '' || uri.length > MAX_WATCHED_URI_CHARS) {
     throw new RpcError(ErrorCode.InvalidParams, `Invalid params: "uri" must be a string of 1 to ${MAX_WATCHED_URI_CHARS} characters`);
   }
