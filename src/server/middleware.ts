@@ -8,6 +8,8 @@ import type { Era } from '../protocol/versions.js';
 import { callerOf, type Exchange } from './exchange.js';
 import type { MethodHandler, MethodResult, RequestFacts, UserStage } from './primitives/method-table.js';
 import type { ToolAnnotations, ToolResult } from './tool.js';
+import type { Prompt } from './primitives/prompts/prompt.js';
+import type { Resource, ResourceTemplate } from './primitives/resources/resource.js';
 
 /**
  * What a middleware knows of the request it wraps (see docs/middleware.md).
@@ -54,6 +56,20 @@ export interface ToolCallMiddlewareContext extends MiddlewareContext<{ name: str
   readonly tool: { readonly name: string; readonly title?: string; readonly annotations?: ToolAnnotations; readonly inputSchema: Record<string, unknown> };
 }
 
+/** `prompts/get`: the prompt, found and authorized, and its arguments, checked (the caller was rate-limited). */
+export interface PromptGetMiddlewareContext extends MiddlewareContext<{ name: string; arguments: Record<string, string> } & Record<string, unknown>> {
+  readonly method: 'prompts/get';
+  /** The prompt as registered (name, title, description, arguments). */
+  readonly prompt: Prompt<unknown>;
+}
+
+/** `resources/read`: the resource or template that serves the uri, found and authorized (a template's variables checked); absent for a stored result's uri. */
+export interface ResourceReadMiddlewareContext extends MiddlewareContext<{ uri: string } & Record<string, unknown>> {
+  readonly method: 'resources/read';
+  /** The resource, or the resource template, as registered. */
+  readonly resource?: Resource | ResourceTemplate<unknown>;
+}
+
 /** A `tools/call` result: the tool's, or (modern era) the questions it asks the client first. */
 export type ToolCallMiddlewareResult = ToolResult | { resultType: 'input_required'; inputRequests: Record<string, unknown>; requestState: string };
 
@@ -91,11 +107,18 @@ export interface MethodParams {
 
 /**
  * The context and result types of a method `server.use(method, …)` names.
- * The params are what the method's schema says a client sends; a middleware
- * runs before the handler checks them, so a hostile client may send others.
+ * The params are what the method's schema says a client sends. tools/call,
+ * prompts/get, resources/read, completion/complete and resources/subscribe
+ * have them checked before any middleware runs; for other methods a
+ * middleware runs before the handler checks them, so a hostile client may
+ * send others.
  */
 export type MiddlewareFor<M extends string> = M extends 'tools/call'
   ? Middleware<ToolCallMiddlewareContext, ToolCallMiddlewareResult>
+  : M extends 'prompts/get'
+    ? Middleware<PromptGetMiddlewareContext>
+  : M extends 'resources/read'
+    ? Middleware<ResourceReadMiddlewareContext>
   : M extends keyof MethodParams
     ? Middleware<MiddlewareContext<MethodParams[M] & Record<string, unknown>>>
     : Middleware;
