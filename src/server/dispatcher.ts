@@ -35,7 +35,10 @@ export type { DispatcherOptions, PrimitiveContext };
  *   [tracing] → [audit + shutdown tracking, for tracked routes] → user middleware → handler → result object
  *
  * (tools/call's audit, checks and user middleware are stages of its own
- * pipeline), and its result object is serialized once, here, for its era.
+ * pipeline; a route registered `{ userStage: true }`, prompts/get,
+ * resources/read, completion/complete, resources/(un)subscribe, runs its
+ * user middleware itself, after its built-in checks), and its result object
+ * is serialized once, here, for its era.
  * Knows nothing of sockets: transports hand it messages and write its replies.
  */
 export class Dispatcher {
@@ -69,7 +72,8 @@ export class Dispatcher {
 
   /**
    * Builds every route: the primitive's handler behind the user middleware
-   * that applies to its method, behind the audit tracking of tracked routes.
+   * that applies to its method (or, `userStage` routes, given it to run after
+   * their checks), behind the audit tracking of tracked routes.
    * With no middleware a route is the handler itself (no step added). The
    * user's tools/call middleware is a stage of the call pipeline instead,
    * where the tool and its validated arguments are known.
