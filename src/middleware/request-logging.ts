@@ -27,7 +27,10 @@ export interface RequestLoggingOptions {
  *   server.use(requestLogging());
  *
  * Like all user middleware it sees the requests that reach its place in the
- * pipeline (docs/middleware.md): tools/call after validation.
+ * pipeline (docs/middleware.md): tools/call, prompts/get, resources/read and
+ * completion/complete once their built-in checks passed (a request refused
+ * as unknown, unauthorized, rate-limited or invalid is in the audit trail,
+ * not in this log).
  */
 export function requestLogging(options: RequestLoggingOptions = {}): Middleware<any, any> {
   const logger = options.logger ?? createLogger();

@@ -7,7 +7,7 @@ import { Method } from '../protocol/methods.js';
 import { ResultEncoder } from '../protocol/result.js';
 import { negotiateLegacyVersion, type Era } from '../protocol/versions.js';
 import { InsufficientScopeError } from './pipeline/authorize.js';
-import { MethodTable, methodNotFound, standardPrimitives, type MethodHandler, type MethodResult, type Primitive, type RequestFacts, type Route } from './primitives/index.js';
+import { MethodTable, methodNotFound, NO_USER_MIDDLEWARE, standardPrimitives, type UserStage, type MethodHandler, type MethodResult, type Primitive, type RequestFacts, type Route } from './primitives/index.js';
 import { RateLimitedError } from './primitives/rate-limit.js';
 import { trackedRequest } from './primitives/tracked-request.js';
 import { tracedRoute } from './traced-route.js';
@@ -16,7 +16,7 @@ import { redactArguments } from '../audit/redact.js';
 import { ToolsPrimitive } from './primitives/tools/index.js';
 import { retryAfterMsOf } from './pipeline/results.js';
 import { jsonOf } from './serialized.js';
-import { withMiddleware, type MiddlewareEntry } from './middleware.js';
+import { userStage, withMiddleware, type MiddlewareEntry } from './middleware.js';
 import type { Logger } from './logger.js';
 import type { Peer } from './peer.js';
 import type { Exchange, Reply } from './exchange.js';
@@ -35,7 +35,10 @@ export type { DispatcherOptions, PrimitiveContext };
  *   [tracing] → [audit + shutdown tracking, for tracked routes] → user middleware → handler → result object
  *
  * (tools/call's audit, checks and user middleware are stages of its own
- * pipeline), and its result object is serialized once, here, for its era.
+ * pipeline; a route registered `{ userStage: true }`, prompts/get,
+ * resources/read, completion/complete, resources/(un)subscribe, runs its
+ * user middleware itself, after its built-in checks), and its result object
+ * is serialized once, here, for its era.
  * Knows nothing of sockets: transports hand it messages and write its replies.
  */
 export class Dispatcher {
@@ -69,7 +72,8 @@ export class Dispatcher {
 
   /**
    * Builds every route: the primitive's handler behind the user middleware
-   * that applies to its method, behind the audit tracking of tracked routes.
+   * that applies to its method (or, `userStage` routes, given it to run after
+   * their checks), behind the audit tracking of tracked routes.
    * With no middleware a route is the handler itself (no step added). The
    * user's tools/call middleware is a stage of the call pipeline instead,
    * where the tool and its validated arguments are known.
@@ -88,7 +92,8 @@ export class Dispatcher {
       for (const era of ['modern', 'legacy'] as const) {
         let handler: MethodHandler | undefined = route[era];
         if (!handler) continue;
-        if (chain.length > 0) handler = withMiddleware(method, era, chain, handler);
+        if (route.userStage) handler = withUserStage(handler, chain.length > 0 ? userStage(method, era, chain) : NO_USER_MIDDLEWARE);
+        else if (chain.length > 0) handler = withMiddleware(method, era, chain, handler);
         if (route.tracked) handler = trackedRequest(method, era, tracking, handler);
         if (this.options.tracing) handler = tracedRoute(method, era, this.options.tracing, handler, catalog);
         composed[era] = handler;
@@ -242,4 +247,9 @@ function handshakeFacts(params: Record<string, unknown> | undefined): RequestFac
 function withLegacyHint(err: unknown): unknown {
   if (!(err instanceof RpcError) || err.code !== ErrorCode.InvalidParams) return err;
   return new RpcError(err.code, `${err.message} (a client of protocol 2025-11-25 or earlier sends initialize first)`, err.data, err.httpStatus);
+}
+
+/** A route that runs its user middleware itself, after its checks, given its stage (composed once). */
+function withUserStage(handler: MethodHandler, stage: UserStage): MethodHandler {
+  return (request, exchange, facts, tracked) => handler(request, exchange, facts, tracked, stage);
 }

@@ -6,8 +6,10 @@ import { getMeta, type Implementation } from '../protocol/meta.js';
 import { ToolError } from '../protocol/tool-error.js';
 import type { Era } from '../protocol/versions.js';
 import { callerOf, type Exchange } from './exchange.js';
-import type { MethodHandler, MethodResult, RequestFacts } from './primitives/method-table.js';
+import type { MethodHandler, MethodResult, RequestFacts, UserStage } from './primitives/method-table.js';
 import type { ToolAnnotations, ToolResult } from './tool.js';
+import type { Prompt } from './primitives/prompts/prompt.js';
+import type { Resource, ResourceTemplate } from './primitives/resources/resource.js';
 
 /**
  * What a middleware knows of the request it wraps (see docs/middleware.md).
@@ -54,6 +56,20 @@ export interface ToolCallMiddlewareContext extends MiddlewareContext<{ name: str
   readonly tool: { readonly name: string; readonly title?: string; readonly annotations?: ToolAnnotations; readonly inputSchema: Record<string, unknown> };
 }
 
+/** `prompts/get`: the prompt, found and authorized, and its arguments, checked (the caller was rate-limited). */
+export interface PromptGetMiddlewareContext extends MiddlewareContext<{ name: string; arguments: Record<string, string> } & Record<string, unknown>> {
+  readonly method: 'prompts/get';
+  /** The prompt as registered (name, title, description, arguments). */
+  readonly prompt: Prompt<unknown>;
+}
+
+/** `resources/read`: the resource or template that serves the uri, found and authorized (a template's variables checked); absent for a stored result's uri. */
+export interface ResourceReadMiddlewareContext extends MiddlewareContext<{ uri: string } & Record<string, unknown>> {
+  readonly method: 'resources/read';
+  /** The resource, or the resource template, as registered. */
+  readonly resource?: Resource | ResourceTemplate<unknown>;
+}
+
 /** A `tools/call` result: the tool's, or (modern era) the questions it asks the client first. */
 export type ToolCallMiddlewareResult = ToolResult | { resultType: 'input_required'; inputRequests: Record<string, unknown>; requestState: string };
 
@@ -91,11 +107,18 @@ export interface MethodParams {
 
 /**
  * The context and result types of a method `server.use(method, …)` names.
- * The params are what the method's schema says a client sends; a middleware
- * runs before the handler checks them, so a hostile client may send others.
+ * The params are what the method's schema says a client sends. tools/call,
+ * prompts/get, resources/read, completion/complete and resources/subscribe
+ * have them checked before any middleware runs; for other methods a
+ * middleware runs before the handler checks them, so a hostile client may
+ * send others.
  */
 export type MiddlewareFor<M extends string> = M extends 'tools/call'
   ? Middleware<ToolCallMiddlewareContext, ToolCallMiddlewareResult>
+  : M extends 'prompts/get'
+    ? Middleware<PromptGetMiddlewareContext>
+  : M extends 'resources/read'
+    ? Middleware<ResourceReadMiddlewareContext>
   : M extends keyof MethodParams
     ? Middleware<MiddlewareContext<MethodParams[M] & Record<string, unknown>>>
     : Middleware;
@@ -223,6 +246,31 @@ class RequestMiddlewareContext implements MiddlewareContext {
 export function withMiddleware(method: string, era: Era, chain: readonly Middleware<any, any>[], handler: MethodHandler): MethodHandler {
   // Outside tools/call a ToolError is the author's message to the client, as from a prompt's handler.
   return composeRoute(method, era, chain, handler, (err) => (err instanceof ToolError ? new RpcError(ErrorCode.InvalidParams, err.message) : err));
+}
+
+/**
+ * The user middleware of a route that runs it after its own checks
+ * (`{ userStage: true }`: prompts/get, resources/read, completion/complete),
+ * composed once. The middleware sees `params` (the checked request) and the
+ * entry's fields (`ctx.prompt`, `ctx.resource`); the route goes on with
+ * `ctx.params` as the middleware left them. Errors map as withMiddleware's.
+ */
+export function userStage(method: string, era: Era, chain: readonly Middleware<any, any>[]): UserStage {
+  return (request, exchange, facts, params, entry, next) => {
+    const ctx = new RequestMiddlewareContext(method, era, request, exchange, facts);
+    ctx.params = params;
+    if (entry) Object.assign(ctx, entry);
+    return runChain<RequestMiddlewareContext, MethodResult>(chain, ctx, () => next(ctx.params)).then(
+      (result) => {
+        ctx.release();
+        return result;
+      },
+      (err: unknown) => {
+        ctx.release();
+        throw err instanceof ToolError ? new RpcError(ErrorCode.InvalidParams, err.message) : err;
+      },
+    );
+  };
 }
 
 /**

@@ -150,8 +150,10 @@ describe('requestLogging', () => {
     server.use(requestLogging({ logger: { info: (fields) => lines.push(fields) } }));
     const alice = as(server, 'alice');
     await alice('tools/call', { name: 'lookup', arguments: { q: 'fail' } });
+    await alice('prompts/list', { cursor: 'not-a-cursor' });
+    // Refused by the built-in checks, before any user middleware: not this log's (the audit trail's).
     await alice('resources/read', { uri: 'nothing://here' });
-    expect(lines.map((l) => [l.outcome, l.errorCode])).toEqual([['tool_error', undefined], ['error', -32602]]);
+    expect(lines.map((l) => [l.method, l.outcome, l.errorCode])).toEqual([['tools/call', 'tool_error', undefined], ['prompts/list', 'error', -32602]]);
   });
 });
 

@@ -31,7 +31,29 @@ export type MaybeResult = MethodResult | undefined | Promise<MethodResult | unde
  * to the handlers of a route registered `{ tracked: true }`: the audit
  * record being written for the request (what it named, how it ended).
  */
-export type MethodHandler = (request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, tracked?: TrackedRequest) => MaybeResult;
+export type MethodHandler = (request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, tracked?: TrackedRequest, user?: UserStage) => MaybeResult;
+
+/**
+ * The user middleware (server.use) of a route registered `{ userStage: true }`,
+ * which the route's handler runs itself, where it applies: after its
+ * built-in checks (the entry found and authorized, the caller rate-limited,
+ * the arguments checked), before the work. `params` is what the middleware
+ * sees as `ctx.params` (and `entry`'s fields are set on its context, e.g.
+ * `prompt`); `next` gets the params as the middleware left them. Composed
+ * once by the dispatcher; with no middleware it calls `next(params)` and
+ * nothing else.
+ */
+export type UserStage = (
+  request: JsonRpcRequest,
+  exchange: Exchange,
+  facts: RequestFacts,
+  params: Record<string, unknown>,
+  entry: Record<string, unknown> | undefined,
+  next: (params: Record<string, unknown>) => Promise<MethodResult | undefined>,
+) => Promise<MethodResult | undefined>;
+
+/** The user stage of a route nobody added middleware to. */
+export const NO_USER_MIDDLEWARE: UserStage = (_request, _exchange, _facts, params, _entry, next) => next(params);
 
 /** A method's handlers; a missing era answers -32601 (the method does not exist in that revision). */
 export interface Route {
@@ -43,6 +65,8 @@ export interface Route {
    * (tools/call is tracked by its own pipeline's stages.)
    */
   tracked?: boolean;
+  /** The handlers run the route's user middleware themselves, after their built-in checks (their fifth argument, UserStage). */
+  userStage?: boolean;
 }
 
 /**
@@ -64,7 +88,7 @@ export class MethodTable {
   }
 
   /** Serves `method` in both eras; `make` builds each era's handler once (the era is fixed in its closure). */
-  both(method: string, make: (era: Era) => MethodHandler, options?: { tracked?: boolean }): this {
+  both(method: string, make: (era: Era) => MethodHandler, options?: { tracked?: boolean; userStage?: boolean }): this {
     return this.add(method, { modern: make('modern'), legacy: make('legacy'), ...options });
   }
 

@@ -11,7 +11,7 @@ import type { CreateMessageResult, ElicitResult, InputMethod, ListRootsResult } 
 import type { Logger } from '../logger.js';
 import { callerOf, type Exchange } from '../exchange.js';
 import type { AskOptions, ToolContext } from '../tool.js';
-import type { RequestFacts } from './method-table.js';
+import type { MethodResult, RequestFacts } from './method-table.js';
 import type { TrackedRequest } from './tracked-request.js';
 import { ServerShutdown } from '../calls-in-flight.js';
 
@@ -47,15 +47,19 @@ export interface PreparedRun<T> {
   handler: (ctx: RequestContext) => T | Promise<T>;
 }
 
+/** Runs the handler of a request whose checks passed: its value, a question for the client, or nothing (cancelled). */
+export type Execute<T> = (prepared: PreparedRun<T>) => Promise<RunOutcome<T>>;
+
 /**
- * Runs a prompt's or a resource's handler for one request, as the pipeline
- * runs a tool's: cancellable by id and by the transport from the moment the
- * request arrives (its checks included: `prepare` runs inside), bounded in
- * time, with the modern retry's `inputResponses` and signed `requestState`
- * opened first (forged, expired or borrowed state is -32602, mrtr.mdx
- * "Server Requirements"). Failures become JSON-RPC errors: a ToolError is
- * the author's message to the client (-32602), anything else -32603 with a
- * correlation id (the log has the detail).
+ * Serves a prompt's or a resource's request, as the pipeline serves a tool
+ * call: cancellable by id and by the transport from the moment the request
+ * arrives (`serve` runs inside: the route's checks, the user middleware, and
+ * `execute` for the handler), the handler bounded in time, with the modern
+ * retry's `inputResponses` and signed `requestState` opened first (forged,
+ * expired or borrowed state is -32602, mrtr.mdx "Server Requirements").
+ * Failures become JSON-RPC errors: a ToolError is the author's message to
+ * the client (-32602), anything else -32603 with a correlation id (the log
+ * has the detail).
  */
 export async function runWithInputs<T>(
   request: JsonRpcRequest,
@@ -63,8 +67,8 @@ export async function runWithInputs<T>(
   era: Era,
   facts: RequestFacts,
   limits: RunLimits,
-  prepare: () => PreparedRun<T> | Promise<PreparedRun<T>>,
-): Promise<RunOutcome<T>> {
+  serve: (execute: Execute<T>) => Promise<MethodResult | undefined>,
+): Promise<MethodResult | undefined> {
   // Registered before the first await: a cancellation that arrives while the checks run is not lost.
   const controller = new AbortController();
   let stop!: () => void;
@@ -80,47 +84,59 @@ export async function runWithInputs<T>(
   const unwatch = exchange.onClose?.((reason) => abort(reason));
   const { tracked } = limits;
   tracked?.bind(abort);
-  let timer: NodeJS.Timeout | undefined;
   let inputs: CallInputs | undefined;
   let what = request.method;
   let timeoutMs = limits.timeoutMs;
-  try {
-    const prepared = await prepare();
+  // Stopped: to ask the client something, by its timeout, or cancelled (no answer).
+  const stoppedOutcome = (): InputRequiredResult | undefined => {
+    if (inputs?.hasPending) {
+      if (tracked) tracked.status = 'input_required';
+      return inputs.inputRequiredResult();
+    }
+    if (timedOut) {
+      if (tracked) tracked.status = 'timeout';
+      throw new RpcError(ErrorCode.InternalError, `${what} timed out after ${timeoutMs} ms`);
+    }
+    // Stopped by a shutdown: unlike a client's cancellation, the client still waits for an answer.
+    if (controller.signal.reason instanceof ServerShutdown) {
+      if (tracked) tracked.status = 'cancelled';
+      throw new RpcError(ErrorCode.InternalError, `${what} was stopped because the server is shutting down; retry in a few seconds (another instance may answer).`);
+    }
+    return undefined;
+  };
+  const execute: Execute<T> = async (prepared) => {
     if (controller.signal.aborted) return undefined;
     what = prepared.binding.tool;
-    const answers = era === 'modern' ? openAnswers(request.params ?? {}, limits.codec, prepared.binding) : {};
-    inputs = new CallInputs(era, facts.clientCapabilities, exchange, answers, limits.codec, prepared.binding);
-    inputs.onPending = () => abort(INPUT_REQUIRED);
-    timeoutMs = prepared.timeoutMs ?? limits.timeoutMs;
-    timer = setTimeout(() => {
-      timedOut = true;
-      abort(new Error('timed out'));
-    }, timeoutMs);
-    const ctx = contextFor(request.id, era, facts, exchange, inputs, controller.signal);
-    const value = await Promise.race([Promise.resolve().then(() => prepared.handler(ctx)), stopped]);
-    if (!controller.signal.aborted) return { value: value as T };
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const answers = era === 'modern' ? openAnswers(request.params ?? {}, limits.codec, prepared.binding) : {};
+      inputs = new CallInputs(era, facts.clientCapabilities, exchange, answers, limits.codec, prepared.binding);
+      inputs.onPending = () => abort(INPUT_REQUIRED);
+      timeoutMs = prepared.timeoutMs ?? limits.timeoutMs;
+      timer = setTimeout(() => {
+        timedOut = true;
+        abort(new Error('timed out'));
+      }, timeoutMs);
+      const ctx = contextFor(request.id, era, facts, exchange, inputs, controller.signal);
+      const value = await Promise.race([Promise.resolve().then(() => prepared.handler(ctx)), stopped]);
+      if (!controller.signal.aborted) return { value: value as T };
+    } catch (err) {
+      // Mapped here, so a user middleware around the handler sees the error the client gets.
+      if (!controller.signal.aborted) throw failure(err, era, what, limits.logger, tracked);
+    } finally {
+      clearTimeout(timer);
+    }
+    return stoppedOutcome();
+  };
+  try {
+    return await serve(execute);
   } catch (err) {
     if (!controller.signal.aborted) throw failure(err, era, what, limits.logger, tracked);
+    return stoppedOutcome() as MethodResult | undefined;
   } finally {
-    clearTimeout(timer);
     unwatch?.();
     exchange.peer.inflight.remove(cancellable);
   }
-  // Stopped: to ask the client something, by its timeout, or cancelled (no answer).
-  if (inputs?.hasPending) {
-    if (tracked) tracked.status = 'input_required';
-    return inputs.inputRequiredResult();
-  }
-  if (timedOut) {
-    if (tracked) tracked.status = 'timeout';
-    throw new RpcError(ErrorCode.InternalError, `${what} timed out after ${timeoutMs} ms`);
-  }
-  // Stopped by a shutdown: unlike a client's cancellation, the client still waits for an answer.
-  if (controller.signal.reason instanceof ServerShutdown) {
-    if (tracked) tracked.status = 'cancelled';
-    throw new RpcError(ErrorCode.InternalError, `${what} was stopped because the server is shutting down; retry in a few seconds (another instance may answer).`);
-  }
-  return undefined;
 }
 
 function openAnswers(params: Record<string, unknown>, codec: RequestStateCodec, binding: StateBinding): Record<string, unknown> {

@@ -7,7 +7,7 @@ import { callerKeyOf, type Exchange } from '../../exchange.js';
 import type { AuthInfo } from '../../../policy/auth/principal.js';
 import { authorizeEntry, mayKnow } from '../../pipeline/authorize.js';
 import type { ArgsSchema } from '../args-schema.js';
-import type { MethodResult, MethodTable, Primitive } from '../method-table.js';
+import { NO_USER_MIDDLEWARE, type MethodResult, type MethodTable, type Primitive, type RequestFacts, type UserStage } from '../method-table.js';
 import type { PromptRegistry } from '../prompts/registry.js';
 import { takeRequestPoint } from '../rate-limit.js';
 import type { TrackedRequest } from '../tracked-request.js';
@@ -41,11 +41,33 @@ export class CompletionPrimitive implements Primitive {
   }
 
   register(methods: MethodTable): void {
-    methods.both(Method.complete, () => (request, exchange, _facts, tracked) => this.complete(request, exchange, tracked!), { tracked: true });
+    methods.both(Method.complete, () => (request, exchange, facts, tracked, user) => this.complete(request, exchange, facts, tracked!, user ?? NO_USER_MIDDLEWARE), {
+      tracked: true,
+      userStage: true,
+    });
   }
 
-  private async complete(request: JsonRpcRequest, exchange: Exchange, tracked: TrackedRequest): Promise<MethodResult> {
+  /**
+   * completion/complete, in stages: the params checked, the prompt or
+   * template found and authorized, the caller rate-limited, then the user
+   * middleware (it sees the params), then the completer.
+   */
+  private async complete(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, tracked: TrackedRequest, user: UserStage): Promise<MethodResult | undefined> {
     const params = request.params ?? {};
+    const asked = this.checked(params, exchange.auth, tracked);
+    await takeRequestPoint(this.options.rateLimiter, Method.complete, callerKeyOf(exchange));
+    return user(request, exchange, facts, params, undefined, async (after) => {
+      // A middleware that replaced the reference, argument or context has them checked again (its rate-limit point is taken).
+      const changed = after.ref !== params.ref || after.argument !== params.argument || after.context !== params.context;
+      const { target, value, chosen } = changed ? this.checked(after, exchange.auth, tracked) : asked;
+      const values = target.completer ? await this.run(target.completer, value, chosen, target.label, tracked) : fromEnum(target.schema, target.argument, value);
+      const completion = { values: values.slice(0, MAX_VALUES), total: values.length, hasMore: values.length > MAX_VALUES };
+      return { completion };
+    });
+  }
+
+  /** What a completion request asks for: its argument's value, the arguments already chosen, and its target (-32602 for anything else). */
+  private checked(params: Record<string, unknown>, auth: AuthInfo | undefined, tracked: TrackedRequest): { target: Target; value: string; chosen: Record<string, string> } {
     const { ref, argument, context } = params;
     if (isPlainObject(ref)) tracked.target = ref.type === 'ref/prompt' ? `prompt ${String(ref.name)}` : `resource ${String(ref.uri)}`;
     tracked.args = { argument, context };
@@ -57,17 +79,11 @@ export class CompletionPrimitive implements Primitive {
     if (!isPlainObject(chosen) || !Object.values(chosen).every((v) => typeof v === 'string')) {
       throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "context.arguments" must be an object of strings');
     }
-    const target = this.target(ref, argument.name, exchange.auth);
-    await takeRequestPoint(this.options.rateLimiter, Method.complete, callerKeyOf(exchange));
-    const values = target.completer
-      ? await this.run(target.completer, argument.value, chosen as Record<string, string>, target.label, tracked)
-      : fromEnum(target.schema, argument.name, argument.value);
-    const completion = { values: values.slice(0, MAX_VALUES), total: values.length, hasMore: values.length > MAX_VALUES };
-    return { completion };
+    return { target: this.target(ref, argument.name, auth), value: argument.value, chosen: chosen as Record<string, string> };
   }
 
   /** The completer (or schema) for `argument` of the referenced prompt or template; -32602 for an unknown one. */
-  private target(ref: unknown, argument: string, auth: AuthInfo | undefined): { completer?: Completer; schema?: ArgsSchema; label: string } {
+  private target(ref: unknown, argument: string, auth: AuthInfo | undefined): Target {
     if (!isPlainObject(ref)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "ref" must be a ref/prompt or ref/resource reference');
     const policy = this.options.scopePolicy;
     if (ref.type === 'ref/prompt') {
@@ -77,7 +93,7 @@ export class CompletionPrimitive implements Primitive {
       // Before anything about its arguments is said: a prompt the caller may not know of is unknown.
       authorizeEntry(policy, policy.promptRequirement(prompt.scope), auth, unknown);
       if (!prompt.arguments.some((a) => a.name === argument)) throw new RpcError(ErrorCode.InvalidParams, `Prompt ${prompt.name} has no argument ${JSON.stringify(argument.slice(0, 128))}`);
-      return { completer: prompt.prompt.complete?.[argument], schema: prompt.args, label: `prompt ${prompt.name}` };
+      return { completer: prompt.prompt.complete?.[argument], schema: prompt.args, label: `prompt ${prompt.name}`, argument };
     }
     if (ref.type === 'ref/resource') {
       const template = typeof ref.uri === 'string' ? this.options.resources.getTemplate(ref.uri) : undefined;
@@ -85,14 +101,14 @@ export class CompletionPrimitive implements Primitive {
       if (!template) {
         // A fixed resource has no variables to complete (one the caller may not know of is unknown).
         const fixed = typeof ref.uri === 'string' ? this.options.resources.get(ref.uri) : undefined;
-        if (fixed && mayKnow(policy, policy.resourceRequirement(fixed.scope), auth)) return { label: fixed.uri };
+        if (fixed && mayKnow(policy, policy.resourceRequirement(fixed.scope), auth)) return { label: fixed.uri, argument };
         throw unknown();
       }
       authorizeEntry(policy, policy.resourceRequirement(template.scope), auth, unknown);
       if (!template.uriTemplate.variables.includes(argument)) {
         throw new RpcError(ErrorCode.InvalidParams, `Template ${template.uriTemplate.template} has no variable ${JSON.stringify(argument.slice(0, 128))}`);
       }
-      return { completer: template.template.complete?.[argument], schema: template.variables, label: template.uriTemplate.template };
+      return { completer: template.template.complete?.[argument], schema: template.variables, label: template.uriTemplate.template, argument };
     }
     throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "ref.type" must be "ref/prompt" or "ref/resource"');
   }
@@ -129,6 +145,14 @@ export class CompletionPrimitive implements Primitive {
       clearTimeout(timer);
     }
   }
+}
+
+/** What a completion completes: the argument of a prompt or template, with its completer or schema. */
+interface Target {
+  completer?: Completer;
+  schema?: ArgsSchema;
+  label: string;
+  argument: string;
 }
 
 /** The schema's `enum` for the argument, those that start with what was typed (case-insensitive). */

@@ -6,13 +6,14 @@ import type { Era } from '../../../protocol/versions.js';
 import { authorizeEntry } from '../../pipeline/authorize.js';
 import { ScopedListing } from '../../scoped-listing.js';
 import { callerKeyOf, type Exchange } from '../../exchange.js';
-import type { MethodResult, MethodTable, Primitive, RequestFacts } from '../method-table.js';
+import { NO_USER_MIDDLEWARE, type MethodResult, type MethodTable, type Primitive, type RequestFacts, type UserStage } from '../method-table.js';
 import { takeRequestPoint } from '../rate-limit.js';
 import { runWithInputs } from '../request-context.js';
 import type { TrackedRequest } from '../tracked-request.js';
 import type { ListingServices } from '../services.js';
 import type { CompiledPrompt } from './compile.js';
 import { normalizePrompt } from './messages.js';
+import type { PromptReturn } from './prompt.js';
 import type { PromptRegistry } from './registry.js';
 
 export interface PromptsPrimitiveOptions extends ListingServices {
@@ -41,48 +42,86 @@ export class PromptsPrimitive implements Primitive {
 
   register(methods: MethodTable): void {
     methods.both(Method.promptsList, (era) => (request, exchange) => this.listing.page(era, request.params?.cursor, exchange.auth));
-    methods.both(Method.promptsGet, (era) => (request, exchange, facts, tracked) => this.get(request, exchange, facts, era, tracked!), { tracked: true });
+    methods.both(Method.promptsGet, (era) => (request, exchange, facts, tracked, user) => this.get(request, exchange, facts, era, tracked!, user ?? NO_USER_MIDDLEWARE), {
+      tracked: true,
+      userStage: true,
+    });
   }
 
-  private async get(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, era: Era, tracked: TrackedRequest): Promise<MethodResult | undefined> {
+  /**
+   * prompts/get, in stages: the prompt found and authorized, the caller
+   * rate-limited, the arguments checked, then the user middleware (it sees
+   * `{ name, arguments }` with the checked arguments, and `ctx.prompt`),
+   * then the prompt's `get`.
+   */
+  private get(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, era: Era, tracked: TrackedRequest, user: UserStage): Promise<MethodResult | undefined> {
     const { logger } = this.options;
-    let compiled: CompiledPrompt | undefined;
-    const outcome = await runWithInputs(request, exchange, era, facts, { codec: this.options.requestState, timeoutMs: this.options.timeoutMs, logger, tracked }, async () => {
+    return runWithInputs<PromptReturn>(request, exchange, era, facts, { codec: this.options.requestState, timeoutMs: this.options.timeoutMs, logger, tracked }, async (execute) => {
       const params = request.params ?? {};
       const name = params.name;
       if (typeof name === 'string') tracked.target = name;
       tracked.args = params.arguments ?? {};
       if (typeof name !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "name" must be a string');
-      compiled = this.options.prompts.get(name);
-      // prompts.mdx "Error Handling": an invalid prompt name is -32602.
-      if (!compiled) throw unknownPrompt(name);
-      // One the caller may not know of is the same unknown prompt; one it may know of but lacks scopes for, 403.
-      const { scopePolicy: policy } = this.options;
-      authorizeEntry(policy, policy.promptRequirement(compiled.scope), exchange.auth, () => unknownPrompt(name));
       const given = params.arguments ?? {};
-      if (!isPlainObject(given) || !allStrings(given)) {
-        throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "arguments" must be an object of strings');
-      }
+      const compiled = this.authorized(name, exchange);
+      checkStrings(given);
       await takeRequestPoint(this.options.rateLimiter, Method.promptsGet, callerKeyOf(exchange));
-      const checked = await compiled.args.check(given);
-      if (!checked.ok) throw new RpcError(ErrorCode.InvalidParams, `Invalid params for prompt ${name}: ${checked.problems.join('; ')}`);
-      const { prompt } = compiled;
-      return {
-        binding: { tool: `prompt ${name}`, args: given, principal: callerKeyOf(exchange) },
-        timeoutMs: prompt.timeoutMs,
-        handler: (ctx) => prompt.get(checked.value, ctx),
-      };
+      const checked = await checkArguments(compiled, given);
+      return user(request, exchange, facts, { name, arguments: checked }, { prompt: compiled.prompt }, async (after) => {
+        // A middleware may name another prompt (found, authorized and checked again; its rate-limit point is taken) or change the arguments (not checked again: its code is the server's).
+        let target = compiled;
+        let args = checked;
+        let bound: unknown = given;
+        if (after.name !== name) {
+          if (typeof after.name !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "name" must be a string');
+          target = this.authorized(after.name, exchange);
+          tracked.target = after.name;
+          bound = after.arguments ?? {};
+          checkStrings(bound);
+          args = await checkArguments(target, bound as Record<string, unknown>);
+          tracked.args = bound;
+        } else if (after.arguments !== checked) {
+          args = bound = tracked.args = after.arguments;
+        }
+        const { prompt } = target;
+        const outcome = await execute({
+          binding: { tool: `prompt ${target.name}`, args: bound, principal: callerKeyOf(exchange) },
+          timeoutMs: prompt.timeoutMs,
+          handler: (ctx) => prompt.get(args, ctx),
+        });
+        if (outcome === undefined) return undefined;
+        if (!('value' in outcome)) return outcome as unknown as MethodResult;
+        const normalized = normalizePrompt(outcome.value, prompt.description);
+        if (!normalized.ok) {
+          tracked.status = 'internal_error';
+          logger.error({ prompt: target.name, problem: normalized.problem }, 'a prompt returned an invalid result');
+          throw new RpcError(ErrorCode.InternalError, `Internal error: prompt ${target.name} produced an invalid result`);
+        }
+        return normalized.result as unknown as MethodResult;
+      });
     });
-    if (outcome === undefined) return undefined;
-    if (!('value' in outcome)) return outcome as unknown as MethodResult;
-    const normalized = normalizePrompt(outcome.value, compiled!.prompt.description);
-    if (!normalized.ok) {
-      tracked.status = 'internal_error';
-      logger.error({ prompt: compiled!.name, problem: normalized.problem }, 'a prompt returned an invalid result');
-      throw new RpcError(ErrorCode.InternalError, `Internal error: prompt ${compiled!.name} produced an invalid result`);
-    }
-    return normalized.result as unknown as MethodResult;
   }
+
+  /** The prompt named, if the caller may get it: prompts.mdx "Error Handling", an invalid prompt name is -32602. */
+  private authorized(name: string, exchange: Exchange): CompiledPrompt {
+    const compiled = this.options.prompts.get(name);
+    if (!compiled) throw unknownPrompt(name);
+    // One the caller may not know of is the same unknown prompt; one it may know of but lacks scopes for, 403.
+    const { scopePolicy: policy } = this.options;
+    authorizeEntry(policy, policy.promptRequirement(compiled.scope), exchange.auth, () => unknownPrompt(name));
+    return compiled;
+  }
+}
+
+function checkStrings(given: unknown): asserts given is Record<string, string> {
+  if (!isPlainObject(given) || !allStrings(given)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "arguments" must be an object of strings');
+}
+
+/** The prompt's arguments, checked against what it declares. */
+async function checkArguments(compiled: CompiledPrompt, given: Record<string, unknown>): Promise<unknown> {
+  const checked = await compiled.args.check(given);
+  if (!checked.ok) throw new RpcError(ErrorCode.InvalidParams, `Invalid params for prompt ${compiled.name}: ${checked.problems.join('; ')}`);
+  return checked.value;
 }
 
 /** Whether every value is a string; a loop, not Object.values, which takes ~0.4 s to copy 300,000 arguments (issue 21 #8). */

@@ -8,7 +8,7 @@ import { ScopedListing } from '../../scoped-listing.js';
 import { callerKeyOf, type Exchange } from '../../exchange.js';
 import type { ResultStore } from '../../result-store.js';
 import { MAX_WATCHED_URI_CHARS } from '../../subscriptions.js';
-import type { MethodResult, MethodTable, Primitive, RequestFacts } from '../method-table.js';
+import { NO_USER_MIDDLEWARE, type MethodResult, type MethodTable, type Primitive, type RequestFacts, type UserStage } from '../method-table.js';
 import { takeRequestPoint } from '../rate-limit.js';
 import { runWithInputs, type RequestContext } from '../request-context.js';
 import type { TrackedRequest } from '../tracked-request.js';
@@ -63,74 +63,103 @@ export class ResourcesPrimitive implements Primitive {
   register(methods: MethodTable): void {
     methods.both(Method.resourcesList, (era) => (request, exchange) => this.listing.page(era, request.params?.cursor, exchange.auth));
     methods.both(Method.resourceTemplatesList, (era) => (request, exchange) => this.templateListing.page(era, request.params?.cursor, exchange.auth));
-    methods.both(Method.resourcesRead, (era) => (request, exchange, facts, tracked) => this.read(request, exchange, facts, era, tracked!), { tracked: true });
-    // 2026-07-28 replaced these with subscriptions/listen's resourceSubscriptions.
+    methods.both(Method.resourcesRead, (era) => (request, exchange, facts, tracked, user) => this.read(request, exchange, facts, era, tracked!, user ?? NO_USER_MIDDLEWARE), {
+      tracked: true,
+      userStage: true,
+    });
+    // 2026-07-28 replaced these with subscriptions/listen's resourceSubscriptions. In stages: the uri checked, then
+    // (subscribe) a resource the caller may not read acknowledged as any unknown URI is, and never reported to it;
+    // then the user middleware (it sees `{ uri }`), then the subscription.
     methods.add(Method.resourcesSubscribe, {
       tracked: true,
-      legacy: (request, exchange, _facts, tracked) => {
+      userStage: true,
+      legacy: (request, exchange, facts, tracked, user = NO_USER_MIDDLEWARE) => {
         if (typeof request.params?.uri === 'string') tracked!.target = request.params.uri;
-        const uri = watchedUri(request);
-        // A resource the caller may not read is acknowledged as any unknown URI is, and never reported to it.
+        const uri = watchedUri(request.params?.uri);
         if (!this.mayRead(uri, exchange.auth)) return {};
-        if (!this.options.subscriptions.subscribeLegacy(exchange.peer, uri)) {
-          throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: this session watches as many resources as it may; unsubscribe from one first');
-        }
-        return {};
+        return user(request, exchange, facts, { uri }, undefined, async (after) => {
+          const watched = after.uri === uri ? uri : watchedUri(after.uri);
+          if (watched !== uri && !this.mayRead(watched, exchange.auth)) return {};
+          if (!this.options.subscriptions.subscribeLegacy(exchange.peer, watched)) {
+            throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: this session watches as many resources as it may; unsubscribe from one first');
+          }
+          return {};
+        });
       },
     });
     methods.add(Method.resourcesUnsubscribe, {
-      legacy: (request, exchange) => {
-        this.options.subscriptions.unsubscribeLegacy(exchange.peer, watchedUri(request));
-        return {};
-      },
+      userStage: true,
+      legacy: (request, exchange, facts, _tracked, user = NO_USER_MIDDLEWARE) =>
+        user(request, exchange, facts, { uri: watchedUri(request.params?.uri) }, undefined, async (after) => {
+          this.options.subscriptions.unsubscribeLegacy(exchange.peer, watchedUri(after.uri));
+          return {};
+        }),
     });
   }
 
-  private async read(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, era: Era, tracked: TrackedRequest): Promise<MethodResult | undefined> {
-    const uri = request.params?.uri;
-    if (typeof uri === 'string') tracked.target = uri;
-    if (typeof uri !== 'string' || uri === '') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "uri" must be a non-empty string');
-    if (uri.length > MAX_READ_URI_CHARS) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: "uri" is longer than ${MAX_READ_URI_CHARS} characters`);
-    if (uri.startsWith(RESULT_URI_PREFIX)) return this.readStored(exchange, uri, era);
-    const { logger, resources } = this.options;
-    let meta: ResourceMeta = {};
-    const outcome = await runWithInputs(request, exchange, era, facts, { codec: this.options.requestState, timeoutMs: this.options.timeoutMs, logger, tracked }, async () => {
+  /**
+   * resources/read, in stages: the uri checked, the caller rate-limited, the
+   * resource found and authorized, a template's variables checked, then the
+   * user middleware (it sees `{ uri }` and `ctx.resource`), then the read. A
+   * stored result (its uri from a resource_link) is the caller's own: the
+   * middleware, then the store.
+   */
+  private read(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, era: Era, tracked: TrackedRequest, user: UserStage): Promise<MethodResult | undefined> {
+    const uri = checkedUri(request.params?.uri, tracked);
+    if (uri.startsWith(RESULT_URI_PREFIX)) return user(request, exchange, facts, { uri }, undefined, async (after) => this.readStored(exchange, checkedUri(after.uri, tracked), era));
+    const { logger } = this.options;
+    return runWithInputs<ReadReturn>(request, exchange, era, facts, { codec: this.options.requestState, timeoutMs: this.options.timeoutMs, logger, tracked }, async (execute) => {
       await takeRequestPoint(this.options.rateLimiter, Method.resourcesRead, callerKeyOf(exchange));
-      const binding = { tool: `resource ${uri}`, args: {} as unknown, principal: callerKeyOf(exchange) };
-      const { scopePolicy: policy } = this.options;
-      const auth = exchange.auth;
-      // A resource the caller may not know of is "not found", exactly as a URI nothing serves.
-      const fixed = resources.get(uri);
-      if (fixed && mayKnow(policy, policy.resourceRequirement(fixed.scope), auth)) {
-        authorizeEntry(policy, policy.resourceRequirement(fixed.scope), auth, () => notFound(uri));
-        meta = fixed.resource;
-        return { binding, timeoutMs: meta.timeoutMs, handler: (ctx: RequestContext): ReadReturn | Promise<ReadReturn> => fixed.resource.read(ctx) };
-      }
-      // Templates the caller may not know of are skipped: the next one that matches answers, as if they were not there.
-      const matched = resources.matchTemplate(uri, (t) => mayKnow(policy, policy.resourceRequirement(t.scope), auth));
-      // resources.mdx "Error Handling": unknown resources are -32602 with the uri in data.
-      if (!matched) throw notFound(uri);
-      const { template } = matched;
-      authorizeEntry(policy, policy.resourceRequirement(template.scope), auth, () => notFound(uri));
-      meta = template.template;
-      binding.args = matched.variables;
-      tracked.args = matched.variables;
-      let variables: unknown = matched.variables;
-      if (template.variables) {
-        const checked = await template.variables.check(matched.variables);
-        if (!checked.ok) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: ${uri} does not name a resource of ${template.uriTemplate.template}: ${checked.problems.join('; ')}`, { uri });
-        variables = checked.value;
-      }
-      return { binding, timeoutMs: meta.timeoutMs, handler: (ctx: RequestContext): ReadReturn | Promise<ReadReturn> => template.template.read(uri, variables, ctx) };
+      const found = await this.resolve(uri, exchange, tracked);
+      return user(request, exchange, facts, { uri }, { resource: found.meta }, async (after) => {
+        // A middleware may name another uri: found, authorized and checked again (its rate-limit point is taken).
+        const target = after.uri === uri ? found : await this.resolve(checkedUri(after.uri, tracked), exchange, tracked);
+        if (target.stored !== undefined) return this.readStored(exchange, target.stored, era);
+        const { meta, read } = target;
+        const binding = { tool: `resource ${target.uri}`, args: target.variables ?? {}, principal: callerKeyOf(exchange) };
+        const outcome = await execute({ binding, timeoutMs: meta.timeoutMs, handler: read });
+        if (outcome === undefined) return undefined;
+        if (!('value' in outcome)) return outcome as unknown as MethodResult;
+        return this.contents(outcome.value, target.uri, meta, request, era, tracked);
+      });
     });
-    if (outcome === undefined) return undefined;
-    if (!('value' in outcome)) return outcome as unknown as MethodResult;
-    const normalized = normalizeContents(outcome.value, uri, meta.mimeType);
+  }
+
+  /** The resource `uri` names, if the caller may read it: its read, its metadata and a template's checked variables. */
+  private async resolve(uri: string, exchange: Exchange, tracked: TrackedRequest): Promise<Resolved> {
+    if (uri.startsWith(RESULT_URI_PREFIX)) return { uri, stored: uri, meta: {}, read: () => undefined as never };
+    const { resources, scopePolicy: policy } = this.options;
+    const auth = exchange.auth;
+    // A resource the caller may not know of is "not found", exactly as a URI nothing serves.
+    const fixed = resources.get(uri);
+    if (fixed && mayKnow(policy, policy.resourceRequirement(fixed.scope), auth)) {
+      authorizeEntry(policy, policy.resourceRequirement(fixed.scope), auth, () => notFound(uri));
+      return { uri, meta: fixed.resource, read: (ctx: RequestContext): ReadReturn | Promise<ReadReturn> => fixed.resource.read(ctx) };
+    }
+    // Templates the caller may not know of are skipped: the next one that matches answers, as if they were not there.
+    const matched = resources.matchTemplate(uri, (t) => mayKnow(policy, policy.resourceRequirement(t.scope), auth));
+    // resources.mdx "Error Handling": unknown resources are -32602 with the uri in data.
+    if (!matched) throw notFound(uri);
+    const { template } = matched;
+    authorizeEntry(policy, policy.resourceRequirement(template.scope), auth, () => notFound(uri));
+    tracked.args = matched.variables;
+    let variables: unknown = matched.variables;
+    if (template.variables) {
+      const checked = await template.variables.check(matched.variables);
+      if (!checked.ok) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: ${uri} does not name a resource of ${template.uriTemplate.template}: ${checked.problems.join('; ')}`, { uri });
+      variables = checked.value;
+    }
+    return { uri, meta: template.template, variables: matched.variables, read: (ctx: RequestContext): ReadReturn | Promise<ReadReturn> => template.template.read(uri, variables, ctx) };
+  }
+
+  /** A read's result: its contents, checked and bounded, with the era's cache hints. */
+  private contents(value: ReadReturn, uri: string, meta: ResourceMeta, request: JsonRpcRequest, era: Era, tracked: TrackedRequest): MethodResult {
+    const normalized = normalizeContents(value, uri, meta.mimeType);
     if (normalized === undefined) throw notFound(uri);
     if (!normalized.ok || normalized.bytes > MAX_READ_BYTES) {
       const problem = normalized.ok ? `the contents are ${normalized.bytes} bytes, over the ${MAX_READ_BYTES}-byte limit` : normalized.problem;
       tracked.status = 'internal_error';
-      logger.error({ uri, problem }, 'a resource read returned invalid contents');
+      this.options.logger.error({ uri, problem }, 'a resource read returned invalid contents');
       throw new RpcError(ErrorCode.InternalError, `Internal error: the server could not read ${uri}`);
     }
     // Retried with answers (mrtr.mdx): the result depends on them, so it is not for any cache (caching.mdx "Cache Key").
@@ -164,12 +193,28 @@ export class ResourcesPrimitive implements Primitive {
 
 type ResourceMeta = { mimeType?: string; ttlMs?: number; cacheScope?: 'public' | 'private'; timeoutMs?: number };
 
+/** What a uri names for its caller: a resource's read (or a stored result's uri) and what its definition says. */
+interface Resolved {
+  uri: string;
+  stored?: string;
+  meta: ResourceMeta;
+  variables?: Record<string, unknown>;
+  read: (ctx: RequestContext) => ReadReturn | Promise<ReadReturn>;
+}
+
+/** The uri a read names, recorded as its target: -32602 before any matching when it is not a string of 1 to MAX_READ_URI_CHARS characters. */
+function checkedUri(uri: unknown, tracked: TrackedRequest): string {
+  if (typeof uri === 'string') tracked.target = uri;
+  if (typeof uri !== 'string' || uri === '') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "uri" must be a non-empty string');
+  if (uri.length > MAX_READ_URI_CHARS) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: "uri" is longer than ${MAX_READ_URI_CHARS} characters`);
+  return uri;
+}
+
 function notFound(uri: string): RpcError {
   return new RpcError(ErrorCode.InvalidParams, 'Resource not found', { uri });
 }
 
-function watchedUri(request: JsonRpcRequest): string {
-  const uri = request.params?.uri;
+function watchedUri(uri: unknown): string {
   if (typeof uri !== 'string' || uri === '' || uri.length > MAX_WATCHED_URI_CHARS) {
     throw new RpcError(ErrorCode.InvalidParams, `Invalid params: "uri" must be a string of 1 to ${MAX_WATCHED_URI_CHARS} characters`);
   }
