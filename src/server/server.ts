@@ -24,6 +24,7 @@ import type { Tool } from './tool.js';
 import { TasksPrimitive, type TasksOptions } from './primitives/tasks/index.js';
 import { createDefaultTaskStore } from '../tasks/default-store.js';
 import type { TaskStore } from '../tasks/store.js';
+import { InProcessEventBus, type EventBus } from '../state/bus.js';
 
 /** After stopping the calls that outlived a shutdown's grace, how long their answers may take. */
 const STOPPED_CALLS_WAIT_MS = 2_000;
@@ -97,6 +98,13 @@ export interface ToolServerOptions {
    * default). false: no tasks (the extension is not advertised).
    */
   tasks?: ServerTasksOptions | false;
+  /**
+   * What this instance tells the others behind the same load balancer (docs/deployment.md): list
+   * changes, resource updates, task status, and tasks/cancel or tasks/update for a task another
+   * instance runs. Default: in-process (one instance). `server.state.redis` in a config file
+   * makes it a Redis bus (src/state/redis/bus.ts).
+   */
+  bus?: EventBus;
 }
 
 /** What a graceful drain does past its grace: stop the calls still running; and if some stay unanswered even then. */
@@ -160,6 +168,8 @@ export class ToolServer {
   private readonly calls = new CallsInFlight();
   /** Where tasks are kept, unless tasks are off. */
   readonly taskStore?: TaskStore;
+  /** What this instance shares with the others (in-process unless `bus` was given). */
+  readonly bus: EventBus;
   /** @internal */
   private draining?: Promise<void>;
   /** Who hears what a graceful drain does past its grace (default: the server's log). `toolwright serve` says it in its own words on stderr. */
@@ -175,6 +185,8 @@ export class ToolServer {
     this.results = new ResultStore(limits.resultStore);
     this.audit = options.audit === undefined ? new DefaultAuditSink() : options.audit || undefined;
     if (this.audit) this.auditGuard = new AuditGuard(this.audit, options.auditFailure ?? 'refuse', this.logger);
+    this.bus = options.bus ?? new InProcessEventBus((err) => this.logger.error({ err }, 'an event listener failed'));
+    this.subscriptions.useBus(this.bus, (err) => this.logger.warn({ err }, 'a change could not be shared with the other instances'));
     const tasks = options.tasks === false ? undefined : (options.tasks ?? {});
     if (tasks) this.taskStore = typeof tasks.store === 'object' ? tasks.store : createDefaultTaskStore(tasks.store, { leaseMs: tasks.leaseMs });
     this.dispatcher = new Dispatcher({
@@ -199,7 +211,7 @@ export class ToolServer {
       auditSink: this.audit,
       auditGuard: this.auditGuard,
       primitives: (context) => [
-        ...(this.taskStore ? [new TasksPrimitive({ ...tasks, store: this.taskStore, registry: this.tools, results: context.results, serverInfo: this.info, logger: this.logger })] : []),
+        ...(this.taskStore ? [new TasksPrimitive({ ...tasks, store: this.taskStore, bus: this.bus, registry: this.tools, results: context.results, serverInfo: this.info, logger: this.logger })] : []),
         ...(options.primitives?.(context) ?? []),
       ],
       resources: this.resources,
@@ -298,6 +310,7 @@ export class ToolServer {
     this.endSubscriptions();
     this.audit?.close?.();
     this.taskStore?.close();
+    this.bus.close().catch(() => undefined);
   }
 
   /** Registers tools; throws ToolDefinitionError (and registers none) if any is invalid. */
