@@ -20,6 +20,7 @@ import { timeTools } from '../toolsets/time/index.js';
 import { weatherTools } from '../toolsets/weather/index.js';
 import type { HttpServeOptions } from '../transports/http-server.js';
 import { postgresTrailOf, sqliteTrailOf } from './audit-trail.js';
+import { requestStateSecretOf, stateOf } from './state.js';
 import type { ServerConfig, ToolsetsConfig, ToolwrightConfig } from './types.js';
 import { ConfigError } from './validate.js';
 import { addConfiguredPrimitives } from './primitives.js';
@@ -66,6 +67,7 @@ export function buildServer(config: ToolwrightConfig, baseDir: string, version: 
     auditFailure: (s.audit || undefined)?.onFailure,
     scopes: s.auth && checkedAuth(s.auth, file),
     tasks: tasksOf(s.tasks, baseDir, stateDir),
+    ...sharedState(s, file),
   } satisfies ToolServerOptions);
   const { tools, fsSandbox } = toolsetTools(config.toolsets ?? DEFAULT_TOOLSETS, baseDir, file);
   try {
@@ -108,6 +110,15 @@ function checkedAuth(auth: ResourceServerOptions, file: string): ResourceServerO
     throw new ConfigError(file, [message.startsWith('auth') ? `server.${message}` : `server.auth.${message}`]);
   }
   return auth;
+}
+
+/** server.state and server.requestStateSecret, `${NAME}` expanded; a problem names its key. */
+function sharedState(s: ServerConfig, file: string): Pick<ToolServerOptions, 'state' | 'requestStateSecret'> {
+  try {
+    return { state: stateOf(s.state), requestStateSecret: requestStateSecretOf(s.requestStateSecret) };
+  } catch (err) {
+    throw new ConfigError(file, [(err as Error).message]);
+  }
 }
 
 function postgresTrail(audit: ServerConfig['audit'], file: string): ReturnType<typeof postgresTrailOf> {

@@ -25,6 +25,7 @@ import { TasksPrimitive, type TasksOptions } from './primitives/tasks/index.js';
 import { createDefaultTaskStore } from '../tasks/default-store.js';
 import type { TaskStore } from '../tasks/store.js';
 import { InProcessEventBus, type EventBus } from '../state/bus.js';
+import type { StateOptions } from '../state/index.js';
 
 /** After stopping the calls that outlived a shutdown's grace, how long their answers may take. */
 const STOPPED_CALLS_WAIT_MS = 2_000;
@@ -105,6 +106,13 @@ export interface ToolServerOptions {
    * makes it a Redis bus (src/state/redis/bus.ts).
    */
   bus?: EventBus;
+  /**
+   * Shared state for several instances behind a load balancer (docs/scale-out.md):
+   * `{ redis: 'redis://…' }` keeps rate limits, the failed-authentication
+   * throttle and stored results in Redis; `results` / `createLimiter` plug in
+   * other engines. Default: each process keeps its own, in memory.
+   */
+  state?: StateOptions;
 }
 
 /** What a graceful drain does past its grace: stop the calls still running; and if some stay unanswered even then. */
