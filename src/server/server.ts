@@ -26,6 +26,8 @@ import { createDefaultTaskStore } from '../tasks/default-store.js';
 import type { TaskStore } from '../tasks/store.js';
 import { InProcessEventBus, type EventBus } from '../state/bus.js';
 import type { StateOptions } from '../state/index.js';
+import { redisConnection } from '../state/redis/connection.js';
+import { RedisEventBus } from '../state/redis/bus.js';
 
 /** After stopping the calls that outlived a shutdown's grace, how long their answers may take. */
 const STOPPED_CALLS_WAIT_MS = 2_000;
@@ -193,7 +195,9 @@ export class ToolServer {
     this.results = new ResultStore(limits.resultStore);
     this.audit = options.audit === undefined ? new DefaultAuditSink() : options.audit || undefined;
     if (this.audit) this.auditGuard = new AuditGuard(this.audit, options.auditFailure ?? 'refuse', this.logger);
-    this.bus = options.bus ?? new InProcessEventBus((err) => this.logger.error({ err }, 'an event listener failed'));
+    const onListenerError = (err: unknown) => this.logger.error({ err }, 'an event listener failed');
+    const redis = options.state?.redis;
+    this.bus = options.bus ?? (redis ? new RedisEventBus(redisConnection(redis, { keyPrefix: options.state?.keyPrefix }), onListenerError) : new InProcessEventBus(onListenerError));
     this.subscriptions.useBus(this.bus, (err) => this.logger.warn({ err }, 'a change could not be shared with the other instances'));
     const tasks = options.tasks === false ? undefined : (options.tasks ?? {});
     if (tasks) this.taskStore = typeof tasks.store === 'object' ? tasks.store : createDefaultTaskStore(tasks.store, { leaseMs: tasks.leaseMs });

@@ -45,7 +45,8 @@ pid ${join(dir, 'nginx.pid')};
 error_log ${join(dir, 'error.log')} warn;
 events { worker_connections 256; }
 http {
-  access_log ${join(dir, 'access.log')};
+  log_format upstreams '$http_mcp_method $upstream_addr $status';
+  access_log ${join(dir, 'access.log')} upstreams;
   client_body_temp_path ${t('body')};
   proxy_temp_path ${t('proxy')};
   fastcgi_temp_path ${t('fastcgi')};

@@ -94,8 +94,9 @@ export class TasksPrimitive implements Primitive {
       return;
     }
     if (event.type !== 'task-cancel' && event.type !== 'task-update') return;
-    const run = this.live.get(event.taskId);
+    const run = typeof event.taskId === 'string' ? this.live.get(event.taskId) : undefined;
     if (!run) return; // not ours (or already over)
+    if (event.type === 'task-update' && !isPlainObject(event.inputResponses)) return;
     const done = event.type === 'task-cancel' ? run.cancel() : run.answer(event.inputResponses);
     done.catch((err) => this.options.logger.error({ err, taskId: event.taskId }, 'a task request from another instance failed'));
   }

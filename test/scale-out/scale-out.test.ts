@@ -1,0 +1,133 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { NGINX, TestNginx } from '../helpers/nginx.js';
+import { REDIS_SERVER, TestRedis } from '../helpers/redis.js';
+import { startHttpServe } from '../helpers/serve-process.js';
+import { tasksRpc as rpc, WITH_TASKS_AND_ELICITATION } from '../helpers/tasks.js';
+import { tempDir } from '../helpers/temp.js';
+import { MODERN, modernMeta } from '../helpers/wire.js';
+
+/**
+ * Three `toolwright serve --http` instances behind a real nginx (round-robin, no affinity), sharing
+ * Redis (`server.state.redis`: the event bus) and one task store (a SQLite file in their common
+ * folder), as examples/scale-out/ runs them (docs/deployment.md).
+ */
+const tools = fileURLToPath(new URL('../fixtures/scale-out/tools.mjs', import.meta.url));
+const env = { TOOLWRIGHT_AUDIT_DIR: '' };
+type Instance = Awaited<ReturnType<typeof startHttpServe>>;
+
+let redis: TestRedis | undefined;
+beforeAll(async () => {
+  if (REDIS_SERVER && NGINX) redis = await TestRedis.create();
+}, 30_000);
+afterAll(() => redis?.destroy());
+
+async function cluster(tasks: Record<string, unknown> = {}) {
+  const cwd = tempDir('tw-scale-out-');
+  writeFileSync(join(cwd, 'toolwright.config.json'), JSON.stringify({ tools: [tools], server: { audit: false, state: { redis: redis!.url }, tasks } }));
+  const instances: Instance[] = [];
+  for (let i = 0; i < 3; i++) instances.push(await startHttpServe(['--config', 'toolwright.config.json'], { cwd, env }));
+  const nginx = await TestNginx.create(instances.map((s) => Number(new URL(s.url).port)));
+  onTestFinished(() => nginx.destroy());
+  return { cwd, instances, nginx };
+}
+
+/** A POST whose answer is an SSE stream kept open: the JSON-RPC messages it carried so far. */
+function openStream(url: string, body: Record<string, unknown>, headers: Record<string, string>) {
+  const messages: Array<Record<string, any>> = [];
+  let open = false;
+  const abort = new AbortController();
+  onTestFinished(() => abort.abort());
+  const opened = fetch(url, { method: body.method ? 'POST' : 'GET', signal: abort.signal, headers: { accept: 'application/json, text/event-stream', ...(body.method ? { 'content-type': 'application/json' } : {}), ...headers }, ...(body.method ? { body: JSON.stringify(body) } : {}) }).then(async (res) => {
+    expect(res.status).toBe(200);
+    open = true;
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) !== -1) {
+        const data = buffer.slice(0, end).split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trimStart()).join('\n');
+        buffer = buffer.slice(end + 2);
+        if (data) messages.push(JSON.parse(data));
+      }
+    }
+  });
+  opened.catch(() => undefined);
+  return { messages, isOpen: () => open };
+}
+
+const listenBody = (id: string) => ({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: modernMeta() } });
+const listenHeaders = { 'mcp-protocol-version': MODERN, 'mcp-method': 'subscriptions/listen' };
+const toolsChanged = (messages: Array<Record<string, any>>) => messages.some((m) => m.method === 'notifications/tools/list_changed');
+
+describe.skipIf(!REDIS_SERVER || !NGINX)('three instances behind nginx, sharing Redis and one task store (real processes)', () => {
+  it("a tool list change on one instance reaches subscriptions/listen streams held by the others, and a legacy session's GET stream on another", async () => {
+    const { instances, nginx } = await cluster();
+    const [a, b, c] = instances;
+    // Streams on the two instances that will not change, and one through the balancer.
+    const onB = openStream(b.url, listenBody('on-b'), listenHeaders);
+    const onC = openStream(c.url, listenBody('on-c'), listenHeaders);
+    const balanced = openStream(nginx.url, listenBody('via-nginx'), listenHeaders);
+    // A legacy session on C, with its standalone GET stream.
+    const init = await fetch(c.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'legacy', version: '1' } } }) });
+    expect(init.status).toBe(200);
+    const sessionId = init.headers.get('mcp-session-id')!;
+    await init.text();
+    const legacyHeaders = { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' };
+    expect((await fetch(c.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...legacyHeaders }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).status).toBe(202);
+    const legacy = openStream(c.url, {}, legacyHeaders);
+    for (const s of [onB, onC, balanced]) await expect.poll(() => s.messages.some((m) => m.method === 'notifications/subscriptions/acknowledged'), { timeout: 10_000 }).toBe(true);
+    await expect.poll(legacy.isOpen, { timeout: 10_000 }).toBe(true);
+
+    const added = await (await a.call('add_tool', { name: 'extra_one' })).json();
+    expect(added.result.content[0].text).toBe('added extra_one');
+    for (const s of [onB, onC, balanced, legacy]) await expect.poll(() => toolsChanged(s.messages), { timeout: 10_000 }).toBe(true);
+    const onBChanges = onB.messages.filter((m) => m.method === 'notifications/tools/list_changed');
+    expect(onBChanges).toEqual([{ jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 'on-b' } } }]);
+    expect(legacy.messages.filter((m) => m.method === 'notifications/tools/list_changed')).toEqual([{ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }]);
+  }, 90_000);
+
+  it('a task started on one instance is read through the balancer, answered and cancelled through the others; the running tool sees the cancellation', async () => {
+    const { instances, nginx } = await cluster();
+    const [a, b, c] = instances;
+    // tasks/update: the answer reaches the instance that waits for it.
+    const asking = (await rpc(a.url, 'tools/call', { name: 'ask_name', arguments: {} }, 'ask_name', WITH_TASKS_AND_ELICITATION)).result;
+    expect(asking.resultType).toBe('task');
+    await expect.poll(async () => (await rpc(nginx.url, 'tasks/get', { taskId: asking.taskId }, asking.taskId)).result.status, { timeout: 10_000 }).toBe('input_required');
+    const ack = await rpc(b.url, 'tasks/update', { taskId: asking.taskId, inputResponses: { name: { action: 'accept', content: { name: 'Ada' } } } }, asking.taskId);
+    expect(ack.result).toBeDefined();
+    await expect.poll(async () => (await rpc(c.url, 'tasks/get', { taskId: asking.taskId }, asking.taskId)).result.status, { timeout: 10_000 }).toBe('completed');
+    expect((await rpc(nginx.url, 'tasks/get', { taskId: asking.taskId }, asking.taskId)).result.result.content).toEqual([{ type: 'text', text: 'Hello, Ada' }]);
+
+    // tasks/cancel on C for a task A runs: cancelled at once for every reader, and A's tool stops.
+    const running = (await rpc(a.url, 'tools/call', { name: 'forever', arguments: {} }, 'forever')).result;
+    await expect.poll(a.stderr, { timeout: 10_000 }).toMatch(/forever started/);
+    for (let i = 0; i < 3; i++) expect((await rpc(nginx.url, 'tasks/get', { taskId: running.taskId }, running.taskId)).result.status).toBe('working');
+    expect((await rpc(c.url, 'tasks/cancel', { taskId: running.taskId }, running.taskId)).result).toBeDefined();
+    expect((await rpc(b.url, 'tasks/get', { taskId: running.taskId }, running.taskId)).result.status).toBe('cancelled');
+    await expect.poll(a.stderr, { timeout: 10_000 }).toMatch(/forever stopped/);
+    expect(b.stderr() + c.stderr()).not.toMatch(/forever/);
+    // The balancer spread the reads over all three instances.
+    const upstreams = new Set(readFileSync(join(nginx.dir, 'access.log'), 'utf8').split('\n').filter((l) => l.startsWith('tasks/get')).map((l) => l.split(' ')[1]));
+    expect(upstreams.size).toBe(3);
+  }, 90_000);
+
+  it("SIGKILL of the instance running a task: the others fail it once its lease runs out, read through the balancer", async () => {
+    const { instances, nginx } = await cluster({ leaseMs: 2_000 });
+    const [a] = instances;
+    const running = (await rpc(a.url, 'tools/call', { name: 'forever', arguments: {} }, 'forever')).result;
+    await expect.poll(a.stderr, { timeout: 10_000 }).toMatch(/forever started/);
+    a.child.kill('SIGKILL');
+    expect((await a.exit).signal).toBe('SIGKILL');
+    // nginx skips the dead instance (proxy_next_upstream error); the survivors fail the task after the lease.
+    await expect.poll(async () => (await rpc(nginx.url, 'tasks/get', { taskId: running.taskId }, running.taskId)).result?.status, { timeout: 30_000, interval: 200 }).toBe('failed');
+    const failed = (await rpc(nginx.url, 'tasks/get', { taskId: running.taskId }, running.taskId)).result;
+    expect(failed.error.message).toMatch(/restarted while the task was running/);
+  }, 90_000);
+});
