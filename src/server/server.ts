@@ -28,6 +28,8 @@ import { InProcessEventBus, type EventBus } from '../state/bus.js';
 import type { StateOptions } from '../state/index.js';
 import { redisConnection } from '../state/redis/connection.js';
 import { RedisEventBus } from '../state/redis/bus.js';
+import { RedisSessionRecords } from '../state/redis/sessions.js';
+import type { SessionRecords } from '../state/sessions.js';
 
 /** After stopping the calls that outlived a shutdown's grace, how long their answers may take. */
 const STOPPED_CALLS_WAIT_MS = 2_000;
@@ -109,6 +111,12 @@ export interface ToolServerOptions {
    */
   bus?: EventBus;
   /**
+   * Where legacy (2025-11-25-era) HTTP session records are kept, so that any instance serves a
+   * request carrying `Mcp-Session-Id` (docs/deployment.md). Default: none, each session lives in
+   * the process that opened it; `server.state.redis` keeps them in Redis.
+   */
+  sessionRecords?: SessionRecords;
+  /**
    * Shared state for several instances behind a load balancer (docs/scale-out.md):
    * `{ redis: 'redis://…' }` keeps rate limits, the failed-authentication
    * throttle and stored results in Redis; `results` / `createLimiter` plug in
@@ -180,6 +188,8 @@ export class ToolServer {
   readonly taskStore?: TaskStore;
   /** What this instance shares with the others (in-process unless `bus` was given). */
   readonly bus: EventBus;
+  /** Legacy HTTP session records shared with the other instances, if any. */
+  readonly sessionRecords?: SessionRecords;
   /** @internal */
   private draining?: Promise<void>;
   /** Who hears what a graceful drain does past its grace (default: the server's log). `toolwright serve` says it in its own words on stderr. */
@@ -198,6 +208,7 @@ export class ToolServer {
     const onListenerError = (err: unknown) => this.logger.error({ err }, 'an event listener failed');
     const redis = options.state?.redis;
     this.bus = options.bus ?? (redis ? new RedisEventBus(redisConnection(redis, { keyPrefix: options.state?.keyPrefix }), onListenerError) : new InProcessEventBus(onListenerError));
+    this.sessionRecords = options.sessionRecords ?? (redis ? new RedisSessionRecords(redisConnection(redis, { keyPrefix: options.state?.keyPrefix })) : undefined);
     this.subscriptions.useBus(this.bus, (err) => this.logger.warn({ err }, 'a change could not be shared with the other instances'));
     const tasks = options.tasks === false ? undefined : (options.tasks ?? {});
     if (tasks) this.taskStore = typeof tasks.store === 'object' ? tasks.store : createDefaultTaskStore(tasks.store, { leaseMs: tasks.leaseMs });
@@ -323,6 +334,7 @@ export class ToolServer {
     this.audit?.close?.();
     this.taskStore?.close();
     this.bus.close().catch(() => undefined);
+    this.sessionRecords?.close().catch(() => undefined);
   }
 
   /** Registers tools; throws ToolDefinitionError (and registers none) if any is invalid. */

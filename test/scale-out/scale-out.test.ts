@@ -118,6 +118,36 @@ describe.skipIf(!REDIS_SERVER || !NGINX)('three instances behind nginx, sharing 
     expect(upstreams.size).toBe(3);
   }, 90_000);
 
+  it('a legacy session created through one instance keeps working on the others, through the balancer, when that instance is killed', async () => {
+    const { instances, nginx } = await cluster();
+    const [a, b] = instances;
+    const post = (url: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+      fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+    const init = await post(a.url, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: { roots: {} }, clientInfo: { name: 'legacy', version: '1' } } });
+    expect(init.status).toBe(200);
+    const sessionId = init.headers.get('mcp-session-id')!;
+    expect((await init.json()).result.protocolVersion).toBe('2025-06-18');
+    const session = { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' };
+    expect((await post(a.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, session)).status).toBe(202);
+    // Another instance serves it before the first is gone (round-robin: no affinity needed)...
+    const onB = await (await post(b.url, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, session)).json();
+    expect(onB.result.tools.map((t: { name: string }) => t.name)).toContain('add_tool');
+
+    a.child.kill('SIGKILL');
+    expect((await a.exit).signal).toBe('SIGKILL');
+    // ...and after: every request through the balancer is answered, in the session's version.
+    for (let id = 3; id < 9; id++) {
+      const res = await post(nginx.url, { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'add_tool', arguments: { name: `t${id}` } } }, session);
+      expect(res.status).toBe(200);
+      expect((await res.json()).result.content[0].text).toBe(`added t${id}`);
+    }
+    // A session id no instance ever issued is still unknown everywhere.
+    expect((await post(nginx.url, { jsonrpc: '2.0', id: 10, method: 'ping' }, { ...session, 'mcp-session-id': '00000000-0000-4000-8000-000000000000' })).status).toBe(404);
+    // DELETE ends it for every instance.
+    expect((await fetch(nginx.url, { method: 'DELETE', headers: session })).status).toBe(200);
+    for (const url of [b.url, instances[2].url]) expect((await post(url, { jsonrpc: '2.0', id: 11, method: 'ping' }, session)).status).toBe(404);
+  }, 90_000);
+
   it("SIGKILL of the instance running a task: the others fail it once its lease runs out, read through the balancer", async () => {
     const { instances, nginx } = await cluster({ leaseMs: 2_000 });
     const [a] = instances;
