@@ -19,7 +19,13 @@ export type BusEvent =
   /** tasks/cancel reached an instance that does not run the task: the one that does stops it. */
   | { type: 'task-cancel'; taskId: string }
   /** tasks/update reached an instance that does not run the task: the one that does takes the answers. */
-  | { type: 'task-update'; taskId: string; inputResponses: Record<string, unknown> };
+  | { type: 'task-update'; taskId: string; inputResponses: Record<string, unknown> }
+  /**
+   * A legacy session's client answered a server-to-client request (elicitation, sampling, roots)
+   * on an instance other than the one that asked: every instance holding the session hands it to
+   * its connection, and the one whose request it answers takes it (request ids are unique per process).
+   */
+  | { type: 'session-response'; sessionId: string; response: Record<string, unknown> };
 
 export type BusListener = (event: BusEvent) => void;
 

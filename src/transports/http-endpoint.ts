@@ -100,7 +100,11 @@ export function createMcpEndpoint(parts: EndpointParts): (req: IncomingMessage, 
     if (parsed.kind === 'notification') (session?.connection ?? server.connect({ transport: 'http', caller: auth })).receive(parsed.message);
     // A response answers a request the server sent on one of the session's streams. Without a
     // session there is no such request: a modern client MUST NOT send responses (streamable-http.mdx).
-    else if (session) session.connection.receive(parsed.message);
+    else if (session) {
+      session.connection.receive(parsed.message);
+      // It may answer a request another instance sent (shared sessions): that instance gets it too.
+      sessions.relay(session.id, parsed.message as unknown as Record<string, unknown>);
+    }
     else return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Invalid Request: clients must not send JSON-RPC responses, except to a legacy session (Mcp-Session-Id) that asked', undefined, 400));
     res.writeHead(202).end();
   };

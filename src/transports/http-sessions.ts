@@ -5,6 +5,7 @@ import type { ToolServer } from '../server/server.js';
 import type { HttpResponse } from './http-response.js';
 import { writeSseEvent } from './sse.js';
 import type { SessionRecords } from '../state/sessions.js';
+import type { EventBus } from '../state/bus.js';
 
 /** A legacy (2025-11-25 and earlier) Streamable HTTP session: one server connection, its requests each on a POST of their own. */
 export class HttpSession {
@@ -47,7 +48,16 @@ export class SessionStore {
     private readonly maxSessions: number,
     private readonly records?: SessionRecords,
     private readonly onRecordError: (err: unknown) => void = () => undefined,
+    private readonly bus?: EventBus,
   ) {
+    // With shared records, a client's answer to a server-to-client request may reach any instance.
+    if (records && bus) {
+      this.stopBus = bus.subscribe((event) => {
+        if (event.type !== 'session-response' || this.relayed.has(event) || typeof event.sessionId !== 'string') return;
+        const response = event.response;
+        if (response && typeof response === 'object' && !Array.isArray(response) && 'id' in response) this.sessions.get(event.sessionId)?.connection.receive(response as never);
+      });
+    }
     this.sweeper = setInterval(() => this.sweep(), Math.min(Math.max(idleMs / 4, 1_000), 60_000));
     this.sweeper.unref();
   }
@@ -62,6 +72,20 @@ export class SessionStore {
     session.lastSeen = Date.now();
     this.sessions.set(session.id, session);
     return session;
+  }
+
+  private stopBus?: () => void;
+  private readonly relayed = new WeakSet<object>();
+
+  /**
+   * A client's response to a server-to-client request, POSTed here: handed on to the other
+   * instances holding the session, for the one whose request it answers (docs/deployment.md).
+   */
+  relay(sessionId: string, response: Record<string, unknown>): void {
+    if (!this.records || !this.bus) return;
+    const event = { type: 'session-response' as const, sessionId, response };
+    this.relayed.add(event);
+    this.bus.publish(event).catch(this.onRecordError);
   }
 
   /**
@@ -142,6 +166,7 @@ export class SessionStore {
   /** This instance stops: its copies end; the shared records stay for the other instances. */
   close(): void {
     clearInterval(this.sweeper);
+    this.stopBus?.();
     for (const session of [...this.sessions.values()]) this.forget(session);
   }
 

@@ -148,6 +148,25 @@ describe.skipIf(!REDIS_SERVER || !NGINX)('three instances behind nginx, sharing 
     for (const url of [b.url, instances[2].url]) expect((await post(url, { jsonrpc: '2.0', id: 11, method: 'ping' }, session)).status).toBe(404);
   }, 90_000);
 
+  it("a legacy session's answer to an elicitation reaches the instance that asked, though it is posted to another", async () => {
+    const { instances } = await cluster();
+    const [a, b] = instances;
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const init = await fetch(a.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { elicitation: {} }, clientInfo: { name: 'legacy', version: '1' } } }) });
+    const session = { 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' };
+    await init.text();
+    expect((await fetch(a.url, { method: 'POST', headers: { ...headers, ...session }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).status).toBe(202);
+    // The call runs on A; its elicitation comes on the call's own stream from A.
+    const call = openStream(a.url, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'ask', arguments: {} } }, session);
+    await expect.poll(() => call.messages.find((m) => m.method === 'elicitation/create'), { timeout: 10_000 }).toBeDefined();
+    const asked = call.messages.find((m) => m.method === 'elicitation/create')!;
+    // The client answers through B (as a round-robin balancer may send it).
+    const answered = await fetch(b.url, { method: 'POST', headers: { ...headers, ...session }, body: JSON.stringify({ jsonrpc: '2.0', id: asked.id, result: { action: 'accept', content: { name: 'Ada' } } }) });
+    expect(answered.status).toBe(202);
+    await expect.poll(() => call.messages.find((m) => m.id === 2), { timeout: 10_000 }).toBeDefined();
+    expect(call.messages.find((m) => m.id === 2)!.result.content).toEqual([{ type: 'text', text: 'Hello, Ada' }]);
+  }, 90_000);
+
   it("SIGKILL of the instance running a task: the others fail it once its lease runs out, read through the balancer", async () => {
     const { instances, nginx } = await cluster({ leaseMs: 2_000 });
     const [a] = instances;

@@ -5,7 +5,7 @@ import type { RedisConnection } from './connection.js';
 
 /** Largest event accepted from the channel: a task record with its result is the big one. */
 const MAX_EVENT_CHARS = 4 * 1024 * 1024;
-const EVENT_TYPES: ReadonlySet<string> = new Set(['list-changed', 'resource-updated', 'task-status', 'task-cancel', 'task-update']);
+const EVENT_TYPES: ReadonlySet<string> = new Set(['list-changed', 'resource-updated', 'task-status', 'task-cancel', 'task-update', 'session-response']);
 
 /**
  * The event bus over Redis pub/sub (docs/deployment.md): every instance given the same Redis URL
