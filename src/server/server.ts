@@ -29,6 +29,7 @@ import type { StateOptions } from '../state/index.js';
 import { redisConnection } from '../state/redis/connection.js';
 import { RedisEventBus } from '../state/redis/bus.js';
 import { RedisSessionRecords } from '../state/redis/sessions.js';
+import { RedisTaskStore } from '../state/redis/tasks.js';
 import type { SessionRecords } from '../state/sessions.js';
 
 /** After stopping the calls that outlived a shutdown's grace, how long their answers may take. */
@@ -129,7 +130,7 @@ export interface ToolServerOptions {
 export type DrainEvent = { kind: 'stopping'; calls: number } | { kind: 'unanswered'; calls: number };
 
 export interface ServerTasksOptions extends Partial<Omit<TasksOptions, 'store'>> {
-  /** A TaskStore, or the SQLite file to keep tasks in (default `.toolwright/tasks.db`). */
+  /** A TaskStore, or the SQLite file to keep tasks in (default `.toolwright/tasks.db`; with `state.redis`, Redis). */
   store?: TaskStore | string;
   /**
    * The built-in SQLite store: how long this process's claim on its unfinished
@@ -211,7 +212,11 @@ export class ToolServer {
     this.sessionRecords = options.sessionRecords ?? (redis ? new RedisSessionRecords(redisConnection(redis, { keyPrefix: options.state?.keyPrefix })) : undefined);
     this.subscriptions.useBus(this.bus, (err) => this.logger.warn({ err }, 'a change could not be shared with the other instances'));
     const tasks = options.tasks === false ? undefined : (options.tasks ?? {});
-    if (tasks) this.taskStore = typeof tasks.store === 'object' ? tasks.store : createDefaultTaskStore(tasks.store, { leaseMs: tasks.leaseMs });
+    if (tasks) {
+      // With state.redis and no store named, tasks are kept in Redis: every instance reads them, on any machine.
+      const inRedis = redis !== undefined && tasks.store === undefined;
+      this.taskStore = typeof tasks.store === 'object' ? tasks.store : inRedis ? new RedisTaskStore(redisConnection(redis, { keyPrefix: options.state?.keyPrefix }), { leaseMs: tasks.leaseMs }) : createDefaultTaskStore(tasks.store, { leaseMs: tasks.leaseMs });
+    }
     this.dispatcher = new Dispatcher({
       registry: this.tools,
       logger: this.logger,

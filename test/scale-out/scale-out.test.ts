@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -11,8 +11,8 @@ import { MODERN, modernMeta } from '../helpers/wire.js';
 
 /**
  * Three `toolwright serve --http` instances behind a real nginx (round-robin, no affinity), sharing
- * Redis (`server.state.redis`: the event bus) and one task store (a SQLite file in their common
- * folder), as examples/scale-out/ runs them (docs/deployment.md).
+ * Redis (`server.state.redis`: the event bus, legacy session records and the task store), as
+ * examples/scale-out/ runs them (docs/deployment.md).
  */
 const tools = fileURLToPath(new URL('../fixtures/scale-out/tools.mjs', import.meta.url));
 const env = { TOOLWRIGHT_AUDIT_DIR: '' };
@@ -94,7 +94,7 @@ describe.skipIf(!REDIS_SERVER || !NGINX)('three instances behind nginx, sharing 
   }, 90_000);
 
   it('a task started on one instance is read through the balancer, answered and cancelled through the others; the running tool sees the cancellation', async () => {
-    const { instances, nginx } = await cluster();
+    const { cwd, instances, nginx } = await cluster();
     const [a, b, c] = instances;
     // tasks/update: the answer reaches the instance that waits for it.
     const asking = (await rpc(a.url, 'tools/call', { name: 'ask_name', arguments: {} }, 'ask_name', WITH_TASKS_AND_ELICITATION)).result;
@@ -116,6 +116,8 @@ describe.skipIf(!REDIS_SERVER || !NGINX)('three instances behind nginx, sharing 
     // The balancer spread the reads over all three instances.
     const upstreams = new Set(readFileSync(join(nginx.dir, 'access.log'), 'utf8').split('\n').filter((l) => l.startsWith('tasks/get')).map((l) => l.split(' ')[1]));
     expect(upstreams.size).toBe(3);
+    // The tasks were kept in Redis (server.state.redis, no store named), not in a file of the common folder.
+    expect(readdirSync(cwd, { recursive: true }).filter((f) => String(f).includes('tasks.db'))).toEqual([]);
   }, 90_000);
 
   it('a legacy session created through one instance keeps working on the others, through the balancer, when that instance is killed', async () => {
