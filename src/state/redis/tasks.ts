@@ -37,6 +37,8 @@ export class RedisTaskStore implements TaskStore {
   private readonly leaseMs: number;
   private readonly leaseTimer: NodeJS.Timeout;
   private closed = false;
+  /** Whether this instance has run a task: only then does it hold (and renew) a lease. */
+  private running = false;
 
   constructor(private readonly connection: RedisConnection, options: { leaseMs?: number } = {}) {
     this.leaseMs = options.leaseMs ?? DEFAULT_TASK_LEASE_MS;
@@ -63,6 +65,7 @@ export class RedisTaskStore implements TaskStore {
       if (record.ttlMs !== null) m.pexpireat(key, record.createdAt + record.ttlMs);
       m.zadd(this.k(`tasks-of:${record.owner}`), record.createdAt, record.taskId);
       if (unfinished) {
+        this.running = true;
         m.sadd(this.runningKey(this.instanceId), record.taskId).sadd(this.k('task-instances'), this.instanceId);
         m.set(this.k(`task-lease:${this.instanceId}`), '1', 'PX', this.leaseMs);
       }
@@ -160,7 +163,7 @@ export class RedisTaskStore implements TaskStore {
   /** The lease tick: extends this instance's claim, then fails what instances that are gone left unfinished. */
   private async keepLeases(): Promise<void> {
     try {
-      await this.connection.run((c) => c.multi().set(this.k(`task-lease:${this.instanceId}`), '1', 'PX', this.leaseMs).sadd(this.k('task-instances'), this.instanceId).exec());
+      if (this.running) await this.connection.run((c) => c.multi().set(this.k(`task-lease:${this.instanceId}`), '1', 'PX', this.leaseMs).sadd(this.k('task-instances'), this.instanceId).exec());
       await this.failUnfinished(ORPHANED_TASK_ERROR);
     } catch {
       // Redis away: the next tick tries again (another instance's lease cannot run out unseen for long).
