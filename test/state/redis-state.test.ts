@@ -85,14 +85,14 @@ describe.skipIf(!REDIS_SERVER)('shared state in Redis (state.redis)', () => {
 
   it('reads a stored result made on one instance through the other, for its caller only', async () => {
     const [a, b] = await instances();
-    const alice: Caller = { id: 'alice', tenant: 'acme' };
+    const alice: Caller = { id: 'alice', tenant: 'acme', claims: {}, method: 'transport' };
     const res = await call(a, 'big', alice);
     const link = res.result.content.find((c: Msg) => c.type === 'resource_link');
     expect(link.uri).toMatch(/^toolwright:\/\/results\//);
     const mine = await read(b, link.uri, alice);
     expect(mine.result.contents[0].text).toBe(big);
     // Another caller, the same id in another tenant, and the anonymous caller: "not found", as for a URI nothing holds.
-    for (const other of ['bob', { id: 'alice', tenant: 'other' }, undefined] as Array<string | Caller | undefined>) {
+    for (const other of ['bob', { id: 'alice', tenant: 'other', claims: {}, method: 'transport' }, undefined] as Array<string | Caller | undefined>) {
       const refused = await read(b, link.uri, other);
       expect(refused.error).toMatchObject({ code: -32602, message: 'Resource not found (it may have expired)' });
     }
