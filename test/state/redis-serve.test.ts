@@ -17,11 +17,11 @@ afterAll(async () => {
 });
 
 let ids = 0;
-async function rpc(url: string, method: string, params: Msg, name: string): Promise<Msg> {
+async function rpc(url: string, method: string, params: Msg, name: string, meta: Msg = {}): Promise<Msg> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': method, 'mcp-name': name },
-    body: JSON.stringify({ jsonrpc: '2.0', id: ++ids, method, params: { ...params, _meta: modernMeta() } }),
+    body: JSON.stringify({ jsonrpc: '2.0', id: ++ids, method, params: { ...params, _meta: modernMeta(meta) } }),
   });
   return (await res.json()) as Msg;
 }
@@ -30,7 +30,17 @@ const sum = (url: string) => rpc(url, 'tools/call', { name: 'calculate_sum', arg
 describe.skipIf(!REDIS_SERVER)('two `toolwright serve --http` processes sharing one Redis (server.state)', () => {
   it('share a per-tool limit and stored results, refuse while Redis is down, and recover on their own', async () => {
     const cwd = tempDir('tw-redis-serve-');
-    writeFileSync(join(cwd, 'big-tools.mjs'), "export default [{ name: 'big', description: 'big', inputSchema: { type: 'object' }, handler: () => 'y'.repeat(5000) }];\n");
+    writeFileSync(
+      join(cwd, 'big-tools.mjs'),
+      `export default [
+  { name: 'big', description: 'big', inputSchema: { type: 'object' }, handler: () => 'y'.repeat(5000) },
+  { name: 'greet', description: 'greet', inputSchema: { type: 'object' }, handler: async (_a, ctx) => {
+    const answer = await ctx.elicit('Name?', { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] }, { key: 'who' });
+    return 'Hello, ' + answer.content.name;
+  } },
+];
+`,
+    );
     const config = {
       tools: ['./big-tools.mjs'],
       toolsets: { math: {} },
@@ -39,10 +49,11 @@ describe.skipIf(!REDIS_SERVER)('two `toolwright serve --http` processes sharing 
         tasks: false,
         limits: { maxResultBytes: 1000, rateLimit: { perPrincipal: false, tools: { calculate_sum: { points: 10, durationSeconds: 60 } } } },
         state: { redis: '${TEST_REDIS_URL}', keyPrefix: `serve-${process.pid}` },
+        requestStateSecret: '${TEST_REQUEST_STATE_SECRET}',
       },
     };
     writeFileSync(join(cwd, 'toolwright.config.json'), JSON.stringify(config));
-    const env = { TOOLWRIGHT_AUDIT_DIR: '', TEST_REDIS_URL: redis.url };
+    const env = { TOOLWRIGHT_AUDIT_DIR: '', TEST_REDIS_URL: redis.url, TEST_REQUEST_STATE_SECRET: `secret-${process.pid}-${Date.now()}` };
     const [a, b] = await Promise.all([startHttpServe(['--config', 'toolwright.config.json'], { cwd, env }), startHttpServe(['--config', 'toolwright.config.json'], { cwd, env })]);
     expect(a.stderr()).toContain(`shared state in redis://127.0.0.1:${redis.port} (keys serve-${process.pid}:*)`);
 
@@ -56,6 +67,13 @@ describe.skipIf(!REDIS_SERVER)('two `toolwright serve --http` processes sharing 
     const link = made.result.content.find((c: Msg) => c.type === 'resource_link');
     const readThroughB = await rpc(b.url, 'resources/read', { uri: link.uri }, link.uri);
     expect(readThroughB.result.contents[0].text).toBe('y'.repeat(5000));
+
+    // An input-required round answered by one instance is completed by the other (one signing secret).
+    const elicit = { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
+    const asked = await rpc(a.url, 'tools/call', { name: 'greet', arguments: {} }, 'greet', elicit);
+    expect(asked.result.resultType).toBe('input_required');
+    const retried = await rpc(b.url, 'tools/call', { name: 'greet', arguments: {}, requestState: asked.result.requestState, inputResponses: { who: { action: 'accept', content: { name: 'Ada' } } } }, 'greet', elicit);
+    expect(retried.result.content[0].text).toBe('Hello, Ada');
 
     await redis.stop();
     for (const url of [a.url, b.url]) {
