@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../../src/policy/auth/caller.js';
 import { ToolServer, type ToolServerOptions } from '../../src/server/server.js';
@@ -133,12 +134,28 @@ describe.skipIf(!REDIS_SERVER)('shared state in Redis (state.redis)', () => {
 
   it('throttles failed authentication per address across instances', async () => {
     const [a, b] = await instances();
+    const prefix = `t${prefixes}-${process.pid}:`;
     const authenticate = (req: IncomingMessage) => (req.headers.authorization === 'Bearer right' ? 'alice' : undefined);
     const httpA = await startHttp(a, { authenticate, authFailureLimit: { points: 4, durationSeconds: 60 } });
     const httpB = await startHttp(b, { authenticate, authFailureLimit: { points: 4, durationSeconds: 60 } });
     try {
+      // A failure is counted just after its 401 is sent: wait for each count to land in Redis
+      // before the next guess, so the sequence below is the same on every run.
+      const probe = new Redis(redis.url);
+      const counted = async () => {
+        const keys = await probe.keys(`${prefix}rl:auth-failures:*`);
+        return keys.length === 1 ? Number(await probe.get(keys[0]!)) : 0;
+      };
       const statuses: number[] = [];
-      for (let i = 0; i < 6; i++) statuses.push((await (i % 2 ? httpB : httpA).modern('tools/list', {}, { authorization: `Bearer guess-${i}` })).status);
+      try {
+        for (let i = 0; i < 6; i++) {
+          const status = (await (i % 2 ? httpB : httpA).modern('tools/list', {}, { authorization: `Bearer guess-${i}` })).status;
+          statuses.push(status);
+          if (status === 401) await until(async () => (await counted()) === statuses.filter((s) => s === 401).length, 'the failure to be counted');
+        }
+      } finally {
+        probe.disconnect();
+      }
       // The fourth failure (on B) uses up the shared allowance and blocks the address on B at
       // once; A learns it from its own next failure (blocks are kept per instance, so a request
       // that is not blocked costs no round trip): points + (instances - 1) failures at most.
