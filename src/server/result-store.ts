@@ -37,6 +37,14 @@ export interface ResultStore {
   get(uri: string, owner: string | undefined): Promise<StoredContent | undefined>;
 }
 
+/** A store's refusal of one result too large for it (its message is meant for the caller). */
+export class ResultTooLargeError extends Error {
+  constructor(bytes: number, maxBytes: number) {
+    super(`it is ${bytes} bytes, over the ${maxBytes}-byte bound of one stored result`);
+    this.name = 'ResultTooLargeError';
+  }
+}
+
 /** A new result URI: unguessable (a random UUID), ending in the label. */
 export function resultUri(label: string): string {
   return `toolwright://results/${nodeCrypto().randomUUID()}/${encodeURIComponent(label)}`;

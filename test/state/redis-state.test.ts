@@ -3,6 +3,8 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../../src/policy/auth/caller.js';
 import { ToolServer, type ToolServerOptions } from '../../src/server/server.js';
+import { redisConnection } from '../../src/state/redis/connection.js';
+import { RedisResultStore } from '../../src/state/redis/result-store.js';
 import { startHttp } from '../helpers/http.js';
 import { REDIS_SERVER, TestRedis } from '../helpers/redis.js';
 import { until } from '../helpers/until.js';
@@ -99,6 +101,22 @@ describe.skipIf(!REDIS_SERVER)('shared state in Redis (state.redis)', () => {
     }
     const forged = await read(b, link.uri.replace(/[0-9a-f]{8}-/, '00000000-'), alice);
     expect(forged.error?.code).toBe(-32602);
+  });
+
+  it("keeps a stored result only for the store's TTL (the key's own expiry), and bounds one result's size", async () => {
+    const [a, b] = await instances({ limits: { maxResultBytes: 1_000, resultStore: { ttlMs: 300 } } });
+    const uri = (await call(a, 'big', 'alice')).result.content.find((c: Msg) => c.type === 'resource_link').uri;
+    expect((await read(b, uri, 'alice')).result.contents[0].text).toBe(big);
+    await until(async () => (await read(b, uri, 'alice')).error?.code === -32602, 'the stored result to expire', 10_000);
+    const connection = redisConnection(redis.url, { keyPrefix: `bound-${process.pid}` });
+    try {
+      const store = new RedisResultStore(connection, { maxEntryBytes: 100 });
+      await expect(store.put({ mimeType: 'text/plain', text: 'z'.repeat(101) }, 'alice', 'x.txt')).rejects.toThrow(/101 bytes, over the 100-byte bound/);
+      const kept = await store.put({ mimeType: 'text/plain', text: 'z'.repeat(100) }, 'alice', 'x.txt');
+      expect((await store.get(kept.uri, 'alice'))?.text).toBe('z'.repeat(100));
+    } finally {
+      await connection.release();
+    }
   });
 
   it('refuses with -32603 while Redis is down, and serves again once it is back, without a restart', async () => {

@@ -1,7 +1,8 @@
 import type { ContentBlock } from '../../protocol/content.js';
 import { STRUCTURED_JSON, type StructuredJson } from '../../protocol/result.js';
 import { callerKeyOf } from '../exchange.js';
-import type { ResultStore, StoredContent } from '../result-store.js';
+import { ResultTooLargeError, type ResultStore, type StoredContent } from '../result-store.js';
+import { StateUnavailableError } from '../../state/redis/connection.js';
 import type { ToolResult } from '../tool.js';
 import type { Stage, ToolCall } from './call.js';
 import { errorResult } from './results.js';
@@ -53,7 +54,8 @@ export function resultSizeStage(maxBytes: number, store: ResultStore): Stage {
  */
 function unstored(call: ToolCall, err: unknown): ToolResult {
   call.status = 'refused';
-  const why = err instanceof Error ? err.message : 'the result store failed';
+  // Only messages written for the caller pass; anything else (a driver's error) stays out.
+  const why = err instanceof StateUnavailableError || err instanceof ResultTooLargeError ? err.message : 'the result store failed';
   return errorResult(`The result of ${call.tool.name} is too large to send inline and could not be stored for resources/read: ${why}. It ran; retry later, or ask for less data.`);
 }
 

@@ -1,4 +1,4 @@
-import { resultUri, type ResultStore, type StoredContent } from '../../server/result-store.js';
+import { ResultTooLargeError, resultUri, type ResultStore, type StoredContent } from '../../server/result-store.js';
 import type { RedisConnection } from './connection.js';
 
 export interface RedisResultStoreOptions {
@@ -40,7 +40,7 @@ export class RedisResultStore implements ResultStore {
 
   async put(content: { mimeType: string; text?: string; blob?: string }, owner: string | undefined, label: string): Promise<StoredContent> {
     const bytes = Buffer.byteLength(content.text ?? content.blob ?? '');
-    if (bytes > this.maxEntryBytes) throw new Error(`it is ${bytes} bytes, over the ${this.maxEntryBytes}-byte bound of one stored result`);
+    if (bytes > this.maxEntryBytes) throw new ResultTooLargeError(bytes, this.maxEntryBytes);
     const uri = resultUri(label);
     const entry: Entry = { uri, mimeType: content.mimeType, ...(content.text !== undefined ? { text: content.text } : { blob: content.blob ?? '' }), bytes, owner: owner ?? '', expiresAt: Date.now() + this.ttlMs };
     await this.redis.run((client) => client.set(this.keyOf(uri)!, JSON.stringify(entry), 'PX', this.ttlMs));

@@ -17,6 +17,7 @@ import { RESULT_URI_PREFIX } from './compile.js';
 import { normalizeContents } from './contents.js';
 import type { CompiledResource, CompiledTemplate } from './compile.js';
 import type { ResourceRegistry } from './registry.js';
+import { StateUnavailableError } from '../../../state/redis/connection.js';
 import type { ReadReturn } from './resource.js';
 
 /** Longest URI a read may name; longer ones are -32602 before any matching. */
@@ -166,7 +167,7 @@ type ResourceMeta = { mimeType?: string; ttlMs?: number; cacheScope?: 'public' |
 
 /** The store cannot be reached (shared state down): -32603, as a refusal for an unwritable audit trail is; the store's message names no address. */
 function storeUnavailable(err: unknown): never {
-  throw new RpcError(ErrorCode.InternalError, `Stored results cannot be read: ${err instanceof Error ? err.message : 'the result store failed'}`);
+  throw new RpcError(ErrorCode.InternalError, `Stored results cannot be read: ${err instanceof StateUnavailableError ? err.message : 'the result store failed'}`);
 }
 
 function notFound(uri: string): RpcError {
