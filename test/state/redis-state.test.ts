@@ -138,6 +138,22 @@ describe.skipIf(!REDIS_SERVER)('shared state in Redis (state.redis)', () => {
     await until(async () => (await call(pair[1], 'echo', 'alice')).result?.isError === undefined, 'instance 1 to serve again', 15_000);
   });
 
+  it('answers each call exactly once when Redis is killed while calls are in flight', async () => {
+    const [a] = await instances({ limits: { rateLimit: { perPrincipal: { points: 1_000, durationSeconds: 60 }, perTool: { points: 1_000, durationSeconds: 60 } } } });
+    const extra: string[] = [];
+    const connection = a.connect({ transport: 'test', caller: 'alice', send: (m) => extra.push(m) });
+    const replies = Array.from({ length: 60 }, (_, i) => connection.receive({ jsonrpc: '2.0', id: `c${i}`, method: 'tools/call', params: { name: 'echo', arguments: {}, _meta: modernMeta() } }));
+    await redis.stop();
+    const answers = (await Promise.all(replies)).map((r) => JSON.parse(r!.json) as Msg);
+    connection.close();
+    expect(answers.map((m) => m.id)).toEqual(Array.from({ length: 60 }, (_, i) => `c${i}`));
+    for (const m of answers) expect(m.error?.code === -32603 || m.result?.content?.[0]?.text === 'ok').toBe(true);
+    // Nothing arrives later on the connection's own channel: no call is answered a second time.
+    await redis.start();
+    await until(async () => (await call(a, 'echo', 'alice')).result?.isError === undefined, 'the instance to serve again', 15_000);
+    expect(extra).toEqual([]);
+  });
+
   it("serves on while Redis is down under onFailure: 'open', with each instance's own limits and stored results", async () => {
     const pair = await instances({ limits: { rateLimit: { perPrincipal: { points: 3, durationSeconds: 60 }, perTool: false } } }, { onFailure: 'open' });
     await redis.stop();
