@@ -16,6 +16,8 @@ export const TARGETS = [
   { id: 'toolwright-jwt', label: 'toolwright modern + JWT', script: 'toolwright-jwt.mjs', era: 'modern', transports: ['http'], bearerToken: true },
   // The audit trail in PostgreSQL (HTTP only; run only when named: it needs $TOOLWRIGHT_BENCH_POSTGRES).
   { id: 'toolwright-pg', label: 'toolwright modern, PostgreSQL audit', script: 'toolwright-pg.mjs', era: 'modern', transports: ['http'], optIn: true },
+  // Shared state in Redis (HTTP only; run only when named: it needs $TOOLWRIGHT_BENCH_REDIS).
+  { id: 'toolwright-redis', label: 'toolwright modern, Redis state', script: 'toolwright-redis.mjs', era: 'modern', transports: ['http'], optIn: true },
 ];
 const LABEL = Object.fromEntries(TARGETS.map((t) => [t.id, t.label]));
 
@@ -208,6 +210,10 @@ export function goalList(rows, startupRows) {
   // The audit trail in PostgreSQL against the default SQLite file (issue 24): reported, no goal.
   if (h16(rows)?.byTarget['toolwright-pg'] && h16(rows)?.byTarget['toolwright-modern']) {
     add('HTTP calculate_sum, 16 conn: PostgreSQL audit ÷ SQLite audit', 'modern', 'reported', null, (rs) => med(h16(rs), 'toolwright-pg') / med(h16(rs), 'toolwright-modern'));
+  }
+  // Shared state in Redis against in-process state (issue 24): every call takes its rate-limit points in Redis.
+  if (h16(rows)?.byTarget['toolwright-redis'] && h16(rows)?.byTarget['toolwright-modern']) {
+    add('HTTP calculate_sum, 16 conn: Redis state ÷ local state', 'modern', '≥ 0.7×', (v) => v >= 0.7, (rs) => med(h16(rs), 'toolwright-redis') / med(h16(rs), 'toolwright-modern'));
   }
   return goals;
 }

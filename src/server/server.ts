@@ -18,19 +18,20 @@ import { RequestStateCodec } from './inputs/request-state.js';
 import type { ApprovalMode } from './pipeline/index.js';
 import { createLogger, type Logger } from './logger.js';
 import { ToolRegistry } from './registry.js';
-import { ResultStore, type ResultStoreOptions } from './result-store.js';
+import type { ResultStore, ResultStoreOptions } from './result-store.js';
 import { SubscriptionHub } from './subscriptions.js';
 import type { Tool } from './tool.js';
 import { TasksPrimitive, type TasksOptions } from './primitives/tasks/index.js';
 import { createDefaultTaskStore } from '../tasks/default-store.js';
 import type { TaskStore } from '../tasks/store.js';
 import { InProcessEventBus, type EventBus } from '../state/bus.js';
-import type { StateOptions } from '../state/index.js';
 import { redisConnection } from '../state/redis/connection.js';
 import { RedisEventBus } from '../state/redis/bus.js';
 import { RedisSessionRecords } from '../state/redis/sessions.js';
 import { RedisTaskStore } from '../state/redis/tasks.js';
 import type { SessionRecords } from '../state/sessions.js';
+import type { CreateLimiter, StateOptions } from '../state/index.js';
+import { sharedState, type SharedState } from '../state/shared.js';
 
 /** After stopping the calls that outlived a shutdown's grace, how long their answers may take. */
 const STOPPED_CALLS_WAIT_MS = 2_000;
@@ -177,8 +178,12 @@ export class ToolServer {
   private readonly dispatcher: Dispatcher;
   /** @internal */
   private readonly subscriptions = new SubscriptionHub();
-  /** Large results kept for `resources/read`. */
+  /** Large results kept for `resources/read` (in memory, or shared: `state`). */
   readonly results: ResultStore;
+  /** Builds rate limiters in the shared state (`state`): the HTTP transport's failed-authentication throttle uses it too. Undefined: in process. */
+  readonly createLimiter?: CreateLimiter;
+  /** @internal */
+  private readonly state: SharedState;
   /** The audit sink, if auditing is on. */
   readonly audit?: AuditSink;
   /** The audit trail's health and failure policy: records lost, requests refused (if auditing is on). */
@@ -203,7 +208,9 @@ export class ToolServer {
     if (!Number.isInteger(ttlMs) || ttlMs < 0) throw new RangeError('listTtlMs must be a non-negative integer');
     const cache = { ttlMs, cacheScope: 'public' as const };
     const limits = options.limits ?? {};
-    this.results = new ResultStore(limits.resultStore);
+    this.state = sharedState(options.state, limits.resultStore, this.logger);
+    this.results = this.state.results;
+    this.createLimiter = this.state.createLimiter;
     this.audit = options.audit === undefined ? new DefaultAuditSink() : options.audit || undefined;
     if (this.audit) this.auditGuard = new AuditGuard(this.audit, options.auditFailure ?? 'refuse', this.logger);
     const onListenerError = (err: unknown) => this.logger.error({ err }, 'an event listener failed');
@@ -227,7 +234,7 @@ export class ToolServer {
       maxResultBytes: limits.maxResultBytes ?? 1024 * 1024,
       resultStore: this.results,
       concurrency: new ConcurrencyGate(limits.maxInFlight ?? 64, limits.maxQueued ?? 256),
-      rateLimiter: rateLimiterFor(limits.rateLimit),
+      rateLimiter: rateLimiterFor(limits.rateLimit, this.createLimiter),
       scopePolicy: new ScopePolicy(options.scopes),
       serverInfo: this.info,
       instructions: options.instructions,
@@ -333,13 +340,28 @@ export class ToolServer {
     this.audit?.flush?.();
   }
 
-  /** Shuts the server down: ends subscriptions and closes the audit sink (committing what it holds). Transports close themselves. */
+  /** Shuts the server down: ends subscriptions and closes the audit sink (committing what it holds) and its hold on shared state. Transports close themselves. */
   close(): void {
     this.endSubscriptions();
     this.audit?.close?.();
     this.taskStore?.close();
     this.bus.close().catch(() => undefined);
     this.sessionRecords?.close().catch(() => undefined);
+    void this.state.close().catch(() => {});
+  }
+
+  /** Where shared state lives, fit to show: 'memory', or the Redis URL without its password and the key prefix. */
+  get stateLocation(): string {
+    return this.state.where;
+  }
+
+  /**
+   * Resolves true once the shared state (`state.redis`) can be reached, false
+   * if it cannot within its connect timeout (it keeps reconnecting on its own,
+   * and calls that need it fail until then). In-process state: true at once.
+   */
+  stateReady(): Promise<boolean> {
+    return this.state.ready();
   }
 
   /** Registers tools; throws ToolDefinitionError (and registers none) if any is invalid. */
@@ -349,7 +371,9 @@ export class ToolServer {
   }
 }
 
-function rateLimiterFor(option: RateLimitOptions | false | undefined): RateLimiter | undefined {
+function rateLimiterFor(option: RateLimitOptions | false | undefined, createLimiter: CreateLimiter | undefined): RateLimiter | undefined {
   const options = withRateLimitDefaults(option);
-  return options ? new RateLimiter(options) : undefined;
+  // A rateLimit option's own createLimiter wins over the shared state's.
+  if (!options) return undefined;
+  return new RateLimiter(options.createLimiter || !createLimiter ? options : { ...options, createLimiter });
 }

@@ -154,6 +154,8 @@ class SharedConnection {
       // Reconnect on its own, for ever, backing off to one try every 2 s.
       retryStrategy: (times) => Math.min(100 * times, 2_000),
       lazyConnect: false,
+      // Commands issued in the same tick (calls arriving together) go out in one write.
+      enableAutoPipelining: true,
       connectionName: 'toolwright',
     };
     this.client = new mod.Redis(url, settings);
