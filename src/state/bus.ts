@@ -1,5 +1,5 @@
 /**
- * The event bus (docs/architecture.md, "State behind async interfaces"; docs/deployment.md): what
+ * The event bus (docs/architecture.md, "State behind small interfaces"; docs/deployment.md): what
  * one server instance tells the others. List changes, resource updates and task status reach the
  * listeners of every instance; a task's cancellation or input answers reach the instance that runs
  * it. The in-process bus is the default (one process: every listener is here); the Redis bus
