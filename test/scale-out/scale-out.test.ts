@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { NGINX, TestNginx } from '../helpers/nginx.js';
 import { REDIS_SERVER, TestRedis } from '../helpers/redis.js';
 import { startHttpServe } from '../helpers/serve-process.js';
-import { tasksRpc as rpc, WITH_TASKS_AND_ELICITATION } from '../helpers/tasks.js';
+import { tasksRpc as rpc, WITH_TASKS, WITH_TASKS_AND_ELICITATION } from '../helpers/tasks.js';
 import { tempDir } from '../helpers/temp.js';
 import { MODERN, modernMeta } from '../helpers/wire.js';
 
@@ -109,10 +109,15 @@ describe.skipIf(!REDIS_SERVER || !NGINX)('three instances behind nginx, sharing 
     const running = (await rpc(a.url, 'tools/call', { name: 'forever', arguments: {} }, 'forever')).result;
     await expect.poll(a.stderr, { timeout: 10_000 }).toMatch(/forever started/);
     for (let i = 0; i < 3; i++) expect((await rpc(nginx.url, 'tasks/get', { taskId: running.taskId }, running.taskId)).result.status).toBe('working');
+    // B watches the task's status on a listen stream (notifications/tasks) while A runs it.
+    const watching = openStream(b.url, { jsonrpc: '2.0', id: 'watch', method: 'subscriptions/listen', params: { notifications: { taskIds: [running.taskId] }, _meta: modernMeta(WITH_TASKS) } }, listenHeaders);
+    await expect.poll(() => watching.messages.find((m) => m.method === 'notifications/tasks')?.params.status, { timeout: 10_000 }).toBe('working');
     expect((await rpc(c.url, 'tasks/cancel', { taskId: running.taskId }, running.taskId)).result).toBeDefined();
     expect((await rpc(b.url, 'tasks/get', { taskId: running.taskId }, running.taskId)).result.status).toBe('cancelled');
     await expect.poll(a.stderr, { timeout: 10_000 }).toMatch(/forever stopped/);
     expect(b.stderr() + c.stderr()).not.toMatch(/forever/);
+    // C's cancellation reached B's watcher through the bus.
+    await expect.poll(() => watching.messages.some((m) => m.method === 'notifications/tasks' && m.params.status === 'cancelled'), { timeout: 10_000 }).toBe(true);
     // The balancer spread the reads over all three instances.
     const upstreams = new Set(readFileSync(join(nginx.dir, 'access.log'), 'utf8').split('\n').filter((l) => l.startsWith('tasks/get')).map((l) => l.split(' ')[1]));
     expect(upstreams.size).toBe(3);
