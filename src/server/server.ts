@@ -109,13 +109,13 @@ export interface ToolServerOptions {
    * What this instance tells the others behind the same load balancer (docs/deployment.md): list
    * changes, resource updates, task status, and tasks/cancel or tasks/update for a task another
    * instance runs. Default: in-process (one instance). `server.state.redis` in a config file
-   * makes it a Redis bus (src/state/redis/bus.ts).
+   * makes it a Redis bus (src/state/redis/bus.ts). `server.close()` closes it.
    */
   bus?: EventBus;
   /**
    * Where legacy (2025-11-25-era) HTTP session records are kept, so that any instance serves a
    * request carrying `Mcp-Session-Id` (docs/deployment.md). Default: none, each session lives in
-   * the process that opened it; `server.state.redis` keeps them in Redis.
+   * the process that opened it; `server.state.redis` keeps them in Redis. `server.close()` closes it.
    */
   sessionRecords?: SessionRecords;
   /**
