@@ -18,6 +18,8 @@ export const TARGETS = [
   { id: 'toolwright-pg', label: 'toolwright modern, PostgreSQL audit', script: 'toolwright-pg.mjs', era: 'modern', transports: ['http'], optIn: true },
   // The OpenTelemetry Node SDK registered, exporting over OTLP/HTTP to a local receiver (run only when named).
   { id: 'toolwright-otel', label: 'toolwright modern + OpenTelemetry SDK', script: 'toolwright-otel.mjs', era: 'modern', optIn: true },
+  // Shared state in Redis (HTTP only; run only when named: it needs $TOOLWRIGHT_BENCH_REDIS).
+  { id: 'toolwright-redis', label: 'toolwright modern, Redis state', script: 'toolwright-redis.mjs', era: 'modern', transports: ['http'], optIn: true },
 ];
 const LABEL = Object.fromEntries(TARGETS.map((t) => [t.id, t.label]));
 
@@ -216,6 +218,10 @@ export function goalList(rows, startupRows) {
     if (cell(rows)?.byTarget['toolwright-otel'] && cell(rows)?.byTarget['toolwright-modern']) {
       add(`${transport === 'http' ? 'HTTP' : 'stdio'} calculate_sum, 16: OpenTelemetry SDK exporting ÷ no SDK`, 'modern', 'reported', null, (rs) => med(cell(rs), 'toolwright-otel') / med(cell(rs), 'toolwright-modern'));
     }
+  }
+  // Shared state in Redis against in-process state (issue 24): every call takes its rate-limit points in Redis.
+  if (h16(rows)?.byTarget['toolwright-redis'] && h16(rows)?.byTarget['toolwright-modern']) {
+    add('HTTP calculate_sum, 16 conn: Redis state ÷ local state', 'modern', '≥ 0.7×', (v) => v >= 0.7, (rs) => med(h16(rs), 'toolwright-redis') / med(h16(rs), 'toolwright-modern'));
   }
   return goals;
 }

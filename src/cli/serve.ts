@@ -11,6 +11,7 @@ import { serveHttp } from '../transports/serve-http.js';
 import { serveStdio } from '../transports/stdio-server.js';
 import { ExitCode, UsageError, type CliIo } from './errors.js';
 import { checkAuditTrail, reportAuditLosses } from './audit-startup.js';
+import { checkSharedState } from './state-startup.js';
 import { loadToolsModule, resolveTools } from './load-tools.js';
 import { loadMiddlewareModule } from './load-middleware.js';
 import { checkNetworkExposure } from './network-exposure.js';
@@ -67,6 +68,7 @@ async function serveWith(options: ServeOptions, io: CliIo, version: string, cliG
   }
   // After every other refusal: a set-up that fails says only what failed, not where state would have been.
   await checkAuditTrail(plan.server, state, io);
+  await checkSharedState(plan.server, io);
   const shutdown = shutdownRequests(io.stderr);
   const uninstallGuards = installProcessGuards(plan.server.logger, () => shutdown.request('uncaughtException'));
   try {

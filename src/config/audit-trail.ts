@@ -3,6 +3,7 @@ import { DEFAULT_AUDIT_DB } from '../audit/default-sink.js';
 import type { PostgresRetentionPolicy } from '../audit/postgres/prune.js';
 import type { RetentionPolicy } from '../audit/retention.js';
 import type { AuditRetentionConfig, ServerConfig } from './types.js';
+import { expandEnv } from './expand-env.js';
 
 /** The retention policy of a config's `server.audit.retention` (undefined: the default policy). */
 export function retentionOf(config: AuditRetentionConfig | false | undefined): RetentionPolicy | false | undefined {
@@ -33,11 +34,7 @@ export interface PostgresTrail {
 /** A config's PostgreSQL trail (`server.audit.postgres`), if it has one. Throws (an Error naming the variable) when a `${NAME}` in it is unset. */
 export function postgresTrailOf(audit: ServerConfig['audit'], env: NodeJS.ProcessEnv = process.env): PostgresTrail | undefined {
   if (!audit || audit.postgres === undefined) return undefined;
-  const url = audit.postgres.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
-    const value = Object.hasOwn(env, name) ? env[name] : undefined;
-    if (value === undefined || value === '') throw new Error(`server.audit.postgres: \${${name}} is not set in the environment`);
-    return value;
-  });
+  const url = expandEnv(audit.postgres, 'server.audit.postgres', env);
   if (!/^postgres(ql)?:\/\//i.test(url)) throw new Error('server.audit.postgres must be a postgres:// or postgresql:// URL');
   return { url, retention: postgresRetentionOf(audit.retention) };
 }

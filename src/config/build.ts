@@ -20,6 +20,7 @@ import { timeTools } from '../toolsets/time/index.js';
 import { weatherTools } from '../toolsets/weather/index.js';
 import type { HttpServeOptions } from '../transports/http-server.js';
 import { postgresTrailOf, sqliteTrailOf } from './audit-trail.js';
+import { requestStateSecretOf, stateOf } from './state.js';
 import type { ServerConfig, ToolsetsConfig, ToolwrightConfig } from './types.js';
 import { ConfigError } from './validate.js';
 import { addConfiguredPrimitives } from './primitives.js';
@@ -65,7 +66,8 @@ export function buildServer(config: ToolwrightConfig, baseDir: string, version: 
     audit: auditSink(s.audit, baseDir, stateDir, file),
     auditFailure: (s.audit || undefined)?.onFailure,
     scopes: s.auth && checkedAuth(s.auth, file),
-    tasks: tasksOf(s.tasks, baseDir, stateDir),
+    tasks: tasksOf(s.tasks, baseDir, stateDir, s.state?.redis !== undefined),
+    ...sharedState(s, file),
   } satisfies ToolServerOptions);
   const { tools, fsSandbox } = toolsetTools(config.toolsets ?? DEFAULT_TOOLSETS, baseDir, file);
   try {
@@ -85,11 +87,12 @@ export function buildServer(config: ToolwrightConfig, baseDir: string, version: 
 
 /**
  * server.tasks: the store path is relative to the config file (default: tasks.db in the state
- * folder, or under $TOOLWRIGHT_AUDIT_DIR as the server's own default has it).
+ * folder, or under $TOOLWRIGHT_AUDIT_DIR as the server's own default has it; with server.state.redis, Redis).
  */
-function tasksOf(tasks: ServerConfig['tasks'], baseDir: string, stateDir: string | undefined): ToolServerOptions['tasks'] {
+function tasksOf(tasks: ServerConfig['tasks'], baseDir: string, stateDir: string | undefined, redis: boolean): ToolServerOptions['tasks'] {
   if (tasks === false) return tasks;
-  const fallback = stateDir !== undefined && !process.env.TOOLWRIGHT_AUDIT_DIR ? join(stateDir, 'tasks.db') : undefined;
+  // With server.state.redis and no store named, the server keeps tasks in Redis (docs/deployment.md).
+  const fallback = stateDir !== undefined && !process.env.TOOLWRIGHT_AUDIT_DIR && !redis ? join(stateDir, 'tasks.db') : undefined;
   if (tasks === undefined) return fallback === undefined ? undefined : { store: fallback };
   return { ...tasks, store: tasks.store === undefined ? fallback : resolve(baseDir, tasks.store) };
 }
@@ -108,6 +111,15 @@ function checkedAuth(auth: ResourceServerOptions, file: string): ResourceServerO
     throw new ConfigError(file, [message.startsWith('auth') ? `server.${message}` : `server.auth.${message}`]);
   }
   return auth;
+}
+
+/** server.state and server.requestStateSecret, `${NAME}` expanded; a problem names its key. */
+function sharedState(s: ServerConfig, file: string): Pick<ToolServerOptions, 'state' | 'requestStateSecret'> {
+  try {
+    return { state: stateOf(s.state), requestStateSecret: requestStateSecretOf(s.requestStateSecret) };
+  } catch (err) {
+    throw new ConfigError(file, [(err as Error).message]);
+  }
 }
 
 function postgresTrail(audit: ServerConfig['audit'], file: string): ReturnType<typeof postgresTrailOf> {

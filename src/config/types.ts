@@ -4,6 +4,7 @@ import type { LimitOptions } from '../server/server.js';
 import type { ResourceServerOptions } from '../policy/auth/options.js';
 import type { HttpLimitOptions } from '../transports/http-limits.js';
 import type { TaskMode } from '../server/primitives/tasks/policy.js';
+import type { StateFailurePolicy } from '../state/index.js';
 
 /**
  * toolwright.config.{json,yaml}: which toolsets to serve and how, server
@@ -77,6 +78,13 @@ export interface ServerConfig {
    * PostgreSQL instead of SQLite (SQLite as well only when `sqlite` names a file).
    */
   audit?: false | { sqlite?: string | false; postgres?: string; jsonl?: string; retention?: AuditRetentionConfig | false; onFailure?: AuditFailurePolicy };
+  /**
+   * Shared state for several instances (docs/scale-out.md): `redis` is a redis:// or rediss://
+   * URL (`${NAME}` expands from the environment), never logged or shown with its password.
+   */
+  state?: { redis: string; keyPrefix?: string; onFailure?: StateFailurePolicy };
+  /** The key that signs `requestState` (`${NAME}` expands from the environment): every instance behind one load balancer must have the same. */
+  requestStateSecret?: string;
 }
 
 /**

@@ -41,6 +41,8 @@ type Attempt = number | undefined;
 /** One rule's counters: keyed by tool name or caller. */
 interface RuleStore {
   take(key: string): Attempt | Promise<Attempt>;
+  /** Gives back a point taken (a shared store only; best effort). */
+  refund?(key: string): void;
 }
 
 interface Limit {
@@ -95,13 +97,35 @@ export class RateLimiter {
     const taken = principal === undefined ? this.anonymous!.take('') : this.perPrincipal.store.take(principal);
     if (taken === undefined) return this.consumeTool(tool);
     if (typeof taken === 'number') return refused(taken, this.perPrincipal.rule, 'principal');
-    const limit = this.perPrincipal;
-    return taken.then((ms) => (ms === undefined ? this.consumeTool(tool) : refused(ms, limit.rule, 'principal')));
+    return this.consumeBoth(taken, tool);
+  }
+
+  /**
+   * A shared store (Redis): the tool's point is asked for together with the caller's, one
+   * round trip instead of two (sent in one write), and given back when the caller turns out
+   * to be over its own limit, so such a caller still does not spend the tool's budget.
+   */
+  private consumeBoth(principalTaken: Promise<Attempt>, tool: string): Promise<RateDecision> {
+    const principalRule = this.perPrincipal!.rule;
+    const limit = this.toolLimit(tool);
+    const toolTaken = limit?.store.take(tool);
+    return Promise.all([principalTaken, toolTaken]).then(([principalMs, toolMs]) => {
+      if (principalMs !== undefined) {
+        // A refused take is counted too (rate-limiter-flexible): give it back either way.
+        limit?.store.refund?.(tool);
+        return refused(principalMs, principalRule, 'principal');
+      }
+      return toolMs === undefined ? ALLOWED : refused(toolMs, limit!.rule, 'tool');
+    });
+  }
+
+  private toolLimit(tool: string): Limit | undefined {
+    const specific = this.toolSpecific.get(tool);
+    return (specific === undefined ? this.perTool : specific) ?? undefined;
   }
 
   private consumeTool(tool: string): RateDecision | Promise<RateDecision> {
-    const specific = this.toolSpecific.get(tool);
-    const limit = specific === undefined ? this.perTool : specific;
+    const limit = this.toolLimit(tool);
     if (!limit) return ALLOWED;
     const taken = limit.store.take(tool);
     if (taken === undefined) return ALLOWED;
@@ -147,6 +171,7 @@ function storeMaker(createLimiter: RateLimitOptions['createLimiter']): StoreMake
   type Flexible = typeof import('rate-limiter-flexible');
   const { RateLimiterRes } = createRequire(import.meta.url)('rate-limiter-flexible') as Flexible;
   const wrap = (limiter: RateLimiterAbstract, keyOf: (key: string) => string): RuleStore => ({
+    refund: (key) => void limiter.reward(keyOf(key), 1).catch(() => {}),
     take: async (key) => {
       try {
         await limiter.consume(keyOf(key), 1);

@@ -7,6 +7,7 @@ import type { AuthInfo } from '../policy/auth/principal.js';
 import { Method } from '../protocol/methods.js';
 import type { Dispatcher } from './dispatcher.js';
 import { Peer } from './peer.js';
+import type { LegacySession } from './legacy-session.js';
 import type { Exchange, Reply } from './exchange.js';
 
 /** Open `subscriptions/listen` requests one connection may hold, by default. */
@@ -97,6 +98,13 @@ export interface ServerConnection {
   readonly protocolVersion: string | undefined;
   /** Requests received and not yet answered (those that can be cancelled: every tool call and long-lived request). */
   readonly inFlight: number;
+  /** What the legacy handshake established on this connection (a copy), to keep in shared session records; undefined before one. */
+  readonly legacySession: LegacySession | undefined;
+  /**
+   * Resumes a legacy session another instance initialized (docs/deployment.md): the connection
+   * serves its requests as if it had seen the handshake. Throws if it is already initialized.
+   */
+  resumeLegacy(session: LegacySession): void;
   /** The client is gone: requests in flight are aborted (their answers dropped), server-to-client requests fail, list-change pushes stop. Idempotent. */
   close(reason?: string): void;
 }
@@ -135,6 +143,14 @@ export class Connection implements ServerConnection {
 
   get inFlight(): number {
     return this.peer.inflight.size;
+  }
+
+  get legacySession(): LegacySession | undefined {
+    return this.peer.legacy ? { ...this.peer.legacy } : undefined;
+  }
+
+  resumeLegacy(session: LegacySession): void {
+    this.dispatcher.resumeLegacy(this.peer, session, this.caller.auth);
   }
 
   receive(message: string | JsonRpcMessage, options?: ReceiveOptions): Promise<Reply | undefined> | undefined {

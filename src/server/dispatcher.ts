@@ -19,6 +19,8 @@ import { jsonOf } from './serialized.js';
 import { userStage, withMiddleware, type MiddlewareEntry } from './middleware.js';
 import type { Logger } from './logger.js';
 import type { Peer } from './peer.js';
+import type { AuthInfo } from '../policy/auth/principal.js';
+import type { LegacySession } from './legacy-session.js';
 import type { Exchange, Reply } from './exchange.js';
 import type { DispatcherOptions, PrimitiveContext } from './primitive-context.js';
 
@@ -191,6 +193,16 @@ export class Dispatcher {
   /** Ends what the primitives hold open, e.g. every subscription, gracefully (server shutdown). */
   close(): void {
     for (const primitive of this.primitives) primitive.close?.();
+  }
+
+  /**
+   * @internal Resumes on `peer` a legacy session another instance initialized (shared session
+   * records, docs/deployment.md): the handshake's outcome, without the handshake.
+   */
+  resumeLegacy(peer: Peer, session: LegacySession, auth: AuthInfo | undefined): void {
+    if (peer.legacy) throw new Error('this connection is already initialized');
+    peer.legacy = { ...session };
+    this.options.subscriptions.addLegacyPeer(peer, auth);
   }
 
   private initialize(request: JsonRpcRequest, exchange: Exchange): MethodResult {

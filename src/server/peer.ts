@@ -3,6 +3,13 @@ import type { JsonRpcResponse, RequestId } from '../jsonrpc/types.js';
 import type { LegacySession } from './legacy-session.js';
 import { InflightRequests } from './inflight.js';
 
+/**
+ * Part of every server-to-client request id, random per process: a legacy session served by
+ * several instances (docs/deployment.md) may get a response relayed from another instance, which
+ * must never match a request of this one. Not a secret (ids are only matched within one session).
+ */
+const PROCESS_TAG = Math.random().toString(36).slice(2, 10);
+
 
 /**
  * @internal One client connection as the dispatcher sees it, behind a
@@ -44,7 +51,7 @@ export class Peer {
    * or `signal` aborts (the call was cancelled or timed out).
    */
   request(write: (json: string) => void, method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
-    const id = `toolwright-${++this.nextOutboundId}`;
+    const id = `toolwright-${PROCESS_TAG}-${++this.nextOutboundId}`;
     return new Promise((resolve, reject) => {
       if (signal.aborted) return reject(signal.reason);
       const onAbort = () => {

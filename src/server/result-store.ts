@@ -20,11 +20,38 @@ export interface ResultStoreOptions {
 }
 
 /**
- * Results too large to send inline travel by reference: the content is kept
- * here for a while and the result carries a `resource_link` to it
- * (tools.mdx "Resource Links"), so the client fetches it on demand.
+ * Where results too large to send inline are kept: the content is stored
+ * for a while and the result carries a `resource_link` to it (tools.mdx
+ * "Resource Links"), so the client fetches it on demand with
+ * `resources/read`. Async, so that it can live outside the process (Redis,
+ * for several instances: state/redis); MemoryResultStore is the default.
+ * Either method may reject when the store cannot be reached: the call is
+ * then answered with an error, never with a link to nothing.
  */
-export class ResultStore {
+export interface ResultStore {
+  /** How long a stored result stays readable. */
+  readonly ttlMs: number;
+  /** Keeps `content` for `owner` (`callerKey(caller)`; undefined: the anonymous caller); `label` ends the URI. */
+  put(content: { mimeType: string; text?: string; blob?: string }, owner: string | undefined, label: string): Promise<StoredContent>;
+  /** The stored content if it exists, has not expired, and belongs to `owner` (`callerKey(caller)`; undefined: the anonymous caller). */
+  get(uri: string, owner: string | undefined): Promise<StoredContent | undefined>;
+}
+
+/** A store's refusal of one result too large for it (its message is meant for the caller). */
+export class ResultTooLargeError extends Error {
+  constructor(bytes: number, maxBytes: number) {
+    super(`it is ${bytes} bytes, over the ${maxBytes}-byte bound of one stored result`);
+    this.name = 'ResultTooLargeError';
+  }
+}
+
+/** A new result URI: unguessable (a random UUID), ending in the label. */
+export function resultUri(label: string): string {
+  return `toolwright://results/${nodeCrypto().randomUUID()}/${encodeURIComponent(label)}`;
+}
+
+/** The default ResultStore: in this process's memory, bounded in bytes (the oldest go first). */
+export class MemoryResultStore implements ResultStore {
   private readonly entries = new Map<string, StoredContent>();
   private totalBytes = 0;
   readonly ttlMs: number;
@@ -36,11 +63,20 @@ export class ResultStore {
   }
 
   /** Keeps `content` for `owner` (`callerKey(caller)`; undefined: the anonymous caller). */
-  put(content: { mimeType: string; text?: string; blob?: string }, owner: string | undefined, label: string): StoredContent {
+  put(content: { mimeType: string; text?: string; blob?: string }, owner: string | undefined, label: string): Promise<StoredContent> {
+    return Promise.resolve(this.putNow(content, owner, label));
+  }
+
+  get(uri: string, owner: string | undefined): Promise<StoredContent | undefined> {
+    return Promise.resolve(this.getNow(uri, owner));
+  }
+
+  /** `put`, synchronously. */
+  putNow(content: { mimeType: string; text?: string; blob?: string }, owner: string | undefined, label: string): StoredContent {
     this.sweep();
     const bytes = Buffer.byteLength(content.text ?? content.blob ?? '');
     const entry: StoredContent = {
-      uri: `toolwright://results/${nodeCrypto().randomUUID()}/${encodeURIComponent(label)}`,
+      uri: resultUri(label),
       ...content,
       bytes,
       owner: owner ?? '',
@@ -56,8 +92,8 @@ export class ResultStore {
     return entry;
   }
 
-  /** The stored content if it exists, has not expired, and belongs to `owner` (`callerKey(caller)`; undefined: the anonymous caller). */
-  get(uri: string, owner: string | undefined): StoredContent | undefined {
+  /** `get`, synchronously. */
+  getNow(uri: string, owner: string | undefined): StoredContent | undefined {
     const entry = this.entries.get(uri);
     if (!entry) return undefined;
     if (entry.expiresAt <= Date.now()) {

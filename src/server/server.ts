@@ -19,12 +19,20 @@ import { RequestStateCodec } from './inputs/request-state.js';
 import type { ApprovalMode } from './pipeline/index.js';
 import { createLogger, type Logger } from './logger.js';
 import { ToolRegistry } from './registry.js';
-import { ResultStore, type ResultStoreOptions } from './result-store.js';
+import type { ResultStore, ResultStoreOptions } from './result-store.js';
 import { SubscriptionHub } from './subscriptions.js';
 import type { Tool } from './tool.js';
 import { TasksPrimitive, type TasksOptions } from './primitives/tasks/index.js';
 import { createDefaultTaskStore } from '../tasks/default-store.js';
 import type { TaskStore } from '../tasks/store.js';
+import { InProcessEventBus, type EventBus } from '../state/bus.js';
+import { redisConnection } from '../state/redis/connection.js';
+import { RedisEventBus } from '../state/redis/bus.js';
+import { RedisSessionRecords } from '../state/redis/sessions.js';
+import { RedisTaskStore } from '../state/redis/tasks.js';
+import type { SessionRecords } from '../state/sessions.js';
+import type { CreateLimiter, StateOptions } from '../state/index.js';
+import { sharedState, type SharedState } from '../state/shared.js';
 
 /** After stopping the calls that outlived a shutdown's grace, how long their answers may take. */
 const STOPPED_CALLS_WAIT_MS = 2_000;
@@ -106,13 +114,33 @@ export interface ToolServerOptions {
    * default). false: no tasks (the extension is not advertised).
    */
   tasks?: ServerTasksOptions | false;
+  /**
+   * What this instance tells the others behind the same load balancer (docs/deployment.md): list
+   * changes, resource updates, task status, and tasks/cancel or tasks/update for a task another
+   * instance runs. Default: in-process (one instance). `server.state.redis` in a config file
+   * makes it a Redis bus (src/state/redis/bus.ts). `server.close()` closes it.
+   */
+  bus?: EventBus;
+  /**
+   * Where legacy (2025-11-25-era) HTTP session records are kept, so that any instance serves a
+   * request carrying `Mcp-Session-Id` (docs/deployment.md). Default: none, each session lives in
+   * the process that opened it; `server.state.redis` keeps them in Redis. `server.close()` closes it.
+   */
+  sessionRecords?: SessionRecords;
+  /**
+   * Shared state for several instances behind a load balancer (docs/scale-out.md):
+   * `{ redis: 'redis://…' }` keeps rate limits, the failed-authentication
+   * throttle and stored results in Redis; `results` / `createLimiter` plug in
+   * other engines. Default: each process keeps its own, in memory.
+   */
+  state?: StateOptions;
 }
 
 /** What a graceful drain does past its grace: stop the calls still running; and if some stay unanswered even then. */
 export type DrainEvent = { kind: 'stopping'; calls: number } | { kind: 'unanswered'; calls: number };
 
 export interface ServerTasksOptions extends Partial<Omit<TasksOptions, 'store'>> {
-  /** A TaskStore, or the SQLite file to keep tasks in (default `.toolwright/tasks.db`). */
+  /** A TaskStore, or the SQLite file to keep tasks in (default `.toolwright/tasks.db`; with `state.redis`, Redis). */
   store?: TaskStore | string;
   /**
    * The built-in SQLite store: how long this process's claim on its unfinished
@@ -159,8 +187,12 @@ export class ToolServer {
   private readonly dispatcher: Dispatcher;
   /** @internal */
   private readonly subscriptions = new SubscriptionHub();
-  /** Large results kept for `resources/read`. */
+  /** Large results kept for `resources/read` (in memory, or shared: `state`). */
   readonly results: ResultStore;
+  /** Builds rate limiters in the shared state (`state`): the HTTP transport's failed-authentication throttle uses it too. Undefined: in process. */
+  readonly createLimiter?: CreateLimiter;
+  /** @internal */
+  private readonly state: SharedState;
   /** The audit sink, if auditing is on. */
   readonly audit?: AuditSink;
   /** The audit trail's health and failure policy: records lost, requests refused (if auditing is on). */
@@ -169,6 +201,10 @@ export class ToolServer {
   private readonly calls = new CallsInFlight();
   /** Where tasks are kept, unless tasks are off. */
   readonly taskStore?: TaskStore;
+  /** What this instance shares with the others (in-process unless `bus` was given). */
+  readonly bus: EventBus;
+  /** Legacy HTTP session records shared with the other instances, if any. */
+  readonly sessionRecords?: SessionRecords;
   /** @internal */
   private draining?: Promise<void>;
   /** Who hears what a graceful drain does past its grace (default: the server's log). `toolwright serve` says it in its own words on stderr. */
@@ -181,11 +217,22 @@ export class ToolServer {
     if (!Number.isInteger(ttlMs) || ttlMs < 0) throw new RangeError('listTtlMs must be a non-negative integer');
     const cache = { ttlMs, cacheScope: 'public' as const };
     const limits = options.limits ?? {};
-    this.results = new ResultStore(limits.resultStore);
+    this.state = sharedState(options.state, limits.resultStore, this.logger);
+    this.results = this.state.results;
+    this.createLimiter = this.state.createLimiter;
     this.audit = options.audit === undefined ? new DefaultAuditSink() : options.audit || undefined;
     if (this.audit) this.auditGuard = new AuditGuard(this.audit, options.auditFailure ?? 'refuse', this.logger);
+    const onListenerError = (err: unknown) => this.logger.error({ err }, 'an event listener failed');
+    const redis = options.state?.redis;
+    this.bus = options.bus ?? (redis ? new RedisEventBus(redisConnection(redis, { keyPrefix: options.state?.keyPrefix }), onListenerError) : new InProcessEventBus(onListenerError));
+    this.sessionRecords = options.sessionRecords ?? (redis ? new RedisSessionRecords(redisConnection(redis, { keyPrefix: options.state?.keyPrefix })) : undefined);
+    this.subscriptions.useBus(this.bus, (err) => this.logger.warn({ err }, 'a change could not be shared with the other instances'));
     const tasks = options.tasks === false ? undefined : (options.tasks ?? {});
-    if (tasks) this.taskStore = typeof tasks.store === 'object' ? tasks.store : createDefaultTaskStore(tasks.store, { leaseMs: tasks.leaseMs });
+    if (tasks) {
+      // With state.redis and no store named, tasks are kept in Redis: every instance reads them, on any machine.
+      const inRedis = redis !== undefined && tasks.store === undefined;
+      this.taskStore = typeof tasks.store === 'object' ? tasks.store : inRedis ? new RedisTaskStore(redisConnection(redis, { keyPrefix: options.state?.keyPrefix }), { leaseMs: tasks.leaseMs }) : createDefaultTaskStore(tasks.store, { leaseMs: tasks.leaseMs });
+    }
     this.dispatcher = new Dispatcher({
       registry: this.tools,
       logger: this.logger,
@@ -196,7 +243,7 @@ export class ToolServer {
       maxResultBytes: limits.maxResultBytes ?? 1024 * 1024,
       resultStore: this.results,
       concurrency: new ConcurrencyGate(limits.maxInFlight ?? 64, limits.maxQueued ?? 256),
-      rateLimiter: rateLimiterFor(limits.rateLimit),
+      rateLimiter: rateLimiterFor(limits.rateLimit, this.createLimiter),
       scopePolicy: new ScopePolicy(options.scopes),
       serverInfo: this.info,
       instructions: options.instructions,
@@ -209,7 +256,7 @@ export class ToolServer {
       auditSink: this.audit,
       auditGuard: this.auditGuard,
       primitives: (context) => [
-        ...(this.taskStore ? [new TasksPrimitive({ ...tasks, store: this.taskStore, registry: this.tools, results: context.results, serverInfo: this.info, logger: this.logger })] : []),
+        ...(this.taskStore ? [new TasksPrimitive({ ...tasks, store: this.taskStore, bus: this.bus, registry: this.tools, results: context.results, serverInfo: this.info, logger: this.logger })] : []),
         ...(options.primitives?.(context) ?? []),
       ],
       resources: this.resources,
@@ -303,11 +350,28 @@ export class ToolServer {
     this.audit?.flush?.();
   }
 
-  /** Shuts the server down: ends subscriptions and closes the audit sink (committing what it holds). Transports close themselves. */
+  /** Shuts the server down: ends subscriptions and closes the audit sink (committing what it holds) and its hold on shared state. Transports close themselves. */
   close(): void {
     this.endSubscriptions();
     this.audit?.close?.();
     this.taskStore?.close();
+    this.bus.close().catch(() => undefined);
+    this.sessionRecords?.close().catch(() => undefined);
+    void this.state.close().catch(() => {});
+  }
+
+  /** Where shared state lives, fit to show: 'memory', or the Redis URL without its password and the key prefix. */
+  get stateLocation(): string {
+    return this.state.where;
+  }
+
+  /**
+   * Resolves true once the shared state (`state.redis`) can be reached, false
+   * if it cannot within its connect timeout (it keeps reconnecting on its own,
+   * and calls that need it fail until then). In-process state: true at once.
+   */
+  stateReady(): Promise<boolean> {
+    return this.state.ready();
   }
 
   /** Registers tools; throws ToolDefinitionError (and registers none) if any is invalid. */
@@ -317,7 +381,9 @@ export class ToolServer {
   }
 }
 
-function rateLimiterFor(option: RateLimitOptions | false | undefined): RateLimiter | undefined {
+function rateLimiterFor(option: RateLimitOptions | false | undefined, createLimiter: CreateLimiter | undefined): RateLimiter | undefined {
   const options = withRateLimitDefaults(option);
-  return options ? new RateLimiter(options) : undefined;
+  // A rateLimit option's own createLimiter wins over the shared state's.
+  if (!options) return undefined;
+  return new RateLimiter(options.createLimiter || !createLimiter ? options : { ...options, createLimiter });
 }

@@ -4,6 +4,7 @@ import type { AuthInfo } from '../policy/auth/principal.js';
 import { META } from '../protocol/meta.js';
 import { Method } from '../protocol/methods.js';
 import type { Peer } from './peer.js';
+import type { BusEvent, EventBus } from '../state/bus.js';
 
 /** What a `subscriptions/listen` stream receives (subscriptions.mdx "Notification Filter"). */
 export interface SubscriptionFilter {
@@ -62,13 +63,43 @@ interface LegacyListener {
 export class SubscriptionHub {
   private readonly subscriptions = new Set<Subscription>();
   private readonly legacyPeers = new Map<Peer, LegacyListener>();
-  private readonly pendingLists = new Set<ListKind>();
+  /** Kinds to announce this tick; true: it changed on another instance, news to every listener that asked. */
+  private readonly pendingLists = new Map<ListKind, boolean>();
   private readonly pendingUris = new Set<string>();
   private flushScheduled = false;
   /** What some primitive can deliver: only that is acknowledged (and ever sent). */
   private readonly offered = new Set<ListKind | 'resourceUpdates'>();
   private toolWatch?: (auth: AuthInfo | undefined) => ChangeCheck | undefined;
   private mayRead: (uri: string, auth: AuthInfo | undefined) => boolean = () => true;
+  private bus?: EventBus;
+  /** Events this hub published: the bus hands them back, and they were already delivered here. */
+  private readonly own = new WeakSet<BusEvent>();
+
+  /**
+   * Shares changes with the other instances on `bus` (docs/deployment.md): what changes here is
+   * published; what another instance publishes reaches this hub's streams and sessions. Returns the stop.
+   */
+  useBus(bus: EventBus, onError: (err: unknown) => void): () => void {
+    this.bus = bus;
+    const stop = bus.subscribe((event) => {
+      if (this.own.has(event)) return;
+      if (event.type === 'list-changed' && event.kind in LIST_KINDS) this.queueList(event.kind, true);
+      else if (event.type === 'resource-updated' && typeof event.uri === 'string') this.queueUpdate(event.uri);
+    });
+    this.onBusError = onError;
+    return () => {
+      stop();
+      if (this.bus === bus) this.bus = undefined;
+    };
+  }
+
+  private onBusError: (err: unknown) => void = () => undefined;
+
+  private share(event: BusEvent): void {
+    if (!this.bus) return;
+    this.own.add(event);
+    this.bus.publish(event).catch(this.onBusError);
+  }
 
   /** A primitive says it will report changes of this kind (its list, or its resources' content). */
   offer(kind: ListKind | 'resourceUpdates'): void {
@@ -137,12 +168,22 @@ export class SubscriptionHub {
 
   /** The list of `kind` changed: subscribers that asked are told once this tick is over. */
   listChanged(kind: ListKind): void {
-    this.pendingLists.add(kind);
-    this.scheduleFlush();
+    this.queueList(kind, false);
+    this.share({ type: 'list-changed', kind });
   }
 
   /** A resource's content changed (resources.mdx "Subscriptions"). */
   resourceUpdated(uri: string): void {
+    this.queueUpdate(uri);
+    this.share({ type: 'resource-updated', uri });
+  }
+
+  private queueList(kind: ListKind, remote: boolean): void {
+    this.pendingLists.set(kind, remote || (this.pendingLists.get(kind) ?? false));
+    this.scheduleFlush();
+  }
+
+  private queueUpdate(uri: string): void {
     this.pendingUris.add(uri);
     this.scheduleFlush();
   }
@@ -152,21 +193,26 @@ export class SubscriptionHub {
     this.flushScheduled = true;
     setImmediate(() => {
       this.flushScheduled = false;
-      for (const kind of this.pendingLists) this.flushList(kind);
+      for (const [kind, remote] of this.pendingLists) this.flushList(kind, remote);
       this.pendingLists.clear();
       for (const uri of this.pendingUris) this.flushUpdate(uri);
       this.pendingUris.clear();
     });
   }
 
-  private flushList(kind: ListKind): void {
+  /**
+   * `remote`: the list changed on another instance. This one's registry did not change, so what
+   * a caller is shown here says nothing: every listener that asked is told (and refetches).
+   */
+  private flushList(kind: ListKind, remote: boolean): void {
     const { field, method } = LIST_KINDS[kind];
     const tools = kind === 'tools';
+    const news = (check: ChangeCheck | undefined) => !tools || (check?.() ?? true) || remote;
     for (const s of this.subscriptions) {
-      if (s.filter[field] && (!tools || (s.toolsChanged?.() ?? true))) s.send(encodeNotification(method, { _meta: { [META.subscriptionId]: s.id } }));
+      if (s.filter[field] && news(s.toolsChanged)) s.send(encodeNotification(method, { _meta: { [META.subscriptionId]: s.id } }));
     }
     const legacy = encodeNotification(method, undefined);
-    for (const [peer, listener] of this.legacyPeers) if (!tools || (listener.toolsChanged?.() ?? true)) peer.push?.(legacy);
+    for (const [peer, listener] of this.legacyPeers) if (news(listener.toolsChanged)) peer.push?.(legacy);
   }
 
   private flushUpdate(uri: string): void {

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { CreateLimiter } from '../state/index.js';
 import { encodeError } from '../jsonrpc/encode.js';
 import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
 import { clientAddressKey } from './client-address.js';
@@ -30,10 +31,18 @@ export class AuthFailureThrottle {
   private readonly flexible: Flexible;
   private readonly blockedUntil = new Map<string, number>();
 
-  constructor(limit: AuthFailureLimit, private readonly trustProxy: boolean) {
+  /** Counts in this process when the shared store cannot be reached. */
+  private readonly local: RateLimiterAbstract;
+
+  /**
+   * `createLimiter`: where failures are counted (the ToolServer's shared state: with
+   * `state.redis`, an address's failures on every instance add up). Default: this process.
+   */
+  constructor(limit: AuthFailureLimit, private readonly trustProxy: boolean, createLimiter?: CreateLimiter) {
     // Loaded only by a server that authenticates.
     this.flexible = createRequire(import.meta.url)('rate-limiter-flexible') as Flexible;
-    this.limiter = new this.flexible.RateLimiterMemory({ points: limit.points, duration: limit.durationSeconds, keyPrefix: 'auth-failures' });
+    this.local = new this.flexible.RateLimiterMemory({ points: limit.points, duration: limit.durationSeconds, keyPrefix: 'auth-failures' });
+    this.limiter = createLimiter ? createLimiter({ points: limit.points, durationSeconds: limit.durationSeconds }, 'auth-failures') : this.local;
   }
 
   /** Answers 429 (and returns true) when the request's address has used up its failures. */
@@ -56,7 +65,7 @@ export class AuthFailureThrottle {
     const address = clientAddressKey(req, this.trustProxy);
     let waitMs: number;
     try {
-      const taken = await this.limiter.consume(address, 1);
+      const taken = await this.consume(address);
       if (taken.remainingPoints > 0) return;
       waitMs = taken.msBeforeNext;
     } catch (rejection) {
@@ -66,6 +75,20 @@ export class AuthFailureThrottle {
     }
     if (this.blockedUntil.size >= SWEEP_AT) this.sweep();
     this.blockedUntil.set(address, Date.now() + Math.max(waitMs, 1_000));
+  }
+
+  /**
+   * A point from the shared count; while its store cannot be reached (Redis down), from this
+   * process's own: guessing stays throttled per instance, and the 401 already sent stands.
+   */
+  private async consume(address: string) {
+    if (this.limiter === this.local) return this.local.consume(address, 1);
+    try {
+      return await this.limiter.consume(address, 1);
+    } catch (rejection) {
+      if (rejection instanceof this.flexible.RateLimiterRes) throw rejection;
+      return this.local.consume(address, 1);
+    }
   }
 
   private sweep(): void {

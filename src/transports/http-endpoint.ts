@@ -66,9 +66,9 @@ export function createMcpEndpoint(parts: EndpointParts): (req: IncomingMessage, 
       case 'POST':
         return post(req, res, auth);
       case 'GET':
-        return openStream(req, res, keyOf(auth));
+        return openStream(req, res, auth);
       case 'DELETE':
-        return endSession(req, res, keyOf(auth));
+        return endSession(req, res, auth);
       default:
         res.setHeader('allow', 'POST, GET, DELETE');
         return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Method Not Allowed', undefined, 405));
@@ -95,12 +95,16 @@ export function createMcpEndpoint(parts: EndpointParts): (req: IncomingMessage, 
       throw err;
     }
     if (parsed.kind === 'request') return request(req, res, parsed.message, auth);
-    const session = sessionOf(req, res, keyOf(auth));
+    const session = await sessionOf(req, res, auth);
     if (session === null) return;
     if (parsed.kind === 'notification') (session?.connection ?? server.connect({ transport: 'http', caller: auth })).receive(parsed.message);
     // A response answers a request the server sent on one of the session's streams. Without a
     // session there is no such request: a modern client MUST NOT send responses (streamable-http.mdx).
-    else if (session) session.connection.receive(parsed.message);
+    else if (session) {
+      session.connection.receive(parsed.message);
+      // It may answer a request another instance sent (shared sessions): that instance gets it too.
+      sessions.relay(session.id, parsed.message as unknown as Record<string, unknown>);
+    }
     else return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Invalid Request: clients must not send JSON-RPC responses, except to a legacy session (Mcp-Session-Id) that asked', undefined, 400));
     res.writeHead(202).end();
   };
@@ -126,7 +130,7 @@ export function createMcpEndpoint(parts: EndpointParts): (req: IncomingMessage, 
       opening = new HttpSession(server, keyOf(auth), auth);
       connection = opening.connection;
     } else {
-      const found = sessionOf(req, res, keyOf(auth), message.id);
+      const found = await sessionOf(req, res, auth, message.id);
       if (found === null) return;
       session = found;
       connection = session?.connection ?? server.connect({ transport: 'http', caller: auth });
@@ -137,7 +141,11 @@ export function createMcpEndpoint(parts: EndpointParts): (req: IncomingMessage, 
     if (opening && !opened) connection.close();
     if (!reply) return;
     const extra: Record<string, string> = {};
-    if (opened) extra[SESSION_HEADER] = sessions.add(opening!).id;
+    if (opened) {
+      extra[SESSION_HEADER] = sessions.add(opening!).id;
+      // Before the answer: the client's next request may reach another instance.
+      await sessions.share(opening!);
+    }
     // 403 insufficient_scope: the challenge names every scope the call needs (authorization/index "Scope Challenge Handling").
     if (reply.requiredScopes && authorization) extra['www-authenticate'] = authorization.insufficientScope(reply.requiredScopes);
     send(res, reply, extra);
@@ -189,10 +197,12 @@ export function createMcpEndpoint(parts: EndpointParts): (req: IncomingMessage, 
    * The legacy session a request names. Undefined: it names none; null: the
    * request was answered here (unknown session → 404, bad version → 400).
    */
-  const sessionOf = (req: IncomingMessage, res: HttpResponse, principal: string | undefined, id?: JsonRpcRequest['id']): HttpSession | undefined | null => {
+  const sessionOf = async (req: IncomingMessage, res: HttpResponse, auth: AuthInfo | undefined, id?: JsonRpcRequest['id']): Promise<HttpSession | undefined | null> => {
     const sessionId = req.headers[SESSION_HEADER];
     if (sessionId === undefined) return undefined;
-    const found = typeof sessionId === 'string' ? sessions.touch(sessionId) : undefined;
+    const principal = keyOf(auth);
+    // Here, or resumed from the shared records when another instance opened it (docs/deployment.md).
+    const found = typeof sessionId === 'string' ? await sessions.find(sessionId, principal, () => new HttpSession(server, principal, auth)) : undefined;
     // A session belongs to the caller who opened it; to anyone else it does not exist.
     const session = found && found.principal === principal ? found : undefined;
     if (!session) {
@@ -208,8 +218,9 @@ export function createMcpEndpoint(parts: EndpointParts): (req: IncomingMessage, 
   };
 
   /** Legacy GET: the session's stream for server-initiated messages. */
-  const openStream = (req: IncomingMessage, res: HttpResponse, principal: string | undefined): void => {
-    const session = sessionOf(req, res, principal);
+  const openStream = async (req: IncomingMessage, res: HttpResponse, auth: AuthInfo | undefined): Promise<void> => {
+    const principal = keyOf(auth);
+    const session = await sessionOf(req, res, auth);
     if (session === null) return;
     if (!session) {
       res.setHeader('allow', 'POST');
@@ -245,14 +256,15 @@ export function createMcpEndpoint(parts: EndpointParts): (req: IncomingMessage, 
     return false;
   };
 
-  const endSession = (req: IncomingMessage, res: HttpResponse, principal: string | undefined): void => {
+  const endSession = async (req: IncomingMessage, res: HttpResponse, auth: AuthInfo | undefined): Promise<void> => {
+    const principal = keyOf(auth);
     const sessionId = req.headers[SESSION_HEADER];
     if (typeof sessionId !== 'string') {
       res.setHeader('allow', 'POST');
       return void rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Method Not Allowed: DELETE needs a legacy Mcp-Session-Id', undefined, 405));
     }
     // As for POST and GET: a session belongs to the caller who opened it; to anyone else it does not exist.
-    const session = sessions.touch(sessionId);
+    const session = await sessions.find(sessionId, principal, () => new HttpSession(server, principal, auth));
     if (!session || session.principal !== principal || !sessions.end(sessionId)) return void rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Not Found: unknown or expired session', undefined, 404));
     res.writeHead(200).end();
   };

@@ -33,4 +33,23 @@ describe('per-caller rate-limit keys', () => {
     expect(limiter.consume('t', undefined)).toMatchObject({ allowed: false, scope: 'principal' });
     expect(limiter.consume('t', '')).toMatchObject({ allowed: false, scope: 'principal' });
   });
+
+  it('with a shared store, ask the tool in the same breath but give its point back when the caller is over its own limit', async () => {
+    const stores = new Map<string, RateLimiterMemory>();
+    const limiter = new RateLimiter({
+      perPrincipal: { points: 1, durationSeconds: 60 },
+      perTool: { points: 2, durationSeconds: 60 },
+      createLimiter: (rule, keyPrefix) => {
+        const store = new RateLimiterMemory({ points: rule.points, duration: rule.durationSeconds, keyPrefix });
+        stores.set(keyPrefix, store);
+        return store;
+      },
+    });
+    expect(await limiter.consume('t', 'alice')).toEqual({ allowed: true });
+    for (let i = 0; i < 5; i++) expect(await limiter.consume('t', 'alice')).toMatchObject({ allowed: false, scope: 'principal' });
+    // The refunds are fire-and-forget: wait for the tool's count to settle back to alice's one call.
+    await expect.poll(async () => (await stores.get('tool')!.get('t'))?.consumedPoints).toBe(1);
+    expect(await limiter.consume('t', 'bob')).toEqual({ allowed: true });
+    expect(await limiter.consume('t', 'carol')).toMatchObject({ allowed: false, scope: 'tool' });
+  });
 });

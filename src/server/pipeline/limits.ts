@@ -1,3 +1,4 @@
+import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
 import type { ConcurrencyGate } from '../../policy/concurrency.js';
 import type { CallsInFlight } from '../calls-in-flight.js';
 import { callerKeyOf } from '../exchange.js';
@@ -22,7 +23,7 @@ export function rateLimitStage(limiter: RateLimiter): Stage {
   return (call, next) => {
     // '' is the anonymous caller's key: the limiter's shared anonymous bucket.
     const decision = limiter.consume(call.tool.name, callerKeyOf(call.exchange) || undefined);
-    if (decision instanceof Promise) return decision.then((d) => (d.allowed ? next() : limited(call, d)));
+    if (decision instanceof Promise) return decision.then((d) => (d.allowed ? next() : limited(call, d)), (err: unknown) => limitsUnavailable(err, call.tool.name));
     // The in-process store decides synchronously: an allowed call adds no promise here.
     if (decision.allowed) return next();
     return Promise.resolve(limited(call, decision));
@@ -34,6 +35,17 @@ function limited(call: ToolCall, decision: Extract<RateDecision, { allowed: fals
   const whose = decision.scope === 'tool' ? `tool ${call.tool.name}` : 'this caller';
   const retryAfterMs = Math.max(decision.retryAfterMs, 1);
   return withRetryAfter(refuse(call, `Rate limit exceeded for ${whose} (${points} calls per ${durationSeconds} s). Retry after ${formatDuration(retryAfterMs)}.`), retryAfterMs);
+}
+
+/**
+ * The limiter's store failed (shared state in Redis unreachable, under state.onFailure
+ * 'refuse'): the call is not run, and is refused with a JSON-RPC -32603 as a request is
+ * while the audit trail cannot be written. The store's own error (which may name where it
+ * is) stays out of the answer.
+ */
+export function limitsUnavailable(err: unknown, what: string): never {
+  if (err instanceof RpcError) throw err;
+  throw new RpcError(ErrorCode.InternalError, `Rate limits cannot be checked because the server's shared state is unavailable; ${what} was not run. Retry in a few seconds.`);
 }
 
 /** A cap on calls in flight, with a bounded queue; beyond it, an immediate overload result. */

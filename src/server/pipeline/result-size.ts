@@ -1,7 +1,8 @@
 import type { ContentBlock } from '../../protocol/content.js';
 import { STRUCTURED_JSON, type StructuredJson } from '../../protocol/result.js';
 import { callerKeyOf } from '../exchange.js';
-import type { ResultStore } from '../result-store.js';
+import { ResultTooLargeError, type ResultStore, type StoredContent } from '../result-store.js';
+import { StateUnavailableError } from '../../state/redis/connection.js';
 import type { ToolResult } from '../tool.js';
 import type { Stage, ToolCall } from './call.js';
 import { errorResult } from './results.js';
@@ -20,7 +21,12 @@ export function resultSizeStage(maxBytes: number, store: ResultStore): Stage {
     const result = withStructuredJson(outcome);
     if (estimateBytes(result, maxBytes) <= maxBytes || resultBytes(result) <= maxBytes) return result;
     const previewChars = previewLength(result.content, maxBytes);
-    const content = result.content.flatMap((block, i) => spill(block, i, call, store, previewChars));
+    let content: ContentBlock[];
+    try {
+      content = (await Promise.all(result.content.map((block, i) => spill(block, i, call, store, previewChars)))).flat();
+    } catch (err) {
+      return unstored(call, err);
+    }
     const slim: ToolResult = { ...result, content };
     if (resultBytes(slim) <= maxBytes) return slim;
     call.status = 'refused';
@@ -29,11 +35,28 @@ export function resultSizeStage(maxBytes: number, store: ResultStore): Stage {
       return errorResult(`The result of ${call.tool.name} does not fit the ${maxBytes}-byte limit even as links to stored content (${content.length} blocks). Ask for less data, or raise limits.maxResultBytes.`);
     }
     // Even by reference it does not fit: the structured content itself is too large.
-    const stored = store.put({ mimeType: 'application/json', text: result[STRUCTURED_JSON] }, callerKeyOf(call.exchange), 'structured.json');
+    let stored: StoredContent;
+    try {
+      stored = await store.put({ mimeType: 'application/json', text: result[STRUCTURED_JSON] }, callerKeyOf(call.exchange), 'structured.json');
+    } catch (err) {
+      return unstored(call, err);
+    }
     const refusal = errorResult(`The structured result of ${call.tool.name} is ${stored.bytes} bytes, over the ${maxBytes}-byte limit; it is stored at ${stored.uri} for ${Math.round(store.ttlMs / 1000)} s (read it with resources/read). Ask for less data.`);
     refusal.content.push(link(stored.uri, 'structured.json', stored.mimeType, stored.bytes, store));
     return refusal;
   };
+}
+
+/**
+ * The result is too large to send and the store cannot keep it (shared state unreachable, or
+ * a store's own bound): the tool has run, so its caller gets an isError result saying so
+ * rather than a link to nothing. The store's message is meant for clients (no address, no secret).
+ */
+function unstored(call: ToolCall, err: unknown): ToolResult {
+  call.status = 'refused';
+  // Only messages written for the caller pass; anything else (a driver's error) stays out.
+  const why = err instanceof StateUnavailableError || err instanceof ResultTooLargeError ? err.message : 'the result store failed';
+  return errorResult(`The result of ${call.tool.name} is too large to send inline and could not be stored for resources/read: ${why}. It ran; retry later, or ask for less data.`);
 }
 
 function resultBytes(result: ToolResult): number {
@@ -86,12 +109,12 @@ function previewLength(content: readonly ContentBlock[], maxBytes: number): numb
   return Math.min(PREVIEW_CHARS, Math.floor(maxBytes / (6 * Math.max(1, texts))));
 }
 
-function spill(block: ContentBlock, index: number, call: ToolCall, store: ResultStore, previewChars: number): ContentBlock[] {
+async function spill(block: ContentBlock, index: number, call: ToolCall, store: ResultStore, previewChars: number): Promise<ContentBlock[]> {
   const principal = callerKeyOf(call.exchange);
   switch (block.type) {
     case 'text': {
       if (block.text.length <= previewChars) return [block];
-      const stored = store.put({ mimeType: 'text/plain', text: block.text }, principal, `output-${index}.txt`);
+      const stored = await store.put({ mimeType: 'text/plain', text: block.text }, principal, `output-${index}.txt`);
       return [
         { type: 'text', text: `${block.text.slice(0, previewChars)}\n… [${stored.bytes} bytes in all; the full text is at ${stored.uri}]` },
         link(stored.uri, `output-${index}.txt`, 'text/plain', stored.bytes, store),
@@ -99,12 +122,12 @@ function spill(block: ContentBlock, index: number, call: ToolCall, store: Result
     }
     case 'image':
     case 'audio': {
-      const stored = store.put({ mimeType: block.mimeType, blob: block.data }, principal, `${block.type}-${index}`);
+      const stored = await store.put({ mimeType: block.mimeType, blob: block.data }, principal, `${block.type}-${index}`);
       return [link(stored.uri, `${block.type}-${index}`, block.mimeType, stored.bytes, store)];
     }
     case 'resource': {
       const r = block.resource;
-      const stored = store.put({ mimeType: r.mimeType ?? 'application/octet-stream', ...('text' in r ? { text: r.text } : { blob: r.blob }) }, principal, `resource-${index}`);
+      const stored = await store.put({ mimeType: r.mimeType ?? 'application/octet-stream', ...('text' in r ? { text: r.text } : { blob: r.blob }) }, principal, `resource-${index}`);
       return [link(stored.uri, r.uri, stored.mimeType, stored.bytes, store)];
     }
     default:

@@ -1,4 +1,5 @@
 import { RpcError } from '../../jsonrpc/errors.js';
+import { limitsUnavailable } from '../pipeline/limits.js';
 import type { RateDecision, RateLimiter } from '../../policy/rate-limit.js';
 
 /** JSON-RPC "server error" range: a request refused for its rate, with when to retry (HTTP: 429 and Retry-After). */
@@ -24,7 +25,12 @@ export class RateLimitedError extends RpcError {
 export async function takeRequestPoint(limiter: RateLimiter | undefined, method: string, callerKey: string): Promise<void> {
   if (!limiter) return;
   // '' is the anonymous caller's key: the limiter's shared anonymous bucket.
-  const decision: RateDecision = await limiter.consume(method, callerKey || undefined);
+  let decision: RateDecision;
+  try {
+    decision = await limiter.consume(method, callerKey || undefined);
+  } catch (err) {
+    limitsUnavailable(err, method);
+  }
   if (decision.allowed) return;
   const { points, durationSeconds } = decision.rule;
   const retryAfterMs = Math.max(decision.retryAfterMs, 1);

@@ -17,6 +17,7 @@ import { RESULT_URI_PREFIX } from './compile.js';
 import { normalizeContents } from './contents.js';
 import type { CompiledResource, CompiledTemplate } from './compile.js';
 import type { ResourceRegistry } from './registry.js';
+import { StateUnavailableError } from '../../../state/redis/connection.js';
 import type { ReadReturn } from './resource.js';
 
 /** Longest URI a read may name; longer ones are -32602 before any matching. */
@@ -182,8 +183,8 @@ export class ResourcesPrimitive implements Primitive {
     return !fixed && !resources.matchTemplate(uri);
   }
 
-  private readStored(exchange: Exchange, uri: string, era: Era): MethodResult {
-    const stored = this.options.resultStore.get(uri, callerKeyOf(exchange));
+  private async readStored(exchange: Exchange, uri: string, era: Era): Promise<MethodResult> {
+    const stored = await this.options.resultStore.get(uri, callerKeyOf(exchange)).catch(storeUnavailable);
     if (!stored) throw new RpcError(ErrorCode.InvalidParams, 'Resource not found (it may have expired)', { uri });
     const contents = [{ uri, mimeType: stored.mimeType, ...(stored.text !== undefined ? { text: stored.text } : { blob: stored.blob }) }];
     const ttlMs = Math.max(0, stored.expiresAt - Date.now());
@@ -208,6 +209,11 @@ function checkedUri(uri: unknown, tracked: TrackedRequest): string {
   if (typeof uri !== 'string' || uri === '') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "uri" must be a non-empty string');
   if (uri.length > MAX_READ_URI_CHARS) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: "uri" is longer than ${MAX_READ_URI_CHARS} characters`);
   return uri;
+}
+
+/** The store cannot be reached (shared state down): -32603, as a refusal for an unwritable audit trail is; the store's message names no address. */
+function storeUnavailable(err: unknown): never {
+  throw new RpcError(ErrorCode.InternalError, `Stored results cannot be read: ${err instanceof StateUnavailableError ? err.message : 'the result store failed'}`);
 }
 
 function notFound(uri: string): RpcError {

@@ -17,6 +17,7 @@ import { alreadyTerminal, decodeTaskCursor, encodeTaskCursor, finalOutcome, LEGA
 import { TaskNotifications } from './notifications.js';
 import { TaskRun, type PassOutcome } from './task-run.js';
 import { TaskSlots } from './slots.js';
+import type { BusEvent, EventBus } from '../../../state/bus.js';
 import { createTaskResult, declaresTasks, getTaskResult, missingTasksExtension, taskIdOf, taskNotFound, TaskMethod, TASKS_EXTENSION } from './wire.js';
 
 export interface TasksOptions {
@@ -35,6 +36,8 @@ export interface TasksOptions {
 }
 
 export interface TasksPrimitiveOptions extends TasksOptions {
+  /** Where status changes, cancellations and answers travel between instances sharing the store. */
+  bus?: EventBus;
   registry: ToolRegistry;
   results: ResultEncoder;
   serverInfo: Implementation;
@@ -66,6 +69,36 @@ export class TasksPrimitive implements Primitive {
     this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
     this.slots = new TaskSlots(options.maxActive ?? 1_000);
     this.notifications = new TaskNotifications(this.store, () => this.ready());
+    const bus = options.bus;
+    if (bus) {
+      this.notifications.share = (record) => this.share({ type: 'task-status', record: { ...record } });
+      this.stopBus = bus.subscribe((event) => this.onBusEvent(event));
+    }
+  }
+
+  private stopBus?: () => void;
+  /** Events this instance published: the bus hands them back, and they were already handled here. */
+  private readonly own = new WeakSet<BusEvent>();
+
+  private share(event: BusEvent): void {
+    if (!this.options.bus) return;
+    this.own.add(event);
+    this.options.bus.publish(event).catch((err) => this.options.logger.warn({ err }, 'a task event could not be sent to the other instances'));
+  }
+
+  /** What another instance asks of the tasks this one runs, and status changes of tasks it runs. */
+  private onBusEvent(event: BusEvent): void {
+    if (this.own.has(event)) return;
+    if (event.type === 'task-status') {
+      this.notifications.deliver(event.record as unknown as TaskRecord);
+      return;
+    }
+    if (event.type !== 'task-cancel' && event.type !== 'task-update') return;
+    const run = typeof event.taskId === 'string' ? this.live.get(event.taskId) : undefined;
+    if (!run) return; // not ours (or already over)
+    if (event.type === 'task-update' && !isPlainObject(event.inputResponses)) return;
+    const done = event.type === 'task-cancel' ? run.cancel() : run.answer(event.inputResponses);
+    done.catch((err) => this.options.logger.error({ err, taskId: event.taskId }, 'a task request from another instance failed'));
   }
 
   advertise(capabilities: Record<string, unknown>, era: string): void {
@@ -192,7 +225,7 @@ export class TasksPrimitive implements Primitive {
     const run = this.live.get(record.taskId);
     // tasks.mdx: the task is cancelled before the answer is sent.
     if (run) await run.cancel();
-    else await this.store.update(record.taskId, { status: 'cancelled', statusMessage: 'Cancelled by the client.' });
+    else await this.cancelElsewhere(record);
     const now = await this.store.get(record.taskId, callerKeyOf(exchange));
     return legacyTask(now ?? record);
   }
@@ -313,15 +346,31 @@ export class TasksPrimitive implements Primitive {
     const record = await this.find(request, exchange, facts);
     const responses = request.params?.inputResponses;
     if (!isPlainObject(responses)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "inputResponses" must be an object');
-    await this.live.get(record.taskId)?.answer(responses);
+    const run = this.live.get(record.taskId);
+    if (run) await run.answer(responses);
+    // Run by another instance sharing the store: it takes the answers (docs/deployment.md).
+    else if (!TERMINAL_STATUSES.has(record.status)) this.share({ type: 'task-update', taskId: record.taskId, inputResponses: responses });
     return {};
   }
 
   private async cancel(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts): Promise<MethodResult> {
     const record = await this.find(request, exchange, facts);
     // A terminal task: the same empty acknowledgement (idempotent).
-    await this.live.get(record.taskId)?.cancel();
+    const run = this.live.get(record.taskId);
+    if (run) await run.cancel();
+    else if (!TERMINAL_STATUSES.has(record.status)) await this.cancelElsewhere(record);
     return {};
+  }
+
+  /**
+   * A task this instance does not run: cancelled in the store now (so the answer and every later
+   * read say so, whichever instance serves them), and the instance that runs it is told to stop
+   * its work. With no such instance (it died), the store's word is all there is.
+   */
+  private async cancelElsewhere(record: TaskRecord): Promise<void> {
+    const stored = await this.store.update(record.taskId, { status: 'cancelled', statusMessage: 'Cancelled by the client.' });
+    if (stored) this.notifications.publish(stored);
+    this.share({ type: 'task-cancel', taskId: record.taskId });
   }
 
   /** The caller's task, or the one error for every task it may not see (SEP-2663 "Auth binding"). */
@@ -354,6 +403,7 @@ export class TasksPrimitive implements Primitive {
 
   close(): void {
     // Tasks keep running through a drain like any call; the store is closed by the server.
+    this.stopBus?.();
   }
 }
 

@@ -31,8 +31,17 @@ export class TaskNotifications {
 
   constructor(private readonly store: TaskStore, private readonly ready: () => Promise<void>) {}
 
+  /** Hands each change on to the other instances (set when the server has a bus). */
+  share?: (record: TaskRecord) => void;
+
   /** Called after every stored change of a task. */
   publish(record: TaskRecord): void {
+    this.deliver(record);
+    this.share?.(record);
+  }
+
+  /** Tells this instance's watchers of a change (made here, or by another instance). */
+  deliver(record: TaskRecord): void {
     const watching = this.watchers.get(record.taskId);
     if (!watching) return;
     for (const watcher of watching) watcher(record);

@@ -142,7 +142,7 @@ describe('resources/read', () => {
 
   it('keeps serving the large results tools stored beside the registered resources', async () => {
     const s = server();
-    const stored = s.results.put({ mimeType: 'text/plain', text: 'big' }, undefined, 'big.txt');
+    const stored = await s.results.put({ mimeType: 'text/plain', text: 'big' }, undefined, 'big.txt');
     const res = await wire(s).modern('resources/read', { uri: stored.uri });
     expect(res.result.contents).toEqual([{ uri: stored.uri, mimeType: 'text/plain', text: 'big' }]);
     expect(res.result.cacheScope).toBe('private');

@@ -1,0 +1,84 @@
+import type { Logger } from '../server/logger.js';
+import { MemoryResultStore, type ResultStore, type ResultStoreOptions, type StoredContent } from '../server/result-store.js';
+import type { CreateLimiter, StateOptions } from './index.js';
+import { describeRedisUrl, redisConnection, StateUnavailableError, type RedisConnection } from './redis/connection.js';
+import { redisLimiters } from './redis/limits.js';
+import { RedisResultStore } from './redis/result-store.js';
+
+/** The stores a ToolServer uses, built from its `state` option. */
+export interface SharedState {
+  results: ResultStore;
+  /** Undefined: the in-process default. */
+  createLimiter?: CreateLimiter;
+  /** Where it lives, fit to show ('memory', or the Redis URL without its password). */
+  where: string;
+  /** Resolves true once the shared store is reachable, false if it is not within its connect timeout (it keeps trying on its own). */
+  ready(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export function sharedState(options: StateOptions | undefined, resultStore: ResultStoreOptions | undefined, logger: Logger): SharedState {
+  if (options?.onFailure !== undefined && options.onFailure !== 'refuse' && options.onFailure !== 'open') throw new TypeError("state.onFailure must be 'refuse' or 'open'");
+  if (!options?.redis) {
+    return { results: options?.results ?? new MemoryResultStore(resultStore), createLimiter: options?.createLimiter, where: 'memory', ready: async () => true, close: async () => {} };
+  }
+  const redis = redisConnection(options.redis, { keyPrefix: options.keyPrefix });
+  const where = `${describeRedisUrl(options.redis)} (keys ${redis.keyPrefix}*)`;
+  reportOutages(redis, where, logger);
+  const onFailure = options.onFailure ?? 'refuse';
+  const shared = new RedisResultStore(redis, { ttlMs: resultStore?.ttlMs });
+  return {
+    results: options.results ?? (onFailure === 'open' ? new FallbackResultStore(shared, new MemoryResultStore(resultStore)) : shared),
+    createLimiter: options.createLimiter ?? redisLimiters(redis, onFailure),
+    where,
+    ready: () => redis.run(async () => true).catch(() => false),
+    close: () => redis.release(),
+  };
+}
+
+/** Says in the log when Redis goes away and when it is back (once each), with where it is but never its password. */
+function reportOutages(redis: RedisConnection, where: string, logger: Logger): void {
+  let down = false;
+  redis.client.on('error', (err: Error) => {
+    if (down) return;
+    down = true;
+    logger.error({ state: where, error: err.message }, 'shared state unavailable: Redis cannot be reached; calls that need it fail until it is back (reconnecting on its own)');
+  });
+  redis.client.on('ready', () => {
+    if (!down) return;
+    down = false;
+    logger.warn({ state: where }, 'shared state: Redis reachable again');
+  });
+}
+
+/**
+ * state.onFailure 'open': a result that cannot go to Redis is kept in this
+ * instance's memory instead (readable only through this instance), and a
+ * read that cannot reach Redis looks there.
+ */
+class FallbackResultStore implements ResultStore {
+  readonly ttlMs: number;
+  constructor(private readonly shared: ResultStore, private readonly local: MemoryResultStore) {
+    this.ttlMs = shared.ttlMs;
+  }
+
+  async put(content: { mimeType: string; text?: string; blob?: string }, owner: string | undefined, label: string): Promise<StoredContent> {
+    try {
+      return await this.shared.put(content, owner, label);
+    } catch (err) {
+      if (!(err instanceof StateUnavailableError)) throw err;
+      return this.local.putNow(content, owner, label);
+    }
+  }
+
+  async get(uri: string, owner: string | undefined): Promise<StoredContent | undefined> {
+    const local = this.local.getNow(uri, owner);
+    if (local) return local;
+    try {
+      return await this.shared.get(uri, owner);
+    } catch (err) {
+      if (err instanceof StateUnavailableError) return undefined;
+      throw err;
+    }
+  }
+}
