@@ -1,7 +1,7 @@
 import { redactArguments } from '../audit/redact.js';
 import { RpcError } from '../jsonrpc/errors.js';
 import { createLogger } from '../server/logger.js';
-import type { Middleware, MiddlewareContext, ToolCallMiddlewareContext } from '../server/middleware.js';
+import type { MiddlewareContext, ToolCallMiddlewareContext, AnyMiddleware } from '../server/middleware.js';
 
 /** What requestLogging writes to: pino, or anything with pino's `info(object, message)`. */
 export interface RequestLogger {
@@ -32,7 +32,7 @@ export interface RequestLoggingOptions {
  * as unknown, unauthorized, rate-limited or invalid is in the audit trail,
  * not in this log).
  */
-export function requestLogging(options: RequestLoggingOptions = {}): Middleware<any, any> {
+export function requestLogging(options: RequestLoggingOptions = {}): AnyMiddleware {
   const logger = options.logger ?? createLogger();
   const message = options.message ?? 'request';
   const withArguments = options.arguments === true;

@@ -1,5 +1,5 @@
 import { callerKey } from '../policy/auth/caller.js';
-import type { Middleware, MiddlewareContext, ToolCallMiddlewareContext } from '../server/middleware.js';
+import type { MiddlewareContext, ToolCallMiddlewareContext, AnyMiddleware } from '../server/middleware.js';
 
 export interface ResponseCacheOptions {
   /** How long an answer is served from the cache (default 30,000 ms). */
@@ -37,7 +37,7 @@ interface Entry {
  * A hit answers without running the rest of the pipeline: for tools/call
  * that is after authorization, rate limit and validation (docs/middleware.md).
  */
-export function responseCache(options: ResponseCacheOptions = {}): Middleware<any, any> & { readonly size: number; clear(): void } {
+export function responseCache(options: ResponseCacheOptions = {}): AnyMiddleware & { readonly size: number; clear(): void } {
   const ttlMs = options.ttlMs ?? 30_000;
   const maxEntries = options.maxEntries ?? 1_000;
   const maxKeyChars = options.maxKeyChars ?? 64 * 1024;

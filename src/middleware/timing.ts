@@ -1,4 +1,4 @@
-import type { Middleware, MiddlewareContext } from '../server/middleware.js';
+import type { MiddlewareContext, AnyMiddleware } from '../server/middleware.js';
 
 /** The `_meta` key of the timing, on requests that ask for it and on the results that answer them. */
 export const SERVER_TIMING = 'dev.toolwright/serverTiming';
@@ -18,7 +18,7 @@ export interface TimingOptions {
  *
  *   server.use(timing());
  */
-export function timing(options: TimingOptions = {}): Middleware<any, any> {
+export function timing(options: TimingOptions = {}): AnyMiddleware {
   const always = options.always === true;
   return async (ctx: MiddlewareContext, next: () => Promise<Record<string, unknown> | undefined>) => {
     if (!always && ctx.meta?.[SERVER_TIMING] !== true) return next();

@@ -88,7 +88,12 @@ export type Next<R> = () => Promise<R | undefined>;
  * client gets; for `tools/call` a `ToolError` is an `isError` result (for
  * other methods, -32602 with its message).
  */
+// biome-ignore lint/suspicious/noExplicitAny: the bound admits every method's context, whatever its params type
 export type Middleware<C extends MiddlewareContext<any> = MiddlewareContext, R = MethodResult> = (ctx: C, next: Next<R>) => R | undefined | Promise<R | undefined>;
+
+/** A middleware of any method: what lists of them hold, each entry typed for its own context and result. */
+// biome-ignore lint/suspicious/noExplicitAny: the one place the list's element type is left open
+export type AnyMiddleware = Middleware<any, any>;
 
 /** The params of the methods `server.use(method, …)` types (others: `Record<string, unknown>`). */
 export interface MethodParams {
@@ -126,11 +131,11 @@ export type MiddlewareFor<M extends string> = M extends 'tools/call'
 /** What `server.use(method, middleware)` records; `method` absent: every method. */
 export interface MiddlewareEntry {
   method?: string;
-  middleware: Middleware<any, any>;
+  middleware: AnyMiddleware;
 }
 
 /** The middleware module shape the config file's `middleware` list loads: a middleware, or `{ method, middleware }`. */
-export type MiddlewareModule = Middleware<any, any> | MiddlewareEntry;
+export type MiddlewareModule = AnyMiddleware | MiddlewareEntry;
 
 /** Checks one `use` argument pair and returns its entry (a clear TypeError for anything else). */
 export function middlewareEntry(methodOrMiddleware: unknown, middleware?: unknown): MiddlewareEntry {
@@ -144,7 +149,7 @@ export function middlewareEntry(methodOrMiddleware: unknown, middleware?: unknow
  * One `dispatch` per position: a middleware that calls `next()` twice is
  * refused (the rest of the pipeline runs once per request).
  */
-export function runChain<C, R>(chain: readonly Middleware<any, any>[], ctx: C, last: () => Promise<R | undefined>): Promise<R | undefined> {
+export function runChain<C, R>(chain: readonly AnyMiddleware[], ctx: C, last: () => Promise<R | undefined>): Promise<R | undefined> {
   let index = -1;
   const dispatch = (i: number): Promise<R | undefined> => {
     if (i <= index) return Promise.reject(new Error('a middleware called next() more than once'));
@@ -243,7 +248,7 @@ class RequestMiddlewareContext implements MiddlewareContext {
  * composed once (when `use` is called), so a request pays only for the
  * middleware it has.
  */
-export function withMiddleware(method: string, era: Era, chain: readonly Middleware<any, any>[], handler: MethodHandler): MethodHandler {
+export function withMiddleware(method: string, era: Era, chain: readonly AnyMiddleware[], handler: MethodHandler): MethodHandler {
   // Outside tools/call a ToolError is the author's message to the client, as from a prompt's handler.
   return composeRoute(method, era, chain, handler, (err) => (err instanceof ToolError ? new RpcError(ErrorCode.InvalidParams, err.message) : err));
 }
@@ -255,7 +260,7 @@ export function withMiddleware(method: string, era: Era, chain: readonly Middlew
  * entry's fields (`ctx.prompt`, `ctx.resource`); the route goes on with
  * `ctx.params` as the middleware left them. Errors map as withMiddleware's.
  */
-export function userStage(method: string, era: Era, chain: readonly Middleware<any, any>[]): UserStage {
+export function userStage(method: string, era: Era, chain: readonly AnyMiddleware[]): UserStage {
   return (request, exchange, facts, params, entry, next) => {
     const ctx = new RequestMiddlewareContext(method, era, request, exchange, facts);
     ctx.params = params;
@@ -278,11 +283,11 @@ export function userStage(method: string, era: Era, chain: readonly Middleware<a
  * audit tracking included (tracing: server/traced-route.ts). Errors pass
  * through untouched: the route answers exactly as it would without it.
  */
-export function aroundRoute(method: string, era: Era, middleware: Middleware<any, any>, handler: MethodHandler): MethodHandler {
+export function aroundRoute(method: string, era: Era, middleware: AnyMiddleware, handler: MethodHandler): MethodHandler {
   return composeRoute(method, era, [middleware], handler, (err) => err);
 }
 
-function composeRoute(method: string, era: Era, chain: readonly Middleware<any, any>[], handler: MethodHandler, mapError: (err: unknown) => unknown): MethodHandler {
+function composeRoute(method: string, era: Era, chain: readonly AnyMiddleware[], handler: MethodHandler, mapError: (err: unknown) => unknown): MethodHandler {
   return (request, exchange, facts, tracked) => {
     const ctx = new RequestMiddlewareContext(method, era, request, exchange, facts);
     const last = (): Promise<MethodResult | undefined> => {

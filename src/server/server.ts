@@ -8,7 +8,7 @@ import { CallsInFlight, ServerShutdown } from './calls-in-flight.js';
 import { Connection, type ConnectOptions, type ServerConnection } from './connection.js';
 import { Dispatcher } from './dispatcher.js';
 import type { PrimitiveContext } from './primitive-context.js';
-import { middlewareEntry, type Middleware, type MiddlewareFor, type MiddlewareModule } from './middleware.js';
+import { middlewareEntry, type Middleware, type MiddlewareFor, type MiddlewareModule, type AnyMiddleware } from './middleware.js';
 import type { TracingOptions } from '../tracing/options.js';
 import type { Primitive } from './primitives/method-table.js';
 import { PromptRegistry, type Prompt } from './primitives/prompts/index.js';
@@ -288,7 +288,7 @@ export class ToolServer {
    */
   use(middleware: Middleware): this;
   use<M extends string>(method: M, middleware: MiddlewareFor<M>): this;
-  use(methodOrMiddleware: string | Middleware, middleware?: Middleware<any, any>): this {
+  use(methodOrMiddleware: string | Middleware, middleware?: AnyMiddleware): this {
     this.dispatcher.use(middlewareEntry(methodOrMiddleware, middleware));
     return this;
   }

@@ -54,7 +54,7 @@ describe('client.use', () => {
     const pair = await createInMemoryPair(server);
     cleanups.push(() => pair.close());
     const attempts: string[] = [];
-    pair.client.use(async (ctx, next) => {
+    pair.client.use(async (_ctx, next) => {
       try {
         return await next();
       } catch (err) {

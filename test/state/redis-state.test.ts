@@ -60,7 +60,7 @@ const call = (server: ToolServer, name: string, caller?: string | Caller) => req
 const read = (server: ToolServer, uri: string, caller?: string | Caller) => request(server, 'resources/read', { uri }, caller);
 
 /** Calls alternating between the two instances; how many were served and how many limited. */
-async function spread(pair: [ToolServer, ToolServer], count: number, name: string, caller = (i: number) => 'alice' as string | undefined) {
+async function spread(pair: [ToolServer, ToolServer], count: number, name: string, caller = (_i: number) => 'alice' as string | undefined) {
   let served = 0;
   let limited = 0;
   for (let i = 0; i < count; i++) {

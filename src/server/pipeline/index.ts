@@ -16,7 +16,7 @@ import { ScopePolicy } from '../../policy/auth/scope-policy.js';
 import { runHandler, type HandlerOptions } from './run-handler.js';
 import { validateArgsStage } from './validate-args.js';
 import { userMiddlewareStage } from './user-middleware.js';
-import type { Middleware } from '../middleware.js';
+import type { AnyMiddleware } from '../middleware.js';
 
 export interface PipelineOptions extends HandlerOptions {
   registry: ToolRegistry;
@@ -74,7 +74,7 @@ export class CallPipeline {
   }
 
   /** Recomposes the pipeline with `chain` (the user's tools/call middleware) right after validation; empty: none. */
-  use(chain: readonly Middleware<any, any>[]): void {
+  use(chain: readonly AnyMiddleware[]): void {
     if (chain.length === 0) {
       this.run = compose(this.stages, this.terminal);
       return;

@@ -7,7 +7,7 @@ import { getMeta, type Implementation } from '../../protocol/meta.js';
 import { ToolError } from '../../protocol/tool-error.js';
 import type { Era } from '../../protocol/versions.js';
 import type { Logger } from '../logger.js';
-import { runChain, type Middleware, type ToolCallMiddlewareContext } from '../middleware.js';
+import { runChain, type ToolCallMiddlewareContext, type AnyMiddleware } from '../middleware.js';
 import type { ToolAnnotations } from '../tool.js';
 import type { CallOutcome, Stage, ToolCall } from './call.js';
 import { errorResult, internalFailure } from './results.js';
@@ -103,7 +103,7 @@ class ToolCallContext implements ToolCallMiddlewareContext {
  * JSON-RPC error; anything else is an internal failure (a correlation id for
  * the client, the detail in the log). The audit stage, outside, records it all.
  */
-export function userMiddlewareStage(chain: readonly Middleware<any, any>[], logger: Logger): Stage {
+export function userMiddlewareStage(chain: readonly AnyMiddleware[], logger: Logger): Stage {
   return (call, next) => {
     const ctx = new ToolCallContext(call);
     const rest = (): Promise<CallOutcome> => {
