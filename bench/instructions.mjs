@@ -68,20 +68,37 @@ function measure() {
   const dir = mkdtempSync(join(os.tmpdir(), 'toolwright-callgrind-'));
   try {
     const out = join(dir, 'callgrind.out');
-    const run = spawnSync('valgrind', [
-      '--tool=callgrind', `--callgrind-out-file=${out}`,
-      // A dump at each os.getPriority() call: the second one holds the measured half alone.
-      '--dump-before=uv_os_getpriority',
-      // V8 writes code at run time; callgrind must see it change.
-      '--smc-check=all-non-file',
-      // Each thread counted apart: the server's thread (1) is the figure; the audit writer
-      // thread's work is reported beside it (over the whole run: only thread 1 dumps by parts).
-      '--separate-threads=yes',
-      // One thread: V8's background compilers would otherwise run beside the measured work.
-      process.execPath, '--single-threaded', join(here, 'lib', 'instructions-driver.mjs'),
-      String(opts.calls), opts.era, opts.audit, opts.scenario,
-    ], { encoding: 'utf8' });
-    if (run.status !== 0) throw new Error(`the driver failed (exit ${run.status}):\n${(run.stderr ?? '').split('\n').filter((l) => !l.startsWith('==')).join('\n').trim()}`);
+    const run = spawnSync(
+      'valgrind',
+      [
+        '--tool=callgrind',
+        `--callgrind-out-file=${out}`,
+        // A dump at each os.getPriority() call: the second one holds the measured half alone.
+        '--dump-before=uv_os_getpriority',
+        // V8 writes code at run time; callgrind must see it change.
+        '--smc-check=all-non-file',
+        // Each thread counted apart: the server's thread (1) is the figure; the audit writer
+        // thread's work is reported beside it (over the whole run: only thread 1 dumps by parts).
+        '--separate-threads=yes',
+        // One thread: V8's background compilers would otherwise run beside the measured work.
+        process.execPath,
+        '--single-threaded',
+        join(here, 'lib', 'instructions-driver.mjs'),
+        String(opts.calls),
+        opts.era,
+        opts.audit,
+        opts.scenario,
+      ],
+      { encoding: 'utf8' },
+    );
+    if (run.status !== 0)
+      throw new Error(
+        `the driver failed (exit ${run.status}):\n${(run.stderr ?? '')
+          .split('\n')
+          .filter((l) => !l.startsWith('=='))
+          .join('\n')
+          .trim()}`,
+      );
     const totalOf = (file) => {
       const totals = /^(?:summary|totals):\s+(\d+)/m.exec(readFileSync(file, 'utf8'));
       if (!totals) throw new Error(`callgrind wrote no totals in ${file}`);
@@ -99,7 +116,9 @@ function measure() {
   }
 }
 
-console.log(`instructions per tools/call on the server's thread: ${opts.scenario}, ${opts.era} era, audit ${opts.audit}, calls ${opts.calls / 2 + 1}–${opts.calls} of ${opts.calls} measured`);
+console.log(
+  `instructions per tools/call on the server's thread: ${opts.scenario}, ${opts.era} era, audit ${opts.audit}, calls ${opts.calls / 2 + 1}–${opts.calls} of ${opts.calls} measured`,
+);
 const results = [];
 for (let rep = 1; rep <= opts.reps; rep++) {
   const { main, others } = measure();

@@ -91,32 +91,85 @@ function parseArgs(argv) {
     const [flag, inline] = a.includes('=') && a.startsWith('--') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
     const val = () => inline ?? argv[++i];
     switch (flag) {
-      case '--quick': o.quick = true; break;
-      case '--reps': o.reps = Number(val()); break;
-      case '--duration': o.duration = Number(val()); break;
-      case '--list-duration': o.listDuration = Number(val()); break;
-      case '--warmup': o.warmup = Number(val()); break;
-      case '--server-warmup': o.serverWarmup = Number(val()); break;
-      case '--targets': o.targets = val(); break;
-      case '--transports': o.transports = val(); break;
-      case '--scenarios': o.scenarios = val(); break;
-      case '--out': o.out = val(); break;
-      case '--no-save': o.save = false; break;
-      case '--dry-run': o.dryRun = true; break;
-      case '--server-node-args': o.nodeArgs = val().split(/\s+/).filter(Boolean); break;
-      case '--soak': o.soak = true; break;
-      case '--soak-calls': o.soakCalls = Number(val()); break;
-      case '--soak-conc': o.soakConc = Number(val()); break;
-      case '--soak-sessions': o.soakSessions = Number(val()); break;
-      case '--soak-streams': o.soakStreams = Number(val()); break;
-      case '--soak-wave': o.soakWave = Number(val()); break;
-      case '--soak-results': o.soakResults = Number(val()); break;
-      case '--soak-sample-ms': o.soakSampleMs = Number(val()); break;
-      case '--soak-session-idle-ms': o.soakSessionIdleMs = Number(val()); break;
-      case '--soak-keepalive-ms': o.soakKeepAliveMs = Number(val()); break;
-      case '--soak-result-ttl-ms': o.soakResultTtlMs = Number(val()); break;
-      case '-h': case '--help': console.log(HELP); process.exit(0); break;
-      default: throw new Error(`unknown option ${a} (see --help)`);
+      case '--quick':
+        o.quick = true;
+        break;
+      case '--reps':
+        o.reps = Number(val());
+        break;
+      case '--duration':
+        o.duration = Number(val());
+        break;
+      case '--list-duration':
+        o.listDuration = Number(val());
+        break;
+      case '--warmup':
+        o.warmup = Number(val());
+        break;
+      case '--server-warmup':
+        o.serverWarmup = Number(val());
+        break;
+      case '--targets':
+        o.targets = val();
+        break;
+      case '--transports':
+        o.transports = val();
+        break;
+      case '--scenarios':
+        o.scenarios = val();
+        break;
+      case '--out':
+        o.out = val();
+        break;
+      case '--no-save':
+        o.save = false;
+        break;
+      case '--dry-run':
+        o.dryRun = true;
+        break;
+      case '--server-node-args':
+        o.nodeArgs = val().split(/\s+/).filter(Boolean);
+        break;
+      case '--soak':
+        o.soak = true;
+        break;
+      case '--soak-calls':
+        o.soakCalls = Number(val());
+        break;
+      case '--soak-conc':
+        o.soakConc = Number(val());
+        break;
+      case '--soak-sessions':
+        o.soakSessions = Number(val());
+        break;
+      case '--soak-streams':
+        o.soakStreams = Number(val());
+        break;
+      case '--soak-wave':
+        o.soakWave = Number(val());
+        break;
+      case '--soak-results':
+        o.soakResults = Number(val());
+        break;
+      case '--soak-sample-ms':
+        o.soakSampleMs = Number(val());
+        break;
+      case '--soak-session-idle-ms':
+        o.soakSessionIdleMs = Number(val());
+        break;
+      case '--soak-keepalive-ms':
+        o.soakKeepAliveMs = Number(val());
+        break;
+      case '--soak-result-ttl-ms':
+        o.soakResultTtlMs = Number(val());
+        break;
+      case '-h':
+      case '--help':
+        console.log(HELP);
+        process.exit(0);
+        break;
+      default:
+        throw new Error(`unknown option ${a} (see --help)`);
     }
   }
   o.reps ??= o.quick ? 1 : 5;
@@ -154,14 +207,20 @@ function parseArgs(argv) {
   for (const k of ['soakSessions', 'soakStreams', 'soakResults']) {
     if (!Number.isInteger(o[k]) || o[k] < 0) throw new Error(`--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} must be an integer ≥ 0`);
   }
-  const wanted = o.targets?.split(',').map((s) => s.trim()).filter(Boolean);
+  const wanted = o.targets
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   // Opt-in targets (toolwright-pg needs a database) run only when named, never through a substring.
   o.targetList = wanted ? TARGETS.filter((t) => wanted.some((w) => t.id === w || (!t.optIn && t.id.includes(w)))) : TARGETS.filter((t) => !t.optIn);
   if (o.targetList.length === 0) throw new Error(`no target matches ${o.targets}`);
   o.transportList = (o.transports ?? 'stdio,http').split(',').map((s) => s.trim());
   for (const t of o.transportList) if (t !== 'stdio' && t !== 'http') throw new Error(`unknown transport ${t}`);
   if (o.scenarios) {
-    const picks = o.scenarios.split(',').map((s) => s.trim()).filter(Boolean);
+    const picks = o.scenarios
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const chosen = [];
     for (const p of picks) {
       const [name, at] = p.split('@');
@@ -226,7 +285,8 @@ async function startServer(target, transport, toolCount, opts) {
         `POST /mcp HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\n${extraHeaders}content-length: ${Buffer.byteLength(note[0])}\r\n\r\n`,
         note,
       );
-      if (ack.status !== 202 && ack.status !== 200 && ack.status !== 204) throw new Error(`notifications/initialized: HTTP ${ack.status} ${ack.body.slice(0, 200)}`);
+      if (ack.status !== 202 && ack.status !== 200 && ack.status !== 204)
+        throw new Error(`notifications/initialized: HTTP ${ack.status} ${ack.body.slice(0, 200)}`);
       control.conn.close();
     }
     const first = new HttpChannel(port, { extraHeaders });
@@ -268,7 +328,10 @@ function meta(opts, startedAt) {
     cpuModel: cpus[0]?.model?.trim() ?? '?',
     os: `${os.type()} ${os.release()}`,
     node: process.versions.node,
-    loadavg: os.loadavg().map((x) => x.toFixed(2)).join(' / '),
+    loadavg: os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' / '),
     toolwright: `${own} (${commit || 'no git'}${dirty})`,
     versions: { sdk2: version('@modelcontextprotocol/server'), sdk1: version('@modelcontextprotocol/sdk') },
     reps: opts.reps,
@@ -294,7 +357,10 @@ function estimateSeconds(opts) {
   const pages = opts.scenarioList.filter((s) => s.kind === 'page').length;
   // + ~0.6 s per server start/stop and ~0.1 s drain per cell (measured on 2 vCPUs)
   const callCellsMs = calls.reduce((ms, s) => ms + opts.warmupMs + measuredMs(opts, s.kind) + 100, 0);
-  const perServer = (calls.length ? 0.6 + opts.serverWarmupMs / 1000 + callCellsMs / 1000 : 0) + lists * (0.6 + (opts.listWarmupMs + opts.listDurationMs + 100) / 1000) + pages * (0.6 + (opts.pageWarmupMs + opts.durationMs + 100) / 1000);
+  const perServer =
+    (calls.length ? 0.6 + opts.serverWarmupMs / 1000 + callCellsMs / 1000 : 0) +
+    lists * (0.6 + (opts.listWarmupMs + opts.listDurationMs + 100) / 1000) +
+    pages * (0.6 + (opts.pageWarmupMs + opts.durationMs + 100) / 1000);
   const servers = opts.transportList.reduce((n, transport) => n + opts.targetList.filter((t) => !t.transports || t.transports.includes(transport)).length, 0);
   return perServer * servers * opts.reps + 1.5 * opts.transportList.length;
 }
@@ -321,9 +387,21 @@ async function warmClient(opts) {
   for (const transport of opts.transportList) {
     const server = await startServer(raw, transport, 2, []);
     try {
-      for (const [kind, conc, ms] of [['sum', 16, 400], ['sum', 1, 150], ['echo1k', 16, 200], ['list', 1, 150]]) {
+      for (const [kind, conc, ms] of [
+        ['sum', 16, 400],
+        ['sum', 1, 150],
+        ['echo1k', 16, 200],
+        ['list', 1, 150],
+      ]) {
         const channel = server.channel();
-        const r = await runCell({ channel, workload: makeWorkload(kind, { era: 'modern', newline: transport === 'stdio', toolCount: 2 }), conc, warmupMs: 0, durationMs: ms, pid: server.proc.pid });
+        const r = await runCell({
+          channel,
+          workload: makeWorkload(kind, { era: 'modern', newline: transport === 'stdio', toolCount: 2 }),
+          conc,
+          warmupMs: 0,
+          durationMs: ms,
+          pid: server.proc.pid,
+        });
         server.release(channel);
         if (r.error) throw new Error(`load generator warm-up failed: ${r.error}`);
       }
@@ -355,7 +433,9 @@ async function main() {
   const samples = [];
   const startups = [];
   let peakPerCell = true;
-  console.log(`toolwright bench: ${opts.targetList.map((t) => t.id).join(', ')} × ${opts.transportList.join(', ')} × ${opts.scenarioList.map((s) => `${s.scenario}@${s.conc}`).join(' ')}; ${opts.reps} rep(s); estimated ${(estimateSeconds(opts) / 60).toFixed(1)} min`);
+  console.log(
+    `toolwright bench: ${opts.targetList.map((t) => t.id).join(', ')} × ${opts.transportList.join(', ')} × ${opts.scenarioList.map((s) => `${s.scenario}@${s.conc}`).join(' ')}; ${opts.reps} rep(s); estimated ${(estimateSeconds(opts) / 60).toFixed(1)} min`,
+  );
   if (opts.dryRun) return 0;
   await warmClient(opts);
 

@@ -51,16 +51,22 @@ try {
 } finally {
   rmSync(workDir, { recursive: true, force: true });
 }
-console.log(`\nconformance: ${legs.join(' + ')} leg${legs.length > 1 ? 's' : ''} at ${revisions.join(', ')} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(
+  `\nconformance: ${legs.join(' + ')} leg${legs.length > 1 ? 's' : ''} at ${revisions.join(', ')} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+);
 process.exit(failed ? 1 : 0);
 
 /** The suite as a client of `toolwright serve --http`; true when something unexpected failed. */
 async function serverLeg() {
   // Port 0: the server picks a free port and names it when it is listening (no probe-then-bind race).
-  const server = spawn(process.execPath, [join(root, 'dist/cli/main.js'), 'serve', '--http', '--host', '127.0.0.1', '--port', '0', '--tools', join(root, 'examples/conformance/tools.ts')], {
-    stdio: ['ignore', 'inherit', 'pipe'],
-    env: { ...process.env, TOOLWRIGHT_LOG_LEVEL: 'warn', TOOLWRIGHT_AUDIT_DIR: workDir },
-  });
+  const server = spawn(
+    process.execPath,
+    [join(root, 'dist/cli/main.js'), 'serve', '--http', '--host', '127.0.0.1', '--port', '0', '--tools', join(root, 'examples/conformance/tools.ts')],
+    {
+      stdio: ['ignore', 'inherit', 'pipe'],
+      env: { ...process.env, TOOLWRIGHT_LOG_LEVEL: 'warn', TOOLWRIGHT_AUDIT_DIR: workDir },
+    },
+  );
   let serverLog = '';
   server.stderr.on('data', (d) => (serverLog += d));
   let bad = false;
@@ -69,7 +75,23 @@ async function serverLeg() {
     for (const revision of revisions) {
       console.log(`\n▶ conformance server --requirements ${revision} (${url})`);
       const out = join(workDir, `server-${revision}`);
-      const code = await run(suiteNode, ['server', '--url', url, '--timeout', String(serverScenarioTimeoutMs), '--requirements', revision, '--expected-failures', baselineFile('server', revision), '-o', out], workDir);
+      const code = await run(
+        suiteNode,
+        [
+          'server',
+          '--url',
+          url,
+          '--timeout',
+          String(serverScenarioTimeoutMs),
+          '--requirements',
+          revision,
+          '--expected-failures',
+          baselineFile('server', revision),
+          '-o',
+          out,
+        ],
+        workDir,
+      );
       bad = report('server', revision, code) || bad;
       // The extensions' scenarios (tasks-*) run unscored: judged here by the same baseline rule.
       bad = judgeUnscored(revision, out, 'server') || bad;
@@ -100,7 +122,23 @@ async function clientLeg() {
     for (const revision of revisions) {
       const out = join(workDir, `client-${revision}`);
       console.log(`\n▶ conformance client --requirements ${revision} (examples/conformance/client.ts, ${CLIENT_SLOTS} at a time)`);
-      const code = await run(suiteNode, ['client', '--command', clientCommand, '--timeout', String(suiteClientTimeoutMs), '--requirements', revision, '--expected-failures', baselineFile('client', revision), '-o', out], root);
+      const code = await run(
+        suiteNode,
+        [
+          'client',
+          '--command',
+          clientCommand,
+          '--timeout',
+          String(suiteClientTimeoutMs),
+          '--requirements',
+          revision,
+          '--expected-failures',
+          baselineFile('client', revision),
+          '-o',
+          out,
+        ],
+        root,
+      );
       bad = report('client', revision, code) || bad;
       bad = judgeUnscored(revision, out) || bad;
     }
@@ -156,7 +194,11 @@ function judgeUnscored(revision, out, leg = 'client') {
   for (const s of stale) console.error(`  ✗ ${s}: passes now; remove it from ${relative(root, baselineFile(leg, revision))}`);
   for (const s of unknown) console.error(`  ✗ baseline entry ${s} names no ${leg} scenario this run judged`);
   const bad = unexpected.length + stale.length + unknown.length > 0;
-  console.log(bad ? `✗ conformance ${leg} ${revision}: unscored scenarios broke the baseline` : `✓ conformance ${leg} ${revision}: unscored scenarios match the baseline (${[...unscored].filter((s) => results.has(s)).length} judged)`);
+  console.log(
+    bad
+      ? `✗ conformance ${leg} ${revision}: unscored scenarios broke the baseline`
+      : `✓ conformance ${leg} ${revision}: unscored scenarios match the baseline (${[...unscored].filter((s) => results.has(s)).length} judged)`,
+  );
   return bad;
 }
 
@@ -169,7 +211,10 @@ function readResults(out, prefix = '') {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
       else if (entry.name === 'checks.json') {
-        let scenario = relative(out, dirname(path)).split(sep).join('/').replace(/-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/, '');
+        let scenario = relative(out, dirname(path))
+          .split(sep)
+          .join('/')
+          .replace(/-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/, '');
         if (prefix && scenario.startsWith(prefix)) scenario = scenario.slice(prefix.length);
         results.set(scenario, JSON.parse(readFileSync(path, 'utf8')));
       }

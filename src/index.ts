@@ -7,14 +7,49 @@ export { ToolServer, type ToolServerOptions } from './server/server.js';
 export { ToolRegistry } from './server/registry.js';
 export { defineTool, ToolError, type Tool, type ToolContext, type ToolResult, type ToolAnnotations, type Icon, type JsonSchema } from './server/tool.js';
 export { ToolDefinitionError } from './server/compile-tool.js';
-export { defineResource, defineResourceTemplate, ResourceRegistry, ResourceDefinitionError, UriTemplate, type Resource, type ResourceTemplate, type ResourceContext, type ResourceContent, type ReadReturn, type Completer, type TemplateVariables } from './server/primitives/resources/index.js';
-export { definePrompt, PromptRegistry, PromptDefinitionError, type Prompt, type PromptArgument, type PromptMessage, type PromptReturn, type PromptContext } from './server/primitives/prompts/index.js';
+export {
+  defineResource,
+  defineResourceTemplate,
+  ResourceRegistry,
+  ResourceDefinitionError,
+  UriTemplate,
+  type Resource,
+  type ResourceTemplate,
+  type ResourceContext,
+  type ResourceContent,
+  type ReadReturn,
+  type Completer,
+  type TemplateVariables,
+} from './server/primitives/resources/index.js';
+export {
+  definePrompt,
+  PromptRegistry,
+  PromptDefinitionError,
+  type Prompt,
+  type PromptArgument,
+  type PromptMessage,
+  type PromptReturn,
+  type PromptContext,
+} from './server/primitives/prompts/index.js';
 export type { RequestContext } from './server/primitives/request-context.js';
 export { MethodTable, type Primitive, type MethodHandler, type MethodResult, type RequestFacts } from './server/primitives/method-table.js';
 export { withJson } from './server/serialized.js';
 export type { TrackedRequest } from './server/primitives/tracked.js';
 export type { UserStage } from './server/primitives/method-table.js';
-export type { Middleware, MiddlewareContext, MiddlewareFor, MethodParams, MiddlewareEntry, MiddlewareModule, Next, ToolCallMiddlewareContext, ToolCallMiddlewareResult, PromptGetMiddlewareContext, ResourceReadMiddlewareContext } from './server/middleware.js';
+export type {
+  Middleware,
+  MiddlewareContext,
+  MiddlewareFor,
+  MethodParams,
+  MiddlewareEntry,
+  MiddlewareModule,
+  AnyMiddleware,
+  Next,
+  ToolCallMiddlewareContext,
+  ToolCallMiddlewareResult,
+  PromptGetMiddlewareContext,
+  ResourceReadMiddlewareContext,
+} from './server/middleware.js';
 export type { TracingOptions } from './tracing/options.js';
 export type { PrimitiveContext } from './server/primitive-context.js';
 export type { ServerConnection, ConnectOptions, ReceiveOptions, Reply } from './server/connection.js';
@@ -28,7 +63,15 @@ export type { ScopePolicyOptions, ScopedEntry, ScopeFields } from './policy/auth
 export type { Exchange, LegacySession } from './server/exchange.js';
 export type { Logger } from './server/logger.js';
 export { MemoryResultStore, type ResultStore, type ResultStoreOptions, type StoredContent } from './server/result-store.js';
-export { StateUnavailableError, redisConnection, type CreateLimiter, type RedisConnection, type RedisConnectionOptions, type StateFailurePolicy, type StateOptions } from './state/index.js';
+export {
+  StateUnavailableError,
+  redisConnection,
+  type CreateLimiter,
+  type RedisConnection,
+  type RedisConnectionOptions,
+  type StateFailurePolicy,
+  type StateOptions,
+} from './state/index.js';
 export { RedisResultStore, type RedisResultStoreOptions } from './state/redis/result-store.js';
 export { redisLimiters } from './state/redis/limits.js';
 export { InProcessEventBus, type EventBus, type BusEvent, type BusListener, type ListKindName } from './state/bus.js';
@@ -59,13 +102,51 @@ export type { Validator, ValidationOutcome } from './schema/compile.js';
 export type { HeaderParam } from './protocol/header-params.js';
 export type { ArgsSchema } from './server/primitives/args-schema.js';
 export { serveStdio, type StdioServeOptions, type StdioServerHandle } from './transports/stdio-server.js';
-export { serveHttp, createHttpHandler, type HttpServeOptions, type HttpServerHandle, type HttpRoute, type HttpHandler, type HttpHandlerOptions, type FetchRequestInfo, type HttpCloseOptions } from './transports/serve-http.js';
+export {
+  serveHttp,
+  createHttpHandler,
+  type HttpServeOptions,
+  type HttpServerHandle,
+  type HttpRoute,
+  type HttpHandler,
+  type HttpHandlerOptions,
+  type FetchRequestInfo,
+  type HttpCloseOptions,
+} from './transports/serve-http.js';
 export type { ContentBlock, TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource } from './protocol/content.js';
 export type { LogLevel, Implementation, ClientCapabilities } from './protocol/meta.js';
 export { MODERN_VERSIONS, LEGACY_VERSIONS, type Era } from './protocol/versions.js';
 export { ErrorCode, RpcError } from './jsonrpc/errors.js';
-export { SqliteAuditSink, JsonlAuditSink, FanoutAuditSink, createDefaultAuditSink, queryAuditLog, redactArguments, SqliteDriverError, DEFAULT_RETENTION, type AuditRecord, type AuditSink, type AuditQuery, type RetentionPolicy, type SqliteAuditSinkOptions, type PruneResult, SqliteAuditReader, type AuditReader, type StoredAuditRecord, type AuditPruneBounds, type AuditPruneCounts } from './audit/index.js';
+export {
+  SqliteAuditSink,
+  JsonlAuditSink,
+  FanoutAuditSink,
+  createDefaultAuditSink,
+  queryAuditLog,
+  redactArguments,
+  SqliteDriverError,
+  DEFAULT_RETENTION,
+  type AuditRecord,
+  type AuditSink,
+  type AuditQuery,
+  type RetentionPolicy,
+  type SqliteAuditSinkOptions,
+  type PruneResult,
+  SqliteAuditReader,
+  type AuditReader,
+  type StoredAuditRecord,
+  type AuditPruneBounds,
+  type AuditPruneCounts,
+} from './audit/index.js';
 // The PostgreSQL trail: `pg` is imported only when one of these connects.
-export { PostgresAuditSink, PostgresAuditReader, PostgresDriverError, DEFAULT_POSTGRES_RETENTION, type PostgresAuditSinkOptions, type PostgresPoolOptions, type PostgresRetentionPolicy } from './audit/postgres/index.js';
+export {
+  PostgresAuditSink,
+  PostgresAuditReader,
+  PostgresDriverError,
+  DEFAULT_POSTGRES_RETENTION,
+  type PostgresAuditSinkOptions,
+  type PostgresPoolOptions,
+  type PostgresRetentionPolicy,
+} from './audit/postgres/index.js';
 export type { RateLimitOptions, RateLimitRule } from './policy/rate-limit.js';
 export type { LimitOptions, ServerTasksOptions, DrainEvent } from './server/server.js';

@@ -75,22 +75,34 @@ export async function runCell({ channel, workload, conc, warmupMs, durationMs, p
   let peakReset = false;
   const timers = [];
   const done = Promise.all(Array.from({ length: conc }, (_, i) => loop(i)));
-  timers.push(setTimeout(() => {
-    try {
-      cpu0 = cpuSeconds(pid);
-      client0 = process.cpuUsage();
-      peakReset = resetPeak(pid);
-    } catch (err) {
-      error ??= err;
-    }
-    tStart = performance.now();
-    measuring = true;
-    timers.push(setTimeout(() => (stopping = true), durationMs));
-  }, warmupMs));
+  timers.push(
+    setTimeout(() => {
+      try {
+        cpu0 = cpuSeconds(pid);
+        client0 = process.cpuUsage();
+        peakReset = resetPeak(pid);
+      } catch (err) {
+        error ??= err;
+      }
+      tStart = performance.now();
+      measuring = true;
+      timers.push(setTimeout(() => (stopping = true), durationMs));
+    }, warmupMs),
+  );
   // Nothing should take this long; a stuck server fails the cell instead of the run.
   const limitMs = warmupMs + durationMs + 30_000;
   let hung = false;
-  await Promise.race([done, new Promise((resolve) => timers.push(setTimeout(() => { hung = true; resolve(); }, limitMs)))]);
+  await Promise.race([
+    done,
+    new Promise((resolve) =>
+      timers.push(
+        setTimeout(() => {
+          hung = true;
+          resolve();
+        }, limitMs),
+      ),
+    ),
+  ]);
   for (const t of timers) clearTimeout(t);
   if (hung) {
     stopping = true;
@@ -108,7 +120,12 @@ export async function runCell({ channel, workload, conc, warmupMs, durationMs, p
   }
   const seconds = (tEnd - tStart) / 1000;
   return {
-    error: error ? String(error.message ?? error).split('\n').slice(0, 3).join(' | ') : null,
+    error: error
+      ? String(error.message ?? error)
+          .split('\n')
+          .slice(0, 3)
+          .join(' | ')
+      : null,
     hung,
     ops,
     requests,

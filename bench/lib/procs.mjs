@@ -29,10 +29,12 @@ export function spawnTarget(script, transport, toolCount, nodeArgs = [], extraEn
   // (the soak target's SOAK-HEAP lines are samples, not messages worth keeping)
   child.stderr.on('data', (s) => (tail = (tail + s.replace(/^SOAK-HEAP .*\n?/gm, '')).slice(-4000)));
   child.stdin.on('error', () => {}); // EPIPE when the server dies; the load driver reports it
-  const exited = new Promise((resolve) => child.once('exit', (code, signal) => {
-    live.delete(child);
-    resolve({ code, signal });
-  }));
+  const exited = new Promise((resolve) =>
+    child.once('exit', (code, signal) => {
+      live.delete(child);
+      resolve({ code, signal });
+    }),
+  );
   return {
     child,
     pid: child.pid,

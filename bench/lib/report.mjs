@@ -99,20 +99,21 @@ function summaryTable(rows) {
     '|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|',
   ];
   for (const r of rows) {
-    out.push(`| ${r.transport} | ${SCENARIO_LABEL[r.scenario]} | ${concLabel(r.transport, r.conc)} | ${int(med(r, 'toolwright-modern'))} | ${int(med(r, 'toolwright-legacy'))} | ${ratio(med(r, 'toolwright-modern'), med(r, 'sdk2-modern'))} | ${ratio(med(r, 'toolwright-legacy'), med(r, 'sdk2-legacy'))} | ${ratio(med(r, 'toolwright-legacy'), med(r, 'sdk1'))} | ${ratio(med(r, 'toolwright-legacy'), med(r, 'fastmcp'))} | ${ratio(med(r, 'toolwright-modern'), med(r, 'raw'))} | ${ratio(med(r, 'toolwright-legacy'), med(r, 'raw'))} |`);
+    out.push(
+      `| ${r.transport} | ${SCENARIO_LABEL[r.scenario]} | ${concLabel(r.transport, r.conc)} | ${int(med(r, 'toolwright-modern'))} | ${int(med(r, 'toolwright-legacy'))} | ${ratio(med(r, 'toolwright-modern'), med(r, 'sdk2-modern'))} | ${ratio(med(r, 'toolwright-legacy'), med(r, 'sdk2-legacy'))} | ${ratio(med(r, 'toolwright-legacy'), med(r, 'sdk1'))} | ${ratio(med(r, 'toolwright-legacy'), med(r, 'fastmcp'))} | ${ratio(med(r, 'toolwright-modern'), med(r, 'raw'))} | ${ratio(med(r, 'toolwright-legacy'), med(r, 'raw'))} |`,
+    );
   }
   return out.join('\n');
 }
 
 function costTable(rows) {
-  const out = [
-    '| transport | scenario | load | calls/s | p50 | p99 | server CPU/call | peak RSS |',
-    '|---|---|---|--:|--:|--:|--:|--:|',
-  ];
+  const out = ['| transport | scenario | load | calls/s | p50 | p99 | server CPU/call | peak RSS |', '|---|---|---|--:|--:|--:|--:|--:|'];
   // ratios toolwright modern ÷ raw: >1 is better for calls/s, worse for the others
   for (const r of rows) {
     const tw = 'toolwright-modern';
-    out.push(`| ${r.transport} | ${SCENARIO_LABEL[r.scenario]} | ${concLabel(r.transport, r.conc)} | ${ratio(med(r, tw), med(r, 'raw'))} | ${ratio(med(r, tw, 'p50'), med(r, 'raw', 'p50'))} | ${ratio(med(r, tw, 'p99'), med(r, 'raw', 'p99'))} | ${ratio(med(r, tw, 'cpu'), med(r, 'raw', 'cpu'))} | ${ratio(med(r, tw, 'rss'), med(r, 'raw', 'rss'))} |`);
+    out.push(
+      `| ${r.transport} | ${SCENARIO_LABEL[r.scenario]} | ${concLabel(r.transport, r.conc)} | ${ratio(med(r, tw), med(r, 'raw'))} | ${ratio(med(r, tw, 'p50'), med(r, 'raw', 'p50'))} | ${ratio(med(r, tw, 'p99'), med(r, 'raw', 'p99'))} | ${ratio(med(r, tw, 'cpu'), med(r, 'raw', 'cpu'))} | ${ratio(med(r, tw, 'rss'), med(r, 'raw', 'rss'))} |`,
+    );
   }
   return out.join('\n');
 }
@@ -127,7 +128,9 @@ function resultsTable(rows, targetIds) {
       const s = r.byTarget[t];
       if (!s) continue;
       const fail = s.failed.length ? ` ❌ ${s.failed.length}/${s.reps} failed: ${s.failed[0].replace(/\|/g, '/').slice(0, 140)}` : '';
-      out.push(`| ${r.transport} | ${SCENARIO_LABEL[r.scenario]} | ${concLabel(r.transport, r.conc)} | ${LABEL[t]}${fail} | ${cell(s.opsPerSec, int)} | ${cell(s.p50, sig)} | ${cell(s.p99, sig)} | ${cell(s.cpu, sig)} | ${cell(s.rss, mib)} | ${Number.isFinite(s.reqPerOp) ? sig(s.reqPerOp) : '—'} | ${sig(s.clientCpu.median)} |`);
+      out.push(
+        `| ${r.transport} | ${SCENARIO_LABEL[r.scenario]} | ${concLabel(r.transport, r.conc)} | ${LABEL[t]}${fail} | ${cell(s.opsPerSec, int)} | ${cell(s.p50, sig)} | ${cell(s.p99, sig)} | ${cell(s.cpu, sig)} | ${cell(s.rss, mib)} | ${Number.isFinite(s.reqPerOp) ? sig(s.reqPerOp) : '—'} | ${sig(s.clientCpu.median)} |`,
+      );
     }
   }
   return out.join('\n');
@@ -140,7 +143,9 @@ function startupTable(rows, targetIds) {
   ];
   for (const r of rows) {
     const m = (t) => r.byTarget[t]?.median;
-    out.push(`| ${r.transport} | ${int(r.toolCount)} | ${targetIds.map((t) => cell(r.byTarget[t], sig)).join(' | ')} | ${ratio(m('toolwright-modern'), m('raw'))} | ${ratio(m('toolwright-modern'), m('sdk2-modern'))} |`);
+    out.push(
+      `| ${r.transport} | ${int(r.toolCount)} | ${targetIds.map((t) => cell(r.byTarget[t], sig)).join(' | ')} | ${ratio(m('toolwright-modern'), m('raw'))} | ${ratio(m('toolwright-modern'), m('sdk2-modern'))} |`,
+    );
   }
   return out.join('\n');
 }
@@ -156,7 +161,8 @@ export const MIN_REPS_FOR_VERDICT = 5;
 export function goalList(rows, startupRows) {
   const goals = [];
   // A cell's row, looked up in whichever rows a goal is evaluated on.
-  const at = (transport, scenario, conc) => (rs) => rs.find((r) => r.transport === transport && r.scenario === scenario && (conc === undefined || r.conc === conc));
+  const at = (transport, scenario, conc) => (rs) =>
+    rs.find((r) => r.transport === transport && r.scenario === scenario && (conc === undefined || r.conc === conc));
   const add = (goal, era, needed, ok, value) => goals.push({ goal, era, needed, ok, value });
   const has = (row, ...targets) => row && targets.every((t) => row.byTarget[t]);
   const perPage = (row, target) => row?.byTarget[target]?.cpu?.median / row?.byTarget[target]?.reqPerOp;
@@ -165,33 +171,97 @@ export function goalList(rows, startupRows) {
     const sdk = `sdk2-${era}`;
     for (const conc of [16, 64]) {
       const s = at('stdio', 'sum', conc);
-      if (has(s(rows), tw, 'raw')) add(`stdio calculate_sum, window ${conc} vs raw`, era, '≥ 1.0×', (v) => v >= 1.0, (rs) => med(s(rs), tw) / med(s(rs), 'raw'));
+      if (has(s(rows), tw, 'raw'))
+        add(
+          `stdio calculate_sum, window ${conc} vs raw`,
+          era,
+          '≥ 1.0×',
+          (v) => v >= 1.0,
+          (rs) => med(s(rs), tw) / med(s(rs), 'raw'),
+        );
       const h = at('http', 'sum', conc);
-      if (has(h(rows), tw, 'raw')) add(`HTTP calculate_sum, ${conc} conn vs raw`, era, '≥ 0.8×', (v) => v >= 0.8, (rs) => med(h(rs), tw) / med(h(rs), 'raw'));
-      if (has(h(rows), tw, sdk)) add(`HTTP calculate_sum, ${conc} conn vs 2.x SDK`, era, '≥ 15×', (v) => v >= 15, (rs) => med(h(rs), tw) / med(h(rs), sdk));
+      if (has(h(rows), tw, 'raw'))
+        add(
+          `HTTP calculate_sum, ${conc} conn vs raw`,
+          era,
+          '≥ 0.8×',
+          (v) => v >= 0.8,
+          (rs) => med(h(rs), tw) / med(h(rs), 'raw'),
+        );
+      if (has(h(rows), tw, sdk))
+        add(
+          `HTTP calculate_sum, ${conc} conn vs 2.x SDK`,
+          era,
+          '≥ 15×',
+          (v) => v >= 15,
+          (rs) => med(h(rs), tw) / med(h(rs), sdk),
+        );
     }
     const h1 = at('http', 'sum', 1);
     if (has(h1(rows), tw, 'raw')) {
-      for (const p of ['p50', 'p99']) add(`HTTP calculate_sum, 1 conn: ${p} latency vs raw`, era, '≤ 1.3×', (v) => v <= 1.3, (rs) => med(h1(rs), tw, p) / med(h1(rs), 'raw', p));
+      for (const p of ['p50', 'p99'])
+        add(
+          `HTTP calculate_sum, 1 conn: ${p} latency vs raw`,
+          era,
+          '≤ 1.3×',
+          (v) => v <= 1.3,
+          (rs) => med(h1(rs), tw, p) / med(h1(rs), 'raw', p),
+        );
     }
     for (const transport of ['stdio', 'http']) {
-      const echoConc = rows.filter((r) => r.transport === transport && r.scenario === 'echo1m').map((r) => r.conc).sort((a, b) => a - b)[0];
+      const echoConc = rows
+        .filter((r) => r.transport === transport && r.scenario === 'echo1m')
+        .map((r) => r.conc)
+        .sort((a, b) => a - b)[0];
       if (echoConc !== undefined) {
         const echo = at(transport, 'echo1m', echoConc);
-        if (has(echo(rows), tw, 'raw')) add(`${transport} echo 1 MiB (${concLabel(transport, echoConc)}) vs raw`, era, '≥ 1.0×', (v) => v >= 1.0, (rs) => med(echo(rs), tw) / med(echo(rs), 'raw'));
+        if (has(echo(rows), tw, 'raw'))
+          add(
+            `${transport} echo 1 MiB (${concLabel(transport, echoConc)}) vs raw`,
+            era,
+            '≥ 1.0×',
+            (v) => v >= 1.0,
+            (rs) => med(echo(rs), tw) / med(echo(rs), 'raw'),
+          );
       }
       const p100 = at(transport, 'page100');
       const p10k = at(transport, 'page10000');
       if (has(p100(rows), tw) && has(p10k(rows), tw)) {
-        add(`${transport} tools/list server CPU per page: 10,000 registered ÷ 100 registered`, era, '≤ 1.2×', (v) => v <= 1.2, (rs) => perPage(p10k(rs), tw) / perPage(p100(rs), tw));
+        add(
+          `${transport} tools/list server CPU per page: 10,000 registered ÷ 100 registered`,
+          era,
+          '≤ 1.2×',
+          (v) => v <= 1.2,
+          (rs) => perPage(p10k(rs), tw) / perPage(p100(rs), tw),
+        );
       }
       const l1000 = at(transport, 'list1000');
-      if (has(l1000(rows), tw, 'raw-paged')) add(`${transport} full listing of 1,000 tools (all pages) vs raw pager`, era, '≥ 0.8×', (v) => v >= 0.8, (rs) => med(l1000(rs), tw) / med(l1000(rs), 'raw-paged'));
+      if (has(l1000(rows), tw, 'raw-paged'))
+        add(
+          `${transport} full listing of 1,000 tools (all pages) vs raw pager`,
+          era,
+          '≥ 0.8×',
+          (v) => v >= 0.8,
+          (rs) => med(l1000(rs), tw) / med(l1000(rs), 'raw-paged'),
+        );
       const load = at(transport, 'sum', 16);
-      if (has(load(rows), tw, 'raw')) add(`${transport} peak RSS under load (calculate_sum, ${concLabel(transport, 16)}) vs raw`, era, '≤ 1.3×', (v) => v <= 1.3, (rs) => med(load(rs), tw, 'rss') / med(load(rs), 'raw', 'rss'));
+      if (has(load(rows), tw, 'raw'))
+        add(
+          `${transport} peak RSS under load (calculate_sum, ${concLabel(transport, 16)}) vs raw`,
+          era,
+          '≤ 1.3×',
+          (v) => v <= 1.3,
+          (rs) => med(load(rs), tw, 'rss') / med(load(rs), 'raw', 'rss'),
+        );
       const startup = (srs) => srs.find((r) => r.transport === transport && r.toolCount === 2);
       if (startup(startupRows)?.byTarget[tw] && startup(startupRows)?.byTarget.raw) {
-        add(`${transport} start-up to first tools/list (2 tools) vs raw`, era, '≤ 1.2×', (v) => v <= 1.2, (_rs, srs) => startup(srs)?.byTarget[tw]?.median / startup(srs)?.byTarget.raw?.median);
+        add(
+          `${transport} start-up to first tools/list (2 tools) vs raw`,
+          era,
+          '≤ 1.2×',
+          (v) => v <= 1.2,
+          (_rs, srs) => startup(srs)?.byTarget[tw]?.median / startup(srs)?.byTarget.raw?.median,
+        );
       }
     }
   }
@@ -200,28 +270,62 @@ export function goalList(rows, startupRows) {
     for (const r of rows.filter((x) => x.transport === transport && x.scenario === 'sum' && x.byTarget.fastmcp)) {
       const c = at(transport, 'sum', r.conc);
       for (const era of ['legacy', 'modern']) {
-        if (has(r, `toolwright-${era}`)) add(`${transport} calculate_sum, ${concLabel(transport, r.conc)}: toolwright ÷ fastmcp`, era, 'reported', null, (rs) => med(c(rs), `toolwright-${era}`) / med(c(rs), 'fastmcp'));
+        if (has(r, `toolwright-${era}`))
+          add(
+            `${transport} calculate_sum, ${concLabel(transport, r.conc)}: toolwright ÷ fastmcp`,
+            era,
+            'reported',
+            null,
+            (rs) => med(c(rs), `toolwright-${era}`) / med(c(rs), 'fastmcp'),
+          );
       }
     }
   }
   // Authorization must not cost much (issue 15): the same cell with JWT verification and scope checks on.
   const h16 = at('http', 'sum', 16);
   if (h16(rows)?.byTarget['toolwright-jwt']) {
-    add('HTTP calculate_sum, 16 conn, JWT authorization on vs off', 'modern', '≥ 0.9×', (v) => v >= 0.9, (rs) => med(h16(rs), 'toolwright-jwt') / med(h16(rs), 'toolwright-modern'));
+    add(
+      'HTTP calculate_sum, 16 conn, JWT authorization on vs off',
+      'modern',
+      '≥ 0.9×',
+      (v) => v >= 0.9,
+      (rs) => med(h16(rs), 'toolwright-jwt') / med(h16(rs), 'toolwright-modern'),
+    );
   }
   // The audit trail in PostgreSQL against the default SQLite file (issue 24): reported, no goal.
   if (h16(rows)?.byTarget['toolwright-pg'] && h16(rows)?.byTarget['toolwright-modern']) {
-    add('HTTP calculate_sum, 16 conn: PostgreSQL audit ÷ SQLite audit', 'modern', 'reported', null, (rs) => med(h16(rs), 'toolwright-pg') / med(h16(rs), 'toolwright-modern'));
+    add(
+      'HTTP calculate_sum, 16 conn: PostgreSQL audit ÷ SQLite audit',
+      'modern',
+      'reported',
+      null,
+      (rs) => med(h16(rs), 'toolwright-pg') / med(h16(rs), 'toolwright-modern'),
+    );
   }
   // Tracing with an SDK exporting to a local receiver against none registered (issue 23): reported, no goal.
-  for (const [transport, cell] of [['stdio', at('stdio', 'sum', 16)], ['http', h16]]) {
+  for (const [transport, cell] of [
+    ['stdio', at('stdio', 'sum', 16)],
+    ['http', h16],
+  ]) {
     if (cell(rows)?.byTarget['toolwright-otel'] && cell(rows)?.byTarget['toolwright-modern']) {
-      add(`${transport === 'http' ? 'HTTP' : 'stdio'} calculate_sum, 16: OpenTelemetry SDK exporting ÷ no SDK`, 'modern', 'reported', null, (rs) => med(cell(rs), 'toolwright-otel') / med(cell(rs), 'toolwright-modern'));
+      add(
+        `${transport === 'http' ? 'HTTP' : 'stdio'} calculate_sum, 16: OpenTelemetry SDK exporting ÷ no SDK`,
+        'modern',
+        'reported',
+        null,
+        (rs) => med(cell(rs), 'toolwright-otel') / med(cell(rs), 'toolwright-modern'),
+      );
     }
   }
   // Shared state in Redis against in-process state (issue 24): every call takes its rate-limit points in Redis.
   if (h16(rows)?.byTarget['toolwright-redis'] && h16(rows)?.byTarget['toolwright-modern']) {
-    add('HTTP calculate_sum, 16 conn: Redis state ÷ local state', 'modern', '≥ 0.7×', (v) => v >= 0.7, (rs) => med(h16(rs), 'toolwright-redis') / med(h16(rs), 'toolwright-modern'));
+    add(
+      'HTTP calculate_sum, 16 conn: Redis state ÷ local state',
+      'modern',
+      '≥ 0.7×',
+      (v) => v >= 0.7,
+      (rs) => med(h16(rs), 'toolwright-redis') / med(h16(rs), 'toolwright-modern'),
+    );
   }
   return goals;
 }
@@ -274,7 +378,13 @@ function pageCostLines(rows) {
       const t = rows.find((r) => r.transport === transport && r.scenario === scenario)?.byTarget['toolwright-modern'];
       return t ? t.cpu.median / t.reqPerOp : NaN;
     };
-    const cells = [['list1', '1'], ['list100', '100'], ['list1000', '1,000'], ['page100', '100', ' (page cell)'], ['page10000', '10,000', ' (page cell)']].filter(([sc]) => Number.isFinite(perPage(sc)));
+    const cells = [
+      ['list1', '1'],
+      ['list100', '100'],
+      ['list1000', '1,000'],
+      ['page100', '100', ' (page cell)'],
+      ['page10000', '10,000', ' (page cell)'],
+    ].filter(([sc]) => Number.isFinite(perPage(sc)));
     if (cells.length) lines.push(`- ${transport}: ${cells.map(([sc, n, how = '']) => `${sig(perPage(sc))} µs with ${n} registered${how}`).join(', ')}`);
   }
   return lines.length ? `Server CPU per \`tools/list\` request (one page, at most 100 tools), toolwright modern:\n\n${lines.join('\n')}\n` : '';

@@ -68,7 +68,18 @@ async function soakTransport(transport, o) {
   });
   const newline = transport === 'stdio';
   const problems = [];
-  const counts = { calls: 0, answered: 0, sessions: 0, sessionsReclaimed: 0, streamWaves: 0, streams: 0, streamsRefused: 0, results: 0, resultsRead: 0, resultsExpired: 0 };
+  const counts = {
+    calls: 0,
+    answered: 0,
+    sessions: 0,
+    sessionsReclaimed: 0,
+    streamWaves: 0,
+    streams: 0,
+    streamsRefused: 0,
+    results: 0,
+    resultsRead: 0,
+    resultsExpired: 0,
+  };
   const samples = [];
   const t0 = performance.now();
   /** When the first 10% of the calls had been answered (warm-up ends then, or at MIN_WARMUP_S if later). */
@@ -82,7 +93,14 @@ async function soakTransport(transport, o) {
     // Sampling: every sampleMs until the end.
     const sample = () => {
       try {
-        samples.push({ t: (performance.now() - t0) / 1000, rss: memory(proc.pid).current, heap: heap.used, fds: fdCount(proc.pid), audit: auditBytes(proc.auditDir), answered: counts.answered });
+        samples.push({
+          t: (performance.now() - t0) / 1000,
+          rss: memory(proc.pid).current,
+          heap: heap.used,
+          fds: fdCount(proc.pid),
+          audit: auditBytes(proc.auditDir),
+          answered: counts.answered,
+        });
       } catch {}
     };
     sample();
@@ -152,19 +170,30 @@ async function soakTransport(transport, o) {
           if (!link?.uri) throw new Error(`big result was not stored (no resource_link): ${JSON.stringify(res).slice(0, 160)}`);
           counts.results++;
           const readId = sideId++;
-          const read = await sideSend(jsonRpc(readId, 'resources/read', { uri: link.uri }, 'modern', newline), readId, modernHeaders('resources/read', link.uri));
+          const read = await sideSend(
+            jsonRpc(readId, 'resources/read', { uri: link.uri }, 'modern', newline),
+            readId,
+            modernHeaders('resources/read', link.uri),
+          );
           const text = read.result?.contents?.map((c) => c.text ?? '').join('');
           if (text !== big) throw new Error(`stored result read back wrong (${read.error ? read.error.message : `${text?.length} chars`})`);
           counts.resultsRead++;
           const storedAt = performance.now();
-          expiryChecks.push((async () => {
-            await sleep(Math.max(0, storedAt + o.soakResultTtlMs + 250 - performance.now()));
-            const againId = sideId++;
-            const own = stdio ? undefined : new HttpChannel(port);
-            const again = await sideSend(jsonRpc(againId, 'resources/read', { uri: link.uri }, 'modern', newline), againId, modernHeaders('resources/read', link.uri), own).finally(() => own?.close());
-            if (again.error) counts.resultsExpired++;
-            else problems.push(`stored result ${link.uri} still readable ${o.soakResultTtlMs + 250} ms after it was stored (ttl ${o.soakResultTtlMs} ms)`);
-          })().catch((err) => problems.push(`expired read: ${err.message}`)));
+          expiryChecks.push(
+            (async () => {
+              await sleep(Math.max(0, storedAt + o.soakResultTtlMs + 250 - performance.now()));
+              const againId = sideId++;
+              const own = stdio ? undefined : new HttpChannel(port);
+              const again = await sideSend(
+                jsonRpc(againId, 'resources/read', { uri: link.uri }, 'modern', newline),
+                againId,
+                modernHeaders('resources/read', link.uri),
+                own,
+              ).finally(() => own?.close());
+              if (again.error) counts.resultsExpired++;
+              else problems.push(`stored result ${link.uri} still readable ${o.soakResultTtlMs + 250} ms after it was stored (ttl ${o.soakResultTtlMs} ms)`);
+            })().catch((err) => problems.push(`expired read: ${err.message}`)),
+          );
         } catch (err) {
           problems.push(`large result: ${err.message}`);
         }
@@ -173,101 +202,117 @@ async function soakTransport(transport, o) {
 
     // ---- legacy sessions (HTTP): opened, used once, abandoned; 404 once idle + a sweep have passed ----
     const sessionChecks = [];
-    const sessionsLoop = stdio ? Promise.resolve() : (async () => {
-      const sweepMs = Math.min(Math.max(o.soakSessionIdleMs / 4, 1_000), 60_000);
-      const waves = Math.ceil(o.soakSessions / o.soakWave);
-      for (let w = 0; w < waves; w++) {
-        await atShare(w / waves);
-        const size = Math.min(o.soakWave, o.soakSessions - w * o.soakWave);
-        await Promise.all(Array.from({ length: size }, async () => {
-          const ch = new HttpChannel(port);
-          try {
-            const init = initializeRequest(1, false);
-            const res = await post(ch, 0, init, '');
-            if (res.status !== 200) throw new Error(`initialize: HTTP ${res.status} ${res.body.slice(0, 120)}`);
-            const version = checkInitialize(answerOf(res, 1), 1);
-            const sid = res.headers['mcp-session-id'];
-            if (!sid) throw new Error('initialize gave no Mcp-Session-Id');
-            const hdr = `mcp-protocol-version: ${version}\r\nmcp-session-id: ${sid}\r\n`;
-            const ack = await post(ch, 0, initializedNotification(false), hdr);
-            if (ack.status !== 202 && ack.status !== 200 && ack.status !== 204) throw new Error(`notifications/initialized: HTTP ${ack.status}`);
-            const call = makeWorkload('sum', { era: 'legacy', newline: false });
-            const id = sideId++;
-            const r = await post(ch, 0, call.request(id), hdr);
-            call.check(answerOf(r, id), id);
-            counts.sessions++;
-            ch.close(); // abandoned: no DELETE
-            const abandonedAt = performance.now();
-            sessionChecks.push((async () => {
-              await sleep(Math.max(0, abandonedAt + o.soakSessionIdleMs + sweepMs + 500 - performance.now()));
-              const probe = new HttpChannel(port);
-              const pid = sideId++;
-              const again = await post(probe, 0, call.request(pid), hdr);
-              probe.close();
-              if (again.status === 404) counts.sessionsReclaimed++;
-              else problems.push(`abandoned session still served (HTTP ${again.status}) ${o.soakSessionIdleMs + sweepMs + 500} ms after its last use (idle timeout ${o.soakSessionIdleMs} ms, sweep every ${sweepMs} ms)`);
-            })().catch((err) => problems.push(`session probe: ${err.message}`)));
-          } catch (err) {
-            ch.close();
-            problems.push(`legacy session: ${err.message}`);
+    const sessionsLoop = stdio
+      ? Promise.resolve()
+      : (async () => {
+          const sweepMs = Math.min(Math.max(o.soakSessionIdleMs / 4, 1_000), 60_000);
+          const waves = Math.ceil(o.soakSessions / o.soakWave);
+          for (let w = 0; w < waves; w++) {
+            await atShare(w / waves);
+            const size = Math.min(o.soakWave, o.soakSessions - w * o.soakWave);
+            await Promise.all(
+              Array.from({ length: size }, async () => {
+                const ch = new HttpChannel(port);
+                try {
+                  const init = initializeRequest(1, false);
+                  const res = await post(ch, 0, init, '');
+                  if (res.status !== 200) throw new Error(`initialize: HTTP ${res.status} ${res.body.slice(0, 120)}`);
+                  const version = checkInitialize(answerOf(res, 1), 1);
+                  const sid = res.headers['mcp-session-id'];
+                  if (!sid) throw new Error('initialize gave no Mcp-Session-Id');
+                  const hdr = `mcp-protocol-version: ${version}\r\nmcp-session-id: ${sid}\r\n`;
+                  const ack = await post(ch, 0, initializedNotification(false), hdr);
+                  if (ack.status !== 202 && ack.status !== 200 && ack.status !== 204) throw new Error(`notifications/initialized: HTTP ${ack.status}`);
+                  const call = makeWorkload('sum', { era: 'legacy', newline: false });
+                  const id = sideId++;
+                  const r = await post(ch, 0, call.request(id), hdr);
+                  call.check(answerOf(r, id), id);
+                  counts.sessions++;
+                  ch.close(); // abandoned: no DELETE
+                  const abandonedAt = performance.now();
+                  sessionChecks.push(
+                    (async () => {
+                      await sleep(Math.max(0, abandonedAt + o.soakSessionIdleMs + sweepMs + 500 - performance.now()));
+                      const probe = new HttpChannel(port);
+                      const pid = sideId++;
+                      const again = await post(probe, 0, call.request(pid), hdr);
+                      probe.close();
+                      if (again.status === 404) counts.sessionsReclaimed++;
+                      else
+                        problems.push(
+                          `abandoned session still served (HTTP ${again.status}) ${o.soakSessionIdleMs + sweepMs + 500} ms after its last use (idle timeout ${o.soakSessionIdleMs} ms, sweep every ${sweepMs} ms)`,
+                        );
+                    })().catch((err) => problems.push(`session probe: ${err.message}`)),
+                  );
+                } catch (err) {
+                  ch.close();
+                  problems.push(`legacy session: ${err.message}`);
+                }
+              }),
+            );
           }
-        }));
-      }
-    })();
+        })();
 
     // ---- subscriptions/listen streams (HTTP): a wave opened, acknowledged, dropped; the next
     // wave waits out the stream timeout, and the stream cap (1.5 waves) refuses it if one leaked ----
     const openWave = async (size) => {
       const chans = [];
       let refused = 0;
-      await Promise.all(Array.from({ length: size }, async () => {
-        const ch = new HttpChannel(port);
-        chans.push(ch);
-        const id = sideId++;
-        const req = jsonRpc(id, 'subscriptions/listen', { notifications: { toolsListChanged: true } }, 'modern', false);
-        const conn = ch.slot(0).conn;
-        // The answer never completes (the stream stays open): watch the raw bytes for the ack.
-        const acked = new Promise((resolve, reject) => {
-          const timer = setTimeout(() => reject(new Error('no acknowledgement within 10 s')), 10_000);
-          const check = () => {
-            const seen = Buffer.concat(conn.body).toString('utf8');
-            if (conn.status && conn.status !== 200) {
-              clearTimeout(timer);
-              return resolve(conn.status);
-            }
-            if (seen.includes('notifications/subscriptions/acknowledged')) {
-              clearTimeout(timer);
-              return resolve(200);
-            }
-            setTimeout(check, 5);
-          };
-          check();
-        });
-        const done = ch.raw(conn, req, modernHeaders('subscriptions/listen'));
-        done.catch(() => {}); // ends when we drop it
-        const status = await Promise.race([acked, done.then((r) => r.status)]);
-        if (status !== 200) refused++;
-      }));
+      await Promise.all(
+        Array.from({ length: size }, async () => {
+          const ch = new HttpChannel(port);
+          chans.push(ch);
+          const id = sideId++;
+          const req = jsonRpc(id, 'subscriptions/listen', { notifications: { toolsListChanged: true } }, 'modern', false);
+          const conn = ch.slot(0).conn;
+          // The answer never completes (the stream stays open): watch the raw bytes for the ack.
+          const acked = new Promise((resolve, reject) => {
+            const timer = setTimeout(() => reject(new Error('no acknowledgement within 10 s')), 10_000);
+            const check = () => {
+              const seen = Buffer.concat(conn.body).toString('utf8');
+              if (conn.status && conn.status !== 200) {
+                clearTimeout(timer);
+                return resolve(conn.status);
+              }
+              if (seen.includes('notifications/subscriptions/acknowledged')) {
+                clearTimeout(timer);
+                return resolve(200);
+              }
+              setTimeout(check, 5);
+            };
+            check();
+          });
+          const done = ch.raw(conn, req, modernHeaders('subscriptions/listen'));
+          done.catch(() => {}); // ends when we drop it
+          const status = await Promise.race([acked, done.then((r) => r.status)]);
+          if (status !== 200) refused++;
+        }),
+      );
       return { chans, refused };
     };
-    const streamsLoop = stdio ? Promise.resolve() : (async () => {
-      const waves = Math.ceil(o.soakStreams / o.soakWave);
-      for (let w = 0; w < waves; w++) {
-        await atShare(w / waves);
-        const size = Math.min(o.soakWave, o.soakStreams - w * o.soakWave);
-        try {
-          const { chans, refused } = await openWave(size);
-          counts.streamWaves++;
-          counts.streams += size - refused;
-          counts.streamsRefused += refused;
-          if (refused) problems.push(`${refused} of ${size} subscriptions/listen streams refused in wave ${w + 1}: earlier dropped streams not reclaimed within ${o.soakKeepAliveMs + 500} ms?`);
-          for (const ch of chans) ch.close(); // dropped
-        } catch (err) {
-          problems.push(`listen wave ${w + 1}: ${err.message}`);
-        }
-        await sleep(o.soakKeepAliveMs + 500);
-      }
-    })();
+    const streamsLoop = stdio
+      ? Promise.resolve()
+      : (async () => {
+          const waves = Math.ceil(o.soakStreams / o.soakWave);
+          for (let w = 0; w < waves; w++) {
+            await atShare(w / waves);
+            const size = Math.min(o.soakWave, o.soakStreams - w * o.soakWave);
+            try {
+              const { chans, refused } = await openWave(size);
+              counts.streamWaves++;
+              counts.streams += size - refused;
+              counts.streamsRefused += refused;
+              if (refused)
+                problems.push(
+                  `${refused} of ${size} subscriptions/listen streams refused in wave ${w + 1}: earlier dropped streams not reclaimed within ${o.soakKeepAliveMs + 500} ms?`,
+                );
+              for (const ch of chans) ch.close(); // dropped
+            } catch (err) {
+              problems.push(`listen wave ${w + 1}: ${err.message}`);
+            }
+            await sleep(o.soakKeepAliveMs + 500);
+          }
+        })();
 
     await callsDone;
     finished = true;
@@ -340,7 +385,11 @@ export function chartSvg({ transport, samples, warmupEndS }) {
   const tMax = Math.max(1e-9, ...samples.map((s) => s.t));
   const x = (t) => L + ((W - L - R) * t) / tMax;
   const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;');
-  const out = [`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif" font-size="11">`, `<rect width="100%" height="100%" fill="white"/>`, `<text x="${L}" y="18" font-size="13">toolwright soak, ${esc(transport)}: ${samples.length} samples over ${tMax.toFixed(0)} s</text>`];
+  const out = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif" font-size="11">`,
+    `<rect width="100%" height="100%" fill="white"/>`,
+    `<text x="${L}" y="18" font-size="13">toolwright soak, ${esc(transport)}: ${samples.length} samples over ${tMax.toFixed(0)} s</text>`,
+  ];
   SERIES.forEach((s, i) => {
     const top = T + i * (PH + 30) + 14;
     const vals = samples.map((p) => p[s.field] * s.scale).filter(Number.isFinite);
@@ -350,11 +399,17 @@ export function chartSvg({ transport, samples, warmupEndS }) {
     const fmt = (v) => (s.unit ? `${v.toFixed(1)} ${s.unit}` : v.toFixed(0));
     out.push(`<text x="${L}" y="${top - 4}" font-weight="bold">${esc(s.label)}</text>`);
     out.push(`<rect x="${L}" y="${top}" width="${W - L - R}" height="${PH}" fill="none" stroke="#ccc"/>`);
-    out.push(`<text x="${L - 4}" y="${top + 10}" text-anchor="end">${esc(fmt(hi))}</text><text x="${L - 4}" y="${top + PH}" text-anchor="end">${esc(fmt(lo))}</text>`);
-    if (Number.isFinite(warmupEndS)) out.push(`<line x1="${x(warmupEndS)}" x2="${x(warmupEndS)}" y1="${top}" y2="${top + PH}" stroke="#999" stroke-dasharray="4 3"/>`);
+    out.push(
+      `<text x="${L - 4}" y="${top + 10}" text-anchor="end">${esc(fmt(hi))}</text><text x="${L - 4}" y="${top + PH}" text-anchor="end">${esc(fmt(lo))}</text>`,
+    );
+    if (Number.isFinite(warmupEndS))
+      out.push(`<line x1="${x(warmupEndS)}" x2="${x(warmupEndS)}" y1="${top}" y2="${top + PH}" stroke="#999" stroke-dasharray="4 3"/>`);
     const pts = samples.filter((p) => Number.isFinite(p[s.field])).map((p) => `${x(p.t).toFixed(1)},${y(p[s.field] * s.scale).toFixed(1)}`);
     if (pts.length) out.push(`<polyline fill="none" stroke="#1f6fb2" stroke-width="1.5" points="${pts.join(' ')}"/>`);
-    if (i === SERIES.length - 1) out.push(`<text x="${L}" y="${top + PH + 14}">0 s</text><text x="${W - R}" y="${top + PH + 14}" text-anchor="end">${tMax.toFixed(0)} s (dashed: end of warm-up)</text>`);
+    if (i === SERIES.length - 1)
+      out.push(
+        `<text x="${L}" y="${top + PH + 14}">0 s</text><text x="${W - R}" y="${top + PH + 14}" text-anchor="end">${tMax.toFixed(0)} s (dashed: end of warm-up)</text>`,
+      );
   });
   out.push('</svg>');
   return out.join('\n');
@@ -362,12 +417,24 @@ export function chartSvg({ transport, samples, warmupEndS }) {
 
 export function soakMarkdown(results, meta, chartNames) {
   const mark = (ok) => (ok === null ? '—' : ok ? '✅ met' : '❌ missed');
-  const lines = [`# toolwright soak — ${meta.date}`, '', `- command: \`${meta.command}\``, `- machine: ${meta.machine}; load average at start ${meta.loadavg}`, `- code: toolwright ${meta.toolwright}`, `- per transport: ${meta.calls.toLocaleString('en-US')} tools/call (\`calculate_sum\`, ${meta.conc} in flight, every answer checked); ${results.some((r) => r.transport === 'http') ? `HTTP also ${meta.sessions} legacy sessions opened, used once and abandoned and ${meta.streams} \`subscriptions/listen\` streams opened and dropped, in waves of ${meta.wave}; ` : ''}${meta.results} large results (96 KiB, over the 64 KiB inline limit) stored, read back, and read again after their ${meta.resultTtlMs} ms lifetime. Short timeouts for the soak: session idle ${meta.sessionIdleMs} ms, stream keep-alive ${meta.keepAliveMs} ms; caps no correct run reaches (streams: 1.5 waves, so a leaked wave is refused). Sampled every ${meta.sampleMs} ms: RSS (VmRSS), heap used (reported by the server), open descriptors (/proc/<pid>/fd), audit database size (the SQLite files in its directory).`, `- flat = over the samples from the end of warm-up (the first 10% of the calls or the first ${MIN_WARMUP_S} s, whichever ends later) to the last answer, the median of the first fifth against the median of the last fifth, within 10%`, ''];
+  const lines = [
+    `# toolwright soak — ${meta.date}`,
+    '',
+    `- command: \`${meta.command}\``,
+    `- machine: ${meta.machine}; load average at start ${meta.loadavg}`,
+    `- code: toolwright ${meta.toolwright}`,
+    `- per transport: ${meta.calls.toLocaleString('en-US')} tools/call (\`calculate_sum\`, ${meta.conc} in flight, every answer checked); ${results.some((r) => r.transport === 'http') ? `HTTP also ${meta.sessions} legacy sessions opened, used once and abandoned and ${meta.streams} \`subscriptions/listen\` streams opened and dropped, in waves of ${meta.wave}; ` : ''}${meta.results} large results (96 KiB, over the 64 KiB inline limit) stored, read back, and read again after their ${meta.resultTtlMs} ms lifetime. Short timeouts for the soak: session idle ${meta.sessionIdleMs} ms, stream keep-alive ${meta.keepAliveMs} ms; caps no correct run reaches (streams: 1.5 waves, so a leaked wave is refused). Sampled every ${meta.sampleMs} ms: RSS (VmRSS), heap used (reported by the server), open descriptors (/proc/<pid>/fd), audit database size (the SQLite files in its directory).`,
+    `- flat = over the samples from the end of warm-up (the first 10% of the calls or the first ${MIN_WARMUP_S} s, whichever ends later) to the last answer, the median of the first fifth against the median of the last fifth, within 10%`,
+    '',
+  ];
   lines.push('| transport | check | figure | goal | verdict |', '|---|---|---|---|:-:|');
   for (const r of results) {
     const rss = flatness(r.samples, r.warmupEndS, r.callsEndS, 'rss');
     const fds = flatness(r.samples, r.warmupEndS, r.callsEndS, 'fds');
-    const pct = (f) => (f.ok === null ? f.note : `${(f.change * 100).toFixed(1)}% (first ${f.first.toFixed(0)} → last ${f.last.toFixed(0)}; min ${f.min.toFixed(0)}, max ${f.max.toFixed(0)})`);
+    const pct = (f) =>
+      f.ok === null
+        ? f.note
+        : `${(f.change * 100).toFixed(1)}% (first ${f.first.toFixed(0)} → last ${f.last.toFixed(0)}; min ${f.min.toFixed(0)}, max ${f.max.toFixed(0)})`;
     const mibs = (f) => (f.ok === null ? f : { ...f, first: f.first / 1048576, last: f.last / 1048576, min: f.min / 1048576, max: f.max / 1048576 });
     const c = r.counts;
     lines.push(`| ${r.transport} | RSS after warm-up (MiB) | ${pct(mibs(rss))} | flat within 10% | ${mark(rss.ok)} |`);
@@ -376,12 +443,20 @@ export function soakMarkdown(results, meta, chartNames) {
       const early = flatness(r.samples, r.tenthOfCallsS, r.callsEndS, 'rss');
       lines.push(`| ${r.transport} | RSS from the first 10% of the calls (${r.tenthOfCallsS.toFixed(1)} s) instead | ${pct(mibs(early))} | (reported) | — |`);
     }
-    lines.push(`| ${r.transport} | answers | ${c.answered.toLocaleString('en-US')} of ${meta.calls.toLocaleString('en-US')} checked in ${r.seconds.toFixed(0)} s | none lost | ${mark(c.answered === meta.calls && !r.problems.some((p) => p.startsWith('tools/call') || p.startsWith('answers')))} |`);
+    lines.push(
+      `| ${r.transport} | answers | ${c.answered.toLocaleString('en-US')} of ${meta.calls.toLocaleString('en-US')} checked in ${r.seconds.toFixed(0)} s | none lost | ${mark(c.answered === meta.calls && !r.problems.some((p) => p.startsWith('tools/call') || p.startsWith('answers')))} |`,
+    );
     if (r.transport === 'http') {
-      lines.push(`| http | abandoned legacy sessions answered 404 after idle + sweep | ${c.sessionsReclaimed} of ${c.sessions} opened (${meta.sessions} asked) | all reclaimed | ${mark(c.sessions === meta.sessions && c.sessionsReclaimed === c.sessions)} |`);
-      lines.push(`| http | dropped listen streams: waves opened after the stream timeout | ${c.streams} opened in ${c.streamWaves} waves, ${c.streamsRefused} refused (final probe included) | none refused | ${mark(c.streams === meta.streams && c.streamsRefused === 0)} |`);
+      lines.push(
+        `| http | abandoned legacy sessions answered 404 after idle + sweep | ${c.sessionsReclaimed} of ${c.sessions} opened (${meta.sessions} asked) | all reclaimed | ${mark(c.sessions === meta.sessions && c.sessionsReclaimed === c.sessions)} |`,
+      );
+      lines.push(
+        `| http | dropped listen streams: waves opened after the stream timeout | ${c.streams} opened in ${c.streamWaves} waves, ${c.streamsRefused} refused (final probe included) | none refused | ${mark(c.streams === meta.streams && c.streamsRefused === 0)} |`,
+      );
     }
-    lines.push(`| ${r.transport} | large results | ${c.resultsRead} of ${c.results} read back, ${c.resultsExpired} refused after expiry (${meta.results} asked) | all stored, read, expired | ${mark(c.results === meta.results && c.resultsRead === c.results && c.resultsExpired === c.results)} |`);
+    lines.push(
+      `| ${r.transport} | large results | ${c.resultsRead} of ${c.results} read back, ${c.resultsExpired} refused after expiry (${meta.results} asked) | all stored, read, expired | ${mark(c.results === meta.results && c.resultsRead === c.results && c.resultsExpired === c.results)} |`,
+    );
     const audit = r.samples.at(-1)?.audit;
     lines.push(`| ${r.transport} | audit database at the end | ${Number.isFinite(audit) ? `${(audit / 1048576).toFixed(1)} MiB` : '—'} | (reported) | — |`);
   }
@@ -397,10 +472,14 @@ export function soakMarkdown(results, meta, chartNames) {
 export async function runSoak(o) {
   const results = [];
   for (const transport of o.transportList) {
-    console.log(`soak ${transport}: ${o.soakCalls} calls${transport === 'http' ? `, ${o.soakSessions} sessions, ${o.soakStreams} streams` : ''}, ${o.soakResults} large results`);
+    console.log(
+      `soak ${transport}: ${o.soakCalls} calls${transport === 'http' ? `, ${o.soakSessions} sessions, ${o.soakStreams} streams` : ''}, ${o.soakResults} large results`,
+    );
     const r = await soakTransport(transport, o);
     const last = r.samples.at(-1);
-    console.log(`soak ${transport}: ${r.counts.answered} answered in ${r.seconds.toFixed(1)} s; rss ${(last?.rss / 1048576).toFixed(1)} MiB, fds ${last?.fds}; ${r.problems.length} problem(s)${r.problems.length ? `: ${r.problems[0]}` : ''}`);
+    console.log(
+      `soak ${transport}: ${r.counts.answered} answered in ${r.seconds.toFixed(1)} s; rss ${(last?.rss / 1048576).toFixed(1)} MiB, fds ${last?.fds}; ${r.problems.length} problem(s)${r.problems.length ? `: ${r.problems[0]}` : ''}`,
+    );
     results.push(r);
   }
   return results;

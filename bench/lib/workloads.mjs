@@ -57,9 +57,8 @@ function checkText(result, expected) {
  * returns the next state, or null when the op is complete.
  */
 export function makeWorkload(kind, { era, newline, toolCount = 2 }) {
-  const headers = (method, name) => era === 'modern'
-    ? `mcp-protocol-version: ${MODERN}\r\nmcp-method: ${method}\r\n${name ? `mcp-name: ${name}\r\n` : ''}`
-    : '';
+  const headers = (method, name) =>
+    era === 'modern' ? `mcp-protocol-version: ${MODERN}\r\nmcp-method: ${method}\r\n${name ? `mcp-name: ${name}\r\n` : ''}` : '';
   if (kind === 'sum') {
     // a = id, so a canned "3" would fail the check
     const pre = '{"jsonrpc":"2.0","id":';

@@ -72,8 +72,7 @@ if (transport === 'stdio') {
     if (!req.url?.startsWith('/mcp')) return void res.writeHead(404).end();
     try {
       const request = toWebRequest(req, res, port);
-      const rejected =
-        hostHeaderValidationResponse(request, localhostAllowedHostnames()) ?? originValidationResponse(request, localhostAllowedOrigins());
+      const rejected = hostHeaderValidationResponse(request, localhostAllowedHostnames()) ?? originValidationResponse(request, localhostAllowedOrigins());
       await writeWebResponse(res, rejected ?? (await handler.fetch(request)));
     } catch (e) {
       console.error(e);

@@ -11,7 +11,16 @@
  * an application would: connect, list, call; the library does the rest (era, headers, SSE,
  * input requests, authorization). `npm run build` first: the package entry is dist/.
  */
-import { idJagAssertion, ToolClient, type AuthorizationPrompt, type InputRequest, type InputResult, type ListedTool, type OAuthOptions, type ToolClientOptions } from 'toolwright/client';
+import {
+  idJagAssertion,
+  ToolClient,
+  type AuthorizationPrompt,
+  type InputRequest,
+  type InputResult,
+  type ListedTool,
+  type OAuthOptions,
+  type ToolClientOptions,
+} from 'toolwright/client';
 
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
 const url = process.argv[2];
@@ -73,7 +82,11 @@ function authorization(): OAuthOptions {
   const clientSecret = typeof context.client_secret === 'string' ? context.client_secret : undefined;
   if (scenario === 'auth/enterprise-managed-authorization') {
     // The user's ID token from the enterprise IdP becomes an ID-JAG for the MCP server's authorization server.
-    const idJag = idJagAssertion({ tokenEndpoint: String(context.idp_token_endpoint), clientId: String(context.idp_client_id), idToken: String(context.idp_id_token) });
+    const idJag = idJagAssertion({
+      tokenEndpoint: String(context.idp_token_endpoint),
+      clientId: String(context.idp_client_id),
+      idToken: String(context.idp_id_token),
+    });
     return { grantType: 'jwt-bearer', clientId, clientSecret, assertion: idJag };
   }
   if (scenario === 'auth/wif-jwt-bearer') {
@@ -85,7 +98,9 @@ function authorization(): OAuthOptions {
     return {
       grantType: 'client_credentials',
       clientId,
-      ...(pem ? { privateKey: { privateKey: pem, algorithm: typeof context.signing_algorithm === 'string' ? context.signing_algorithm : 'ES256' } } : { clientSecret }),
+      ...(pem
+        ? { privateKey: { privateKey: pem, algorithm: typeof context.signing_algorithm === 'string' ? context.signing_algorithm : 'ES256' } }
+        : { clientSecret }),
     };
   }
   return {

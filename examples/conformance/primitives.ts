@@ -23,9 +23,27 @@ const dynamicPrompt = { name: 'test_dynamic_prompt', description: 'Appears and d
 
 export function addConformancePrimitives(server: Server): void {
   server.resources.add(
-    { uri: 'test://static-text', name: 'static-text', description: 'A static text resource', mimeType: 'text/plain', read: () => 'This is the content of the static text resource.' },
-    { uri: 'test://static-binary', name: 'static-binary', description: 'A static binary resource', mimeType: 'image/png', read: () => Buffer.from(TEST_IMAGE_BASE64, 'base64') },
-    { uri: 'test://watched-resource', name: 'watched-resource', description: 'A resource to subscribe to', mimeType: 'text/plain', read: () => 'Watched resource content.' },
+    {
+      uri: 'test://static-text',
+      name: 'static-text',
+      description: 'A static text resource',
+      mimeType: 'text/plain',
+      read: () => 'This is the content of the static text resource.',
+    },
+    {
+      uri: 'test://static-binary',
+      name: 'static-binary',
+      description: 'A static binary resource',
+      mimeType: 'image/png',
+      read: () => Buffer.from(TEST_IMAGE_BASE64, 'base64'),
+    },
+    {
+      uri: 'test://watched-resource',
+      name: 'watched-resource',
+      description: 'A resource to subscribe to',
+      mimeType: 'text/plain',
+      read: () => 'Watched resource content.',
+    },
   );
   server.resources.addTemplate({
     uriTemplate: 'test://template/{id}/data',
@@ -67,11 +85,15 @@ export function addConformancePrimitives(server: Server): void {
       name: 'test_input_required_result_prompt',
       description: 'A prompt that asks the user for context first',
       get: async (_args: unknown, ctx: Ctx) => {
-        const answer = await ctx.elicit('What context should the prompt use?', {
-          type: 'object',
-          properties: { context: { type: 'string' } },
-          required: ['context'],
-        }, { key: 'user_context' });
+        const answer = await ctx.elicit(
+          'What context should the prompt use?',
+          {
+            type: 'object',
+            properties: { context: { type: 'string' } },
+            required: ['context'],
+          },
+          { key: 'user_context' },
+        );
         return `Use this context: ${answer.content?.context ?? '(none given)'}`;
       },
     },

@@ -50,7 +50,13 @@ const server = new ToolServer({
           : undefined;
         return [
           { role: 'user', content: `Plan three ${style ?? 'relaxed'} days in ${city}${budget ? ` on a budget of ${budget}` : ''}.` },
-          { role: 'user', content: { type: 'resource', resource: { uri: `cities://${city}`, mimeType: 'application/json', text: JSON.stringify({ name: city, ...cities[city] }) } } },
+          {
+            role: 'user',
+            content: {
+              type: 'resource',
+              resource: { uri: `cities://${city}`, mimeType: 'application/json', text: JSON.stringify({ name: city, ...cities[city] }) },
+            },
+          },
         ];
       },
     }),

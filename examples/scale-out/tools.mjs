@@ -3,7 +3,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export default [
-  { name: 'where', description: 'Says which instance answered (its port).', inputSchema: { type: 'object' }, handler: () => `instance on port ${process.env.PORT}` },
+  {
+    name: 'where',
+    description: 'Says which instance answered (its port).',
+    inputSchema: { type: 'object' },
+    handler: () => `instance on port ${process.env.PORT}`,
+  },
   {
     name: 'slow_report',
     description: 'Runs as a task for `seconds` seconds.',

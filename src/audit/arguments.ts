@@ -16,7 +16,12 @@ export const MAX_AUDIT_STRING_CHARS = 1024;
  * `{"$truncated": true, "bytes": N, "preview": "…"}`, so every stored value
  * still parses.
  */
-export function auditArgumentsJson(args: unknown, inputSchema?: Record<string, unknown>, maxBytes = MAX_AUDIT_ARGUMENT_BYTES, maxStringChars = MAX_AUDIT_STRING_CHARS): string {
+export function auditArgumentsJson(
+  args: unknown,
+  inputSchema?: Record<string, unknown>,
+  maxBytes = MAX_AUDIT_ARGUMENT_BYTES,
+  maxStringChars = MAX_AUDIT_STRING_CHARS,
+): string {
   let json: string;
   try {
     // Long strings are cut while redacting, so a 1 MiB argument is never serialized in full here.

@@ -64,7 +64,10 @@ export function* iterateAuditLog(file: string, query: AuditQuery = {}): Generato
     db.exec('BEGIN');
     if (limit !== false) {
       const filter = where.length ? `WHERE ${where.join(' AND ')}` : '';
-      const first = db.prepare(`SELECT id FROM audit ${filter} ORDER BY id DESC LIMIT 1 OFFSET @offset`).pluck().get({ ...params, offset: limit - 1 });
+      const first = db
+        .prepare(`SELECT id FROM audit ${filter} ORDER BY id DESC LIMIT 1 OFFSET @offset`)
+        .pluck()
+        .get({ ...params, offset: limit - 1 });
       if (first !== undefined) {
         where.push('id >= @first');
         params.first = first;

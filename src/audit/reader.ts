@@ -66,7 +66,10 @@ export class SqliteAuditReader implements AuditReader {
         if (!tableExists(db)) return 0;
         if ((query.clientId !== undefined || query.tenant !== undefined) && !hasCallerColumns(db)) return 0;
         const { where, params } = sqliteFilter(query);
-        return db.prepare(`SELECT count(*) FROM audit ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`).pluck().get(params) as number;
+        return db
+          .prepare(`SELECT count(*) FROM audit ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`)
+          .pluck()
+          .get(params) as number;
       } finally {
         db.close();
       }
@@ -80,7 +83,10 @@ export class SqliteAuditReader implements AuditReader {
       try {
         db.pragma('busy_timeout = 5000');
         knownSchemaVersion(db);
-        const result = pruneNow(db, { ...(bounds.olderThan ? { olderThan: bounds.olderThan } : {}), ...(bounds.maxBytes !== undefined ? { maxBytes: bounds.maxBytes } : {}) });
+        const result = pruneNow(db, {
+          ...(bounds.olderThan ? { olderThan: bounds.olderThan } : {}),
+          ...(bounds.maxBytes !== undefined ? { maxBytes: bounds.maxBytes } : {}),
+        });
         return { byAge: result.byAge, byBound: result.bySize };
       } finally {
         db.close();

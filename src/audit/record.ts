@@ -81,4 +81,3 @@ export interface AuditSink {
   ready?(): Promise<void>;
   close?(): void;
 }
-

@@ -15,7 +15,21 @@ const MAX_REF_HOPS = 8;
  * name). A suffix match catches `access_token`, `client_secret`, `db_password`;
  * "token" does not match `maxTokens`, which models' tools use often.
  */
-const SECRET_SUFFIXES = ['token', 'password', 'passwd', 'passphrase', 'secret', 'secretkey', 'apikey', 'accesskey', 'privatekey', 'credential', 'credentials', 'cookie', 'authorization'];
+const SECRET_SUFFIXES = [
+  'token',
+  'password',
+  'passwd',
+  'passphrase',
+  'secret',
+  'secretkey',
+  'apikey',
+  'accesskey',
+  'privatekey',
+  'credential',
+  'credentials',
+  'cookie',
+  'authorization',
+];
 const SECRET_WORDS = ['password', 'secret'];
 const SECRET_NAMES = new Set(['auth', 'bearer', 'setcookie', 'sessionid', 'xapikey']);
 
@@ -58,7 +72,18 @@ function walk(value: unknown, schemas: Schema[], root: Schema | undefined, depth
     let copy: unknown[] | undefined;
     for (let index = 0; index < value.length; index++) {
       const item = value[index];
-      const next = walk(item, root ? expand(schemas.flatMap((s) => itemSchemas(s, index)), root) : [], root, depth + 1, maxString);
+      const next = walk(
+        item,
+        root
+          ? expand(
+              schemas.flatMap((s) => itemSchemas(s, index)),
+              root,
+            )
+          : [],
+        root,
+        depth + 1,
+        maxString,
+      );
       if (next !== item) (copy ??= value.slice())[index] = next;
     }
     return copy ?? value;
@@ -66,7 +91,20 @@ function walk(value: unknown, schemas: Schema[], root: Schema | undefined, depth
   let copy: Record<string, unknown> | undefined;
   for (const key of Object.keys(value)) {
     const child = (value as Record<string, unknown>)[key];
-    const next = isSecretKey(key) ? REDACTED : walk(child, root ? expand(schemas.flatMap((s) => propertySchemas(s, key)), root) : [], root, depth + 1, maxString);
+    const next = isSecretKey(key)
+      ? REDACTED
+      : walk(
+          child,
+          root
+            ? expand(
+                schemas.flatMap((s) => propertySchemas(s, key)),
+                root,
+              )
+            : [],
+          root,
+          depth + 1,
+          maxString,
+        );
     if (next === child) continue;
     copy ??= copyObject(value as Record<string, unknown>);
     // defineProperty keeps a hostile "__proto__" key an own property.
@@ -174,4 +212,3 @@ function safeTest(pattern: string, key: string): boolean {
   }
   return re?.test(key) ?? false;
 }
-

@@ -79,7 +79,8 @@ export function knownSchemaVersion(db: Database): number {
   return version;
 }
 
-const COLUMNS = 'time, era, protocol_version, principal, tool, arguments, status, is_error, duration_ms, correlation_id, request_id, client_name, error_code, method, client_id, scopes, tenant';
+const COLUMNS =
+  'time, era, protocol_version, principal, tool, arguments, status, is_error, duration_ms, correlation_id, request_id, client_name, error_code, method, client_id, scopes, tenant';
 /** Values per row, in `appendRow` order. */
 export const COLUMN_COUNT = 17;
 const ROW_PLACEHOLDERS = `(${Array(COLUMN_COUNT).fill('?').join(', ')})`;
@@ -96,9 +97,23 @@ export function insertStatement(rows = 1): string {
  */
 export function appendRow(values: unknown[], entry: AuditRecord): void {
   values.push(
-    entry.time, entry.era, entry.protocolVersion, entry.principal, entry.tool, entry.argumentsJson, entry.status,
-    entry.isError ? 1 : 0, entry.durationMs, entry.correlationId, entry.requestId, entry.clientName, entry.errorCode,
-    entry.method ?? DEFAULT_AUDIT_METHOD, entry.clientId ?? null, entry.scopes ? JSON.stringify(entry.scopes) : null, entry.tenant ?? null,
+    entry.time,
+    entry.era,
+    entry.protocolVersion,
+    entry.principal,
+    entry.tool,
+    entry.argumentsJson,
+    entry.status,
+    entry.isError ? 1 : 0,
+    entry.durationMs,
+    entry.correlationId,
+    entry.requestId,
+    entry.clientName,
+    entry.errorCode,
+    entry.method ?? DEFAULT_AUDIT_METHOD,
+    entry.clientId ?? null,
+    entry.scopes ? JSON.stringify(entry.scopes) : null,
+    entry.tenant ?? null,
   );
 }
 

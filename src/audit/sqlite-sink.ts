@@ -204,5 +204,8 @@ export class SqliteAuditSink implements AuditSink {
 }
 
 function warnRetentionFailure(err: unknown): void {
-  process.emitWarning(`audit retention: a background prune failed (the next pass retries): ${err instanceof Error ? err.message : String(err)}`, 'ToolwrightAuditWarning');
+  process.emitWarning(
+    `audit retention: a background prune failed (the next pass retries): ${err instanceof Error ? err.message : String(err)}`,
+    'ToolwrightAuditWarning',
+  );
 }

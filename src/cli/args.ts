@@ -28,7 +28,8 @@ export function buildArguments(pairs: string[], json: string | undefined, inputS
     const schema = Object.hasOwn(properties, key) ? properties[key] : undefined;
     const raw = pair.slice(eq + 1);
     const { value, guessed } = coerceValue(raw, schema);
-    if (guessed && onCoerced) onCoerced(`read ${sanitize(key)}=${sanitize(raw)} as ${sanitize(JSON.stringify(value))} (the schema wants ${describeTypes(schema)})`);
+    if (guessed && onCoerced)
+      onCoerced(`read ${sanitize(key)}=${sanitize(raw)} as ${sanitize(JSON.stringify(value))} (the schema wants ${describeTypes(schema)})`);
     // defineProperty: a key such as "__proto__" must become an argument, not a prototype.
     Object.defineProperty(args, key, { value, enumerable: true, writable: true, configurable: true });
   }
@@ -46,7 +47,18 @@ function parseJsonArgs(json: string): Record<string, unknown> {
   return value;
 }
 
-const BOOLEAN_WORDS: Readonly<Record<string, boolean>> = { true: true, false: false, yes: true, no: false, y: true, n: false, on: true, off: false, 1: true, 0: false };
+const BOOLEAN_WORDS: Readonly<Record<string, boolean>> = {
+  true: true,
+  false: false,
+  yes: true,
+  no: false,
+  y: true,
+  n: false,
+  on: true,
+  off: false,
+  1: true,
+  0: false,
+};
 const SCALARS = new Set(['string', 'number', 'integer', 'boolean', 'null']);
 
 /**

@@ -35,7 +35,10 @@ export function auditPruneCommand(io: CliIo, setCode: (code: number) => void): C
       // `audit --db x prune`: the database and config named before `prune` count too, the query's filters do not.
       const { db, config, ...filters } = (command.parent?.opts() ?? {}) as TrailOptions & Record<string, unknown>;
       const stray = Object.keys(filters).find((key) => filters[key] !== undefined);
-      if (stray) return setCode(reportError(new UsageError(`--${kebab(stray)} filters what \`toolwright audit\` shows; \`audit prune\` takes --older-than and --max-bytes`), io));
+      if (stray)
+        return setCode(
+          reportError(new UsageError(`--${kebab(stray)} filters what \`toolwright audit\` shows; \`audit prune\` takes --older-than and --max-bytes`), io),
+        );
       setCode(await runAuditPruneOnTrail({ db, config, ...definedOnly(options) }, io));
     });
 }
@@ -66,25 +69,30 @@ export async function runAuditPruneOnTrail(options: PruneCliOptions, io: CliIo, 
 async function prunePostgresTrail(trail: Trail, options: PruneCliOptions, io: CliIo, now: Date): Promise<number> {
   const reader = openTrailReader(trail);
   try {
-    if (options.maxBytes !== undefined || options.vacuum) throw new UsageError('--max-bytes and --vacuum are for a SQLite trail; a PostgreSQL trail is bounded by --older-than and --max-rows');
+    if (options.maxBytes !== undefined || options.vacuum)
+      throw new UsageError('--max-bytes and --vacuum are for a SQLite trail; a PostgreSQL trail is bounded by --older-than and --max-rows');
     const bounds: AuditPruneBounds = {};
     const labels: Labels = {};
     if (options.olderThan !== undefined || options.maxRows !== undefined) {
       if (options.olderThan !== undefined) {
         const olderThan = parseSince(options.olderThan, now);
-        if (!olderThan) throw new UsageError(`--older-than must be a duration such as 30d or 12h, or an ISO time such as 2026-07-01 (got "${sanitize(options.olderThan)}")`);
+        if (!olderThan)
+          throw new UsageError(`--older-than must be a duration such as 30d or 12h, or an ISO time such as 2026-07-01 (got "${sanitize(options.olderThan)}")`);
         bounds.olderThan = olderThan;
         labels.age = `older than ${olderThan.toISOString()}`;
       }
       if (options.maxRows !== undefined) {
-        if (!/^\d{1,15}$/.test(options.maxRows) || Number(options.maxRows) < 1) throw new UsageError(`--max-rows must be a positive integer (got "${sanitize(options.maxRows)}")`);
+        if (!/^\d{1,15}$/.test(options.maxRows) || Number(options.maxRows) < 1)
+          throw new UsageError(`--max-rows must be a positive integer (got "${sanitize(options.maxRows)}")`);
         bounds.maxRows = Number(options.maxRows);
         labels.size = `beyond the newest ${count(bounds.maxRows)}`;
       }
     } else {
       const policy = resolvePostgresRetention(trail.postgres!.retention);
       if (!policy) {
-        io.stdout('Nothing pruned: the retention policy keeps every record (server.audit.retention: false). Pass --older-than or --max-rows to prune anyway.\n');
+        io.stdout(
+          'Nothing pruned: the retention policy keeps every record (server.audit.retention: false). Pass --older-than or --max-rows to prune anyway.\n',
+        );
         return ExitCode.ok;
       }
       if (policy.maxAgeMs !== undefined) {
@@ -107,7 +115,9 @@ async function prunePostgresTrail(trail: Trail, options: PruneCliOptions, io: Cl
       return ExitCode.usage;
     }
     if (err instanceof UsageError || err instanceof PostgresDriverError) return reportError(new UsageError(err.message), io);
-    io.stderr(`toolwright: cannot prune the audit log ${trail.file}: ${err instanceof Error ? err.message || (err as NodeJS.ErrnoException).code : String(err)}\n`);
+    io.stderr(
+      `toolwright: cannot prune the audit log ${trail.file}: ${err instanceof Error ? err.message || (err as NodeJS.ErrnoException).code : String(err)}\n`,
+    );
     return ExitCode.failure;
   } finally {
     await reader.close().catch(() => {});
@@ -133,7 +143,8 @@ export function runAuditPrune(options: PruneCliOptions, io: CliIo, now: Date = n
     if (flagged) {
       if (options.olderThan !== undefined) {
         const olderThan = parseSince(options.olderThan, now);
-        if (!olderThan) throw new UsageError(`--older-than must be a duration such as 30d or 12h, or an ISO time such as 2026-07-01 (got "${sanitize(options.olderThan)}")`);
+        if (!olderThan)
+          throw new UsageError(`--older-than must be a duration such as 30d or 12h, or an ISO time such as 2026-07-01 (got "${sanitize(options.olderThan)}")`);
         bounds.olderThan = olderThan;
         labels.age = `older than ${olderThan.toISOString()}`;
       }
@@ -144,7 +155,9 @@ export function runAuditPrune(options: PruneCliOptions, io: CliIo, now: Date = n
     } else {
       const policy = resolveRetention(trail.retention);
       if (!policy) {
-        io.stdout('Nothing pruned: the retention policy keeps every record (server.audit.retention: false). Pass --older-than or --max-bytes to prune anyway.\n');
+        io.stdout(
+          'Nothing pruned: the retention policy keeps every record (server.audit.retention: false). Pass --older-than or --max-bytes to prune anyway.\n',
+        );
         return ExitCode.ok;
       }
       if (policy.maxAgeMs !== undefined) {
@@ -204,10 +217,7 @@ function prune(file: string, bounds: PruneBounds, labels: Labels, vacuum: boolea
     // Moves the WAL's pages into the file (and so truncates it) now, without waiting for writers or readers.
     db.pragma('wal_checkpoint(PASSIVE)');
     const removed = result.byAge + result.bySize;
-    const parts = [
-      ...(labels.age ? [`${count(result.byAge)} ${labels.age}`] : []),
-      ...(labels.size ? [`${count(result.bySize)} ${labels.size}`] : []),
-    ];
+    const parts = [...(labels.age ? [`${count(result.byAge)} ${labels.age}`] : []), ...(labels.size ? [`${count(result.bySize)} ${labels.size}`] : [])];
     const after = { records: databaseBytesInUse(db), file: statSync(file).size };
     const wal = walBytes(file);
     const size =

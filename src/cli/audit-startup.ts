@@ -33,7 +33,9 @@ export async function checkAuditTrail(server: ToolServer, state: StateLocation, 
       );
     }
     guard.markWarned();
-    io.stderr(`toolwright: warning: the audit trail cannot be written (${reason}); serving without it (server.audit.onFailure: "warn"), lost records are counted\n`);
+    io.stderr(
+      `toolwright: warning: the audit trail cannot be written (${reason}); serving without it (server.audit.onFailure: "warn"), lost records are counted\n`,
+    );
   }
 }
 

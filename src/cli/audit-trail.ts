@@ -57,7 +57,11 @@ function locateAnyTrail(options: TrailOptions, needPolicy: boolean): Trail {
     const file = defaultAuditFile(state.dir);
     const inside = relative(cwd, file);
     const where = state.project ? '' : ', in the per-user state dir: this directory is not a project';
-    return { file: inside.startsWith('..') || isAbsolute(inside) ? file : inside, retention: undefined, hint: ` (a server started in this directory writes it once it has served a call${where})` };
+    return {
+      file: inside.startsWith('..') || isAbsolute(inside) ? file : inside,
+      retention: undefined,
+      hint: ` (a server started in this directory writes it once it has served a call${where})`,
+    };
   }
   let loaded: ReturnType<typeof loadConfig>;
   try {

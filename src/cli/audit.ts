@@ -43,7 +43,10 @@ export function auditCommand(io: CliIo = processIo, setCode: (code: number) => v
       // Options after `prune` are prune's own (both have --db and --config).
       .enablePositionalOptions()
       .description('show recorded tool calls, oldest first (the newest --limit of them); `audit prune` deletes old ones')
-      .option('--db <file>', "audit database: a SQLite file or a postgres:// URL (default: the config's, else .toolwright/audit.db under $TOOLWRIGHT_AUDIT_DIR or the working directory)")
+      .option(
+        '--db <file>',
+        "audit database: a SQLite file or a postgres:// URL (default: the config's, else .toolwright/audit.db under $TOOLWRIGHT_AUDIT_DIR or the working directory)",
+      )
       .option('--config <file>', 'toolwright.config.json or .yaml whose trail to read (default: the one in this directory, if any)')
       .option('--tool <name>', 'only calls of this tool')
       .option('--caller <id>', "only calls of this caller (the caller's id: a token's subject, an API key's principal)")
@@ -87,9 +90,13 @@ export async function runAudit(options: AuditCliOptions, io: CliIo, now: Date = 
       return ExitCode.usage;
     }
     // A driver that cannot load is a set-up problem whose message names the fix.
-    if (err instanceof UsageError || err instanceof SqliteDriverError || err instanceof PostgresDriverError) return reportError(new UsageError(err.message), io);
+    if (err instanceof UsageError || err instanceof SqliteDriverError || err instanceof PostgresDriverError)
+      return reportError(new UsageError(err.message), io);
     // Never echo driver internals (they may carry the absolute path): one line, paths scrubbed.
-    return reportError(new Error(`cannot read the audit log ${file}: ${err instanceof Error ? err.message || (err as NodeJS.ErrnoException).code : String(err)}`), io);
+    return reportError(
+      new Error(`cannot read the audit log ${file}: ${err instanceof Error ? err.message || (err as NodeJS.ErrnoException).code : String(err)}`),
+      io,
+    );
   } finally {
     await reader?.close().catch(() => {});
   }
@@ -105,7 +112,8 @@ function toQuery(options: AuditCliOptions, now: Date): AuditQuery {
     const text = options[bound];
     if (text === undefined) continue;
     const when = parseSince(text, now);
-    if (!when) throw new UsageError(`--${bound} must be a duration such as 30m, 1h or 2d, or an ISO time such as 2026-07-28T10:00:00Z (got "${sanitize(text)}")`);
+    if (!when)
+      throw new UsageError(`--${bound} must be a duration such as 30m, 1h or 2d, or an ISO time such as 2026-07-28T10:00:00Z (got "${sanitize(text)}")`);
     query[bound] = when;
   }
   if (options.afterId !== undefined) {
@@ -198,8 +206,14 @@ export function formatAuditTable(records: AuditRecord[]): string {
     cell(r.argumentsJson, ARGUMENTS_WIDTH),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join('  ').trimEnd();
-  const footer = records.some((r) => r.correlationId) ? '\nInternal errors carry a correlation id: run with --json to see it, then search the server log for it.\n' : '';
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
+  const footer = records.some((r) => r.correlationId)
+    ? '\nInternal errors carry a correlation id: run with --json to see it, then search the server log for it.\n'
+    : '';
   return `${[line(header), ...rows.map(line)].join('\n')}\n${footer}`;
 }
 

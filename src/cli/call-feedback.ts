@@ -19,7 +19,13 @@ export const INTERRUPTED_CLOSE_GRACE_MS = 500;
  */
 export async function withCallFeedback<T>(run: (options: CallToolOptions) => Promise<T>, stderr: NodeJS.WriteStream = process.stderr): Promise<T> {
   const controller = new AbortController();
-  const bar = stderr.isTTY ? new ProgressBar((text) => void stderr.write(text), styleFor(stderr), () => stderr.columns || 80) : undefined;
+  const bar = stderr.isTTY
+    ? new ProgressBar(
+        (text) => void stderr.write(text),
+        styleFor(stderr),
+        () => stderr.columns || 80,
+      )
+    : undefined;
   const onSigint = () => {
     if (!controller.signal.aborted) {
       bar?.clear();

@@ -31,7 +31,14 @@ export interface CallOptions extends Omit<ClientCommandOptions, 'json'> {
  * the server asks the user something (a form, or approval of a destructive
  * tool), the user answers at the terminal; without one the CLI declines.
  */
-export async function callCommand(operands: string[], command: string[], given: CallOptions, io: CliIo, version: string, terminal: () => Terminal = processTerminal): Promise<number> {
+export async function callCommand(
+  operands: string[],
+  command: string[],
+  given: CallOptions,
+  io: CliIo,
+  version: string,
+  terminal: () => Terminal = processTerminal,
+): Promise<number> {
   const { options, operands: rest } = readJsonFlag(given, operands);
   operands = rest;
   // With a stdio command after --, there is no URL operand.
@@ -46,7 +53,10 @@ export async function callCommand(operands: string[], command: string[], given: 
     const tools = await client.listTools().catch((err: unknown) => Promise.reject(forTheCommandLine(err, target)));
     const tool = tools.find((t) => t.name === name);
     const noSuchTool = () => {
-      const names = tools.slice(0, 20).map((t) => sanitize(t.name)).join(', ');
+      const names = tools
+        .slice(0, 20)
+        .map((t) => sanitize(t.name))
+        .join(', ');
       return new UsageError(`the server has no tool ${JSON.stringify(sanitize(name))}${names ? `; it has: ${names}${tools.length > 20 ? ', …' : ''}` : ''}`);
     };
     // An HTTP server lists only the tools the caller's token may call: an unlisted one may need a
@@ -54,12 +64,13 @@ export async function callCommand(operands: string[], command: string[], given: 
     if (!tool && !('url' in target)) throw noSuchTool();
     const args = buildArguments(pairs, options.args, tool?.inputSchema ?? { type: 'object' }, (note) => io.stderr(`toolwright: ${note}\n`));
     // Progress on a terminal, Ctrl-C cancels; --timeout is the client's default, set by connectClient.
-    const result = await withCallFeedback((callOptions) => client.callTool(name, args, options.task ? withTaskFeedback(callOptions, io) : callOptions)).catch((err: unknown) =>
-      Promise.reject(
-        (!tool && err instanceof McpRpcError && err.code === ErrorCode.InvalidParams ? noSuchTool() : undefined) ??
-          (options.task ? undefined : taskRequiredRefusal(err, name)) ??
-          forTheCommandLine(err, target),
-      ),
+    const result = await withCallFeedback((callOptions) => client.callTool(name, args, options.task ? withTaskFeedback(callOptions, io) : callOptions)).catch(
+      (err: unknown) =>
+        Promise.reject(
+          (!tool && err instanceof McpRpcError && err.code === ErrorCode.InvalidParams ? noSuchTool() : undefined) ??
+            (options.task ? undefined : taskRequiredRefusal(err, name)) ??
+            forTheCommandLine(err, target),
+        ),
     );
     if (options.output !== undefined) writeOutputFiles(options.output, binaryContentsOfCall(result), options.force, io);
     if (options.json) io.stdout(`${jsonForTerminal(result)}\n`);

@@ -19,11 +19,19 @@ export function connectFailureHint(err: unknown, target: ClientTarget): unknown 
     return err;
   }
   if (err instanceof AuthorizationError && err.oauthError === NO_RESOURCE_METADATA && !sentAuthorization) {
-    return new AuthorizationError(`the server requires authorization: ${KEY_HINT} (it publishes no OAuth metadata, so toolwright login cannot sign in to it)`, NO_RESOURCE_METADATA, { cause: err });
+    return new AuthorizationError(
+      `the server requires authorization: ${KEY_HINT} (it publishes no OAuth metadata, so toolwright login cannot sign in to it)`,
+      NO_RESOURCE_METADATA,
+      { cause: err },
+    );
   }
   // Without an Authorization header of the user's, stored tokens answer a 401 (login.ts): only the user's own credentials reach here refused.
   if (err instanceof ConnectionError && err.reason === 'http' && (err.httpStatus === 401 || err.httpStatus === 403) && sentAuthorization) {
-    return new AuthorizationError(`the server refused the credentials sent with --header Authorization (HTTP ${err.httpStatus})${err.detail ? `: ${err.detail}` : ''}`, undefined, { cause: err });
+    return new AuthorizationError(
+      `the server refused the credentials sent with --header Authorization (HTTP ${err.httpStatus})${err.detail ? `: ${err.detail}` : ''}`,
+      undefined,
+      { cause: err },
+    );
   }
   return err;
 }

@@ -73,7 +73,7 @@ function namedTarget(name: string, options: ClientCommandOptions): ClientTarget 
  */
 export function stdioTarget(base: StdioTarget, options: ClientCommandOptions): StdioTarget {
   const env = { ...base.env, ...parseEnv(options.env ?? []) };
-  const cwd = options.cwd !== undefined ? checkedCwd(options.cwd, '--cwd') : base.cwd !== undefined ? checkedCwd(base.cwd, 'the server\'s cwd') : undefined;
+  const cwd = options.cwd !== undefined ? checkedCwd(options.cwd, '--cwd') : base.cwd !== undefined ? checkedCwd(base.cwd, "the server's cwd") : undefined;
   return capturingStderr({ ...base, env, ...(cwd !== undefined ? { cwd } : {}), inheritEnv: true }, options.verbose);
 }
 
@@ -88,7 +88,8 @@ function parseEnv(pairs: string[]): Record<string, string> {
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
     const name = eq === -1 ? pair : pair.slice(0, eq);
-    if (eq === -1 || !ENV_NAME.test(name)) throw new UsageError(`-e expects KEY=VALUE with KEY letters, digits and _ (not starting with a digit), got ${JSON.stringify(pair)}`);
+    if (eq === -1 || !ENV_NAME.test(name))
+      throw new UsageError(`-e expects KEY=VALUE with KEY letters, digits and _ (not starting with a digit), got ${JSON.stringify(pair)}`);
     const value = pair.slice(eq + 1);
     if (value.includes('\0')) throw new UsageError(`-e ${name}: the value may not contain a NUL character`);
     env[name] = value;
@@ -140,7 +141,13 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
  * tokens `toolwright login` stored, refreshed as needed. `extra` adds what one
  * command needs (its own input handler, list-change callbacks).
  */
-export async function connectClient(target: ClientTarget, options: ClientCommandOptions, io: CliIo, version: string, extra: ToolClientOptions = {}): Promise<ToolClient> {
+export async function connectClient(
+  target: ClientTarget,
+  options: ClientCommandOptions,
+  io: CliIo,
+  version: string,
+  extra: ToolClientOptions = {},
+): Promise<ToolClient> {
   if (!ERAS.includes(options.era as EraPreference)) throw new UsageError(`--era must be one of ${ERAS.join(', ')}`);
   const connectTimeoutMs = parseMs(options.connectTimeout, '--connect-timeout') ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const authorization = extra.authorization ?? storedAuthorization(target, io);

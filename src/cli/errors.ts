@@ -1,6 +1,14 @@
 import { sanitize } from './sanitize.js';
 import { serverStderrOf } from './server-stderr.js';
-import { CancelledError, ConnectionError, McpRpcError, OutputValidationError, ProtocolViolationError, TimeoutError, ToolClientError } from '../client/errors.js';
+import {
+  CancelledError,
+  ConnectionError,
+  McpRpcError,
+  OutputValidationError,
+  ProtocolViolationError,
+  TimeoutError,
+  ToolClientError,
+} from '../client/errors.js';
 
 /** Exit codes (documented in docs/cli.md). */
 export const ExitCode = { ok: 0, usage: 1, failure: 2, toolError: 3, interrupted: 130 } as const;
@@ -44,10 +52,13 @@ export function reportError(err: unknown, io: CliIo, context: { verbose?: boolea
   io.stderr(`toolwright: ${scrubPaths(sanitize(describe(err)))}\n`);
   // The stdio server's own last words (captured, bounded, sanitized: server-stderr.ts), not scrubbed: the server is the user's.
   const stderr = serverStderrOf(err);
-  if (stderr?.length) io.stderr(`toolwright: the server's stderr (last ${stderr.length} line${stderr.length === 1 ? '' : 's'}):\n${stderr.map((line) => `  ${line}\n`).join('')}`);
+  if (stderr?.length)
+    io.stderr(
+      `toolwright: the server's stderr (last ${stderr.length} line${stderr.length === 1 ? '' : 's'}):\n${stderr.map((line) => `  ${line}\n`).join('')}`,
+    );
   // With --verbose the server's stderr is already on screen: suggesting it again would be noise.
   if (err instanceof ConnectionError && err.reason === 'exit' && !context.verbose && stderr === undefined) {
-    io.stderr('toolwright: run with --verbose to see the server\'s stderr\n');
+    io.stderr("toolwright: run with --verbose to see the server's stderr\n");
   }
   return ExitCode.failure;
 }

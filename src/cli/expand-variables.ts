@@ -4,10 +4,15 @@ const NAME_AND_DEFAULT = /^([A-Za-z_][A-Za-z0-9_]*)(?::-([\s\S]*))?$/;
 
 /** A `${…}` that cannot be expanded: `name` unset with no default, or not a variable reference at all. */
 export class VariableError extends Error {
-  constructor(readonly reference: string, readonly unsetName?: string) {
-    super(unsetName !== undefined
-      ? `\${${unsetName}} is not set in the environment (set it, or give a default: \${${unsetName}:-value})`
-      : `${reference} is not a variable toolwright expands (it expands \${NAME} and \${NAME:-default} from the environment)`);
+  constructor(
+    readonly reference: string,
+    readonly unsetName?: string,
+  ) {
+    super(
+      unsetName !== undefined
+        ? `\${${unsetName}} is not set in the environment (set it, or give a default: \${${unsetName}:-value})`
+        : `${reference} is not a variable toolwright expands (it expands \${NAME} and \${NAME:-default} from the environment)`,
+    );
   }
 }
 

@@ -58,7 +58,13 @@ export function paramsSummary(schema: Record<string, unknown>): string {
 
 export function typeLabel(schema: unknown): string {
   if (!isPlainObject(schema)) return 'any';
-  if (Array.isArray(schema.enum)) return oneLine(schema.enum.slice(0, 8).map((v) => JSON.stringify(v)).join('|') + (schema.enum.length > 8 ? '|…' : ''));
+  if (Array.isArray(schema.enum))
+    return oneLine(
+      schema.enum
+        .slice(0, 8)
+        .map((v) => JSON.stringify(v))
+        .join('|') + (schema.enum.length > 8 ? '|…' : ''),
+    );
   if (typeof schema.type === 'string') return schema.type === 'array' && isPlainObject(schema.items) ? listOf(typeLabel(schema.items)) : sanitize(schema.type);
   if (Array.isArray(schema.type)) return oneLine(schema.type.join('|'));
   const branches = schema.anyOf ?? schema.oneOf;

@@ -83,7 +83,9 @@ export function runInit(options: { dir: string; force?: boolean }, io: CliIo): n
   writeFileSync(config, STARTER_CONFIG.replace(SCHEMA_PLACEHOLDER, schemaLine(options.dir)));
   const example = join(options.dir, 'workspace', 'example.csv');
   if (!existsSync(example)) writeFileSync(example, EXAMPLE_CSV);
-  io.stdout(`wrote toolwright.config.yaml and workspace/ (with example.csv)\nnext: toolwright serve --http${options.dir === '.' ? '' : ` --config ${join(options.dir, 'toolwright.config.yaml')}`}\n`);
+  io.stdout(
+    `wrote toolwright.config.yaml and workspace/ (with example.csv)\nnext: toolwright serve --http${options.dir === '.' ? '' : ` --config ${join(options.dir, 'toolwright.config.yaml')}`}\n`,
+  );
   return ExitCode.ok;
 }
 

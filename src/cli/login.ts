@@ -32,7 +32,10 @@ export async function loginCommand(url: string, options: LoginOptions, io: CliIo
   const server = serverUrl(url);
   const timeoutMs = positive(options.timeout, '--timeout') ?? LOGIN_TIMEOUT_MS;
   const port = options.port === undefined ? undefined : portNumber(options.port);
-  const loopback = await LoopbackRedirect.listen({ ...(port !== undefined ? { port } : {}), onPrompt: (prompt) => void showPrompt(prompt, options.browser !== false, io) }).catch((err: unknown) => {
+  const loopback = await LoopbackRedirect.listen({
+    ...(port !== undefined ? { port } : {}),
+    onPrompt: (prompt) => void showPrompt(prompt, options.browser !== false, io),
+  }).catch((err: unknown) => {
     throw new UsageError(`could not listen on 127.0.0.1${port !== undefined ? `:${port}` : ''} for the browser's return: ${(err as Error).message}`);
   });
   try {
@@ -64,7 +67,10 @@ export async function logoutCommand(url: string, io: CliIo): Promise<number> {
   const { removed, revoked } = await oauth.logout();
   if (!removed) io.stderr(`toolwright: no stored tokens for ${server}\n`);
   else if (revoked) io.stderr(`toolwright: logged out of ${server} (its tokens are revoked and deleted)\n`);
-  else io.stderr(`toolwright: logged out of ${server} (its stored tokens are deleted; the authorization server offers no revocation, so it may honour them until they expire)\n`);
+  else
+    io.stderr(
+      `toolwright: logged out of ${server} (its stored tokens are deleted; the authorization server offers no revocation, so it may honour them until they expire)\n`,
+    );
   return ExitCode.ok;
 }
 
@@ -85,13 +91,18 @@ export function withLoginHint(err: unknown, target: ClientTarget): unknown {
   if (!(err instanceof AuthorizationError) || err.oauthError !== 'login_required' || !('url' in target)) return err;
   const url = String(target.url);
   const scope = err.scope ? ` --scope ${shellQuote(err.scope)}` : '';
-  return new AuthorizationError(`${canonicalResource(new URL(url))} needs you to log in${err.scope ? ` with scope ${sanitize(err.scope)}` : ''}: run toolwright login ${shellQuote(url)}${scope}`, 'login_required', { cause: err });
+  return new AuthorizationError(
+    `${canonicalResource(new URL(url))} needs you to log in${err.scope ? ` with scope ${sanitize(err.scope)}` : ''}: run toolwright login ${shellQuote(url)}${scope}`,
+    'login_required',
+    { cause: err },
+  );
 }
 
 function identity(options: LoginOptions): Partial<OAuthOptions> {
   if (options.clientSecretEnv !== undefined && options.clientId === undefined) throw new UsageError('--client-secret-env goes with --client-id');
   const secret = options.clientSecretEnv === undefined ? undefined : process.env[options.clientSecretEnv];
-  if (options.clientSecretEnv !== undefined && !secret) throw new UsageError(`the environment variable ${options.clientSecretEnv} (--client-secret-env) is not set`);
+  if (options.clientSecretEnv !== undefined && !secret)
+    throw new UsageError(`the environment variable ${options.clientSecretEnv} (--client-secret-env) is not set`);
   return {
     ...(options.clientId !== undefined ? { clientId: options.clientId } : {}),
     ...(secret ? { clientSecret: secret } : {}),
@@ -116,7 +127,8 @@ function serverUrl(url: string): string {
   } catch {
     throw new UsageError(`not a URL: ${JSON.stringify(sanitize(url))}`);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`login is for http(s):// servers (stdio servers take credentials from their environment), got ${parsed.protocol}`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new UsageError(`login is for http(s):// servers (stdio servers take credentials from their environment), got ${parsed.protocol}`);
   return parsed.href;
 }
 

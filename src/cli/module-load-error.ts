@@ -43,7 +43,15 @@ async function locateWithEsbuild(entry: string): Promise<SyntaxLocation | undefi
   try {
     const fromTsx = createRequire(createRequire(import.meta.url).resolve('tsx/package.json'));
     const esbuild = fromTsx('esbuild') as typeof import('esbuild');
-    const result = await esbuild.build({ entryPoints: [entry], bundle: true, write: false, platform: 'node', format: 'esm', packages: 'external', logLevel: 'silent' });
+    const result = await esbuild.build({
+      entryPoints: [entry],
+      bundle: true,
+      write: false,
+      platform: 'node',
+      format: 'esm',
+      packages: 'external',
+      logLevel: 'silent',
+    });
     void result; // it built: the failure was not a syntax error esbuild can place
     return undefined;
   } catch (err) {
@@ -57,7 +65,12 @@ function formatLocation({ file, line, column: byteColumn, text }: SyntaxLocation
   const shown = isAbsolute(file) ? relative(process.cwd(), file) : file;
   const lineText = sourceLine(file, line);
   // esbuild counts columns in UTF-8 bytes; an editor counts characters.
-  const column = lineText === undefined ? byteColumn : Buffer.from(lineText, 'utf8').subarray(0, byteColumn - 1).toString('utf8').length + 1;
+  const column =
+    lineText === undefined
+      ? byteColumn
+      : Buffer.from(lineText, 'utf8')
+          .subarray(0, byteColumn - 1)
+          .toString('utf8').length + 1;
   const header = `${shown}:${line}:${column}: ${text}`;
   if (lineText === undefined) return header;
   const gutter = `${line} | `;

@@ -17,7 +17,10 @@ const set = (value: string | undefined): boolean => value !== undefined && value
 export function openTelemetryRequested(env: Env): boolean {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
   if (set(env.OTEL_EXPORTER_OTLP_ENDPOINT) || set(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)) return true;
-  const exporters = env.OTEL_TRACES_EXPORTER?.split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== '') ?? [];
+  const exporters =
+    env.OTEL_TRACES_EXPORTER?.split(',')
+      .map((name) => name.trim().toLowerCase())
+      .filter((name) => name !== '') ?? [];
   return exporters.some((name) => name !== 'none');
 }
 
@@ -44,7 +47,9 @@ export async function startOpenTelemetry(env: Env, io: Pick<CliIo, 'stderr'>): P
     sdk = new NodeSDK(named ? {} : { serviceName: 'toolwright' });
     sdk.start();
   } catch (err) {
-    io.stderr(`toolwright: OpenTelemetry was asked for (OTEL_ environment) but did not start: ${err instanceof Error ? err.message : String(err)}; serving without it\n`);
+    io.stderr(
+      `toolwright: OpenTelemetry was asked for (OTEL_ environment) but did not start: ${err instanceof Error ? err.message : String(err)}; serving without it\n`,
+    );
     return undefined;
   }
   return async () => {

@@ -52,7 +52,10 @@ export function writeOutputFiles(file: string, contents: OutputContent[], force:
   const paths = outputPaths(file, contents);
   for (const path of paths) {
     const existing = lstatOrUndefined(path);
-    if (existing?.isDirectory()) throw new UsageError(`--output: ${JSON.stringify(path)} is a directory; give a file name${contents.length > 1 ? ' (several contents are saved as <file>-1.<ext>, <file>-2.<ext>, …)' : ''}`);
+    if (existing?.isDirectory())
+      throw new UsageError(
+        `--output: ${JSON.stringify(path)} is a directory; give a file name${contents.length > 1 ? ' (several contents are saved as <file>-1.<ext>, <file>-2.<ext>, …)' : ''}`,
+      );
     if (existing && !force) throw new UsageError(`--output: ${JSON.stringify(path)} exists; nothing was written (--force replaces it)`);
   }
   paths.forEach((path, i) => {
@@ -63,7 +66,14 @@ export function writeOutputFiles(file: string, contents: OutputContent[], force:
       writeFileSync(path, bytes, { flag: 'wx', mode: 0o600 });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      const why = code === 'EEXIST' ? 'it appeared meanwhile' : code === 'ENOENT' ? 'no such directory' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
+      const why =
+        code === 'EEXIST'
+          ? 'it appeared meanwhile'
+          : code === 'ENOENT'
+            ? 'no such directory'
+            : code === 'EACCES'
+              ? 'permission denied'
+              : (err as Error).message;
       throw new UsageError(`--output: could not write ${JSON.stringify(path)}: ${why}`);
     }
     io.stderr(`toolwright: wrote ${oneLine(what)}${mimeType ? ` (${oneLine(mimeType)})` : ''}, ${size(bytes.length)}, to ${path}\n`);

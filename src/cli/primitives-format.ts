@@ -35,7 +35,10 @@ export function formatPromptList(prompts: ListedPrompt[], style: Style = PLAIN):
   for (const p of prompts) {
     const args = (p.arguments ?? []).map((a) => `${sanitize(a.name)}${a.required ? '' : '?'}`).join(' ');
     out.push(`${style.bold(style.cyan(sanitize(p.name)))}${args ? ` ${style.dim(args)}` : ''}`);
-    const about = [p.title, p.description].filter((t): t is string => typeof t === 'string' && t !== '' && t !== p.name).map(oneLine).join(' — ');
+    const about = [p.title, p.description]
+      .filter((t): t is string => typeof t === 'string' && t !== '' && t !== p.name)
+      .map(oneLine)
+      .join(' — ');
     if (about) out.push(...wrap(about, style.width - INDENT.length).map((l) => INDENT + l));
     for (const a of p.arguments ?? []) if (a.description) out.push(style.dim(`${INDENT}${sanitize(a.name)}: ${oneLine(a.description)}`));
   }

@@ -19,64 +19,96 @@ interface ReadOptions extends ClientCommandOptions {
  * takes a URL or a stdio command after `--`, and `--json`; a server that
  * asks for input first (a prompt or a read) is answered at the terminal.
  */
-export function primitiveCommands(io: CliIo, command: string[], setCode: (code: number) => void, version: string, withClientOptions: (cmd: Command) => Command): Command[] {
+export function primitiveCommands(
+  io: CliIo,
+  command: string[],
+  setCode: (code: number) => void,
+  version: string,
+  withClientOptions: (cmd: Command) => Command,
+): Command[] {
   const resources = withClientOptions(new Command('resources'))
     .description('list the resources and resource templates of a server: toolwright resources <url> | toolwright resources -- <command> [args...]')
     .argument('[url]', 'http(s):// URL of a Streamable HTTP server')
     .option('--json', 'machine-readable JSON output')
-    .action(async (url: string | undefined, options: ClientCommandOptions) => setCode(await withClient(url, command, options, io, version, async (client) => {
-      const [listed, templates] = [await client.listResources(), await client.listResourceTemplates()];
-      io.stdout(options.json ? `${jsonForTerminal({ resources: listed, resourceTemplates: templates })}\n` : formatResourceList(listed, templates, styleFor(process.stdout)));
-      return ExitCode.ok;
-    })));
+    .action(async (url: string | undefined, options: ClientCommandOptions) =>
+      setCode(
+        await withClient(url, command, options, io, version, async (client) => {
+          const [listed, templates] = [await client.listResources(), await client.listResourceTemplates()];
+          io.stdout(
+            options.json
+              ? `${jsonForTerminal({ resources: listed, resourceTemplates: templates })}\n`
+              : formatResourceList(listed, templates, styleFor(process.stdout)),
+          );
+          return ExitCode.ok;
+        }),
+      ),
+    );
 
   const read = withClientOptions(new Command('read'))
     .description('read a resource: toolwright read <url> <uri> | toolwright read <uri> -- <command> [args...]')
     .argument('<operands...>', '[url] uri')
     .option('--json', 'the whole result as JSON (text and base64 blobs)')
-    .option('--output <file>', 'write the contents to a file, mode 0600 (text as UTF-8, a blob as its bytes; several: <file>-1.<ext>, …) instead of the terminal')
+    .option(
+      '--output <file>',
+      'write the contents to a file, mode 0600 (text as UTF-8, a blob as its bytes; several: <file>-1.<ext>, …) instead of the terminal',
+    )
     .option('--force', 'let --output replace existing files')
     .action(async (operands: string[], options: ReadOptions) => {
       if (options.force && options.output === undefined) throw new UsageError('--force applies to --output only');
       const { url, rest } = splitOperands(operands, command, 1, 'which resource? e.g. toolwright read http://127.0.0.1:3000/mcp test://static-text');
-      setCode(await withClient(url, command, options, io, version, async (client) => {
-        const result = await client.readResource(rest[0]);
-        if (options.json) io.stdout(`${jsonForTerminal(result)}\n`);
-        else if (options.output !== undefined) writeOutputFiles(options.output, resourceContents(result), options.force, io);
-        else printContents(result, io);
-        return ExitCode.ok;
-      }));
+      setCode(
+        await withClient(url, command, options, io, version, async (client) => {
+          const result = await client.readResource(rest[0]);
+          if (options.json) io.stdout(`${jsonForTerminal(result)}\n`);
+          else if (options.output !== undefined) writeOutputFiles(options.output, resourceContents(result), options.force, io);
+          else printContents(result, io);
+          return ExitCode.ok;
+        }),
+      );
     });
 
   const prompts = withClientOptions(new Command('prompts'))
     .description('list the prompts of a server: toolwright prompts <url> | toolwright prompts -- <command> [args...]')
     .argument('[url]', 'http(s):// URL of a Streamable HTTP server')
     .option('--json', 'machine-readable JSON output')
-    .action(async (url: string | undefined, options: ClientCommandOptions) => setCode(await withClient(url, command, options, io, version, async (client) => {
-      const listed = await client.listPrompts();
-      io.stdout(options.json ? `${jsonForTerminal({ prompts: listed })}\n` : formatPromptList(listed, styleFor(process.stdout)));
-      return ExitCode.ok;
-    })));
+    .action(async (url: string | undefined, options: ClientCommandOptions) =>
+      setCode(
+        await withClient(url, command, options, io, version, async (client) => {
+          const listed = await client.listPrompts();
+          io.stdout(options.json ? `${jsonForTerminal({ prompts: listed })}\n` : formatPromptList(listed, styleFor(process.stdout)));
+          return ExitCode.ok;
+        }),
+      ),
+    );
 
   const prompt = withClientOptions(new Command('prompt'))
-    .description('get a prompt\'s messages: toolwright prompt <url> <name> [key=value...] | toolwright prompt <name> [key=value...] -- <command> [args...]')
+    .description("get a prompt's messages: toolwright prompt <url> <name> [key=value...] | toolwright prompt <name> [key=value...] -- <command> [args...]")
     .argument('<operands...>', '[url] name [key=value...]')
     .option('--json', 'machine-readable JSON output')
     .action(async (operands: string[], options: ClientCommandOptions) => {
       const { url, rest } = splitOperands(operands, command, 1, 'which prompt? e.g. toolwright prompt http://127.0.0.1:3000/mcp code_review code="x = 1"');
       const [name, ...pairs] = rest;
       const args = promptArguments(pairs);
-      setCode(await withClient(url, command, options, io, version, async (client) => {
-        const result = await client.getPrompt(name, args);
-        io.stdout(options.json ? `${jsonForTerminal(result)}\n` : formatPrompt(result, styleFor(process.stdout)));
-        return ExitCode.ok;
-      }));
+      setCode(
+        await withClient(url, command, options, io, version, async (client) => {
+          const result = await client.getPrompt(name, args);
+          io.stdout(options.json ? `${jsonForTerminal(result)}\n` : formatPrompt(result, styleFor(process.stdout)));
+          return ExitCode.ok;
+        }),
+      );
     });
 
   return [resources, read, prompts, prompt];
 }
 
-async function withClient(url: string | undefined, command: string[], options: ClientCommandOptions, io: CliIo, version: string, work: (client: ToolClient) => Promise<number>): Promise<number> {
+async function withClient(
+  url: string | undefined,
+  command: string[],
+  options: ClientCommandOptions,
+  io: CliIo,
+  version: string,
+  work: (client: ToolClient) => Promise<number>,
+): Promise<number> {
   const target: ClientTarget = resolveTarget(url, command, options);
   const client = await connectClient(target, options, io, version);
   try {
@@ -121,5 +153,9 @@ function printContents(result: Awaited<ReturnType<ToolClient['readResource']>>, 
 
 /** Every content of a read, for --output: text as UTF-8, a blob as its bytes. */
 function resourceContents(result: Awaited<ReturnType<ToolClient['readResource']>>): OutputContent[] {
-  return result.contents.map((c) => ({ bytes: 'text' in c ? Buffer.from(c.text, 'utf8') : Buffer.from(c.blob, 'base64'), mimeType: c.mimeType, what: `${'text' in c ? 'text' : 'blob'} of ${c.uri}` }));
+  return result.contents.map((c) => ({
+    bytes: 'text' in c ? Buffer.from(c.text, 'utf8') : Buffer.from(c.blob, 'base64'),
+    mimeType: c.mimeType,
+    what: `${'text' in c ? 'text' : 'blob'} of ${c.uri}`,
+  }));
 }

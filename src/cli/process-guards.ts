@@ -30,7 +30,13 @@ export function installProcessGuards(logger: Logger, onFatal: (correlationId: st
   const onRejection = (reason: unknown) => {
     const now = performance.now();
     if (now >= windowEnds) {
-      if (suppressed) safeLog(logger, 'warn', { suppressed }, `${suppressed} more unhandled promise rejection(s) in the last ${REJECTION_WINDOW_MS / 1000} s were not logged one by one`);
+      if (suppressed)
+        safeLog(
+          logger,
+          'warn',
+          { suppressed },
+          `${suppressed} more unhandled promise rejection(s) in the last ${REJECTION_WINDOW_MS / 1000} s were not logged one by one`,
+        );
       windowEnds = now + REJECTION_WINDOW_MS;
       logged = 0;
       suppressed = 0;
@@ -41,7 +47,12 @@ export function installProcessGuards(logger: Logger, onFatal: (correlationId: st
       return;
     }
     logged++;
-    safeLog(logger, 'error', { correlationId: randomUUID(), err: asError(reason) }, 'unhandled promise rejection (a bug in a tool or the code it uses); the server goes on serving');
+    safeLog(
+      logger,
+      'error',
+      { correlationId: randomUUID(), err: asError(reason) },
+      'unhandled promise rejection (a bug in a tool or the code it uses); the server goes on serving',
+    );
   };
   const onException = (err: unknown) => {
     const correlationId = randomUUID();

@@ -60,8 +60,14 @@ function buildProgram(io: CliIo, command: string[], setCode: (code: number) => v
     .option('--port <port>', 'HTTP port, 0 picks a free one (default 3000)')
     .option('--config <file>', 'toolwright.config.json or .yaml (default: the one in this directory, if any)')
     .option('--tools <module>', 'a .js, .mjs or .ts module exporting tools (alone, unless a config is used too)')
-    .option('--allow-unauthenticated-network', 'serve HTTP on a non-loopback --host without authentication (refused otherwise: every tool would be open to the network)')
-    .option('--shutdown-grace <ms>', 'on SIGTERM/SIGINT, how long calls in flight may finish before they are stopped (default 10000); a second signal exits at once')
+    .option(
+      '--allow-unauthenticated-network',
+      'serve HTTP on a non-loopback --host without authentication (refused otherwise: every tool would be open to the network)',
+    )
+    .option(
+      '--shutdown-grace <ms>',
+      'on SIGTERM/SIGINT, how long calls in flight may finish before they are stopped (default 10000); a second signal exits at once',
+    )
     .action(async (options: ServeOptions) => setCode(await serveCommand(options, io, packageVersion())));
 
   withClientOptions(program.command('list'))
@@ -96,7 +102,7 @@ function buildProgram(io: CliIo, command: string[], setCode: (code: number) => v
     .option('--no-browser', 'print the URL to open instead of opening a browser')
     .option('--client-id <id>', 'a client registered with the authorization server in advance (default: register dynamically)')
     .option('--client-secret-env <name>', "the environment variable holding --client-id's secret (never on the command line)")
-    .option('--client-metadata-url <url>', 'this client\'s Client ID Metadata Document (an https URL), for servers that take them')
+    .option('--client-metadata-url <url>', "this client's Client ID Metadata Document (an https URL), for servers that take them")
     .option('--timeout <ms>', 'how long to wait for the browser (default 300000)')
     .action(async (url: string, options: LoginOptions) => setCode(await loginCommand(url, options, io, packageVersion())));
 
@@ -121,8 +127,16 @@ function withClientOptions(cmd: Command): Command {
     .option('--timeout <ms>', 'time allowed for each request, in milliseconds')
     .option('--connect-timeout <ms>', 'time allowed for connecting, in milliseconds (default 10000)')
     .option('--header <header>', 'HTTP header "Name: value" (repeatable)', (value: string, all: string[]) => [...all, value], [] as string[])
-    .option('-e, --env <KEY=VALUE>', "set an environment variable for the stdio server (repeatable)", (value: string, all: string[]) => [...all, value], [] as string[])
+    .option(
+      '-e, --env <KEY=VALUE>',
+      'set an environment variable for the stdio server (repeatable)',
+      (value: string, all: string[]) => [...all, value],
+      [] as string[],
+    )
     .option('--cwd <dir>', "the stdio server's working directory")
-    .option('--servers-file <path>', 'where @name servers are defined ({"mcpServers": {…}}; default: ./.mcp.json, ./mcp.json, ~/.config/toolwright/servers.json)')
+    .option(
+      '--servers-file <path>',
+      'where @name servers are defined ({"mcpServers": {…}}; default: ./.mcp.json, ./mcp.json, ~/.config/toolwright/servers.json)',
+    )
     .option('--verbose', "show the stdio server's stderr as it comes (without it, its last lines are shown when it fails)");
 }

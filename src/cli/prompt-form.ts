@@ -18,7 +18,9 @@ const MAX_OPTIONS = 50;
 export async function fillForm(params: Record<string, unknown>, ask: Ask, print: (text: string) => void): Promise<ElicitResult> {
   print(`\nThe server asks: ${sanitize(String(params.message))}\n`);
   const schema = isPlainObject(params.requestedSchema) ? params.requestedSchema : {};
-  const fields = Object.entries(isPlainObject(schema.properties) ? schema.properties : {}).filter((entry): entry is [string, Record<string, unknown>] => isPlainObject(entry[1]));
+  const fields = Object.entries(isPlainObject(schema.properties) ? schema.properties : {}).filter((entry): entry is [string, Record<string, unknown>] =>
+    isPlainObject(entry[1]),
+  );
   const required = new Set(Array.isArray(schema.required) ? schema.required : []);
   // A lone yes/no question is its own review: the answer is the decision.
   const lonePrompt = fields.length === 1 && fields[0][1].type === 'boolean';
@@ -57,7 +59,15 @@ async function askField(
   const options = choices(field);
   const yesNo = !options && field.type === 'boolean';
   // A yes/no question shows its default the way shells do: the capital letter is what Enter answers.
-  const hint = yesNo ? (fallback === true ? ' [Y/n]' : fallback === false ? ' [y/N]' : ' [y/n]') : !options && (field.type === 'number' || field.type === 'integer') ? ` (${field.type})` : '';
+  const hint = yesNo
+    ? fallback === true
+      ? ' [Y/n]'
+      : fallback === false
+        ? ' [y/N]'
+        : ' [y/n]'
+    : !options && (field.type === 'number' || field.type === 'integer')
+      ? ` (${field.type})`
+      : '';
   const defaultNote = fallback !== undefined && !(yesNo && typeof fallback === 'boolean') ? ` [default: ${shown(fallback, options)}]` : '';
   const query = `${label(name, field)}${hint}${defaultNote}${required ? '' : ' (optional)'}: `;
   if (typeof field.description === 'string') print(`  ${sanitize(field.description)}\n`);
@@ -101,7 +111,8 @@ function choices(field: Record<string, unknown>): Choice[] | undefined {
   }
   const titled = source.oneOf ?? source.anyOf;
   if (Array.isArray(titled)) {
-    for (const o of titled) if (isPlainObject(o) && typeof o.const === 'string') list.push({ value: o.const, title: sanitize(typeof o.title === 'string' ? o.title : o.const) });
+    for (const o of titled)
+      if (isPlainObject(o) && typeof o.const === 'string') list.push({ value: o.const, title: sanitize(typeof o.title === 'string' ? o.title : o.const) });
   }
   return list.length ? list.slice(0, MAX_OPTIONS) : undefined;
 }
@@ -125,7 +136,8 @@ function parseValue(text: string, field: Record<string, unknown>, options: Choic
     case 'number':
     case 'integer': {
       const n = Number(text);
-      if (!Number.isFinite(n) || (field.type === 'integer' && !Number.isInteger(n))) return { problem: `Enter ${field.type === 'integer' ? 'a whole number' : 'a number'}.` };
+      if (!Number.isFinite(n) || (field.type === 'integer' && !Number.isInteger(n)))
+        return { problem: `Enter ${field.type === 'integer' ? 'a whole number' : 'a number'}.` };
       if (typeof field.minimum === 'number' && n < field.minimum) return { problem: `Enter at least ${field.minimum}.` };
       if (typeof field.maximum === 'number' && n > field.maximum) return { problem: `Enter at most ${field.maximum}.` };
       return n;
@@ -139,10 +151,14 @@ function parseValue(text: string, field: Record<string, unknown>, options: Choic
 
 function formatProblem(text: string, format: unknown): { problem: string } | undefined {
   const ok =
-    format === 'email' ? /^[^\s@]+@[^\s@]+$/.test(text)
-      : format === 'uri' ? URL.canParse(text)
-        : format === 'date' ? /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(text))
-          : format === 'date-time' ? !Number.isNaN(Date.parse(text))
+    format === 'email'
+      ? /^[^\s@]+@[^\s@]+$/.test(text)
+      : format === 'uri'
+        ? URL.canParse(text)
+        : format === 'date'
+          ? /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(text))
+          : format === 'date-time'
+            ? !Number.isNaN(Date.parse(text))
             : true;
   return ok ? undefined : { problem: `Enter a valid ${String(format)}.` };
 }
@@ -150,10 +166,12 @@ function formatProblem(text: string, format: unknown): { problem: string } | und
 /** A value as the user knows it: an option by its title. */
 function shown(value: unknown, options: Choice[] | undefined): string {
   const titleOf = (v: unknown) => options?.find((o) => o.value === v)?.title;
-  if (options) return Array.isArray(value) ? value.map((v) => titleOf(v) ?? sanitize(String(v))).join(', ') : titleOf(value) ?? sanitize(String(value));
-  return sanitize(typeof value === 'string' ? value : JSON.stringify(value) ?? '');
+  if (options) return Array.isArray(value) ? value.map((v) => titleOf(v) ?? sanitize(String(v))).join(', ') : (titleOf(value) ?? sanitize(String(value)));
+  return sanitize(typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
 }
 
 function label(name: string, field: Record<string, unknown>): string {
-  return sanitize(typeof field.title === 'string' ? field.title : name).replace(/\s+/g, ' ').slice(0, 200);
+  return sanitize(typeof field.title === 'string' ? field.title : name)
+    .replace(/\s+/g, ' ')
+    .slice(0, 200);
 }

@@ -27,7 +27,9 @@ export function cliInputHandler(io: CliIo, terminal: () => Terminal = processTer
       const message = sanitize(String(request.params.message ?? '')).trim();
       const term = terminal();
       if (!term.input.isTTY) {
-        io.stderr(`toolwright: the server asks:\n${indent(message)}\ntoolwright: declined, because stdin is not a terminal (run the command interactively to answer)\n`);
+        io.stderr(
+          `toolwright: the server asks:\n${indent(message)}\ntoolwright: declined, because stdin is not a terminal (run the command interactively to answer)\n`,
+        );
         return { action: 'decline' as const };
       }
       if (request.signal.aborted) return { action: 'cancel' as const };
@@ -71,5 +73,8 @@ function lineReader(term: Terminal, signal: AbortSignal): { ask: Ask; close(): v
 }
 
 function indent(text: string): string {
-  return text.split('\n').map((line) => `  ${line}`).join('\n');
+  return text
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n');
 }

@@ -29,10 +29,12 @@
 
 const ESCAPE_SEQUENCE =
   // CSI (7- and 8-bit) | OSC to BEL/ST | DCS, SOS, PM, APC strings to ST | any other ESC sequence
-  /\x1b\[[0-?]*[ -/]*[@-~]|\x9b[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)|\x1b[PX^_][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)|\x1b[ -/]*[0-~]?/.source;
+  /\x1b\[[0-?]*[ -/]*[@-~]|\x9b[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)|\x1b[PX^_][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)|\x1b[ -/]*[0-~]?/
+    .source;
 
 /** Single characters that never reach a terminal (see above); tags are astral, hence the `u` flag below. */
-const UNSAFE_CHARACTER = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\u{e0000}-\u{e007f}]/u.source;
+const UNSAFE_CHARACTER =
+  /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\u{e0000}-\u{e007f}]/u.source;
 
 const LINE_SEPARATOR = /\r\n|[\u2028\u2029]/.source;
 

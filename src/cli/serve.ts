@@ -160,7 +160,8 @@ async function serveOverHttp(plan: ServerPlan, host: string, port: number, io: C
 async function serveOverStdio(server: ToolServer, io: CliIo, shutdown: ShutdownRequests, graceMs: number): Promise<number> {
   const handle = serveStdio(server);
   // Started by a person at a terminal rather than by a client: say what this is and how to leave.
-  if (process.stdin.isTTY) io.stderr(`toolwright: serving ${server.tools.size} tool(s) over stdio: an MCP client speaks JSON-RPC on stdin/stdout (press Ctrl-C to stop)\n`);
+  if (process.stdin.isTTY)
+    io.stderr(`toolwright: serving ${server.tools.size} tool(s) over stdio: an MCP client speaks JSON-RPC on stdin/stdout (press Ctrl-C to stop)\n`);
   const reason = await Promise.race([handle.closed.then(() => undefined), shutdown.requested]);
   if (reason) {
     announceShutdown(reason, graceMs, server, io);

@@ -16,7 +16,9 @@ class StderrTail {
 
   /** The last lines, with terminal escapes and control characters removed: the text is the server's, not ours. */
   lines(): string[] {
-    const lines = sanitize(this.text).split('\n').map((line) => line.trimEnd());
+    const lines = sanitize(this.text)
+      .split('\n')
+      .map((line) => line.trimEnd());
     while (lines.length && lines[lines.length - 1] === '') lines.pop();
     return lines.slice(-SHOWN_LINES);
   }

@@ -46,7 +46,7 @@ export function findServer(
   note: (text: string) => void = (text) => void process.stderr.write(text),
   env: NodeJS.ProcessEnv = process.env,
 ): NamedServer {
-  if (!name) throw new UsageError('give the server\'s name after @, e.g. toolwright list @filesystem');
+  if (!name) throw new UsageError("give the server's name after @, e.g. toolwright list @filesystem");
   const files = serversFile !== undefined ? [serversFile] : defaultServersFiles().filter(isFile);
   if (serversFile !== undefined && !isFile(serversFile)) throw new UsageError(`--servers-file: no such file: ${JSON.stringify(serversFile)}`);
   if (!files.length) throw new UsageError(`@${name}: no servers file; looked for ${defaultServersFiles().join(', ')} (or give --servers-file <path>)`);
@@ -68,7 +68,10 @@ export function findServer(
   if (disabledIn.length) {
     throw new UsageError(`@${name} is marked "disabled": true in ${disabledIn.join(', ')}; set it to false (or remove it) to use this server`);
   }
-  const names = [...new Set(known)].slice(0, 20).map((n) => JSON.stringify(n)).join(', ');
+  const names = [...new Set(known)]
+    .slice(0, 20)
+    .map((n) => JSON.stringify(n))
+    .join(', ');
   throw new UsageError(`no server named ${JSON.stringify(name)} in ${files.join(', ')}${names ? `; it has: ${names}` : ''}`);
 }
 
@@ -105,7 +108,10 @@ function checkEntry(entry: unknown, path: string, file: string, vars: NodeJS.Pro
   }
   const type = entry.type;
   if (type !== undefined && typeof type !== 'string') throw at('type').is('a string');
-  if (type === 'sse') throw at('type').is('"stdio" or "http": "sse" (the HTTP+SSE transport of 2024-11-05) is not supported; give the server\'s Streamable HTTP endpoint with "type": "http"');
+  if (type === 'sse')
+    throw at('type').is(
+      '"stdio" or "http": "sse" (the HTTP+SSE transport of 2024-11-05) is not supported; give the server\'s Streamable HTTP endpoint with "type": "http"',
+    );
   if (type !== undefined && type !== 'stdio' && !HTTP_TYPES.has(type)) throw at('type').is(`"stdio", "http" or "streamable-http", not ${JSON.stringify(type)}`);
   const isHttp = type !== undefined ? HTTP_TYPES.has(type) : entry.url !== undefined;
   if (entry.command !== undefined && entry.url !== undefined) throw at('').is('either a "command" (stdio) or a "url" (HTTP), not both');
@@ -135,7 +141,10 @@ function checkEntry(entry: unknown, path: string, file: string, vars: NodeJS.Pro
 
 /** A problem in the file at a key, said as "file: key: must be …". */
 class Problem {
-  constructor(private readonly file: string, private readonly key: string) {}
+  constructor(
+    private readonly file: string,
+    private readonly key: string,
+  ) {}
   is(what: string): UsageError {
     return new UsageError(`${this.file}: ${this.key ? `${JSON.stringify(this.key)} ` : ''}must be ${what}`);
   }
@@ -166,7 +175,14 @@ function checkString(value: unknown, problem: Problem, emptyOk = false, vars?: N
   return expanded;
 }
 
-function checkStringMap(value: unknown, whole: Problem, at: (key: string) => Problem, name: RegExp, what: string, vars: NodeJS.ProcessEnv): Record<string, string> {
+function checkStringMap(
+  value: unknown,
+  whole: Problem,
+  at: (key: string) => Problem,
+  name: RegExp,
+  what: string,
+  vars: NodeJS.ProcessEnv,
+): Record<string, string> {
   if (value === undefined) return {};
   if (!isObject(value)) throw whole.is('an object of strings');
   const out: Record<string, string> = {};

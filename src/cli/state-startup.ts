@@ -11,6 +11,8 @@ export async function checkSharedState(server: ToolServer, io: CliIo): Promise<v
   if (server.stateLocation === 'memory') return;
   io.stderr(`toolwright: shared state in ${server.stateLocation}\n`);
   if (!(await server.stateReady())) {
-    io.stderr(`toolwright: warning: shared state cannot be reached yet (${server.stateLocation}); reconnecting on its own, and refusing calls that need it until then\n`);
+    io.stderr(
+      `toolwright: warning: shared state cannot be reached yet (${server.stateLocation}); reconnecting on its own, and refusing calls that need it until then\n`,
+    );
   }
 }

@@ -63,7 +63,9 @@ export function taskRequiredRefusal(err: unknown, toolName: string): UsageError 
   const required = isPlainObject(err.data) ? err.data.requiredCapabilities : undefined;
   const namesTasks = isPlainObject(required) && isPlainObject(required.extensions) && Object.hasOwn(required.extensions, TASKS_EXTENSION);
   if (!(err.code === ErrorCode.MissingRequiredClientCapability && namesTasks) && err.code !== ErrorCode.MethodNotFound) return undefined;
-  return new UsageError(`the tool ${JSON.stringify(sanitize(toolName))} runs only as a task on this server: add --task to the call (the server said: ${oneLine(sanitize(err.message))})`);
+  return new UsageError(
+    `the tool ${JSON.stringify(sanitize(toolName))} runs only as a task on this server: add --task to the call (the server said: ${oneLine(sanitize(err.message))})`,
+  );
 }
 
 interface TaskCommandOptions extends ClientCommandOptions {
@@ -71,7 +73,13 @@ interface TaskCommandOptions extends ClientCommandOptions {
 }
 
 /** `toolwright task get|cancel`. */
-export function taskCommand(io: CliIo, command: string[], setCode: (code: number) => void, version: string, withClientOptions: (cmd: Command) => Command): Command {
+export function taskCommand(
+  io: CliIo,
+  command: string[],
+  setCode: (code: number) => void,
+  version: string,
+  withClientOptions: (cmd: Command) => Command,
+): Command {
   const task = new Command('task').description('look at or cancel a task a server runs (the tasks extension): toolwright task get <url> <id>');
   withClientOptions(task.command('get'))
     .description('the status of a task, and its result once it has one: toolwright task get <url> <id> | toolwright task get <id> -- <command> [args...]')
@@ -87,7 +95,12 @@ export function taskCommand(io: CliIo, command: string[], setCode: (code: number
 
 function operandsOf(operands: string[], command: string[]): { url?: string; taskId: string } {
   const expected = command.length ? 1 : 2;
-  if (operands.length !== expected) throw new UsageError(command.length ? 'give the task id, e.g. toolwright task get 1c4a… -- node server.js' : 'give the server URL and the task id, e.g. toolwright task get http://127.0.0.1:3000/mcp 1c4a…');
+  if (operands.length !== expected)
+    throw new UsageError(
+      command.length
+        ? 'give the task id, e.g. toolwright task get 1c4a… -- node server.js'
+        : 'give the server URL and the task id, e.g. toolwright task get http://127.0.0.1:3000/mcp 1c4a…',
+    );
   const taskId = operands[expected - 1];
   if (!taskId || taskId.length > 200) throw new UsageError('the task id must be 1 to 200 characters');
   return { url: command.length ? undefined : operands[0], taskId };
@@ -134,6 +147,7 @@ export function describeTask(task: TaskInfo): string {
   if (task.createdAt) lines.push(`  created ${sanitize(task.createdAt)}${task.lastUpdatedAt ? `, updated ${sanitize(task.lastUpdatedAt)}` : ''}`);
   lines.push(`  kept ${task.ttlMs === null ? 'until deleted' : `for ${Math.round(task.ttlMs / 1000)} s from creation`}`);
   if (task.error) lines.push(`  error ${task.error.code}: ${oneLine(sanitize(withoutRepeatedCode(task.error.message, task.error.code)))}`);
-  if (task.inputRequests) lines.push(`  waiting for ${Object.keys(task.inputRequests).length} answer(s); run the call with toolwright call --task to answer them`);
+  if (task.inputRequests)
+    lines.push(`  waiting for ${Object.keys(task.inputRequests).length} answer(s); run the call with toolwright call --task to answer them`);
   return `${lines.join('\n')}\n`;
 }

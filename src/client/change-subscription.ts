@@ -83,11 +83,15 @@ export class ChangeSubscription {
     for (;;) {
       const opened = Date.now();
       try {
-        await this.session.request(Method.subscriptionsListen, { notifications: filter }, {
-          signal: stopped,
-          timeoutMs: OPEN_ENDED_MS,
-          onNotification: (n) => (n.method === ACKNOWLEDGED ? settle(stream) : this.onNotification(n)),
-        });
+        await this.session.request(
+          Method.subscriptionsListen,
+          { notifications: filter },
+          {
+            signal: stopped,
+            timeoutMs: OPEN_ENDED_MS,
+            onNotification: (n) => (n.method === ACKNOWLEDGED ? settle(stream) : this.onNotification(n)),
+          },
+        );
         return; // the server closed it gracefully (subscriptions.mdx "Graceful Closure")
       } catch (err) {
         if (stopped.aborted) return;

@@ -59,7 +59,10 @@ export class ToolClient {
   /** Listeners, resource subscriptions, and the modern stream that asks for them. */
   private readonly listening: Listening;
 
-  constructor(private readonly target: ClientTarget, private readonly options: ToolClientOptions = {}) {
+  constructor(
+    private readonly target: ClientTarget,
+    private readonly options: ToolClientOptions = {},
+  ) {
     this.warn = options.onWarning ?? ((message) => console.warn(`toolwright client: ${message}`));
     checkInputOptions(options);
     this.listening = new Listening(this.warn, options);
@@ -76,11 +79,15 @@ export class ToolClient {
     if (this.state !== 'new') throw new Error('connect() can be called once per client');
     this.state = 'connecting';
     const o = this.options;
-    const transport = await openTransport(this.target, { maxMessageBytes: o.maxMessageBytes, closeGraceMs: o.closeGraceMs, onWarning: this.warn, authorization: o.authorization })
-      .catch((err: unknown) => {
-        this.state = 'closed';
-        throw err;
-      });
+    const transport = await openTransport(this.target, {
+      maxMessageBytes: o.maxMessageBytes,
+      closeGraceMs: o.closeGraceMs,
+      onWarning: this.warn,
+      authorization: o.authorization,
+    }).catch((err: unknown) => {
+      this.state = 'closed';
+      throw err;
+    });
     transport.onNotification = (n) => this.onServerNotification(n);
     // Input capabilities are declared for a client-wide handler, or (inputCapabilities alone) for calls that bring their own.
     const answers = o.onInputRequest !== undefined || o.inputCapabilities !== undefined;
@@ -89,7 +96,11 @@ export class ToolClient {
     if (o.onInputRequest) this.inputs = new InputResponder(o.onInputRequest, capabilities);
     if (answers) {
       // The session's era is set before `notifications/initialized`, so a legacy server may ask right away.
-      transport.onServerRequest = answerLegacyRequests((context) => this.responderFor(context), () => this.session?.wire.era, this.warn);
+      transport.onServerRequest = answerLegacyRequests(
+        (context) => this.responderFor(context),
+        () => this.session?.wire.era,
+        this.warn,
+      );
     }
     const identity = { clientInfo: o.clientInfo ?? DEFAULT_CLIENT_INFO, capabilities, logLevel: o.logLevel };
     this.session = new ClientSession(transport, identity, o.timeoutMs ?? DEFAULT_TIMEOUT_MS);
@@ -160,12 +171,22 @@ export class ToolClient {
     });
   }
 
-  get era(): Era | undefined { return this.identity?.era; }
-  get protocolVersion(): string | undefined { return this.identity?.protocolVersion; }
+  get era(): Era | undefined {
+    return this.identity?.era;
+  }
+  get protocolVersion(): string | undefined {
+    return this.identity?.protocolVersion;
+  }
   /** Self-reported and unverified: for display and logs only (discover.mdx). */
-  get serverInfo(): Implementation | undefined { return this.identity?.serverInfo; }
-  get capabilities(): Record<string, unknown> | undefined { return this.identity?.capabilities; }
-  get instructions(): string | undefined { return this.identity?.instructions; }
+  get serverInfo(): Implementation | undefined {
+    return this.identity?.serverInfo;
+  }
+  get capabilities(): Record<string, unknown> | undefined {
+    return this.identity?.capabilities;
+  }
+  get instructions(): string | undefined {
+    return this.identity?.instructions;
+  }
 
   /**
    * All the server's tools, following every page. A modern listing is reused
@@ -206,7 +227,14 @@ export class ToolClient {
     }
   }
 
-  private async runCall(name: string, args: Record<string, unknown>, options: CallToolOptions, entry: CatalogEntry | undefined, inputs: InputResponder | undefined, sent: number[]): Promise<CallToolResult> {
+  private async runCall(
+    name: string,
+    args: Record<string, unknown>,
+    options: CallToolOptions,
+    entry: CatalogEntry | undefined,
+    inputs: InputResponder | undefined,
+    sent: number[],
+  ): Promise<CallToolResult> {
     const timeoutMs = options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const budget = { deadline: Date.now() + timeoutMs, timeoutMs, signal: options.signal };
     const maxRounds = this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
@@ -216,9 +244,26 @@ export class ToolClient {
       // A legacy server is asked for a task in params.task (2025-11-25 tasks.mdx) where it and the tool allow one.
       const legacyTask = options.task && this.era === 'legacy' ? legacyTasks.legacyTaskParams(this.capabilities, entry?.tool) : undefined;
       const onRequestId = options.onInputRequest ? (id: number) => (sent.push(id), this.callInputs.set(id, inputs!)) : undefined;
-      ({ entry, result } = await this.sendCall(name, { name, arguments: args, ...retry, ...legacyTask }, entry, options, budget.deadline, timeoutMs, inputs, onRequestId));
-      if (result.resultType === 'task') result = await tasks.followTask(this.tasks(timeoutMs, inputs), result, name, { ...(typeof options.task === 'object' ? options.task : {}), signal: options.signal });
-      else if (legacyTask && legacyTasks.isCreateTaskResult(result)) result = await legacyTasks.followLegacyTask(this.tasks(timeoutMs, inputs), result, name, { ...(typeof options.task === 'object' ? options.task : {}), signal: options.signal });
+      ({ entry, result } = await this.sendCall(
+        name,
+        { name, arguments: args, ...retry, ...legacyTask },
+        entry,
+        options,
+        budget.deadline,
+        timeoutMs,
+        inputs,
+        onRequestId,
+      ));
+      if (result.resultType === 'task')
+        result = await tasks.followTask(this.tasks(timeoutMs, inputs), result, name, {
+          ...(typeof options.task === 'object' ? options.task : {}),
+          signal: options.signal,
+        });
+      else if (legacyTask && legacyTasks.isCreateTaskResult(result))
+        result = await legacyTasks.followLegacyTask(this.tasks(timeoutMs, inputs), result, name, {
+          ...(typeof options.task === 'object' ? options.task : {}),
+          signal: options.signal,
+        });
       if (result.resultType !== 'input_required') return checkOutput(name, entry, readCallResult(result));
       if (!inputs) throw new InputRequiredError(Method.toolsCall, result.inputRequests);
       if (round >= maxRounds) throw new InputRoundsExceededError(name, maxRounds);
@@ -263,7 +308,12 @@ export class ToolClient {
   }
 
   /** Suggestions for an argument of a prompt or resource template (`completion/complete`). */
-  complete(ref: surface.CompletionRef, argument: { name: string; value: string }, context: Record<string, string> = {}, options: { signal?: AbortSignal } = {}): Promise<surface.CompleteResult> {
+  complete(
+    ref: surface.CompletionRef,
+    argument: { name: string; value: string },
+    context: Record<string, string> = {},
+    options: { signal?: AbortSignal } = {},
+  ): Promise<surface.CompleteResult> {
     return surface.complete(this.surface(), ref, argument, context, options);
   }
 
@@ -409,7 +459,9 @@ export class ToolClient {
   private rpc(method: string, params: Record<string, unknown>, options: RequestOptions): Promise<Record<string, unknown>> {
     if (this.middleware.length === 0) return this.send(method, params, options);
     const ctx: ClientRequestContext = { method, params, meta: { ...options.meta }, headers: { ...options.headers }, signal: options.signal };
-    return runClientChain(this.middleware, ctx, (c) => this.send(method, c.params, { ...options, meta: c.meta, headers: Object.keys(c.headers).length > 0 ? c.headers : options.headers }));
+    return runClientChain(this.middleware, ctx, (c) =>
+      this.send(method, c.params, { ...options, meta: c.meta, headers: Object.keys(c.headers).length > 0 ? c.headers : options.headers }),
+    );
   }
 
   /** One request; a legacy HTTP session the server ended is re-established once (2025-11-25 "Session Management"). */
@@ -437,7 +489,9 @@ export class ToolClient {
       .then((identity) => {
         this.identity = identity;
         // The new session knows none of the old one's resource subscriptions.
-        this.listening.resubscribe((m, p, o) => session.request(m, p, o)).catch((err: unknown) => this.warn(`resource updates may be missed: subscribing again failed: ${(err as Error).message}`));
+        this.listening
+          .resubscribe((m, p, o) => session.request(m, p, o))
+          .catch((err: unknown) => this.warn(`resource updates may be missed: subscribing again failed: ${(err as Error).message}`));
       })
       .finally(() => (this.renewal = undefined));
     // Every waiter may have given up before it fails: that is nobody's unhandled rejection.
@@ -449,9 +503,8 @@ export class ToolClient {
   private waitForRenewal(renewal: Promise<void>, method: string, options: RequestOptions): Promise<void> {
     const { signal, deadline } = options;
     // A call's deadline covers this wait as it covers the call's requests; a listing page has only its signal.
-    const budget: Budget = deadline === undefined
-      ? { signal }
-      : { signal, deadline, timeoutMs: options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS };
+    const budget: Budget =
+      deadline === undefined ? { signal } : { signal, deadline, timeoutMs: options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS };
     return waitWithin(method, budget, renewal);
   }
 

@@ -17,7 +17,13 @@ export async function withinConnectTimeout<T>(handshaking: Promise<T>, ms: numbe
       const before = asked.length > 1 ? ` (it did not answer ${asked.slice(0, -1).join(', ')} either)` : '';
       const stdio = transport.kind === 'stdio' ? '; is the command an MCP server that speaks JSON-RPC on its stdout?' : '';
       const stderr = transport.capturedStderr?.();
-      reject(new ConnectionError(`the server did not answer within ${ms} ms while connecting: no answer to ${waiting}${before}${stdio}`, 'connect-timeout', stderr ? { stderr } : {}));
+      reject(
+        new ConnectionError(
+          `the server did not answer within ${ms} ms while connecting: no answer to ${waiting}${before}${stdio}`,
+          'connect-timeout',
+          stderr ? { stderr } : {},
+        ),
+      );
     }, ms);
   });
   handshaking.catch(() => {}); // after a timeout, its own failure is moot

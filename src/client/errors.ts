@@ -49,14 +49,20 @@ export class ConnectionError extends ToolClientError {
 
 /** No response within the time allowed; the request was cancelled. */
 export class TimeoutError extends ToolClientError {
-  constructor(readonly method: string, readonly timeoutMs: number) {
+  constructor(
+    readonly method: string,
+    readonly timeoutMs: number,
+  ) {
     super(`${method} timed out after ${timeoutMs} ms; the request was cancelled`);
   }
 }
 
 /** The caller aborted the request (its AbortSignal fired); the request was cancelled. */
 export class CancelledError extends ToolClientError {
-  constructor(readonly method: string, reason?: unknown) {
+  constructor(
+    readonly method: string,
+    reason?: unknown,
+  ) {
     super(`${method} was cancelled${reason instanceof Error && reason.message ? `: ${reason.message}` : ''}`);
   }
 }
@@ -66,7 +72,10 @@ export class ProtocolViolationError extends ToolClientError {}
 
 /** A tool's `structuredContent` does not match the `outputSchema` it declared. */
 export class OutputValidationError extends ToolClientError {
-  constructor(readonly toolName: string, readonly problems: string[]) {
+  constructor(
+    readonly toolName: string,
+    readonly problems: string[],
+  ) {
     super(`Tool ${toolName} returned structuredContent that does not match its outputSchema:\n- ${problems.join('\n- ')}`);
   }
 }
@@ -77,14 +86,20 @@ export class OutputValidationError extends ToolClientError {
  * on a request that cannot take answers).
  */
 export class InputRequiredError extends ToolClientError {
-  constructor(readonly method: string, readonly inputRequests: unknown) {
+  constructor(
+    readonly method: string,
+    readonly inputRequests: unknown,
+  ) {
     super(`${method}: the server asked for more input (resultType "input_required"); give the client an onInputRequest handler to answer it`);
   }
 }
 
 /** The server kept asking for input past the client's `maxInputRounds`. */
 export class InputRoundsExceededError extends ToolClientError {
-  constructor(readonly toolName: string, readonly maxRounds: number) {
+  constructor(
+    readonly toolName: string,
+    readonly maxRounds: number,
+  ) {
     super(`tools/call ${toolName}: the server still asked for input after ${maxRounds} rounds of answers; the call was abandoned`);
   }
 }
@@ -95,7 +110,10 @@ export class InputRoundsExceededError extends ToolClientError {
  * do that (mrtr.mdx "Server Requirements"), so this is the server's bug.
  */
 export class UnsupportedInputRequestError extends ProtocolViolationError {
-  constructor(readonly method: string, reason: string) {
+  constructor(
+    readonly method: string,
+    reason: string,
+  ) {
     super(`the server sent an input request this client did not declare support for (${method}): ${reason}`);
   }
 }
@@ -124,7 +142,11 @@ export class AuthorizationError extends ToolClientError {
 
 /** The `onInputRequest` handler threw, or returned something that is not a valid answer. */
 export class InputHandlerError extends ToolClientError {
-  constructor(readonly method: string, problem: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly method: string,
+    problem: string,
+    options?: { cause?: unknown },
+  ) {
     super(`the onInputRequest handler could not answer ${method}: ${problem}`, options);
   }
 }

@@ -66,12 +66,16 @@ export async function handshake(session: ClientSession, options: HandshakeOption
 
 /** The era probe: `server/discover` at one modern version. */
 function discover(session: ClientSession, version: string, timeoutMs: number | undefined): Promise<Record<string, unknown>> {
-  return session.request(Method.discover, {}, {
-    wire: { era: 'modern', protocolVersion: version },
-    // stdio: a legacy server may never answer a pre-initialize request (stdio.mdx).
-    timeoutMs,
-    cancellable: false,
-  });
+  return session.request(
+    Method.discover,
+    {},
+    {
+      wire: { era: 'modern', protocolVersion: version },
+      // stdio: a legacy server may never answer a pre-initialize request (stdio.mdx).
+      timeoutMs,
+      cancellable: false,
+    },
+  );
 }
 
 /**
@@ -144,11 +148,15 @@ export function isRecognizedModernError(err: McpRpcError, stream: boolean): bool
 async function initializeLegacy(session: ClientSession, version: string, onRequest?: (method: string) => void): Promise<ServerIdentity> {
   const identity = session.identity;
   onRequest?.(Method.initialize);
-  const result = await session.request(Method.initialize, {
-    protocolVersion: version,
-    capabilities: identity.capabilities,
-    clientInfo: identity.clientInfo,
-  }, { wire: { era: 'legacy' } });
+  const result = await session.request(
+    Method.initialize,
+    {
+      protocolVersion: version,
+      capabilities: identity.capabilities,
+      clientInfo: identity.clientInfo,
+    },
+    { wire: { era: 'legacy' } },
+  );
   const info = readInitialize(result);
   if (!isLegacyVersion(info.protocolVersion)) {
     throw new ConnectionError(
@@ -170,7 +178,11 @@ function pickLegacy(versions: string[]): string | undefined {
 }
 
 function noCommonVersion(supported: string[]): ConnectionError {
-  const list = supported.slice(0, 10).map((v) => v.slice(0, 40)).join(', ') || 'none';
+  const list =
+    supported
+      .slice(0, 10)
+      .map((v) => v.slice(0, 40))
+      .join(', ') || 'none';
   return new ConnectionError(
     `the server supports no protocol version this client speaks (server: ${list}; client: ${LATEST_MODERN_VERSION}, ${LEGACY_VERSIONS.join(', ')})`,
     'unsupported-version',

@@ -1,7 +1,23 @@
 import { isPlainObject } from '../protocol/content.js';
 import { CancelledError, InputRoundsExceededError, McpRpcError, ProtocolViolationError } from './errors.js';
 import { clip } from './results.js';
-import { cancelTask, checkTaskId, expiryOf, MAX_TASK_ID, pollDelay, sleep, TaskCancelledError, TaskExpiredError, TaskFailedError, taskReporter, TERMINAL, type TaskCallOptions, type TaskDeps, type TaskInfo, type TaskStatus } from './tasks.js';
+import {
+  cancelTask,
+  checkTaskId,
+  expiryOf,
+  MAX_TASK_ID,
+  pollDelay,
+  sleep,
+  TaskCancelledError,
+  TaskExpiredError,
+  TaskFailedError,
+  taskReporter,
+  TERMINAL,
+  type TaskCallOptions,
+  type TaskDeps,
+  type TaskInfo,
+  type TaskStatus,
+} from './tasks.js';
 
 /**
  * Tasks in their 2025-11-25 form (basic/utilities/tasks.mdx), for a legacy
@@ -23,7 +39,10 @@ const STATUSES: ReadonlySet<string> = new Set<TaskStatus>(['working', 'input_req
  * Negotiation" (the server's capability, then the tool's taskSupport:
  * absent or "forbidden" MUST NOT be called as a task).
  */
-export function legacyTaskParams(capabilities: Record<string, unknown> | undefined, tool: Record<string, unknown> | undefined): { task: Record<string, never> } | undefined {
+export function legacyTaskParams(
+  capabilities: Record<string, unknown> | undefined,
+  tool: Record<string, unknown> | undefined,
+): { task: Record<string, never> } | undefined {
   const tasks = capabilities?.tasks;
   const call = isPlainObject(tasks) && isPlainObject(tasks.requests) && isPlainObject(tasks.requests.tools) ? tasks.requests.tools.call : undefined;
   if (!isPlainObject(call)) return undefined;
@@ -40,11 +59,15 @@ export function isCreateTaskResult(result: Record<string, unknown>): boolean {
 export function readLegacyTask(method: string, value: unknown): TaskInfo {
   if (!isPlainObject(value)) throw new ProtocolViolationError(`${method}: the task must be an object`);
   const { taskId, status, statusMessage, createdAt, lastUpdatedAt, ttl, pollInterval } = value;
-  if (typeof taskId !== 'string' || taskId.length === 0 || taskId.length > MAX_TASK_ID) throw new ProtocolViolationError(`${method}: "taskId" must be a non-empty string`);
-  if (typeof status !== 'string' || !STATUSES.has(status)) throw new ProtocolViolationError(`${method}: unknown task status ${JSON.stringify(clip(String(status), 40))}`);
+  if (typeof taskId !== 'string' || taskId.length === 0 || taskId.length > MAX_TASK_ID)
+    throw new ProtocolViolationError(`${method}: "taskId" must be a non-empty string`);
+  if (typeof status !== 'string' || !STATUSES.has(status))
+    throw new ProtocolViolationError(`${method}: unknown task status ${JSON.stringify(clip(String(status), 40))}`);
   if (statusMessage !== undefined && typeof statusMessage !== 'string') throw new ProtocolViolationError(`${method}: "statusMessage" must be a string`);
-  if (ttl !== undefined && ttl !== null && !(typeof ttl === 'number' && Number.isFinite(ttl) && ttl >= 0)) throw new ProtocolViolationError(`${method}: "ttl" must be a non-negative number or null`);
-  if (pollInterval !== undefined && !(typeof pollInterval === 'number' && Number.isFinite(pollInterval) && pollInterval >= 0)) throw new ProtocolViolationError(`${method}: "pollInterval" must be a non-negative number`);
+  if (ttl !== undefined && ttl !== null && !(typeof ttl === 'number' && Number.isFinite(ttl) && ttl >= 0))
+    throw new ProtocolViolationError(`${method}: "ttl" must be a non-negative number or null`);
+  if (pollInterval !== undefined && !(typeof pollInterval === 'number' && Number.isFinite(pollInterval) && pollInterval >= 0))
+    throw new ProtocolViolationError(`${method}: "pollInterval" must be a non-negative number`);
   const task: TaskInfo = { taskId, status: status as TaskStatus, ttlMs: typeof ttl === 'number' ? ttl : null };
   if (statusMessage !== undefined) task.statusMessage = clip(statusMessage, 2_000);
   if (typeof createdAt === 'string') task.createdAt = createdAt;
@@ -70,7 +93,12 @@ async function getLegacyTask(deps: TaskDeps, taskId: string, signal?: AbortSigna
  * `timeoutMs` bounds each request and each such round. The caller's abort
  * sends `tasks/cancel`.
  */
-export async function followLegacyTask(deps: TaskDeps, created: Record<string, unknown>, toolName: string, options: TaskCallOptions & { signal?: AbortSignal }): Promise<Record<string, unknown>> {
+export async function followLegacyTask(
+  deps: TaskDeps,
+  created: Record<string, unknown>,
+  toolName: string,
+  options: TaskCallOptions & { signal?: AbortSignal },
+): Promise<Record<string, unknown>> {
   let task = readLegacyTask('tools/call', created.task);
   const { signal } = options;
   const tell = taskReporter(options.onTask, (message) => deps.warn(message));
@@ -113,7 +141,12 @@ export async function followLegacyTask(deps: TaskDeps, created: Record<string, u
  * requests there and answers with the outcome once the task ends) while
  * `tasks/get` is polled; whichever tells first wins.
  */
-async function inputRound(deps: TaskDeps, task: TaskInfo, options: TaskCallOptions & { signal?: AbortSignal }, tell: (t: TaskInfo) => void): Promise<{ result: Record<string, unknown> } | { task: TaskInfo }> {
+async function inputRound(
+  deps: TaskDeps,
+  task: TaskInfo,
+  options: TaskCallOptions & { signal?: AbortSignal },
+  tell: (t: TaskInfo) => void,
+): Promise<{ result: Record<string, unknown> } | { task: TaskInfo }> {
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
   const fetching = taskResult(deps, task.taskId, signal).then((result) => ({ result }));

@@ -24,7 +24,11 @@ export interface ClientRequestContext {
 export type ClientMiddleware = (ctx: ClientRequestContext, next: () => Promise<Record<string, unknown>>) => Promise<Record<string, unknown>>;
 
 /** Runs `chain` around `send`, first middleware outermost. */
-export function runClientChain(chain: readonly ClientMiddleware[], ctx: ClientRequestContext, send: (ctx: ClientRequestContext) => Promise<Record<string, unknown>>): Promise<Record<string, unknown>> {
+export function runClientChain(
+  chain: readonly ClientMiddleware[],
+  ctx: ClientRequestContext,
+  send: (ctx: ClientRequestContext) => Promise<Record<string, unknown>>,
+): Promise<Record<string, unknown>> {
   const dispatch = (i: number): Promise<Record<string, unknown>> => {
     if (i === chain.length) return send(ctx);
     try {

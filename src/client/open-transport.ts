@@ -31,7 +31,9 @@ export async function openTransport(target: ClientTarget, options: OpenOptions):
   }
   if ('command' in target && typeof target.command === 'string') {
     if (!startStdio) {
-      throw new TypeError("a { command } target starts a local process, which needs Node: import ToolClient from 'toolwright/client' there (this is the runtime-neutral core, for { url } and { transport } targets)");
+      throw new TypeError(
+        "a { command } target starts a local process, which needs Node: import ToolClient from 'toolwright/client' there (this is the runtime-neutral core, for { url } and { transport } targets)",
+      );
     }
     return startStdio(target, options);
   }
@@ -39,7 +41,12 @@ export async function openTransport(target: ClientTarget, options: OpenOptions):
 }
 
 /** The OAuthClient that authorizes the requests to `url`: the one given (for that very server), or one built from options. */
-function authorizationFor(url: string | URL, given: OAuthClient | OAuthOptions, baseFetch: typeof fetch | undefined, warn: (message: string) => void): OAuthClient {
+function authorizationFor(
+  url: string | URL,
+  given: OAuthClient | OAuthOptions,
+  baseFetch: typeof fetch | undefined,
+  warn: (message: string) => void,
+): OAuthClient {
   if (given instanceof OAuthClient) {
     if (given.server !== canonicalResource(new URL(String(url)))) throw new TypeError(`the OAuthClient is for ${given.server}, not for ${String(url)}`);
     return given;

@@ -9,7 +9,13 @@ import type { CallToolResult } from './types.js';
  * a shape the protocol does not allow is a ProtocolViolationError, never a
  * value handed to the caller.
  */
-export function unwrapResponse(method: string, message: JsonRpcResponse, httpStatus?: number, acceptInputRequired = false, acceptTask = false): Record<string, unknown> {
+export function unwrapResponse(
+  method: string,
+  message: JsonRpcResponse,
+  httpStatus?: number,
+  acceptInputRequired = false,
+  acceptTask = false,
+): Record<string, unknown> {
   if ('error' in message) {
     const error = message.error as unknown;
     if (!isPlainObject(error) || !Number.isInteger(error.code) || typeof error.message !== 'string') {

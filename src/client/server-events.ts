@@ -44,7 +44,8 @@ export class ServerEvents {
   ) {}
 
   on<E extends ClientEventName>(event: E, listener: ClientEventListener<E>, label = `a ${event} listener`): () => void {
-    if (!CLIENT_EVENTS.includes(event)) throw new TypeError(`unknown client event ${JSON.stringify(String(event)).slice(0, 60)}: one of ${CLIENT_EVENTS.join(', ')}`);
+    if (!CLIENT_EVENTS.includes(event))
+      throw new TypeError(`unknown client event ${JSON.stringify(String(event)).slice(0, 60)}: one of ${CLIENT_EVENTS.join(', ')}`);
     if (typeof listener !== 'function') throw new TypeError(`the ${event} listener must be a function`);
     let set = this.listeners.get(event);
     if (!set) this.listeners.set(event, (set = new Set()));

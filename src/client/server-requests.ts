@@ -40,7 +40,8 @@ export function answerLegacyRequests(
     if (!isInputMethod(method) || era() !== 'legacy') return defaultServerResponse(request);
     // Declared for calls that bring their own handler, asked outside one of them: nobody can answer.
     const responder = responderFor(context);
-    if (!responder) return errorResponse(id, ErrorCode.MethodNotFound, `Not supported: no onInputRequest handler answers ${method} outside the call that brings one`);
+    if (!responder)
+      return errorResponse(id, ErrorCode.MethodNotFound, `Not supported: no onInputRequest handler answers ${method} outside the call that brings one`);
     const params = request.params ?? {};
     const problem = paramsProblem(method, params);
     if (problem) return errorResponse(id, ErrorCode.InvalidParams, `Invalid params: ${problem}`);
@@ -54,7 +55,8 @@ export function answerLegacyRequests(
       const result = await responder.ask(method, params, toolNameOf(context.relatedRequest), context.signal);
       return { jsonrpc: '2.0', id, result };
     } catch (err) {
-      if (context.signal.aborted) return errorResponse(id, ErrorCode.InternalError, `Internal error: ${method} was abandoned (the request it belonged to ended)`);
+      if (context.signal.aborted)
+        return errorResponse(id, ErrorCode.InternalError, `Internal error: ${method} was abandoned (the request it belonged to ended)`);
       warn(err instanceof InputHandlerError ? err.message : `answering ${method} failed: ${(err as Error).message}`);
       return errorResponse(id, ErrorCode.InternalError, `Internal error: the client could not answer ${method}`);
     }

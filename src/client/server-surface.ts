@@ -75,7 +75,13 @@ export interface SurfaceOptions {
 const MAX_ITEMS = 10_000;
 
 /** Every page of a list method; items the server got wrong are left out with a warning. */
-async function listAll<T>(deps: SurfaceDeps, method: string, key: string, check: (item: Record<string, unknown>) => string | undefined, signal?: AbortSignal): Promise<T[]> {
+async function listAll<T>(
+  deps: SurfaceDeps,
+  method: string,
+  key: string,
+  check: (item: Record<string, unknown>) => string | undefined,
+  signal?: AbortSignal,
+): Promise<T[]> {
   const items: T[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
@@ -90,7 +96,8 @@ async function listAll<T>(deps: SurfaceDeps, method: string, key: string, check:
       else if (items.length < MAX_ITEMS) items.push(item as T);
     }
     const next = result.nextCursor;
-    if (next !== undefined && next !== null && (typeof next !== 'string' || next.length > 4_096)) throw new ProtocolViolationError(`${method}: "nextCursor" must be a string`);
+    if (next !== undefined && next !== null && (typeof next !== 'string' || next.length > 4_096))
+      throw new ProtocolViolationError(`${method}: "nextCursor" must be a string`);
     if (typeof next !== 'string' || next === '' || items.length >= MAX_ITEMS) return items;
     if (seen.has(next)) throw new ProtocolViolationError(`${method}: the server repeated a pagination cursor`);
     seen.add(next);
@@ -101,36 +108,60 @@ async function listAll<T>(deps: SurfaceDeps, method: string, key: string, check:
 const str = (v: unknown) => v === undefined || typeof v === 'string';
 
 export function listResources(deps: SurfaceDeps, options: { signal?: AbortSignal } = {}): Promise<ListedResource[]> {
-  return listAll(deps, Method.resourcesList, 'resources', (r) => {
-    if (typeof r.uri !== 'string' || typeof r.name !== 'string') return 'a resource needs string "uri" and "name"';
-    if (!str(r.title) || !str(r.description) || !str(r.mimeType)) return 'title, description and mimeType must be strings';
-    if (r.size !== undefined && !(typeof r.size === 'number' && Number.isFinite(r.size) && r.size >= 0)) return '"size" must be a non-negative number';
-    return undefined;
-  }, options.signal);
+  return listAll(
+    deps,
+    Method.resourcesList,
+    'resources',
+    (r) => {
+      if (typeof r.uri !== 'string' || typeof r.name !== 'string') return 'a resource needs string "uri" and "name"';
+      if (!str(r.title) || !str(r.description) || !str(r.mimeType)) return 'title, description and mimeType must be strings';
+      if (r.size !== undefined && !(typeof r.size === 'number' && Number.isFinite(r.size) && r.size >= 0)) return '"size" must be a non-negative number';
+      return undefined;
+    },
+    options.signal,
+  );
 }
 
 export function listResourceTemplates(deps: SurfaceDeps, options: { signal?: AbortSignal } = {}): Promise<ListedResourceTemplate[]> {
-  return listAll(deps, Method.resourceTemplatesList, 'resourceTemplates', (t) => {
-    if (typeof t.uriTemplate !== 'string' || typeof t.name !== 'string') return 'a template needs string "uriTemplate" and "name"';
-    if (!str(t.title) || !str(t.description) || !str(t.mimeType)) return 'title, description and mimeType must be strings';
-    return undefined;
-  }, options.signal);
+  return listAll(
+    deps,
+    Method.resourceTemplatesList,
+    'resourceTemplates',
+    (t) => {
+      if (typeof t.uriTemplate !== 'string' || typeof t.name !== 'string') return 'a template needs string "uriTemplate" and "name"';
+      if (!str(t.title) || !str(t.description) || !str(t.mimeType)) return 'title, description and mimeType must be strings';
+      return undefined;
+    },
+    options.signal,
+  );
 }
 
 export function listPrompts(deps: SurfaceDeps, options: { signal?: AbortSignal } = {}): Promise<ListedPrompt[]> {
-  return listAll(deps, Method.promptsList, 'prompts', (p) => {
-    if (typeof p.name !== 'string') return 'a prompt needs a string "name"';
-    if (!str(p.title) || !str(p.description)) return 'title and description must be strings';
-    if (p.arguments !== undefined) {
-      if (!Array.isArray(p.arguments)) return '"arguments" must be a list';
-      for (const a of p.arguments) {
-        if (!isPlainObject(a) || typeof a.name !== 'string' || !str(a.description) || !str(a.title) || (a.required !== undefined && typeof a.required !== 'boolean')) {
-          return 'each argument needs a string "name" (and string description, boolean required)';
+  return listAll(
+    deps,
+    Method.promptsList,
+    'prompts',
+    (p) => {
+      if (typeof p.name !== 'string') return 'a prompt needs a string "name"';
+      if (!str(p.title) || !str(p.description)) return 'title and description must be strings';
+      if (p.arguments !== undefined) {
+        if (!Array.isArray(p.arguments)) return '"arguments" must be a list';
+        for (const a of p.arguments) {
+          if (
+            !isPlainObject(a) ||
+            typeof a.name !== 'string' ||
+            !str(a.description) ||
+            !str(a.title) ||
+            (a.required !== undefined && typeof a.required !== 'boolean')
+          ) {
+            return 'each argument needs a string "name" (and string description, boolean required)';
+          }
         }
       }
-    }
-    return undefined;
-  }, options.signal);
+      return undefined;
+    },
+    options.signal,
+  );
 }
 
 /** `resources/read`, answering the server's questions when it asks first. */
@@ -146,11 +177,13 @@ export async function getPrompt(deps: SurfaceDeps, name: string, args: Record<st
   const result = await withInputRounds(deps, Method.promptsGet, { name, arguments: args }, name, options);
   if (!Array.isArray(result.messages)) throw new ProtocolViolationError('prompts/get: the result has no "messages" array');
   result.messages.forEach((m, i) => {
-    if (!isPlainObject(m) || (m.role !== 'user' && m.role !== 'assistant')) throw new ProtocolViolationError(`prompts/get: messages[${i}] needs role "user" or "assistant"`);
+    if (!isPlainObject(m) || (m.role !== 'user' && m.role !== 'assistant'))
+      throw new ProtocolViolationError(`prompts/get: messages[${i}] needs role "user" or "assistant"`);
     const problem = contentBlockProblem(m.content);
     if (problem) throw new ProtocolViolationError(`prompts/get: messages[${i}].content is invalid: ${problem}`);
   });
-  if (result.description !== undefined && typeof result.description !== 'string') throw new ProtocolViolationError('prompts/get: "description" must be a string');
+  if (result.description !== undefined && typeof result.description !== 'string')
+    throw new ProtocolViolationError('prompts/get: "description" must be a string');
   return {
     ...(result.description !== undefined ? { description: result.description as string } : {}),
     messages: result.messages as GetPromptResult['messages'],
@@ -159,8 +192,18 @@ export async function getPrompt(deps: SurfaceDeps, name: string, args: Record<st
 }
 
 /** `completion/complete`: suggestions for an argument of a prompt or a resource template. */
-export async function complete(deps: SurfaceDeps, ref: CompletionRef, argument: { name: string; value: string }, context: Record<string, string> = {}, options: { signal?: AbortSignal } = {}): Promise<CompleteResult> {
-  const result = await deps.rpc(Method.complete, { ref, argument, ...(Object.keys(context).length ? { context: { arguments: context } } : {}) }, { signal: options.signal });
+export async function complete(
+  deps: SurfaceDeps,
+  ref: CompletionRef,
+  argument: { name: string; value: string },
+  context: Record<string, string> = {},
+  options: { signal?: AbortSignal } = {},
+): Promise<CompleteResult> {
+  const result = await deps.rpc(
+    Method.complete,
+    { ref, argument, ...(Object.keys(context).length ? { context: { arguments: context } } : {}) },
+    { signal: options.signal },
+  );
   const completion = result.completion;
   if (!isPlainObject(completion) || !Array.isArray(completion.values) || !completion.values.every((v) => typeof v === 'string')) {
     throw new ProtocolViolationError('completion/complete: "completion.values" must be a list of strings');
@@ -174,7 +217,11 @@ export async function complete(deps: SurfaceDeps, ref: CompletionRef, argument: 
 
 /** The server kept asking for input past the client's `maxInputRounds`. */
 export class InputRoundsExceeded extends ToolClientError {
-  constructor(readonly method: string, readonly target: string, readonly maxRounds: number) {
+  constructor(
+    readonly method: string,
+    readonly target: string,
+    readonly maxRounds: number,
+  ) {
     super(`${method} ${target}: the server still asked for input after ${maxRounds} rounds of answers; the request was abandoned`);
   }
 }
@@ -185,18 +232,28 @@ export class InputRoundsExceeded extends ToolClientError {
  * the request is sent again with the answers and the server's requestState,
  * until it completes. The whole exchange shares one deadline.
  */
-async function withInputRounds(deps: SurfaceDeps, method: string, params: Record<string, unknown>, target: string, options: SurfaceOptions): Promise<Record<string, unknown>> {
+async function withInputRounds(
+  deps: SurfaceDeps,
+  method: string,
+  params: Record<string, unknown>,
+  target: string,
+  options: SurfaceOptions,
+): Promise<Record<string, unknown>> {
   const timeoutMs = options.timeoutMs ?? deps.timeoutMs;
   const budget = { deadline: Date.now() + timeoutMs, timeoutMs, signal: options.signal };
   let retry: Record<string, unknown> = {};
   for (let round = 0; ; round++) {
     const responder = deps.inputs();
-    const result = await deps.rpc(method, { ...params, ...retry }, {
-      signal: options.signal,
-      timeoutMs,
-      deadline: budget.deadline,
-      acceptInputRequired: deps.era() === 'modern' && responder !== undefined,
-    });
+    const result = await deps.rpc(
+      method,
+      { ...params, ...retry },
+      {
+        signal: options.signal,
+        timeoutMs,
+        deadline: budget.deadline,
+        acceptInputRequired: deps.era() === 'modern' && responder !== undefined,
+      },
+    );
     if (result.resultType !== 'input_required') return result;
     if (!responder) throw new InputRequiredError(method, result.inputRequests);
     if (round >= deps.maxInputRounds) throw new InputRoundsExceeded(method, target, deps.maxInputRounds);

@@ -68,8 +68,10 @@ export class ClientSession {
     options.onRequestId?.(id);
     const wire = options.wire ?? this.wire;
     // One CLIENT span per request, its trace context carried in _meta (a no-op when no OpenTelemetry SDK is registered).
-    return traceClientRequest(() => this.traceFacts(method, params, id, wire), this.metaFor(wire, options, id), (meta) =>
-      this.send(method, meta ? { ...params, _meta: meta } : params, id, wire, deadline, timeoutMs, options),
+    return traceClientRequest(
+      () => this.traceFacts(method, params, id, wire),
+      this.metaFor(wire, options, id),
+      (meta) => this.send(method, meta ? { ...params, _meta: meta } : params, id, wire, deadline, timeoutMs, options),
     );
   }
 
@@ -87,7 +89,15 @@ export class ClientSession {
     };
   }
 
-  private send(method: string, body: Record<string, unknown>, id: number, wire: WireContext, deadline: number, timeoutMs: number, options: RequestOptions): Promise<Record<string, unknown>> {
+  private send(
+    method: string,
+    body: Record<string, unknown>,
+    id: number,
+    wire: WireContext,
+    deadline: number,
+    timeoutMs: number,
+    options: RequestOptions,
+  ): Promise<Record<string, unknown>> {
     return withDeadline(method, { deadline, timeoutMs, signal: options.signal }, async (signal) => {
       try {
         const response = await this.transport.request(
@@ -131,7 +141,9 @@ export class ClientSession {
     if (wire.era === 'modern') {
       meta[META.protocolVersion] = wire.protocolVersion;
       const caps = this.identity.capabilities;
-      meta[META.clientCapabilities] = options.extensions ? { ...caps, extensions: { ...(caps as { extensions?: object }).extensions, ...options.extensions } } : caps;
+      meta[META.clientCapabilities] = options.extensions
+        ? { ...caps, extensions: { ...(caps as { extensions?: object }).extensions, ...options.extensions } }
+        : caps;
       meta[META.clientInfo] = this.identity.clientInfo;
       if (this.identity.logLevel) meta[META.logLevel] = this.identity.logLevel;
     }

@@ -10,7 +10,10 @@ export class SharedRun<T> {
   private readonly stop = new AbortController();
   private waiting = 0;
 
-  constructor(private readonly method: string, work: (signal: AbortSignal) => Promise<T>) {
+  constructor(
+    private readonly method: string,
+    work: (signal: AbortSignal) => Promise<T>,
+  ) {
     this.result = work(this.stop.signal);
     // Every caller may have given up before it fails: that is nobody's unhandled rejection.
     this.result.catch(() => {});

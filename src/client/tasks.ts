@@ -43,14 +43,22 @@ export const MAX_TASK_ID = 200;
 
 /** The task ended as `failed`: the error the server recorded for it. */
 export class TaskFailedError extends McpRpcError {
-  constructor(readonly taskId: string, code: number, message: string, data?: unknown) {
+  constructor(
+    readonly taskId: string,
+    code: number,
+    message: string,
+    data?: unknown,
+  ) {
     super(code, message, data);
   }
 }
 
 /** The task ended as `cancelled` without this client asking (the server or its operator stopped it). */
 export class TaskCancelledError extends ToolClientError {
-  constructor(readonly taskId: string, statusMessage?: string) {
+  constructor(
+    readonly taskId: string,
+    statusMessage?: string,
+  ) {
     super(`task ${taskId} was cancelled${statusMessage ? `: ${clip(statusMessage, 500)}` : ''}`);
   }
 }
@@ -65,11 +73,15 @@ export class TaskExpiredError extends ToolClientError {
 /** Checks a task from the server (a CreateTaskResult, a GetTaskResult or a notifications/tasks). */
 export function readTask(method: string, value: Record<string, unknown>): TaskInfo {
   const { taskId, status, statusMessage, createdAt, lastUpdatedAt, ttlMs, pollIntervalMs } = value;
-  if (typeof taskId !== 'string' || taskId.length === 0 || taskId.length > MAX_TASK_ID) throw new ProtocolViolationError(`${method}: "taskId" must be a non-empty string`);
-  if (typeof status !== 'string' || !STATUSES.has(status)) throw new ProtocolViolationError(`${method}: unknown task status ${JSON.stringify(clip(String(status), 40))}`);
+  if (typeof taskId !== 'string' || taskId.length === 0 || taskId.length > MAX_TASK_ID)
+    throw new ProtocolViolationError(`${method}: "taskId" must be a non-empty string`);
+  if (typeof status !== 'string' || !STATUSES.has(status))
+    throw new ProtocolViolationError(`${method}: unknown task status ${JSON.stringify(clip(String(status), 40))}`);
   if (statusMessage !== undefined && typeof statusMessage !== 'string') throw new ProtocolViolationError(`${method}: "statusMessage" must be a string`);
-  if (ttlMs !== undefined && ttlMs !== null && !(typeof ttlMs === 'number' && Number.isFinite(ttlMs) && ttlMs >= 0)) throw new ProtocolViolationError(`${method}: "ttlMs" must be a non-negative number or null`);
-  if (pollIntervalMs !== undefined && !(typeof pollIntervalMs === 'number' && Number.isFinite(pollIntervalMs) && pollIntervalMs >= 0)) throw new ProtocolViolationError(`${method}: "pollIntervalMs" must be a non-negative number`);
+  if (ttlMs !== undefined && ttlMs !== null && !(typeof ttlMs === 'number' && Number.isFinite(ttlMs) && ttlMs >= 0))
+    throw new ProtocolViolationError(`${method}: "ttlMs" must be a non-negative number or null`);
+  if (pollIntervalMs !== undefined && !(typeof pollIntervalMs === 'number' && Number.isFinite(pollIntervalMs) && pollIntervalMs >= 0))
+    throw new ProtocolViolationError(`${method}: "pollIntervalMs" must be a non-negative number`);
   const task: TaskInfo = { taskId, status: status as TaskStatus, ttlMs: typeof ttlMs === 'number' ? ttlMs : null };
   if (statusMessage !== undefined) task.statusMessage = clip(statusMessage, 2_000);
   if (typeof createdAt === 'string') task.createdAt = createdAt;
@@ -83,7 +95,8 @@ export function readTask(method: string, value: Record<string, unknown>): TaskIn
     task.result = value.result;
   } else if (status === 'failed') {
     const error = value.error;
-    if (!isPlainObject(error) || !Number.isInteger(error.code) || typeof error.message !== 'string') throw new ProtocolViolationError(`${method}: a failed task needs an "error" with a code and a message`);
+    if (!isPlainObject(error) || !Number.isInteger(error.code) || typeof error.message !== 'string')
+      throw new ProtocolViolationError(`${method}: a failed task needs an "error" with a code and a message`);
     task.error = { code: error.code as number, message: clip(error.message, 1_000), ...(error.data !== undefined ? { data: error.data } : {}) };
   }
   return task;
@@ -105,7 +118,12 @@ export async function cancelTask(deps: TaskDeps, taskId: string, options: { sign
 }
 
 /** `tasks/update`: answers to the task's outstanding questions, keyed as the server asked them. */
-export async function updateTask(deps: TaskDeps, taskId: string, inputResponses: Record<string, unknown>, options: { signal?: AbortSignal } = {}): Promise<void> {
+export async function updateTask(
+  deps: TaskDeps,
+  taskId: string,
+  inputResponses: Record<string, unknown>,
+  options: { signal?: AbortSignal } = {},
+): Promise<void> {
   checkTaskId(taskId);
   if (!isPlainObject(inputResponses)) throw new TypeError('inputResponses must be a plain object');
   await deps.rpc('tasks/update', { taskId, inputResponses }, { signal: options.signal, timeoutMs: deps.timeoutMs, extensions: TASKS_EXTENSIONS });
@@ -138,7 +156,12 @@ export function taskReporter(onTask: TaskCallOptions['onTask'], warn: (message: 
  * `tasks/cancel` and rejects with CancelledError. A failed task rejects with
  * TaskFailedError, one cancelled elsewhere with TaskCancelledError.
  */
-export async function followTask(deps: TaskDeps, created: Record<string, unknown>, toolName: string, options: TaskCallOptions & { signal?: AbortSignal }): Promise<Record<string, unknown>> {
+export async function followTask(
+  deps: TaskDeps,
+  created: Record<string, unknown>,
+  toolName: string,
+  options: TaskCallOptions & { signal?: AbortSignal },
+): Promise<Record<string, unknown>> {
   let task = readTask('tools/call', created);
   const { signal } = options;
   const answered = new Set<string>();
@@ -187,7 +210,8 @@ async function answer(deps: TaskDeps, task: TaskInfo, toolName: string, answered
 function outcome(task: TaskInfo): Record<string, unknown> {
   if (task.status === 'completed') {
     const type = task.result!.resultType;
-    if (type !== undefined && type !== 'complete') throw new ProtocolViolationError(`tasks/get: a completed task's result has resultType ${JSON.stringify(clip(String(type), 40))}`);
+    if (type !== undefined && type !== 'complete')
+      throw new ProtocolViolationError(`tasks/get: a completed task's result has resultType ${JSON.stringify(clip(String(type), 40))}`);
     return task.result!;
   }
   if (task.status === 'failed') throw new TaskFailedError(task.taskId, task.error!.code, task.error!.message, task.error!.data);

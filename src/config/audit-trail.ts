@@ -56,7 +56,12 @@ export function defaultAuditFile(stateDir: string, env: NodeJS.ProcessEnv = proc
  * (defaultAuditFile: under $TOOLWRIGHT_AUDIT_DIR, else in `stateDir`, the config's folder's
  * `.toolwright/`).
  */
-export function sqliteTrailOf(audit: ServerConfig['audit'], baseDir: string, env: NodeJS.ProcessEnv = process.env, stateDir = join(baseDir, '.toolwright')): SqliteTrail | undefined {
+export function sqliteTrailOf(
+  audit: ServerConfig['audit'],
+  baseDir: string,
+  env: NodeJS.ProcessEnv = process.env,
+  stateDir = join(baseDir, '.toolwright'),
+): SqliteTrail | undefined {
   if (audit === undefined) return { file: resolve(defaultAuditFile(stateDir, env)), retention: undefined };
   if (audit === false || audit.sqlite === false) return undefined;
   // A PostgreSQL trail replaces the default file; SQLite as well only when named.

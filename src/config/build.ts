@@ -79,7 +79,16 @@ export function buildServer(config: ToolwrightConfig, baseDir: string, version: 
   return {
     server,
     transport: s.transport,
-    http: { host: s.host, port: s.port, path: s.path, allowedHosts: s.allowedHosts, allowedOrigins: s.allowedOrigins, maxBodyBytes: s.maxBodyBytes, auth: s.auth, ...s.http },
+    http: {
+      host: s.host,
+      port: s.port,
+      path: s.path,
+      allowedHosts: s.allowedHosts,
+      allowedOrigins: s.allowedOrigins,
+      maxBodyBytes: s.maxBodyBytes,
+      auth: s.auth,
+      ...s.http,
+    },
     allowUnauthenticatedNetwork: s.allowUnauthenticatedNetwork,
     shutdownGraceMs: s.shutdownGraceMs,
   };

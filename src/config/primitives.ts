@@ -37,7 +37,12 @@ export function addConfiguredPrimitives(server: ToolServer, config: ToolwrightCo
         deny: config.resources?.deny,
         maxReadBytes: config.resources?.maxReadBytes,
       });
-      const { resources, templates } = fsResources({ sandbox, scheme: config.resources?.scheme ?? 'folder', listFiles: true, maxListed: config.resources?.maxListed });
+      const { resources, templates } = fsResources({
+        sandbox,
+        scheme: config.resources?.scheme ?? 'folder',
+        listFiles: true,
+        maxListed: config.resources?.maxListed,
+      });
       server.resources.add(...resources).addTemplate(...templates);
     });
   }
@@ -60,7 +65,8 @@ function checkFolder(resolved: string, written: string): void {
     stat = statSync(resolved);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') throw new Error(`${JSON.stringify(written)} does not exist (relative to the config's folder); create it or fix the path`);
+    if (code === 'ENOENT' || code === 'ENOTDIR')
+      throw new Error(`${JSON.stringify(written)} does not exist (relative to the config's folder); create it or fix the path`);
     throw new Error(`${JSON.stringify(written)} cannot be read (${code ?? (err as Error).message})`);
   }
   if (!stat.isDirectory()) throw new Error(`${JSON.stringify(written)} is not a folder (every *.md file in the folder is a prompt)`);

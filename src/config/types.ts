@@ -71,7 +71,17 @@ export interface ServerConfig {
   shutdownGraceMs?: number;
   limits?: LimitOptions;
   /** Long-running calls as tasks: where they are kept (a SQLite file, relative to the config), TTL, polling interval, modes; false: no tasks. */
-  tasks?: false | { store?: string; leaseMs?: number; ttlMs?: number | null; pollIntervalMs?: number; maxActive?: number; defaultMode?: TaskMode; tools?: Record<string, TaskMode> };
+  tasks?:
+    | false
+    | {
+        store?: string;
+        leaseMs?: number;
+        ttlMs?: number | null;
+        pollIntervalMs?: number;
+        maxActive?: number;
+        defaultMode?: TaskMode;
+        tools?: Record<string, TaskMode>;
+      };
   /**
    * false: no audit trail. Default: SQLite audit.db in the state folder (docs/audit.md, "Where state lives").
    * `postgres`: a postgres:// URL (`${NAME}` expands from the environment): the trail in

@@ -5,7 +5,10 @@ import { packageFile } from '../package-files.js';
 import { describeValidationErrors } from '../schema/format-errors.js';
 
 export class ConfigError extends Error {
-  constructor(readonly file: string, readonly problems: string[]) {
+  constructor(
+    readonly file: string,
+    readonly problems: string[],
+  ) {
     super(`${file} is not a valid toolwright config:\n- ${problems.join('\n- ')}`);
     this.name = 'ConfigError';
   }
@@ -34,7 +37,9 @@ export function validateConfig(config: unknown, file: string): void {
 
 /** "did you mean …?" for a misspelt key, from the keys the schema allows there. */
 function suggestion(errors: ErrorObject[], line: string): string {
-  const e = errors.find((err) => err.keyword === 'additionalProperties' && line.includes(String((err.params as { additionalProperty: string }).additionalProperty)));
+  const e = errors.find(
+    (err) => err.keyword === 'additionalProperties' && line.includes(String((err.params as { additionalProperty: string }).additionalProperty)),
+  );
   if (!e) return '';
   const wrong = String((e.params as { additionalProperty: string }).additionalProperty);
   const allowed = Object.keys((e.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {});

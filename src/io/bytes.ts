@@ -75,7 +75,10 @@ export function fromBase64(text: string): Uint8Array<ArrayBuffer> {
 /** fromBase64 without Buffer (exported for its test). */
 export function fromBase64Web(text: string): Uint8Array<ArrayBuffer> {
   const end = text.indexOf('=');
-  const clean = (end === -1 ? text : text.slice(0, end)).replace(/-/g, '+').replace(/_/g, '/').replace(/[^A-Za-z0-9+/]/g, '');
+  const clean = (end === -1 ? text : text.slice(0, end))
+    .replace(/-/g, '+')
+    .replace(/_/g, '/')
+    .replace(/[^A-Za-z0-9+/]/g, '');
   // A dangling single character carries no whole byte: Buffer drops it.
   const usable = clean.length % 4 === 1 ? clean.slice(0, -1) : clean;
   const binary = atob(usable + '='.repeat((4 - (usable.length % 4)) % 4));

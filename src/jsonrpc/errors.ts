@@ -29,9 +29,7 @@ export class RpcError extends Error {
   }
 
   toJSON(): { code: number; message: string; data?: unknown } {
-    return this.data === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, data: this.data };
+    return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
   }
 }
 

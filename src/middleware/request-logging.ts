@@ -38,10 +38,18 @@ export function requestLogging(options: RequestLoggingOptions = {}): AnyMiddlewa
   const withArguments = options.arguments === true;
   return async (ctx: MiddlewareContext, next) => {
     const startedAt = performance.now();
-    const fields: Record<string, unknown> = { method: ctx.method, era: ctx.era, principal: ctx.caller.method === 'anonymous' ? null : ctx.caller.id, ...(ctx.caller.tenant !== undefined ? { tenant: ctx.caller.tenant } : {}), requestId: ctx.requestId, transport: ctx.transport };
+    const fields: Record<string, unknown> = {
+      method: ctx.method,
+      era: ctx.era,
+      principal: ctx.caller.method === 'anonymous' ? null : ctx.caller.id,
+      ...(ctx.caller.tenant !== undefined ? { tenant: ctx.caller.tenant } : {}),
+      requestId: ctx.requestId,
+      transport: ctx.transport,
+    };
     const target = targetOf(ctx.params);
     if (target !== undefined) fields.target = target;
-    if (withArguments && ctx.params?.arguments !== undefined) fields.arguments = redactArguments(ctx.params.arguments, (ctx as Partial<ToolCallMiddlewareContext>).tool?.inputSchema, { maxStringChars: 1024 });
+    if (withArguments && ctx.params?.arguments !== undefined)
+      fields.arguments = redactArguments(ctx.params.arguments, (ctx as Partial<ToolCallMiddlewareContext>).tool?.inputSchema, { maxStringChars: 1024 });
     try {
       const result = await next();
       fields.outcome = result === undefined ? 'cancelled' : (result as { isError?: unknown }).isError === true ? 'tool_error' : 'ok';

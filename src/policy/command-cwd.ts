@@ -22,14 +22,18 @@ export async function resolveWorkingDirectoryIn(root: string, relative: string |
   if (relative === undefined || relative === '' || relative === '.') return { cwd: realRoot, realRoot };
   const shown = JSON.stringify(relative.length > 200 ? `${relative.slice(0, 200)}…` : relative);
   if (relative.includes('\0')) throw new CommandRefusal(`cwd ${shown} contains a NUL character.`);
-  if (isAbsolute(relative)) throw new CommandRefusal(`cwd ${shown} is absolute; give a directory relative to the working root (e.g. "src" or "."), which is where commands run.`);
+  if (isAbsolute(relative))
+    throw new CommandRefusal(`cwd ${shown} is absolute; give a directory relative to the working root (e.g. "src" or "."), which is where commands run.`);
   let real: string;
   try {
     real = await realpath(resolve(realRoot, relative));
   } catch {
     throw new CommandRefusal(`cwd ${shown} does not exist inside the working root. Give an existing directory relative to it, or omit cwd to run in the root.`);
   }
-  if (!isWithin(real, realRoot)) throw new CommandRefusal(`cwd ${shown} leads outside the working root (through ".." or a symbolic link). Commands run only inside the root; give a directory within it.`);
+  if (!isWithin(real, realRoot))
+    throw new CommandRefusal(
+      `cwd ${shown} leads outside the working root (through ".." or a symbolic link). Commands run only inside the root; give a directory within it.`,
+    );
   if (!(await stat(real)).isDirectory()) throw new CommandRefusal(`cwd ${shown} is not a directory.`);
   return { cwd: real, realRoot };
 }

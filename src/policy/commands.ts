@@ -72,8 +72,10 @@ export class CommandPolicy {
     this.maxArgLength = options.maxArgLength ?? 4096;
     for (const [name, entry] of Object.entries(options.commands)) {
       if (!NAME.test(name)) throw new RangeError(`exec: command name "${name}" must be 1–64 characters of letters, digits, _ . + -`);
-      if (typeof entry.path !== 'string' || !entry.path.startsWith('/')) throw new RangeError(`exec: command "${name}" needs an absolute "path" to its executable`);
-      if (entry.hardening !== undefined && entry.hardening !== 'auto' && entry.hardening !== 'git') throw new RangeError(`exec: command "${name}" has an unknown "hardening" ${JSON.stringify(entry.hardening)}; use "auto" or "git"`);
+      if (typeof entry.path !== 'string' || !entry.path.startsWith('/'))
+        throw new RangeError(`exec: command "${name}" needs an absolute "path" to its executable`);
+      if (entry.hardening !== undefined && entry.hardening !== 'auto' && entry.hardening !== 'git')
+        throw new RangeError(`exec: command "${name}" has an unknown "hardening" ${JSON.stringify(entry.hardening)}; use "auto" or "git"`);
       const hardening = hardeningOf(entry);
       this.commands.set(name, {
         name,
@@ -107,7 +109,8 @@ export class CommandPolicy {
     if (args.length > command.maxArgs) throw new CommandRefusal(`${name} accepts at most ${command.maxArgs} arguments; ${args.length} were given.`);
     args.forEach((arg, i) => {
       if (arg.includes('\0')) throw new CommandRefusal(`Argument ${i + 1} of ${name} contains a NUL character, which no argument can hold.`);
-      if (arg.length > this.maxArgLength) throw new CommandRefusal(`Argument ${i + 1} of ${name} is ${arg.length} characters; the limit is ${this.maxArgLength}.`);
+      if (arg.length > this.maxArgLength)
+        throw new CommandRefusal(`Argument ${i + 1} of ${name} is ${arg.length} characters; the limit is ${this.maxArgLength}.`);
       const allowed = i < command.positional.length ? [command.positional[i]] : command.rest;
       if (!allowed.some((re) => re.test(arg))) throw new CommandRefusal(argumentRefusal(command, i, arg));
     });
@@ -118,11 +121,17 @@ export class CommandPolicy {
 
   /** One line per command for the tool description: name, purpose, argument rule, read-only or not. */
   summary(): string {
-    return [...this.commands.values()].map((c) => `${c.name}${c.entry.description ? ` (${c.entry.description})` : ''}: ${argumentRule(c)}${c.entry.readOnly ? '; read-only' : ''}${c.hardening === 'git' ? HARDENED_GIT_NOTE : ''}`).join('\n');
+    return [...this.commands.values()]
+      .map(
+        (c) =>
+          `${c.name}${c.entry.description ? ` (${c.entry.description})` : ''}: ${argumentRule(c)}${c.entry.readOnly ? '; read-only' : ''}${c.hardening === 'git' ? HARDENED_GIT_NOTE : ''}`,
+      )
+      .join('\n');
   }
 }
 
-const HARDENED_GIT_NOTE = '; runs hardened: no global options before the subcommand, no pager, hooks or fsmonitor, and a repository whose configuration defines programs (filters, diff or merge drivers, aliases) is refused';
+const HARDENED_GIT_NOTE =
+  '; runs hardened: no global options before the subcommand, no pager, hooks or fsmonitor, and a repository whose configuration defines programs (filters, diff or merge drivers, aliases) is refused';
 
 /**
  * The profile of an entry: "git" when asked for, or when the executable is
@@ -164,6 +173,7 @@ function argumentRefusal(command: CompiledCommand, i: number, arg: string): stri
 function argumentRule(c: CompiledCommand): string {
   const source = (re: RegExp) => re.source.slice(4, -2);
   const parts = c.positional.map((re, i) => `argument ${i + 1} matching /${source(re)}/`);
-  if (c.rest.length > 0) parts.push(`${parts.length > 0 ? 'further arguments' : 'arguments'} each matching one of ${c.rest.map((re) => `/${source(re)}/`).join(', ')}`);
+  if (c.rest.length > 0)
+    parts.push(`${parts.length > 0 ? 'further arguments' : 'arguments'} each matching one of ${c.rest.map((re) => `/${source(re)}/`).join(', ')}`);
   return parts.length === 0 ? 'no arguments' : parts.join(', ');
 }

@@ -6,7 +6,10 @@ export class ConcurrencyGate {
   private running = 0;
   private readonly waiting: Array<() => void> = [];
 
-  constructor(readonly maxInFlight: number, readonly maxQueued: number) {
+  constructor(
+    readonly maxInFlight: number,
+    readonly maxQueued: number,
+  ) {
     if (!Number.isInteger(maxInFlight) || maxInFlight < 1) throw new RangeError('maxInFlight must be a positive integer');
     if (!Number.isInteger(maxQueued) || maxQueued < 0) throw new RangeError('maxQueued must be a non-negative integer');
   }

@@ -20,7 +20,10 @@ export class FixedWindows {
   private readonly windows = new Map<string, Window>();
   private nextSweep = 0;
 
-  constructor(private readonly points: number, private readonly durationMs: number) {}
+  constructor(
+    private readonly points: number,
+    private readonly durationMs: number,
+  ) {}
 
   /** Takes a point: undefined when taken, else the ms until the key's window ends. */
   take(key: string): number | undefined {

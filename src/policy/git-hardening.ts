@@ -156,7 +156,9 @@ export function checkGitArguments(name: string, args: readonly string[]): void {
   let i = 0;
   for (; i < args.length && args[i].startsWith('-'); i++) {
     if (!SAFE_GLOBAL_OPTIONS.has(args[i])) {
-      throw new CommandRefusal(`${name}: the option ${shown(args[i])} before the subcommand is refused: git's global options (-c, -C, --git-dir, --work-tree, --exec-path, --config-env, -p, --help, …) can reconfigure git or run programs. Put options after the subcommand (e.g. "status --short").`);
+      throw new CommandRefusal(
+        `${name}: the option ${shown(args[i])} before the subcommand is refused: git's global options (-c, -C, --git-dir, --work-tree, --exec-path, --config-env, -p, --help, …) can reconfigure git or run programs. Put options after the subcommand (e.g. "status --short").`,
+      );
     }
   }
   if (i === args.length) return;
@@ -168,7 +170,9 @@ export function checkGitArguments(name: string, args: readonly string[]): void {
     if (arg === '--') break; // what follows is pathspecs, never options
     const refused = refusedLongOption(arg) ?? refusedShortOption(arg, shortRefused);
     if (refused) {
-      throw new CommandRefusal(`${name}: ${shown(arg)} is refused on this server: ${refused} can run a program, reach outside the repository, or turn the protection of repository configuration back off.`);
+      throw new CommandRefusal(
+        `${name}: ${shown(arg)} is refused on this server: ${refused} can run a program, reach outside the repository, or turn the protection of repository configuration back off.`,
+      );
     }
   }
 }
@@ -289,7 +293,8 @@ export function dangerousGitConfig(listOutput: string): { key: string; why: stri
 
 function reason(k: ConfigKey, lower: string, value: string): string | undefined {
   if (k.section === 'alias') return 'an alias can run any shell command';
-  if (k.subsection !== undefined && PROGRAM_VARIABLES_BY_SECTION[k.section]?.includes(k.variable)) return `it names a program git runs (${k.section} ${k.variable})`;
+  if (k.subsection !== undefined && PROGRAM_VARIABLES_BY_SECTION[k.section]?.includes(k.variable))
+    return `it names a program git runs (${k.section} ${k.variable})`;
   if (REFUSED_KEYS.has(lower)) return 'it names a program git runs';
   if (k.section === 'submodule' && k.variable === 'update' && value.trimStart().startsWith('!')) return 'a "!command" update runs a shell command';
   if (k.section === 'sendemail' && k.variable === 'smtpserver' && value.startsWith('/')) return 'it names a program git runs';

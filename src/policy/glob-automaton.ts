@@ -140,7 +140,12 @@ export class GlobAutomaton {
         return this.add(Kind.Split, 0, -1, [next, run]);
       }
       case 'alt':
-        return this.add(Kind.Split, 0, -1, node.alternatives.map((alt) => this.sequence(alt, next)));
+        return this.add(
+          Kind.Split,
+          0,
+          -1,
+          node.alternatives.map((alt) => this.sequence(alt, next)),
+        );
     }
   }
 

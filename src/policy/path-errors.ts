@@ -8,7 +8,10 @@ import { ToolError } from '../protocol/tool-error.js';
  * absolute paths).
  */
 export class PathError extends ToolError {
-  constructor(message: string, readonly code: string) {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
     super(message);
     this.name = 'PathError';
   }

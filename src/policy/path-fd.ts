@@ -88,7 +88,10 @@ export async function openChildDir(dir: HeldDir, name: string, expected?: fs.Sta
   }
   const handle = await fsp.open(at(dir, name), DIR_FLAGS);
   if (expected) {
-    const st = await handle.stat().catch(async (err) => { await handle.close(); throw err; });
+    const st = await handle.stat().catch(async (err) => {
+      await handle.close();
+      throw err;
+    });
     if (!sameFile(st, expected)) {
       await handle.close();
       throw codeError('ESTALE');

@@ -19,7 +19,10 @@ export function parseUserPath(input: unknown): ParsedPath {
   // Other control characters are legal in POSIX names but let a name forge lines in tool output.
   if (/[\x01-\x1f\x7f]/.test(input)) throw new PathError('The path contains control characters; use a path with printable characters only.', 'EINVAL');
   if (/^[A-Za-z]:/.test(input) || input.includes('\\') || input.startsWith('//')) {
-    throw new PathError('Windows-style paths (drive letters, backslashes, UNC shares) are not accepted; use forward slashes, relative to the root, e.g. "notes/todo.txt".', 'EINVAL');
+    throw new PathError(
+      'Windows-style paths (drive letters, backslashes, UNC shares) are not accepted; use forward slashes, relative to the root, e.g. "notes/todo.txt".',
+      'EINVAL',
+    );
   }
   const segments = input.split('/').filter((s) => s !== '' && s !== '.');
   if (segments.includes('..')) {

@@ -53,7 +53,9 @@ export async function checkPath(start: SandboxRoot, segments: readonly string[],
   // one, then refused either way: links are never written through.
   let probing = false;
   try {
-    const checked = await walk(start, segments, options, display, () => { probing = true; });
+    const checked = await walk(start, segments, options, display, () => {
+      probing = true;
+    });
     if (probing) throw linkRefused(display);
     return checked;
   } catch (err) {
@@ -82,7 +84,9 @@ async function walk(start: SandboxRoot, segments: readonly string[], options: Ch
       const last = pending.length === 0;
       // Before the name is looked at: a protected name gets one answer whether it exists or not.
       options.assertAllowed([...dirs, name]);
-      const st = await lstatAt(dir, name).catch((err) => { throw fsError(err, display, 'open'); });
+      const st = await lstatAt(dir, name).catch((err) => {
+        throw fsError(err, display, 'open');
+      });
       if (!st) {
         if (fromLink) throw new PathError(`${quote(display)} goes through a symbolic link whose target does not exist; it is refused.`, 'ELOOP');
         return { root, dirs, missing: [name, ...pending.map((p) => p.name)] };
@@ -94,7 +98,9 @@ async function walk(start: SandboxRoot, segments: readonly string[], options: Ch
         }
         if (++links > MAX_LINKS) throw fsError({ code: 'ELOOP' }, display, 'open');
         // EINVAL: no longer a link (swapped since the lstat).
-        const target = await fsp.readlink(at(dir, name)).catch((err: NodeJS.ErrnoException) => { throw err.code === 'EINVAL' || err.code === 'ENOENT' ? changedError(display) : fsError(err, display, 'open'); });
+        const target = await fsp.readlink(at(dir, name)).catch((err: NodeJS.ErrnoException) => {
+          throw err.code === 'EINVAL' || err.code === 'ENOENT' ? changedError(display) : fsError(err, display, 'open');
+        });
         const dest = linkDestination(target, options.roots);
         if (!dest) throw new OutsideError(display);
         pending.unshift(...dest.segments.map((n) => ({ name: n, fromLink: true })));
@@ -107,7 +113,9 @@ async function walk(start: SandboxRoot, segments: readonly string[], options: Ch
       }
       if (last) return { root, dirs, name, stat: st, missing: [] };
       if (!st.isDirectory()) throw new PathError(`A part of ${quote(display)} is a file, not a directory.`, 'ENOTDIR');
-      const child = await openChildDir(dir, name, st).catch((err) => { throw checkFailed(err, display); });
+      const child = await openChildDir(dir, name, st).catch((err) => {
+        throw checkFailed(err, display);
+      });
       await closeDir(dir);
       dir = child;
       dirs.push(name);
@@ -161,7 +169,9 @@ async function reopen(dir: HeldDir, root: SandboxRoot, dirs: readonly string[], 
   let current = await openRoot(root, display);
   try {
     for (const name of dirs) {
-      const child = await openChildDir(current, name).catch((err) => { throw checkFailed(err, display); });
+      const child = await openChildDir(current, name).catch((err) => {
+        throw checkFailed(err, display);
+      });
       await closeDir(current);
       current = child;
     }
@@ -180,7 +190,10 @@ function checkFailed(err: unknown, display: string): PathError {
 }
 
 function linkRefused(display: string): PathError {
-  return new PathError(`${quote(display)} is a symbolic link; links are never followed or replaced when writing, moving or deleting. Use the path of the file itself.`, 'ELOOP');
+  return new PathError(
+    `${quote(display)} is a symbolic link; links are never followed or replaced when writing, moving or deleting. Use the path of the file itself.`,
+    'ELOOP',
+  );
 }
 
 export interface OpenParentOptions {

@@ -28,7 +28,8 @@ export interface AtomicWriteOptions {
  */
 export async function atomicWrite(target: ResolvedPath, data: Uint8Array, options: AtomicWriteOptions): Promise<{ created: boolean }> {
   const p = quote(target.display);
-  if (data.byteLength > options.maxBytes) throw new PathError(`The content is ${data.byteLength} bytes; at most ${options.maxBytes} bytes may be written at once.`, 'EFBIG');
+  if (data.byteLength > options.maxBytes)
+    throw new PathError(`The content is ${data.byteLength} bytes; at most ${options.maxBytes} bytes may be written at once.`, 'EFBIG');
   const { dir, name } = await openParentOf(target, { create: options.createParents ?? false });
   let temp: string | undefined;
   let placed = false;
@@ -39,7 +40,8 @@ export async function atomicWrite(target: ResolvedPath, data: Uint8Array, option
       if (existing.isSymbolicLink()) throw new PathError(`${p} is a symbolic link; it is never written through. Write to the file itself.`, 'ELOOP');
       if (existing.isDirectory()) throw new PathError(`${p} is a directory; choose a file name.`, 'EISDIR');
       if (!existing.isFile()) throw new PathError(`${p} is not a regular file; only regular files can be written.`, 'EPERM');
-      if (existing.nlink > 1) throw new PathError(`${p} has ${existing.nlink} hard links, so it may be the same file as one outside the root; it is refused.`, 'EPERM');
+      if (existing.nlink > 1)
+        throw new PathError(`${p} has ${existing.nlink} hard links, so it may be the same file as one outside the root; it is refused.`, 'EPERM');
       if (!options.overwrite) throw new PathError(`${p} already exists; pass overwrite: true to replace it.`, 'EEXIST');
     }
     temp = tempName(name);
@@ -118,25 +120,32 @@ export async function movePath(from: ResolvedPath, to: ResolvedPath, options: Mo
   let source: { dir: HeldDir; name: string } | undefined;
   try {
     if (!(await stillReal(target.dir))) throw parentMoved(to.display);
-    const existing = await lstatAt(target.dir, target.name).catch((err) => { throw asPathError(err, to.display, 'write'); });
+    const existing = await lstatAt(target.dir, target.name).catch((err) => {
+      throw asPathError(err, to.display, 'write');
+    });
     if (existing) {
       if (existing.isSymbolicLink()) throw new PathError(`${dst} is a symbolic link; it is never replaced. Choose another destination.`, 'ELOOP');
       if (!options.overwrite) throw new PathError(`${dst} already exists; pass overwrite: true to replace it.`, 'EEXIST');
-      if (!existing.isFile()) throw new PathError(`${dst} is a directory; only a file can be replaced. Give the full destination path, including the new name.`, 'EISDIR');
+      if (!existing.isFile())
+        throw new PathError(`${dst} is a directory; only a file can be replaced. Give the full destination path, including the new name.`, 'EISDIR');
       if (from.stat?.isDirectory()) throw new PathError(`${dst} is a file; a directory cannot replace it.`, 'ENOTDIR');
-      if (existing.nlink > 1) throw new PathError(`${dst} has ${existing.nlink} hard links, so it may be the same file as one outside the root; it is refused.`, 'EPERM');
+      if (existing.nlink > 1)
+        throw new PathError(`${dst} has ${existing.nlink} hard links, so it may be the same file as one outside the root; it is refused.`, 'EPERM');
     }
     source = await openParentOf(from);
     if (!(await stillReal(source.dir))) throw parentMoved(from.display);
     const now = await lstatAt(source.dir, source.name).catch(() => undefined);
-    if (!now || !from.stat || !sameFile(now, from.stat)) throw new PathError(`${src} changed while it was being moved; nothing was moved. Try again.`, 'EAGAIN');
+    if (!now || !from.stat || !sameFile(now, from.stat))
+      throw new PathError(`${src} changed while it was being moved; nothing was moved. Try again.`, 'EAGAIN');
     try {
       if (options.overwrite || now.isDirectory()) {
         await fsp.rename(at(source.dir, source.name), at(target.dir, target.name));
       } else {
         await placeWithoutClobbering(source.dir, source.name, target.dir, target.name);
         // link() succeeded: the file has both names; drop the old one. (After the rename fallback it is already gone.)
-        await fsp.unlink(at(source.dir, source.name)).catch((err: NodeJS.ErrnoException) => { if (err.code !== 'ENOENT') throw err; });
+        await fsp.unlink(at(source.dir, source.name)).catch((err: NodeJS.ErrnoException) => {
+          if (err.code !== 'ENOENT') throw err;
+        });
       }
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'EEXIST' && !(err instanceof PathError)) {

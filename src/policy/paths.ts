@@ -125,9 +125,10 @@ export class PathSandbox {
 
   /** How paths are written in this sandbox, for tool descriptions. */
   pathHint(): string {
-    const where = this.roots.length === 1
-      ? 'relative to the workspace root (e.g. "notes/todo.txt"; "." is the root)'
-      : `starting with a root name (${this.roots.map((r) => quote(r.name)).join(', ')}), e.g. ${quote(this.example())}`;
+    const where =
+      this.roots.length === 1
+        ? 'relative to the workspace root (e.g. "notes/todo.txt"; "." is the root)'
+        : `starting with a root name (${this.roots.map((r) => quote(r.name)).join(', ')}), e.g. ${quote(this.example())}`;
     return `${where}; forward slashes, no ".."`;
   }
 
@@ -142,16 +143,29 @@ export class PathSandbox {
       if (forWrite) throw new PathError(`${quote(display)} is a root directory; it cannot be written, moved or deleted.`, 'EPERM');
       const dir = await openRoot(root, display);
       try {
-        return { real: root.real, display, root, stat: await statDir(dir).catch((err) => { throw fsError(err, display, 'open'); }), missingDirs: [] };
+        return {
+          real: root.real,
+          display,
+          root,
+          stat: await statDir(dir).catch((err) => {
+            throw fsError(err, display, 'open');
+          }),
+          missingDirs: [],
+        };
       } finally {
         await closeDir(dir);
       }
     }
-    const checked = await checkPath(root, segments, {
-      roots: this.roots,
-      followLast: !forWrite,
-      assertAllowed: (below) => this.assertAllowed(below, display),
-    }, display);
+    const checked = await checkPath(
+      root,
+      segments,
+      {
+        roots: this.roots,
+        followLast: !forWrite,
+        assertAllowed: (below) => this.assertAllowed(below, display),
+      },
+      display,
+    );
     const base = path.join(checked.root.real, ...checked.dirs);
     const real = path.join(base, ...(checked.name === undefined ? [] : [checked.name]), ...checked.missing);
     const inside = this.rootOf(real)!;
@@ -188,7 +202,10 @@ export class PathSandbox {
   private assertAllowed(segments: readonly string[], display: string): void {
     const rule = this.deny.match(segments);
     if (rule !== undefined) {
-      throw new PathError(`${quote(display)} is a protected name (it matches the deny rule ${quote(rule)}); the server never reads, writes, lists or deletes it.`, 'EACCES');
+      throw new PathError(
+        `${quote(display)} is a protected name (it matches the deny rule ${quote(rule)}); the server never reads, writes, lists or deletes it.`,
+        'EACCES',
+      );
     }
   }
 
@@ -202,7 +219,11 @@ export class PathSandbox {
         }
       }
       // The path is not echoed: it may share a prefix with the root, which must not be shown.
-      if (!found) throw new PathError(`An absolute path outside the allowed roots was refused. Use a path relative to the root, e.g. ${quote(this.example())}.`, 'EACCES');
+      if (!found)
+        throw new PathError(
+          `An absolute path outside the allowed roots was refused. Use a path relative to the root, e.g. ${quote(this.example())}.`,
+          'EACCES',
+        );
       return { root: found.root, segments: segmentsBelow(parsed.normalized, found.prefix) };
     }
     if (this.roots.length === 1) return { root: this.roots[0], segments: parsed.segments };
@@ -210,7 +231,10 @@ export class PathSandbox {
     const root = this.roots.find((r) => r.name === first);
     if (!root) {
       const names = this.roots.map((r) => quote(r.name)).join(', ');
-      throw new PathError(`Paths start with the name of a root (${names}), e.g. ${quote(this.example())}; ${first === undefined ? 'no root was named' : `${quote(first)} is not one`}.`, 'ENOENT');
+      throw new PathError(
+        `Paths start with the name of a root (${names}), e.g. ${quote(this.example())}; ${first === undefined ? 'no root was named' : `${quote(first)} is not one`}.`,
+        'ENOENT',
+      );
     }
     return { root, segments: rest };
   }
@@ -222,13 +246,22 @@ export class PathSandbox {
 
 function assertKind(stat: fs.Stats, display: string, allowHardLinks: boolean): void {
   if (stat.isSymbolicLink()) {
-    throw new PathError(`${quote(display)} is a symbolic link; links are never followed or replaced when writing, moving or deleting. Use the path of the file itself.`, 'ELOOP');
+    throw new PathError(
+      `${quote(display)} is a symbolic link; links are never followed or replaced when writing, moving or deleting. Use the path of the file itself.`,
+      'ELOOP',
+    );
   }
   if (!stat.isFile() && !stat.isDirectory()) {
-    throw new PathError(`${quote(display)} is not a regular file or directory (a device, FIFO or socket); only regular files and directories are allowed.`, 'EPERM');
+    throw new PathError(
+      `${quote(display)} is not a regular file or directory (a device, FIFO or socket); only regular files and directories are allowed.`,
+      'EPERM',
+    );
   }
   if (stat.isFile() && stat.nlink > 1 && !allowHardLinks) {
-    throw new PathError(`${quote(display)} has ${stat.nlink} hard links, so it may be the same file as one outside the root; it is refused. Work on a copy instead.`, 'EPERM');
+    throw new PathError(
+      `${quote(display)} has ${stat.nlink} hard links, so it may be the same file as one outside the root; it is refused. Work on a copy instead.`,
+      'EPERM',
+    );
   }
 }
 
@@ -241,7 +274,12 @@ function outermost(real: string, roots: readonly SandboxRoot[]): string {
 
 function uniqueName(wanted: string, taken: SandboxRoot[], explicit: boolean): string {
   // A directory's own name may hold anything; a derived name keeps the safe characters.
-  const base = explicit ? wanted : wanted.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^[.-]+/, '').slice(0, 60) || 'root';
+  const base = explicit
+    ? wanted
+    : wanted
+        .replace(/[^A-Za-z0-9_.-]/g, '_')
+        .replace(/^[.-]+/, '')
+        .slice(0, 60) || 'root';
   if (!ROOT_NAME.test(base)) throw new Error(`root name ${JSON.stringify(wanted)} must be 1-64 characters of [A-Za-z0-9_.-], not starting with "." or "-"`);
   if (explicit && taken.some((r) => r.name === base)) throw new Error(`two roots are named ${JSON.stringify(base)}`);
   let name = base;

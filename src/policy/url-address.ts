@@ -122,10 +122,12 @@ export class CidrList {
     this.ranges = cidrs.map((cidr) => {
       try {
         // A bare address is a one-address range.
-        return cidr.includes('/') ? ipaddr.parseCIDR(cidr) : (() => {
-          const a = ipaddr.parse(cidr);
-          return [a, a.kind() === 'ipv4' ? 32 : 128] as [ipaddr.IPv4 | ipaddr.IPv6, number];
-        })();
+        return cidr.includes('/')
+          ? ipaddr.parseCIDR(cidr)
+          : (() => {
+              const a = ipaddr.parse(cidr);
+              return [a, a.kind() === 'ipv4' ? 32 : 128] as [ipaddr.IPv4 | ipaddr.IPv6, number];
+            })();
       } catch {
         throw new RangeError(`"${cidr}" is not a CIDR range such as 10.0.0.0/8 or fd00::/8`);
       }

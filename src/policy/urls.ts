@@ -118,7 +118,9 @@ export class UrlPolicy {
     const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
     // Checked after the address, so a refused address is reported as such whatever its port.
     if (!this.ports.has(port)) {
-      throw new UrlRefusal(`Refused ${show(url.href)}: port ${port} is not open to fetches on this server (allowed: ${[...this.ports].join(', ')}). Use the site's standard http or https address, or ask the operator to add ${port} to the http toolset's "allowedPorts".`);
+      throw new UrlRefusal(
+        `Refused ${show(url.href)}: port ${port} is not open to fetches on this server (allowed: ${[...this.ports].join(', ')}). Use the site's standard http or https address, or ask the operator to add ${port} to the http toolset's "allowedPorts".`,
+      );
     }
     // The family comes from the address itself, not from what a resolver claimed.
     return { url, hostname, address, family: isIP(address) === 6 ? 6 : 4, port };
@@ -156,7 +158,9 @@ export class UrlPolicy {
 
   private refusal(url: URL, host: string, literal: boolean, cls: AddressClass): string {
     // A literal is already shown in canonical form (the URL parser wrote it), so it is not repeated.
-    const subject = literal ? `${host} is ${describe(cls, false)}` : `${host} resolves to ${cls.kind === 'not-an-ip' ? `an invalid address ${cls.address}` : describe(cls, true)}`;
+    const subject = literal
+      ? `${host} is ${describe(cls, false)}`
+      : `${host} resolves to ${cls.kind === 'not-an-ip' ? `an invalid address ${cls.address}` : describe(cls, true)}`;
     return `Refused ${show(url.href)}: ${subject}. ${this.remedy()}`;
   }
 

@@ -17,8 +17,21 @@ export const HEADER_NAME_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const TOKEN = HEADER_NAME_TOKEN;
 // Keywords whose value is a subschema or an array of them, and those whose value maps names to subschemas.
 const SCHEMA_KEYWORDS = [
-  'items', 'prefixItems', 'additionalItems', 'contains', 'additionalProperties', 'unevaluatedProperties',
-  'unevaluatedItems', 'propertyNames', 'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else',
+  'items',
+  'prefixItems',
+  'additionalItems',
+  'contains',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'propertyNames',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
+  'if',
+  'then',
+  'else',
 ];
 const SCHEMA_MAP_KEYWORDS = ['patternProperties', 'dependentSchemas', '$defs', 'definitions'];
 

@@ -4,7 +4,10 @@
  * generically, with the detail kept in the server log.
  */
 export class ToolError extends Error {
-  constructor(message: string, readonly structuredContent?: unknown) {
+  constructor(
+    message: string,
+    readonly structuredContent?: unknown,
+  ) {
     super(message);
     this.name = 'ToolError';
   }

@@ -12,9 +12,7 @@ export function dialectOf(schema: Record<string, unknown>): Dialect {
   if (declared === undefined) return '2020-12';
   if (typeof declared === 'string' && DRAFT_2020.test(declared)) return '2020-12';
   if (typeof declared === 'string' && DRAFT_07.test(declared)) return 'draft-07';
-  throw new SchemaError(
-    `unsupported JSON Schema dialect ${JSON.stringify(declared)}; use 2020-12 (the default) or draft-07`,
-  );
+  throw new SchemaError(`unsupported JSON Schema dialect ${JSON.stringify(declared)}; use 2020-12 (the default) or draft-07`);
 }
 
 export class SchemaError extends Error {

@@ -15,7 +15,10 @@ export const MAX_PROBLEM_CHARS = 300;
  */
 export function describeValidationErrors(errors: ErrorObject[] | null | undefined, root = 'arguments'): string[] {
   if (!errors?.length) return [];
-  return boundedProblems(errors.filter((e) => e.keyword !== 'if'), (e) => describe(e, root)); // an if's then/else branch reports the real problem
+  return boundedProblems(
+    errors.filter((e) => e.keyword !== 'if'),
+    (e) => describe(e, root),
+  ); // an if's then/else branch reports the real problem
 }
 
 /**
@@ -30,7 +33,6 @@ export function boundedProblems<T>(items: readonly T[], describeOne: (item: T) =
   const more = items.length - i;
   return more > 0 ? [...lines, `… and ${more} more problem${more === 1 ? '' : 's'}`] : [...lines];
 }
-
 
 function describe(e: ErrorObject, root: string): string {
   const at = pathOf(e.instancePath, root);

@@ -13,12 +13,35 @@ export interface SchemaProblem {
 }
 
 // Keywords whose value is one schema, a map of names to schemas, or an array of schemas (2020-12 and draft-07).
-const SCHEMA_VALUED = new Set(['items', 'additionalItems', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedProperties', 'unevaluatedItems', 'contentSchema']);
+const SCHEMA_VALUED = new Set([
+  'items',
+  'additionalItems',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'contentSchema',
+]);
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
 const SCHEMA_ARRAYS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 
 const TYPE_LIST = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'].join(', ');
-const TYPE_ALIASES: Record<string, string> = { int: 'integer', float: 'number', double: 'number', bool: 'boolean', str: 'string', text: 'string', dict: 'object', map: 'object', list: 'array' };
+const TYPE_ALIASES: Record<string, string> = {
+  int: 'integer',
+  float: 'number',
+  double: 'number',
+  bool: 'boolean',
+  str: 'string',
+  text: 'string',
+  dict: 'object',
+  map: 'object',
+  list: 'array',
+};
 const SCHEMA_SHAPE = 'a schema: an object such as { "type": "string" }, or true/false';
 
 /**
@@ -84,10 +107,12 @@ function siteOf(schema: Record<string, unknown>, segments: string[]): Site {
 function explain({ kind, keyword, value }: Site): string | undefined {
   const got = `got ${shown(value)}`;
   if (kind === 'schema') {
-    if (typeof value === 'string' && TYPE_NAMES.has(value)) return `must be a schema such as { "type": ${JSON.stringify(value)} }, not just ${JSON.stringify(value)}`;
+    if (typeof value === 'string' && TYPE_NAMES.has(value))
+      return `must be a schema such as { "type": ${JSON.stringify(value)} }, not just ${JSON.stringify(value)}`;
     return isRecord(value) || typeof value === 'boolean' ? undefined : `must be ${SCHEMA_SHAPE}; ${got}`;
   }
-  if (kind === 'schema-map') return isRecord(value) ? undefined : `must be an object mapping each name to its schema, e.g. { "a": { "type": "string" } }; ${got}`;
+  if (kind === 'schema-map')
+    return isRecord(value) ? undefined : `must be an object mapping each name to its schema, e.g. { "a": { "type": "string" } }; ${got}`;
   if (kind === 'schema-array') return `must be a non-empty array of schemas; ${got}`;
   const rule = KEYWORD_RULES[keyword];
   return rule?.(value);
@@ -97,17 +122,24 @@ function explain({ kind, keyword, value }: Site): string | undefined {
 const KEYWORD_RULES: Record<string, (value: unknown) => string | undefined> = {
   type: explainType,
   required: (v) => {
-    if (typeof v === 'boolean') return 'must be an array of property names; to require a property, list it in its object\'s "required" (e.g. "required": ["a"]), not "required": true on the property';
+    if (typeof v === 'boolean')
+      return 'must be an array of property names; to require a property, list it in its object\'s "required" (e.g. "required": ["a"]), not "required": true on the property';
     if (!Array.isArray(v)) return `must be an array of property names, e.g. ["a"]; got ${shown(v)}`;
     return 'must list property names as strings, each once';
   },
-  enum: (v) => (Array.isArray(v) ? 'must list at least one allowed value, each once' : `must be an array of the allowed values, e.g. ["a", "b"]; got ${shown(v)}`),
+  enum: (v) =>
+    Array.isArray(v) ? 'must list at least one allowed value, each once' : `must be an array of the allowed values, e.g. ["a", "b"]; got ${shown(v)}`,
   format: (v) => `must be a string naming a format, e.g. "date-time" or "email"; got ${shown(v)}`,
   pattern: (v) => `must be a string holding a regular expression; got ${shown(v)}`,
   title: (v) => `must be a string; got ${shown(v)}`,
   description: (v) => `must be a string; got ${shown(v)}`,
   uniqueItems: (v) => `must be true or false; got ${shown(v)}`,
-  ...Object.fromEntries(['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties', 'minContains', 'maxContains'].map((k) => [k, (v: unknown) => `must be a whole number, 0 or more; got ${shown(v)}`])),
+  ...Object.fromEntries(
+    ['minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties', 'minContains', 'maxContains'].map((k) => [
+      k,
+      (v: unknown) => `must be a whole number, 0 or more; got ${shown(v)}`,
+    ]),
+  ),
   ...Object.fromEntries(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'].map((k) => [k, (v: unknown) => `must be a number; got ${shown(v)}`])),
   multipleOf: (v) => `must be a number greater than 0; got ${shown(v)}`,
 };
@@ -124,7 +156,10 @@ function explainType(value: unknown): string {
 
 function pointerSegments(pointer: string): string[] {
   if (!pointer) return [];
-  return pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 /** `properties.a.type`, `anyOf[1]`, `properties["x-y"]`: how a user would write the key in code. */

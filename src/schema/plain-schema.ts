@@ -26,7 +26,10 @@ const isPrimitive: Rule = (v) => v === null || typeof v === 'string' || typeof v
 
 /** Each keyword the walk knows and what both meta-schemas require of its value. */
 const RULES: Record<string, Rule> = {
-  type: (v) => (typeof v === 'string' ? TYPE_NAMES.has(v) : Array.isArray(v) && v.length > 0 && v.every((t) => typeof t === 'string' && TYPE_NAMES.has(t)) && new Set(v).size === v.length),
+  type: (v) =>
+    typeof v === 'string'
+      ? TYPE_NAMES.has(v)
+      : Array.isArray(v) && v.length > 0 && v.every((t) => typeof t === 'string' && TYPE_NAMES.has(t)) && new Set(v).size === v.length,
   properties: (v) => isRecord(v) && Object.values(v).every(subschema),
   required: (v) => Array.isArray(v) && v.every(isString) && new Set(v).size === v.length,
   additionalProperties: (v) => subschema(v),

@@ -56,7 +56,19 @@ export function scanSchema(schema: Record<string, unknown>): SchemaScan {
 
 // The applicators of both dialects alike: a keyword that one dialect ignores
 // is still checked, since a broken pattern there is a mistake either way.
-const SUBSCHEMA = new Set(['not', 'if', 'then', 'else', 'contains', 'propertyNames', 'items', 'additionalItems', 'additionalProperties', 'unevaluatedItems', 'unevaluatedProperties']);
+const SUBSCHEMA = new Set([
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'items',
+  'additionalItems',
+  'additionalProperties',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+]);
 const SUBSCHEMA_LIST = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items']);
 const SUBSCHEMA_MAP = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies']);
 const DATA = new Set(['const', 'enum', 'default', 'examples']);

@@ -114,7 +114,8 @@ export class ReferenceTargets {
       return found ? undefined : `${shown} does not resolve: the schema has nothing at that path`;
     }
     if (this.anchors.has(target) || (keyword === '$dynamicRef' && this.rootAnchors.has(target))) return undefined;
-    if (this.rootAnchors.has(target)) return `${shown} names an anchor of the root schema, which the validator cannot resolve; use "#" and give the root an "$id"`;
+    if (this.rootAnchors.has(target))
+      return `${shown} names an anchor of the root schema, which the validator cannot resolve; use "#" and give the root an "$id"`;
     const elsewhere = [...this.anchors.keys()].some((key) => splitFragment(key)[1] === splitFragment(target)[1]);
     return `${shown} matches no "$anchor" in the schema${elsewhere ? ' (one inside a subschema with its own "$id" is named through that "$id")' : ''}`;
   }

@@ -40,7 +40,11 @@ export function standardToJsonSchema(schema: StandardSchemaV1, which: 'input' | 
 }
 
 /** Runs the library's own parse, so handlers see its output (defaults, transforms). */
-export async function parseWithStandard(schema: StandardSchemaV1, value: unknown, root: string): Promise<{ ok: true; value: unknown } | { ok: false; problems: string[] }> {
+export async function parseWithStandard(
+  schema: StandardSchemaV1,
+  value: unknown,
+  root: string,
+): Promise<{ ok: true; value: unknown } | { ok: false; problems: string[] }> {
   const result = await schema['~standard'].validate(value);
   if (!result.issues) return { ok: true, value: result.value };
   return {

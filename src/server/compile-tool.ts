@@ -38,7 +38,8 @@ export function compileTool(tool: Tool): CompiledTool {
   if (nameProblem) throw new ToolDefinitionError(name, nameProblem);
   if (typeof tool.handler !== 'function') throw new ToolDefinitionError(name, 'a handler function is required');
   if (typeof tool.description !== 'string') throw new ToolDefinitionError(name, 'a description string is required');
-  if (tool.needsApproval !== undefined && typeof tool.needsApproval !== 'function') throw new ToolDefinitionError(name, 'needsApproval must be a function (args) => boolean');
+  if (tool.needsApproval !== undefined && typeof tool.needsApproval !== 'function')
+    throw new ToolDefinitionError(name, 'needsApproval must be a function (args) => boolean');
   try {
     checkTaskMode(tool.task, 'task');
   } catch (err) {

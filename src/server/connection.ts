@@ -124,7 +124,10 @@ export class Connection implements ServerConnection {
   private listening = 0;
   private closed = false;
 
-  constructor(private readonly dispatcher: Dispatcher, options: ConnectOptions) {
+  constructor(
+    private readonly dispatcher: Dispatcher,
+    options: ConnectOptions,
+  ) {
     if (typeof options?.transport !== 'string') throw new TypeError('connect: "transport" must be a string (a label such as "websocket")');
     this.peer = new Peer(options.transport);
     this.peer.push = options.send;

@@ -35,14 +35,30 @@ export class CallContext implements ToolContext {
     return this.call.signal;
   }
 
-  get requestId() { return this.info.requestId; }
-  get era() { return this.info.era; }
-  get protocolVersion() { return this.info.protocolVersion; }
-  get clientCapabilities() { return this.info.clientCapabilities; }
-  get clientInfo() { return this.info.clientInfo; }
-  get caller() { return callerOf(this.exchange); }
-  get principal() { return this.exchange.principal; }
-  get auth() { return this.exchange.auth; }
+  get requestId() {
+    return this.info.requestId;
+  }
+  get era() {
+    return this.info.era;
+  }
+  get protocolVersion() {
+    return this.info.protocolVersion;
+  }
+  get clientCapabilities() {
+    return this.info.clientCapabilities;
+  }
+  get clientInfo() {
+    return this.info.clientInfo;
+  }
+  get caller() {
+    return callerOf(this.exchange);
+  }
+  get principal() {
+    return this.exchange.principal;
+  }
+  get auth() {
+    return this.exchange.auth;
+  }
 
   progress(done: number, total?: number, message?: string): void {
     const token = this.info.progressToken;

@@ -7,7 +7,18 @@ import { Method } from '../protocol/methods.js';
 import { ResultEncoder } from '../protocol/result.js';
 import { negotiateLegacyVersion, type Era } from '../protocol/versions.js';
 import { InsufficientScopeError } from './pipeline/authorize.js';
-import { MethodTable, methodNotFound, NO_USER_MIDDLEWARE, standardPrimitives, type UserStage, type MethodHandler, type MethodResult, type Primitive, type RequestFacts, type Route } from './primitives/index.js';
+import {
+  MethodTable,
+  methodNotFound,
+  NO_USER_MIDDLEWARE,
+  standardPrimitives,
+  type UserStage,
+  type MethodHandler,
+  type MethodResult,
+  type Primitive,
+  type RequestFacts,
+  type Route,
+} from './primitives/index.js';
 import { RateLimitedError } from './primitives/rate-limit.js';
 import { trackedRequest } from './primitives/tracked-request.js';
 import { tracedRoute } from './traced-route.js';
@@ -149,7 +160,8 @@ export class Dispatcher {
    */
   private reply(request: JsonRpcRequest, era: Era, result: MethodResult | undefined): Reply | undefined {
     if (result === undefined) return undefined;
-    if (typeof result !== 'object' || result === null || Array.isArray(result)) throw new TypeError(`${request.method}: a handler or middleware answered with ${result === null ? 'null' : typeof result}, not a result object`);
+    if (typeof result !== 'object' || result === null || Array.isArray(result))
+      throw new TypeError(`${request.method}: a handler or middleware answered with ${result === null ? 'null' : typeof result}, not a result object`);
     const reply: Reply = { json: encodeResult(request.id, jsonOf(result) ?? this.results.encode(era, result)), status: 200 };
     const retryAfterMs = retryAfterMsOf(result);
     if (retryAfterMs !== undefined) reply.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterMs / 1000));

@@ -58,7 +58,6 @@ export interface Reply {
   requiredScopes?: readonly string[];
 }
 
-
 /** The caller of an exchange: its `caller`, or, for one built by hand without it, what its `auth` and `principal` say. */
 export function callerOf(exchange: Exchange): Caller {
   return exchange.caller ?? exchange.auth ?? (exchange.principal ? callerFrom(exchange.principal) : ANONYMOUS_CALLER);

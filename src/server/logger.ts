@@ -20,7 +20,8 @@ export function createLogger(level: string = process.env.TOOLWRIGHT_LOG_LEVEL ??
     }
     return real;
   };
-  const method = (name: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal') =>
+  const method =
+    (name: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal') =>
     (...args: unknown[]) => {
       if (LEVELS[name] >= threshold) (load()[name] as (...a: unknown[]) => void)(...args);
     };

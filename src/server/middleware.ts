@@ -89,7 +89,10 @@ export type Next<R> = () => Promise<R | undefined>;
  * other methods, -32602 with its message).
  */
 // biome-ignore lint/suspicious/noExplicitAny: the bound admits every method's context, whatever its params type
-export type Middleware<C extends MiddlewareContext<any> = MiddlewareContext, R = MethodResult> = (ctx: C, next: Next<R>) => R | undefined | Promise<R | undefined>;
+export type Middleware<C extends MiddlewareContext<any> = MiddlewareContext, R = MethodResult> = (
+  ctx: C,
+  next: Next<R>,
+) => R | undefined | Promise<R | undefined>;
 
 /** A middleware of any method: what lists of them hold, each entry typed for its own context and result. */
 // biome-ignore lint/suspicious/noExplicitAny: the one place the list's element type is left open
@@ -103,7 +106,11 @@ export interface MethodParams {
   'resources/templates/list': { cursor?: string };
   'prompts/get': { name: string; arguments?: Record<string, string> };
   'resources/read': { uri: string };
-  'completion/complete': { ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string }; argument: { name: string; value: string }; context?: { arguments?: Record<string, string> } };
+  'completion/complete': {
+    ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+    argument: { name: string; value: string };
+    context?: { arguments?: Record<string, string> };
+  };
   'tasks/get': { taskId: string };
   'tasks/cancel': { taskId: string };
   'tasks/update': { taskId: string; inputResponses: Record<string, unknown> };
@@ -122,11 +129,11 @@ export type MiddlewareFor<M extends string> = M extends 'tools/call'
   ? Middleware<ToolCallMiddlewareContext, ToolCallMiddlewareResult>
   : M extends 'prompts/get'
     ? Middleware<PromptGetMiddlewareContext>
-  : M extends 'resources/read'
-    ? Middleware<ResourceReadMiddlewareContext>
-  : M extends keyof MethodParams
-    ? Middleware<MiddlewareContext<MethodParams[M] & Record<string, unknown>>>
-    : Middleware;
+    : M extends 'resources/read'
+      ? Middleware<ResourceReadMiddlewareContext>
+      : M extends keyof MethodParams
+        ? Middleware<MiddlewareContext<MethodParams[M] & Record<string, unknown>>>
+        : Middleware;
 
 /** What `server.use(method, middleware)` records; `method` absent: every method. */
 export interface MiddlewareEntry {
@@ -140,7 +147,8 @@ export type MiddlewareModule = AnyMiddleware | MiddlewareEntry;
 /** Checks one `use` argument pair and returns its entry (a clear TypeError for anything else). */
 export function middlewareEntry(methodOrMiddleware: unknown, middleware?: unknown): MiddlewareEntry {
   if (typeof methodOrMiddleware === 'function' && middleware === undefined) return { middleware: methodOrMiddleware as Middleware };
-  if (typeof methodOrMiddleware === 'string' && methodOrMiddleware !== '' && typeof middleware === 'function') return { method: methodOrMiddleware, middleware: middleware as Middleware };
+  if (typeof methodOrMiddleware === 'string' && methodOrMiddleware !== '' && typeof middleware === 'function')
+    return { method: methodOrMiddleware, middleware: middleware as Middleware };
   throw new TypeError('use: expected use(middleware) or use(method, middleware), where middleware is a function (ctx, next) => result');
 }
 

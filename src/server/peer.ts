@@ -10,7 +10,6 @@ import { InflightRequests } from './inflight.js';
  */
 const PROCESS_TAG = Math.random().toString(36).slice(2, 10);
 
-
 /**
  * @internal One client connection as the dispatcher sees it, behind a
  * public ServerConnection (connection.ts): a stdio process, an in-memory
@@ -96,7 +95,11 @@ export class Peer {
 
 /** A server-to-client request the client answered with a JSON-RPC error (legacy era). */
 export class ClientRequestError extends Error {
-  constructor(readonly method: string, readonly code: number, message: string) {
+  constructor(
+    readonly method: string,
+    readonly code: number,
+    message: string,
+  ) {
     super(`the client answered ${method} with error ${code}: ${message}`);
     this.name = 'ClientRequestError';
   }

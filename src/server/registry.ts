@@ -18,7 +18,12 @@ export class ToolRegistry extends ChangeTracked {
   add(...tools: Tool[]): this {
     // Compile everything first so a bad tool leaves the registry unchanged.
     const compiled = tools.map((t) => compileTool(t));
-    insertAllOrNone(this.byName, compiled, (c) => c.name, (name) => new ToolDefinitionError(name, 'a tool with this name is already registered'));
+    insertAllOrNone(
+      this.byName,
+      compiled,
+      (c) => c.name,
+      (name) => new ToolDefinitionError(name, 'a tool with this name is already registered'),
+    );
     if (compiled.length) this.changed();
     return this;
   }

@@ -121,7 +121,10 @@ export class ScopedListing<T extends { readonly wireJson: string }> {
     const relevant = this.relevantScopes();
     if (relevant.size === 0) return undefined;
     const granted = this.policy.granted(auth);
-    const key = [...relevant].filter((s) => granted.has(s)).sort().join(' ');
+    const key = [...relevant]
+      .filter((s) => granted.has(s))
+      .sort()
+      .join(' ');
     let view = this.views.get(key);
     if (!view) {
       if (this.views.size >= MAX_SCOPE_SETS) this.views.delete(this.views.keys().next().value!);
@@ -147,7 +150,16 @@ export class ScopedListing<T extends { readonly wireJson: string }> {
 /** `tools/list` per caller: the tools it may call. */
 export class ScopedToolListing extends ScopedListing<CompiledTool> {
   constructor(registry: ToolRegistry, pageSize: number, cache: CacheHints, results: ResultEncoder, policy: ScopePolicy) {
-    super(registry, 'tools', pageSize, cache, results, policy, (tool) => policy.requirement(tool), (tool, granted) => policy.lists(tool, granted));
+    super(
+      registry,
+      'tools',
+      pageSize,
+      cache,
+      results,
+      policy,
+      (tool) => policy.requirement(tool),
+      (tool, granted) => policy.lists(tool, granted),
+    );
   }
 
   /** The tools `auth` is shown (all of them for a caller without scopes). */

@@ -224,14 +224,22 @@ export class ToolServer {
     if (this.audit) this.auditGuard = new AuditGuard(this.audit, options.auditFailure ?? 'refuse', this.logger);
     const onListenerError = (err: unknown) => this.logger.error({ err }, 'an event listener failed');
     const redis = options.state?.redis;
-    this.bus = options.bus ?? (redis ? new RedisEventBus(redisConnection(redis, { keyPrefix: options.state?.keyPrefix }), onListenerError) : new InProcessEventBus(onListenerError));
-    this.sessionRecords = options.sessionRecords ?? (redis ? new RedisSessionRecords(redisConnection(redis, { keyPrefix: options.state?.keyPrefix })) : undefined);
+    this.bus =
+      options.bus ??
+      (redis ? new RedisEventBus(redisConnection(redis, { keyPrefix: options.state?.keyPrefix }), onListenerError) : new InProcessEventBus(onListenerError));
+    this.sessionRecords =
+      options.sessionRecords ?? (redis ? new RedisSessionRecords(redisConnection(redis, { keyPrefix: options.state?.keyPrefix })) : undefined);
     this.subscriptions.useBus(this.bus, (err) => this.logger.warn({ err }, 'a change could not be shared with the other instances'));
     const tasks = options.tasks === false ? undefined : (options.tasks ?? {});
     if (tasks) {
       // With state.redis and no store named, tasks are kept in Redis: every instance reads them, on any machine.
       const inRedis = redis !== undefined && tasks.store === undefined;
-      this.taskStore = typeof tasks.store === 'object' ? tasks.store : inRedis ? new RedisTaskStore(redisConnection(redis, { keyPrefix: options.state?.keyPrefix }), { leaseMs: tasks.leaseMs }) : createDefaultTaskStore(tasks.store, { leaseMs: tasks.leaseMs });
+      this.taskStore =
+        typeof tasks.store === 'object'
+          ? tasks.store
+          : inRedis
+            ? new RedisTaskStore(redisConnection(redis, { keyPrefix: options.state?.keyPrefix }), { leaseMs: tasks.leaseMs })
+            : createDefaultTaskStore(tasks.store, { leaseMs: tasks.leaseMs });
     }
     this.dispatcher = new Dispatcher({
       registry: this.tools,
@@ -256,7 +264,19 @@ export class ToolServer {
       auditSink: this.audit,
       auditGuard: this.auditGuard,
       primitives: (context) => [
-        ...(this.taskStore ? [new TasksPrimitive({ ...tasks, store: this.taskStore, bus: this.bus, registry: this.tools, results: context.results, serverInfo: this.info, logger: this.logger })] : []),
+        ...(this.taskStore
+          ? [
+              new TasksPrimitive({
+                ...tasks,
+                store: this.taskStore,
+                bus: this.bus,
+                registry: this.tools,
+                results: context.results,
+                serverInfo: this.info,
+                logger: this.logger,
+              }),
+            ]
+          : []),
         ...(options.primitives?.(context) ?? []),
       ],
       resources: this.resources,

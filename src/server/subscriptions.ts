@@ -125,7 +125,13 @@ export class SubscriptionHub {
    * unsubscribe. Only what we support is acknowledged (and ever sent);
    * `requested` must already be an object (the caller checks the params).
    */
-  listen(id: RequestId, requested: Record<string, unknown>, send: (json: string) => void, auth?: AuthInfo, alsoAcknowledged?: Record<string, unknown>): () => void {
+  listen(
+    id: RequestId,
+    requested: Record<string, unknown>,
+    send: (json: string) => void,
+    auth?: AuthInfo,
+    alsoAcknowledged?: Record<string, unknown>,
+  ): () => void {
     const filter = acceptedFilter(requested, this.offered);
     const subscription: Subscription = {
       id,
@@ -232,7 +238,10 @@ function acceptedFilter(requested: Record<string, unknown>, offered: ReadonlySet
   for (const [kind, { field }] of Object.entries(LIST_KINDS)) if (requested[field] === true && offered.has(kind as ListKind)) filter[field] = true;
   const uris = requested.resourceSubscriptions;
   if (Array.isArray(uris) && offered.has('resourceUpdates')) {
-    const accepted = [...new Set(uris.filter((u): u is string => typeof u === 'string' && u.length > 0 && u.length <= MAX_WATCHED_URI_CHARS))].slice(0, MAX_WATCHED_RESOURCES);
+    const accepted = [...new Set(uris.filter((u): u is string => typeof u === 'string' && u.length > 0 && u.length <= MAX_WATCHED_URI_CHARS))].slice(
+      0,
+      MAX_WATCHED_RESOURCES,
+    );
     if (accepted.length) filter.resourceSubscriptions = accepted;
   }
   return filter;

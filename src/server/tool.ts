@@ -107,7 +107,9 @@ type InferInput<S> = S extends StandardSchemaV1 ? StandardOutput<S> : JsonSchema
 // `Literal` is worked out before S is narrowed to JSONSchema, a recursive type IsLiteral must not walk.
 type JsonSchemaInput<S, Literal> = Literal extends true ? (S extends JSONSchema ? JsonSchemaValue<S> : AnyJsonObject) : AnyJsonObject;
 type StandardOutput<S> = S extends { readonly '~standard': { readonly types?: { readonly output: infer O } } }
-  ? unknown extends O ? AnyJsonObject : O
+  ? unknown extends O
+    ? AnyJsonObject
+    : O
   : AnyJsonObject;
 /**
  * Whether a schema is known to its last keyword: no part of it typed as an open
@@ -118,16 +120,19 @@ type StandardOutput<S> = S extends { readonly '~standard': { readonly types?: { 
 type IsLiteral<T> = T extends readonly (infer E)[]
   ? IsLiteral<E>
   : T extends object
-    ? string extends keyof T ? false : { [K in keyof T]-?: IsLiteral<T[K]> }[keyof T] extends true ? true : false
+    ? string extends keyof T
+      ? false
+      : { [K in keyof T]-?: IsLiteral<T[K]> }[keyof T] extends true
+        ? true
+        : false
     : true;
 /**
  * json-schema-to-ts, with properties that have a `default` kept optional: the
  * validator checks arguments but does not fill defaults in. A schema it cannot
  * read as an object (a boolean schema, a non-literal part) gives any JSON object.
  */
-type JsonSchemaValue<S extends JSONSchema> = FromSchema<S, { keepDefaultedPropertiesOptional: true }> extends infer V
-  ? V extends object ? V : AnyJsonObject
-  : never;
+type JsonSchemaValue<S extends JSONSchema> =
+  FromSchema<S, { keepDefaultedPropertiesOptional: true }> extends infer V ? (V extends object ? V : AnyJsonObject) : never;
 
 /**
  * `Args` is what the handler receives, worked out from `S` once, where the

@@ -16,5 +16,6 @@ import type { MethodHandler } from './primitives/method-table.js';
  */
 export function tracedRoute(method: string, era: Era, options: TracingOptions, handler: MethodHandler, catalog: TracedCatalog): MethodHandler {
   const traced = aroundRoute(method, era, tracing(options, catalog), handler);
-  return (request, exchange, facts, tracked) => (telemetryActive('server') ? traced(request, exchange, facts, tracked) : handler(request, exchange, facts, tracked));
+  return (request, exchange, facts, tracked) =>
+    telemetryActive('server') ? traced(request, exchange, facts, tracked) : handler(request, exchange, facts, tracked);
 }

@@ -31,4 +31,11 @@ export interface StateOptions {
   createLimiter?: CreateLimiter;
 }
 
-export { StateUnavailableError, redisConnection, describeRedisUrl, checkRedisUrl, type RedisConnection, type RedisConnectionOptions } from './redis/connection.js';
+export {
+  StateUnavailableError,
+  redisConnection,
+  describeRedisUrl,
+  checkRedisUrl,
+  type RedisConnection,
+  type RedisConnectionOptions,
+} from './redis/connection.js';

@@ -43,7 +43,8 @@ export function parseSessionRecord(text: string | null | undefined): SessionReco
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
   const r = value as Record<string, unknown>;
-  if (typeof r.protocolVersion !== 'string' || !r.clientCapabilities || typeof r.clientCapabilities !== 'object' || Array.isArray(r.clientCapabilities)) return undefined;
+  if (typeof r.protocolVersion !== 'string' || !r.clientCapabilities || typeof r.clientCapabilities !== 'object' || Array.isArray(r.clientCapabilities))
+    return undefined;
   if (r.owner !== undefined && typeof r.owner !== 'string') return undefined;
   return r as unknown as SessionRecord;
 }

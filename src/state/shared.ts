@@ -18,9 +18,16 @@ export interface SharedState {
 }
 
 export function sharedState(options: StateOptions | undefined, resultStore: ResultStoreOptions | undefined, logger: Logger): SharedState {
-  if (options?.onFailure !== undefined && options.onFailure !== 'refuse' && options.onFailure !== 'open') throw new TypeError("state.onFailure must be 'refuse' or 'open'");
+  if (options?.onFailure !== undefined && options.onFailure !== 'refuse' && options.onFailure !== 'open')
+    throw new TypeError("state.onFailure must be 'refuse' or 'open'");
   if (!options?.redis) {
-    return { results: options?.results ?? new MemoryResultStore(resultStore), createLimiter: options?.createLimiter, where: 'memory', ready: async () => true, close: async () => {} };
+    return {
+      results: options?.results ?? new MemoryResultStore(resultStore),
+      createLimiter: options?.createLimiter,
+      where: 'memory',
+      ready: async () => true,
+      close: async () => {},
+    };
   }
   const redis = redisConnection(options.redis, { keyPrefix: options.keyPrefix });
   const where = `${describeRedisUrl(options.redis)} (keys ${redis.keyPrefix}*)`;
@@ -42,7 +49,10 @@ function reportOutages(redis: RedisConnection, where: string, logger: Logger): v
   redis.client.on('error', (err: Error) => {
     if (down) return;
     down = true;
-    logger.error({ state: where, error: err.message }, 'shared state unavailable: Redis cannot be reached; calls that need it fail until it is back (reconnecting on its own)');
+    logger.error(
+      { state: where, error: err.message },
+      'shared state unavailable: Redis cannot be reached; calls that need it fail until it is back (reconnecting on its own)',
+    );
   });
   redis.client.on('ready', () => {
     if (!down) return;
@@ -58,7 +68,10 @@ function reportOutages(redis: RedisConnection, where: string, logger: Logger): v
  */
 class FallbackResultStore implements ResultStore {
   readonly ttlMs: number;
-  constructor(private readonly shared: ResultStore, private readonly local: MemoryResultStore) {
+  constructor(
+    private readonly shared: ResultStore,
+    private readonly local: MemoryResultStore,
+  ) {
     this.ttlMs = shared.ttlMs;
   }
 

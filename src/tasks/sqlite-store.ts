@@ -3,7 +3,19 @@ import { dirname, join } from 'node:path';
 import type { SqliteDatabase, SqliteStatement } from '../audit/sqlite-types.js';
 import { openSqlite } from '../audit/sqlite-driver.js';
 import { nodeCrypto } from '../lazy-crypto.js';
-import { checkLeaseMs, DEFAULT_TASK_LEASE_MS, isExpired, ORPHANED_TASK_ERROR, TERMINAL_STATUSES, type TaskCursor, type TaskError, type TaskPatch, type TaskRecord, type TaskStatus, type TaskStore } from './store.js';
+import {
+  checkLeaseMs,
+  DEFAULT_TASK_LEASE_MS,
+  isExpired,
+  ORPHANED_TASK_ERROR,
+  TERMINAL_STATUSES,
+  type TaskCursor,
+  type TaskError,
+  type TaskPatch,
+  type TaskRecord,
+  type TaskStatus,
+  type TaskStore,
+} from './store.js';
 
 /** The default file, under the working directory (a separate file from the audit trail). */
 export const DEFAULT_TASKS_DB = join('.toolwright', 'tasks.db');
@@ -147,10 +159,12 @@ export class SqliteTaskStore implements TaskStore {
   private keepLeases(): void {
     try {
       const now = Date.now();
-      this.db.transaction(() => {
-        this.renew.run({ me: this.instanceId, until: now + this.leaseMs });
-        this.failOrphans.run(this.failParams(ORPHANED_TASK_ERROR, now));
-      }).immediate();
+      this.db
+        .transaction(() => {
+          this.renew.run({ me: this.instanceId, until: now + this.leaseMs });
+          this.failOrphans.run(this.failParams(ORPHANED_TASK_ERROR, now));
+        })
+        .immediate();
     } catch {
       // Busy past the timeout or a full disk: the next tick tries again (the lease outlasts two missed ticks).
     }

@@ -1,5 +1,14 @@
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
-import { errorOutcome, McpAttr, metricAttributes, operationSpanName, requestAttributes, resultOutcome, type OperationFacts, type Outcome } from './attributes.js';
+import {
+  errorOutcome,
+  McpAttr,
+  metricAttributes,
+  operationSpanName,
+  requestAttributes,
+  resultOutcome,
+  type OperationFacts,
+  type Outcome,
+} from './attributes.js';
 import { injectIntoMeta } from './context.js';
 import { durationHistogram, mcpTracer, telemetryActive } from './providers.js';
 

@@ -42,7 +42,11 @@ export interface ServerParent {
 
 function linkTo(ctx: Context, links: Link[]): void {
   const spanContext = trace.getSpanContext(ctx);
-  if (spanContext && trace.isSpanContextValid(spanContext) && !links.some((link) => link.context.spanId === spanContext.spanId && link.context.traceId === spanContext.traceId)) {
+  if (
+    spanContext &&
+    trace.isSpanContextValid(spanContext) &&
+    !links.some((link) => link.context.spanId === spanContext.spanId && link.context.traceId === spanContext.traceId)
+  ) {
     links.push({ context: spanContext });
   }
 }

@@ -1,5 +1,15 @@
 import { context, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
-import { errorOutcome, jsonAttribute, McpAttr, metricAttributes, operationSpanName, requestAttributes, resultOutcome, type OperationFacts, type Outcome } from './attributes.js';
+import {
+  errorOutcome,
+  jsonAttribute,
+  McpAttr,
+  metricAttributes,
+  operationSpanName,
+  requestAttributes,
+  resultOutcome,
+  type OperationFacts,
+  type Outcome,
+} from './attributes.js';
 import { serverParent } from './context.js';
 import { DEFAULT_MAX_RECORDED_CHARS, type TracingOptions } from './options.js';
 import { durationHistogram, mcpTracer, telemetryActive } from './providers.js';
@@ -44,7 +54,11 @@ export function traceServerRequest<R>(facts: () => ServerRequestFacts, options: 
   const parent = serverParent(request.meta, request.headers);
   const taskLink = taskLinks.linkFor(request.method, request.params);
   const links = taskLink ? [...(parent.links ?? []), taskLink] : parent.links;
-  const span = mcpTracer().startSpan(operationSpanName(request.method, request.params, request.knownTarget), { kind: SpanKind.SERVER, attributes, links }, parent.context);
+  const span = mcpTracer().startSpan(
+    operationSpanName(request.method, request.params, request.knownTarget),
+    { kind: SpanKind.SERVER, attributes, links },
+    parent.context,
+  );
   const recording = span.isRecording();
   if (recording && options.recordArguments && request.method === 'tools/call') {
     const given = request.params?.arguments ?? {};

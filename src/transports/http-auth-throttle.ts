@@ -38,7 +38,11 @@ export class AuthFailureThrottle {
    * `createLimiter`: where failures are counted (the ToolServer's shared state: with
    * `state.redis`, an address's failures on every instance add up). Default: this process.
    */
-  constructor(limit: AuthFailureLimit, private readonly trustProxy: boolean, createLimiter?: CreateLimiter) {
+  constructor(
+    limit: AuthFailureLimit,
+    private readonly trustProxy: boolean,
+    createLimiter?: CreateLimiter,
+  ) {
     // Loaded only by a server that authenticates.
     this.flexible = createRequire(import.meta.url)('rate-limiter-flexible') as Flexible;
     this.local = new this.flexible.RateLimiterMemory({ points: limit.points, duration: limit.durationSeconds, keyPrefix: 'auth-failures' });
@@ -99,7 +103,10 @@ export class AuthFailureThrottle {
 
 function tooManyFailures(res: HttpResponse, waitMs: number): void {
   const seconds = Math.ceil(waitMs / 1_000);
-  const json = encodeError(undefined, new RpcError(ErrorCode.InvalidRequest, `Too Many Requests: too many failed authentications from this address; retry in ${seconds} s`));
+  const json = encodeError(
+    undefined,
+    new RpcError(ErrorCode.InvalidRequest, `Too Many Requests: too many failed authentications from this address; retry in ${seconds} s`),
+  );
   res.writeHead(429, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json), 'retry-after': String(seconds) });
   res.end(json);
 }

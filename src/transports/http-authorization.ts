@@ -126,11 +126,19 @@ export class HttpAuthorization {
     return auth;
   }
 
-  private async authenticateBearer(header: string | string[] | undefined, res: HttpResponse, candidate: string | undefined, digest: string | undefined): Promise<AuthInfo | undefined> {
+  private async authenticateBearer(
+    header: string | string[] | undefined,
+    res: HttpResponse,
+    candidate: string | undefined,
+    digest: string | undefined,
+  ): Promise<AuthInfo | undefined> {
     const match = typeof header === 'string' ? /^Bearer +(\S+) *$/i.exec(header) : null;
     if (!match) {
       if (typeof header === 'string' && /^Bearer\b/i.test(header)) {
-        return this.refuse(res, 400, 'Bad Request: malformed Authorization header; send Authorization: Bearer <token>', { error: 'invalid_request', description: 'malformed Authorization header' });
+        return this.refuse(res, 400, 'Bad Request: malformed Authorization header; send Authorization: Bearer <token>', {
+          error: 'invalid_request',
+          description: 'malformed Authorization header',
+        });
       }
       return this.refuse(res, 401, 'Unauthorized: send Authorization: Bearer <access token>', { scopes: this.scopesSupported });
     }
@@ -154,7 +162,12 @@ export class HttpAuthorization {
 
   /** The 403 challenge for a call that needs scopes the token lacks. */
   insufficientScope(scopes: readonly string[]): string {
-    return bearerChallenge({ error: 'insufficient_scope', description: 'the access token lacks scopes this call needs', scopes, resourceMetadata: this.resourceMetadata });
+    return bearerChallenge({
+      error: 'insufficient_scope',
+      description: 'the access token lacks scopes this call needs',
+      scopes,
+      resourceMetadata: this.resourceMetadata,
+    });
   }
 
   private refuse(
@@ -212,7 +225,9 @@ export function createHttpAuthorization(
   const canonical = auth?.resource ?? resource;
   const namesResource = auth && (auth.issuer !== undefined || auth.introspection !== undefined || !!auth.authorizationServers?.length);
   if (namesResource && canonical === undefined) {
-    throw new TypeError('HTTP: OAuth needs the canonical resource URI: set `resource` to the URL clients use (and tokens name), e.g. https://mcp.example.com/mcp');
+    throw new TypeError(
+      'HTTP: OAuth needs the canonical resource URI: set `resource` to the URL clients use (and tokens name), e.g. https://mcp.example.com/mcp',
+    );
   }
   if (canonical !== undefined) assertAbsoluteUrl(canonical);
   return new HttpAuthorization(logger, options.authenticate, auth, canonical, servedPath);

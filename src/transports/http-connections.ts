@@ -17,7 +17,10 @@ export class ConnectionGate {
   private readonly perAddress = new Map<string, number>();
   private readonly refused = new WeakSet<Socket>();
 
-  constructor(private readonly max: number, private readonly maxPerAddress: number) {}
+  constructor(
+    private readonly max: number,
+    private readonly maxPerAddress: number,
+  ) {}
 
   /** Counts every connection of `server` from now on. */
   attach(server: Server): void {

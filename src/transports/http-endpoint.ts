@@ -91,7 +91,8 @@ export function createMcpEndpoint(parts: EndpointParts): (req: IncomingMessage, 
         return rpcError(res, new RpcError(ErrorCode.InvalidRequest, `Payload Too Large: the body exceeds ${maxBody} bytes`, undefined, 413));
       }
       if (err instanceof RpcError) return rpcError(res, new RpcError(err.code, err.message, undefined, 400), (err.data as { id?: string | number })?.id);
-      if (err instanceof BodyConsumedError) throw new Error('the request body was read before the MCP handler and left nothing usable in req.body: mount the handler before body parsers');
+      if (err instanceof BodyConsumedError)
+        throw new Error('the request body was read before the MCP handler and left nothing usable in req.body: mount the handler before body parsers');
       throw err;
     }
     if (parsed.kind === 'request') return request(req, res, parsed.message, auth);
@@ -104,8 +105,16 @@ export function createMcpEndpoint(parts: EndpointParts): (req: IncomingMessage, 
       session.connection.receive(parsed.message);
       // It may answer a request another instance sent (shared sessions): that instance gets it too.
       sessions.relay(session.id, parsed.message as unknown as Record<string, unknown>);
-    }
-    else return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Invalid Request: clients must not send JSON-RPC responses, except to a legacy session (Mcp-Session-Id) that asked', undefined, 400));
+    } else
+      return rpcError(
+        res,
+        new RpcError(
+          ErrorCode.InvalidRequest,
+          'Invalid Request: clients must not send JSON-RPC responses, except to a legacy session (Mcp-Session-Id) that asked',
+          undefined,
+          400,
+        ),
+      );
     res.writeHead(202).end();
   };
 
@@ -152,7 +161,13 @@ export function createMcpEndpoint(parts: EndpointParts): (req: IncomingMessage, 
   };
 
   /** Runs the request; switches the response to SSE the moment the call sends a notification. */
-  const dispatchWithStream = async (req: IncomingMessage, res: HttpResponse, message: JsonRpcRequest, connection: ServerConnection, auth: AuthInfo | undefined): Promise<Reply | undefined> => {
+  const dispatchWithStream = async (
+    req: IncomingMessage,
+    res: HttpResponse,
+    message: JsonRpcRequest,
+    connection: ServerConnection,
+    auth: AuthInfo | undefined,
+  ): Promise<Reply | undefined> => {
     let keepAlive: NodeJS.Timeout | undefined;
     const gone = () => res.destroyed && !res.writableFinished;
     const facts: ReceiveOptions = {
@@ -197,7 +212,12 @@ export function createMcpEndpoint(parts: EndpointParts): (req: IncomingMessage, 
    * The legacy session a request names. Undefined: it names none; null: the
    * request was answered here (unknown session → 404, bad version → 400).
    */
-  const sessionOf = async (req: IncomingMessage, res: HttpResponse, auth: AuthInfo | undefined, id?: JsonRpcRequest['id']): Promise<HttpSession | undefined | null> => {
+  const sessionOf = async (
+    req: IncomingMessage,
+    res: HttpResponse,
+    auth: AuthInfo | undefined,
+    id?: JsonRpcRequest['id'],
+  ): Promise<HttpSession | undefined | null> => {
     const sessionId = req.headers[SESSION_HEADER];
     if (sessionId === undefined) return undefined;
     const principal = keyOf(auth);
@@ -211,7 +231,11 @@ export function createMcpEndpoint(parts: EndpointParts): (req: IncomingMessage, 
     }
     const version = req.headers['mcp-protocol-version'];
     if (version !== undefined && !isLegacyVersion(version)) {
-      rpcError(res, new RpcError(ErrorCode.InvalidRequest, `Bad Request: unsupported MCP-Protocol-Version ${String(version).slice(0, 40)}`, undefined, 400), id);
+      rpcError(
+        res,
+        new RpcError(ErrorCode.InvalidRequest, `Bad Request: unsupported MCP-Protocol-Version ${String(version).slice(0, 40)}`, undefined, 400),
+        id,
+      );
       return null;
     }
     return session;
@@ -226,7 +250,8 @@ export function createMcpEndpoint(parts: EndpointParts): (req: IncomingMessage, 
       res.setHeader('allow', 'POST');
       return void rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Method Not Allowed: GET needs a legacy Mcp-Session-Id', undefined, 405));
     }
-    if (!acceptsEventStream(req)) return void rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Not Acceptable: GET requires Accept: text/event-stream', undefined, 406));
+    if (!acceptsEventStream(req))
+      return void rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Not Acceptable: GET requires Accept: text/event-stream', undefined, 406));
     if (session.stream) return void rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Conflict: this session already has an open stream', undefined, 409));
     if (!takeStreamSlot(req, res, principal)) return;
     startSse(res, { [SESSION_HEADER]: session.id });
@@ -265,7 +290,8 @@ export function createMcpEndpoint(parts: EndpointParts): (req: IncomingMessage, 
     }
     // As for POST and GET: a session belongs to the caller who opened it; to anyone else it does not exist.
     const session = await sessions.find(sessionId, principal, () => new HttpSession(server, principal, auth));
-    if (!session || session.principal !== principal || !sessions.end(sessionId)) return void rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Not Found: unknown or expired session', undefined, 404));
+    if (!session || session.principal !== principal || !sessions.end(sessionId))
+      return void rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Not Found: unknown or expired session', undefined, 404));
     res.writeHead(200).end();
   };
 

@@ -95,12 +95,20 @@ export interface HttpHandler {
 /** Builds the MCP endpoint handler of `toolServer`; throws TypeError or RangeError for bad options. */
 export function createHttpHandler(toolServer: ToolServer, options: HttpHandlerOptions = {}): HttpHandler {
   const path = options.path ?? '/mcp';
-  if (!path.startsWith('/') || /[?#]/.test(path)) throw new TypeError(`HTTP: path must start with "/" and have no query or fragment, got ${JSON.stringify(path)}`);
+  if (!path.startsWith('/') || /[?#]/.test(path))
+    throw new TypeError(`HTTP: path must start with "/" and have no query or fragment, got ${JSON.stringify(path)}`);
   const logger = toolServer.logger;
   const limits = resolveHttpLimits(options);
   const authorization = createHttpAuthorization(options, options.resource, path, logger);
-  const authThrottle = authorization && limits.authFailureLimit ? new AuthFailureThrottle(limits.authFailureLimit, limits.trustProxy, toolServer.createLimiter) : undefined;
-  const sessions = new SessionStore(options.sessionIdleMs ?? 30 * 60_000, options.maxSessions ?? 1_000, toolServer.sessionRecords, (err) => logger.warn({ err }, 'a shared legacy session record could not be read or written'), toolServer.bus);
+  const authThrottle =
+    authorization && limits.authFailureLimit ? new AuthFailureThrottle(limits.authFailureLimit, limits.trustProxy, toolServer.createLimiter) : undefined;
+  const sessions = new SessionStore(
+    options.sessionIdleMs ?? 30 * 60_000,
+    options.maxSessions ?? 1_000,
+    toolServer.sessionRecords,
+    (err) => logger.warn({ err }, 'a shared legacy session record could not be read or written'),
+    toolServer.bus,
+  );
   const serveMcp = createMcpEndpoint({
     server: toolServer,
     // Without a bind address to judge by: any Host, and no Origin (a browser page) unless allowed.

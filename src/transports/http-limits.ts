@@ -81,7 +81,8 @@ export function resolveHttpLimits(options: HttpLimitOptions): ResolvedHttpLimits
   // Node refuses a header deadline past the request deadline; a shorter request deadline shortens the default.
   const headers = options.headersTimeoutMs ?? Math.min(DEFAULT_HTTP_LIMITS.headersTimeoutMs, out.requestTimeoutMs);
   if (!Number.isInteger(headers) || headers < 1) throw new RangeError(`HTTP option "headersTimeoutMs" must be a positive integer, got ${String(headers)}`);
-  if (headers > out.requestTimeoutMs) throw new RangeError(`HTTP option "headersTimeoutMs" (${headers}) must not exceed "requestTimeoutMs" (${out.requestTimeoutMs})`);
+  if (headers > out.requestTimeoutMs)
+    throw new RangeError(`HTTP option "headersTimeoutMs" (${headers}) must not exceed "requestTimeoutMs" (${out.requestTimeoutMs})`);
   out.headersTimeoutMs = headers;
   const auth = options.authFailureLimit;
   if (auth !== undefined) {

@@ -77,13 +77,14 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
       failed(err);
     }
   };
-  const other = routes || options.fallback
-    ? (req: IncomingMessage, res: ServerResponse) => {
-        const route = routes?.get(pathOf(req.url)) ?? options.fallback;
-        if (route) serveRoute(route, req, res);
-        else plain(res, 404, 'Not Found');
-      }
-    : undefined;
+  const other =
+    routes || options.fallback
+      ? (req: IncomingMessage, res: ServerResponse) => {
+          const route = routes?.get(pathOf(req.url)) ?? options.fallback;
+          if (route) serveRoute(route, req, res);
+          else plain(res, 404, 'Not Found');
+        }
+      : undefined;
   // Set once the server listens (the default resource URI is its URL); requests only come after.
   let handler: HttpHandler | undefined;
   const server = createServer(nodeServerOptions(limits), (req, res) => {

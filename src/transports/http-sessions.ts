@@ -17,7 +17,11 @@ export class HttpSession {
   stream?: HttpResponse;
 
   /** `principal`: the key (callerKey) of the authenticated caller who opens it, if any; the session is theirs alone. */
-  constructor(server: ToolServer, readonly principal: string | undefined, caller: string | AuthInfo | undefined) {
+  constructor(
+    server: ToolServer,
+    readonly principal: string | undefined,
+    caller: string | AuthInfo | undefined,
+  ) {
     // What the server sends on its own (list changes, task status) goes on the GET stream while one is open.
     this.connection = server.connect({
       transport: 'http',
@@ -55,7 +59,8 @@ export class SessionStore {
       this.stopBus = bus.subscribe((event) => {
         if (event.type !== 'session-response' || this.relayed.has(event) || typeof event.sessionId !== 'string') return;
         const response = event.response;
-        if (response && typeof response === 'object' && !Array.isArray(response) && 'id' in response) this.sessions.get(event.sessionId)?.connection.receive(response as never);
+        if (response && typeof response === 'object' && !Array.isArray(response) && 'id' in response)
+          this.sessions.get(event.sessionId)?.connection.receive(response as never);
       });
     }
     this.sweeper = setInterval(() => this.sweep(), Math.min(Math.max(idleMs / 4, 1_000), 60_000));
@@ -98,7 +103,17 @@ export class SessionStore {
     if (!this.records || !legacy) return;
     const { protocolVersion, clientCapabilities, clientInfo, logLevel } = legacy;
     try {
-      await this.records.put(session.id, { protocolVersion, clientCapabilities, ...(clientInfo ? { clientInfo } : {}), ...(logLevel ? { logLevel } : {}), ...(session.principal !== undefined ? { owner: session.principal } : {}) }, this.idleMs);
+      await this.records.put(
+        session.id,
+        {
+          protocolVersion,
+          clientCapabilities,
+          ...(clientInfo ? { clientInfo } : {}),
+          ...(logLevel ? { logLevel } : {}),
+          ...(session.principal !== undefined ? { owner: session.principal } : {}),
+        },
+        this.idleMs,
+      );
     } catch (err) {
       this.onRecordError(err);
     }

@@ -22,13 +22,17 @@ export class MemoryClientTransport extends StreamClientTransport {
   constructor(server: ToolServer, options: MemoryTransportOptions = {}) {
     super(options.onWarning ?? (() => {}));
     const limit = options.maxMessageBytes ?? 16 * 1024 * 1024;
-    this.session = new MessageStreamSession(server, (json) => {
-      queueMicrotask(() => {
-        if (this.closed) return;
-        if (Buffer.byteLength(json) > limit) this.connection.oversized(limit);
-        else this.connection.receive(json);
-      });
-    }, 'memory');
+    this.session = new MessageStreamSession(
+      server,
+      (json) => {
+        queueMicrotask(() => {
+          if (this.closed) return;
+          if (Buffer.byteLength(json) > limit) this.connection.oversized(limit);
+          else this.connection.receive(json);
+        });
+      },
+      'memory',
+    );
   }
 
   protected send(json: string): void {

@@ -51,7 +51,9 @@ export class MessageStreamSession {
 
   /** A line longer than the limit: say so, with no id (it could not be read). */
   oversized(limitBytes: number): void {
-    this.write(encodeError(undefined, new RpcError(ErrorCode.InvalidRequest, `Invalid Request: message exceeds the ${limitBytes}-byte limit and was discarded`)));
+    this.write(
+      encodeError(undefined, new RpcError(ErrorCode.InvalidRequest, `Invalid Request: message exceeds the ${limitBytes}-byte limit and was discarded`)),
+    );
   }
 
   /** A line that is not UTF-8: a parse error with no id (nothing in it could be trusted, so nothing was read). */

@@ -75,10 +75,16 @@ export function serveStdio(server: ToolServer, options: StdioServeOptions = {}):
       });
     }
   };
-  const session = new MessageStreamSession(server, (json) => {
-    if (!open) return;
-    if (batch.push(`${json}\n`) === 1) process.nextTick(flush);
-  }, 'stdio', options.caller ?? options.principal, options.maxListenStreams ?? DEFAULT_MAX_LISTEN_STREAMS);
+  const session = new MessageStreamSession(
+    server,
+    (json) => {
+      if (!open) return;
+      if (batch.push(`${json}\n`) === 1) process.nextTick(flush);
+    },
+    'stdio',
+    options.caller ?? options.principal,
+    options.maxListenStreams ?? DEFAULT_MAX_LISTEN_STREAMS,
+  );
 
   // Pipelined requests are handled a group at a time; after each group its audit records are
   // committed, so its answers (written by `flush`, a tick as well) leave before the next.
@@ -90,7 +96,12 @@ export function serveStdio(server: ToolServer, options: StdioServeOptions = {}):
       updateReading();
     },
   );
-  const splitter = new LineSplitter(maxLineBytes, (line) => groups.add(line), () => groups.add(OVERSIZED), () => groups.add(INVALID_UTF8));
+  const splitter = new LineSplitter(
+    maxLineBytes,
+    (line) => groups.add(line),
+    () => groups.add(OVERSIZED),
+    () => groups.add(INVALID_UTF8),
+  );
 
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
@@ -117,7 +128,10 @@ export function serveStdio(server: ToolServer, options: StdioServeOptions = {}):
   input.on('data', onData);
   input.once('end', finish);
   input.once('close', finish);
-  output.on?.('error', () => { finishing = true; stop(); }); // the client went away: EPIPE
+  output.on?.('error', () => {
+    finishing = true;
+    stop();
+  }); // the client went away: EPIPE
   const close = ({ graceMs }: { graceMs?: number } = {}): Promise<void> => {
     if (graceMs === undefined) {
       finishing = true;
@@ -132,7 +146,10 @@ export function serveStdio(server: ToolServer, options: StdioServeOptions = {}):
       input.pause();
       groups.finish();
     }
-    void server.drain(graceMs).then(() => session.drain(options.drainMs ?? 2_000)).then(stop);
+    void server
+      .drain(graceMs)
+      .then(() => session.drain(options.drainMs ?? 2_000))
+      .then(stop);
     return closed;
   };
   return { closed, close };

@@ -10,7 +10,10 @@ export class StreamSlots {
   private open = 0;
   private readonly perCaller = new Map<string, number>();
 
-  constructor(private readonly max: number, private readonly maxPerCaller: number) {}
+  constructor(
+    private readonly max: number,
+    private readonly maxPerCaller: number,
+  ) {}
 
   /** Takes a slot for `caller`; returns its release (safe to call more than once), or why not. */
   take(caller: string): (() => void) | StreamRefusal {

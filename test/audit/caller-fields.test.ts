@@ -13,7 +13,9 @@ function versionTwoFile(file: string): void {
   db.exec(`CREATE TABLE audit (id INTEGER PRIMARY KEY, time TEXT NOT NULL, era TEXT NOT NULL, protocol_version TEXT NOT NULL, principal TEXT,
     tool TEXT NOT NULL, arguments TEXT NOT NULL, status TEXT NOT NULL, is_error INTEGER NOT NULL, duration_ms REAL NOT NULL, correlation_id TEXT,
     request_id, client_name TEXT, error_code INTEGER, method TEXT NOT NULL DEFAULT 'tools/call')`);
-  db.prepare("INSERT INTO audit (time, era, protocol_version, principal, tool, arguments, status, is_error, duration_ms, request_id) VALUES (?, 'modern', '2026-07-28', 'old-alice', 'echo', '{}', 'ok', 0, 1, 1)").run(new Date().toISOString());
+  db.prepare(
+    "INSERT INTO audit (time, era, protocol_version, principal, tool, arguments, status, is_error, duration_ms, request_id) VALUES (?, 'modern', '2026-07-28', 'old-alice', 'echo', '{}', 'ok', 0, 1, 1)",
+  ).run(new Date().toISOString());
   db.pragma('user_version = 2');
   db.close();
 }
@@ -45,7 +47,10 @@ describe("the caller's client id, scopes and tenant in the SQLite trail", () => 
     await sink.record(auditRecord({ principal: 'alice', clientId: 'agent', scopes: [], requestId: 2 }));
     sink.close();
     const rows = queryAuditLog(file);
-    expect(rows.map((r) => [r.principal, r.clientId, r.scopes])).toEqual([['old-alice', undefined, undefined], ['alice', 'agent', []]]);
+    expect(rows.map((r) => [r.principal, r.clientId, r.scopes])).toEqual([
+      ['old-alice', undefined, undefined],
+      ['alice', 'agent', []],
+    ]);
     const db = openDatabase(file, { readonly: true });
     expect(db.pragma('user_version', { simple: true })).toBe(3);
     db.close();
@@ -63,7 +68,12 @@ describe('toolwright audit by caller', () => {
     const ids = async (options: Record<string, string>) => {
       const t = io();
       expect(await runAudit({ db, json: true, ...options }, t.io)).toBe(0);
-      return t.out.join('').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l).requestId);
+      return t.out
+        .join('')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).requestId);
     };
     expect(await ids({ caller: 'alice' })).toEqual([1, 2]);
     expect(await ids({ clientId: 'agent' })).toEqual([1, 3]);

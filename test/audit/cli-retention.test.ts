@@ -46,7 +46,10 @@ describe('toolwright audit prune', () => {
   it('--older-than deletes the older records, keeps the younger, and says how many went', () => {
     const dir = tempDir('toolwright-prune-');
     const db = join(dir, 'audit.db');
-    trail(db, [{ count: 1200, ageMs: 10 * DAY, first: 0 }, { count: 3, ageMs: DAY, first: 5000 }]);
+    trail(db, [
+      { count: 1200, ageMs: 10 * DAY, first: 0 },
+      { count: 3, ageMs: DAY, first: 5000 },
+    ]);
     const t = io();
     expect(runAuditPrune({ db, olderThan: '7d' }, t.io)).toBe(0);
     expect(t.out.join('')).toMatch(/^Removed 1,200 records \(1,200 older than \d{4}-\d\d-\d\dT[\d:.]+Z\)\.\naudit\.db: /);
@@ -82,7 +85,9 @@ describe('toolwright audit prune', () => {
         const t = io();
         expect(runAuditPrune({ db, olderThan: '1000d' }, t.io)).toBe(0);
         const out = t.out.join('');
-        expect(out, `round ${round}`).toMatch(/^Removed 0 records \(0 older than [^)]+\)\.\naudit\.db: [\d.]+ KiB of records \(unchanged\), file [\d.]+ KiB \(unchanged\)/);
+        expect(out, `round ${round}`).toMatch(
+          /^Removed 0 records \(0 older than [^)]+\)\.\naudit\.db: [\d.]+ KiB of records \(unchanged\), file [\d.]+ KiB \(unchanged\)/,
+        );
         expect(out).not.toContain('(was ');
       }
     } finally {
@@ -93,7 +98,10 @@ describe('toolwright audit prune', () => {
 
   it("without flags applies the config's policy; retention: false prunes nothing and says so", () => {
     const dir = tempDir('toolwright-prune-');
-    trail(join(dir, 'trail.db'), [{ count: 10, ageMs: 3 * DAY, first: 0 }, { count: 2, ageMs: 0, first: 100 }]);
+    trail(join(dir, 'trail.db'), [
+      { count: 10, ageMs: 3 * DAY, first: 0 },
+      { count: 2, ageMs: 0, first: 100 },
+    ]);
     const config = join(dir, 'toolwright.config.json');
     writeFileSync(config, JSON.stringify({ server: { audit: { sqlite: 'trail.db', retention: { maxAgeDays: 2 } } } }));
     const t = io();
@@ -114,7 +122,10 @@ describe('toolwright audit prune', () => {
     process.chdir(dir);
     try {
       mkdirSync(join(dir, '.toolwright'));
-      trail(join(dir, '.toolwright', 'audit.db'), [{ count: 5, ageMs: 31 * DAY, first: 0 }, { count: 1, ageMs: 29 * DAY, first: 50 }]);
+      trail(join(dir, '.toolwright', 'audit.db'), [
+        { count: 5, ageMs: 31 * DAY, first: 0 },
+        { count: 1, ageMs: 29 * DAY, first: 50 },
+      ]);
       const t = io();
       expect(runAuditPrune({}, t.io)).toBe(0);
       expect(t.out.join('')).toMatch(/^Removed 5 records \(5 older than 30 days; 0 to fit 256 MiB\)/);
@@ -128,7 +139,14 @@ describe('toolwright audit prune', () => {
   it('a file made before incremental vacuum: pruned, told how to shrink it, and --vacuum shrinks and converts it', () => {
     const dir = tempDir('toolwright-prune-');
     const db = join(dir, 'audit.db');
-    trail(db, [{ count: 5000, ageMs: 40 * DAY, first: 0 }, { count: 10, ageMs: 0, first: 9000 }], false);
+    trail(
+      db,
+      [
+        { count: 5000, ageMs: 40 * DAY, first: 0 },
+        { count: 10, ageMs: 0, first: 9000 },
+      ],
+      false,
+    );
     const t = io();
     expect(runAuditPrune({ db, olderThan: '30d' }, t.io)).toBe(0);
     expect(t.out.join('')).toContain('predates incremental vacuum');
@@ -188,7 +206,11 @@ describe('toolwright audit --json --all (export)', () => {
     expect(await runAudit({ db, json: true, all: true }, t.io)).toBe(0);
     expect(t.out.length).toBeGreaterThan(10); // handed over as it was read, not as one string
     for (const piece of t.out) expect(piece.length).toBeLessThan(64 * 1024 + 1024);
-    const lines = t.out.join('').trimEnd().split('\n').map((line) => JSON.parse(line) as { id: number; requestId: number; arguments: unknown });
+    const lines = t.out
+      .join('')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: number; requestId: number; arguments: unknown });
     expect(lines.map((l) => l.id)).toEqual(Array.from({ length: 3000 }, (_, i) => i + 1));
     expect(lines[0]).toMatchObject({ requestId: 0, arguments: { text: 'x'.repeat(200) } });
   });
@@ -214,7 +236,10 @@ describe('the built CLI', () => {
     // ~40 MB of JSON lines; the CLI runs with 24 MB of old space, so it cannot hold them. (16 MB
     // left too little room once the CLI's own code grew past ~5 MB of heap: the OpenTelemetry API
     // is part of every command since tracing landed, and the export then ran out on a loaded machine.)
-    trail(db, [{ count: 90_000, ageMs: 40 * DAY, first: 0 }, { count: 5, ageMs: 0, first: 100_000 }]);
+    trail(db, [
+      { count: 90_000, ageMs: 40 * DAY, first: 0 },
+      { count: 5, ageMs: 0, first: 100_000 },
+    ]);
     const exported = await builtCli(['audit', '--db', db, '--json', '--all'], ['--max-old-space-size=24']);
     expect({ code: exported.code, stderr: exported.stderr }).toEqual({ code: 0, stderr: '' });
     const lines = exported.stdout.trimEnd().split('\n');

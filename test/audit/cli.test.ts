@@ -18,7 +18,9 @@ beforeAll(async () => {
   db = join(dir, 'audit.db');
   const sink = new SqliteAuditSink(db);
   await sink.record(auditRecord({ time: ago(2 * 86_400_000), tool: 'old_tool', requestId: 1 }));
-  await sink.record(auditRecord({ time: ago(30 * 60_000), tool: 'echo', principal: 'alice', argumentsJson: '{"text":"hi","token":"[REDACTED]"}', requestId: 2 }));
+  await sink.record(
+    auditRecord({ time: ago(30 * 60_000), tool: 'echo', principal: 'alice', argumentsJson: '{"text":"hi","token":"[REDACTED]"}', requestId: 2 }),
+  );
   await sink.record(auditRecord({ time: ago(20 * 60_000), tool: 'fetch', status: 'timeout', isError: true, durationMs: 60000.4, requestId: 3 }));
   await sink.record(auditRecord({ time: ago(10 * 60_000), tool: 'ghost', status: 'protocol_error', errorCode: -32602, requestId: 4 }));
   await sink.record(auditRecord({ time: ago(5 * 60_000), tool: 'evil\u001b[2J\u202etool', argumentsJson: '{"x":"\\u001b[31mred"}', requestId: 5 }));
@@ -58,7 +60,12 @@ describe('toolwright audit', () => {
     const run = async (options: Parameters<typeof runAudit>[0]) => {
       const t = io();
       expect(await runAudit({ db, json: true, ...options }, t.io, NOW)).toBe(0);
-      return t.out.join('').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l).requestId);
+      return t.out
+        .join('')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).requestId);
     };
     expect(await run({ tool: 'echo' })).toEqual([2]);
     expect(await run({ since: '1h' })).toEqual([2, 3, 4, 5]);
@@ -98,7 +105,7 @@ describe('toolwright audit', () => {
     expect(t.out.join('')).toBe('No recorded calls match.\n');
   });
 
-  it('a missing database is exit 1 (the path is the caller\'s to fix, not a connection failure) with one line and no absolute path', async () => {
+  it("a missing database is exit 1 (the path is the caller's to fix, not a connection failure) with one line and no absolute path", async () => {
     const t = io();
     expect(await runAudit({ db: join(dir, 'nowhere', 'audit.db') }, t.io, NOW)).toBe(1);
     expect(t.err).toHaveLength(1);
@@ -147,7 +154,9 @@ describe('toolwright audit without --db', () => {
   it('reads .toolwright/audit.db in a project directory, and says where servers write it when missing', async () => {
     const project = tempDir('toolwright-audit-cwd-');
     writeFileSync(join(project, 'package.json'), '{}');
-    expect(await auditWithoutAuditDir(project)).toBe('toolwright: no audit log at .toolwright/audit.db (a server started in this directory writes it once it has served a call)\n');
+    expect(await auditWithoutAuditDir(project)).toBe(
+      'toolwright: no audit log at .toolwright/audit.db (a server started in this directory writes it once it has served a call)\n',
+    );
   });
 
   it('outside a project, reads the trail in the per-user state dir, where a server started there writes it', async () => {

@@ -40,7 +40,7 @@ async function setup(auditFailure?: AuditFailurePolicy) {
 }
 
 describe('when the audit trail cannot be written', () => {
-  it("by default (refuse): the call whose record failed is answered, later requests are refused with -32603 without running, until the trail is back", async () => {
+  it('by default (refuse): the call whose record failed is answered, later requests are refused with -32603 without running, until the trail is back', async () => {
     const s = await setup();
     expect((await s.client.callTool('work', {})).content[0]).toMatchObject({ text: 'run 1' });
     s.sink.broken = true;
@@ -53,7 +53,9 @@ describe('when the audit trail cannot be written', () => {
     expect(s.server.auditGuard).toMatchObject({ lost: 1, refused: 2 });
     s.sink.broken = false;
     // The trail is tried again at most once a second: the first request after that runs.
-    await expect.poll(async () => (await s.client.callTool('work', {}).catch(() => undefined))?.content[0], { timeout: 10_000, interval: 200 }).toMatchObject({ text: 'run 3' });
+    await expect
+      .poll(async () => (await s.client.callTool('work', {}).catch(() => undefined))?.content[0], { timeout: 10_000, interval: 200 })
+      .toMatchObject({ text: 'run 3' });
     expect(s.sink.records.map((r) => r.tool)).toEqual(['work', 'work']);
     // One line when it went down, one when it came back; no stack trace, nothing per call.
     expect(s.log.records.map((r) => [r.level, r.msg])).toEqual([

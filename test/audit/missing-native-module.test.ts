@@ -24,7 +24,8 @@ beforeAll(() => {
     if (name === 'better-sqlite3' || name.startsWith('.')) continue;
     symlinkSync(join(root, 'node_modules', name), join(pkg, 'node_modules', name));
   }
-  for (const entry of ['package.json', 'lib']) cpSync(join(root, 'node_modules', 'better-sqlite3', entry), join(pkg, 'node_modules', 'better-sqlite3', entry), { recursive: true });
+  for (const entry of ['package.json', 'lib'])
+    cpSync(join(root, 'node_modules', 'better-sqlite3', entry), join(pkg, 'node_modules', 'better-sqlite3', entry), { recursive: true });
   return temp.remove;
 });
 
@@ -44,7 +45,7 @@ async function cli(args: string[]): Promise<{ code: number | null; stdout: strin
   return { code, stdout, stderr };
 }
 
-describe('toolwright without better-sqlite3\'s native module', () => {
+describe("toolwright without better-sqlite3's native module", () => {
   it('serve refuses to start, says why and how to fix it, and exits 1 (never a failure on the first call)', async () => {
     const { code, stderr } = await cli(['serve', '--stdio']);
     expect(code).toBe(1);
@@ -65,7 +66,10 @@ describe('toolwright without better-sqlite3\'s native module', () => {
   });
 
   it('audit and audit prune say the same, exit 1', async () => {
-    for (const args of [['audit', '--db', join(root, 'package.json')], ['audit', 'prune', '--db', join(root, 'package.json'), '--older-than', '1d']]) {
+    for (const args of [
+      ['audit', '--db', join(root, 'package.json')],
+      ['audit', 'prune', '--db', join(root, 'package.json'), '--older-than', '1d'],
+    ]) {
       const { code, stderr } = await cli(args);
       expect(code).toBe(1);
       expect(stderr).toMatch(/^toolwright: the SQLite audit trail needs better-sqlite3's native module, which is not built\. /);

@@ -3,24 +3,52 @@ import { auditArgumentsJson, MAX_AUDIT_ARGUMENT_BYTES, MAX_AUDIT_STRING_CHARS } 
 import { isSecretKey, redactArguments, REDACTED } from '../../src/audit/redact.js';
 
 describe('secret-looking keys', () => {
-  it.each(['token', 'password', 'passwd', 'secret', 'apiKey', 'api_key', 'API-KEY', 'Authorization', 'cookie', 'credential', 'credentials', 'private_key', 'privateKey', 'access_token', 'refreshToken', 'client_secret', 'db_password', 'passwordHash', 'x-api-key', 'Set-Cookie', 'aws_secret_access_key', 'auth'])(
-    '%s is redacted',
-    (key) => expect(isSecretKey(key)).toBe(true),
-  );
+  it.each([
+    'token',
+    'password',
+    'passwd',
+    'secret',
+    'apiKey',
+    'api_key',
+    'API-KEY',
+    'Authorization',
+    'cookie',
+    'credential',
+    'credentials',
+    'private_key',
+    'privateKey',
+    'access_token',
+    'refreshToken',
+    'client_secret',
+    'db_password',
+    'passwordHash',
+    'x-api-key',
+    'Set-Cookie',
+    'aws_secret_access_key',
+    'auth',
+  ])('%s is redacted', (key) => expect(isSecretKey(key)).toBe(true));
 
-  it.each(['maxTokens', 'max_tokens', 'path', 'text', 'author', 'tokenizer', 'query', 'keyword', 'cwd', ''])('%s is kept', (key) => expect(isSecretKey(key)).toBe(false));
+  it.each(['maxTokens', 'max_tokens', 'path', 'text', 'author', 'tokenizer', 'query', 'keyword', 'cwd', ''])('%s is kept', (key) =>
+    expect(isSecretKey(key)).toBe(false),
+  );
 
   it('are redacted at any depth, in objects and arrays, whatever their value', () => {
     const args = {
       user: 'ada',
       headers: { Authorization: 'Bearer abc', accept: 'json' },
-      accounts: [{ name: 'a', password: 'p1' }, { name: 'b', apiKey: { nested: 'x' } }],
+      accounts: [
+        { name: 'a', password: 'p1' },
+        { name: 'b', apiKey: { nested: 'x' } },
+      ],
       config: { deeper: { client_secret: 42, keep: true } },
     };
     expect(redactArguments(args)).toEqual({
       user: 'ada',
       headers: { Authorization: REDACTED, accept: 'json' },
-      accounts: [{ name: 'a', password: REDACTED }, { name: 'b', apiKey: REDACTED }],
+      accounts: [
+        { name: 'a', password: REDACTED },
+        { name: 'b', apiKey: REDACTED },
+      ],
       config: { deeper: { client_secret: REDACTED, keep: true } },
     });
     expect(args.headers.Authorization).toBe('Bearer abc'); // the call's own arguments are untouched
@@ -37,20 +65,40 @@ describe('properties marked "x-sensitive" in the input schema', () => {
         notes: { type: 'string' },
       },
     };
-    const args = { dsn: 'postgres://u:p@h/db', hosts: [{ name: 'a', pin: '1234' }, { name: 'b', pin: '5678' }], notes: 'hi' };
-    expect(redactArguments(args, schema)).toEqual({ dsn: REDACTED, hosts: [{ name: 'a', pin: REDACTED }, { name: 'b', pin: REDACTED }], notes: 'hi' });
+    const args = {
+      dsn: 'postgres://u:p@h/db',
+      hosts: [
+        { name: 'a', pin: '1234' },
+        { name: 'b', pin: '5678' },
+      ],
+      notes: 'hi',
+    };
+    expect(redactArguments(args, schema)).toEqual({
+      dsn: REDACTED,
+      hosts: [
+        { name: 'a', pin: REDACTED },
+        { name: 'b', pin: REDACTED },
+      ],
+      notes: 'hi',
+    });
   });
 
   it('are found through a local $ref to $defs, and through anyOf branches', () => {
     const schema = {
       type: 'object',
-      $defs: { Login: { type: 'object', properties: { user: { type: 'string' }, otp: { $ref: '#/$defs/Otp' } } }, Otp: { type: 'string', 'x-sensitive': true } },
+      $defs: {
+        Login: { type: 'object', properties: { user: { type: 'string' }, otp: { $ref: '#/$defs/Otp' } } },
+        Otp: { type: 'string', 'x-sensitive': true },
+      },
       properties: {
         login: { $ref: '#/$defs/Login' },
         either: { anyOf: [{ type: 'string' }, { type: 'object', properties: { pem: { type: 'string', 'x-sensitive': true } } }] },
       },
     };
-    expect(redactArguments({ login: { user: 'ada', otp: '999111' }, either: { pem: '-----BEGIN' } }, schema)).toEqual({ login: { user: 'ada', otp: REDACTED }, either: { pem: REDACTED } });
+    expect(redactArguments({ login: { user: 'ada', otp: '999111' }, either: { pem: '-----BEGIN' } }, schema)).toEqual({
+      login: { user: 'ada', otp: REDACTED },
+      either: { pem: REDACTED },
+    });
   });
 
   it('apply to additionalProperties and patternProperties, and whole sensitive objects', () => {
@@ -69,7 +117,10 @@ describe('properties marked "x-sensitive" in the input schema', () => {
 
   it('a $ref cycle does not loop', () => {
     const schema = { $defs: { Node: { type: 'object', properties: { next: { $ref: '#/$defs/Node' }, key: { 'x-sensitive': true } } } }, $ref: '#/$defs/Node' };
-    expect(redactArguments({ key: 'a', next: { key: 'b', next: { key: 'c' } } }, schema)).toEqual({ key: REDACTED, next: { key: REDACTED, next: { key: REDACTED } } });
+    expect(redactArguments({ key: 'a', next: { key: 'b', next: { key: 'c' } } }, schema)).toEqual({
+      key: REDACTED,
+      next: { key: REDACTED, next: { key: REDACTED } },
+    });
   });
 });
 

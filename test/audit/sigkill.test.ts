@@ -20,7 +20,9 @@ afterEach(() => killAndReap(child));
 function start(onReply: (msg: Record<string, any>, answered: Array<Record<string, any>>) => void) {
   const dir = tempDir('toolwright-audit-kill-');
   const files = { db: join(dir, 'audit.db'), jsonl: join(dir, 'audit.jsonl') };
-  child = spawn(process.execPath, ['--import', 'tsx', fixture], { env: { ...process.env, TOOLWRIGHT_LOG_LEVEL: 'silent', AUDIT_DB: files.db, AUDIT_JSONL: files.jsonl } });
+  child = spawn(process.execPath, ['--import', 'tsx', fixture], {
+    env: { ...process.env, TOOLWRIGHT_LOG_LEVEL: 'silent', AUDIT_DB: files.db, AUDIT_JSONL: files.jsonl },
+  });
   const answered: Array<Record<string, any>> = [];
   let buffer = '';
   child.stdout.on('data', (chunk) => {
@@ -38,7 +40,12 @@ function start(onReply: (msg: Record<string, any>, answered: Array<Record<string
   return { files, answered, exited, send };
 }
 
-const call = (id: number | string, name: string, args: Record<string, unknown>) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, _meta: modernMeta() } });
+const call = (id: number | string, name: string, args: Record<string, unknown>) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, arguments: args, _meta: modernMeta() },
+});
 
 describe('audit durability', () => {
   it('a SIGKILL right after the answer keeps the call in SQLite and JSON lines, with its secrets redacted', async () => {
@@ -49,7 +56,10 @@ describe('audit durability', () => {
     const records = queryAuditLog(files.db);
     expect(records).toEqual([expect.objectContaining({ tool: 'deploy', status: 'ok', isError: false, requestId: 1, era: 'modern', clientName: 'test' })]);
     expect(JSON.parse(records[0].argumentsJson)).toEqual({ env: 'prod', token: '[REDACTED]', pin: '[REDACTED]' });
-    const lines = readFileSync(files.jsonl, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(files.jsonl, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toEqual([expect.objectContaining({ tool: 'deploy', requestId: 1, arguments: { env: 'prod', token: '[REDACTED]', pin: '[REDACTED]' } })]);
     expect(readFileSync(files.db).toString('latin1') + readFileSync(`${files.db}-wal`).toString('latin1')).not.toContain('ghp_supersecret');
   });
@@ -66,7 +76,12 @@ describe('audit durability', () => {
     expect(answeredIds.length).toBeGreaterThanOrEqual(60);
     const recorded = new Set(queryAuditLog(files.db, { limit: 1_000 }).map((r) => r.requestId));
     expect(answeredIds.filter((id) => !recorded.has(id))).toEqual([]);
-    const inJsonl = new Set(readFileSync(files.jsonl, 'utf8').trim().split('\n').map((l) => JSON.parse(l).requestId));
+    const inJsonl = new Set(
+      readFileSync(files.jsonl, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).requestId),
+    );
     expect(answeredIds.filter((id) => !inJsonl.has(id))).toEqual([]);
     // Protocol errors were answered and recorded too.
     expect(answered.some((m) => m.error?.code === -32602)).toBe(true);

@@ -34,7 +34,15 @@ describe('the SQLite sink', () => {
     const file = join(tempDir(), 'audit.db');
     const sink = track(new SqliteAuditSink(file));
     const first = auditRecord({ requestId: 7, principal: 'alice', correlationId: 'c-1', status: 'internal_error', isError: true });
-    const second = auditRecord({ requestId: '7', tool: 'missing', status: 'protocol_error', errorCode: -32602, clientName: null, era: 'legacy', protocolVersion: '2025-06-18' });
+    const second = auditRecord({
+      requestId: '7',
+      tool: 'missing',
+      status: 'protocol_error',
+      errorCode: -32602,
+      clientName: null,
+      era: 'legacy',
+      protocolVersion: '2025-06-18',
+    });
     await sink.record(first);
     await sink.record(second);
     expect(queryAuditLog(file)).toEqual([first, second]);
@@ -131,7 +139,10 @@ describe('the JSON-lines sink', () => {
     await sink.record(auditRecord());
     sink.close();
     track(new JsonlAuditSink(file)).record(auditRecord({ tool: 'later' }));
-    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.tool ?? 'earlier')).toEqual(['earlier', 'echo', 'later']);
   });
 });
@@ -141,7 +152,11 @@ describe('fanning out to several sinks', () => {
     const got: string[] = [];
     const fanout = new FanoutAuditSink([
       { record: (e) => void got.push(`a:${e.tool}`) },
-      { record: () => { throw new Error('disk full'); } },
+      {
+        record: () => {
+          throw new Error('disk full');
+        },
+      },
       { record: (e) => void got.push(`c:${e.tool}`) },
     ]);
     expect(() => fanout.record(auditRecord())).toThrow('disk full');

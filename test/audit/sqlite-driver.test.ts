@@ -51,7 +51,9 @@ describe('a SQLite audit trail whose native module cannot load', () => {
 
   it('so a server built with it fails to start, before any call', () => {
     const dir = tempDir('toolwright-driver-');
-    expect(() => new ToolServer({ audit: new SqliteAuditSink(join(dir, 'audit.db'), { nativeBinding: join(dir, 'missing.node') }) })).toThrow(SqliteDriverError);
+    expect(() => new ToolServer({ audit: new SqliteAuditSink(join(dir, 'audit.db'), { nativeBinding: join(dir, 'missing.node') }) })).toThrow(
+      SqliteDriverError,
+    );
   });
 
   it('the driver that is installed loads, and a working sink is built as before', () => {

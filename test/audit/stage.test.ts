@@ -20,20 +20,64 @@ const registry = new ToolRegistry().add(
   {
     name: 'login',
     description: 'Takes a user, a password and a one-time pin.',
-    inputSchema: { type: 'object', properties: { user: { type: 'string' }, password: { type: 'string' }, pin: { type: 'string', 'x-sensitive': true } }, required: ['user'] },
+    inputSchema: {
+      type: 'object',
+      properties: { user: { type: 'string' }, password: { type: 'string' }, pin: { type: 'string', 'x-sensitive': true } },
+      required: ['user'],
+    },
     handler: ({ user }) => `hello ${user}`,
   },
-  { name: 'fail', description: 'Fails.', inputSchema: { type: 'object' }, handler: () => { throw new ToolError('upstream said no'); } },
-  { name: 'crash', description: 'Has a bug.', inputSchema: { type: 'object' }, handler: () => { throw new TypeError('x is undefined'); } },
-  { name: 'slow', description: 'Outlives its timeout.', inputSchema: { type: 'object' }, timeoutMs: 20, handler: () => new Promise((r) => setTimeout(() => r('late'), 500)) },
-  { name: 'wait', description: 'Runs until cancelled.', inputSchema: { type: 'object' }, handler: (_a, ctx) => new Promise((r) => ctx.signal.addEventListener('abort', () => r('stopped'))) },
+  {
+    name: 'fail',
+    description: 'Fails.',
+    inputSchema: { type: 'object' },
+    handler: () => {
+      throw new ToolError('upstream said no');
+    },
+  },
+  {
+    name: 'crash',
+    description: 'Has a bug.',
+    inputSchema: { type: 'object' },
+    handler: () => {
+      throw new TypeError('x is undefined');
+    },
+  },
+  {
+    name: 'slow',
+    description: 'Outlives its timeout.',
+    inputSchema: { type: 'object' },
+    timeoutMs: 20,
+    handler: () => new Promise((r) => setTimeout(() => r('late'), 500)),
+  },
+  {
+    name: 'wait',
+    description: 'Runs until cancelled.',
+    inputSchema: { type: 'object' },
+    handler: (_a, ctx) => new Promise((r) => ctx.signal.addEventListener('abort', () => r('stopped'))),
+  },
 );
 
 function harness(sink: AuditSink, policy: AuditFailurePolicy = 'refuse') {
   const logs: Array<Record<string, any>> = [];
   const logger = pino({ level: 'debug' }, { write: (line: string) => void logs.push(JSON.parse(line)) });
-  const run = compose([auditStage(sink, logger, new AuditGuard(sink, policy, logger)), resolveStage(registry), readArgumentsStage, validateArgsStage, inputsStage(new RequestStateCodec('k', 60_000))], runHandler({ logger, timeoutMs: 5_000 }));
-  const info: CallInfo = { era: 'modern', protocolVersion: '2026-07-28', clientCapabilities: {}, clientInfo: { name: 'inspector', version: '1' }, requestId: 'r-1' };
+  const run = compose(
+    [
+      auditStage(sink, logger, new AuditGuard(sink, policy, logger)),
+      resolveStage(registry),
+      readArgumentsStage,
+      validateArgsStage,
+      inputsStage(new RequestStateCodec('k', 60_000)),
+    ],
+    runHandler({ logger, timeoutMs: 5_000 }),
+  );
+  const info: CallInfo = {
+    era: 'modern',
+    protocolVersion: '2026-07-28',
+    clientCapabilities: {},
+    clientInfo: { name: 'inspector', version: '1' },
+    requestId: 'r-1',
+  };
   const exchange: Exchange = { peer: new Peer('memory'), notify: () => {}, principal: 'alice' };
   const call = (params: Record<string, unknown>) => new ToolCall(params, info, exchange);
   return { run, call, logs };
@@ -98,7 +142,9 @@ describe('the audit stage', () => {
     const err = await run(call({ name: 'no_such_tool', arguments: { token: 't' } })).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RpcError);
     expect((err as RpcError).code).toBe(-32602);
-    expect(sink.records).toEqual([expect.objectContaining({ tool: 'no_such_tool', status: 'protocol_error', isError: false, errorCode: -32602, argumentsJson: '{}' })]);
+    expect(sink.records).toEqual([
+      expect.objectContaining({ tool: 'no_such_tool', status: 'protocol_error', isError: false, errorCode: -32602, argumentsJson: '{}' }),
+    ]);
   });
 
   it('records a cancelled call (which answers nothing)', async () => {
@@ -112,7 +158,11 @@ describe('the audit stage', () => {
   });
 
   it("under 'warn', a throwing sink never fails the call: one warning (no stack trace), later losses only counted", async () => {
-    const sink = { record: () => { throw new Error('disk I/O error'); } };
+    const sink = {
+      record: () => {
+        throw new Error('disk I/O error');
+      },
+    };
     const { run, call, logs } = harness(sink, 'warn');
     for (let i = 0; i < 3; i++) {
       expect(await run(call({ name: 'login', arguments: { user: 'ada' } }))).toMatchObject({ content: [{ text: 'hello ada' }] });

@@ -20,12 +20,26 @@ const schema = {
 describe('key=value arguments', () => {
   it('reads values as JSON only where the schema asks for a non-string type', () => {
     expect(buildArguments(['s=42', 'n=1.5', 'i=7', 'b=true', 'z=null', 'arr=[1,"x"]', 'obj={"k":1}', 'either=3', 'color=red'], undefined, schema)).toEqual({
-      s: '42', n: 1.5, i: 7, b: true, z: null, arr: [1, 'x'], obj: { k: 1 }, either: 3, color: 'red',
+      s: '42',
+      n: 1.5,
+      i: 7,
+      b: true,
+      z: null,
+      arr: [1, 'x'],
+      obj: { k: 1 },
+      either: 3,
+      color: 'red',
     });
   });
 
   it('leaves a value that does not fit as a string, for the server to explain', () => {
-    expect(buildArguments(['i=1.5', 'n=abc', 'b=maybe', 'either=x', 'obj=nope'], undefined, schema)).toEqual({ i: '1.5', n: 'abc', b: 'maybe', either: 'x', obj: 'nope' });
+    expect(buildArguments(['i=1.5', 'n=abc', 'b=maybe', 'either=x', 'obj=nope'], undefined, schema)).toEqual({
+      i: '1.5',
+      n: 'abc',
+      b: 'maybe',
+      either: 'x',
+      obj: 'nope',
+    });
   });
 
   it('reads an array of scalars from a single value or a comma list, item by item, and says so', () => {
@@ -62,7 +76,14 @@ describe('key=value arguments', () => {
   it('reads yes/no, on/off and 1/0 as booleans, and says so; true/false are plain JSON', () => {
     const notes: string[] = [];
     expect(buildArguments(['b=Yes'], undefined, schema, (n) => notes.push(n))).toEqual({ b: true });
-    for (const [word, value] of [['no', false], ['ON', true], ['off', false], ['1', true], ['0', false], ['y', true]] as const) {
+    for (const [word, value] of [
+      ['no', false],
+      ['ON', true],
+      ['off', false],
+      ['1', true],
+      ['0', false],
+      ['y', true],
+    ] as const) {
       expect(buildArguments([`b=${word}`], undefined, schema)).toEqual({ b: value });
     }
     expect(buildArguments(['b=false'], undefined, schema, (n) => notes.push(n))).toEqual({ b: false });

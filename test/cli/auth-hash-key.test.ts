@@ -24,9 +24,19 @@ describe('toolwright auth hash-key', () => {
     const key = 'my-own-random-key-0123456789abcdef';
     let code = -1;
     const { io, out } = capture();
-    await authCommand(io, (c) => (code = c), async () => `${key}\n`).parseAsync(['hash-key'], { from: 'user' });
+    await authCommand(
+      io,
+      (c) => (code = c),
+      async () => `${key}\n`,
+    ).parseAsync(['hash-key'], { from: 'user' });
     expect(code).toBe(0);
     expect(out()).toContain(`hash: ${hashApiKey(key)}`);
-    await expect(authCommand(io, () => undefined, async () => 'short\n').parseAsync(['hash-key'], { from: 'user' })).rejects.toThrow(/at least 24/);
+    await expect(
+      authCommand(
+        io,
+        () => undefined,
+        async () => 'short\n',
+      ).parseAsync(['hash-key'], { from: 'user' }),
+    ).rejects.toThrow(/at least 24/);
   });
 });

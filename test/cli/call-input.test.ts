@@ -81,7 +81,14 @@ it('a form cancelled with Ctrl-D is sent as "cancel"', async () => {
   const output = new PassThrough();
   output.once('data', () => input.end());
   let stdout = '';
-  const code = await callCommand([http.url, 'order_paint'], [], { era: 'auto', header: [] }, { stdout: (t) => void (stdout += t), stderr: () => {} }, '0', () => ({ input, output }));
+  const code = await callCommand(
+    [http.url, 'order_paint'],
+    [],
+    { era: 'auto', header: [] },
+    { stdout: (t) => void (stdout += t), stderr: () => {} },
+    '0',
+    () => ({ input, output }),
+  );
   expect([code, stdout]).toEqual([0, 'cancel {}\n']);
 });
 

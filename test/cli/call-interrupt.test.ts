@@ -23,7 +23,13 @@ function reapAfterTest(file: string): void {
 }
 
 function events(file: string): Array<{ started?: number; cancelled?: boolean }> {
-  return existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line)) : [];
+  return existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line))
+    : [];
 }
 
 describe('Ctrl-C on a stdio call', () => {
@@ -31,7 +37,10 @@ describe('Ctrl-C on a stdio call', () => {
     const dir = tempDir('toolwright-call-interrupt-');
     const file = join(dir, 'events.jsonl');
     reapAfterTest(file);
-    const cli = startBuiltCli(['call', 'forever', '--', process.execPath, fixture('launcher.mjs'), process.execPath, fixture('stuck-server.mjs')], { cwd: dir, env: { EVENTS_FILE: file } });
+    const cli = startBuiltCli(['call', 'forever', '--', process.execPath, fixture('launcher.mjs'), process.execPath, fixture('stuck-server.mjs')], {
+      cwd: dir,
+      env: { EVENTS_FILE: file },
+    });
     await expect.poll(() => events(file).find((e) => e.started)?.started, { timeout: 20_000 }).toBeGreaterThan(0);
     const server = events(file).find((e) => e.started)!.started!;
     expect(isAlive(server)).toBe(true);
@@ -50,7 +59,10 @@ describe('Ctrl-C on a stdio call', () => {
     const dir = tempDir('toolwright-connect-interrupt-');
     const file = join(dir, 'events.jsonl');
     reapAfterTest(file);
-    const cli = startBuiltCli(['call', 'forever', '--', process.execPath, fixture('launcher.mjs'), process.execPath, fixture('stuck-server.mjs')], { cwd: dir, env: { EVENTS_FILE: file, STUCK_AT: 'initialize' } });
+    const cli = startBuiltCli(['call', 'forever', '--', process.execPath, fixture('launcher.mjs'), process.execPath, fixture('stuck-server.mjs')], {
+      cwd: dir,
+      env: { EVENTS_FILE: file, STUCK_AT: 'initialize' },
+    });
     await expect.poll(() => events(file).find((e) => e.started)?.started, { timeout: 20_000 }).toBeGreaterThan(0);
     const server = events(file).find((e) => e.started)!.started!;
 

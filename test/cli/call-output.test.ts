@@ -25,7 +25,15 @@ beforeAll(async () => {
     logger: createLogger('silent'),
     audit: false,
     tools: [
-      { name: 'snapshot', description: 'one image', inputSchema: { type: 'object' }, handler: content([{ type: 'text', text: 'here it is' }, { type: 'image', data: PNG.toString('base64'), mimeType: 'image/png' }]) },
+      {
+        name: 'snapshot',
+        description: 'one image',
+        inputSchema: { type: 'object' },
+        handler: content([
+          { type: 'text', text: 'here it is' },
+          { type: 'image', data: PNG.toString('base64'), mimeType: 'image/png' },
+        ]),
+      },
       {
         name: 'media',
         description: 'an image, audio and a blob',
@@ -43,7 +51,11 @@ beforeAll(async () => {
         name: 'read_media_file',
         description: 'an image echoed in structured content',
         inputSchema: { type: 'object' },
-        handler: () => ({ content: [{ type: 'image', data: BIG_PNG_BASE64, mimeType: 'image/png' }], structuredContent: { content: [{ type: 'image', data: BIG_PNG_BASE64, mimeType: 'image/png' }], note: 'word '.repeat(1_000) } }) as never,
+        handler: () =>
+          ({
+            content: [{ type: 'image', data: BIG_PNG_BASE64, mimeType: 'image/png' }],
+            structuredContent: { content: [{ type: 'image', data: BIG_PNG_BASE64, mimeType: 'image/png' }], note: 'word '.repeat(1_000) },
+          }) as never,
       },
     ],
   });
@@ -132,7 +144,12 @@ describe('toolwright call --output', () => {
 
 describe('toolwright read --output', () => {
   it('writes mode 0600 and refuses to overwrite without --force', async () => {
-    const server = new ToolServer({ name: 'r', logger: createLogger('silent'), audit: false, resources: [{ uri: 'docs://logo', name: 'logo', mimeType: 'image/png', read: () => PNG }] });
+    const server = new ToolServer({
+      name: 'r',
+      logger: createLogger('silent'),
+      audit: false,
+      resources: [{ uri: 'docs://logo', name: 'logo', mimeType: 'image/png', read: () => PNG }],
+    });
     const h = await serveHttp(server, { port: 0 });
     try {
       const file = join(tempDir('tw-read-out-'), 'logo.png');

@@ -16,8 +16,14 @@ describe('middleware modules in the config file', () => {
         `const shout: Middleware = async (_ctx, next) => {\n  const result = (await next()) as { content?: Array<{ text: string }> } | undefined;\n` +
         `  return result?.content ? { ...result, content: result.content.map((b) => ({ ...b, text: b.text.toUpperCase() })) } : result;\n};\nexport default shout;\n`,
     );
-    writeFileSync(join(cwd, 'rename.mjs'), `export default { method: 'tools/call', middleware: (ctx, next) => { ctx.params.arguments = { who: 'config' }; return next(); } };\n`);
-    writeFileSync(join(cwd, 'toolwright.config.json'), JSON.stringify({ tools: ['./tools.mjs'], middleware: ['./shout.ts', './rename.mjs'], server: { audit: false } }));
+    writeFileSync(
+      join(cwd, 'rename.mjs'),
+      `export default { method: 'tools/call', middleware: (ctx, next) => { ctx.params.arguments = { who: 'config' }; return next(); } };\n`,
+    );
+    writeFileSync(
+      join(cwd, 'toolwright.config.json'),
+      JSON.stringify({ tools: ['./tools.mjs'], middleware: ['./shout.ts', './rename.mjs'], server: { audit: false } }),
+    );
     const serve = startStdioServe(['--config', 'toolwright.config.json'], { cwd, env: { TOOLWRIGHT_AUDIT_DIR: '' } });
     const answer = await serve.call('hello', { who: 'you' });
     expect(answer.result.content[0].text).toBe('HELLO CONFIG');

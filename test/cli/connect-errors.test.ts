@@ -25,7 +25,9 @@ function reported(err: unknown): string {
 
 describe('a JSON-RPC error', () => {
   it('says its code once, also when the server put it in its message', () => {
-    expect(reported(new McpRpcError(-32602, 'MCP error -32602: Invalid arguments for tool add'))).toBe('toolwright: the server answered with error -32602: Invalid arguments for tool add\n');
+    expect(reported(new McpRpcError(-32602, 'MCP error -32602: Invalid arguments for tool add'))).toBe(
+      'toolwright: the server answered with error -32602: Invalid arguments for tool add\n',
+    );
     expect(reported(new McpRpcError(-32601, 'Error -32601: no such method'))).toBe('toolwright: the server answered with error -32601: no such method\n');
     expect(reported(new McpRpcError(-32000, '[-32000] busy'))).toBe('toolwright: the server answered with error -32000: busy\n');
   });
@@ -99,7 +101,9 @@ describe('a server that wants an API key', () => {
   it('without a key: says to send one with --header (there is no OAuth to log in with)', async () => {
     const { code, stderr } = await run('list', http.url);
     expect(code).toBe(2);
-    expect(stderr).toBe("toolwright: the server requires authorization: pass an API key with --header 'Authorization: Bearer <key>' (it publishes no OAuth metadata, so toolwright login cannot sign in to it)\n");
+    expect(stderr).toBe(
+      "toolwright: the server requires authorization: pass an API key with --header 'Authorization: Bearer <key>' (it publishes no OAuth metadata, so toolwright login cannot sign in to it)\n",
+    );
   });
 
   it('with a wrong key: one friendly line from the error body, no raw JSON', async () => {
@@ -107,7 +111,9 @@ describe('a server that wants an API key', () => {
     expect(code).toBe(2);
     expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(stderr).not.toMatch(/[{}"]/);
-    expect(stderr).toBe('toolwright: the server refused the credentials sent with --header Authorization (HTTP 401): Unauthorized: the token is not a valid API key\n');
+    expect(stderr).toBe(
+      'toolwright: the server refused the credentials sent with --header Authorization (HTTP 401): Unauthorized: the token is not a valid API key\n',
+    );
   });
 
   it('with the right key: lists', async () => {

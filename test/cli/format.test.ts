@@ -17,7 +17,13 @@ describe('output from an untrusted server', () => {
 
 describe('tool listings for people', () => {
   const tools = [
-    { name: 'calculate_sum', title: 'Calculate sum', description: 'Adds two numbers and returns their sum. Use it for a single addition. No side effects.', inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] }, annotations: { readOnlyHint: true, idempotentHint: true } },
+    {
+      name: 'calculate_sum',
+      title: 'Calculate sum',
+      description: 'Adds two numbers and returns their sum. Use it for a single addition. No side effects.',
+      inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+      annotations: { readOnlyHint: true, idempotentHint: true },
+    },
     { name: 'a_tool_name_that_is_longer_than_the_column', inputSchema: { type: 'object' }, annotations: { destructiveHint: false, idempotentHint: true } },
   ];
 
@@ -66,15 +72,29 @@ describe('call results', () => {
   it('leaves out structured content the text already carries (a rendered listing, a sum), unless asked', () => {
     const listing = {
       content: [{ type: 'text' as const, text: 'notes/\nnotes/a.txt (12 B)\nreport.csv (2.0 KiB)' }],
-      structuredContent: { path: '.', entries: [{ path: 'notes', name: 'notes', type: 'directory' }, { path: 'notes/a.txt', name: 'a.txt', type: 'file', size: 12 }, { path: 'report.csv', name: 'report.csv', type: 'file', size: 2048 }], truncated: false, hidden: 0 },
+      structuredContent: {
+        path: '.',
+        entries: [
+          { path: 'notes', name: 'notes', type: 'directory' },
+          { path: 'notes/a.txt', name: 'a.txt', type: 'file', size: 12 },
+          { path: 'report.csv', name: 'report.csv', type: 'file', size: 2048 },
+        ],
+        truncated: false,
+        hidden: 0,
+      },
     };
     expect(formatCallResult(listing)).toBe('notes/\nnotes/a.txt (12 B)\nreport.csv (2.0 KiB)\n');
     expect(formatCallResult({ content: [{ type: 'text', text: '2.5' }], structuredContent: { sum: 2.5 } })).toBe('2.5\n');
-    expect(formatCallResult({ content: [{ type: 'text', text: '2.5' }], structuredContent: { sum: 2.5 } }, { structured: true })).toBe('2.5\n{\n  "sum": 2.5\n}\n');
+    expect(formatCallResult({ content: [{ type: 'text', text: '2.5' }], structuredContent: { sum: 2.5 } }, { structured: true })).toBe(
+      '2.5\n{\n  "sum": 2.5\n}\n',
+    );
   });
 
   it('shows structured content that adds something: values the text never mentions, or no text at all', () => {
-    const created = { content: [{ type: 'text' as const, text: 'Created the issue.' }], structuredContent: { number: 4711, url: 'https://example.com/issues/4711' } };
+    const created = {
+      content: [{ type: 'text' as const, text: 'Created the issue.' }],
+      structuredContent: { number: 4711, url: 'https://example.com/issues/4711' },
+    };
     expect(formatCallResult(created)).toBe('Created the issue.\n{\n  "number": 4711,\n  "url": "https://example.com/issues/4711"\n}\n');
     expect(formatCallResult({ content: [], structuredContent: { ok: true } })).toBe('{\n  "ok": true\n}\n');
     // On a terminal a label tells the two apart.
@@ -88,7 +108,9 @@ describe('call results', () => {
 
 describe('error messages', () => {
   it('shortens absolute paths but leaves URLs alone', () => {
-    expect(scrubPaths('Cannot find module /home/me/project/tools.js imported from file:///srv/app/x.mjs')).toBe('Cannot find module tools.js imported from x.mjs');
+    expect(scrubPaths('Cannot find module /home/me/project/tools.js imported from file:///srv/app/x.mjs')).toBe(
+      'Cannot find module tools.js imported from x.mjs',
+    );
     expect(scrubPaths('could not reach http://127.0.0.1:3000/mcp')).toBe('could not reach http://127.0.0.1:3000/mcp');
   });
 });

@@ -11,7 +11,8 @@ const cli = [process.execPath, `${root}dist/cli/main.js`];
 const server = ['--era', 'legacy', '--', process.execPath, `${root}test/fixtures/cli/hostile-terminal-server.mjs`];
 
 /** Everything a terminal would act on or hide: C0 but tab/newline (and CR, checked apart), DEL, C1, bidi controls, invisibles, tags. */
-const FORBIDDEN = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]|\u{e0000}|[\u{e0001}-\u{e007f}]/u;
+const FORBIDDEN =
+  /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]|\u{e0000}|[\u{e0001}-\u{e007f}]/u;
 
 const SCRIPT: string | undefined = (() => {
   try {
@@ -57,7 +58,10 @@ function onTerminal(args: string[]): Promise<Run> {
  */
 function typedSession(args: string[], steps: Array<{ waitFor: string; times: number; type: string }>): Promise<string> {
   const line = shellLine(args);
-  const child = spawn(SCRIPT!, ['-qefc', line, '/dev/null'], { env: { ...process.env, NO_COLOR: '1', TERM: 'xterm-256color' }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(SCRIPT!, ['-qefc', line, '/dev/null'], {
+    env: { ...process.env, NO_COLOR: '1', TERM: 'xterm-256color' },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   let output = '';
   let step = 0;
   const count = (text: string) => output.split(text).length - 1;
@@ -76,7 +80,12 @@ function typedSession(args: string[], steps: Array<{ waitFor: string; times: num
 function expectClean(output: string, onTty = false): void {
   // On a terminal the CLI itself clears its progress and task lines (CR, erase line); nothing else.
   // readline (connect) moves the cursor to redraw its prompt: column (CSI n G) and erase below (CSI 0 J), nothing else.
-  const text = onTty ? output.replace(/\r\x1b\[2K|\x1b\[\d*G|\x1b\[0J/g, '').replace(/\r\n/g, '\n').replace(/\r/g, '') : output;
+  const text = onTty
+    ? output
+        .replace(/\r\x1b\[2K|\x1b\[\d*G|\x1b\[0J/g, '')
+        .replace(/\r\n/g, '\n')
+        .replace(/\r/g, '')
+    : output;
   const hit = FORBIDDEN.exec(text);
   expect(hit ? `${JSON.stringify(hit[0])} at ${hit.index}: ${JSON.stringify(text.slice(Math.max(0, hit.index - 40), hit.index + 40))}` : 'clean').toBe('clean');
   if (!onTty) expect(text).not.toContain('\r');
@@ -117,7 +126,7 @@ describe('a hostile server cannot reach the terminal through the CLI', () => {
     expect(run.code).toBe(code);
   });
 
-  it('piped: --json output is the server\'s data, every unsafe character written as a JSON escape', async () => {
+  it("piped: --json output is the server's data, every unsafe character written as a JSON escape", async () => {
     const run = await piped(['call', 'echo', '--json']);
     const result = JSON.parse(run.stdout);
     expect(result.content[0].text).toContain('\x1b]52;c;cHduZWQ=\x07');
@@ -145,29 +154,37 @@ describe('a hostile server cannot reach the terminal through the CLI', () => {
     it('connect: the banner (server info, instructions), tools, describe, calls and the tree, a failing call', { timeout: 60_000 }, async () => {
       const PROMPT = '> ';
       const ASK = 'Send this call? [y/N] ';
-      const output = await typedSession(['connect'], [
-        { waitFor: PROMPT, times: 1, type: 'tools' },
-        { waitFor: PROMPT, times: 2, type: 'describe echo' },
-        { waitFor: PROMPT, times: 3, type: 'tool_error {}' },
-        { waitFor: ASK, times: 1, type: 'y' },
-        { waitFor: PROMPT, times: 4, type: 'fail {}' },
-        { waitFor: ASK, times: 2, type: 'y' },
-        { waitFor: PROMPT, times: 5, type: 'echo {}' },
-        { waitFor: ASK, times: 3, type: 'y' },
-        { waitFor: PROMPT, times: 6, type: 'structured' },
-        { waitFor: PROMPT, times: 7, type: 'quit' },
-      ]);
+      const output = await typedSession(
+        ['connect'],
+        [
+          { waitFor: PROMPT, times: 1, type: 'tools' },
+          { waitFor: PROMPT, times: 2, type: 'describe echo' },
+          { waitFor: PROMPT, times: 3, type: 'tool_error {}' },
+          { waitFor: ASK, times: 1, type: 'y' },
+          { waitFor: PROMPT, times: 4, type: 'fail {}' },
+          { waitFor: ASK, times: 2, type: 'y' },
+          { waitFor: PROMPT, times: 5, type: 'echo {}' },
+          { waitFor: ASK, times: 3, type: 'y' },
+          { waitFor: PROMPT, times: 6, type: 'structured' },
+          { waitFor: PROMPT, times: 7, type: 'quit' },
+        ],
+      );
       expectClean(output, true);
-      for (const seen of ['Connected to hostile MARK', 'instructions MARK', 'params: paramMARK', 'tool error MARK', 'failed MARK', 'text MARK', '─ key MARK']) expect(output).toContain(seen);
+      for (const seen of ['Connected to hostile MARK', 'instructions MARK', 'params: paramMARK', 'tool error MARK', 'failed MARK', 'text MARK', '─ key MARK'])
+        expect(output).toContain(seen);
     });
 
     it('call: a question the server asks is answered at the terminal, its texts sanitized', { timeout: 60_000 }, async () => {
-      const output = await typedSession(['call', 'ask'], [
-        { waitFor: '(optional): ', times: 1, type: 'bob' },
-        { waitFor: 'Send these answers?', times: 1, type: 'y' },
-      ]);
+      const output = await typedSession(
+        ['call', 'ask'],
+        [
+          { waitFor: '(optional): ', times: 1, type: 'bob' },
+          { waitFor: 'Send these answers?', times: 1, type: 'y' },
+        ],
+      );
       expectClean(output, true);
-      for (const seen of ['The server asks: question MARK', 'field MARK', 'asked: {"action":"accept","content":{"name":"bob"}} MARK']) expect(output).toContain(seen);
+      for (const seen of ['The server asks: question MARK', 'field MARK', 'asked: {"action":"accept","content":{"name":"bob"}} MARK'])
+        expect(output).toContain(seen);
     });
   });
 });

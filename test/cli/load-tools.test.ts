@@ -37,7 +37,7 @@ describe('loading a --tools module', () => {
     const cwd = tempDir('toolwright-load-');
     writeFileSync(join(cwd, 'tools.ts'), "export default [];\n\tconst t = 'ééé' ,, 1;\n");
     const { stderr } = await serveOnce(cwd, 'tools.ts');
-    expect(stderr).toContain("tools.ts:2:19: Expected identifier but found \",\"\n  2 | \tconst t = 'ééé' ,, 1;\n      \t                 ^\n");
+    expect(stderr).toContain('tools.ts:2:19: Expected identifier but found ","\n  2 | \tconst t = \'ééé\' ,, 1;\n      \t                 ^\n');
   });
 
   it('names the imported file where the syntax error is, for an ES module V8 gives no place for', async () => {
@@ -51,7 +51,7 @@ describe('loading a --tools module', () => {
     expect(stderr).toContain(`could not load tools.js: ${join('lib', 'helper.js')}:2:24: Unexpected ";"\n  2 | export const broken = (;\n`);
   });
 
-  it("logs a throwing handler's stack with the user's file, for a TypeScript module outside a \"type\": \"module\" package", async () => {
+  it('logs a throwing handler\'s stack with the user\'s file, for a TypeScript module outside a "type": "module" package', async () => {
     const cwd = tempDir('toolwright-load-');
     const tools = join(cwd, 'tools.ts');
     writeFileSync(

@@ -36,7 +36,13 @@ beforeAll(async () => {
     scopes: { defaultScopes: { readOnly: ['tools:read'], other: ['tools:write'] } },
     tools: [
       { name: 'read_notes', description: 'Reads.', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true }, handler: () => 'three notes' },
-      { name: 'write_note', description: 'Writes.', inputSchema: { type: 'object', properties: { text: { type: 'string' } } }, annotations: { destructiveHint: false }, handler: (a: { text?: string }) => `wrote ${a.text}` },
+      {
+        name: 'write_note',
+        description: 'Writes.',
+        inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+        annotations: { destructiveHint: false },
+        handler: (a: { text?: string }) => `wrote ${a.text}`,
+      },
     ],
   });
   http = await serveHttp(server, { port: 0, auth: { issuer: as.issuer, scopesSupported: ['tools:read'] } });

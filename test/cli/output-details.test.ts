@@ -13,7 +13,9 @@ describe('parameter types for people', () => {
     expect(typeLabel({ type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'number' }] } })).toBe('(string|number)[]');
     expect(typeLabel({ type: 'array', items: { enum: ['a', 'b'] } })).toBe('("a"|"b")[]');
     expect(typeLabel({ type: 'array', items: { type: 'array', items: { type: 'string' } } })).toBe('string[][]');
-    expect(paramsSummary({ type: 'object', properties: { ids: { type: 'array', items: { type: ['string', 'integer'] } } }, required: ['ids'] })).toBe('ids: (string|integer)[]');
+    expect(paramsSummary({ type: 'object', properties: { ids: { type: 'array', items: { type: ['string', 'integer'] } } }, required: ['ids'] })).toBe(
+      'ids: (string|integer)[]',
+    );
   });
 });
 
@@ -26,7 +28,10 @@ describe('saved file names', () => {
     expect(extensionFor('application/vnd.api+json')).toBe('.json');
     expect(extensionFor('video/mp4')).toBe('.mp4');
     expect(extensionFor('application/x-unheard-of')).toBeUndefined();
-    const contents = [{ bytes: Buffer.from('a'), mimeType: 'application/gzip', what: 'blob' }, { bytes: Buffer.from('b'), mimeType: 'application/x-tar', what: 'blob' }];
+    const contents = [
+      { bytes: Buffer.from('a'), mimeType: 'application/gzip', what: 'blob' },
+      { bytes: Buffer.from('b'), mimeType: 'application/x-tar', what: 'blob' },
+    ];
     expect(outputPaths('backup', contents)).toEqual(['backup-1.gz', 'backup-2.tar']);
   });
 
@@ -40,7 +45,13 @@ describe('saved file names', () => {
 describe('a connect session', () => {
   it('says once, not after every call, that the structured content repeats the text', () => {
     const printed: string[] = [];
-    const ctx = { style: PLAIN, files: new SavedFiles(tempDir('tw-saved-')), links: new LinkBook(), print: (t: string) => void printed.push(t), hintsGiven: new Set<string>() };
+    const ctx = {
+      style: PLAIN,
+      files: new SavedFiles(tempDir('tw-saved-')),
+      links: new LinkBook(),
+      print: (t: string) => void printed.push(t),
+      hintsGiven: new Set<string>(),
+    };
     const result = { content: [{ type: 'text' as const, text: 'sum is 5' }], structuredContent: { sum: 5 } };
     for (let i = 0; i < 3; i++) showResult(result, 'add', 1, ctx);
     expect(printed.filter((t) => t.includes('the structured content says what the text says'))).toHaveLength(1);

@@ -18,7 +18,14 @@ beforeAll(async () => {
     logger: createLogger('silent'),
     audit: false,
     resources: [
-      { uri: 'docs://readme', name: 'readme', title: 'Read me', description: 'What this server is', mimeType: 'text/markdown', read: () => '# Hello\nfrom the server\x1b]0;pwned\x07' },
+      {
+        uri: 'docs://readme',
+        name: 'readme',
+        title: 'Read me',
+        description: 'What this server is',
+        mimeType: 'text/markdown',
+        read: () => '# Hello\nfrom the server\x1b]0;pwned\x07',
+      },
       { uri: 'docs://logo', name: 'logo', mimeType: 'image/png', read: () => PNG },
     ],
     resourceTemplates: [{ uriTemplate: 'docs://pages/{page}', name: 'pages', description: 'A page by name', read: (_u, { page }) => `page ${page}` }],
@@ -67,7 +74,7 @@ describe('toolwright resources and read', () => {
     expect(described.stderr).toContain('--output');
   });
 
-  it('fails with exit 2 and the server\'s message for a resource that does not exist', async () => {
+  it("fails with exit 2 and the server's message for a resource that does not exist", async () => {
     const res = await run('read', http.url, 'docs://nope');
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/Resource not found/);
@@ -89,7 +96,7 @@ describe('toolwright prompts and prompt', () => {
     expect(json.messages[0].content.text).toBe('Review this code:\ny');
   });
 
-  it('reports a missing required argument (the server\'s -32602) and malformed pairs', async () => {
+  it("reports a missing required argument (the server's -32602) and malformed pairs", async () => {
     const missing = await run('prompt', http.url, 'code_review');
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/code/);

@@ -4,11 +4,15 @@ import { fillForm } from '../../src/cli/prompt-form.js';
 /** Runs the form with scripted answers (undefined = Ctrl-D); returns the result and what the user saw. */
 async function fill(requestedSchema: Record<string, unknown>, answers: Array<string | undefined>, message = 'Please answer') {
   let screen = '';
-  const result = await fillForm({ message, requestedSchema }, async (query) => {
-    const answer = answers.shift();
-    screen += `${query}${answer ?? '^D'}\n`;
-    return answer;
-  }, (text) => (screen += text));
+  const result = await fillForm(
+    { message, requestedSchema },
+    async (query) => {
+      const answer = answers.shift();
+      screen += `${query}${answer ?? '^D'}\n`;
+      return answer;
+    },
+    (text) => (screen += text),
+  );
   return { result, screen };
 }
 
@@ -49,7 +53,18 @@ describe('filling a form at the terminal', () => {
   it('offers enum options by number or value, and multi-select within its bounds', async () => {
     const schema = obj({
       size: { type: 'string', enum: ['S', 'M', 'L'] },
-      tags: { type: 'array', minItems: 1, maxItems: 2, items: { anyOf: [{ const: 'a', title: 'Alpha' }, { const: 'b', title: 'Beta' }, { const: 'c', title: 'Gamma' }] } },
+      tags: {
+        type: 'array',
+        minItems: 1,
+        maxItems: 2,
+        items: {
+          anyOf: [
+            { const: 'a', title: 'Alpha' },
+            { const: 'b', title: 'Beta' },
+            { const: 'c', title: 'Gamma' },
+          ],
+        },
+      },
     });
     const { result, screen } = await fill(schema, ['4', 'L', '1,2,3', '3, 1', 'y']);
     expect(result).toEqual({ action: 'accept', content: { size: 'L', tags: ['c', 'a'] } });

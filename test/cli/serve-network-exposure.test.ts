@@ -27,7 +27,11 @@ describe('serving HTTP beyond loopback without authentication', () => {
   );
 
   it('reads server.allowUnauthenticatedNetwork from the config', () => {
-    const built = buildServer({ server: { audit: false, host: '0.0.0.0', allowUnauthenticatedNetwork: true }, toolsets: { math: {} } }, tempDir('toolwright-config-'), '1.0.0');
+    const built = buildServer(
+      { server: { audit: false, host: '0.0.0.0', allowUnauthenticatedNetwork: true }, toolsets: { math: {} } },
+      tempDir('toolwright-config-'),
+      '1.0.0',
+    );
     expect(built.allowUnauthenticatedNetwork).toBe(true);
     expect(checkNetworkExposure('0.0.0.0', built, undefined)).toMatch(/serving 2 tool\(s\) on 0\.0\.0\.0 without authentication/);
   });
@@ -43,7 +47,9 @@ describe('serving HTTP beyond loopback without authentication', () => {
   });
 
   it('with --allow-unauthenticated-network it starts, warns, and serves (traffic to 127.0.0.1 only)', async () => {
-    const serve = await startHttpServe(['--host', '0.0.0.0', '--allow-unauthenticated-network', '--tools', lifecycleTools], { cwd: tempDir('toolwright-serve-') });
+    const serve = await startHttpServe(['--host', '0.0.0.0', '--allow-unauthenticated-network', '--tools', lifecycleTools], {
+      cwd: tempDir('toolwright-serve-'),
+    });
     expect(serve.stderr()).toMatch(/^toolwright: warning: serving 3 tool\(s\) on 0\.0\.0\.0 without authentication/);
     const loopback = serve.url.replace('0.0.0.0', '127.0.0.1');
     expect((await (await serve.call('sleep', { ms: 1 }, loopback)).json()).result.content[0].text).toBe('slept 1 ms');
@@ -53,7 +59,10 @@ describe('serving HTTP beyond loopback without authentication', () => {
 
   it('server.allowUnauthenticatedNetwork: true in the config does the same', async () => {
     const cwd = tempDir('toolwright-serve-');
-    writeFileSync(join(cwd, 'toolwright.config.json'), JSON.stringify({ server: { host: '0.0.0.0', allowUnauthenticatedNetwork: true, audit: false }, toolsets: { math: {} } }));
+    writeFileSync(
+      join(cwd, 'toolwright.config.json'),
+      JSON.stringify({ server: { host: '0.0.0.0', allowUnauthenticatedNetwork: true, audit: false }, toolsets: { math: {} } }),
+    );
     const serve = await startHttpServe([], { cwd });
     expect(serve.url).toMatch(/^http:\/\/0\.0\.0\.0:\d+\/mcp$/);
     serve.child.kill('SIGTERM');

@@ -24,8 +24,16 @@ async function otlpReceiver() {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const spans = () => bodies.filter((b) => b.path === '/v1/traces').flatMap((b) => b.body.resourceSpans.flatMap((rs: any) => rs.scopeSpans.flatMap((ss: any) => ss.spans.map((span: any) => ({ ...span, resource: rs.resource })))));
-  const metricNames = () => bodies.filter((b) => b.path === '/v1/metrics').flatMap((b) => b.body.resourceMetrics.flatMap((rm: any) => rm.scopeMetrics.flatMap((sm: any) => sm.metrics.map((m: any) => m.name))));
+  const spans = () =>
+    bodies
+      .filter((b) => b.path === '/v1/traces')
+      .flatMap((b) =>
+        b.body.resourceSpans.flatMap((rs: any) => rs.scopeSpans.flatMap((ss: any) => ss.spans.map((span: any) => ({ ...span, resource: rs.resource })))),
+      );
+  const metricNames = () =>
+    bodies
+      .filter((b) => b.path === '/v1/metrics')
+      .flatMap((b) => b.body.resourceMetrics.flatMap((rm: any) => rm.scopeMetrics.flatMap((sm: any) => sm.metrics.map((m: any) => m.name))));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spans, metricNames };
 }
 
@@ -39,14 +47,31 @@ describe('toolwright serve with the OpenTelemetry environment', () => {
     const receiver = await otlpReceiver();
     const serve = await startHttpServe(['--tools', lifecycleTools], {
       cwd: tempDir('toolwright-otel-'),
-      env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_SERVICE_NAME: 'otel-serve-test', OTEL_LOGS_EXPORTER: 'none', TOOLWRIGHT_AUDIT_DIR: tempDir('toolwright-otel-audit-') },
+      env: {
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_SERVICE_NAME: 'otel-serve-test',
+        OTEL_LOGS_EXPORTER: 'none',
+        TOOLWRIGHT_AUDIT_DIR: tempDir('toolwright-otel-audit-'),
+      },
     });
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     const parentSpanId = '00f067aa0ba902b7';
     const response = await fetch(serve.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'sleep' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'sleep', arguments: { ms: 1 }, _meta: modernMeta({ traceparent: `00-${traceId}-${parentSpanId}-01` }) } }),
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': MODERN,
+        'mcp-method': 'tools/call',
+        'mcp-name': 'sleep',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'sleep', arguments: { ms: 1 }, _meta: modernMeta({ traceparent: `00-${traceId}-${parentSpanId}-01` }) },
+      }),
     });
     expect((await response.json()).result.content[0].text).toBe('slept 1 ms');
     serve.child.kill('SIGTERM');

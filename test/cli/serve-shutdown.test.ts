@@ -31,8 +31,18 @@ describe('toolwright serve --http shuts down gracefully', () => {
     const serve = await startHttpServe(['--tools', lifecycleTools], where);
     const listen = await fetch(serve.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': 'subscriptions/listen' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 'sub', method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: modernMeta() } }),
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': MODERN,
+        'mcp-method': 'subscriptions/listen',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'sub',
+        method: 'subscriptions/listen',
+        params: { notifications: { toolsListChanged: true }, _meta: modernMeta() },
+      }),
     });
     const inFlight = serve.call('sleep', { ms: 500 });
     await started(serve.stderr, 500);
@@ -59,7 +69,11 @@ describe('toolwright serve --http shuts down gracefully', () => {
     expect(await serve.exit).toEqual({ code: 0, signal: null });
     expect(auditRows(where.db)).toEqual([expect.objectContaining({ tool: 'sleep', status: 'cancelled', is_error: 1 })]);
     // The CLI's own sentences, one format: no JSON log line among them (the tool's own line aside).
-    const lines = serve.stderr().trim().split('\n').filter((line) => line !== 'sleep 60000 started');
+    const lines = serve
+      .stderr()
+      .trim()
+      .split('\n')
+      .filter((line) => line !== 'sleep 60000 started');
     expect(lines.every((line) => line.startsWith('toolwright: '))).toBe(true);
     expect(lines).toContain('toolwright: 1 call(s) still running after the 300 ms grace: stopping them');
   });
@@ -87,7 +101,10 @@ describe('toolwright serve --stdio shuts down gracefully', () => {
     serve.child.kill('SIGTERM');
     expect((await inFlight).result.content[0].text).toBe('slept 500 ms');
     expect(await serve.exit).toEqual({ code: 0, signal: null });
-    expect(auditRows(where.db).map((r) => [r.tool, r.status])).toEqual([['sleep', 'ok'], ['sleep', 'ok']]);
+    expect(auditRows(where.db).map((r) => [r.tool, r.status])).toEqual([
+      ['sleep', 'ok'],
+      ['sleep', 'ok'],
+    ]);
   });
 
   it('a call longer than the grace is stopped and answered with an error, exit 0', async () => {
@@ -101,7 +118,10 @@ describe('toolwright serve --stdio shuts down gracefully', () => {
     expect(answer.result.isError).toBe(true);
     expect(answer.result.content[0].text).toMatch(/was stopped because the server is shutting down/);
     expect(await serve.exit).toEqual({ code: 0, signal: null });
-    expect(auditRows(where.db).map((r) => [r.status, r.is_error])).toEqual([['ok', 0], ['cancelled', 1]]);
+    expect(auditRows(where.db).map((r) => [r.status, r.is_error])).toEqual([
+      ['ok', 0],
+      ['cancelled', 1],
+    ]);
   });
 
   it('a second signal exits at once (130 for SIGINT)', async () => {

@@ -58,7 +58,10 @@ describe('toolwright serve: an audit trail that cannot be written', () => {
     const dir = tempDir('tw-state-blocked-');
     // A path under a regular file: a real failure (ENOTDIR) even for root, whom chmod does not stop.
     writeFileSync(join(dir, 'a-file'), '');
-    const serve = startStdioServe(['--tools', join(import.meta.dirname, '../fixtures/cli/lifecycle-tools.mjs')], { cwd: dir, env: { TOOLWRIGHT_AUDIT_DIR: join(dir, 'a-file') } });
+    const serve = startStdioServe(['--tools', join(import.meta.dirname, '../fixtures/cli/lifecycle-tools.mjs')], {
+      cwd: dir,
+      env: { TOOLWRIGHT_AUDIT_DIR: join(dir, 'a-file') },
+    });
     expect((await serve.exit).code).toBe(1);
     expect(serve.answers).toEqual([]);
     expect(serve.stderr()).toMatch(/toolwright: the audit trail cannot be written \(ENOTDIR: not a directory/);
@@ -69,7 +72,10 @@ describe('toolwright serve: an audit trail that cannot be written', () => {
   it('with server.audit.onFailure "warn": serves, warns once, and counts the lost records at shutdown', async () => {
     const dir = tempDir('tw-state-warn-');
     writeFileSync(join(dir, 'a-file'), '');
-    writeFileSync(join(dir, 'toolwright.config.json'), JSON.stringify({ toolsets: { math: {} }, server: { audit: { sqlite: 'a-file/audit.db', onFailure: 'warn' } } }));
+    writeFileSync(
+      join(dir, 'toolwright.config.json'),
+      JSON.stringify({ toolsets: { math: {} }, server: { audit: { sqlite: 'a-file/audit.db', onFailure: 'warn' } } }),
+    );
     const serve = startStdioServe([], { cwd: dir });
     for (const expression of ['1+1', '2+2', '3+3']) expect((await serve.call('calculate', { expression })).result.isError).toBeFalsy();
     serve.child.stdin.end();

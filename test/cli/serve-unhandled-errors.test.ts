@@ -22,7 +22,9 @@ describe('toolwright serve and errors nobody handled', () => {
   it('stdio: the same rejection is logged on stderr (never stdout), and serving goes on', async () => {
     const serve = startStdioServe(['--tools', lifecycleTools], { cwd: tempDir('toolwright-serve-') });
     expect((await serve.call('leak_rejection')).result.content[0].text).toBe('answered');
-    await expect.poll(() => logLine(serve.stderr(), /unhandled promise rejection/), { timeout: 5_000 }).toMatchObject({ correlationId: expect.stringMatching(UUID) });
+    await expect
+      .poll(() => logLine(serve.stderr(), /unhandled promise rejection/), { timeout: 5_000 })
+      .toMatchObject({ correlationId: expect.stringMatching(UUID) });
     expect((await serve.call('sleep', { ms: 1 })).result.content[0].text).toBe('slept 1 ms');
     expect(serve.answers.every((m) => m.jsonrpc === '2.0')).toBe(true);
     serve.child.stdin.end();
@@ -34,7 +36,9 @@ describe('toolwright serve and errors nobody handled', () => {
     const inFlight = serve.call('sleep', { ms: 400 });
     await expect.poll(serve.stderr, { timeout: 10_000 }).toContain('sleep 400 started');
     await serve.call('throw_later');
-    await expect.poll(() => logLine(serve.stderr(), /uncaught exception/), { timeout: 5_000 }).toMatchObject({ level: 60, correlationId: expect.stringMatching(UUID), err: { message: 'thrown from a timer' } });
+    await expect
+      .poll(() => logLine(serve.stderr(), /uncaught exception/), { timeout: 5_000 })
+      .toMatchObject({ level: 60, correlationId: expect.stringMatching(UUID), err: { message: 'thrown from a timer' } });
     expect((await (await inFlight).json()).result.content[0].text).toBe('slept 400 ms');
     expect((await serve.exit).code).toBe(2);
   });

@@ -19,14 +19,17 @@ const stdioFixture = fileURLToPath(new URL('../fixtures/stdio-server.ts', import
 /** A stdio server (real toolwright) answering with ENV_PROBE, cwd and the header it was sent, for checking what the entry passed. */
 function probeServer(dir: string): string {
   const file = join(dir, 'probe.ts');
-  writeFileSync(file, `
+  writeFileSync(
+    file,
+    `
     import { ToolServer } from ${JSON.stringify(fileURLToPath(new URL('../../src/server/server.ts', import.meta.url)))};
     import { serveStdio } from ${JSON.stringify(fileURLToPath(new URL('../../src/transports/stdio-server.ts', import.meta.url)))};
     const server = new ToolServer({ name: 'probe' });
     server.tools.add({ name: 'probe', description: 'env and cwd', inputSchema: { type: 'object' },
       handler: () => JSON.stringify({ probe: process.env.ENV_PROBE ?? null, cwd: process.cwd() }) });
     serveStdio(server);
-  `);
+  `,
+  );
   return file;
 }
 
@@ -47,7 +50,9 @@ describe('named servers from a servers file (@name)', () => {
   it('a stdio entry: command, args, env and a cwd relative to the file; -e overrides its env', async () => {
     const dir = tempDir('tw-servers-');
     mkdirSync(join(dir, 'work'));
-    const file = serversFile(dir, { mcpServers: { probe: { command: process.execPath, args: ['--import', tsx, probeServer(dir)], env: { ENV_PROBE: 'from file' }, cwd: 'work' } } });
+    const file = serversFile(dir, {
+      mcpServers: { probe: { command: process.execPath, args: ['--import', tsx, probeServer(dir)], env: { ENV_PROBE: 'from file' }, cwd: 'work' } },
+    });
     const res = await run('call', '@probe', 'probe', '--json', '--servers-file', file);
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
@@ -149,10 +154,16 @@ describe('named servers from a servers file (@name)', () => {
       [{ mcpServers: { a: { url: 'file:///etc/passwd' } } }, '"mcpServers.a.url" must be an http:// or https:// URL'],
       [{ mcpServers: { a: { command: 'x', url: 'http://x' } } }, 'either a "command" (stdio) or a "url" (HTTP), not both'],
       [{ mcpServers: { a: { command: 'x', envFile: '.env' } } }, '"mcpServers.a.envFile" must be not a key toolwright reads'],
-      [{ mcpServers: { a: { url: 'http://x/', headers: { Authorization: 'Bearer ${TW_TEST_UNSET_TOKEN}' } } } }, '"mcpServers.a.headers.Authorization": ${TW_TEST_UNSET_TOKEN} is not set in the environment'],
+      [
+        { mcpServers: { a: { url: 'http://x/', headers: { Authorization: 'Bearer ${TW_TEST_UNSET_TOKEN}' } } } },
+        '"mcpServers.a.headers.Authorization": ${TW_TEST_UNSET_TOKEN} is not set in the environment',
+      ],
       [{ mcpServers: { a: { command: 'x', args: ['${input:token}'] } } }, '"mcpServers.a.args[0]": ${input:token} is not a variable toolwright expands'],
       [{ mcpServers: { a: { command: 'x', cwd: '${HOME}' } } }, '"mcpServers.a.cwd" must be a plain value'],
-      [{ mcpServers: { a: { command: '${TW_TEST_UNSET_TOKEN:-}' } } }, '"mcpServers.a.command" must be a non-empty string (${TW_TEST_UNSET_TOKEN:-} expands to nothing)'],
+      [
+        { mcpServers: { a: { command: '${TW_TEST_UNSET_TOKEN:-}' } } },
+        '"mcpServers.a.command" must be a non-empty string (${TW_TEST_UNSET_TOKEN:-} expands to nothing)',
+      ],
       [{ mcpServers: { a: { url: 'http://x/', headers: { A: 'x\r\nB: y' } } } }, '"mcpServers.a.headers.A" must be a value without line breaks'],
       [{ mcpServers: [] }, '"mcpServers" must be an object of servers by name'],
       [{ other: {} }, 'must be a JSON object with an "mcpServers" object'],
@@ -182,7 +193,9 @@ describe('named servers from a servers file (@name)', () => {
     mkdirSync(project);
     mkdirSync(join(config, 'toolwright'), { recursive: true });
     serversFile(project, { mcpServers: { both: { url: http.url }, offHere: { url: 'http://127.0.0.1:1/mcp', disabled: true } } }, '.mcp.json');
-    serversFile(join(config, 'toolwright'), { mcpServers: { both: { url: 'http://127.0.0.1:1/mcp' }, userOnly: { url: http.url }, offHere: { url: http.url } } });
+    serversFile(join(config, 'toolwright'), {
+      mcpServers: { both: { url: 'http://127.0.0.1:1/mcp' }, userOnly: { url: http.url }, offHere: { url: http.url } },
+    });
     const cli = async (...argv: string[]) => {
       const child = spawn(process.execPath, ['--import', tsx, fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url)), ...argv], {
         cwd: project,

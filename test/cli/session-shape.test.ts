@@ -19,7 +19,14 @@ function modernServer() {
     if (req.method !== 'POST' || !message) return void res.writeHead(405).end();
     const caps = message.params?._meta?.[CAPS] ?? {};
     const result = (r: Record<string, unknown>) => json(res, { jsonrpc: '2.0', id: message.id, result: { resultType: 'complete', ...r } });
-    if (message.method === 'server/discover') return result({ supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, ttlMs: 0, cacheScope: 'public', _meta: { 'io.modelcontextprotocol/serverInfo': { name: 's', version: '1' } } });
+    if (message.method === 'server/discover')
+      return result({
+        supportedVersions: ['2026-07-28'],
+        capabilities: { tools: {} },
+        ttlMs: 0,
+        cacheScope: 'public',
+        _meta: { 'io.modelcontextprotocol/serverInfo': { name: 's', version: '1' } },
+      });
     if (message.method === 'tools/list') {
       const tools = [{ name: 'plain', inputSchema: { type: 'object' } }, ...(caps.elicitation ? [{ name: 'asks_user', inputSchema: { type: 'object' } }] : [])];
       return result({ tools, ttlMs: 0, cacheScope: 'private' });
@@ -45,7 +52,9 @@ describe('connecting', () => {
   it('--era modern against a legacy-only server says to try --era auto or --era legacy', async () => {
     server = await startScriptedHttp((_req, res) => {
       // What legacy servers say to anything before initialize.
-      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: Server not initialized' } }));
+      res
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Bad Request: Server not initialized' } }));
     });
     const { code, stderr } = await run('list', server.url, '--era', 'modern');
     expect(code).toBe(2);
@@ -53,8 +62,18 @@ describe('connecting', () => {
   });
 
   it('gives up on a server that never answers after --connect-timeout, saying what it waited for', async () => {
-    const { code, stderr } = await run('list', '--connect-timeout', '300', '--', process.execPath, '-e', 'process.stdin.on("end", () => process.exit()); setInterval(() => {}, 1000)');
+    const { code, stderr } = await run(
+      'list',
+      '--connect-timeout',
+      '300',
+      '--',
+      process.execPath,
+      '-e',
+      'process.stdin.on("end", () => process.exit()); setInterval(() => {}, 1000)',
+    );
     expect(code).toBe(2);
-    expect(stderr).toMatch(/did not answer within 300 ms while connecting: no answer to server\/discover; is the command an MCP server .*\(--connect-timeout gives it longer\)/);
+    expect(stderr).toMatch(
+      /did not answer within 300 ms while connecting: no answer to server\/discover; is the command an MCP server .*\(--connect-timeout gives it longer\)/,
+    );
   });
 });

@@ -14,14 +14,17 @@ const tsx = ['--import', import.meta.resolve('tsx')];
 /** A real toolwright stdio server whose one tool answers with its environment variable ENV_PROBE and its working directory. */
 const probeServer = (dir: string) => {
   const file = join(dir, 'probe-server.ts');
-  writeFileSync(file, `
+  writeFileSync(
+    file,
+    `
     import { ToolServer } from ${JSON.stringify(new URL('../../src/server/server.ts', import.meta.url).pathname)};
     import { serveStdio } from ${JSON.stringify(new URL('../../src/transports/stdio-server.ts', import.meta.url).pathname)};
     const server = new ToolServer({ name: 'probe' });
     server.tools.add({ name: 'probe', description: 'env and cwd', inputSchema: { type: 'object' },
       handler: () => JSON.stringify({ probe: process.env.ENV_PROBE ?? null, other: process.env.OTHER ?? null, cwd: process.cwd() }) });
     serveStdio(server);
-  `);
+  `,
+  );
   return [process.execPath, ...tsx, file];
 };
 
@@ -36,7 +39,19 @@ describe('-e KEY=VAL and --cwd for stdio servers', () => {
     const dir = tempDir('tw-stdio-opts-');
     const work = join(dir, 'work');
     mkdirSync(work);
-    const { code, stdout, stderr } = await run('call', 'probe', '-e', 'ENV_PROBE=a=b c', '--env', 'OTHER=2', '--cwd', work, '--json', '--', ...probeServer(dir));
+    const { code, stdout, stderr } = await run(
+      'call',
+      'probe',
+      '-e',
+      'ENV_PROBE=a=b c',
+      '--env',
+      'OTHER=2',
+      '--cwd',
+      work,
+      '--json',
+      '--',
+      ...probeServer(dir),
+    );
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const seen = JSON.parse(JSON.parse(stdout).content[0].text);
@@ -63,7 +78,8 @@ describe('-e KEY=VAL and --cwd for stdio servers', () => {
 
 describe("the stdio server's stderr, shown when it fails", () => {
   it('a server that exits at once: its last lines, escapes stripped, next to the error', async () => {
-    const script = 'for (let i = 1; i <= 30; i++) process.stderr.write("line " + i + "\\n"); process.stderr.write("\\x1b[31mfatal:\\x1b[0m no config\\x07\\n"); process.exit(1)';
+    const script =
+      'for (let i = 1; i <= 30; i++) process.stderr.write("line " + i + "\\n"); process.stderr.write("\\x1b[31mfatal:\\x1b[0m no config\\x07\\n"); process.exit(1)';
     const { code, stderr } = await run('list', '--', process.execPath, '-e', script);
     expect(code).toBe(2);
     expect(stderr).toContain('connection failed: the server process exited with code 1');
@@ -92,7 +108,15 @@ describe("the stdio server's stderr, shown when it fails", () => {
   });
 
   it('a healthy server: its stderr is not shown', async () => {
-    const { code, stderr } = await run('call', 'echo', 'text=hi', '--', process.execPath, ...tsx, new URL('../fixtures/stdio-server.ts', import.meta.url).pathname);
+    const { code, stderr } = await run(
+      'call',
+      'echo',
+      'text=hi',
+      '--',
+      process.execPath,
+      ...tsx,
+      new URL('../fixtures/stdio-server.ts', import.meta.url).pathname,
+    );
     expect(code).toBe(0);
     expect(stderr).not.toContain('a careless debug print');
   });

@@ -46,7 +46,9 @@ describe('toolwright call --task', () => {
     expect(taskIdIn(direct.stderr)).toBeUndefined();
     const refused = await cli('call', http.url, 'strict');
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/^toolwright: the tool "strict" runs only as a task on this server: add --task to the call \(the server said: .*io\.modelcontextprotocol\/tasks/);
+    expect(refused.stderr).toMatch(
+      /^toolwright: the tool "strict" runs only as a task on this server: add --task to the call \(the server said: .*io\.modelcontextprotocol\/tasks/,
+    );
     expect((await cli('call', http.url, 'strict', '--task')).stdout).toBe('strict done\n');
   });
 
@@ -85,7 +87,7 @@ describe('toolwright task get|cancel', () => {
     await client.close();
   });
 
-  it('an unknown task id is the server\'s not-found error; a missing id is a usage error', async () => {
+  it("an unknown task id is the server's not-found error; a missing id is a usage error", async () => {
     const unknown = await cli('task', 'get', http.url, '00000000-0000-4000-8000-000000000000');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/Task not found/);

@@ -16,7 +16,10 @@ import { serveHttp, type HttpServerHandle } from '../../src/transports/http-serv
 const root = new URL('../../', import.meta.url).pathname;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const HAVE_CHROMIUM = existsSync(CHROMIUM);
-if (!HAVE_CHROMIUM) console.warn(`\n*** SKIPPED: the browser client tests need Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH); they fail under CI=true ***\n`);
+if (!HAVE_CHROMIUM)
+  console.warn(
+    `\n*** SKIPPED: the browser client tests need Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH); they fail under CI=true ***\n`,
+  );
 
 it('Chromium is installed where CI runs the tests (the browser client tests do not skip there)', () => {
   if (process.env.CI === 'true') expect(HAVE_CHROMIUM, `Chromium must be installed under CI (apt-get install chromium), looked for ${CHROMIUM}`).toBe(true);
@@ -94,7 +97,16 @@ describe.skipIf(!HAVE_CHROMIUM)('the client in a browser', () => {
     });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   }, 60_000);
 
@@ -118,10 +130,10 @@ describe.skipIf(!HAVE_CHROMIUM)('the client in a browser', () => {
         const base = new URL(handle.url);
         await page.goto(`${base.origin}/`);
         await page.waitForFunction(() => (window as unknown as { scenarioReady?: boolean }).scenarioReady === true);
-        const seen = await page.evaluate(
-          ([url, e]) => (window as unknown as { runScenario: (u: string, e: string) => Promise<unknown> }).runScenario(url, e),
-          [handle.url, era] as const,
-        );
+        const seen = await page.evaluate(([url, e]) => (window as unknown as { runScenario: (u: string, e: string) => Promise<unknown> }).runScenario(url, e), [
+          handle.url,
+          era,
+        ] as const);
         expect(errors).toEqual([]);
         expect(seen).toEqual({
           era,
@@ -129,7 +141,11 @@ describe.skipIf(!HAVE_CHROMIUM)('the client in a browser', () => {
           result: [{ type: 'text', text: 'counted to 3' }],
           isError: false,
           echoed: { text: 'héllo ☃' },
-          progress: [[1, 3, 'step 1'], [2, 3, 'step 2'], [3, 3, 'step 3']],
+          progress: [
+            [1, 3, 'step 1'],
+            [2, 3, 'step 2'],
+            [3, 3, 'step 3'],
+          ],
           warnings: [],
           hasBuffer: false,
           hasProcess: false,

@@ -65,9 +65,18 @@ describe.each(['modern', 'legacy'] as const)('ToolClient listeners (%s era)', (e
     client.on('promptsChanged', () => heard.prompts++);
     client.on('resourcesChanged', () => heard.resources++);
     client.on('toolsChanged', () => heard.tools++);
-    await changeUntilHeard((n) => s.prompts.add({ name: `p${n}`, get: () => 'x' }), () => heard.prompts);
-    await changeUntilHeard((n) => s.resources.add({ uri: `test://new/${n}`, name: `r${n}`, read: () => 'x' }), () => heard.resources);
-    await changeUntilHeard((n) => s.addTool(tool(`t${n}`)), () => heard.tools);
+    await changeUntilHeard(
+      (n) => s.prompts.add({ name: `p${n}`, get: () => 'x' }),
+      () => heard.prompts,
+    );
+    await changeUntilHeard(
+      (n) => s.resources.add({ uri: `test://new/${n}`, name: `r${n}`, read: () => 'x' }),
+      () => heard.resources,
+    );
+    await changeUntilHeard(
+      (n) => s.addTool(tool(`t${n}`)),
+      () => heard.tools,
+    );
     expect((await client.listPrompts()).map((p) => p.name)).toContain('p0');
     // The cached tool listing was dropped before the listener was told.
     expect((await client.listTools()).map((t) => t.name)).toContain('t0');
@@ -79,7 +88,10 @@ describe.each(['modern', 'legacy'] as const)('ToolClient listeners (%s era)', (e
     const client = await pair(era, s, { onPromptsListChanged: () => fromOption++ });
     let removedHeard = 0;
     const remove = client.on('promptsChanged', () => removedHeard++);
-    await changeUntilHeard((n) => s.prompts.add({ name: `p${n}`, get: () => 'x' }), () => Math.min(fromOption, removedHeard));
+    await changeUntilHeard(
+      (n) => s.prompts.add({ name: `p${n}`, get: () => 'x' }),
+      () => Math.min(fromOption, removedHeard),
+    );
     remove();
     remove(); // twice is harmless
     const before = removedHeard;
@@ -114,7 +126,10 @@ describe.each(['modern', 'legacy'] as const)('ToolClient listeners (%s era)', (e
       throw new Error('listener broke');
     });
     client.on('resourcesChanged', () => other++);
-    await changeUntilHeard((n) => s.resources.add({ uri: `test://x/${n}`, name: `x${n}`, read: () => 'x' }), () => other);
+    await changeUntilHeard(
+      (n) => s.resources.add({ uri: `test://x/${n}`, name: `x${n}`, read: () => 'x' }),
+      () => other,
+    );
     expect(warnings).toContain('a resourcesChanged listener threw: listener broke');
   });
 
@@ -176,7 +191,10 @@ describe('listeners over HTTP (modern: a subscriptions/listen stream that follow
     cleanup.push(() => client.close());
     let prompts = 0;
     client.on('promptsChanged', () => prompts++);
-    await changeUntilHeard((n) => s.prompts.add({ name: `p${n}`, get: () => 'x' }), () => prompts);
+    await changeUntilHeard(
+      (n) => s.prompts.add({ name: `p${n}`, get: () => 'x' }),
+      () => prompts,
+    );
     const updates: string[] = [];
     client.on('resourceUpdated', ({ uri }) => updates.push(uri));
     await client.subscribeResource('test://b');
@@ -205,6 +223,9 @@ describe('resource subscriptions and a renewed legacy session', () => {
     expect((await fetch(http.url, { method: 'DELETE', headers: { 'mcp-session-id': old } })).status).toBe(200);
     await client.listTools({ refresh: true }); // finds the session gone (404) and opens a new one
     expect(sessionId).not.toBe(old);
-    await changeUntilHeard(() => s.resources.updated('test://a'), () => updates.length);
+    await changeUntilHeard(
+      () => s.resources.updated('test://a'),
+      () => updates.length,
+    );
   });
 });

@@ -11,7 +11,14 @@ function buildServer() {
     logger: memoryLogger().logger,
     audit: false,
     tasks: false,
-    tools: [{ name: 'echo', description: 'echoes', inputSchema: { type: 'object', properties: { text: { type: 'string' } } }, handler: ({ text }: { text: string }) => text }],
+    tools: [
+      {
+        name: 'echo',
+        description: 'echoes',
+        inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+        handler: ({ text }: { text: string }) => text,
+      },
+    ],
   });
 }
 
@@ -36,7 +43,9 @@ describe('client.use', () => {
       ctx.meta.traceparent = '00-abc-def-01';
       if (ctx.method === 'tools/call') ctx.params = { ...ctx.params, arguments: { text: 'changed' } };
       const result = await next();
-      return ctx.method === 'tools/call' ? { ...result, content: [{ type: 'text', text: `seen: ${(result.content as Array<{ text: string }>)[0].text}` }] } : result;
+      return ctx.method === 'tools/call'
+        ? { ...result, content: [{ type: 'text', text: `seen: ${(result.content as Array<{ text: string }>)[0].text}` }] }
+        : result;
     });
     const result = await pair.client.callTool('echo', { text: 'original' });
     expect(result.content).toEqual([{ type: 'text', text: 'seen: changed' }]);

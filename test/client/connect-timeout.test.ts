@@ -40,7 +40,10 @@ describe('connectTimeoutMs: a server that never answers', () => {
   });
 
   it('names initialize when that is what the server left unanswered', async () => {
-    const err = await ToolClient.connect({ command: process.execPath, args: SILENT, stderr: 'ignore' }, { era: 'legacy', connectTimeoutMs: 300, closeGraceMs: 200, onWarning: () => {} }).catch((e) => e);
+    const err = await ToolClient.connect(
+      { command: process.execPath, args: SILENT, stderr: 'ignore' },
+      { era: 'legacy', connectTimeoutMs: 300, closeGraceMs: 200, onWarning: () => {} },
+    ).catch((e) => e);
     expect(err.reason).toBe('connect-timeout');
     expect(err.message).toMatch(/no answer to initialize/);
   });

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  InputRequiredError,
-  McpRpcError,
-  OutputValidationError,
-  ProtocolViolationError,
-  TimeoutError,
-  ToolClient,
-} from '../../src/client.js';
+import { InputRequiredError, McpRpcError, OutputValidationError, ProtocolViolationError, TimeoutError, ToolClient } from '../../src/client.js';
 import { modernServer, scriptedTransport, SUM_TOOL, type Script } from './scripted-server.js';
 
 async function connect(script: Script, options: ConstructorParameters<typeof ToolClient>[1] = {}) {
@@ -33,7 +26,9 @@ describe('results from an untrusted server', () => {
   });
 
   it('without onInputRequest, reports input_required as InputRequiredError', async () => {
-    const { client } = await connect(modernServer([], () => ({ resultType: 'input_required', inputRequests: { q: { method: 'elicitation/create', params: {} } } })));
+    const { client } = await connect(
+      modernServer([], () => ({ resultType: 'input_required', inputRequests: { q: { method: 'elicitation/create', params: {} } } })),
+    );
     const err = await client.callTool('x').catch((e) => e);
     expect(err).toBeInstanceOf(InputRequiredError);
     expect(err.inputRequests).toHaveProperty('q');
@@ -91,10 +86,13 @@ describe('tool definitions from an untrusted server', () => {
 
   it('gives up on endless pagination', async () => {
     let page = 0;
-    const { client } = await connect((request) => {
-      if (request.method === 'server/discover') return modernServer([])(request, () => {});
-      return { tools: [], nextCursor: `c${page++}`, ttlMs: 1000 };
-    }, { maxListPages: 5 });
+    const { client } = await connect(
+      (request) => {
+        if (request.method === 'server/discover') return modernServer([])(request, () => {});
+        return { tools: [], nextCursor: `c${page++}`, ttlMs: 1000 };
+      },
+      { maxListPages: 5 },
+    );
     await expect(client.listTools()).rejects.toThrow(/more than 5 pages/);
     expect(page).toBe(5);
   });
@@ -122,7 +120,10 @@ describe('tool definitions from an untrusted server', () => {
 
 describe('what the client sends', () => {
   it('puts the modern envelope on every request and cancels a timed-out one', async () => {
-    const { client, transport } = await connect(modernServer([], () => undefined), { clientInfo: { name: 'me', version: '2' } });
+    const { client, transport } = await connect(
+      modernServer([], () => undefined),
+      { clientInfo: { name: 'me', version: '2' } },
+    );
     await expect(client.callTool('x', { q: 1 }, { timeoutMs: 50 })).rejects.toBeInstanceOf(TimeoutError);
     const call = transport.sent.find((m) => m.method === 'tools/call')!;
     expect(call.params).toMatchObject({
@@ -134,9 +135,11 @@ describe('what the client sends', () => {
         'io.modelcontextprotocol/clientInfo': { name: 'me', version: '2' },
       },
     });
-    await expect.poll(() => transport.sent.find((m) => m.method === 'notifications/cancelled')).toMatchObject({
-      params: { requestId: call.id, reason: 'timed out' },
-    });
+    await expect
+      .poll(() => transport.sent.find((m) => m.method === 'notifications/cancelled'))
+      .toMatchObject({
+        params: { requestId: call.id, reason: 'timed out' },
+      });
   });
 
   it('sends nothing for a call whose signal is already aborted', async () => {

@@ -37,13 +37,20 @@ describe('modern era: answering input_required', () => {
   it('declares the input capabilities in _meta and retries with inputResponses, requestState verbatim and a new id', async () => {
     const state = 'opaque.state/with+odd=chars';
     const handler: InputRequestHandler = () => ({ action: 'accept', content: { name: 'Ada' } });
-    const { client, calls } = await connect(rounds({ resultType: 'input_required', inputRequests: { who: ELICIT }, requestState: state }, DONE), { onInputRequest: handler });
+    const { client, calls } = await connect(rounds({ resultType: 'input_required', inputRequests: { who: ELICIT }, requestState: state }, DONE), {
+      onInputRequest: handler,
+    });
     expect((await client.callTool('x', { a: 1 })).content).toEqual([{ type: 'text', text: 'done' }]);
     const [first, retry] = calls();
     expect(first.params._meta[CAPS]).toEqual({ elicitation: {}, sampling: {}, roots: {} });
     expect(first.params).not.toHaveProperty('inputResponses');
     expect(retry.id).not.toBe(first.id);
-    expect(retry.params).toMatchObject({ name: 'x', arguments: { a: 1 }, requestState: state, inputResponses: { who: { action: 'accept', content: { name: 'Ada' } } } });
+    expect(retry.params).toMatchObject({
+      name: 'x',
+      arguments: { a: 1 },
+      requestState: state,
+      inputResponses: { who: { action: 'accept', content: { name: 'Ada' } } },
+    });
   });
 
   it('sends no requestState when the server sent none, and retries at once when it asked nothing', async () => {
@@ -65,7 +72,10 @@ describe('modern era: answering input_required', () => {
     let asked = 0;
     const onInputRequest = () => (asked++, { roots: [] });
     const sampling = { method: 'sampling/createMessage', params: { messages: [], maxTokens: 5 } };
-    const a = await connect(rounds({ resultType: 'input_required', inputRequests: { r: { method: 'roots/list' }, s: sampling } }), { onInputRequest, inputCapabilities: ['roots'] });
+    const a = await connect(rounds({ resultType: 'input_required', inputRequests: { r: { method: 'roots/list' }, s: sampling } }), {
+      onInputRequest,
+      inputCapabilities: ['roots'],
+    });
     const err = await a.client.callTool('x').catch((e) => e);
     expect(err).toBeInstanceOf(UnsupportedInputRequestError);
     expect(err).toBeInstanceOf(ProtocolViolationError);
@@ -97,7 +107,10 @@ describe('modern era: answering input_required', () => {
 
   it.each([
     [{ resultType: 'input_required' }, /"inputRequests" or "requestState"/],
-    [{ resultType: 'input_required', inputRequests: { p: { method: 'ping' } } }, /must be an elicitation\/create, sampling\/createMessage or roots\/list request/],
+    [
+      { resultType: 'input_required', inputRequests: { p: { method: 'ping' } } },
+      /must be an elicitation\/create, sampling\/createMessage or roots\/list request/,
+    ],
     [{ resultType: 'input_required', inputRequests: [ELICIT] }, /"inputRequests" must be an object/],
     [{ resultType: 'input_required', inputRequests: { e: { method: 'elicitation/create', params: { message: 'no schema' } } } }, /requestedSchema/],
     [{ resultType: 'input_required', inputRequests: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`q${i}`, ELICIT])) }, /40 questions at once/],
@@ -112,11 +125,18 @@ describe('modern era: answering input_required', () => {
   it.each([
     ['elicitation/create', ELICIT, { action: 'ok' }, /"action" must be/],
     ['elicitation/create', ELICIT, { action: 'accept', content: { when: { nested: true } } }, /content\.when must be/],
-    ['sampling/createMessage', { method: 'sampling/createMessage', params: { messages: [], maxTokens: 5 } }, { role: 'assistant', content: 'hi', model: 'm' }, /"content" must be a content block/],
+    [
+      'sampling/createMessage',
+      { method: 'sampling/createMessage', params: { messages: [], maxTokens: 5 } },
+      { role: 'assistant', content: 'hi', model: 'm' },
+      /"content" must be a content block/,
+    ],
     ['roots/list', { method: 'roots/list' }, { roots: [{ uri: 'https://example.com' }] }, /not a file:\/\/ URI/],
     ['roots/list', { method: 'roots/list' }, undefined, /expected an object/],
   ])('refuses to send an invalid %s answer from the handler', async (_method, request, bad, message) => {
-    const { client, calls } = await connect(rounds({ resultType: 'input_required', inputRequests: { q: request } }, DONE), { onInputRequest: () => bad as never });
+    const { client, calls } = await connect(rounds({ resultType: 'input_required', inputRequests: { q: request } }, DONE), {
+      onInputRequest: () => bad as never,
+    });
     const err = await client.callTool('x').catch((e) => e);
     expect(err).toBeInstanceOf(InputHandlerError);
     expect(err.message).toMatch(message);
@@ -124,7 +144,9 @@ describe('modern era: answering input_required', () => {
   });
 
   it('without a handler declares nothing it cannot answer and still throws InputRequiredError', async () => {
-    const { client, calls, warnings } = await connect(rounds({ resultType: 'input_required', inputRequests: { who: ELICIT } }), { capabilities: { elicitation: {}, experimental: {} } });
+    const { client, calls, warnings } = await connect(rounds({ resultType: 'input_required', inputRequests: { who: ELICIT } }), {
+      capabilities: { elicitation: {}, experimental: {} },
+    });
     await expect(client.callTool('x')).rejects.toBeInstanceOf(InputRequiredError);
     expect(calls()[0].params._meta[CAPS]).toEqual({ experimental: {} });
     expect(warnings).toContain('not declaring the "elicitation" capability: there is no onInputRequest handler to answer it');
@@ -177,7 +199,10 @@ describe('legacy era: answering server requests', () => {
 
   it('declares the capabilities at initialize and answers through the handler, naming the tool', async () => {
     const seen: InputRequest[] = [];
-    const { answer, transport } = await ask(ELICIT, { onInputRequest: (r) => (seen.push(r), { action: 'accept', content: { name: 'Ada' } }), inputCapabilities: ['elicitation', 'roots'] });
+    const { answer, transport } = await ask(ELICIT, {
+      onInputRequest: (r) => (seen.push(r), { action: 'accept', content: { name: 'Ada' } }),
+      inputCapabilities: ['elicitation', 'roots'],
+    });
     expect(transport.sent.find((m) => m.method === 'initialize')!.params.capabilities).toEqual({ elicitation: {}, roots: {} });
     expect(answer).toEqual({ jsonrpc: '2.0', id: 's1', result: { action: 'accept', content: { name: 'Ada' } } });
     expect([seen[0].method, seen[0].toolName]).toEqual(['elicitation/create', 'x']);
@@ -201,7 +226,10 @@ describe('legacy era: answering server requests', () => {
 
   it('answers -32601 without a handler, or for a method not declared', async () => {
     expect((await ask(ELICIT, {})).answer.error.code).toBe(-32601);
-    const undeclared = await ask({ method: 'sampling/createMessage', params: { messages: [], maxTokens: 5 } }, { onInputRequest: () => ({ roots: [] }), inputCapabilities: ['roots'] });
+    const undeclared = await ask(
+      { method: 'sampling/createMessage', params: { messages: [], maxTokens: 5 } },
+      { onInputRequest: () => ({ roots: [] }), inputCapabilities: ['roots'] },
+    );
     expect(undeclared.answer.error).toMatchObject({ code: -32601, message: expect.stringMatching(/"sampling" capability/) });
   });
 

@@ -27,7 +27,8 @@ afterAll(async () => {
   temp.remove();
 });
 
-const connect = (options: ConstructorParameters<typeof ToolClient>[1] = {}) => ToolClient.connect({ url: http.url }, { era: 'legacy', timeoutMs: 10_000, ...options });
+const connect = (options: ConstructorParameters<typeof ToolClient>[1] = {}) =>
+  ToolClient.connect({ url: http.url }, { era: 'legacy', timeoutMs: 10_000, ...options });
 
 describe('client: tasks against a 2025-11-25 server (legacy session)', () => {
   it('task: true sends params.task for a tool whose taskSupport allows it; the client polls tasks/get and fetches tasks/result', async () => {

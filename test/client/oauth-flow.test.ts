@@ -99,7 +99,12 @@ describe.each(['modern', 'legacy'] as const)('authorization code flow with a rea
       expect(before.refreshToken).toBeDefined();
       as.tokenTtlSeconds = 2;
       await store.saveTokens({ ...before, expiresAt: Date.now() - 1_000, obtainedAt: Date.now() - 300_000 });
-      const reloaded = new OAuthClient(http.url, { redirectUri: loopback.redirectUri, authorize: loopback.authorize, store, fetch: recordingFetch(asRequests) });
+      const reloaded = new OAuthClient(http.url, {
+        redirectUri: loopback.redirectUri,
+        authorize: loopback.authorize,
+        store,
+        fetch: recordingFetch(asRequests),
+      });
       const again = await ToolClient.connect({ url: http.url }, { era, authorization: reloaded, timeoutMs: 20_000, onWarning: () => {} });
       try {
         expect(await again.callTool('read_notes')).toMatchObject({ content: [{ type: 'text', text: 'three notes' }] });
@@ -147,7 +152,12 @@ describe('client_credentials for an unattended client, with a real oidc-provider
   it('gets a token for the resource with no user, and steps up with a new token for the wider scope', async () => {
     calls.length = 0;
     const asRequests: AsRequest[] = [];
-    const oauth = new OAuthClient(http.url, { grantType: 'client_credentials', clientId: AGENT.id, clientSecret: AGENT.secret, fetch: recordingFetch(asRequests) });
+    const oauth = new OAuthClient(http.url, {
+      grantType: 'client_credentials',
+      clientId: AGENT.id,
+      clientSecret: AGENT.secret,
+      fetch: recordingFetch(asRequests),
+    });
     const client = await ToolClient.connect({ url: http.url }, { authorization: oauth, timeoutMs: 20_000, onWarning: () => {} });
     try {
       expect((await client.listTools()).map((t) => t.name)).toEqual(['read_notes']);

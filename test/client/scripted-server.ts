@@ -17,15 +17,18 @@ export const MODERN_META_KEY = 'io.modelcontextprotocol/protocolVersion';
 export function scriptedTransport(script: Script): ClientTransport & { sent: Msg[] } {
   const sent: Msg[] = [];
   const send = (message: Msg) => queueMicrotask(() => connection.receive(JSON.stringify({ jsonrpc: '2.0', ...message })));
-  const connection = new StreamConnection((json) => {
-    const message = JSON.parse(json) as Msg;
-    sent.push(message);
-    if (!('id' in message) || !('method' in message)) return;
-    const reply = script(message, send);
-    if (reply === undefined) return;
-    if ('error' in reply) send({ id: message.id, error: reply.error });
-    else send({ id: message.id, result: reply });
-  }, () => {});
+  const connection = new StreamConnection(
+    (json) => {
+      const message = JSON.parse(json) as Msg;
+      sent.push(message);
+      if (!('id' in message) || !('method' in message)) return;
+      const reply = script(message, send);
+      if (reply === undefined) return;
+      if ('error' in reply) send({ id: message.id, error: reply.error });
+      else send({ id: message.id, result: reply });
+    },
+    () => {},
+  );
   const transport = {
     kind: 'stdio' as const,
     sent,

@@ -15,7 +15,12 @@ beforeAll(async () => {
 afterAll(() => http.close());
 
 async function exercise(target: ClientTarget, era: EraPreference, expected: 'modern' | 'legacy') {
-  const client = await ToolClient.connect(target, { era, onWarning: (w) => { throw new Error(`unexpected warning: ${w}`); } });
+  const client = await ToolClient.connect(target, {
+    era,
+    onWarning: (w) => {
+      throw new Error(`unexpected warning: ${w}`);
+    },
+  });
   try {
     expect([client.era, client.serverInfo?.name]).toEqual([expected, 'sdk-v2-fixture']);
     const tools = await client.listTools();

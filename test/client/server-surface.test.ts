@@ -19,10 +19,13 @@ function server() {
       {
         uri: 'test://asks',
         name: 'asks',
-        read: async (ctx) => ((await ctx.elicit('Unlock?', { type: 'object', properties: { ok: { type: 'boolean' } } })).action === 'accept' ? 'open' : 'closed'),
+        read: async (ctx) =>
+          (await ctx.elicit('Unlock?', { type: 'object', properties: { ok: { type: 'boolean' } } })).action === 'accept' ? 'open' : 'closed',
       },
     ],
-    resourceTemplates: [{ uriTemplate: 'test://t/{id}', name: 't', complete: { id: (v) => ['one', 'two'].filter((x) => x.startsWith(v)) }, read: (_u, { id }) => `t${id}` }],
+    resourceTemplates: [
+      { uriTemplate: 'test://t/{id}', name: 't', complete: { id: (v) => ['one', 'two'].filter((x) => x.startsWith(v)) }, read: (_u, { id }) => `t${id}` },
+    ],
     prompts: [
       { name: 'hello', description: 'Says hello', arguments: [{ name: 'who', required: true }], get: ({ who }) => `Hello ${who}` },
       {
@@ -61,12 +64,19 @@ describe.each(['modern', 'legacy'] as const)('ToolClient: resources, prompts and
 
   it('gets a prompt and completes arguments', async () => {
     pair = await createInMemoryPair(server(), { era });
-    expect(await pair.client.getPrompt('hello', { who: 'Ada' })).toMatchObject({ description: 'Says hello', messages: [{ role: 'user', content: { type: 'text', text: 'Hello Ada' } }] });
-    expect(await pair.client.complete({ type: 'ref/resource', uri: 'test://t/{id}' }, { name: 'id', value: 't' })).toEqual({ values: ['two'], total: 1, hasMore: false });
+    expect(await pair.client.getPrompt('hello', { who: 'Ada' })).toMatchObject({
+      description: 'Says hello',
+      messages: [{ role: 'user', content: { type: 'text', text: 'Hello Ada' } }],
+    });
+    expect(await pair.client.complete({ type: 'ref/resource', uri: 'test://t/{id}' }, { name: 'id', value: 't' })).toEqual({
+      values: ['two'],
+      total: 1,
+      hasMore: false,
+    });
     await expect(pair.client.getPrompt('hello', { who: 1 } as any)).rejects.toThrow(TypeError);
   });
 
-  it('answers the server\'s questions on prompts/get and resources/read with onInputRequest', async () => {
+  it("answers the server's questions on prompts/get and resources/read with onInputRequest", async () => {
     pair = await createInMemoryPair(server(), { era, ...answering });
     expect((await pair.client.getPrompt('asks')).messages[0].content).toEqual({ type: 'text', text: 'Topic: tides' });
     expect((await pair.client.readResource('test://asks')).contents[0]).toMatchObject({ text: 'open' });
@@ -74,8 +84,15 @@ describe.each(['modern', 'legacy'] as const)('ToolClient: resources, prompts and
 });
 
 describe('ToolClient without an input handler', () => {
-  it('reports a modern server\'s question on prompts/get as InputRequiredError', async () => {
-    const { client } = await connect((request) => (request.method === 'prompts/get' ? { resultType: 'input_required', inputRequests: { q: { method: 'elicitation/create', params: { message: 'm', requestedSchema: { type: 'object', properties: {} } } } } } : undefined));
+  it("reports a modern server's question on prompts/get as InputRequiredError", async () => {
+    const { client } = await connect((request) =>
+      request.method === 'prompts/get'
+        ? {
+            resultType: 'input_required',
+            inputRequests: { q: { method: 'elicitation/create', params: { message: 'm', requestedSchema: { type: 'object', properties: {} } } } },
+          }
+        : undefined,
+    );
     const err = await client.getPrompt('p').catch((e) => e);
     expect(err).toBeInstanceOf(InputRequiredError);
   });

@@ -85,7 +85,10 @@ function holdInitialize(observed: Observed) {
 
 /** How `promise` stands 50 ms from now: ample time for anything not waiting on the server. */
 async function state(promise: Promise<unknown>): Promise<'pending' | 'fulfilled' | 'rejected'> {
-  const settled = promise.then(() => 'fulfilled' as const, () => 'rejected' as const);
+  const settled = promise.then(
+    () => 'fulfilled' as const,
+    () => 'rejected' as const,
+  );
   return Promise.race([settled, new Promise<'pending'>((r) => setTimeout(() => r('pending'), 50))]);
 }
 

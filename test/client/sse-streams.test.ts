@@ -8,7 +8,14 @@ const DONE = (id: unknown, text = 'done') => ({ jsonrpc: '2.0', id, result: { co
 const DISCOVER = (id: unknown) => ({
   jsonrpc: '2.0',
   id,
-  result: { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, ttlMs: 0, cacheScope: 'public', _meta: { 'io.modelcontextprotocol/serverInfo': { name: 's', version: '1' } } },
+  result: {
+    resultType: 'complete',
+    supportedVersions: ['2026-07-28'],
+    capabilities: { tools: {} },
+    ttlMs: 0,
+    cacheScope: 'public',
+    _meta: { 'io.modelcontextprotocol/serverInfo': { name: 's', version: '1' } },
+  },
 });
 
 type Handler = (req: IncomingMessage, res: ServerResponse, exchange: Exchange) => void | Promise<void>;
@@ -35,7 +42,12 @@ function modernServer(call: (res: ServerResponse, message: Json) => void): Handl
   return (req, res, { message }) => {
     if (req.method !== 'POST' || !message) return void res.writeHead(405).end();
     if (message.method === 'server/discover') return json(res, DISCOVER(message.id));
-    if (message.method === 'tools/list') return json(res, { jsonrpc: '2.0', id: message.id, result: { resultType: 'complete', tools: [{ name: 'slow', inputSchema: { type: 'object' } }], ttlMs: 0, cacheScope: 'public' } });
+    if (message.method === 'tools/list')
+      return json(res, {
+        jsonrpc: '2.0',
+        id: message.id,
+        result: { resultType: 'complete', tools: [{ name: 'slow', inputSchema: { type: 'object' } }], ttlMs: 0, cacheScope: 'public' },
+      });
     if (message.method === 'tools/call') return call(res, message);
     res.writeHead(202).end();
   };
@@ -184,7 +196,7 @@ describe('resuming a legacy response stream (2025-11-25 "Resumability and Redeli
   });
 });
 
-describe("the legacy session's GET stream (2025-11-25 \"Listening for Messages from the Server\")", () => {
+describe('the legacy session\'s GET stream (2025-11-25 "Listening for Messages from the Server")', () => {
   it('receives a server request there, answers it by POST in the session, and gets log notifications', async () => {
     let stream: ServerResponse | undefined;
     let pendingCall: Json | undefined;
@@ -203,14 +215,25 @@ describe("the legacy session's GET stream (2025-11-25 \"Listening for Messages f
           pendingCall = message;
           callRes = res;
           event(stream!, { id: 'g2', data: { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'warning', data: 'asking' } } });
-          event(stream!, { id: 'g3', data: { jsonrpc: '2.0', id: 'ask-1', method: 'elicitation/create', params: { message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } } } });
+          event(stream!, {
+            id: 'g3',
+            data: {
+              jsonrpc: '2.0',
+              id: 'ask-1',
+              method: 'elicitation/create',
+              params: { message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } },
+            },
+          });
           return;
         }
-        return legacyServer(() => {}, (_req, getRes) => {
-          stream = getRes;
-          sse(getRes, { 'mcp-session-id': SESSION });
-          event(getRes, { id: 'g1', data: '' });
-        })(req, res, exchange);
+        return legacyServer(
+          () => {},
+          (_req, getRes) => {
+            stream = getRes;
+            sse(getRes, { 'mcp-session-id': SESSION });
+            event(getRes, { id: 'g1', data: '' });
+          },
+        )(req, res, exchange);
       },
       'legacy',
       {
@@ -231,7 +254,10 @@ describe("the legacy session's GET stream (2025-11-25 \"Listening for Messages f
   });
 
   it('a server without one (405) is no problem', async () => {
-    const { warnings, exchanges } = await connect(legacyServer((res, message) => json(res, DONE(message.id))), 'legacy');
+    const { warnings, exchanges } = await connect(
+      legacyServer((res, message) => json(res, DONE(message.id))),
+      'legacy',
+    );
     expect((await client!.callTool('slow', {})).content).toEqual([{ type: 'text', text: 'done' }]);
     expect(exchanges.filter((x) => x.method === 'GET')).toHaveLength(1);
     expect(warnings).toEqual([]);

@@ -31,7 +31,8 @@ afterAll(async () => {
   temp.remove();
 });
 
-const connect = (options: ConstructorParameters<typeof ToolClient>[1] = {}) => ToolClient.connect({ url: http.url }, { era: 'modern', timeoutMs: 10_000, ...options });
+const connect = (options: ConstructorParameters<typeof ToolClient>[1] = {}) =>
+  ToolClient.connect({ url: http.url }, { era: 'modern', timeoutMs: 10_000, ...options });
 
 describe('client: calls that become tasks (modern HTTP)', () => {
   it('task: true declares the extension; the client polls tasks/get and resolves with the final result, telling each status', async () => {
@@ -111,7 +112,14 @@ describe('client: tasks over stdio (toolwright serve --stdio, a child process)',
     const cwd = tempDir('tw-client-tasks-stdio-');
     let stderr = '';
     const client = await ToolClient.connect(
-      { command: cliCommand[0], args: [...cliCommand.slice(1), 'serve', '--stdio', '--tools', fixture], cwd, stderr: 'capture', onStderr: (t) => (stderr += t), env: { TOOLWRIGHT_AUDIT_DIR: cwd } },
+      {
+        command: cliCommand[0],
+        args: [...cliCommand.slice(1), 'serve', '--stdio', '--tools', fixture],
+        cwd,
+        stderr: 'capture',
+        onStderr: (t) => (stderr += t),
+        env: { TOOLWRIGHT_AUDIT_DIR: cwd },
+      },
       { era: 'modern', timeoutMs: 15_000 },
     );
     try {
@@ -152,7 +160,11 @@ describe('client: a hostile server answering with tasks', () => {
 
   it('declares the extension on that request only; unknown statuses and results without content are refused; a 0 ms interval is no busy loop', async () => {
     let polls = 0;
-    const transport = script(() => (++polls < 3 ? { resultType: 'complete', taskId: 't-1', status: 'working', ttlMs: null, pollIntervalMs: 0 } : { resultType: 'complete', taskId: 't-1', status: 'sleeping' }));
+    const transport = script(() =>
+      ++polls < 3
+        ? { resultType: 'complete', taskId: 't-1', status: 'working', ttlMs: null, pollIntervalMs: 0 }
+        : { resultType: 'complete', taskId: 't-1', status: 'sleeping' },
+    );
     const client = await ToolClient.connect({ transport }, { era: 'modern' });
     const started = Date.now();
     await expect(client.callTool('job', {}, { task: true })).rejects.toThrow(/unknown task status "sleeping"/);
@@ -166,11 +178,17 @@ describe('client: a hostile server answering with tasks', () => {
   });
 
   it('a task cancelled by the server is TaskCancelledError; an answer about another task is refused', async () => {
-    const cancelled = await ToolClient.connect({ transport: script(() => ({ taskId: 't-1', status: 'cancelled', statusMessage: 'operator stopped it', ttlMs: null })) }, { era: 'modern' });
+    const cancelled = await ToolClient.connect(
+      { transport: script(() => ({ taskId: 't-1', status: 'cancelled', statusMessage: 'operator stopped it', ttlMs: null })) },
+      { era: 'modern' },
+    );
     await expect(cancelled.callTool('job', {}, { task: true })).rejects.toBeInstanceOf(TaskCancelledError);
     const other = await ToolClient.connect({ transport: script(() => ({ taskId: 't-2', status: 'working', ttlMs: null })) }, { era: 'modern' });
     await expect(other.callTool('job', {}, { task: true })).rejects.toThrow(/another task/);
-    const failed = await ToolClient.connect({ transport: script(() => ({ taskId: 't-1', status: 'failed', ttlMs: null, error: { code: -32603, message: 'The server restarted' } })) }, { era: 'modern' });
+    const failed = await ToolClient.connect(
+      { transport: script(() => ({ taskId: 't-1', status: 'failed', ttlMs: null, error: { code: -32603, message: 'The server restarted' } })) },
+      { era: 'modern' },
+    );
     const error = await failed.callTool('job', {}, { task: true }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TaskFailedError);
     expect(error).toMatchObject({ code: -32603, taskId: 't-1', message: 'The server restarted' });

@@ -7,7 +7,13 @@ import { createInMemoryPair } from '../../src/testing.js';
 import { serveHttp, type HttpServerHandle } from '../../src/transports/http-server.js';
 
 const tool = (name: string) =>
-  defineTool({ name, description: `The ${name} tool.`, inputSchema: { type: 'object', properties: {} }, annotations: { readOnlyHint: true }, handler: () => name }) as Tool;
+  defineTool({
+    name,
+    description: `The ${name} tool.`,
+    inputSchema: { type: 'object', properties: {} },
+    annotations: { readOnlyHint: true },
+    handler: () => name,
+  }) as Tool;
 
 let cleanup: Array<() => Promise<unknown> | unknown> = [];
 afterEach(async () => {
@@ -56,7 +62,15 @@ describe('readResource', () => {
       logger: createLogger('silent'),
       audit: false,
       limits: { maxResultBytes: 4_000 },
-      tools: [defineTool({ name: 'dump', description: 'Dumps a lot.', inputSchema: { type: 'object', properties: {} }, annotations: { readOnlyHint: true }, handler: () => big }) as Tool],
+      tools: [
+        defineTool({
+          name: 'dump',
+          description: 'Dumps a lot.',
+          inputSchema: { type: 'object', properties: {} },
+          annotations: { readOnlyHint: true },
+          handler: () => big,
+        }) as Tool,
+      ],
     });
     cleanup.push(() => s.close());
     const pair = await createInMemoryPair(s);

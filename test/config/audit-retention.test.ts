@@ -28,7 +28,13 @@ const problems = (file: string): string[] => configProblems(() => loadConfig(fil
 describe('server.audit.retention', () => {
   it('accepts a policy, false, or each bound switched off', () => {
     const folder = tempDir('toolwright-config-retention-');
-    for (const retention of [{ maxAgeDays: 7, maxBytes: 1_048_576, intervalSeconds: 60 }, false, { maxAgeDays: false }, { maxBytes: false }, { maxAgeDays: 0.5 }]) {
+    for (const retention of [
+      { maxAgeDays: 7, maxBytes: 1_048_576, intervalSeconds: 60 },
+      false,
+      { maxAgeDays: false },
+      { maxBytes: false },
+      { maxAgeDays: 0.5 },
+    ]) {
       expect(problems(configIn(folder, { retention }))).toEqual([]);
     }
   });

@@ -31,14 +31,16 @@ describe('server.auth in the config file', () => {
       '    audiance: x',
     ].join('\n');
     const found = problems(() => load(yaml));
-    expect(found).toEqual(expect.arrayContaining([
-      expect.stringMatching(/^config\.server\.auth\.issuer: must match pattern/),
-      expect.stringMatching(/^config\.server\.auth\.algorithms\[1\]: expected one of "RS256"/),
-      expect.stringMatching(/^config\.server\.auth\.apiKeys\[0\]\.hash: must match pattern/),
-      expect.stringMatching(/^config\.server\.auth\.toolScopes\.read_file\[0\]: must match pattern/),
-      expect.stringMatching(/^config\.server\.auth\.introspection\.clientSecret: required field is missing/),
-      'config.server.auth.audiance: unexpected field (not allowed by the schema); did you mean "audience"?',
-    ]));
+    expect(found).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^config\.server\.auth\.issuer: must match pattern/),
+        expect.stringMatching(/^config\.server\.auth\.algorithms\[1\]: expected one of "RS256"/),
+        expect.stringMatching(/^config\.server\.auth\.apiKeys\[0\]\.hash: must match pattern/),
+        expect.stringMatching(/^config\.server\.auth\.toolScopes\.read_file\[0\]: must match pattern/),
+        expect.stringMatching(/^config\.server\.auth\.introspection\.clientSecret: required field is missing/),
+        'config.server.auth.audiance: unexpected field (not allowed by the schema); did you mean "audience"?',
+      ]),
+    );
   });
 
   it('counts as authentication for binding a non-loopback address', () => {
@@ -53,7 +55,9 @@ describe('server.auth in the config file', () => {
   });
 
   it('stops start-up on what only the code can check, naming the key', () => {
-    const { config, baseDir, file } = load('server:\n  auth:\n    introspection: { endpoint: "https://as.example/introspect", clientId: rs, clientSecretEnv: TOOLWRIGHT_TEST_UNSET_SECRET }\n');
+    const { config, baseDir, file } = load(
+      'server:\n  auth:\n    introspection: { endpoint: "https://as.example/introspect", clientId: rs, clientSecretEnv: TOOLWRIGHT_TEST_UNSET_SECRET }\n',
+    );
     expect(problems(() => buildServer(config, baseDir, '0.0.0', file))).toEqual([
       'server.auth.introspection needs clientSecret or clientSecretEnv (environment variable TOOLWRIGHT_TEST_UNSET_SECRET is not set)',
     ]);
@@ -69,18 +73,20 @@ describe('a server built from the config', () => {
 
   it('serves OAuth with per-tool scopes, and API keys, as configured', async () => {
     const key = 'twk_config-test-key-0123456789abcdefghij';
-    const { config, baseDir, file } = load([
-      'toolsets: { math: {}, time: {} }',
-      'server:',
-      '  audit: false',
-      '  auth:',
-      `    issuer: "${as.issuer}"`,
-      '    scopesSupported: [tools:read]',
-      '    defaultScopes: { readOnly: [tools:read], other: [tools:write] }',
-      '    toolScopes: { get_current_time: [reports] }',
-      '    apiKeys:',
-      `      - { hash: "${hashApiKey(key)}", principal: ci-bot, scopes: [reports] }`,
-    ].join('\n'));
+    const { config, baseDir, file } = load(
+      [
+        'toolsets: { math: {}, time: {} }',
+        'server:',
+        '  audit: false',
+        '  auth:',
+        `    issuer: "${as.issuer}"`,
+        '    scopesSupported: [tools:read]',
+        '    defaultScopes: { readOnly: [tools:read], other: [tools:write] }',
+        '    toolScopes: { get_current_time: [reports] }',
+        '    apiKeys:',
+        `      - { hash: "${hashApiKey(key)}", principal: ci-bot, scopes: [reports] }`,
+      ].join('\n'),
+    );
     const plan = buildServer(config, baseDir, '0.0.0', file);
     const handle = await serveHttp(plan.server, { ...plan.http, port: 0 });
     try {
@@ -88,12 +94,23 @@ describe('a server built from the config', () => {
         const res = await fetch(handle.url, {
           method: 'POST',
           headers: { authorization, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+          }),
         });
         const session = res.headers.get('mcp-session-id')!;
         const listed = await fetch(handle.url, {
           method: 'POST',
-          headers: { authorization, 'content-type': 'application/json', accept: 'application/json', 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' },
+          headers: {
+            authorization,
+            'content-type': 'application/json',
+            accept: 'application/json',
+            'mcp-session-id': session,
+            'mcp-protocol-version': '2025-11-25',
+          },
           body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
         });
         return ((await listed.json()).result.tools as Array<{ name: string }>).map((t) => t.name);
@@ -113,16 +130,37 @@ describe('a server built from the config', () => {
 });
 
 describe('tenants in the config file', () => {
-  it('takes server.auth.tenantClaim and an API key entry\'s tenant, and names a bad one', async () => {
+  it("takes server.auth.tenantClaim and an API key entry's tenant, and names a bad one", async () => {
     const key = 'twk_'.padEnd(40, 'k');
-    const { config, baseDir, file } = load(['server:', '  audit: false', '  auth:', '    tenantClaim: org', '    apiKeys:', `      - { hash: "${hashApiKey(key)}", principal: ci-bot, tenant: acme }`].join('\n'));
+    const { config, baseDir, file } = load(
+      [
+        'server:',
+        '  audit: false',
+        '  auth:',
+        '    tenantClaim: org',
+        '    apiKeys:',
+        `      - { hash: "${hashApiKey(key)}", principal: ci-bot, tenant: acme }`,
+      ].join('\n'),
+    );
     const plan = buildServer(config, baseDir, '0.0.0', file);
-    plan.server.tools.add({ name: 'whoami', description: 'd', inputSchema: { type: 'object' }, handler: (_args: unknown, ctx: { caller: unknown }) => JSON.stringify(ctx.caller) });
+    plan.server.tools.add({
+      name: 'whoami',
+      description: 'd',
+      inputSchema: { type: 'object' },
+      handler: (_args: unknown, ctx: { caller: unknown }) => JSON.stringify(ctx.caller),
+    });
     const handle = await serveHttp(plan.server, { ...plan.http, port: 0 });
     try {
       const res = await fetch(handle.url, {
         method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'whoami' },
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': MODERN,
+          'mcp-method': 'tools/call',
+          'mcp-name': 'whoami',
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'whoami', arguments: {}, _meta: modernMeta() } }),
       });
       const { result } = await res.json();
@@ -131,6 +169,8 @@ describe('tenants in the config file', () => {
       await handle.close();
       plan.server.close();
     }
-    expect(problems(() => load('server:\n  auth:\n    tenantClaim: ""\n    apiKeys: [{ hash: "x", principal: a, tenant: "" }]\n')).join('\n')).toMatch(/tenantClaim/);
+    expect(problems(() => load('server:\n  auth:\n    tenantClaim: ""\n    apiKeys: [{ hash: "x", principal: a, tenant: "" }]\n')).join('\n')).toMatch(
+      /tenantClaim/,
+    );
   });
 });

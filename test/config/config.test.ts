@@ -35,7 +35,11 @@ describe('loading a config', () => {
 
   it('points at every bad key, and suggests the key that was meant', () => {
     const folder = dir();
-    const file = write(folder, 'bad.yaml', 'server:\n  prot: 3000\n  approval: sometimes\ntoolsets:\n  fss: {}\n  exec: { root: . }\n  github: { repos: ["nope"] }\n');
+    const file = write(
+      folder,
+      'bad.yaml',
+      'server:\n  prot: 3000\n  approval: sometimes\ntoolsets:\n  fss: {}\n  exec: { root: . }\n  github: { repos: ["nope"] }\n',
+    );
     expect(problems(() => loadConfig(file))).toEqual([
       'config.server.prot: unexpected field (not allowed by the schema); did you mean "port"?',
       'config.server.approval: expected one of "destructive", "always", "never"',
@@ -59,8 +63,18 @@ describe('building a server from a config', () => {
     const folder = dir();
     const plan = buildServer({ server: { audit: false } }, folder, '1.0.0');
     expect(names(plan)).toEqual([
-      'read_file', 'list_directory', 'search_files', 'file_info', 'write_file', 'move_file', 'delete_file',
-      'analyze_csv', 'get_current_time', 'convert_time', 'calculate', 'calculate_sum',
+      'read_file',
+      'list_directory',
+      'search_files',
+      'file_info',
+      'write_file',
+      'move_file',
+      'delete_file',
+      'analyze_csv',
+      'get_current_time',
+      'convert_time',
+      'calculate',
+      'calculate_sum',
     ]);
     expect(existsSync(join(folder, 'workspace'))).toBe(true);
   });
@@ -72,14 +86,18 @@ describe('building a server from a config', () => {
 
   it('builds exec, http and github from their settings, with paths relative to the config', () => {
     const folder = dir();
-    const plan = buildServer({
-      server: { audit: false },
-      toolsets: {
-        exec: { root: '.', commands: { echo: { path: '/bin/echo', args: ['.*'], readOnly: true } } },
-        http: { allowedHosts: ['example.com'] },
-        github: { repos: ['octo/hello'] },
+    const plan = buildServer(
+      {
+        server: { audit: false },
+        toolsets: {
+          exec: { root: '.', commands: { echo: { path: '/bin/echo', args: ['.*'], readOnly: true } } },
+          http: { allowedHosts: ['example.com'] },
+          github: { repos: ['octo/hello'] },
+        },
       },
-    }, folder, '1.0.0');
+      folder,
+      '1.0.0',
+    );
     expect(names(plan)).toEqual(['execute_command', 'fetch_url', 'github_create_issue', 'github_search_issues', 'github_get_issue']);
   });
 
@@ -89,10 +107,14 @@ describe('building a server from a config', () => {
   });
 
   it('passes server settings through: name, limits, approval, HTTP options', async () => {
-    const plan = buildServer({
-      server: { name: 'configured', audit: false, host: '127.0.0.2', port: 4100, allowedOrigins: ['https://app.example'], limits: { maxArgumentBytes: 64 } },
-      toolsets: { math: {} },
-    }, dir(), '2.0.0');
+    const plan = buildServer(
+      {
+        server: { name: 'configured', audit: false, host: '127.0.0.2', port: 4100, allowedOrigins: ['https://app.example'], limits: { maxArgumentBytes: 64 } },
+        toolsets: { math: {} },
+      },
+      dir(),
+      '2.0.0',
+    );
     expect(plan.server.info).toEqual({ name: 'configured', version: '2.0.0' });
     expect(plan.http).toMatchObject({ host: '127.0.0.2', port: 4100, allowedOrigins: ['https://app.example'] });
     const res = await wire(plan.server).modern('tools/call', { name: 'calculate', arguments: { expression: '1+1'.repeat(30) } });

@@ -28,28 +28,41 @@ describe('server.auth scope keys for resources and prompts', () => {
   it('names a bad scope under resourceScopes, promptVisibility and defaultScopes.prompts', () => {
     let problems: string[] = [];
     try {
-      load(['server:', '  auth:', `    apiKeys: [{ hash: "${hashApiKey('k'.repeat(32))}", principal: ci }]`, '    resourceScopes: { "docs://a": ["has space"] }', '    promptVisibility: { p: [1] }', '    defaultScopes: { prompts: ["q\\""] }'].join('\n'));
+      load(
+        [
+          'server:',
+          '  auth:',
+          `    apiKeys: [{ hash: "${hashApiKey('k'.repeat(32))}", principal: ci }]`,
+          '    resourceScopes: { "docs://a": ["has space"] }',
+          '    promptVisibility: { p: [1] }',
+          '    defaultScopes: { prompts: ["q\\""] }',
+        ].join('\n'),
+      );
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;
       problems = err.problems;
     }
-    expect(problems).toEqual(expect.arrayContaining([
-      expect.stringMatching(/^config\.server\.auth\.resourceScopes\["docs:\/\/a"\]\[0\]: must match pattern/),
-      expect.stringMatching(/^config\.server\.auth\.promptVisibility\.p\[0\]/),
-      expect.stringMatching(/^config\.server\.auth\.defaultScopes\.prompts\[0\]: must match pattern/),
-    ]));
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^config\.server\.auth\.resourceScopes\["docs:\/\/a"\]\[0\]: must match pattern/),
+        expect.stringMatching(/^config\.server\.auth\.promptVisibility\.p\[0\]/),
+        expect.stringMatching(/^config\.server\.auth\.defaultScopes\.prompts\[0\]: must match pattern/),
+      ]),
+    );
   });
 
   it('enforces resourceScopes from the config file over HTTP', async () => {
     const key = 'reader-key-'.padEnd(40, 'x');
-    const { config, baseDir, file } = load([
-      'server:',
-      '  audit: false',
-      '  auth:',
-      `    apiKeys: [{ hash: "${hashApiKey(key)}", principal: reader, scopes: [docs] }]`,
-      '    resourceScopes: { "docs://guide": [docs], "docs://admin": [admin] }',
-      '    resourceVisibility: { "docs://admin": [admin] }',
-    ].join('\n'));
+    const { config, baseDir, file } = load(
+      [
+        'server:',
+        '  audit: false',
+        '  auth:',
+        `    apiKeys: [{ hash: "${hashApiKey(key)}", principal: reader, scopes: [docs] }]`,
+        '    resourceScopes: { "docs://guide": [docs], "docs://admin": [admin] }',
+        '    resourceVisibility: { "docs://admin": [admin] }',
+      ].join('\n'),
+    );
     server = buildServer(config, baseDir, '0.0.0', file).server;
     server.resources.add(
       defineResource({ uri: 'docs://guide', name: 'guide', read: () => 'guide' }),

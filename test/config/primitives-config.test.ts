@@ -60,10 +60,18 @@ describe('prompts.folder in the config', () => {
   });
 
   it('serves every prompt file: arguments, messages in order, placeholders filled, the enum checked and completed', async () => {
-    const { w } = serve({ prompts: { folder: 'prompts' } }, { 'prompts/review.md': REVIEW, 'prompts/plain.md': 'Summarize the day.\n', 'prompts/notes.txt': 'ignored' });
+    const { w } = serve(
+      { prompts: { folder: 'prompts' } },
+      { 'prompts/review.md': REVIEW, 'prompts/plain.md': 'Summarize the day.\n', 'prompts/notes.txt': 'ignored' },
+    );
     const listed = (await w.modern('prompts/list')).result.prompts;
     expect(listed.map((p: any) => p.name)).toEqual(['plain', 'code_review']);
-    expect(listed[1]).toEqual({ name: 'code_review', title: 'Request code review', description: 'Asks the model to review code', arguments: [{ name: 'code', description: 'The code to review', required: true }, { name: 'language' }] });
+    expect(listed[1]).toEqual({
+      name: 'code_review',
+      title: 'Request code review',
+      description: 'Asks the model to review code',
+      arguments: [{ name: 'code', description: 'The code to review', required: true }, { name: 'language' }],
+    });
     const got = (await w.modern('prompts/get', { name: 'code_review', arguments: { code: 'x = {{language}} $& 1', language: 'python' } })).result;
     expect(got.messages).toEqual([
       { role: 'user', content: { type: 'text', text: 'Please review this python code:\n\nx = {{language}} $& 1' } },
@@ -75,7 +83,9 @@ describe('prompts.folder in the config', () => {
   });
 
   it('refuses a prompt file with a placeholder that names no argument, naming the key and the file', () => {
-    expect(() => serve({ prompts: { folder: 'prompts' } }, { 'prompts/bad.md': '---\narguments: [{ name: a }]\n---\nHello {{b}}\n' })).toThrow(/prompts\.folder: .*bad\.md: \{\{b\}\} names no declared argument/);
+    expect(() => serve({ prompts: { folder: 'prompts' } }, { 'prompts/bad.md': '---\narguments: [{ name: a }]\n---\nHello {{b}}\n' })).toThrow(
+      /prompts\.folder: .*bad\.md: \{\{b\}\} names no declared argument/,
+    );
     expect(() => serve({ prompts: { folder: 'prompts' } }, { 'prompts/bad.md': '---\nmodel: gpt\n---\nx\n' })).toThrow(/unknown front matter key "model"/);
     expect(() => serve({ prompts: { folder: 'missing' } })).toThrow(ConfigError);
     expect(() => serve({ prompts: { folder: 'p', extra: 1 } })).toThrow(ConfigError);
@@ -87,7 +97,9 @@ describe('resources.folders in the config', () => {
     const { w } = serve({ resources: { folders: ['docs'] } }, { 'docs/guide.md': '# Guide', 'docs/api/ref.json': '{}', 'docs/.env': 'SECRET=1' });
     const uris = (await w.modern('resources/list')).result.resources.map((r: any) => r.uri);
     expect(uris).toEqual(['folder:///', 'folder:///guide.md', 'folder:///api/ref.json']);
-    expect((await w.modern('resources/read', { uri: 'folder:///guide.md' })).result.contents).toEqual([{ uri: 'folder:///guide.md', mimeType: 'text/markdown', text: '# Guide' }]);
+    expect((await w.modern('resources/read', { uri: 'folder:///guide.md' })).result.contents).toEqual([
+      { uri: 'folder:///guide.md', mimeType: 'text/markdown', text: '# Guide' },
+    ]);
     expect((await w.modern('resources/read', { uri: 'folder:///.env' })).error.code).toBe(-32602);
     // Read-only: nothing to write with, and no tool was added for it.
     expect((await w.modern('tools/list')).result.tools.map((t: any) => t.name)).not.toContain('write_file');

@@ -20,7 +20,9 @@ async function refusals(config: Parameters<typeof buildServer>[0], n: number): P
   const w = wire(server);
   const texts: string[] = [];
   for (let at = 0; at < n; at += 50) {
-    const answers = await Promise.all(Array.from({ length: Math.min(50, n - at) }, () => w.modern('tools/call', { name: 'calculate', arguments: { expression: '1+1' } })));
+    const answers = await Promise.all(
+      Array.from({ length: Math.min(50, n - at) }, () => w.modern('tools/call', { name: 'calculate', arguments: { expression: '1+1' } })),
+    );
     for (const a of answers) if (a.result.isError) texts.push(a.result.content[0].text);
   }
   return texts;
@@ -34,7 +36,10 @@ describe('server.limits.rateLimit in the config', () => {
 
   it('false switches it off; a rule may be false alone', async () => {
     expect(load({ server: { limits: { rateLimit: false } } }).config.server?.limits?.rateLimit).toBe(false);
-    expect(load({ server: { limits: { rateLimit: { perPrincipal: false, tools: { exec: false } } } } }).config.server?.limits?.rateLimit).toEqual({ perPrincipal: false, tools: { exec: false } });
+    expect(load({ server: { limits: { rateLimit: { perPrincipal: false, tools: { exec: false } } } } }).config.server?.limits?.rateLimit).toEqual({
+      perPrincipal: false,
+      tools: { exec: false },
+    });
     expect(await refusals({ server: { audit: false, limits: { rateLimit: false } }, toolsets: { math: {} } }, 1250)).toEqual([]);
   });
 

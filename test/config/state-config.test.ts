@@ -21,7 +21,11 @@ function build(server: unknown) {
 
 describe('server.state and server.requestStateSecret', () => {
   it('expands ${NAME} in the Redis URL and the secret from the environment', () => {
-    expect(stateOf({ redis: '${R}', keyPrefix: 'app', onFailure: 'open' }, { R: 'redis://:pw@cache:6380/2' })).toEqual({ redis: 'redis://:pw@cache:6380/2', keyPrefix: 'app', onFailure: 'open' });
+    expect(stateOf({ redis: '${R}', keyPrefix: 'app', onFailure: 'open' }, { R: 'redis://:pw@cache:6380/2' })).toEqual({
+      redis: 'redis://:pw@cache:6380/2',
+      keyPrefix: 'app',
+      onFailure: 'open',
+    });
     expect(requestStateSecretOf('${S}', { S: 'shared-secret' })).toBe('shared-secret');
     expect(requestStateSecretOf(undefined, {})).toBeUndefined();
   });

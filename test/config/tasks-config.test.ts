@@ -35,7 +35,9 @@ describe('server.tasks in the config', () => {
     const created = (await w.modern('tools/call', { name: 'calculate', arguments: { expression: '6*7' } }, withTasks)).result;
     expect(created).toMatchObject({ resultType: 'task', status: 'working', ttlMs: 60_000, pollIntervalMs: 25 });
     expect(existsSync(join(baseDir, 'state', 'tasks.db'))).toBe(true);
-    await expect.poll(async () => (await w.modern('tasks/get', { taskId: created.taskId }, withTasks)).result.status, { timeout: 5_000, interval: 20 }).toBe('completed');
+    await expect
+      .poll(async () => (await w.modern('tasks/get', { taskId: created.taskId }, withTasks)).result.status, { timeout: 5_000, interval: 20 })
+      .toBe('completed');
     const done = (await w.modern('tasks/get', { taskId: created.taskId }, withTasks)).result;
     expect(done.result.content[0].text).toContain('42');
     // A tool the operator named nothing for keeps its own mode (never): answered directly.
@@ -51,13 +53,24 @@ describe('server.tasks in the config', () => {
     expect(refused.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { [EXT]: {} } } } });
     const created = (await w.modern('tools/call', { name: 'calculate', arguments: { expression: '1+1' } }, withTasks)).result;
     expect(created.resultType).toBe('task');
-    await expect.poll(async () => (await w.modern('tasks/get', { taskId: created.taskId }, withTasks)).result.status, { timeout: 5_000, interval: 20 }).toBe('completed');
+    await expect
+      .poll(async () => (await w.modern('tasks/get', { taskId: created.taskId }, withTasks)).result.status, { timeout: 5_000, interval: 20 })
+      .toBe('completed');
     server.close();
   });
 
   it('leaseMs reaches the task store (the claim written with each unfinished task)', async () => {
     const { server, baseDir } = serve({ server: { audit: false, tasks: { store: 'tasks.db', leaseMs: 120_000 } }, toolsets: { math: {} } });
-    await server.taskStore!.create({ taskId: 't', owner: '', tool: 'x', status: 'working', createdAt: Date.now(), lastUpdatedAt: Date.now(), ttlMs: null, pollIntervalMs: 10 });
+    await server.taskStore!.create({
+      taskId: 't',
+      owner: '',
+      tool: 'x',
+      status: 'working',
+      createdAt: Date.now(),
+      lastUpdatedAt: Date.now(),
+      ttlMs: null,
+      pollIntervalMs: 10,
+    });
     // Another instance on the same file: 90 s on, a 30 s lease (the default) would have run out, 120 s has not.
     const other = new SqliteTaskStore(join(baseDir, 'tasks.db'));
     const gone = { code: -32603, message: 'gone' };
@@ -88,6 +101,9 @@ describe('server.tasks in the config', () => {
     expect(bad({ leaseMs: 3_600_001 })).toThrow(/leaseMs/);
     expect(bad(true)).toThrow(ConfigError);
     expect(bad({ storage: 'x.db' })).toThrow(/server\.tasks.*storage|storage.*did you mean "store"/s);
-    expect(loadConfig(write({ server: { tasks: { ttlMs: null, tools: { a: { afterMs: 2000, required: true } } } } })).config.server?.tasks).toEqual({ ttlMs: null, tools: { a: { afterMs: 2000, required: true } } });
+    expect(loadConfig(write({ server: { tasks: { ttlMs: null, tools: { a: { afterMs: 2000, required: true } } } } })).config.server?.tasks).toEqual({
+      ttlMs: null,
+      tools: { a: { afterMs: 2000, required: true } },
+    });
   });
 });

@@ -24,7 +24,13 @@ interface DocBlock extends CodeBlock {
   file: string;
 }
 
-const documents = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+const documents = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
 const blocks: DocBlock[] = documents.flatMap((file) => codeBlocks(readFileSync(join(root, file), 'utf8')).map((b) => ({ ...b, file })));
 const where = (b: DocBlock, offset = 0) => `${b.file}:${b.line + offset}`;
 const language = (b: DocBlock) => (b.info[0] ?? '').toLowerCase();
@@ -224,10 +230,7 @@ describe('toolwright command lines', () => {
 
 describe('configuration examples', () => {
   const configBlocks = blocks.filter(
-    (b) =>
-      ['yaml', 'yml', 'json'].includes(language(b)) &&
-      !isFragment(b) &&
-      (b.file === 'docs/configuration.md' || b.info.includes('config')),
+    (b) => ['yaml', 'yml', 'json'].includes(language(b)) && !isFragment(b) && (b.file === 'docs/configuration.md' || b.info.includes('config')),
   );
 
   it('are there', () => {

@@ -8,7 +8,13 @@ import { codeBlocks } from '../helpers/markdown-blocks.js';
  * (issue 22): a section renamed or moved must not leave a link or a comment pointing at nothing.
  */
 const root = join(import.meta.dirname, '../..');
-const documents = ['README.md', 'SECURITY.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const documents = [
+  'README.md',
+  'SECURITY.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens; repeats get -1, -2, … */
 function headingAnchors(markdown: string): Set<string> {
@@ -18,7 +24,10 @@ function headingAnchors(markdown: string): Set<string> {
   markdown.split('\n').forEach((line, i) => {
     const m = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
     if (!m || inCode.has(i + 1)) return;
-    const slug = m[1]!.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const slug = m[1]!
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     const n = seen.get(slug) ?? 0;
     seen.set(slug, n + 1);
     anchors.add(n === 0 ? slug : `${slug}-${n}`);
@@ -53,7 +62,8 @@ describe('links between the documents', () => {
             problems.push(`${doc}:${i + 1}: ${target}: no file ${file}`);
             continue;
           }
-          if (anchor && file.endsWith('.md') && !headingAnchors(read(file)).has(anchor)) problems.push(`${doc}:${i + 1}: ${target}: ${file} has no heading #${anchor}`);
+          if (anchor && file.endsWith('.md') && !headingAnchors(read(file)).has(anchor))
+            problems.push(`${doc}:${i + 1}: ${target}: ${file} has no heading #${anchor}`);
         }
       });
     }

@@ -29,7 +29,10 @@ export async function playBrowser(start: URL | string, options: { login: string;
     const res = await fetch(url, {
       method: form ? 'POST' : 'GET',
       redirect: 'manual',
-      headers: { ...(jar.size ? { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') } : {}), ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+      headers: {
+        ...(jar.size ? { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') } : {}),
+        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
       body: form?.toString(),
     });
     for (const cookie of res.headers.getSetCookie()) {

@@ -40,10 +40,14 @@ export function startBuiltCli(args: string[], options: { env?: Record<string, st
   });
   const waitForStderr = async (pattern: RegExp) => {
     await expect
-      .poll(() => {
-        if (exited && !pattern.test(stderr)) throw new Error(`the CLI exited (${child.exitCode ?? child.signalCode}) before its stderr showed ${pattern}; stderr:\n${stderr}`);
-        return pattern.test(stderr);
-      }, { timeout: 20_000, interval: 50 })
+      .poll(
+        () => {
+          if (exited && !pattern.test(stderr))
+            throw new Error(`the CLI exited (${child.exitCode ?? child.signalCode}) before its stderr showed ${pattern}; stderr:\n${stderr}`);
+          return pattern.test(stderr);
+        },
+        { timeout: 20_000, interval: 50 },
+      )
       .toBe(true);
     return pattern.exec(stderr)!;
   };

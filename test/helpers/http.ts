@@ -23,7 +23,12 @@ export async function startHttp(server: ToolServer, options: HttpServeOptions = 
   };
   /** Opens a legacy session; returns its id. */
   const initialize = async (protocolVersion = '2025-11-25') => {
-    const res = await post({ jsonrpc: '2.0', id: nextId++, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    const res = await post({
+      jsonrpc: '2.0',
+      id: nextId++,
+      method: 'initialize',
+      params: { protocolVersion, capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    });
     const sessionId = res.headers.get('mcp-session-id');
     if (!sessionId) throw new Error(`initialize returned no session id (status ${res.status})`);
     await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': sessionId, 'mcp-protocol-version': protocolVersion });
@@ -43,17 +48,21 @@ export function sseMessages(body: string): Array<Record<string, any>> {
 }
 
 /** node:http request, for headers fetch will not send (Host). */
-export function rawRequest(url: string, options: { method?: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; body: string }> {
-  return import('node:http').then(({ request }) =>
-    new Promise((resolve, reject) => {
-      const req = request(url, { method: options.method ?? 'POST', headers: options.headers }, (res) => {
-        let body = '';
-        res.on('data', (d) => (body += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      });
-      req.on('error', reject);
-      req.end(options.body);
-    }),
+export function rawRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string },
+): Promise<{ status: number; body: string }> {
+  return import('node:http').then(
+    ({ request }) =>
+      new Promise((resolve, reject) => {
+        const req = request(url, { method: options.method ?? 'POST', headers: options.headers }, (res) => {
+          let body = '';
+          res.on('data', (d) => (body += d));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', reject);
+        req.end(options.body);
+      }),
   );
 }
 

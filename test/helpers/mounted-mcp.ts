@@ -86,7 +86,7 @@ export function describeMounted(
         body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: modernMeta() } }),
       });
 
-    it('serves the app\'s own routes beside MCP, and leaves unknown paths to the app', async () => {
+    it("serves the app's own routes beside MCP, and leaves unknown paths to the app", async () => {
       const health = await fetch(`${app.base}/health`);
       expect(health.status).toBe(200);
       expect(await health.text()).toBe(HEALTH_TEXT);
@@ -102,7 +102,10 @@ export function describeMounted(
         expect(tools.map((t) => t.name)).toContain('calculate_sum');
         expect((await client.callTool({ name: 'calculate_sum', arguments: { a: 2, b: 3 } })).content).toEqual([{ type: 'text', text: '5' }]);
         const seen: number[] = [];
-        const counted = await client.callTool({ name: 'slow_count', arguments: { n: 3 } }, { onprogress: (p: { progress: number }) => seen.push(p.progress), timeout: 10_000 });
+        const counted = await client.callTool(
+          { name: 'slow_count', arguments: { n: 3 } },
+          { onprogress: (p: { progress: number }) => seen.push(p.progress), timeout: 10_000 },
+        );
         expect((counted.content as Array<{ text: string }>)[0].text).toBe('counted 3');
         expect(seen).toEqual([1, 2, 3]);
       } finally {
@@ -118,7 +121,10 @@ export function describeMounted(
         expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
         expect((await client.callTool({ name: 'calculate_sum', arguments: { a: 4, b: 5 } })).content).toEqual([{ type: 'text', text: '9' }]);
         const seen: number[] = [];
-        const counted = await client.callTool({ name: 'slow_count', arguments: { n: 2 } }, undefined, { onprogress: (p: { progress: number }) => seen.push(p.progress), timeout: 10_000 });
+        const counted = await client.callTool({ name: 'slow_count', arguments: { n: 2 } }, undefined, {
+          onprogress: (p: { progress: number }) => seen.push(p.progress),
+          timeout: 10_000,
+        });
         expect((counted.content as Array<{ text: string }>)[0].text).toBe('counted 2');
         expect(seen).toEqual([1, 2]);
         const sessionId = transport.sessionId!;
@@ -126,7 +132,13 @@ export function describeMounted(
         // The session is gone: naming it again is a 404.
         const after = await fetch(url, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25', ...bearer() },
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-session-id': sessionId,
+            'mcp-protocol-version': '2025-11-25',
+            ...bearer(),
+          },
           body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: 'tools/list' }),
         });
         expect(after.status).toBe(404);
@@ -135,7 +147,7 @@ export function describeMounted(
       }
     });
 
-    it('delivers list changes on a subscriptions/listen stream and on a legacy session\'s GET stream', async () => {
+    it("delivers list changes on a subscriptions/listen stream and on a legacy session's GET stream", async () => {
       const listen = await modernPost('subscriptions/listen', { notifications: { toolsListChanged: true } }, bearer());
       expect(listen.headers.get('content-type')).toBe('text/event-stream');
       const modernEvents = sseEvents(listen);
@@ -145,7 +157,16 @@ export function describeMounted(
       await modernEvents.cancel();
 
       const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...bearer() };
-      const init = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }) });
+      const init = await fetch(url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: nextId++,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+        }),
+      });
       const session = { 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' };
       const stream = await fetch(url, { headers: { ...headers, accept: 'text/event-stream', ...session } });
       expect(stream.headers.get('content-type')).toBe('text/event-stream');
@@ -169,7 +190,7 @@ export function describeMounted(
       expect((await res.json()).error.message).toBe(`Payload Too Large: the body exceeds ${MAX_BODY_BYTES} bytes`);
     });
 
-    it('applies the tool server\'s rate limits to calls through the mount', async () => {
+    it("applies the tool server's rate limits to calls through the mount", async () => {
       const first = await (await modernPost('tools/call', { name: 'limited', arguments: {} }, bearer())).json();
       expect(first.result.content[0].text).toBe('ran');
       const second = await modernPost('tools/call', { name: 'limited', arguments: {} }, bearer());
@@ -185,7 +206,8 @@ export function describeMounted(
       expect(none.status).toBe(401);
       expect(none.headers.get('www-authenticate')).toMatch(/^Bearer/);
       const statuses: number[] = [];
-      for (let i = 0; i < 3; i++) statuses.push((await modernPost('tools/list', {}, { authorization: `Bearer twk_wrong_${i}_aaaaaaaaaaaaaaaaaaaaaaaa` })).status);
+      for (let i = 0; i < 3; i++)
+        statuses.push((await modernPost('tools/list', {}, { authorization: `Bearer twk_wrong_${i}_aaaaaaaaaaaaaaaaaaaaaaaa` })).status);
       expect(statuses).toEqual([401, 401, 429]);
       // Blocked before credentials are looked at: the right key waits too.
       expect((await modernPost('tools/list', {}, bearer())).status).toBe(429);
@@ -207,7 +229,10 @@ function sseEvents(res: Response) {
         buffered += decoder.decode(value, { stream: true });
         let end: number;
         while ((end = buffered.indexOf('\n\n')) !== -1) {
-          const data = buffered.slice(0, end).split('\n').filter((line) => line.startsWith('data: '));
+          const data = buffered
+            .slice(0, end)
+            .split('\n')
+            .filter((line) => line.startsWith('data: '));
           buffered = buffered.slice(end + 2);
           if (data.length) queued.push(JSON.parse(data.map((line) => line.slice(6)).join('\n')));
         }

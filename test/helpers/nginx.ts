@@ -11,7 +11,9 @@ import { until } from './until.js';
  * another binary). Missing, the tests skip loudly, except under CI=true where they fail (.ci/run
  * installs it).
  */
-export const NGINX: string | undefined = [process.env.TOOLWRIGHT_NGINX, '/usr/sbin/nginx', '/usr/local/sbin/nginx'].find((path): path is string => typeof path === 'string' && existsSync(path));
+export const NGINX: string | undefined = [process.env.TOOLWRIGHT_NGINX, '/usr/sbin/nginx', '/usr/local/sbin/nginx'].find(
+  (path): path is string => typeof path === 'string' && existsSync(path),
+);
 
 export const NGINX_MISSING = 'the load-balancer tests need nginx: `apt-get install nginx` (Debian/Ubuntu), or set TOOLWRIGHT_NGINX to its binary';
 
@@ -104,15 +106,25 @@ export class TestNginx {
 
   private async start(): Promise<void> {
     let log = '';
-    const child = spawn(NGINX!, ['-p', this.dir, '-c', join(this.dir, 'nginx.conf'), '-e', join(this.dir, 'error.log')], { stdio: ['ignore', 'pipe', 'pipe'], cwd: this.dir });
+    const child = spawn(NGINX!, ['-p', this.dir, '-c', join(this.dir, 'nginx.conf'), '-e', join(this.dir, 'error.log')], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: this.dir,
+    });
     child.on('error', (err) => void (log += String(err)));
     child.stdout!.on('data', (d) => (log = (log + d).slice(-4000)));
     child.stderr!.on('data', (d) => (log = (log + d).slice(-4000)));
     this.child = child;
-    await until(async () => {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`nginx exited (${child.exitCode ?? child.signalCode}): ${log}`);
-      return fetch(`http://127.0.0.1:${this.port}/`).then(() => true, () => false);
-    }, 'nginx to answer', 20_000);
+    await until(
+      async () => {
+        if (child.exitCode !== null || child.signalCode !== null) throw new Error(`nginx exited (${child.exitCode ?? child.signalCode}): ${log}`);
+        return fetch(`http://127.0.0.1:${this.port}/`).then(
+          () => true,
+          () => false,
+        );
+      },
+      'nginx to answer',
+      20_000,
+    );
   }
 
   /** Stops nginx (SIGTERM: a fast shutdown, open streams cut) and removes the folder. */

@@ -72,7 +72,14 @@ export async function startAuthorizationServer(options: { tokenTtlSeconds?: numb
       // Newest key first: it signs; the older ones stay published.
       jwks: { keys: [...keys].reverse() as never },
       clients: [
-        { client_id: AGENT.id, client_secret: AGENT.secret, grant_types: ['client_credentials'], redirect_uris: [], response_types: [], scope: ALL_SCOPES.join(' ') },
+        {
+          client_id: AGENT.id,
+          client_secret: AGENT.secret,
+          grant_types: ['client_credentials'],
+          redirect_uris: [],
+          response_types: [],
+          scope: ALL_SCOPES.join(' '),
+        },
         { client_id: RESOURCE_SERVER.id, client_secret: RESOURCE_SERVER.secret, grant_types: [], redirect_uris: [], response_types: [] },
       ],
       scopes: interactive ? [...ALL_SCOPES, 'offline_access'] : ALL_SCOPES,
@@ -87,7 +94,10 @@ export async function startAuthorizationServer(options: { tokenTtlSeconds?: numb
         registration: { enabled: interactive },
         clientCredentials: { enabled: true },
         introspection: { enabled: true, allowedPolicy: async () => true },
-        revocation: { enabled: true, allowedPolicy: async (_ctx: unknown, client: { clientId: string }, token: { clientId: string }) => client.clientId === token.clientId },
+        revocation: {
+          enabled: true,
+          allowedPolicy: async (_ctx: unknown, client: { clientId: string }, token: { clientId: string }) => client.clientId === token.clientId,
+        },
         resourceIndicators: {
           enabled: true,
           useGrantedResource: async () => true,
@@ -145,15 +155,15 @@ export async function startAuthorizationServer(options: { tokenTtlSeconds?: numb
     revoke: async (token) => {
       await form('/token/revocation', AGENT, { token, token_type_hint: 'access_token' });
     },
-    publicJwks: () =>
-      keys.map(({ kty, n, e, kid, alg, use }) => ({ kty, n, e, kid, alg, use }) as JWK),
+    publicJwks: () => keys.map(({ kty, n, e, kid, alg, use }) => ({ kty, n, e, kid, alg, use }) as JWK),
     rotateKeys: async () => {
       keys.push(await newKey());
       provider = build();
     },
-    close: () => new Promise<void>((resolve) => {
-      http.close(() => resolve());
-      http.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+      }),
   };
 }

@@ -69,7 +69,8 @@ export function registerOtel() {
     /** The one finished span called `name`. */
     span(name: string): ReadableSpan {
       const found = spans().filter((s) => s.name === name);
-      if (found.length !== 1) throw new Error(`expected one span named ${JSON.stringify(name)}, found ${found.length} among ${JSON.stringify(spans().map((s) => s.name))}`);
+      if (found.length !== 1)
+        throw new Error(`expected one span named ${JSON.stringify(name)}, found ${found.length} among ${JSON.stringify(spans().map((s) => s.name))}`);
       return found[0];
     },
     /** The data points of histogram `name`: each one's attributes and count. */

@@ -15,13 +15,16 @@ import { until } from './until.js';
 export const PG_BIN: string | undefined = (() => {
   const candidates = process.env.TOOLWRIGHT_PG_BIN ? [process.env.TOOLWRIGHT_PG_BIN] : [];
   if (candidates.length === 0 && existsSync('/usr/lib/postgresql')) {
-    const versions = readdirSync('/usr/lib/postgresql').filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+    const versions = readdirSync('/usr/lib/postgresql')
+      .filter((v) => /^\d+$/.test(v))
+      .sort((a, b) => Number(b) - Number(a));
     candidates.push(...versions.map((v) => `/usr/lib/postgresql/${v}/bin`));
   }
   return candidates.find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'postgres')));
 })();
 
-export const PG_MISSING = 'the PostgreSQL tests need PostgreSQL\'s server binaries: `apt-get install postgresql` (Debian/Ubuntu), or set TOOLWRIGHT_PG_BIN to a folder holding initdb and postgres';
+export const PG_MISSING =
+  "the PostgreSQL tests need PostgreSQL's server binaries: `apt-get install postgresql` (Debian/Ubuntu), or set TOOLWRIGHT_PG_BIN to a folder holding initdb and postgres";
 
 if (!PG_BIN) {
   if (process.env.CI === 'true') throw new Error(`${PG_MISSING} (CI=true: not skipped)`);
@@ -35,7 +38,6 @@ function runAs(): { uid: number; gid: number } | undefined {
   const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
   return { uid, gid };
 }
-
 
 /**
  * A PostgreSQL server in a temp folder, on a free 127.0.0.1 port (its socket in the folder too,
@@ -80,29 +82,37 @@ export class TestPostgres {
   async start(): Promise<void> {
     if (this.child) return;
     // fsync off: the tests kill toolwright, never the machine; a commit in PostgreSQL's memory is what they check.
-    const child = spawn(join(PG_BIN!, 'postgres'), ['-D', join(this.dir, 'data'), '-p', String(this.port), '-h', '127.0.0.1', '-k', this.dir, '-c', 'fsync=off', '-c', 'logging_collector=off'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      cwd: this.dir,
-      ...(this.user ?? {}),
-    }).on('error', (err) => void (log += String(err)));
+    const child = spawn(
+      join(PG_BIN!, 'postgres'),
+      ['-D', join(this.dir, 'data'), '-p', String(this.port), '-h', '127.0.0.1', '-k', this.dir, '-c', 'fsync=off', '-c', 'logging_collector=off'],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        cwd: this.dir,
+        ...(this.user ?? {}),
+      },
+    ).on('error', (err) => void (log += String(err)));
     this.child = child;
     let log = '';
     child.stderr!.on('data', (d) => (log = (log + d).slice(-4000)));
     child.once('exit', () => {
       if (this.child === child) this.child = undefined;
     });
-    await until(async () => {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`postgres exited (${child.exitCode ?? child.signalCode}): ${log}`);
-      const client = new pg.Client({ connectionString: this.url });
-      client.on('error', () => {});
-      try {
-        await client.connect();
-        await client.end();
-        return true;
-      } catch {
-        return false;
-      }
-    }, 'PostgreSQL to take connections', 30_000);
+    await until(
+      async () => {
+        if (child.exitCode !== null || child.signalCode !== null) throw new Error(`postgres exited (${child.exitCode ?? child.signalCode}): ${log}`);
+        const client = new pg.Client({ connectionString: this.url });
+        client.on('error', () => {});
+        try {
+          await client.connect();
+          await client.end();
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      'PostgreSQL to take connections',
+      30_000,
+    );
   }
 
   /** A fast shutdown (SIGINT: connections are cut, as in an outage); resolves once it has exited. */

@@ -16,13 +16,13 @@ export const REDIS_SERVER: string | undefined = [process.env.TOOLWRIGHT_REDIS_SE
   (path): path is string => typeof path === 'string' && existsSync(path),
 );
 
-export const REDIS_MISSING = 'the Redis tests need a Redis server: `apt-get install redis-server` (Debian/Ubuntu), or set TOOLWRIGHT_REDIS_SERVER to its binary';
+export const REDIS_MISSING =
+  'the Redis tests need a Redis server: `apt-get install redis-server` (Debian/Ubuntu), or set TOOLWRIGHT_REDIS_SERVER to its binary';
 
 if (!REDIS_SERVER) {
   if (process.env.CI === 'true') throw new Error(`${REDIS_MISSING} (CI=true: not skipped)`);
   console.warn(`\n*** SKIPPED: ${REDIS_MISSING} (they fail under CI=true) ***\n`);
 }
-
 
 /** True when something answers PING with PONG on the port. */
 function pings(port: number): Promise<boolean> {
@@ -75,7 +75,22 @@ export class TestRedis {
   /** Starts the server (again) and resolves once it answers PING. */
   async start(): Promise<void> {
     if (this.child) return;
-    const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--save', '', '--appendonly', this.persist ? 'yes' : 'no', '--protected-mode', 'yes', '--daemonize', 'no'];
+    const args = [
+      '--port',
+      String(this.port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      this.dir,
+      '--save',
+      '',
+      '--appendonly',
+      this.persist ? 'yes' : 'no',
+      '--protected-mode',
+      'yes',
+      '--daemonize',
+      'no',
+    ];
     let log = '';
     const child = spawn(REDIS_SERVER!, args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: this.dir });
     child.on('error', (err) => void (log += String(err)));
@@ -85,10 +100,14 @@ export class TestRedis {
     child.once('exit', () => {
       if (this.child === child) this.child = undefined;
     });
-    await until(async () => {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`redis-server exited (${child.exitCode ?? child.signalCode}): ${log}`);
-      return pings(this.port);
-    }, 'Redis to answer PING', 20_000);
+    await until(
+      async () => {
+        if (child.exitCode !== null || child.signalCode !== null) throw new Error(`redis-server exited (${child.exitCode ?? child.signalCode}): ${log}`);
+        return pings(this.port);
+      },
+      'Redis to answer PING',
+      20_000,
+    );
   }
 
   /** Kills the server at once (SIGKILL: connections are cut, as in a crash); resolves once it has exited. */

@@ -37,7 +37,13 @@ export async function startHttpServe(args: string[], options: { cwd: string; env
   const call = (name: string, args: Record<string, unknown> = {}, target = url) =>
     fetch(target, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': name },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': MODERN,
+        'mcp-method': 'tools/call',
+        'mcp-name': name,
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: args, _meta: modernMeta() } }),
     });
   return { ...serve, url, call };
@@ -80,4 +86,3 @@ export function logLine(stderr: string, pattern: RegExp): Msg | undefined {
   }
   return undefined;
 }
-

@@ -48,11 +48,18 @@ export interface Swapper {
 export async function startSwapper(root: string, name: string, outsideDir: string, options: { swaps: number; maxMs: number }): Promise<Swapper> {
   const link = path.join(root, `.${name}.swap-link`);
   await fs.symlink(outsideDir, link);
-  const child = spawn(process.execPath, ['-e', SWAPPER, name, `.${name}.swap-real`, path.basename(link), String(options.swaps), String(options.maxMs)], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['-e', SWAPPER, name, `.${name}.swap-real`, path.basename(link), String(options.swaps), String(options.maxMs)], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => { out += d; });
-  child.stderr.setEncoding('utf8').on('data', (d: string) => { err += d; });
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    out += d;
+  });
+  child.stderr.setEncoding('utf8').on('data', (d: string) => {
+    err += d;
+  });
   const done = new Promise<number>((resolve, reject) => {
     child.on('exit', (code) => {
       const count = Number(out.trim().split('\n').pop());

@@ -8,15 +8,19 @@ import { CancelledError, type ToolClient } from '../../src/client.js';
 export async function expectAbortCancelsTask(client: ToolClient, tool: string): Promise<void> {
   const controller = new AbortController();
   let taskId = '';
-  const call = client.callTool(tool, {}, {
-    signal: controller.signal,
-    task: {
-      onTask: (t) => {
-        taskId = t.taskId;
-        setTimeout(() => controller.abort(), 50);
+  const call = client.callTool(
+    tool,
+    {},
+    {
+      signal: controller.signal,
+      task: {
+        onTask: (t) => {
+          taskId = t.taskId;
+          setTimeout(() => controller.abort(), 50);
+        },
       },
     },
-  });
+  );
   await expect(call).rejects.toBeInstanceOf(CancelledError);
   expect(taskId).not.toBe('');
   expect(await client.getTask(taskId)).toMatchObject({ status: 'cancelled' });

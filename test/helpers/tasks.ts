@@ -33,10 +33,22 @@ export function askNameTaskTool() {
 }
 
 /** One modern request to a `toolwright serve --http` URL, declaring the tasks extension; the parsed answer. */
-export async function tasksRpc(url: string, method: string, params: Record<string, unknown>, name: string, meta: Record<string, unknown> = WITH_TASKS): Promise<Record<string, any>> {
+export async function tasksRpc(
+  url: string,
+  method: string,
+  params: Record<string, unknown>,
+  name: string,
+  meta: Record<string, unknown> = WITH_TASKS,
+): Promise<Record<string, any>> {
   const res = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': method, 'mcp-name': name },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': MODERN,
+      'mcp-method': method,
+      'mcp-name': name,
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: modernMeta(meta) } }),
   });
   return (await res.json()) as Record<string, any>;

@@ -34,7 +34,10 @@ export class TerminalSession {
 
   private constructor(private readonly socket: string) {}
 
-  static async start(command: string[], options: { cwd?: string; env?: Record<string, string | undefined>; width?: number; height?: number } = {}): Promise<TerminalSession> {
+  static async start(
+    command: string[],
+    options: { cwd?: string; env?: Record<string, string | undefined>; width?: number; height?: number } = {},
+  ): Promise<TerminalSession> {
     if (!TMUX) throw new Error('tmux is not installed');
     const socket = `tw-test-${process.pid}-${randomBytes(4).toString('hex')}`;
     const session = new TerminalSession(socket);
@@ -42,11 +45,15 @@ export class TerminalSession {
     // Ctrl-C reaches the whole foreground group: sh catches it (a handler, which the program does
     // not inherit, unlike an ignored signal) so it outlives the program and reports its exit.
     const wrapper = ['sh', '-c', 'trap : INT; "$@"; echo "[exited $?]"; exec sleep 600', 'sh', ...command];
-    await run(TMUX, ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-s', 'main', '-x', String(options.width ?? 160), '-y', String(options.height ?? 50), ...wrapper], {
-      cwd: options.cwd,
-      // The tmux server starts with this environment, and the pane's shell inherits it.
-      env: { ...process.env, TERM: 'xterm-256color', ...options.env } as NodeJS.ProcessEnv,
-    });
+    await run(
+      TMUX,
+      ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-s', 'main', '-x', String(options.width ?? 160), '-y', String(options.height ?? 50), ...wrapper],
+      {
+        cwd: options.cwd,
+        // The tmux server starts with this environment, and the pane's shell inherits it.
+        env: { ...process.env, TERM: 'xterm-256color', ...options.env } as NodeJS.ProcessEnv,
+      },
+    );
     return session;
   }
 
@@ -102,10 +109,13 @@ export class TerminalSession {
     const matches = (text: string) => (typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text));
     try {
       await expect
-        .poll(async () => {
-          last = await this.screen();
-          return matches(last);
-        }, { timeout, interval: 100 })
+        .poll(
+          async () => {
+            last = await this.screen();
+            return matches(last);
+          },
+          { timeout, interval: 100 },
+        )
         .toBe(true);
     } catch {
       throw new Error(`the terminal never showed ${String(pattern)}; it shows:\n${last}`);
@@ -123,10 +133,13 @@ export class TerminalSession {
     let last = '';
     try {
       await expect
-        .poll(async () => {
-          last = await this.screen();
-          return last.split(text).length - 1;
-        }, { timeout, interval: 100 })
+        .poll(
+          async () => {
+            last = await this.screen();
+            return last.split(text).length - 1;
+          },
+          { timeout, interval: 100 },
+        )
         .toBeGreaterThan(seen);
     } catch {
       throw new Error(`the terminal never showed ${JSON.stringify(text)} again (seen ${seen} time(s)); it shows:\n${last}`);

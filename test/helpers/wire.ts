@@ -21,11 +21,15 @@ type Msg = Record<string, any>;
 export function wire(server: ToolServer) {
   const written: Msg[] = [];
   const waiters = new Map<unknown, (m: Msg) => void>();
-  const session = new MessageStreamSession(server, (json) => {
-    const msg = JSON.parse(json) as Msg;
-    written.push(msg);
-    if ('id' in msg && waiters.has(msg.id)) waiters.get(msg.id)!(msg);
-  }, 'memory');
+  const session = new MessageStreamSession(
+    server,
+    (json) => {
+      const msg = JSON.parse(json) as Msg;
+      written.push(msg);
+      if ('id' in msg && waiters.has(msg.id)) waiters.get(msg.id)!(msg);
+    },
+    'memory',
+  );
   let nextId = 1;
   const send = (message: Msg) => session.receive(JSON.stringify(message));
   const request = (method: string, params?: Msg, id: string | number = nextId++): Promise<Msg> =>
@@ -34,8 +38,7 @@ export function wire(server: ToolServer) {
       send({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
     });
   /** A modern request: `_meta` envelope merged into params. */
-  const modern = (method: string, params: Msg = {}, meta: Msg = {}) =>
-    request(method, { ...params, _meta: modernMeta(meta) });
+  const modern = (method: string, params: Msg = {}, meta: Msg = {}) => request(method, { ...params, _meta: modernMeta(meta) });
   const initialize = async (protocolVersion = '2025-11-25') => {
     const res = await request('initialize', { protocolVersion, capabilities: {}, clientInfo: { name: 'test', version: '1' } });
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
@@ -48,7 +51,7 @@ export function wire(server: ToolServer) {
 export function memoryLogger() {
   const records: Msg[] = [];
   const make = (): any => {
-    const log = (level: string) => (obj: unknown, msg?: string) => records.push({ level, ...(typeof obj === 'object' ? obj as Msg : { msg: obj }), msg });
+    const log = (level: string) => (obj: unknown, msg?: string) => records.push({ level, ...(typeof obj === 'object' ? (obj as Msg) : { msg: obj }), msg });
     return { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error'), trace: () => {}, fatal: log('fatal'), child: () => make() };
   };
   return { logger: make(), records };

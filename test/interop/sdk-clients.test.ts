@@ -50,9 +50,10 @@ async function exercise(client: AnyClient, progressArg: 1 | 2) {
 
   const seen: number[] = [];
   const options = { onprogress: (p: { progress: number }) => seen.push(p.progress), timeout: 5_000 };
-  const counted = progressArg === 1
-    ? await client.callTool({ name: 'slow_count', arguments: { n: 3 } }, options)
-    : await client.callTool({ name: 'slow_count', arguments: { n: 3 } }, undefined, options);
+  const counted =
+    progressArg === 1
+      ? await client.callTool({ name: 'slow_count', arguments: { n: 3 } }, options)
+      : await client.callTool({ name: 'slow_count', arguments: { n: 3 } }, undefined, options);
   expect(counted.content[0].text).toBe('counted 3');
   // The SDK client dispatches progress a tick later than the response it shares a read with, and
   // the response removes the call's progress handler first (typescript-sdk#2580): on a loaded
@@ -73,17 +74,23 @@ describe('@modelcontextprotocol/client 2.x → toolwright', () => {
     ['auto over HTTP (detects modern)', 'auto', 'http', 'modern'],
   ];
   it.each(cases)('%s', async (_label, mode, transport, expectedEra) => {
-    const options = mode === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : mode === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {};
+    const options =
+      mode === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : mode === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {};
     const client = new ClientV2({ name: 'interop', version: '1.0.0' }, options as never);
     await client.connect(
-      transport === 'stdio' ? new InPlaceStdioV2({ command: process.execPath, args: stdioArgs, stderr: 'ignore', env: auditEnv() }) : new HttpV2(new URL(http.url)),
+      transport === 'stdio'
+        ? new InPlaceStdioV2({ command: process.execPath, args: stdioArgs, stderr: 'ignore', env: auditEnv() })
+        : new HttpV2(new URL(http.url)),
       { timeout: 10_000 },
     );
     try {
       expect(client.getProtocolEra()).toBe(expectedEra);
       expect(client.getServerVersion()).toMatchObject({ name: 'toolwright-interop', version: '1.2.3' });
       await exercise(client as unknown as AnyClient, 1);
-      const unknown = await client.callTool({ name: 'nope', arguments: {} }).then(() => undefined, (e: unknown) => e);
+      const unknown = await client.callTool({ name: 'nope', arguments: {} }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(unknown).toBeInstanceOf(ProtocolError);
       expect((unknown as ProtocolError).code).toBe(-32602);
     } finally {
@@ -95,7 +102,9 @@ describe('@modelcontextprotocol/client 2.x → toolwright', () => {
 describe('@modelcontextprotocol/sdk 1.x → toolwright (legacy era)', () => {
   it.each([['stdio'], ['http']] as const)('over %s', async (transport) => {
     const client = new ClientV1({ name: 'interop-v1', version: '1.0.0' });
-    await client.connect(transport === 'stdio' ? new StdioV1({ command: process.execPath, args: stdioArgs, stderr: 'ignore', env: auditEnv() }) : new HttpV1(new URL(http.url)));
+    await client.connect(
+      transport === 'stdio' ? new StdioV1({ command: process.execPath, args: stdioArgs, stderr: 'ignore', env: auditEnv() }) : new HttpV1(new URL(http.url)),
+    );
     try {
       expect(client.getServerVersion()).toMatchObject({ name: 'toolwright-interop' });
       expect(client.getServerCapabilities()?.tools).toBeDefined();

@@ -42,7 +42,10 @@ describe('@modelcontextprotocol/client 2.x with ClientCredentialsProvider → pr
       expect(read.content).toEqual([{ type: 'text', text: 'three notes' }]);
       const wrote = await client.callTool({ name: 'write_note', arguments: { text: 'hi' } });
       expect(wrote.content).toEqual([{ type: 'text', text: 'wrote hi' }]);
-      expect(calls.map((c) => [c.tool, c.principal])).toEqual([['read_notes', 'agent'], ['write_note', 'agent']]);
+      expect(calls.map((c) => [c.tool, c.principal])).toEqual([
+        ['read_notes', 'agent'],
+        ['write_note', 'agent'],
+      ]);
       expect(calls[1].scopes).toEqual(expect.arrayContaining(['tools:write']));
     } finally {
       await client.close();

@@ -28,7 +28,12 @@ beforeAll(async () => {
       { uri: 'test://static-binary', name: 'static-binary', mimeType: 'image/png', read: () => Buffer.from(PNG, 'base64') },
     ],
     resourceTemplates: [
-      { uriTemplate: 'test://cities/{city}', name: 'cities', complete: { city: (v) => ['oslo', 'osaka', 'paris'].filter((c) => c.startsWith(v)) }, read: (_u, { city }) => `About ${city}` },
+      {
+        uriTemplate: 'test://cities/{city}',
+        name: 'cities',
+        complete: { city: (v) => ['oslo', 'osaka', 'paris'].filter((c) => c.startsWith(v)) },
+        read: (_u, { city }) => `About ${city}`,
+      },
     ],
     prompts: [
       {
@@ -44,7 +49,8 @@ beforeAll(async () => {
       },
       {
         name: 'asks',
-        get: async (_a, ctx) => `Budget: ${(await ctx.elicit('What is the budget?', { type: 'object', properties: { budget: { type: 'string' } }, required: ['budget'] })).content?.budget}`,
+        get: async (_a, ctx) =>
+          `Budget: ${(await ctx.elicit('What is the budget?', { type: 'object', properties: { budget: { type: 'string' } }, required: ['budget'] })).content?.budget}`,
       },
     ],
   });
@@ -65,7 +71,9 @@ type AnyClient = {
 async function exercise(client: AnyClient) {
   expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(['test://static-text', 'test://static-binary']);
   expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual(['test://cities/{city}']);
-  expect((await client.readResource({ uri: 'test://static-text' })).contents).toEqual([{ uri: 'test://static-text', mimeType: 'text/plain', text: 'static text' }]);
+  expect((await client.readResource({ uri: 'test://static-text' })).contents).toEqual([
+    { uri: 'test://static-text', mimeType: 'text/plain', text: 'static text' },
+  ]);
   expect((await client.readResource({ uri: 'test://static-binary' })).contents[0]).toMatchObject({ mimeType: 'image/png', blob: PNG });
   expect((await client.readResource({ uri: 'test://cities/oslo' })).contents[0]).toMatchObject({ text: 'About oslo' });
   await expect(client.readResource({ uri: 'test://nowhere' })).rejects.toMatchObject({ code: -32602 });
@@ -79,8 +87,13 @@ async function exercise(client: AnyClient) {
   const asked = await client.getPrompt({ name: 'asks' });
   expect(asked.messages[0].content.text).toBe('Budget: 900 EUR');
 
-  expect((await client.complete({ ref: { type: 'ref/prompt', name: 'trip' }, argument: { name: 'city', value: 'os' } })).completion.values).toEqual(['oslo', 'osaka']);
-  expect((await client.complete({ ref: { type: 'ref/resource', uri: 'test://cities/{city}' }, argument: { name: 'city', value: 'p' } })).completion.values).toEqual(['paris']);
+  expect((await client.complete({ ref: { type: 'ref/prompt', name: 'trip' }, argument: { name: 'city', value: 'os' } })).completion.values).toEqual([
+    'oslo',
+    'osaka',
+  ]);
+  expect(
+    (await client.complete({ ref: { type: 'ref/resource', uri: 'test://cities/{city}' }, argument: { name: 'city', value: 'p' } })).completion.values,
+  ).toEqual(['paris']);
 }
 
 const answer = async () => ({ action: 'accept' as const, content: { budget: '900 EUR' } });
@@ -93,7 +106,11 @@ describe('@modelcontextprotocol/client 2.x → toolwright resources, prompts, co
     await client.connect(new HttpV2(new URL(http.url)), { timeout: 10_000 });
     try {
       expect(client.getProtocolEra()).toBe(era);
-      expect(client.getServerCapabilities()).toMatchObject({ resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {} });
+      expect(client.getServerCapabilities()).toMatchObject({
+        resources: { subscribe: true, listChanged: true },
+        prompts: { listChanged: true },
+        completions: {},
+      });
       await exercise(client as unknown as AnyClient);
       // Updates of a watched resource: subscriptions/listen (modern) or resources/subscribe (legacy).
       const updated: string[] = [];

@@ -105,7 +105,15 @@ describe('@modelcontextprotocol/sdk 1.x experimental.tasks → toolwright (2025-
 
   it('stdio (toolwright serve --stdio as a child process)', async () => {
     const client = new ClientV1({ name: 'sdk-v1', version: '1.0.0' }, { capabilities: { elicitation: {} } });
-    await client.connect(new StdioV1({ command: cliCommand[0], args: [...cliCommand.slice(1), 'serve', '--stdio', '--tools', fixture], cwd: temp.dir, env: { PATH: process.env.PATH ?? '', TOOLWRIGHT_AUDIT_DIR: temp.dir }, stderr: 'ignore' }));
+    await client.connect(
+      new StdioV1({
+        command: cliCommand[0],
+        args: [...cliCommand.slice(1), 'serve', '--stdio', '--tools', fixture],
+        cwd: temp.dir,
+        env: { PATH: process.env.PATH ?? '', TOOLWRIGHT_AUDIT_DIR: temp.dir },
+        stderr: 'ignore',
+      }),
+    );
     try {
       await exercise(client);
     } finally {

@@ -17,10 +17,32 @@ describe('bytes without Buffer', () => {
 
   it('decodes base64 and base64url as leniently as Buffer does, hostile text included', () => {
     const samples = [
-      '', 'QQ==', 'QQ', 'QUI=', 'QUJD', 'QUJDRA', 'Q', 'QQ=Q', 'Q=Q=', '====', 'QU JD', 'QU\nJD', '-_-_', '+/+/', 'QUJD!!', 'é QUJD', '=QUJD',
-      Buffer.from('héllo wörld ☃ 𝄞').toString('base64'), Buffer.from('héllo wörld ☃ 𝄞').toString('base64url'),
+      '',
+      'QQ==',
+      'QQ',
+      'QUI=',
+      'QUJD',
+      'QUJDRA',
+      'Q',
+      'QQ=Q',
+      'Q=Q=',
+      '====',
+      'QU JD',
+      'QU\nJD',
+      '-_-_',
+      '+/+/',
+      'QUJD!!',
+      'é QUJD',
+      '=QUJD',
+      Buffer.from('héllo wörld ☃ 𝄞').toString('base64'),
+      Buffer.from('héllo wörld ☃ 𝄞').toString('base64url'),
     ];
-    for (let i = 0; i < 200; i++) samples.push(nodeRandomBytes(1 + (i % 40)).toString('latin1').replace(/\0/g, 'A'));
+    for (let i = 0; i < 200; i++)
+      samples.push(
+        nodeRandomBytes(1 + (i % 40))
+          .toString('latin1')
+          .replace(/\0/g, 'A'),
+      );
     for (const text of samples) expect([text, [...fromBase64Web(text)]]).toEqual([text, [...Buffer.from(text, 'base64')]]);
   });
 

@@ -3,7 +3,12 @@ import { LineSplitter } from '../../src/io/line-splitter.js';
 
 function split(chunks: Array<string | Buffer>, maxLineBytes = 1024, end = false) {
   const events: string[] = [];
-  const splitter = new LineSplitter(maxLineBytes, (line) => events.push(line), (bytes) => events.push(`<oversized ${bytes}>`), () => events.push('<not utf-8>'));
+  const splitter = new LineSplitter(
+    maxLineBytes,
+    (line) => events.push(line),
+    (bytes) => events.push(`<oversized ${bytes}>`),
+    () => events.push('<not utf-8>'),
+  );
   for (const c of chunks) splitter.push(typeof c === 'string' ? Buffer.from(c) : c);
   if (end) splitter.end();
   return events;

@@ -111,7 +111,8 @@ describe('responseCache', () => {
     server.use(responseCache());
     const http = await startHttp(server, { authenticate: (req) => (req.headers['x-user'] as string | undefined) || 'anonymous-but-known' });
     closers.push(() => http.close());
-    const call = async (user: string) => ((await (await http.modern('tools/call', { name: 'lookup', arguments: { q: 'x' } }, { 'x-user': user })).json()) as Msg).result.content[0].text;
+    const call = async (user: string) =>
+      ((await (await http.modern('tools/call', { name: 'lookup', arguments: { q: 'x' } }, { 'x-user': user })).json()) as Msg).result.content[0].text;
     expect(await call('alice')).toBe('x for alice #1');
     expect(await call('alice')).toBe('x for alice #1');
     expect(await call('bob')).toBe('x for bob #2');
@@ -153,7 +154,10 @@ describe('requestLogging', () => {
     await alice('prompts/list', { cursor: 'not-a-cursor' });
     // Refused by the built-in checks, before any user middleware: not this log's (the audit trail's).
     await alice('resources/read', { uri: 'nothing://here' });
-    expect(lines.map((l) => [l.method, l.outcome, l.errorCode])).toEqual([['tools/call', 'tool_error', undefined], ['prompts/list', 'error', -32602]]);
+    expect(lines.map((l) => [l.method, l.outcome, l.errorCode])).toEqual([
+      ['tools/call', 'tool_error', undefined],
+      ['prompts/list', 'error', -32602],
+    ]);
   });
 });
 

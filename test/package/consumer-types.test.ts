@@ -16,7 +16,16 @@ const project = mkdtempSync(join(tmpdir(), 'toolwright-consumer-'));
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
 /** Every public entry point, as a user imports it. */
-const ENTRY_POINTS = ['toolwright', 'toolwright/client', 'toolwright/client/core', 'toolwright/testing', 'toolwright/toolsets', 'toolwright/config', 'toolwright/http', 'toolwright/middleware'];
+const ENTRY_POINTS = [
+  'toolwright',
+  'toolwright/client',
+  'toolwright/client/core',
+  'toolwright/testing',
+  'toolwright/toolsets',
+  'toolwright/config',
+  'toolwright/http',
+  'toolwright/middleware',
+];
 
 function installToolwright(): void {
   const modules = join(project, 'node_modules');
@@ -40,13 +49,16 @@ function installToolwright(): void {
   );
   writeFileSync(
     join(project, 'consumer.ts'),
-    ENTRY_POINTS.map((entry, i) => `import * as entry${i} from '${entry}';\n`).join('') + `export const entries = [${ENTRY_POINTS.map((_, i) => `entry${i}`).join(', ')}];\n`,
+    ENTRY_POINTS.map((entry, i) => `import * as entry${i} from '${entry}';\n`).join('') +
+      `export const entries = [${ENTRY_POINTS.map((_, i) => `entry${i}`).join(', ')}];\n`,
   );
 }
 
 describe('the published type declarations', () => {
   it('names every public entry point the package exports', () => {
-    const exported = Object.keys(pkg.exports).filter((key) => !key.endsWith('.json')).map((key) => (key === '.' ? 'toolwright' : `toolwright/${key.slice(2)}`));
+    const exported = Object.keys(pkg.exports)
+      .filter((key) => !key.endsWith('.json'))
+      .map((key) => (key === '.' ? 'toolwright' : `toolwright/${key.slice(2)}`));
     expect([...ENTRY_POINTS].sort()).toEqual(exported.sort());
   });
 

@@ -22,7 +22,10 @@ describe('the published type declarations', () => {
     expect(files.length).toBeGreaterThan(ENTRIES.length);
     const leaks = files.flatMap((file) => {
       const code = withoutComments(readFileSync(file, 'utf8'));
-      return code.split('\n').filter((line) => INTERNAL.test(line)).map((line) => `${file.slice(root.length)}: ${line.trim()}`);
+      return code
+        .split('\n')
+        .filter((line) => INTERNAL.test(line))
+        .map((line) => `${file.slice(root.length)}: ${line.trim()}`);
     });
     expect(leaks).toEqual([]);
   });
@@ -31,7 +34,9 @@ describe('the published type declarations', () => {
     // The package by name, as an installed dependency resolves it (its "exports" included).
     mkdirSync(join(scratch, 'node_modules'));
     symlinkSync(root, join(scratch, 'node_modules', 'toolwright'), 'dir');
-    writeFileSync(join(scratch, 'use.ts'), `
+    writeFileSync(
+      join(scratch, 'use.ts'),
+      `
       import { ToolServer, type ServerConnection, type Reply, type ConnectOptions } from 'toolwright';
       import { createHttpHandler, type HttpHandler } from 'toolwright/http';
       import { createInMemoryPair } from 'toolwright/testing';
@@ -46,13 +51,29 @@ describe('the published type declarations', () => {
       // @ts-expect-error the protocol engine is not part of the API
       server.dispatcher;
       void [reply, handler.handle, handler.fetch, handler.close, createInMemoryPair, ToolClient, toolsets, config];
-    `);
-    writeFileSync(join(scratch, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false, types: ['node'], typeRoots: [`${root}node_modules/@types`] },
-      files: ['use.ts'],
-    }));
+    `,
+    );
+    writeFileSync(
+      join(scratch, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: ['node'],
+          typeRoots: [`${root}node_modules/@types`],
+        },
+        files: ['use.ts'],
+      }),
+    );
     const tsc = `${root}node_modules/typescript/bin/tsc`;
-    const result = await run(process.execPath, [tsc, '-p', join(scratch, 'tsconfig.json')], { cwd: scratch }).then(() => '', (err: { stdout?: string }) => err.stdout ?? String(err));
+    const result = await run(process.execPath, [tsc, '-p', join(scratch, 'tsconfig.json')], { cwd: scratch }).then(
+      () => '',
+      (err: { stdout?: string }) => err.stdout ?? String(err),
+    );
     expect(result).toBe('');
   }, 60_000);
 });

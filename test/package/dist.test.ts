@@ -48,7 +48,9 @@ describe('the built package', () => {
   it('publishes types that give a plain-JSON-Schema tool typed arguments (json-schema-to-ts comes as a dependency)', async () => {
     // A consumer's own project, type-checked against dist/*.d.ts the way an editor would after `npm install toolwright`.
     const dir = tempDir('tw-consumer-');
-    writeFileSync(`${dir}/consumer.ts`, `
+    writeFileSync(
+      `${dir}/consumer.ts`,
+      `
       import { defineTool, ToolServer, type Tool } from ${JSON.stringify(`${root}dist/index.js`)};
       import { mathTools } from ${JSON.stringify(`${root}dist/toolsets.js`)};
       const forecast = defineTool({
@@ -64,12 +66,28 @@ describe('the built package', () => {
       });
       const tools: Tool[] = [forecast, ...mathTools()];
       export const server = new ToolServer({ tools });
-    `);
-    writeFileSync(`${dir}/tsconfig.json`, JSON.stringify({
-      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false, typeRoots: [`${root}node_modules/@types`], types: ['node'] },
-      files: ['consumer.ts'],
-    }));
-    const checked = await run(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-p', `${dir}/tsconfig.json`]).then(() => 'no errors', (err: { stdout: string }) => err.stdout);
+    `,
+    );
+    writeFileSync(
+      `${dir}/tsconfig.json`,
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          typeRoots: [`${root}node_modules/@types`],
+          types: ['node'],
+        },
+        files: ['consumer.ts'],
+      }),
+    );
+    const checked = await run(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-p', `${dir}/tsconfig.json`]).then(
+      () => 'no errors',
+      (err: { stdout: string }) => err.stdout,
+    );
     expect(checked).toBe('no errors');
   });
 
@@ -88,7 +106,9 @@ describe('the built package', () => {
     expect(pkg.exports['./client/core'].browser).toBe('./dist/client-core.js');
     expect(pkg.exports['./client'].browser).toBe('./dist/client-core.js');
     expect(pkg.exports['./client/core'].default).toBe('./dist/client/core.js');
-    const imported = [...readFileSync(`${root}dist/client-core.js`, 'utf8').matchAll(/^import\s[^;]*?from\s+"([^"]+)"|^import\s+"([^"]+)"|\bimport\("([^"]+)"\)/gm)].map((m) => m[1] ?? m[2] ?? m[3]);
+    const imported = [
+      ...readFileSync(`${root}dist/client-core.js`, 'utf8').matchAll(/^import\s[^;]*?from\s+"([^"]+)"|^import\s+"([^"]+)"|\bimport\("([^"]+)"\)/gm),
+    ].map((m) => m[1] ?? m[2] ?? m[3]);
     expect(imported.filter((spec) => spec.startsWith('node:') || spec.startsWith('.'))).toEqual([]); // one file, no built-ins
     const script = `
       const core = await import('toolwright/client/core');

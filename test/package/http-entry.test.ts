@@ -32,6 +32,12 @@ describe('the toolwright/http entry point', () => {
       await mcp.close(); await mounted.close(); http.close(); server.close();
       console.log(JSON.stringify({ kinds, status: res.status, resultType: body.result?.resultType, rootIsPromise: later instanceof Promise, path: mounted.path }));`;
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: root });
-    expect(JSON.parse(stdout)).toEqual({ kinds: ['function', 'function', 'function', 'undefined'], status: 200, resultType: 'complete', rootIsPromise: true, path: '/other' });
+    expect(JSON.parse(stdout)).toEqual({
+      kinds: ['function', 'function', 'function', 'undefined'],
+      status: 200,
+      resultType: 'complete',
+      rootIsPromise: true,
+      path: '/other',
+    });
   });
 });

@@ -51,7 +51,7 @@ describe('the circle finder', () => {
       "type I = typeof import('./i.js');",
       "import { join } from 'node:path';",
       "// import { z } from './commented.js';",
-      "const text = \"import { y } from './in-a-string.js'\";",
+      'const text = "import { y } from \'./in-a-string.js\'";',
     ].join('\n');
     const imports = relativeImports('/p/src/x/file.ts', source).map((file) => relative('/p/src', file));
     expect(imports.sort()).toEqual(['b.ts', 'x/a.ts', 'x/c.ts', 'x/d.ts', 'x/e.ts', 'x/f.ts', 'x/g.ts', 'x/h.ts', 'x/i.ts']);

@@ -21,8 +21,16 @@ function sourceFiles(dir: string): string[] {
 describe('OpenTelemetry packages in src/', () => {
   const uses = sourceFiles(root).flatMap((file) => {
     const code = readFileSync(file, 'utf8');
-    const statics = [...code.matchAll(/^\s*(?:import|export)\b[^;'"]*?\bfrom\s*['"](@opentelemetry\/[^'"]+)['"]/gm)].map((m) => ({ file: relative(root, file), spec: m[1], dynamic: false }));
-    const dynamics = [...code.matchAll(/\bimport\(\s*['"](@opentelemetry\/[^'"]+)['"]\s*\)/g)].map((m) => ({ file: relative(root, file), spec: m[1], dynamic: true }));
+    const statics = [...code.matchAll(/^\s*(?:import|export)\b[^;'"]*?\bfrom\s*['"](@opentelemetry\/[^'"]+)['"]/gm)].map((m) => ({
+      file: relative(root, file),
+      spec: m[1],
+      dynamic: false,
+    }));
+    const dynamics = [...code.matchAll(/\bimport\(\s*['"](@opentelemetry\/[^'"]+)['"]\s*\)/g)].map((m) => ({
+      file: relative(root, file),
+      spec: m[1],
+      dynamic: true,
+    }));
     return [...statics, ...dynamics];
   });
 

@@ -21,7 +21,20 @@ describe('the public API names only exported types', () => {
 
   it('the types a user names for callers, stores and auth options are among them', () => {
     const named = publicNames(withStarTargets(ENTRIES.map((e) => `${root}dist/${e}.d.ts`)));
-    for (const name of ['Caller', 'CallerMethod', 'AuthInfo', 'ResourceServerOptions', 'ApiKeyEntry', 'IntrospectionConfig', 'ScopePolicyOptions', 'AuthenticateHook', 'TaskStore', 'ResultStore', 'Logger', 'ServerTasksOptions']) {
+    for (const name of [
+      'Caller',
+      'CallerMethod',
+      'AuthInfo',
+      'ResourceServerOptions',
+      'ApiKeyEntry',
+      'IntrospectionConfig',
+      'ScopePolicyOptions',
+      'AuthenticateHook',
+      'TaskStore',
+      'ResultStore',
+      'Logger',
+      'ServerTasksOptions',
+    ]) {
       expect(named, name).toContain(name);
     }
   });
@@ -62,17 +75,24 @@ function declarationGraph(entries: string[], seen = new Set<string>()): string[]
   for (const entry of entries) {
     if (seen.has(entry) || !existsSync(entry)) continue;
     seen.add(entry);
-    declarationGraph([...read(entry).matchAll(/(?:from\s+|import\(\s*)['"](\.[^'"]+)['"]/g)].map(([, spec]) => relative(entry, spec)), seen);
+    declarationGraph(
+      [...read(entry).matchAll(/(?:from\s+|import\(\s*)['"](\.[^'"]+)['"]/g)].map(([, spec]) => relative(entry, spec)),
+      seen,
+    );
   }
   return [...seen];
 }
 
 /** `{ a, type b, c as d }` → [original, exported] pairs. */
 function specifiers(list: string): Array<[string, string]> {
-  return list.split(',').map((part) => part.replace(/^\s*type\s+/, '').trim()).filter(Boolean).map((part) => {
-    const [original, alias] = part.split(/\s+as\s+/);
-    return [original, alias ?? original];
-  });
+  return list
+    .split(',')
+    .map((part) => part.replace(/^\s*type\s+/, '').trim())
+    .filter(Boolean)
+    .map((part) => {
+      const [original, alias] = part.split(/\s+as\s+/);
+      return [original, alias ?? original];
+    });
 }
 
 /** Where each name an entry exports is declared: `file#name`, following re-exports. */
@@ -90,7 +110,8 @@ function publicDeclarations(entries: string[]): Set<string> {
     // `import { X } …; export { X };`
     for (const m of code.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+['"](\.[^'"]+)['"]/g)) {
       for (const [original, local] of specifiers(m[1])) {
-        if (local === name && new RegExp(`export\\s+(type\\s+)?\\{[^}]*\\b${name}\\b[^}]*\\}(?!\\s*from)`).test(code)) follow(relative(file, m[2]), original, seen);
+        if (local === name && new RegExp(`export\\s+(type\\s+)?\\{[^}]*\\b${name}\\b[^}]*\\}(?!\\s*from)`).test(code))
+          follow(relative(file, m[2]), original, seen);
       }
     }
   };

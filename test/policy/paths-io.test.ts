@@ -27,7 +27,10 @@ const forWrite = (p: string) => sandbox.resolve(p, { forWrite: true, mustExist: 
 const bytes = (s: string) => Buffer.from(s);
 
 async function expectRefusal(promise: Promise<unknown>, pattern: RegExp): Promise<void> {
-  const err = await promise.then(() => undefined, (e: unknown) => e);
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(PathError);
   expect((err as Error).message).toMatch(pattern);
   expect((err as Error).message).not.toContain(base);

@@ -53,7 +53,9 @@ describe.skipIf(!linux)('directories created, moved and removed while a parent i
     const fdsBefore = await openFds();
     swapper = await startSwapper(root, 'd', outsideD, { swaps: 30_000, maxMs: 6_000 });
     let running = true;
-    const finished = swapper.done.finally(() => { running = false; });
+    const finished = swapper.done.finally(() => {
+      running = false;
+    });
     const unexpected: string[] = [];
     let done = 0;
     const attempt = async (what: string, op: () => Promise<unknown>) => {
@@ -67,7 +69,13 @@ describe.skipIf(!linux)('directories created, moved and removed while a parent i
     const worker = async (id: number) => {
       while (running) {
         await new Promise((resolve) => setImmediate(resolve));
-        await attempt('write with parents', async () => atomicWrite(await sandbox.resolve(`d/t${id}/x/y.txt`, { forWrite: true, mustExist: false }), Buffer.from('mine'), { maxBytes: 100, createParents: true, overwrite: true }));
+        await attempt('write with parents', async () =>
+          atomicWrite(await sandbox.resolve(`d/t${id}/x/y.txt`, { forWrite: true, mustExist: false }), Buffer.from('mine'), {
+            maxBytes: 100,
+            createParents: true,
+            overwrite: true,
+          }),
+        );
         await attempt('read', async () => {
           const { handle } = await openForRead(await sandbox.resolve(`d/t${id}/x/y.txt`));
           try {
@@ -78,9 +86,15 @@ describe.skipIf(!linux)('directories created, moved and removed while a parent i
             await handle.close();
           }
         });
-        await attempt('move directory', async () => movePath(await sandbox.resolve(`d/t${id}`, { forWrite: true }), await sandbox.resolve(`d/u${id}`, { forWrite: true, mustExist: false })));
-        await attempt('remove tree', async () => removePath(await sandbox.resolve(`d/u${id}`, { forWrite: true }), { sandbox, maxEntries: 100, recursive: true }));
-        await attempt('remove tree left behind', async () => removePath(await sandbox.resolve(`d/t${id}`, { forWrite: true }), { sandbox, maxEntries: 100, recursive: true }));
+        await attempt('move directory', async () =>
+          movePath(await sandbox.resolve(`d/t${id}`, { forWrite: true }), await sandbox.resolve(`d/u${id}`, { forWrite: true, mustExist: false })),
+        );
+        await attempt('remove tree', async () =>
+          removePath(await sandbox.resolve(`d/u${id}`, { forWrite: true }), { sandbox, maxEntries: 100, recursive: true }),
+        );
+        await attempt('remove tree left behind', async () =>
+          removePath(await sandbox.resolve(`d/t${id}`, { forWrite: true }), { sandbox, maxEntries: 100, recursive: true }),
+        );
       }
     };
     // allSettled: a failed swapper must not leave the workers writing while afterEach removes the tree.

@@ -29,7 +29,10 @@ afterEach(() => fs.rm(base, { recursive: true, force: true }));
 
 /** Resolving must fail with a PathError (a ToolError) whose text never shows the temp directory. */
 async function refused(input: string, pattern: RegExp, options = {}): Promise<PathError> {
-  const err = await sandbox.resolve(input, options).then(() => undefined, (e: unknown) => e);
+  const err = await sandbox.resolve(input, options).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(PathError);
   expect(err).toBeInstanceOf(ToolError);
   const message = (err as PathError).message;
@@ -238,8 +241,19 @@ describe('PathSandbox.resolve: refusals', () => {
 
 describe('PathSandbox: protected names', () => {
   it.each([
-    ['.env'], ['.env.local'], ['config/.env.production'], ['server.pem'], ['tls/private.key'], ['id_rsa'], ['keys/id_rsa.pub'],
-    ['credentials.json'], ['.git'], ['.git/config'], ['sub/.git/hooks/pre-commit'], ['.ENV'], ['Server.PEM'],
+    ['.env'],
+    ['.env.local'],
+    ['config/.env.production'],
+    ['server.pem'],
+    ['tls/private.key'],
+    ['id_rsa'],
+    ['keys/id_rsa.pub'],
+    ['credentials.json'],
+    ['.git'],
+    ['.git/config'],
+    ['sub/.git/hooks/pre-commit'],
+    ['.ENV'],
+    ['Server.PEM'],
   ])('refuses %s by default', async (name) => {
     await refused(name, /protected name/, { mustExist: false, forWrite: true });
   });
@@ -288,7 +302,14 @@ describe('PathSandbox.create', () => {
   });
 
   it('refuses duplicate or malformed root names', () => {
-    expect(() => PathSandbox.create({ roots: [{ path: root, name: 'a' }, { path: outside, name: 'a' }] })).toThrow(/two roots/);
+    expect(() =>
+      PathSandbox.create({
+        roots: [
+          { path: root, name: 'a' },
+          { path: outside, name: 'a' },
+        ],
+      }),
+    ).toThrow(/two roots/);
     expect(() => PathSandbox.create({ roots: [{ path: root, name: '../x' }] })).toThrow(/root name/);
   });
 });

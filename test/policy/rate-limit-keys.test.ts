@@ -24,7 +24,7 @@ describe('per-caller rate-limit keys', () => {
     expect((await limiter.consume('t', 'alice')) as { allowed: boolean }).toMatchObject({ allowed: false, scope: 'principal' });
   });
 
-  it('keep the in-process store\'s callers apart from the anonymous bucket, and callers apart from each other', () => {
+  it("keep the in-process store's callers apart from the anonymous bucket, and callers apart from each other", () => {
     const limiter = new RateLimiter({ perPrincipal: { points: 1, durationSeconds: 60 } });
     expect(limiter.consume('t', undefined)).toEqual({ allowed: true });
     expect(limiter.consume('t', 'anonymous')).toEqual({ allowed: true });

@@ -103,7 +103,8 @@ describe('CidrList', () => {
 });
 
 describe('UrlPolicy', () => {
-  const lookupOf = (answers: Record<string, string[]>) => async (host: string) => (answers[host] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  const lookupOf = (answers: Record<string, string[]>) => async (host: string) =>
+    (answers[host] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
 
   it('checks every resolved address, not only the first', async () => {
     const policy = new UrlPolicy({ lookup: lookupOf({ 'two.test': ['8.8.8.8', '10.0.0.1'] }) });
@@ -113,9 +114,15 @@ describe('UrlPolicy', () => {
   it('returns the first address to pin, with the port the scheme implies', async () => {
     const policy = new UrlPolicy({ lookup: lookupOf({ 'ok.test': ['2606:4700::1111', '8.8.8.8'] }) });
     expect(await policy.check(policy.parse('https://ok.test/x'))).toMatchObject({ hostname: 'ok.test', address: '2606:4700::1111', family: 6, port: 443 });
-    await expect(policy.check(policy.parse('http://[2606:4700::1111]:8080/'))).rejects.toThrow('port 8080 is not open to fetches on this server (allowed: 80, 443)');
+    await expect(policy.check(policy.parse('http://[2606:4700::1111]:8080/'))).rejects.toThrow(
+      'port 8080 is not open to fetches on this server (allowed: 80, 443)',
+    );
     const wider = new UrlPolicy({ allowedPorts: [443, 8080] });
-    expect(await wider.check(wider.parse('http://[2606:4700::1111]:8080/'))).toMatchObject({ hostname: '2606:4700::1111', address: '2606:4700::1111', port: 8080 });
+    expect(await wider.check(wider.parse('http://[2606:4700::1111]:8080/'))).toMatchObject({
+      hostname: '2606:4700::1111',
+      address: '2606:4700::1111',
+      port: 8080,
+    });
     await expect(wider.check(wider.parse('http://[2606:4700::1111]/'))).rejects.toThrow('port 80 is not open');
   });
 

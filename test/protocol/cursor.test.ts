@@ -6,10 +6,14 @@ describe('pagination cursors', () => {
     expect(decodeCursor(encodeCursor(200))).toBe(200);
   });
 
-  it.each([['garbage'], [''], [42], ['tw1.' + Buffer.from('-1').toString('base64url')], ['tw1.' + Buffer.from('1e3').toString('base64url')], ['tw1.' + 'A'.repeat(80)]])(
-    'reject %j with -32602',
-    (cursor) => {
-      expect(() => decodeCursor(cursor)).toThrow(expect.objectContaining({ code: -32602 }));
-    },
-  );
+  it.each([
+    ['garbage'],
+    [''],
+    [42],
+    ['tw1.' + Buffer.from('-1').toString('base64url')],
+    ['tw1.' + Buffer.from('1e3').toString('base64url')],
+    ['tw1.' + 'A'.repeat(80)],
+  ])('reject %j with -32602', (cursor) => {
+    expect(() => decodeCursor(cursor)).toThrow(expect.objectContaining({ code: -32602 }));
+  });
 });

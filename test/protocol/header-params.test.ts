@@ -10,10 +10,13 @@ describe('x-mcp-header declarations', () => {
         opts: { type: 'object', properties: { tenant: { type: 'integer', 'x-mcp-header': 'Tenant' } } },
       },
     });
-    expect(scan).toEqual({ ok: true, params: [
-      { name: 'Region', path: ['region'], type: 'string' },
-      { name: 'Tenant', path: ['opts', 'tenant'], type: 'integer' },
-    ] });
+    expect(scan).toEqual({
+      ok: true,
+      params: [
+        { name: 'Region', path: ['region'], type: 'string' },
+        { name: 'Tenant', path: ['opts', 'tenant'], type: 'integer' },
+      ],
+    });
   });
 
   it.each([

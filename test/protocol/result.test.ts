@@ -32,12 +32,12 @@ describe('result encoding', () => {
     expect(encoder.encode('modern', { content: [] }).startsWith('{"resultType":"complete","content":[]')).toBe(true);
   });
 
-  it.each([
-    [{ tools: [{ name: 'a' }], nextCursor: 'c', ttlMs: 0, cacheScope: 'public' }],
-    [{}],
-  ])('wraps members that are already JSON text as encode would: %j', (result) => {
-    const members = JSON.stringify(result).slice(1, -1);
-    expect(encoder.wrap('modern', members)).toBe(encoder.encode('modern', result));
-    expect(encoder.wrap('legacy', members)).toBe(encoder.encode('legacy', result));
-  });
+  it.each([[{ tools: [{ name: 'a' }], nextCursor: 'c', ttlMs: 0, cacheScope: 'public' }], [{}]])(
+    'wraps members that are already JSON text as encode would: %j',
+    (result) => {
+      const members = JSON.stringify(result).slice(1, -1);
+      expect(encoder.wrap('modern', members)).toBe(encoder.encode('modern', result));
+      expect(encoder.wrap('legacy', members)).toBe(encoder.encode('legacy', result));
+    },
+  );
 });

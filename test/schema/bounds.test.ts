@@ -19,11 +19,30 @@ const BYTES = /schema has more than 1048576 bytes of text/;
 describe('schema bounds', () => {
   it.each([
     ['a 1,000,000-member enum', { type: 'string', enum: million }],
-    ['an enum of numbers deep in properties', { type: 'object', properties: { mode: { anyOf: [{ type: 'integer', enum: Array.from({ length: 60_000 }, (_, i) => i) }] } } }],
+    [
+      'an enum of numbers deep in properties',
+      { type: 'object', properties: { mode: { anyOf: [{ type: 'integer', enum: Array.from({ length: 60_000 }, (_, i) => i) }] } } },
+    ],
     ['a const array', { const: Array.from({ length: 60_000 }, () => null) }],
     ['examples', { type: 'string', examples: strings(60_000) }],
     ['a default object', { type: 'object', default: Object.fromEntries(strings(60_000).map((k) => [k, true])) }],
-    ['fewer than 5,000 subschemas, each with many keywords', { anyOf: Array.from({ length: 4_900 }, () => ({ type: 'string', minLength: 1, maxLength: 2, pattern: 'a', format: 'uri', title: 't', description: 'd', $comment: 'c', default: 'x', deprecated: false })) }],
+    [
+      'fewer than 5,000 subschemas, each with many keywords',
+      {
+        anyOf: Array.from({ length: 4_900 }, () => ({
+          type: 'string',
+          minLength: 1,
+          maxLength: 2,
+          pattern: 'a',
+          format: 'uri',
+          title: 't',
+          description: 'd',
+          $comment: 'c',
+          default: 'x',
+          deprecated: false,
+        })),
+      },
+    ],
   ])('refuses %s, naming the limit', (_label, schema) => {
     expect(() => compileSchema(schema)).toThrow(VALUES);
   });
@@ -58,7 +77,9 @@ describe('schema bounds', () => {
     const huge = { type: 'object', properties: { choice: { type: 'string', enum: million } } };
     expect(() => server.tools.add({ ...tool, inputSchema: huge })).toThrow(ToolDefinitionError);
     expect(() => server.tools.add({ ...tool, inputSchema: huge })).toThrow(/^Invalid tool "pick": inputSchema: schema has more than 50000 values/);
-    expect(() => server.tools.add({ ...tool, inputSchema: { type: 'object' }, outputSchema: { type: 'object', examples: million } })).toThrow(/^Invalid tool "pick": outputSchema: schema has more than 50000 values/);
+    expect(() => server.tools.add({ ...tool, inputSchema: { type: 'object' }, outputSchema: { type: 'object', examples: million } })).toThrow(
+      /^Invalid tool "pick": outputSchema: schema has more than 50000 values/,
+    );
     expect(server.tools.size).toBe(0);
   });
 
@@ -66,11 +87,14 @@ describe('schema bounds', () => {
     const warnings: string[] = [];
     const catalog = new ToolCatalog(false, (m) => warnings.push(m));
     const huge = { type: 'object', properties: { choice: { type: 'string', enum: strings(100_000) } } };
-    catalog.replace([
-      { name: 'fine', inputSchema: { type: 'object' } },
-      { name: 'big-output', inputSchema: { type: 'object' }, outputSchema: huge },
-      { name: 'big-input', inputSchema: huge },
-    ], 60_000);
+    catalog.replace(
+      [
+        { name: 'fine', inputSchema: { type: 'object' } },
+        { name: 'big-output', inputSchema: { type: 'object' }, outputSchema: huge },
+        { name: 'big-input', inputSchema: huge },
+      ],
+      60_000,
+    );
     expect(catalog.list().map((t) => t.name)).toEqual(['fine']);
     expect(catalog.rejection('big-output')).toMatch(/outputSchema cannot be used: schema has more than 50000 values/);
     expect(catalog.rejection('big-input')).toMatch(/inputSchema cannot be used: schema has more than 50000 values/);

@@ -34,13 +34,19 @@ describe('compileSchema refuses at once what Ajv could not compile', () => {
     expect(() => compileSchema({ type: 'object', properties: { a: { $ref: '#nowhere' } } })).toThrow(
       'the schema does not compile: /properties/a/$ref: "#nowhere" matches no "$anchor" in the schema',
     );
-    expect(() => compileSchema({ type: 'object', properties: { a: { $ref: 'other.json' } } })).toThrow(/\/properties\/a\/\$ref: "other.json" matches no "\$id" in the schema/);
-    expect(() => compileSchema({ type: 'object', properties: { a: { $dynamicRef: '#/$defs/none' } } })).toThrow(/\/properties\/a\/\$dynamicRef: .* does not resolve/);
+    expect(() => compileSchema({ type: 'object', properties: { a: { $ref: 'other.json' } } })).toThrow(
+      /\/properties\/a\/\$ref: "other.json" matches no "\$id" in the schema/,
+    );
+    expect(() => compileSchema({ type: 'object', properties: { a: { $dynamicRef: '#/$defs/none' } } })).toThrow(
+      /\/properties\/a\/\$dynamicRef: .* does not resolve/,
+    );
     expect(() => compileSchema({ type: 'object', properties: { a: { $dynamicRef: 'b.json#node' } } })).toThrow(/must be a fragment/);
   });
 
   it('what the validator cannot resolve although the spec allows it, and two schemas under one name', () => {
-    expect(() => compileSchema({ type: 'object', properties: { self: { $ref: '#' } } })).toThrow(/refers to the whole schema, which the validator supports only as "#" and when the root schema has an "\$id"/);
+    expect(() => compileSchema({ type: 'object', properties: { self: { $ref: '#' } } })).toThrow(
+      /refers to the whole schema, which the validator supports only as "#" and when the root schema has an "\$id"/,
+    );
     expect(() => compileSchema({ $anchor: 'top', type: 'object', properties: { self: { $ref: '#top' } } })).toThrow(/names an anchor of the root schema/);
     expect(() => compileSchema({ type: 'object', $defs: { a: { $anchor: 'x' }, b: { $anchor: 'x' } } })).toThrow(
       'the schema does not compile: /$defs/b/$anchor: "x" is already declared at /$defs/a',
@@ -87,7 +93,10 @@ describe('compileSchema accepts', () => {
   });
 
   it('recursion through $defs, and $dynamicRef to a dynamic anchor of the root', () => {
-    const tree = compileSchema({ $ref: '#/$defs/node', $defs: { node: { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/$defs/node' } } } } } });
+    const tree = compileSchema({
+      $ref: '#/$defs/node',
+      $defs: { node: { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/$defs/node' } } } } },
+    });
     expect(tree({ kids: [{ kids: [] }] }).ok).toBe(true);
     expect(tree({ kids: [{ kids: 1 }] }).ok).toBe(false);
     const dynamic = compileSchema({ $dynamicAnchor: 'node', type: 'object', properties: { child: { $dynamicRef: '#node' } } });
@@ -95,7 +104,12 @@ describe('compileSchema accepts', () => {
   });
 
   it('draft-07 anchors written as $id', () => {
-    const v = compileSchema({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', definitions: { n: { $id: '#num', type: 'number' } }, properties: { a: { $ref: '#num' } } });
+    const v = compileSchema({
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      definitions: { n: { $id: '#num', type: 'number' } },
+      properties: { a: { $ref: '#num' } },
+    });
     expect(v({ a: 'x' }).ok).toBe(false);
   });
 
@@ -170,7 +184,12 @@ describe('start-up cost', () => {
 
   it('compileSchema loads no Ajv compiler: only calling the validator does', () => {
     const out = run('call');
-    expect(out).toEqual({ atRegistration: 0, precompiledMeta: true, after: expect.any(Number), outcome: { ok: false, problems: ['arguments.a: expected number'] } });
+    expect(out).toEqual({
+      atRegistration: 0,
+      precompiledMeta: true,
+      after: expect.any(Number),
+      outcome: { ok: false, problems: ['arguments.a: expected number'] },
+    });
     expect(out.after).toBeGreaterThan(0);
   });
 

@@ -14,11 +14,18 @@ const ajv2020 = new Ajv2020({ allErrors: true, strict: false });
 const ajv07 = new Ajv({ allErrors: true, strict: false });
 /** Valid under both meta-schemas, or under draft-07's alone when the schema declares it (as compileSchema checks it). */
 const validUnderBoth = (schema: Record<string, unknown>) =>
-  typeof schema.$schema === 'string' && schema.$schema.includes('draft-07') ? (ajv07.validateSchema(schema) as boolean) : (ajv2020.validateSchema(schema) as boolean) && (ajv07.validateSchema(schema) as boolean);
+  typeof schema.$schema === 'string' && schema.$schema.includes('draft-07')
+    ? (ajv07.validateSchema(schema) as boolean)
+    : (ajv2020.validateSchema(schema) as boolean) && (ajv07.validateSchema(schema) as boolean);
 
 const corpus: Array<Record<string, unknown>> = [
   { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
-  { type: 'object', properties: { text: { type: 'string', description: 'what to echo', minLength: 1, maxLength: 10 } }, required: ['text'], additionalProperties: false },
+  {
+    type: 'object',
+    properties: { text: { type: 'string', description: 'what to echo', minLength: 1, maxLength: 10 } },
+    required: ['text'],
+    additionalProperties: false,
+  },
   { type: ['string', 'null'] },
   { type: [] },
   { type: ['string', 'string'] },
@@ -59,10 +66,57 @@ describe('isPlainlyValid', () => {
 
   it('agrees with both meta-schemas on 3,000 generated schemas whenever it says true', () => {
     let seed = 42;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-    const pick = <T,>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
-    const values: unknown[] = ['string', 'object', 'nonsense', 0, -1, 1.5, 3, true, null, [], ['a'], ['a', 'a'], [1], ['a', 1, null], [{}], [[1], [1]], ['string', 'null'], {}, { type: 'string' }, Infinity, 'x'];
-    const keywords = ['type', 'properties', 'required', 'additionalProperties', 'items', 'title', 'description', 'default', 'examples', 'enum', 'const', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties', 'uniqueItems', 'format', '$ref'];
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
+    const values: unknown[] = [
+      'string',
+      'object',
+      'nonsense',
+      0,
+      -1,
+      1.5,
+      3,
+      true,
+      null,
+      [],
+      ['a'],
+      ['a', 'a'],
+      [1],
+      ['a', 1, null],
+      [{}],
+      [[1], [1]],
+      ['string', 'null'],
+      {},
+      { type: 'string' },
+      Infinity,
+      'x',
+    ];
+    const keywords = [
+      'type',
+      'properties',
+      'required',
+      'additionalProperties',
+      'items',
+      'title',
+      'description',
+      'default',
+      'examples',
+      'enum',
+      'const',
+      'minimum',
+      'maximum',
+      'exclusiveMinimum',
+      'exclusiveMaximum',
+      'minLength',
+      'maxLength',
+      'minItems',
+      'maxItems',
+      'minProperties',
+      'maxProperties',
+      'uniqueItems',
+      'format',
+      '$ref',
+    ];
     const generate = (depth: number): Record<string, unknown> => {
       const schema: Record<string, unknown> = {};
       for (let i = Math.floor(random() * 4); i >= 0; i--) {
@@ -87,6 +141,8 @@ describe('isPlainlyValid', () => {
 
   it('leaves the refusal and its wording to the meta-schema validator', () => {
     expect(() => compileSchema({ type: 'object', properties: { n: { type: 'nonsense' } } })).toThrow(SchemaError);
-    expect(() => compileSchema({ type: 'object', required: ['a', 'a'] })).toThrow('the schema is invalid: required: must list property names as strings, each once');
+    expect(() => compileSchema({ type: 'object', required: ['a', 'a'] })).toThrow(
+      'the schema is invalid: required: must list property names as strings, each once',
+    );
   });
 });

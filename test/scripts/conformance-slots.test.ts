@@ -101,7 +101,7 @@ describe('conformance client slots', () => {
     expect(report.peak()).toBe(2);
   }, 60_000);
 
-  it('passes the server URL as the client\'s only argument, and bounds a client from when it has its slot', async () => {
+  it("passes the server URL as the client's only argument, and bounds a client from when it has its slot", async () => {
     const { slots } = await slotServer(1);
     const report = await reportServer();
     const child = client(slots, report.port, 'http://127.0.0.1:1/mcp', 200);

@@ -19,13 +19,23 @@ function server() {
     audit: false,
     prompts: [
       definePrompt({ name: 'review', description: 'Reviews code', arguments: [{ name: 'code', required: true }], get: ({ code }) => `Review ${code}` }),
-      definePrompt({ name: 'typed', description: 'zod arguments', argumentsSchema: z.object({ code: z.string() }).strict(), get: ({ code }) => `Review ${code}` }),
+      definePrompt({
+        name: 'typed',
+        description: 'zod arguments',
+        argumentsSchema: z.object({ code: z.string() }).strict(),
+        get: ({ code }) => `Review ${code}`,
+      }),
     ],
   });
   s.tools.add({
     name: 'echo',
     description: 'Echoes text.',
-    inputSchema: { type: 'object', properties: { text: { type: 'string' }, numbers: { type: 'array', items: { type: 'number' } } }, required: ['text'], additionalProperties: false },
+    inputSchema: {
+      type: 'object',
+      properties: { text: { type: 'string' }, numbers: { type: 'array', items: { type: 'number' } } },
+      required: ['text'],
+      additionalProperties: false,
+    },
     handler: ({ text }) => text,
   });
   s.tools.add({
@@ -107,7 +117,9 @@ describe('every JSON-RPC error is bounded where it is encoded', () => {
     const clipped = boundedError({ code: 1, message: 'x', data: { uri: 'u'.repeat(100_000), list: Array.from({ length: 10_000 }, (_, i) => i) } });
     expect(JSON.stringify(clipped.data).length).toBeLessThanOrEqual(MAX_ERROR_DATA_CHARS);
     expect((clipped.data as { list: unknown[] }).list).toHaveLength(21);
-    const wide = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`k${i}`, Object.fromEntries(Array.from({ length: 20 }, (_, j) => [`k${j}`, 'v'.repeat(500)]))]));
+    const wide = Object.fromEntries(
+      Array.from({ length: 20 }, (_, i) => [`k${i}`, Object.fromEntries(Array.from({ length: 20 }, (_, j) => [`k${j}`, 'v'.repeat(500)]))]),
+    );
     const dropped = boundedError({ code: 1, message: 'x', data: wide });
     expect(dropped.data).toBeUndefined();
     expect(dropped.message).toBe("x (the error's data was too large to send)");

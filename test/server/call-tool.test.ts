@@ -27,7 +27,15 @@ describe('tools/call', () => {
 
   it('names every offending argument in an isError result, and never runs the handler', async () => {
     let ran = false;
-    const { modern } = setup([{ ...sum, handler: () => { ran = true; return ''; } }]);
+    const { modern } = setup([
+      {
+        ...sum,
+        handler: () => {
+          ran = true;
+          return '';
+        },
+      },
+    ]);
     const res = await modern('tools/call', { name: 'calculate_sum', arguments: { a: 'two', c: 1 } });
     expect(res.result.isError).toBe(true);
     const text = res.result.content[0].text as string;
@@ -49,13 +57,27 @@ describe('tools/call', () => {
   });
 
   it('reports ToolError messages to the model as they are', async () => {
-    const { modern } = setup([{ ...sum, handler: () => { throw new ToolError('b must not be zero; pass a non-zero divisor'); } }]);
+    const { modern } = setup([
+      {
+        ...sum,
+        handler: () => {
+          throw new ToolError('b must not be zero; pass a non-zero divisor');
+        },
+      },
+    ]);
     const res = await modern('tools/call', { name: 'calculate_sum', arguments: { a: 1, b: 0 } });
     expect(res.result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'b must not be zero; pass a non-zero divisor' }] });
   });
 
   it('hides unexpected errors behind a correlation id that the log also has', async () => {
-    const { modern, records } = setup([{ ...sum, handler: () => { throw new Error('ECONNREFUSED 10.0.0.5:5432 at /srv/app/secret.js'); } }]);
+    const { modern, records } = setup([
+      {
+        ...sum,
+        handler: () => {
+          throw new Error('ECONNREFUSED 10.0.0.5:5432 at /srv/app/secret.js');
+        },
+      },
+    ]);
     const res = await modern('tools/call', { name: 'calculate_sum', arguments: { a: 1, b: 2 } });
     const text = res.result.content[0].text as string;
     expect(res.result.isError).toBe(true);
@@ -66,22 +88,28 @@ describe('tools/call', () => {
   });
 
   it('turns a returned value into structuredContent plus its JSON text for tools with an outputSchema', async () => {
-    const { modern } = setup([{
-      name: 'stats', description: 'x', inputSchema: { type: 'object' },
-      outputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] },
-      handler: () => ({ n: 3 }),
-    }]);
+    const { modern } = setup([
+      {
+        name: 'stats',
+        description: 'x',
+        inputSchema: { type: 'object' },
+        outputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] },
+        handler: () => ({ n: 3 }),
+      },
+    ]);
     const res = await modern('tools/call', { name: 'stats', arguments: {} });
     expect(res.result.structuredContent).toEqual({ n: 3 });
     expect(JSON.parse(res.result.content[0].text)).toEqual({ n: 3 });
   });
 
-  it('serializes a returned structuredContent once per call, and a result object returned twice carries each call\'s value', async () => {
+  it("serializes a returned structuredContent once per call, and a result object returned twice carries each call's value", async () => {
     let serialized = 0;
     const state = { calls: 0 };
     const structuredContent = { toJSON: () => (serialized++, { ...state }) };
     const result = { content: [{ type: 'text' as const, text: 'counted' }], structuredContent };
-    const { modern, initialize, request } = setup([{ name: 'count', description: 'x', inputSchema: { type: 'object' }, handler: () => (state.calls++, result) }]);
+    const { modern, initialize, request } = setup([
+      { name: 'count', description: 'x', inputSchema: { type: 'object' }, handler: () => (state.calls++, result) },
+    ]);
     expect((await modern('tools/call', { name: 'count', arguments: {} })).result.structuredContent).toEqual({ calls: 1 });
     expect(serialized).toBe(1);
     await initialize();
@@ -90,7 +118,18 @@ describe('tools/call', () => {
   });
 
   it('still answers, and stops counting the request as pending, when the logger throws while reporting a failure', async () => {
-    const server = new ToolServer({ logger: throwingLogger(), audit: false, tools: [{ ...sum, handler: () => { throw new Error('boom'); } }] });
+    const server = new ToolServer({
+      logger: throwingLogger(),
+      audit: false,
+      tools: [
+        {
+          ...sum,
+          handler: () => {
+            throw new Error('boom');
+          },
+        },
+      ],
+    });
     const { modern, session } = wire(server);
     const res = await modern('tools/call', { name: 'calculate_sum', arguments: { a: 1, b: 2 } });
     expect(res.error).toEqual({ code: -32603, message: 'Internal error' });
@@ -99,11 +138,15 @@ describe('tools/call', () => {
   });
 
   it('never sends structuredContent that breaks the outputSchema', async () => {
-    const { modern, records } = setup([{
-      name: 'stats', description: 'x', inputSchema: { type: 'object' },
-      outputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] },
-      handler: () => ({ n: 'three' }),
-    }]);
+    const { modern, records } = setup([
+      {
+        name: 'stats',
+        description: 'x',
+        inputSchema: { type: 'object' },
+        outputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] },
+        handler: () => ({ n: 'three' }),
+      },
+    ]);
     const res = await modern('tools/call', { name: 'stats', arguments: {} });
     expect(res.result.isError).toBe(true);
     expect(res.result.structuredContent).toBeUndefined();
@@ -130,16 +173,32 @@ describe('tools/call', () => {
   });
 
   it('gives zod handlers the parsed output (defaults applied)', async () => {
-    const { modern } = setup([{ name: 'greet', description: 'x', inputSchema: z.object({ name: z.string(), greeting: z.string().default('Hello') }), handler: ({ name, greeting }) => `${greeting}, ${name}` }]);
+    const { modern } = setup([
+      {
+        name: 'greet',
+        description: 'x',
+        inputSchema: z.object({ name: z.string(), greeting: z.string().default('Hello') }),
+        handler: ({ name, greeting }) => `${greeting}, ${name}`,
+      },
+    ]);
     expect((await modern('tools/call', { name: 'greet', arguments: { name: 'Ada' } })).result.content[0].text).toBe('Hello, Ada');
   });
 
   it('times out a handler, aborts its signal and drops its late result', async () => {
     let aborted = false;
-    const { modern } = setup([{
-      ...sum, timeoutMs: 50,
-      handler: (_args, ctx) => new Promise((resolve) => { ctx.signal.addEventListener('abort', () => { aborted = true; }); setTimeout(() => resolve('late'), 200); }),
-    }]);
+    const { modern } = setup([
+      {
+        ...sum,
+        timeoutMs: 50,
+        handler: (_args, ctx) =>
+          new Promise((resolve) => {
+            ctx.signal.addEventListener('abort', () => {
+              aborted = true;
+            });
+            setTimeout(() => resolve('late'), 200);
+          }),
+      },
+    ]);
     const res = await modern('tools/call', { name: 'calculate_sum', arguments: { a: 1, b: 2 } });
     expect(res.result).toMatchObject({ isError: true });
     expect(res.result.content[0].text).toMatch(/^Tool calculate_sum timed out after 50 ms;/);
@@ -148,20 +207,46 @@ describe('tools/call', () => {
 
   it('sends increasing progress only when asked, and none after the result', async () => {
     let later: (() => void) | undefined;
-    const { modern, written } = setup([{ ...sum, handler: (_a, ctx) => { ctx.progress(1, 3); ctx.progress(1, 3); ctx.progress(0.5); ctx.progress(2, 3, 'half'); later = () => ctx.progress(3, 3); return 'ok'; } }]);
+    const { modern, written } = setup([
+      {
+        ...sum,
+        handler: (_a, ctx) => {
+          ctx.progress(1, 3);
+          ctx.progress(1, 3);
+          ctx.progress(0.5);
+          ctx.progress(2, 3, 'half');
+          later = () => ctx.progress(3, 3);
+          return 'ok';
+        },
+      },
+    ]);
     await modern('tools/call', { name: 'calculate_sum', arguments: { a: 1, b: 2 } }, { progressToken: 'tok' });
     later!();
     const progress = written.filter((m) => m.method === 'notifications/progress').map((m) => m.params);
-    expect(progress).toEqual([{ progressToken: 'tok', progress: 1, total: 3 }, { progressToken: 'tok', progress: 2, total: 3, message: 'half' }]);
+    expect(progress).toEqual([
+      { progressToken: 'tok', progress: 1, total: 3 },
+      { progressToken: 'tok', progress: 2, total: 3, message: 'half' },
+    ]);
     await modern('tools/call', { name: 'calculate_sum', arguments: { a: 1, b: 2 } });
     expect(written.filter((m) => m.method === 'notifications/progress')).toHaveLength(2);
   });
 
   it('sends log messages only at or above the level the request asked for', async () => {
-    const { modern, written } = setup([{ ...sum, handler: (_a, ctx) => { ctx.log('debug', 'noise'); ctx.log('error', { failed: true }, 'db'); return 'ok'; } }]);
+    const { modern, written } = setup([
+      {
+        ...sum,
+        handler: (_a, ctx) => {
+          ctx.log('debug', 'noise');
+          ctx.log('error', { failed: true }, 'db');
+          return 'ok';
+        },
+      },
+    ]);
     await modern('tools/call', { name: 'calculate_sum', arguments: { a: 1, b: 2 } });
     expect(written.filter((m) => m.method === 'notifications/message')).toHaveLength(0);
     await modern('tools/call', { name: 'calculate_sum', arguments: { a: 1, b: 2 } }, { 'io.modelcontextprotocol/logLevel': 'warning' });
-    expect(written.filter((m) => m.method === 'notifications/message').map((m) => m.params)).toEqual([{ level: 'error', data: { failed: true }, logger: 'db' }]);
+    expect(written.filter((m) => m.method === 'notifications/message').map((m) => m.params)).toEqual([
+      { level: 'error', data: { failed: true }, logger: 'db' },
+    ]);
   });
 });

@@ -49,7 +49,10 @@ async function start(server: ToolServer, options?: Parameters<typeof serveWebSoc
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, maxPayload: 1024 * 1024 });
   await new Promise((resolve) => wss.once('listening', resolve));
   serveWebSocket(server, wss, options);
-  teardown.push(() => server.close(), () => new Promise((resolve) => wss.close(resolve)));
+  teardown.push(
+    () => server.close(),
+    () => new Promise((resolve) => wss.close(resolve)),
+  );
   const { port } = wss.address() as { port: number };
   const client = await wsClient(`ws://127.0.0.1:${port}`);
   teardown.push(() => client.close());
@@ -82,7 +85,11 @@ describe('a WebSocket transport written with only the public connection API', ()
   it('serves a legacy client: initialize, tools/list, tools/call with progress on the same socket', async () => {
     const client = await start(newServer(), { authenticate: () => 'alice' });
     const init = await client.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'ws-client', version: '1' } });
-    expect(init.result).toMatchObject({ protocolVersion: '2025-11-25', serverInfo: { name: 'ws', version: '1.0.0' }, capabilities: { tools: { listChanged: true } } });
+    expect(init.result).toMatchObject({
+      protocolVersion: '2025-11-25',
+      serverInfo: { name: 'ws', version: '1.0.0' },
+      capabilities: { tools: { listChanged: true } },
+    });
     client.send({ method: 'notifications/initialized' });
 
     const list = await client.request('tools/list');
@@ -118,7 +125,7 @@ describe('a WebSocket transport written with only the public connection API', ()
     expect((await answer).result).toEqual({ content: [{ type: 'text', text: 'Hello, Lin!' }] });
   });
 
-  it('pushes list changes to a legacy client on the connection\'s own channel', async () => {
+  it("pushes list changes to a legacy client on the connection's own channel", async () => {
     const server = newServer();
     const client = await start(server);
     await client.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'ws-client', version: '1' } });
@@ -142,10 +149,14 @@ describe('a WebSocket transport written with only the public connection API', ()
       name: 'wait',
       description: 'Waits until stopped.',
       inputSchema: { type: 'object' },
-      handler: (_args, ctx) => new Promise((_, reject) => {
-        ctx.signal.addEventListener('abort', () => { resolveStopped(ctx.signal.reason); reject(ctx.signal.reason); });
-        resolveStarted();
-      }),
+      handler: (_args, ctx) =>
+        new Promise((_, reject) => {
+          ctx.signal.addEventListener('abort', () => {
+            resolveStopped(ctx.signal.reason);
+            reject(ctx.signal.reason);
+          });
+          resolveStarted();
+        }),
     });
     const client = await start(new ToolServer({ logger, audit: false, tools: [wait] }));
     client.send({ id: 1, method: 'tools/call', params: { name: 'wait', arguments: {}, _meta: modernMeta() } });

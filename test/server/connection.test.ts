@@ -23,10 +23,11 @@ const hang = defineTool({
   name: 'hang',
   description: 'Runs until stopped.',
   inputSchema: { type: 'object' },
-  handler: (_args, ctx) => new Promise((_, reject) => {
-    ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason));
-    started();
-  }),
+  handler: (_args, ctx) =>
+    new Promise((_, reject) => {
+      ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason));
+      started();
+    }),
 });
 
 function connected(options: { caller?: string } = {}) {
@@ -36,11 +37,15 @@ function connected(options: { caller?: string } = {}) {
   return { server, connection, own };
 }
 
-const call = (id: number, name: string, meta: Record<string, unknown> = {}) =>
-  ({ jsonrpc: '2.0' as const, id, method: 'tools/call', params: { name, arguments: {}, _meta: modernMeta(meta) } });
+const call = (id: number, name: string, meta: Record<string, unknown> = {}) => ({
+  jsonrpc: '2.0' as const,
+  id,
+  method: 'tools/call',
+  params: { name, arguments: {}, _meta: modernMeta(meta) },
+});
 
 describe('server.connect', () => {
-  it('sends a request\'s notifications on the channel given with it, and returns its reply', async () => {
+  it("sends a request's notifications on the channel given with it, and returns its reply", async () => {
     const { connection, own } = connected({ caller: 'alice' });
     const mine: string[] = [];
     const reply = await connection.receive(call(1, 'steps', { progressToken: 't' }), { send: (m) => mine.push(m) });
@@ -50,7 +55,7 @@ describe('server.connect', () => {
     expect(own).toEqual([]);
   });
 
-  it('takes the caller of one message over the connection\'s (a transport that authenticates every request)', async () => {
+  it("takes the caller of one message over the connection's (a transport that authenticates every request)", async () => {
     const { connection } = connected({ caller: 'alice' });
     const auth = { id: 'bob', scopes: ['tools:read'], claims: {}, method: 'custom' as const };
     const reply = await connection.receive(JSON.stringify(call(1, 'steps')), { caller: auth });

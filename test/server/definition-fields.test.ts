@@ -6,7 +6,8 @@ import { compileResource, compileTemplate } from '../../src/server/primitives/re
 // The fields tools, resources, templates and prompts define alike are checked
 // by one set of functions (src/server/definition-fields.ts); each kind of
 // definition still names itself in the error.
-const tool = (extra: Record<string, unknown>) => () => compileTool({ name: 't', description: 'd', inputSchema: { type: 'object' }, handler: () => 'x', ...extra } as never);
+const tool = (extra: Record<string, unknown>) => () =>
+  compileTool({ name: 't', description: 'd', inputSchema: { type: 'object' }, handler: () => 'x', ...extra } as never);
 const prompt = (extra: Record<string, unknown>) => () => compilePrompt({ name: 'p', get: () => 'x', ...extra } as never);
 const resource = (extra: Record<string, unknown>) => () => compileResource({ uri: 'file:///r', name: 'r', read: () => 'x', ...extra } as never);
 const template = (extra: Record<string, unknown>) => () => compileTemplate({ uriTemplate: 'file:///{name}', name: 'r', read: () => 'x', ...extra } as never);
@@ -33,7 +34,15 @@ describe('fields every definition shares', () => {
   });
 
   it('well-formed shared fields are accepted', () => {
-    const fine = { title: 'T', description: 'D', icons: [{ src: 'https://example.com/i.png' }], _meta: { a: 1 }, timeoutMs: 1000, scopes: ['read'], visibilityScopes: ['see'] };
+    const fine = {
+      title: 'T',
+      description: 'D',
+      icons: [{ src: 'https://example.com/i.png' }],
+      _meta: { a: 1 },
+      timeoutMs: 1000,
+      scopes: ['read'],
+      visibilityScopes: ['see'],
+    };
     expect(prompt(fine)).not.toThrow();
     expect(resource(fine)).not.toThrow();
     expect(template(fine)).not.toThrow();

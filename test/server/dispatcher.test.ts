@@ -39,7 +39,9 @@ describe('modern era (2026-07-28)', () => {
   });
 
   it('rejects an unknown version with -32022 listing what it supports and echoing the request', async () => {
-    const res = await setup().request('tools/list', { _meta: { 'io.modelcontextprotocol/protocolVersion': 'v999', 'io.modelcontextprotocol/clientCapabilities': {} } });
+    const res = await setup().request('tools/list', {
+      _meta: { 'io.modelcontextprotocol/protocolVersion': 'v999', 'io.modelcontextprotocol/clientCapabilities': {} },
+    });
     expect(res.error.code).toBe(-32022);
     expect(res.error.data.requested).toBe('v999');
     expect(res.error.data.supported).toContain(MODERN);
@@ -112,7 +114,18 @@ describe('legacy era (initialize handshake)', () => {
   it('cancels an in-flight call on notifications/cancelled and sends no response', async () => {
     let aborted = false;
     const server = new ToolServer({ logger: memoryLogger().logger });
-    server.tools.add({ name: 'wait', description: 'x', inputSchema: { type: 'object' }, handler: (_a, ctx) => new Promise((resolve) => ctx.signal.addEventListener('abort', () => { aborted = true; resolve('late'); })) });
+    server.tools.add({
+      name: 'wait',
+      description: 'x',
+      inputSchema: { type: 'object' },
+      handler: (_a, ctx) =>
+        new Promise((resolve) =>
+          ctx.signal.addEventListener('abort', () => {
+            aborted = true;
+            resolve('late');
+          }),
+        ),
+    });
     const w = wire(server);
     await w.initialize();
     w.send({ jsonrpc: '2.0', id: 'c1', method: 'tools/call', params: { name: 'wait', arguments: {} } });

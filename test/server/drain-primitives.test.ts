@@ -27,15 +27,16 @@ function newGate() {
   return { opened, open };
 }
 /** Answers once the gate opens (`ms` 'gate') or after `ms`, or says so when its signal aborts first. */
-const wait = (what: string, ms: string, signal: AbortSignal) => new Promise<string>((resolve) => {
-  const timer = ms === 'gate' ? undefined : setTimeout(() => resolve(`${what} after ${ms}`), Number(ms));
-  if (ms === 'gate') void gate.opened.then(() => resolve(`${what} released`));
-  signal.addEventListener('abort', () => {
-    clearTimeout(timer);
-    aborted.push(what);
-    resolve('noticed the abort');
+const wait = (what: string, ms: string, signal: AbortSignal) =>
+  new Promise<string>((resolve) => {
+    const timer = ms === 'gate' ? undefined : setTimeout(() => resolve(`${what} after ${ms}`), Number(ms));
+    if (ms === 'gate') void gate.opened.then(() => resolve(`${what} released`));
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      aborted.push(what);
+      resolve('noticed the abort');
+    });
   });
-});
 
 async function setup() {
   aborted = [];
@@ -46,13 +47,17 @@ async function setup() {
     logger: memoryLogger().logger,
     audit: { record: (r) => void records.push(r) },
     resources: [defineResource({ uri: 'slow://fixed', name: 'fixed', read: (ctx) => wait('fixed', 'gate', ctx.signal) })],
-    resourceTemplates: [defineResourceTemplate({ uriTemplate: 'slow://ms/{ms}', name: 'slow', read: (_uri, v, ctx) => wait('read', String(v.ms), ctx.signal) })],
-    prompts: [definePrompt({
-      name: 'slow',
-      arguments: [{ name: 'ms', required: true }],
-      complete: { ms: () => new Promise((resolve) => setTimeout(() => resolve([`${++completions}`]), 60_000).unref()) },
-      get: async ({ ms }, ctx) => wait('prompt', ms, ctx.signal),
-    })],
+    resourceTemplates: [
+      defineResourceTemplate({ uriTemplate: 'slow://ms/{ms}', name: 'slow', read: (_uri, v, ctx) => wait('read', String(v.ms), ctx.signal) }),
+    ],
+    prompts: [
+      definePrompt({
+        name: 'slow',
+        arguments: [{ name: 'ms', required: true }],
+        complete: { ms: () => new Promise((resolve) => setTimeout(() => resolve([`${++completions}`]), 60_000).unref()) },
+        get: async ({ ms }, ctx) => wait('prompt', ms, ctx.signal),
+      }),
+    ],
   });
   http = await startHttp(server);
   return { server, records, http };
@@ -79,7 +84,7 @@ describe('drain waits for prompts, resources and completion', () => {
     expect([server.callsInFlight, aborted]).toEqual([0, []]);
   });
 
-  it('stops what outlives the grace: the handler\'s signal aborts and the client gets an error saying why', async () => {
+  it("stops what outlives the grace: the handler's signal aborts and the client gets an error saying why", async () => {
     const { server, http, records } = await setup();
     const read = http.modern('resources/read', { uri: 'slow://ms/60000' });
     const prompt = http.modern('prompts/get', { name: 'slow', arguments: { ms: '60000' } });
@@ -93,7 +98,11 @@ describe('drain waits for prompts, resources and completion', () => {
       expect(error.code).toBe(-32603);
       expect(error.message).toMatch(/stopped because the server is shutting down/);
     }
-    expect(records.map((r) => [r.method, r.status]).sort()).toEqual([['completion/complete', 'cancelled'], ['prompts/get', 'cancelled'], ['resources/read', 'cancelled']]);
+    expect(records.map((r) => [r.method, r.status]).sort()).toEqual([
+      ['completion/complete', 'cancelled'],
+      ['prompts/get', 'cancelled'],
+      ['resources/read', 'cancelled'],
+    ]);
   });
 
   it('refuses reads, gets and completions that arrive once it has started', async () => {
@@ -101,7 +110,11 @@ describe('drain waits for prompts, resources and completion', () => {
     const running = http.modern('resources/read', { uri: 'slow://fixed' });
     await inFlight(server, 1);
     const drain = server.drain(5_000);
-    for (const [method, params] of [['resources/read', { uri: 'slow://ms/1' }], ['prompts/get', { name: 'slow', arguments: { ms: '1' } }], ['completion/complete', { ref: { type: 'ref/prompt', name: 'slow' }, argument: { name: 'ms', value: '' } }]] as const) {
+    for (const [method, params] of [
+      ['resources/read', { uri: 'slow://ms/1' }],
+      ['prompts/get', { name: 'slow', arguments: { ms: '1' } }],
+      ['completion/complete', { ref: { type: 'ref/prompt', name: 'slow' }, argument: { name: 'ms', value: '' } }],
+    ] as const) {
       const { error } = await (await http.modern(method, params)).json();
       expect(error.message).toMatch(/^The server is shutting down; retry in a few seconds/);
     }

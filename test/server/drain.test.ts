@@ -6,15 +6,18 @@ import { memoryLogger, wire } from '../helpers/wire.js';
 
 /** A tool that answers after `ms` (from its arguments), or when its signal aborts, saying which. */
 const slow: Tool = {
-  name: 'slow', description: 'Waits.', inputSchema: { type: 'object', properties: { ms: { type: 'number' } } },
-  handler: ({ ms }: { ms: number }, ctx) => new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(`slept ${ms}`), ms);
-    ctx.signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      aborted.push(ms);
-      resolve('noticed the abort');
-    });
-  }),
+  name: 'slow',
+  description: 'Waits.',
+  inputSchema: { type: 'object', properties: { ms: { type: 'number' } } },
+  handler: ({ ms }: { ms: number }, ctx) =>
+    new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(`slept ${ms}`), ms);
+      ctx.signal.addEventListener('abort', () => {
+        clearTimeout(timer);
+        aborted.push(ms);
+        resolve('noticed the abort');
+      });
+    }),
 };
 let aborted: number[] = [];
 

@@ -10,7 +10,23 @@ function prng(seed: number) {
   };
 }
 
-const hostileValues = [null, true, 0, -1, 1.5, 1e308, '', 'x'.repeat(300), '__proto__', 'constructor', [], [1, [2]], {}, { __proto__: { polluted: 1 } }, { $ref: 'https://evil.example' }];
+const hostileValues = [
+  null,
+  true,
+  0,
+  -1,
+  1.5,
+  1e308,
+  '',
+  'x'.repeat(300),
+  '__proto__',
+  'constructor',
+  [],
+  [1, [2]],
+  {},
+  { __proto__: { polluted: 1 } },
+  { $ref: 'https://evil.example' },
+];
 
 /** Replaces one random node of a valid message with a hostile value. */
 function mutate(message: unknown, random: () => number): unknown {
@@ -39,7 +55,8 @@ describe('hostile input', () => {
   it('answers 2,000 mutated messages with well-formed JSON-RPC and keeps serving', async () => {
     const server = new ToolServer({ logger: memoryLogger().logger, audit: false });
     server.tools.add({
-      name: 'echo', description: 'Echoes text.',
+      name: 'echo',
+      description: 'Echoes text.',
       inputSchema: { type: 'object', properties: { text: { type: 'string', maxLength: 50 } }, required: ['text'], additionalProperties: false },
       handler: ({ text }) => text,
     });
@@ -50,7 +67,12 @@ describe('hostile input', () => {
       { jsonrpc: '2.0', id: 3, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } },
       { jsonrpc: '2.0', id: 4, method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: modernMeta() } },
       { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'x' } },
-      { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'echo', arguments: {}, inputResponses: { a: { action: 'accept' } }, requestState: 'x.y', _meta: modernMeta() } },
+      {
+        jsonrpc: '2.0',
+        id: 5,
+        method: 'tools/call',
+        params: { name: 'echo', arguments: {}, inputResponses: { a: { action: 'accept' } }, requestState: 'x.y', _meta: modernMeta() },
+      },
     ];
     const random = prng(42);
     for (let i = 0; i < 2000; i++) {

@@ -58,17 +58,24 @@ describe('asking for input, modern era (MRTR)', () => {
       inputRequests: { user_name: { method: 'elicitation/create', params: { message: 'What is your name?', requestedSchema: nameSchema } } },
     });
     expect(typeof first.result.requestState).toBe('string');
-    const retry = await w.modern('tools/call', {
-      name: 'greet', arguments: {},
-      inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } }, unrelated: { x: 1 } },
-      requestState: first.result.requestState,
-    }, { 'io.modelcontextprotocol/clientCapabilities': ELICIT });
+    const retry = await w.modern(
+      'tools/call',
+      {
+        name: 'greet',
+        arguments: {},
+        inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } }, unrelated: { x: 1 } },
+        requestState: first.result.requestState,
+      },
+      { 'io.modelcontextprotocol/clientCapabilities': ELICIT },
+    );
     expect(retry.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'Hello, Ada!' }] });
   });
 
   it('gathers questions asked together into one result, and carries answers across rounds', async () => {
     const tool: Tool = {
-      name: 'survey', description: 'x', inputSchema: { type: 'object' },
+      name: 'survey',
+      description: 'x',
+      inputSchema: { type: 'object' },
       handler: async (_a, ctx) => {
         const [who, roots] = await Promise.all([ctx.elicit('Who?', nameSchema), ctx.listRoots()]);
         const more = await ctx.sample({ messages: [], maxTokens: 5 });
@@ -79,16 +86,28 @@ describe('asking for input, modern era (MRTR)', () => {
     const w = setup([tool]);
     const r1 = await w.modern('tools/call', { name: 'survey', arguments: {} }, caps);
     expect(Object.keys(r1.result.inputRequests)).toEqual(['elicitation_1', 'roots_1']);
-    const r2 = await w.modern('tools/call', {
-      name: 'survey', arguments: {}, requestState: r1.result.requestState,
-      inputResponses: { elicitation_1: { action: 'accept', content: { name: 'Bo' } }, roots_1: { roots: [{ uri: 'file:///a' }] } },
-    }, caps);
+    const r2 = await w.modern(
+      'tools/call',
+      {
+        name: 'survey',
+        arguments: {},
+        requestState: r1.result.requestState,
+        inputResponses: { elicitation_1: { action: 'accept', content: { name: 'Bo' } }, roots_1: { roots: [{ uri: 'file:///a' }] } },
+      },
+      caps,
+    );
     expect(Object.keys(r2.result.inputRequests)).toEqual(['sampling_1']);
     expect(r2.result.requestState).not.toBe(r1.result.requestState);
-    const r3 = await w.modern('tools/call', {
-      name: 'survey', arguments: {}, requestState: r2.result.requestState,
-      inputResponses: { sampling_1: { role: 'assistant', content: { type: 'text', text: 'hi' }, model: 'm1' } },
-    }, caps);
+    const r3 = await w.modern(
+      'tools/call',
+      {
+        name: 'survey',
+        arguments: {},
+        requestState: r2.result.requestState,
+        inputResponses: { sampling_1: { role: 'assistant', content: { type: 'text', text: 'hi' }, model: 'm1' } },
+      },
+      caps,
+    );
     expect(r3.result.content[0].text).toBe('Bo 1 m1');
   });
 
@@ -104,7 +123,16 @@ describe('asking for input, modern era (MRTR)', () => {
     const caps = { 'io.modelcontextprotocol/clientCapabilities': ELICIT };
     expect((await w.modern('tools/call', { name: 'greet', arguments: {}, inputResponses: null }, caps)).error.code).toBe(-32602);
     const first = await w.modern('tools/call', { name: 'greet', arguments: {} }, caps);
-    const res = await w.modern('tools/call', { name: 'greet', arguments: {}, requestState: `${first.result.requestState}x`, inputResponses: { user_name: { action: 'accept', content: { name: 'Eve' } } } }, caps);
+    const res = await w.modern(
+      'tools/call',
+      {
+        name: 'greet',
+        arguments: {},
+        requestState: `${first.result.requestState}x`,
+        inputResponses: { user_name: { action: 'accept', content: { name: 'Eve' } } },
+      },
+      caps,
+    );
     expect(res.error).toMatchObject({ code: -32602, message: 'requestState integrity check failed' });
   });
 
@@ -137,9 +165,14 @@ describe('asking for input, legacy era', () => {
 describe('approval of destructive tools', () => {
   let ran = 0;
   const destroy: Tool = {
-    name: 'delete_everything', description: 'Deletes everything.', inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
+    name: 'delete_everything',
+    description: 'Deletes everything.',
+    inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
     annotations: { destructiveHint: true },
-    handler: () => { ran++; return 'deleted'; },
+    handler: () => {
+      ran++;
+      return 'deleted';
+    },
   };
   const caps = { 'io.modelcontextprotocol/clientCapabilities': ELICIT };
 
@@ -152,10 +185,16 @@ describe('approval of destructive tools', () => {
     expect(question.params.message).toContain('delete_everything');
     expect(question.params.message).toContain('"/data"');
     expect(ran).toBe(0);
-    const yes = await w.modern('tools/call', {
-      name: 'delete_everything', arguments: { path: '/data' }, requestState: first.result.requestState,
-      inputResponses: { toolwright_approval: { action: 'accept', content: { approve: true } } },
-    }, caps);
+    const yes = await w.modern(
+      'tools/call',
+      {
+        name: 'delete_everything',
+        arguments: { path: '/data' },
+        requestState: first.result.requestState,
+        inputResponses: { toolwright_approval: { action: 'accept', content: { approve: true } } },
+      },
+      caps,
+    );
     expect(yes.result.content[0].text).toBe('deleted');
     expect(ran).toBe(1);
   });
@@ -168,7 +207,11 @@ describe('approval of destructive tools', () => {
     ran = 0;
     const w = setup([destroy]);
     const first = await w.modern('tools/call', { name: 'delete_everything', arguments: {} }, caps);
-    const res = await w.modern('tools/call', { name: 'delete_everything', arguments: {}, requestState: first.result.requestState, inputResponses: { toolwright_approval: answer } }, caps);
+    const res = await w.modern(
+      'tools/call',
+      { name: 'delete_everything', arguments: {}, requestState: first.result.requestState, inputResponses: { toolwright_approval: answer } },
+      caps,
+    );
     expect(res.result.isError).toBe(true);
     expect(res.result.content[0].text).toMatch(/did not approve/);
     expect(ran).toBe(0);
@@ -185,7 +228,11 @@ describe('approval of destructive tools', () => {
     const w = setup([destroy]);
     const first = await w.modern('tools/call', { name: 'delete_everything', arguments: {} }, caps);
     const answer = { action: 'accept', ...(content === undefined ? {} : { content }) };
-    const res = await w.modern('tools/call', { name: 'delete_everything', arguments: {}, requestState: first.result.requestState, inputResponses: { toolwright_approval: answer } }, caps);
+    const res = await w.modern(
+      'tools/call',
+      { name: 'delete_everything', arguments: {}, requestState: first.result.requestState, inputResponses: { toolwright_approval: answer } },
+      caps,
+    );
     expect(res.result.isError).toBe(true);
     const text: string = res.result.content[0].text;
     expect(text).toMatch(why);
@@ -198,19 +245,33 @@ describe('approval of destructive tools', () => {
   it('lets a tool decide per call whether the call needs approval, from its arguments', async () => {
     let runs = 0;
     const perCall: Tool = {
-      name: 'maybe_destroy', description: 'x', inputSchema: { type: 'object', properties: { dry: { type: 'boolean' } } },
+      name: 'maybe_destroy',
+      description: 'x',
+      inputSchema: { type: 'object', properties: { dry: { type: 'boolean' } } },
       annotations: { destructiveHint: true }, // a hint for clients; the hook decides for the server
       needsApproval: (args) => args.dry !== true,
-      handler: () => { runs++; return 'done'; },
+      handler: () => {
+        runs++;
+        return 'done';
+      },
     };
-    const throwing: Tool = { ...perCall, name: 'undecided', annotations: {}, needsApproval: () => { throw new Error('cannot tell'); } };
+    const throwing: Tool = {
+      ...perCall,
+      name: 'undecided',
+      annotations: {},
+      needsApproval: () => {
+        throw new Error('cannot tell');
+      },
+    };
     const w = setup([perCall, throwing]);
     expect((await w.modern('tools/call', { name: 'maybe_destroy', arguments: { dry: true } }, caps)).result.content[0].text).toBe('done');
     expect((await w.modern('tools/call', { name: 'maybe_destroy', arguments: { dry: false } }, caps)).result.resultType).toBe('input_required');
     expect((await w.modern('tools/call', { name: 'undecided', arguments: {} }, caps)).result.resultType).toBe('input_required');
     expect(runs).toBe(1);
     // The server's mode still wins: 'always' asks even where the hook would not.
-    expect((await setup([perCall], { approval: 'always' }).modern('tools/call', { name: 'maybe_destroy', arguments: { dry: true } }, caps)).result.resultType).toBe('input_required');
+    expect(
+      (await setup([perCall], { approval: 'always' }).modern('tools/call', { name: 'maybe_destroy', arguments: { dry: true } }, caps)).result.resultType,
+    ).toBe('input_required');
     expect(() => setup([{ ...perCall, needsApproval: 'no' as never }])).toThrow(/needsApproval must be a function/);
   });
 

@@ -7,7 +7,8 @@ import { startHttp } from '../helpers/http.js';
 import { memoryLogger, modernMeta, wire } from '../helpers/wire.js';
 
 const echo: Tool = {
-  name: 'echo', description: 'Echoes text.',
+  name: 'echo',
+  description: 'Echoes text.',
   inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
   handler: ({ text }) => text,
 };
@@ -28,7 +29,9 @@ describe('rate limits', () => {
 
   it('keeps separate buckets per tool, and tool-specific rules win', async () => {
     const other: Tool = { ...echo, name: 'other' };
-    const { modern } = setup([echo, other], { limits: { rateLimit: { perTool: { points: 1, durationSeconds: 60 }, tools: { other: { points: 3, durationSeconds: 60 } } } } });
+    const { modern } = setup([echo, other], {
+      limits: { rateLimit: { perTool: { points: 1, durationSeconds: 60 }, tools: { other: { points: 3, durationSeconds: 60 } } } },
+    });
     await modern('tools/call', { name: 'echo', arguments: { text: 'x' } });
     expect((await modern('tools/call', { name: 'echo', arguments: { text: 'x' } })).result.isError).toBe(true);
     for (let i = 0; i < 3; i++) expect((await modern('tools/call', { name: 'other', arguments: { text: 'x' } })).result.isError).toBeUndefined();
@@ -44,14 +47,20 @@ describe('rate limits', () => {
 /** Sends `count` echo calls as `principal` through a session of its own, 50 at a time (under the concurrency cap); the answers' texts. */
 async function callsAs(server: ToolServer, principal: string | undefined, count: number, tool = 'echo'): Promise<string[]> {
   const waiting = new Map<number, (text: string) => void>();
-  const session = new MessageStreamSession(server, (json) => {
-    const msg = JSON.parse(json);
-    waiting.get(msg.id)?.(msg.result.isError ? msg.result.content[0].text : 'ok');
-  }, 'memory', principal);
-  const call = (id: number) => new Promise<string>((resolve) => {
-    waiting.set(id, resolve);
-    session.receive(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: tool, arguments: { text: 'x' }, _meta: modernMeta() } }));
-  });
+  const session = new MessageStreamSession(
+    server,
+    (json) => {
+      const msg = JSON.parse(json);
+      waiting.get(msg.id)?.(msg.result.isError ? msg.result.content[0].text : 'ok');
+    },
+    'memory',
+    principal,
+  );
+  const call = (id: number) =>
+    new Promise<string>((resolve) => {
+      waiting.set(id, resolve);
+      session.receive(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: tool, arguments: { text: 'x' }, _meta: modernMeta() } }));
+    });
   const texts: string[] = [];
   for (let at = 0; at < count; at += 50) {
     texts.push(...(await Promise.all(Array.from({ length: Math.min(50, count - at) }, (_, i) => call(at + i)))));
@@ -81,9 +90,19 @@ describe('rate limits by default (tools.mdx: servers MUST rate limit tool invoca
   });
 
   it('keep the defaults a partial setting leaves out; false switches one rule off', async () => {
-    const server = new ToolServer({ logger: memoryLogger().logger, audit: false, tools: [echo], limits: { rateLimit: { perTool: { points: 5000, durationSeconds: 60 } } } });
+    const server = new ToolServer({
+      logger: memoryLogger().logger,
+      audit: false,
+      tools: [echo],
+      limits: { rateLimit: { perTool: { points: 5000, durationSeconds: 60 } } },
+    });
     expect((await callsAs(server, undefined, 1201))[1200]).toMatch(/for this caller \(1200 calls per 60 s\)/);
-    const perToolOnly = new ToolServer({ logger: memoryLogger().logger, audit: false, tools: [echo], limits: { rateLimit: { perPrincipal: false, perTool: { points: 1300, durationSeconds: 60 } } } });
+    const perToolOnly = new ToolServer({
+      logger: memoryLogger().logger,
+      audit: false,
+      tools: [echo],
+      limits: { rateLimit: { perPrincipal: false, perTool: { points: 1300, durationSeconds: 60 } } },
+    });
     const texts = await callsAs(perToolOnly, undefined, 1301);
     expect(texts.slice(0, 1300).every((t) => t === 'ok')).toBe(true);
     expect(texts[1300]).toMatch(/for tool echo \(1300 calls per 60 s\)/);
@@ -94,15 +113,25 @@ describe('rate limits by default (tools.mdx: servers MUST rate limit tool invoca
     expect((await callsAs(server, undefined, 1300)).every((t) => t === 'ok')).toBe(true);
   });
 
-  it('do not let a caller over its own limit spend the tool\'s shared budget', async () => {
-    const server = new ToolServer({ logger: memoryLogger().logger, audit: false, tools: [echo], limits: { rateLimit: { perPrincipal: { points: 1, durationSeconds: 60 }, perTool: { points: 3, durationSeconds: 60 } } } });
+  it("do not let a caller over its own limit spend the tool's shared budget", async () => {
+    const server = new ToolServer({
+      logger: memoryLogger().logger,
+      audit: false,
+      tools: [echo],
+      limits: { rateLimit: { perPrincipal: { points: 1, durationSeconds: 60 }, perTool: { points: 3, durationSeconds: 60 } } },
+    });
     await callsAs(server, 'greedy', 50); // one allowed, 49 refused by its own limit
     expect(await callsAs(server, 'a', 1)).toEqual(['ok']);
     expect(await callsAs(server, 'b', 1)).toEqual(['ok']);
   });
 
   it('keep a caller named "anonymous" apart from unauthenticated callers', async () => {
-    const server = new ToolServer({ logger: memoryLogger().logger, audit: false, tools: [echo], limits: { rateLimit: { perPrincipal: { points: 1, durationSeconds: 60 } } } });
+    const server = new ToolServer({
+      logger: memoryLogger().logger,
+      audit: false,
+      tools: [echo],
+      limits: { rateLimit: { perPrincipal: { points: 1, durationSeconds: 60 } } },
+    });
     expect(await callsAs(server, undefined, 1)).toEqual(['ok']);
     expect(await callsAs(server, 'anonymous', 1)).toEqual(['ok']);
   });
@@ -115,7 +144,12 @@ describe('rate limits by default (tools.mdx: servers MUST rate limit tool invoca
 
 describe('a rate-limited call over HTTP', () => {
   it('answers JSON with a Retry-After header in seconds; an allowed call has none', async () => {
-    const server = new ToolServer({ logger: memoryLogger().logger, audit: false, tools: [echo], limits: { rateLimit: { perTool: { points: 1, durationSeconds: 30 } } } });
+    const server = new ToolServer({
+      logger: memoryLogger().logger,
+      audit: false,
+      tools: [echo],
+      limits: { rateLimit: { perTool: { points: 1, durationSeconds: 30 } } },
+    });
     const http = await startHttp(server);
     try {
       const allowed = await http.modern('tools/call', { name: 'echo', arguments: { text: 'x' } });
@@ -140,7 +174,9 @@ describe('concurrency', () => {
     let running = 0;
     let peak = 0;
     const slow: Tool = {
-      name: 'slow', description: 'x', inputSchema: { type: 'object' },
+      name: 'slow',
+      description: 'x',
+      inputSchema: { type: 'object' },
       handler: async () => {
         peak = Math.max(peak, ++running);
         await new Promise((r) => setTimeout(r, 5));
@@ -182,7 +218,9 @@ describe('sizes', () => {
 
   it('stores binary content as a blob', async () => {
     const data = Buffer.alloc(8192, 7).toString('base64');
-    const { modern } = setup([{ ...echo, handler: () => ({ content: [{ type: 'image', data, mimeType: 'image/png' }] }) }], { limits: { maxResultBytes: 4096 } });
+    const { modern } = setup([{ ...echo, handler: () => ({ content: [{ type: 'image', data, mimeType: 'image/png' }] }) }], {
+      limits: { maxResultBytes: 4096 },
+    });
     const link = (await modern('tools/call', { name: 'echo', arguments: { text: '' } })).result.content[0];
     expect(link).toMatchObject({ type: 'resource_link', mimeType: 'image/png' });
     expect((await modern('resources/read', { uri: link.uri })).result.contents[0].blob).toBe(data);

@@ -39,21 +39,37 @@ describe('changing tools at run time', () => {
 describe('subscriptions/listen (modern)', () => {
   it('acknowledges first, then sends tagged list changes, coalescing one tick of changes', async () => {
     const { server, send, written } = setup();
-    send({ jsonrpc: '2.0', id: 'sub-1', method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true, unheardOfListChanged: true }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } });
+    send({
+      jsonrpc: '2.0',
+      id: 'sub-1',
+      method: 'subscriptions/listen',
+      params: {
+        notifications: { toolsListChanged: true, unheardOfListChanged: true },
+        _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} },
+      },
+    });
     expect(written[0]).toEqual({
-      jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged',
+      jsonrpc: '2.0',
+      method: 'notifications/subscriptions/acknowledged',
       params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 'sub-1' }, notifications: { toolsListChanged: true } },
     });
     server.tools.add(tool('d'));
     server.tools.remove('a');
     await tick();
     const changes = written.filter((m) => m.method === 'notifications/tools/list_changed');
-    expect(changes).toEqual([{ jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 'sub-1' } } }]);
+    expect(changes).toEqual([
+      { jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 'sub-1' } } },
+    ]);
   });
 
   it('sends nothing the client did not ask for', async () => {
     const { server, send, written } = setup();
-    send({ jsonrpc: '2.0', id: 2, method: 'subscriptions/listen', params: { notifications: {}, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } });
+    send({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'subscriptions/listen',
+      params: { notifications: {}, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
+    });
     server.tools.add(tool('d'));
     await tick();
     expect(written.map((m) => m.method)).toEqual(['notifications/subscriptions/acknowledged']);
@@ -69,11 +85,15 @@ describe('subscriptions/listen (modern)', () => {
     server.close();
     await tick();
     expect(written.filter((m) => 'id' in m)).toEqual([
-      { jsonrpc: '2.0', id: 2, result: { resultType: 'complete', _meta: { 'io.modelcontextprotocol/subscriptionId': 2, 'io.modelcontextprotocol/serverInfo': expect.any(Object) } } },
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        result: { resultType: 'complete', _meta: { 'io.modelcontextprotocol/subscriptionId': 2, 'io.modelcontextprotocol/serverInfo': expect.any(Object) } },
+      },
     ]);
     server.tools.add(tool('late'));
     await tick();
-    expect(written.filter((m) => m.method === "notifications/tools/list_changed")).toEqual([]);
+    expect(written.filter((m) => m.method === 'notifications/tools/list_changed')).toEqual([]);
   });
 
   it('refuses a listen without a notifications filter', async () => {

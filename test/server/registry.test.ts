@@ -42,16 +42,22 @@ describe('tool registration', () => {
   });
 
   it('rejects schemas that do not compile, naming the field', () => {
-    expect(() => newServer().tools.add(tool('a', { inputSchema: { type: 'object', properties: { n: { type: 'nonsense' } } } }))).toThrow(/inputSchema\.properties\.n\.type: "nonsense" is not a JSON Schema type/);
+    expect(() => newServer().tools.add(tool('a', { inputSchema: { type: 'object', properties: { n: { type: 'nonsense' } } } }))).toThrow(
+      /inputSchema\.properties\.n\.type: "nonsense" is not a JSON Schema type/,
+    );
     expect(() => newServer().tools.add(tool('a', { outputSchema: { $ref: 'https://evil.example/x' } }))).toThrow(/outputSchema: .*network references/);
   });
 
   it('rejects, at registration, schemas that pass the meta-schema but could not compile', () => {
     const badPattern = tool('a', { inputSchema: { type: 'object', properties: { code: { type: 'string', pattern: '[a-z' } } } });
     expect(() => newServer().tools.add(badPattern)).toThrow(ToolDefinitionError);
-    expect(() => newServer().tools.add(badPattern)).toThrow(/inputSchema: the schema does not compile: \/properties\/code\/pattern: Invalid regular expression/);
+    expect(() => newServer().tools.add(badPattern)).toThrow(
+      /inputSchema: the schema does not compile: \/properties\/code\/pattern: Invalid regular expression/,
+    );
     const danglingRef = tool('b', { outputSchema: { type: 'object', properties: { r: { $ref: '#/$defs/missing' } } } });
-    expect(() => newServer().tools.add(danglingRef)).toThrow(/outputSchema: the schema does not compile: \/properties\/r\/\$ref: "#\/\$defs\/missing" does not resolve/);
+    expect(() => newServer().tools.add(danglingRef)).toThrow(
+      /outputSchema: the schema does not compile: \/properties\/r\/\$ref: "#\/\$defs\/missing" does not resolve/,
+    );
     const server = newServer();
     expect(() => server.tools.add(tool('ok'), badPattern)).toThrow(ToolDefinitionError);
     expect(server.tools.names()).toEqual([]);

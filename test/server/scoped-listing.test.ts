@@ -6,7 +6,13 @@ import { ToolRegistry } from '../../src/server/registry.js';
 import { ScopedToolListing } from '../../src/server/scoped-listing.js';
 import type { Tool } from '../../src/server/tool.js';
 
-const tool = (name: string, scopes?: string[]): Tool => ({ name, description: name, inputSchema: { type: 'object' }, handler: () => name, ...(scopes ? { scopes } : {}) });
+const tool = (name: string, scopes?: string[]): Tool => ({
+  name,
+  description: name,
+  inputSchema: { type: 'object' },
+  handler: () => name,
+  ...(scopes ? { scopes } : {}),
+});
 const caller = (scopes: string[], id = 'x'): AuthInfo => ({ id, scopes, claims: {}, method: 'jwt' });
 
 function setup() {
@@ -24,7 +30,7 @@ function setup() {
 }
 
 describe('tools/list pages per scope set', () => {
-  it('builds a scope set\'s list once, shared by every caller with the same relevant scopes', () => {
+  it("builds a scope set's list once, shared by every caller with the same relevant scopes", () => {
     const { page, checks } = setup();
     expect(page(caller(['r']))).toEqual(['open', 'read']);
     const after = checks();
@@ -57,7 +63,7 @@ it('refuses a tool whose scopes are not scope strings', () => {
 });
 
 describe('resources/list and prompts/list pages per scope set', () => {
-  it('builds each scope set\'s resource page once, shared by tokens with the same relevant scopes, and rebuilds on change', async () => {
+  it("builds each scope set's resource page once, shared by tokens with the same relevant scopes, and rebuilds on change", async () => {
     const { ResourceRegistry } = await import('../../src/server/primitives/resources/registry.js');
     const { ScopedListing } = await import('../../src/server/scoped-listing.js');
     const resources = new ResourceRegistry().add(
@@ -66,10 +72,18 @@ describe('resources/list and prompts/list pages per scope set', () => {
     );
     const policy = new ScopePolicy();
     let checks = 0;
-    const listing = new ScopedListing(resources, 'resources', 100, { ttlMs: 1000, cacheScope: 'public' }, new ResultEncoder({ name: 't', version: '1' }), policy, (r) => {
-      checks++;
-      return policy.resourceRequirement(r.scope);
-    });
+    const listing = new ScopedListing(
+      resources,
+      'resources',
+      100,
+      { ttlMs: 1000, cacheScope: 'public' },
+      new ResultEncoder({ name: 't', version: '1' }),
+      policy,
+      (r) => {
+        checks++;
+        return policy.resourceRequirement(r.scope);
+      },
+    );
     const page = (auth?: AuthInfo) => JSON.parse(listing.pageJson('modern', undefined, auth));
     expect(page(caller(['docs'])).resources.map((r: { uri: string }) => r.uri)).toEqual(['a://open', 'a://docs']);
     const after = checks;

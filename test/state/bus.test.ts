@@ -10,7 +10,15 @@ import { until } from '../helpers/until.js';
 import { wire } from '../helpers/wire.js';
 
 const tool = (name: string) => ({ name, description: 'd', inputSchema: { type: 'object' as const }, handler: () => 'ok' });
-const listen = { jsonrpc: '2.0', id: 'sub', method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } };
+const listen = {
+  jsonrpc: '2.0',
+  id: 'sub',
+  method: 'subscriptions/listen',
+  params: {
+    notifications: { toolsListChanged: true },
+    _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} },
+  },
+};
 const changes = (written: Array<Record<string, any>>) => written.filter((m) => m.method === 'notifications/tools/list_changed').length;
 
 describe('InProcessEventBus', () => {
@@ -61,12 +69,16 @@ afterAll(() => redis?.destroy());
 
 /** Publishes until the listener has heard it (the subscriber connection may still be connecting or resubscribing). */
 async function publishUntilHeard(bus: RedisEventBus, heard: () => boolean, event: BusEvent): Promise<void> {
-  await until(async () => {
-    if (heard()) return true;
-    await bus.publish(event).catch(() => undefined);
-    await new Promise((r) => setTimeout(r, 50));
-    return heard();
-  }, 'the event to arrive', 20_000);
+  await until(
+    async () => {
+      if (heard()) return true;
+      await bus.publish(event).catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 50));
+      return heard();
+    },
+    'the event to arrive',
+    20_000,
+  );
 }
 
 describe.skipIf(!REDIS_SERVER)('RedisEventBus and RedisSessionRecords (a real redis-server)', () => {

@@ -20,7 +20,13 @@ let ids = 0;
 async function rpc(url: string, method: string, params: Msg, name: string, meta: Msg = {}): Promise<Msg> {
   const res = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': method, 'mcp-name': name },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': MODERN,
+      'mcp-method': method,
+      'mcp-name': name,
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: ++ids, method, params: { ...params, _meta: modernMeta(meta) } }),
   });
   return (await res.json()) as Msg;
@@ -54,13 +60,18 @@ describe.skipIf(!REDIS_SERVER)('two `toolwright serve --http` processes sharing 
     };
     writeFileSync(join(cwd, 'toolwright.config.json'), JSON.stringify(config));
     const env = { TOOLWRIGHT_AUDIT_DIR: '', TEST_REDIS_URL: redis.url, TEST_REQUEST_STATE_SECRET: `secret-${process.pid}-${Date.now()}` };
-    const [a, b] = await Promise.all([startHttpServe(['--config', 'toolwright.config.json'], { cwd, env }), startHttpServe(['--config', 'toolwright.config.json'], { cwd, env })]);
+    const [a, b] = await Promise.all([
+      startHttpServe(['--config', 'toolwright.config.json'], { cwd, env }),
+      startHttpServe(['--config', 'toolwright.config.json'], { cwd, env }),
+    ]);
     expect(a.stderr()).toContain(`shared state in redis://127.0.0.1:${redis.port} (keys serve-${process.pid}:*)`);
 
     const answers: Msg[] = [];
     for (let i = 0; i < 16; i++) answers.push(await sum(i % 2 ? b.url : a.url));
     const served = answers.filter((m) => m.result && !m.result.isError).length;
-    const limited = answers.filter((m) => m.result?.isError && /Rate limit exceeded for tool calculate_sum \(10 calls per 60 s\)/.test(m.result.content[0].text)).length;
+    const limited = answers.filter(
+      (m) => m.result?.isError && /Rate limit exceeded for tool calculate_sum \(10 calls per 60 s\)/.test(m.result.content[0].text),
+    ).length;
     expect({ served, limited }).toEqual({ served: 10, limited: 6 });
 
     const made = await rpc(a.url, 'tools/call', { name: 'big', arguments: {} }, 'big');
@@ -72,7 +83,13 @@ describe.skipIf(!REDIS_SERVER)('two `toolwright serve --http` processes sharing 
     const elicit = { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
     const asked = await rpc(a.url, 'tools/call', { name: 'greet', arguments: {} }, 'greet', elicit);
     expect(asked.result.resultType).toBe('input_required');
-    const retried = await rpc(b.url, 'tools/call', { name: 'greet', arguments: {}, requestState: asked.result.requestState, inputResponses: { who: { action: 'accept', content: { name: 'Ada' } } } }, 'greet', elicit);
+    const retried = await rpc(
+      b.url,
+      'tools/call',
+      { name: 'greet', arguments: {}, requestState: asked.result.requestState, inputResponses: { who: { action: 'accept', content: { name: 'Ada' } } } },
+      'greet',
+      elicit,
+    );
     expect(retried.result.content[0].text).toBe('Hello, Ada');
 
     await redis.stop();

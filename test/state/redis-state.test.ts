@@ -35,10 +35,20 @@ const tools: ToolServerOptions['tools'] = [
 ];
 
 /** Two instances of one deployment (same Redis, same key prefix), as behind a load balancer. */
-async function instances(options: Partial<ToolServerOptions> = {}, state: Partial<NonNullable<ToolServerOptions['state']>> = {}): Promise<[ToolServer, ToolServer]> {
+async function instances(
+  options: Partial<ToolServerOptions> = {},
+  state: Partial<NonNullable<ToolServerOptions['state']>> = {},
+): Promise<[ToolServer, ToolServer]> {
   const keyPrefix = `t${++prefixes}-${process.pid}`;
   const make = () => {
-    const server = new ToolServer({ logger: memoryLogger().logger, audit: false, tasks: false, tools, limits: { maxResultBytes: 1_000, ...options.limits }, state: { redis: redis.url, keyPrefix, ...state } });
+    const server = new ToolServer({
+      logger: memoryLogger().logger,
+      audit: false,
+      tasks: false,
+      tools,
+      limits: { maxResultBytes: 1_000, ...options.limits },
+      state: { redis: redis.url, keyPrefix, ...state },
+    });
     servers.push(server);
     return server;
   };
@@ -139,10 +149,14 @@ describe.skipIf(!REDIS_SERVER)('shared state in Redis (state.redis)', () => {
   });
 
   it('answers each call exactly once when Redis is killed while calls are in flight', async () => {
-    const [a] = await instances({ limits: { rateLimit: { perPrincipal: { points: 1_000, durationSeconds: 60 }, perTool: { points: 1_000, durationSeconds: 60 } } } });
+    const [a] = await instances({
+      limits: { rateLimit: { perPrincipal: { points: 1_000, durationSeconds: 60 }, perTool: { points: 1_000, durationSeconds: 60 } } },
+    });
     const extra: string[] = [];
     const connection = a.connect({ transport: 'test', caller: 'alice', send: (m) => extra.push(m) });
-    const replies = Array.from({ length: 60 }, (_, i) => connection.receive({ jsonrpc: '2.0', id: `c${i}`, method: 'tools/call', params: { name: 'echo', arguments: {}, _meta: modernMeta() } }));
+    const replies = Array.from({ length: 60 }, (_, i) =>
+      connection.receive({ jsonrpc: '2.0', id: `c${i}`, method: 'tools/call', params: { name: 'echo', arguments: {}, _meta: modernMeta() } }),
+    );
     await redis.stop();
     const answers = (await Promise.all(replies)).map((r) => JSON.parse(r!.json) as Msg);
     connection.close();

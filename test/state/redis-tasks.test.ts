@@ -32,7 +32,10 @@ describe.skipIf(!REDIS_SERVER)('RedisTaskStore (a real redis-server)', () => {
     await a.create(task('t1', 'alice'));
     expect((await b.get('t1', 'alice'))?.status).toBe('working');
     expect(await b.get('t1', 'bob')).toBeUndefined();
-    const [one, two] = await Promise.all([a.update('t1', { status: 'completed', result: { content: [] } }), b.update('t1', { status: 'cancelled', statusMessage: 'stop' })]);
+    const [one, two] = await Promise.all([
+      a.update('t1', { status: 'completed', result: { content: [] } }),
+      b.update('t1', { status: 'cancelled', statusMessage: 'stop' }),
+    ]);
     const final = await a.get('t1', 'alice');
     expect(['completed', 'cancelled']).toContain(final?.status);
     expect([one?.status, two?.status]).toEqual([final?.status, final?.status]);

@@ -8,7 +8,12 @@ import { ToolServer } from '../../src/server/server.js';
 import { createInMemoryPair } from '../../src/testing.js';
 import { tempDir } from '../helpers/temp.js';
 
-const echo = { name: 'echo', description: 'Echoes.', inputSchema: { type: 'object', properties: { text: { type: 'string' } } }, handler: ({ text }: { text?: string }) => text ?? '' };
+const echo = {
+  name: 'echo',
+  description: 'Echoes.',
+  inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+  handler: ({ text }: { text?: string }) => text ?? '',
+};
 
 /** Runs `body` in `dir` as the working directory, with no $TOOLWRIGHT_AUDIT_DIR (a user's test run). */
 async function inDirectory(dir: string, body: () => Promise<void>): Promise<void> {

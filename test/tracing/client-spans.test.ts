@@ -11,8 +11,20 @@ function makeServer() {
     logger: memoryLogger().logger,
     audit: false,
     tools: [
-      { name: 'get_weather', description: 'weather', inputSchema: { type: 'object', properties: { city: { type: 'string' } } }, handler: ({ city }: { city: string }) => `sunny in ${city}` },
-      { name: 'fail', description: 'isError', inputSchema: { type: 'object' }, handler: () => { throw new ToolError('no'); } },
+      {
+        name: 'get_weather',
+        description: 'weather',
+        inputSchema: { type: 'object', properties: { city: { type: 'string' } } },
+        handler: ({ city }: { city: string }) => `sunny in ${city}`,
+      },
+      {
+        name: 'fail',
+        description: 'isError',
+        inputSchema: { type: 'object' },
+        handler: () => {
+          throw new ToolError('no');
+        },
+      },
     ],
   });
 }
@@ -52,10 +64,21 @@ describe('a CLIENT span per request, parent of the server span across a real HTT
       expect(clientSpan.attributes['mcp.session.id']).toEqual(expect.any(String));
       expect(serverSpan.attributes['mcp.session.id']).toBe(clientSpan.attributes['mcp.session.id']);
       // The handshake is traced too.
-      expect(otel.spans().filter((s) => s.name === 'initialize').map((s) => s.kind).sort()).toEqual([SpanKind.SERVER, SpanKind.CLIENT].sort());
+      expect(
+        otel
+          .spans()
+          .filter((s) => s.name === 'initialize')
+          .map((s) => s.kind)
+          .sort(),
+      ).toEqual([SpanKind.SERVER, SpanKind.CLIENT].sort());
     }
     const points = await otel.histogram('mcp.client.operation.duration');
-    expect(points).toContainEqual(expect.objectContaining({ attributes: expect.objectContaining({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'get_weather', 'server.address': '127.0.0.1' }), count: 1 }));
+    expect(points).toContainEqual(
+      expect.objectContaining({
+        attributes: expect.objectContaining({ 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'get_weather', 'server.address': '127.0.0.1' }),
+        count: 1,
+      }),
+    );
   });
 
   it('an isError result is error.type tool_error on the client span too', async () => {

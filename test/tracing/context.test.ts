@@ -41,7 +41,12 @@ describe('the server span parent: _meta first, then HTTP headers', () => {
 
   it('ignores what is not trace context: non-string values, malformed traceparents, inherited keys', () => {
     registerOtel();
-    for (const meta of [{ traceparent: 42 }, { traceparent: '00-zz-yy-01' }, { traceparent: `00-${'0'.repeat(32)}-${'0'.repeat(16)}-01` }, JSON.parse('{"__proto__": {"traceparent": "00-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa-aaaaaaaaaaaaaaa1-01"}}')]) {
+    for (const meta of [
+      { traceparent: 42 },
+      { traceparent: '00-zz-yy-01' },
+      { traceparent: `00-${'0'.repeat(32)}-${'0'.repeat(16)}-01` },
+      JSON.parse('{"__proto__": {"traceparent": "00-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa-aaaaaaaaaaaaaaa1-01"}}'),
+    ]) {
       const parent = serverParent(meta, undefined);
       expect(parentOf(parent)).toBeUndefined();
     }

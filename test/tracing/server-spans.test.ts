@@ -42,10 +42,14 @@ function makeServer(options: ToolServerOptions = {}) {
 /** A connection as stdio serves one (newline-delimited JSON on a pipe), in process. */
 function stdio(server: ToolServer) {
   const waiters = new Map<unknown, (m: Msg) => void>();
-  const session = new MessageStreamSession(server, (json) => {
-    const msg = JSON.parse(json) as Msg;
-    if ('id' in msg) waiters.get(msg.id)?.(msg);
-  }, 'stdio');
+  const session = new MessageStreamSession(
+    server,
+    (json) => {
+      const msg = JSON.parse(json) as Msg;
+      if ('id' in msg) waiters.get(msg.id)?.(msg);
+    },
+    'stdio',
+  );
   let nextId = 1;
   const request = (method: string, params?: Msg): Promise<Msg> => {
     const id = nextId++;
@@ -73,7 +77,12 @@ const B = { traceId: 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', spanId: 'bbbbbbbbbbbbbb
 
 describe('a SERVER span per request, named and attributed by the MCP conventions', () => {
   it.each([
-    ['tools/call', { name: 'get_weather', arguments: { city: 'Oslo' } }, 'tools/call get_weather', { 'gen_ai.tool.name': 'get_weather', 'gen_ai.operation.name': 'execute_tool' }],
+    [
+      'tools/call',
+      { name: 'get_weather', arguments: { city: 'Oslo' } },
+      'tools/call get_weather',
+      { 'gen_ai.tool.name': 'get_weather', 'gen_ai.operation.name': 'execute_tool' },
+    ],
     ['tools/list', {}, 'tools/list', {}],
     ['prompts/get', { name: 'review', arguments: { who: 'ada' } }, 'prompts/get review', { 'gen_ai.prompt.name': 'review' }],
     ['resources/read', { uri: 'docs://a' }, 'resources/read', { 'mcp.resource.uri': 'docs://a' }],
@@ -99,9 +108,19 @@ describe('a SERVER span per request, named and attributed by the MCP conventions
     const sessionId = await h.initialize();
     await (await h.legacy(sessionId, 'tools/call', { name: 'get_weather', arguments: { city: 'Oslo' } })).json();
     const init = otel.span('initialize');
-    expect(init.attributes).toMatchObject({ 'mcp.method.name': 'initialize', 'network.transport': 'tcp', 'network.protocol.name': 'http', 'client.address': expect.stringMatching(/127\.0\.0\.1/) });
+    expect(init.attributes).toMatchObject({
+      'mcp.method.name': 'initialize',
+      'network.transport': 'tcp',
+      'network.protocol.name': 'http',
+      'client.address': expect.stringMatching(/127\.0\.0\.1/),
+    });
     const call = otel.span('tools/call get_weather');
-    expect(call.attributes).toMatchObject({ 'mcp.session.id': sessionId, 'mcp.protocol.version': '2025-11-25', 'gen_ai.tool.name': 'get_weather', 'client.port': expect.any(Number) });
+    expect(call.attributes).toMatchObject({
+      'mcp.session.id': sessionId,
+      'mcp.protocol.version': '2025-11-25',
+      'gen_ai.tool.name': 'get_weather',
+      'client.port': expect.any(Number),
+    });
   });
 
   it('spans the tool starts are children of the request span', async () => {
@@ -183,7 +202,10 @@ describe('opt-ins and switches', () => {
 
   it('records arguments and results when asked', async () => {
     const otel = registerOtel();
-    await stdio(makeServer({ tracing: { recordArguments: true, recordResults: true } })).modern('tools/call', { name: 'get_weather', arguments: { city: 'Oslo' } });
+    await stdio(makeServer({ tracing: { recordArguments: true, recordResults: true } })).modern('tools/call', {
+      name: 'get_weather',
+      arguments: { city: 'Oslo' },
+    });
     const span = otel.span('tools/call get_weather');
     expect(JSON.parse(span.attributes['gen_ai.tool.call.arguments'] as string)).toEqual({ city: 'Oslo' });
     expect(JSON.parse(span.attributes['gen_ai.tool.call.result'] as string)).toMatchObject({ content: [{ type: 'text', text: 'sunny in Oslo' }] });
@@ -193,12 +215,14 @@ describe('opt-ins and switches', () => {
     const otel = registerOtel();
     const server = makeServer({
       tracing: { recordArguments: true },
-      tools: [{
-        name: 'login',
-        description: 'd',
-        inputSchema: { type: 'object', properties: { user: { type: 'string' }, pin: { type: 'string', 'x-sensitive': true }, password: { type: 'string' } } },
-        handler: () => 'ok',
-      }],
+      tools: [
+        {
+          name: 'login',
+          description: 'd',
+          inputSchema: { type: 'object', properties: { user: { type: 'string' }, pin: { type: 'string', 'x-sensitive': true }, password: { type: 'string' } } },
+          handler: () => 'ok',
+        },
+      ],
     });
     await stdio(server).modern('tools/call', { name: 'login', arguments: { user: 'ada', pin: '1234', password: 'hunter2' } });
     const recorded = JSON.parse(otel.span('tools/call login').attributes['gen_ai.tool.call.arguments'] as string);
@@ -223,7 +247,17 @@ describe('mcp.server.operation.duration', () => {
     const points = await otel.histogram('mcp.server.operation.duration');
     expect(points).toEqual(
       expect.arrayContaining([
-        { attributes: { 'mcp.method.name': 'tools/call', 'mcp.protocol.version': '2026-07-28', 'gen_ai.tool.name': 'get_weather', 'gen_ai.operation.name': 'execute_tool', 'network.transport': 'pipe' }, count: 2, boundaries: [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300] },
+        {
+          attributes: {
+            'mcp.method.name': 'tools/call',
+            'mcp.protocol.version': '2026-07-28',
+            'gen_ai.tool.name': 'get_weather',
+            'gen_ai.operation.name': 'execute_tool',
+            'network.transport': 'pipe',
+          },
+          count: 2,
+          boundaries: [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300],
+        },
         expect.objectContaining({ attributes: expect.objectContaining({ 'gen_ai.tool.name': 'fail', 'error.type': 'tool_error' }), count: 1 }),
       ]),
     );
@@ -234,10 +268,18 @@ describe('a task and the call that created it', () => {
   it("the task's tool spans are children of the tools/call span, and its tasks/get spans link to it", async () => {
     const otel = registerOtel();
     const server = makeServer({
-      tools: [{ name: 'report', description: 'slow', inputSchema: { type: 'object' }, task: 'always', handler: async () => {
-        trace.getTracer('tool').startSpan('build report').end();
-        return 'done';
-      } }],
+      tools: [
+        {
+          name: 'report',
+          description: 'slow',
+          inputSchema: { type: 'object' },
+          task: 'always',
+          handler: async () => {
+            trace.getTracer('tool').startSpan('build report').end();
+            return 'done';
+          },
+        },
+      ],
     });
     const s = stdio(server);
     const created = await s.modern('tools/call', { name: 'report', arguments: {} }, WITH_TASKS);

@@ -26,7 +26,13 @@ describe('a cached bearer token', () => {
       const { access_token } = await as.token({ resource: http.url });
       const call = (authorization: string, path = '') =>
         rawRequest(`${http.url}${path}`, {
-          headers: { authorization, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list' },
+          headers: {
+            authorization,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': MODERN,
+            'mcp-method': 'tools/list',
+          },
           body,
         });
       // First use verifies and caches it.
@@ -54,28 +60,47 @@ describe('one keep-alive connection', () => {
   // The server remembers the last Authorization header of a connection (to skip hashing a token
   // it sees again). That memo must never stand in for the token: another token on the same
   // connection is judged on its own, and an expired one is refused though the connection knew it.
-  it('judges each request\'s own token: a switch is seen, a bad token refused, an expired one refused', async () => {
+  it("judges each request's own token: a switch is seen, a bad token refused, an expired one refused", async () => {
     as.tokenTtlSeconds = 2;
-    const server = new ToolServer({ tools: [{ name: 'scopes', description: 'Names the granted scopes.', inputSchema: { type: 'object' }, handler: (_a, ctx) => (ctx.auth?.scopes ?? []).join(' ') }] });
+    const server = new ToolServer({
+      tools: [
+        { name: 'scopes', description: 'Names the granted scopes.', inputSchema: { type: 'object' }, handler: (_a, ctx) => (ctx.auth?.scopes ?? []).join(' ') },
+      ],
+    });
     const http = await startHttp(server, { auth: { issuer: as.issuer, clockToleranceSeconds: 0 } });
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
       const read = (await as.token({ resource: http.url, scope: 'tools:read' })).access_token;
       const write = (await as.token({ resource: http.url, scope: 'tools:write' })).access_token;
       const sockets = new Set<unknown>();
-      const call = (token: string) => new Promise<{ status: number; text: string; challenge?: string }>((resolve, reject) => {
-        const payload = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'scopes', arguments: {}, _meta: modernMeta() } });
-        const req = request(http.url, {
-          method: 'POST',
-          agent,
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'scopes' },
-        }, (res) => {
-          sockets.add(res.socket);
-          let text = '';
-          res.setEncoding('utf8').on('data', (d) => (text += d)).on('end', () => resolve({ status: res.statusCode!, text, challenge: res.headers['www-authenticate'] as string | undefined }));
+      const call = (token: string) =>
+        new Promise<{ status: number; text: string; challenge?: string }>((resolve, reject) => {
+          const payload = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'scopes', arguments: {}, _meta: modernMeta() } });
+          const req = request(
+            http.url,
+            {
+              method: 'POST',
+              agent,
+              headers: {
+                authorization: `Bearer ${token}`,
+                'content-type': 'application/json',
+                accept: 'application/json, text/event-stream',
+                'mcp-protocol-version': MODERN,
+                'mcp-method': 'tools/call',
+                'mcp-name': 'scopes',
+              },
+            },
+            (res) => {
+              sockets.add(res.socket);
+              let text = '';
+              res
+                .setEncoding('utf8')
+                .on('data', (d) => (text += d))
+                .on('end', () => resolve({ status: res.statusCode!, text, challenge: res.headers['www-authenticate'] as string | undefined }));
+            },
+          );
+          req.on('error', reject).end(payload);
         });
-        req.on('error', reject).end(payload);
-      });
       const scopesOf = (answer: { text: string }) => JSON.parse(answer.text).result.content[0].text;
 
       expect(scopesOf(await call(read))).toBe('tools:read');

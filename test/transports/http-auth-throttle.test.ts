@@ -14,7 +14,14 @@ afterEach(async () => {
 
 const authenticate = (req: IncomingMessage) => (req.headers.authorization === 'Bearer right' ? 'alice' : undefined);
 const start = async (options: HttpServeOptions) => {
-  http = await startHttp(new ToolServer({ logger: memoryLogger().logger, audit: false, tools: [{ name: 'a', description: 'a', inputSchema: { type: 'object' }, handler: () => 'a' }] }), options);
+  http = await startHttp(
+    new ToolServer({
+      logger: memoryLogger().logger,
+      audit: false,
+      tools: [{ name: 'a', description: 'a', inputSchema: { type: 'object' }, handler: () => 'a' }],
+    }),
+    options,
+  );
   return http;
 };
 const list = (headers: Record<string, string>) => http!.modern('tools/list', {}, headers);
@@ -55,7 +62,11 @@ describe('throttling failed authentication per client address', () => {
   it('with trustProxy, counts the address the proxy appended, not what the client wrote before it', async () => {
     await start({ authenticate, authFailureLimit: { points: 2, durationSeconds: 60 }, trustProxy: true });
     const from = (client: string, spoofed: string) => list({ authorization: 'Bearer x', 'x-forwarded-for': `${spoofed}, ${client}` });
-    expect([(await from('203.0.113.7', '1.1.1.1')).status, (await from('203.0.113.7', '2.2.2.2')).status, (await from('203.0.113.7', '3.3.3.3')).status]).toEqual([401, 401, 429]);
+    expect([
+      (await from('203.0.113.7', '1.1.1.1')).status,
+      (await from('203.0.113.7', '2.2.2.2')).status,
+      (await from('203.0.113.7', '3.3.3.3')).status,
+    ]).toEqual([401, 401, 429]);
     // Another client behind the same proxy still has its own allowance.
     expect((await from('203.0.113.8', '1.1.1.1')).status).toBe(401);
     expect((await list({ authorization: 'Bearer right', 'x-forwarded-for': '203.0.113.8' })).status).toBe(200);

@@ -42,10 +42,18 @@ async function serve(options: { tenantClaim?: string; perCaller?: number } = {})
   server = new ToolServer({
     logger: memoryLogger().logger,
     audit,
-    limits: { maxResultBytes: 1_000, rateLimit: options.perCaller ? { perPrincipal: { points: options.perCaller, durationSeconds: 600 }, perTool: false } : false },
+    limits: {
+      maxResultBytes: 1_000,
+      rateLimit: options.perCaller ? { perPrincipal: { points: options.perCaller, durationSeconds: 600 }, perTool: false } : false,
+    },
     tasks: { store: join(dir, 'tasks.db'), pollIntervalMs: 20 },
     tools: [
-      defineTool({ name: 'whoami', description: 'd', inputSchema: { type: 'object' }, handler: (_args, ctx: ToolContext) => ({ structuredContent: { caller: ctx.caller, principal: ctx.principal ?? null }, content: [] }) }),
+      defineTool({
+        name: 'whoami',
+        description: 'd',
+        inputSchema: { type: 'object' },
+        handler: (_args, ctx: ToolContext) => ({ structuredContent: { caller: ctx.caller, principal: ctx.principal ?? null }, content: [] }),
+      }),
       defineTool({ name: 'big', description: 'd', inputSchema: { type: 'object' }, handler: () => 'x'.repeat(5_000) }),
       defineTool({ name: 'job', description: 'd', inputSchema: { type: 'object' }, task: 'always', handler: () => 'done' }),
     ],
@@ -65,7 +73,8 @@ async function serve(options: { tenantClaim?: string; perCaller?: number } = {})
 }
 
 const jwtFor = async (scope: string) => ({ authorization: `Bearer ${(await as.token({ resource: http!.url, scope })).access_token}` });
-const call = async (name: string, headers: Record<string, string>, meta: Record<string, unknown> = {}) => (await http!.modern('tools/call', { name, arguments: {} }, headers, meta)).json();
+const call = async (name: string, headers: Record<string, string>, meta: Record<string, unknown> = {}) =>
+  (await http!.modern('tools/call', { name, arguments: {} }, headers, meta)).json();
 
 describe('the caller a handler sees (ctx.caller)', () => {
   it('is the verified JWT caller: id, subject, client id, scopes, claims and method', async () => {
@@ -101,9 +110,18 @@ describe('a custom authenticate hook', () => {
     server = new ToolServer({
       logger: memoryLogger().logger,
       audit: false,
-      tools: [defineTool({ name: 'whoami', description: 'd', inputSchema: { type: 'object' }, handler: (_args, ctx: ToolContext) => ({ structuredContent: { caller: ctx.caller }, content: [] }) })],
+      tools: [
+        defineTool({
+          name: 'whoami',
+          description: 'd',
+          inputSchema: { type: 'object' },
+          handler: (_args, ctx: ToolContext) => ({ structuredContent: { caller: ctx.caller }, content: [] }),
+        }),
+      ],
     });
-    http = await startHttp(server, { authenticate: (req) => ({ id: String(req.headers['x-user']), tenant: 'acme', method: 'anonymous' as const, scopes: 'a b' }) });
+    http = await startHttp(server, {
+      authenticate: (req) => ({ id: String(req.headers['x-user']), tenant: 'acme', method: 'anonymous' as const, scopes: 'a b' }),
+    });
     const { result } = await call('whoami', { 'x-user': 'erin' });
     expect(result.structuredContent.caller).toEqual({ id: 'erin', scopes: ['a', 'b'], claims: {}, tenant: 'acme', method: 'custom' });
   });
@@ -153,7 +171,7 @@ describe('per-caller state, keyed by the caller (and its tenant)', () => {
     }
   });
 
-  it('makes a task its caller\'s: another caller, or the same id in another tenant, gets the unknown-task error', async () => {
+  it("makes a task its caller's: another caller, or the same id in another tenant, gets the unknown-task error", async () => {
     await serve();
     const created = await call('job', bearer(KEYS.aliceAcme), WITH_TASKS);
     const { taskId } = created.result;

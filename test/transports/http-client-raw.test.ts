@@ -4,13 +4,25 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectionError, McpRpcError, ProtocolViolationError, ToolClient, type ToolClientOptions } from '../../src/client.js';
 
 type Msg = Record<string, any>;
-interface Seen { method: string; headers: IncomingHttpHeaders; body?: Msg }
+interface Seen {
+  method: string;
+  headers: IncomingHttpHeaders;
+  body?: Msg;
+}
 /** Handles one HTTP request; `body` is the parsed JSON-RPC message (undefined for GET/DELETE). */
 type Handler = (seen: Seen, res: ServerResponse) => void;
 
 const servers: Server[] = [];
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => new Promise((r) => { s.closeAllConnections(); s.close(r); })));
+  await Promise.all(
+    servers.splice(0).map(
+      (s) =>
+        new Promise((r) => {
+          s.closeAllConnections();
+          s.close(r);
+        }),
+    ),
+  );
 });
 
 /** A hand-written HTTP server that records every request and answers as the test says. */
@@ -105,7 +117,9 @@ describe('HTTP era detection', () => {
   });
 
   it('does not fall back on a recognized modern error (404 with -32601)', async () => {
-    const { url, seen } = await rawServer(({ body }, res) => json(res, 404, { jsonrpc: '2.0', id: body?.id, error: { code: -32601, message: 'Method not found' } }));
+    const { url, seen } = await rawServer(({ body }, res) =>
+      json(res, 404, { jsonrpc: '2.0', id: body?.id, error: { code: -32601, message: 'Method not found' } }),
+    );
     const err = await connect(url).catch((e) => e);
     expect(err).toBeInstanceOf(McpRpcError);
     expect([err.code, err.httpStatus]).toEqual([-32601, 404]);
@@ -131,9 +145,15 @@ describe('HTTP era detection', () => {
 
 describe('modern HTTP requests', () => {
   const tools = [
-    { name: 'sql', inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' }, n: { type: 'integer', 'x-mcp-header': 'N' } } } },
+    {
+      name: 'sql',
+      inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' }, n: { type: 'integer', 'x-mcp-header': 'N' } } },
+    },
     { name: 'bad_number', inputSchema: { type: 'object', properties: { x: { type: 'number', 'x-mcp-header': 'X' } } } },
-    { name: 'bad_dupe', inputSchema: { type: 'object', properties: { a: { type: 'string', 'x-mcp-header': 'A' }, b: { type: 'string', 'x-mcp-header': 'a' } } } },
+    {
+      name: 'bad_dupe',
+      inputSchema: { type: 'object', properties: { a: { type: 'string', 'x-mcp-header': 'A' }, b: { type: 'string', 'x-mcp-header': 'a' } } },
+    },
   ];
   const modern: Handler = ({ body }, res) => {
     if (body?.method === 'server/discover') return json(res, 200, result(body.id, DISCOVER));

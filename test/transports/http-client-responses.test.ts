@@ -44,7 +44,10 @@ describe('JSON-RPC responses POSTed by a client', () => {
   });
 
   it('still accepts notifications without a session with 202 (the spec allows them; they change nothing)', async () => {
-    const res = await http.post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } }, { 'mcp-protocol-version': MODERN, 'mcp-method': 'notifications/cancelled' });
+    const res = await http.post(
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } },
+      { 'mcp-protocol-version': MODERN, 'mcp-method': 'notifications/cancelled' },
+    );
     expect(res.status).toBe(202);
     expect(await res.text()).toBe('');
   });

@@ -48,14 +48,15 @@ describeMounted('the fetch handler behind a node:http → Web Request bridge, wi
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 });
 
-describe('createHttpHandler().fetch with Node\'s Request and Response', () => {
+describe("createHttpHandler().fetch with Node's Request and Response", () => {
   let handler: HttpHandler;
   let release: () => void = () => {};
   const cancelled: string[] = [];
@@ -133,7 +134,7 @@ describe('createHttpHandler().fetch with Node\'s Request and Response', () => {
     expect(sseMessages(text).at(-1)).toMatchObject({ result: { content: [{ type: 'text', text: 'released' }] } });
   });
 
-  it('cancels the call when the request\'s signal aborts (the client went away)', async () => {
+  it("cancels the call when the request's signal aborts (the client went away)", async () => {
     const controller = new AbortController();
     const res = await handler.fetch(modern('tools/call', { name: 'hang', arguments: {} }, { signal: controller.signal }, { progressToken: 'h' }));
     await readSse(res, (messages) => messages.length > 0);
@@ -153,7 +154,9 @@ describe('createHttpHandler().fetch with Node\'s Request and Response', () => {
         cancelled = true;
       },
     });
-    const res = await handler.fetch(new Request('http://mcp.example/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: endless, duplex: 'half' } as RequestInit));
+    const res = await handler.fetch(
+      new Request('http://mcp.example/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: endless, duplex: 'half' } as RequestInit),
+    );
     expect(res.status).toBe(413);
     expect((await res.json()).error.message).toBe('Payload Too Large: the body exceeds 1024 bytes');
     // The endless body is let go once the answer is out, after a few chunks past the limit.
@@ -169,11 +172,18 @@ describe('createHttpHandler().fetch with Node\'s Request and Response', () => {
   });
 
   it('serves a legacy session: initialize, its GET stream as a streaming body, DELETE ends both', async () => {
-    const init = await handler.fetch(new Request('http://mcp.example/mcp', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
-    }));
+    const init = await handler.fetch(
+      new Request('http://mcp.example/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+        }),
+      }),
+    );
     const sessionId = init.headers.get('mcp-session-id')!;
     expect((await init.json()).result.protocolVersion).toBe('2025-11-25');
     const session = { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' };

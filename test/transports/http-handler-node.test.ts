@@ -37,7 +37,12 @@ describe('createHttpHandler on node:http', () => {
     await app?.close();
     app = handler = undefined;
   });
-  const toolServer = () => new ToolServer({ logger: memoryLogger().logger, audit: false, tools: [{ name: 'a', description: 'a', inputSchema: { type: 'object' }, handler: () => 'a' }] });
+  const toolServer = () =>
+    new ToolServer({
+      logger: memoryLogger().logger,
+      audit: false,
+      tools: [{ name: 'a', description: 'a', inputSchema: { type: 'object' }, handler: () => 'a' }],
+    });
   const list = (url: string) =>
     fetch(url, {
       method: 'POST',
@@ -69,9 +74,15 @@ describe('createHttpHandler on node:http', () => {
   });
 
   it('refuses OAuth without a resource URI, and a resource that is no absolute URL', async () => {
-    await expect(createHttpHandler(toolServer(), { auth: { issuer: 'https://as.example.com' } })).rejects.toThrow(/OAuth needs the canonical resource URI: set `resource`/);
-    await expect(createHttpHandler(toolServer(), { resource: 'mcp.example.com/mcp', auth: { issuer: 'https://as.example.com' } })).rejects.toThrow(/must be an absolute URL/);
-    await expect(createHttpHandler(toolServer(), { resource: 'https://a.example/mcp', auth: { resource: 'https://b.example/mcp', issuer: 'https://as.example.com' } })).rejects.toThrow(/differ/);
+    await expect(createHttpHandler(toolServer(), { auth: { issuer: 'https://as.example.com' } })).rejects.toThrow(
+      /OAuth needs the canonical resource URI: set `resource`/,
+    );
+    await expect(createHttpHandler(toolServer(), { resource: 'mcp.example.com/mcp', auth: { issuer: 'https://as.example.com' } })).rejects.toThrow(
+      /must be an absolute URL/,
+    );
+    await expect(
+      createHttpHandler(toolServer(), { resource: 'https://a.example/mcp', auth: { resource: 'https://b.example/mcp', issuer: 'https://as.example.com' } }),
+    ).rejects.toThrow(/differ/);
     await expect(createHttpHandler(toolServer(), { path: 'mcp' })).rejects.toThrow(/path must start with "\/"/);
   });
 
@@ -92,10 +103,21 @@ describe('createHttpHandler on node:http', () => {
     app = await listen(createServer(h.handle));
     const url = `${app.base}/mcp`;
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${key}` };
-    const init = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }) });
+    const init = await fetch(url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      }),
+    });
     const sessionId = init.headers.get('mcp-session-id')!;
     expect(sessionId).toBeTruthy();
-    const stream = await fetch(url, { headers: { ...headers, accept: 'text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' } });
+    const stream = await fetch(url, {
+      headers: { ...headers, accept: 'text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
+    });
     expect(stream.headers.get('content-type')).toBe('text/event-stream');
     await h.close({ graceMs: 1_000 });
     // The GET stream ends (the read completes) instead of hanging.

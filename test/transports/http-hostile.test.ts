@@ -6,12 +6,28 @@ import { memoryLogger, MODERN, modernMeta } from '../helpers/wire.js';
 let http: Awaited<ReturnType<typeof startHttp>>;
 beforeAll(async () => {
   const server = new ToolServer({ logger: memoryLogger().logger, audit: false });
-  server.tools.add({ name: 'echo', description: 'x', inputSchema: { type: 'object', properties: { text: { type: 'string', 'x-mcp-header': 'Text' } } }, handler: ({ text }) => String(text) });
+  server.tools.add({
+    name: 'echo',
+    description: 'x',
+    inputSchema: { type: 'object', properties: { text: { type: 'string', 'x-mcp-header': 'Text' } } },
+    handler: ({ text }) => String(text),
+  });
   http = await startHttp(server, { maxBodyBytes: 64 * 1024 });
 });
 afterAll(() => http.close());
 
-const weird = ['', ' ', 'x'.repeat(4000), '=?base64?!!!?=', '=?base64?ZWNobw==?=', '2026-07-28, 2025-11-25', 'tools/call ', '../../etc/passwd', '\u00e9cho', '%00'];
+const weird = [
+  '',
+  ' ',
+  'x'.repeat(4000),
+  '=?base64?!!!?=',
+  '=?base64?ZWNobw==?=',
+  '2026-07-28, 2025-11-25',
+  'tools/call ',
+  '../../etc/passwd',
+  '\u00e9cho',
+  '%00',
+];
 
 describe('hostile HTTP requests', () => {
   it('answers every odd combination of headers and bodies with a defined status and a JSON-RPC body, and keeps serving', async () => {
@@ -20,7 +36,14 @@ describe('hostile HTTP requests', () => {
     let n = 0;
     for (const header of ['mcp-protocol-version', 'mcp-method', 'mcp-name', 'mcp-param-text', 'mcp-session-id', 'content-type', 'origin', 'host']) {
       for (const value of weird) {
-        const headers: Record<string, string> = { 'content-type': 'application/json', 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'echo', 'mcp-param-text': 'a', host: new URL(http.url).host };
+        const headers: Record<string, string> = {
+          'content-type': 'application/json',
+          'mcp-protocol-version': MODERN,
+          'mcp-method': 'tools/call',
+          'mcp-name': 'echo',
+          'mcp-param-text': 'a',
+          host: new URL(http.url).host,
+        };
         headers[header] = value;
         n++;
         let res: { status: number; body: string };
@@ -45,7 +68,10 @@ describe('hostile HTTP requests', () => {
 
   it('refuses a deeply nested body with 400 and -32700 before parsing it, and keeps serving', async () => {
     const depth = 20_000; // 40 KB, well under the body limit
-    const res = await http.post(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":${'['.repeat(depth)}${']'.repeat(depth)}}}}`, { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'echo' });
+    const res = await http.post(
+      `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":${'['.repeat(depth)}${']'.repeat(depth)}}}}`,
+      { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'echo' },
+    );
     expect(res.status).toBe(400);
     expect((await res.json()).error).toMatchObject({ code: -32700, message: expect.stringMatching(/deeper than 128/) });
     const ok = await http.modern('tools/call', { name: 'echo', arguments: { text: 'still' } }, { 'mcp-param-text': 'still' });

@@ -25,7 +25,17 @@ const problems = (file: string): string[] => configProblems(() => loadConfig(fil
 
 describe('server.http limits in the config', () => {
   it('accepts every limit, and refuses unknown keys and bad values', () => {
-    const all = { headersTimeoutMs: 5000, requestTimeoutMs: 20000, keepAliveTimeoutMs: 2000, maxConnections: 10, maxConnectionsPerAddress: 5, maxStreams: 4, maxStreamsPerPrincipal: 2, authFailureLimit: { points: 5, durationSeconds: 30 }, trustProxy: true };
+    const all = {
+      headersTimeoutMs: 5000,
+      requestTimeoutMs: 20000,
+      keepAliveTimeoutMs: 2000,
+      maxConnections: 10,
+      maxConnectionsPerAddress: 5,
+      maxStreams: 4,
+      maxStreamsPerPrincipal: 2,
+      authFailureLimit: { points: 5, durationSeconds: 30 },
+      trustProxy: true,
+    };
     expect(problems(configIn(all))).toEqual([]);
     expect(problems(configIn({ authFailureLimit: false }))).toEqual([]);
     expect(problems(configIn({ maxConnection: 3 })).join()).toMatch(/maxConnections/);

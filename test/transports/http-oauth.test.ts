@@ -93,7 +93,9 @@ describe('challenges', () => {
     const { modern } = await serve();
     const res = await modern('tools/list', {}, bearer('not-a-token-at-all'));
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", error_description="[^"]+", resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp"$/);
+    expect(res.headers.get('www-authenticate')).toMatch(
+      /^Bearer error="invalid_token", error_description="[^"]+", resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp"$/,
+    );
   });
 
   it('answers an expired token with 401 invalid_token', async () => {
@@ -123,8 +125,18 @@ describe('challenges', () => {
     const { access_token } = await as.token({ resource: url });
     const res = await fetch(`${url}?access_token=${access_token}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }),
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/list',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/list',
+        params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
+      }),
     });
     expect(res.status).toBe(400);
     expect(res.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_request"/);
@@ -226,7 +238,8 @@ describe('every refusal over HTTP (real tokens from the local authorization serv
       hs256: `${hsHeader}.${payload}.${createHmac('sha256', pem).update(`${hsHeader}.${payload}`).digest('base64url')}`,
       tampered: `${access_token.split('.')[0]}.${b64({ ...decodeJwt(access_token), scope: 'admin' })}.${signature}`,
     };
-    for (const token of Object.values(forged)) expect(await status(token)).toMatchObject({ status: 401, challenge: expect.stringMatching(/^Bearer error="invalid_token"/) });
+    for (const token of Object.values(forged))
+      expect(await status(token)).toMatchObject({ status: 401, challenge: expect.stringMatching(/^Bearer error="invalid_token"/) });
     as.extraClaims = { nbf: Math.floor(Date.now() / 1000) + 3600 };
     try {
       const early = await as.token({ resource: url });

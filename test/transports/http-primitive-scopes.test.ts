@@ -46,13 +46,38 @@ function makeServer(scopes: ScopePolicyOptions = {}) {
       defineResource({ uri: 'docs://secret', name: 'secret', scopes: ['admin'], visibilityScopes: ['admin'], read: read('secret') }),
     ],
     resourceTemplates: [
-      defineResourceTemplate({ uriTemplate: 'wiki://{page}', name: 'wiki', scopes: ['wiki'], complete: { page: () => ['home', 'help'] }, read: (uri) => read(uri)() }),
-      defineResourceTemplate({ uriTemplate: 'vault://{item}', name: 'vault', visibilityScopes: ['admin'], complete: { item: () => ['gold'] }, read: (uri) => read(uri)() }),
+      defineResourceTemplate({
+        uriTemplate: 'wiki://{page}',
+        name: 'wiki',
+        scopes: ['wiki'],
+        complete: { page: () => ['home', 'help'] },
+        read: (uri) => read(uri)(),
+      }),
+      defineResourceTemplate({
+        uriTemplate: 'vault://{item}',
+        name: 'vault',
+        visibilityScopes: ['admin'],
+        complete: { item: () => ['gold'] },
+        read: (uri) => read(uri)(),
+      }),
     ],
     prompts: [
       definePrompt({ name: 'greet', arguments: [{ name: 'who' }], get: () => (ran.push('greet'), 'hello') }),
-      definePrompt({ name: 'review', scopes: ['prompts:use'], arguments: [{ name: 'lang' }], complete: { lang: () => ['ts', 'go'] }, get: () => (ran.push('review'), 'review it') }),
-      definePrompt({ name: 'root', scopes: ['admin'], visibilityScopes: ['admin'], arguments: [{ name: 'x' }], complete: { x: () => ['y'] }, get: () => (ran.push('root'), 'root') }),
+      definePrompt({
+        name: 'review',
+        scopes: ['prompts:use'],
+        arguments: [{ name: 'lang' }],
+        complete: { lang: () => ['ts', 'go'] },
+        get: () => (ran.push('review'), 'review it'),
+      }),
+      definePrompt({
+        name: 'root',
+        scopes: ['admin'],
+        visibilityScopes: ['admin'],
+        arguments: [{ name: 'x' }],
+        complete: { x: () => ['y'] },
+        get: () => (ran.push('root'), 'root'),
+      }),
     ],
   });
 }
@@ -77,7 +102,8 @@ describe('lists per caller', () => {
     expect(await uris('admin')).toEqual(['docs://open', 'docs://guide', 'docs://secret']);
     const listed = await call('resources/list', {}, 'docs');
     expect(listed.body.result.cacheScope).toBe('private');
-    const templates = async (who: string) => (await call('resources/templates/list', {}, who)).body.result.resourceTemplates.map((t: { name: string }) => t.name);
+    const templates = async (who: string) =>
+      (await call('resources/templates/list', {}, who)).body.result.resourceTemplates.map((t: { name: string }) => t.name);
     expect(await templates('nobody')).toEqual([]);
     expect(await templates('wiki')).toEqual(['wiki']);
     expect(await templates('admin')).toEqual(['wiki', 'vault']);
@@ -90,7 +116,10 @@ describe('lists per caller', () => {
 
   it('filters the legacy era lists too', async () => {
     await serve();
-    const init = await http!.post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }, bearer('docs'));
+    const init = await http!.post(
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+      bearer('docs'),
+    );
     const headers = { ...bearer('docs'), 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' };
     const res = await http!.post({ jsonrpc: '2.0', id: 2, method: 'resources/list' }, headers);
     expect((await res.json()).result.resources.map((r: { uri: string }) => r.uri)).toEqual(['docs://open', 'docs://guide']);
@@ -120,7 +149,10 @@ describe('resources/read', () => {
 
   it('answers a resource or template the caller may not know of exactly as a URI nothing serves', async () => {
     await serve();
-    for (const [hidden, missing] of [['docs://secret', 'docs://secreu'], ['vault://gold', 'vaulu://gold']]) {
+    for (const [hidden, missing] of [
+      ['docs://secret', 'docs://secreu'],
+      ['vault://gold', 'vaulu://gold'],
+    ]) {
       const a = await call('resources/read', { uri: hidden }, 'docs');
       const b = await call('resources/read', { uri: missing }, 'docs');
       expect(a.status).toBe(b.status);
@@ -134,7 +166,10 @@ describe('resources/read', () => {
 
   it('answers 403 in the legacy era as well', async () => {
     await serve();
-    const init = await http!.post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }, bearer('nobody'));
+    const init = await http!.post(
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+      bearer('nobody'),
+    );
     const headers = { ...bearer('nobody'), 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' };
     const res = await http!.post({ jsonrpc: '2.0', id: 2, method: 'resources/read', params: { uri: 'docs://guide' } }, headers);
     expect(res.status).toBe(403);
@@ -176,13 +211,15 @@ describe('prompts/get and completion', () => {
 
 describe('operator configuration', () => {
   it('resourceScopes (by URI and by template), promptScopes, visibility and defaults win over the definitions', async () => {
-    await serve(makeServer({
-      resourceScopes: { 'docs://guide': ['wiki'], 'wiki://{page}': ['docs:read'] },
-      resourceVisibility: { 'docs://open': ['admin'] },
-      promptScopes: { review: ['docs:read'] },
-      promptVisibility: { greet: ['wiki'] },
-      defaultScopes: { resources: ['docs:read'], prompts: ['prompts:use'] },
-    }));
+    await serve(
+      makeServer({
+        resourceScopes: { 'docs://guide': ['wiki'], 'wiki://{page}': ['docs:read'] },
+        resourceVisibility: { 'docs://open': ['admin'] },
+        promptScopes: { review: ['docs:read'] },
+        promptVisibility: { greet: ['wiki'] },
+        defaultScopes: { resources: ['docs:read'], prompts: ['prompts:use'] },
+      }),
+    );
     expect((await call('resources/read', { uri: 'docs://guide' }, 'wiki')).status).toBe(200);
     expect((await call('resources/read', { uri: 'docs://guide' }, 'docs')).challenge).toMatch(/scope="wiki"/);
     expect((await call('resources/read', { uri: 'wiki://home' }, 'docs')).status).toBe(200);
@@ -197,8 +234,12 @@ describe('operator configuration', () => {
   });
 
   it('refuses a definition whose scopes are not scope strings', () => {
-    expect(() => new ToolServer({ audit: false, resources: [defineResource({ uri: 'a://b', name: 'b', scopes: ['has space'], read: () => '' })] })).toThrow(/scopes holds "has space"/);
-    expect(() => new ToolServer({ audit: false, prompts: [definePrompt({ name: 'p', visibilityScopes: ['"'], get: () => '' })] })).toThrow(/visibilityScopes holds/);
+    expect(() => new ToolServer({ audit: false, resources: [defineResource({ uri: 'a://b', name: 'b', scopes: ['has space'], read: () => '' })] })).toThrow(
+      /scopes holds "has space"/,
+    );
+    expect(() => new ToolServer({ audit: false, prompts: [definePrompt({ name: 'p', visibilityScopes: ['"'], get: () => '' })] })).toThrow(
+      /visibilityScopes holds/,
+    );
   });
 });
 
@@ -206,11 +247,18 @@ describe('stored results and subscriptions', () => {
   it('does not let a caller subscribe to updates of a resource it may not read (legacy resources/subscribe)', async () => {
     const server = makeServer();
     await serve(server);
-    const init = await http!.post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }, bearer('nobody'));
+    const init = await http!.post(
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+      bearer('nobody'),
+    );
     const session = init.headers.get('mcp-session-id')!;
     const headers = { ...bearer('nobody'), 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
     await http!.post({ jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
-    for (const [id, uri] of [[2, 'docs://secret'], [3, 'docs://guide'], [4, 'docs://open']] as const) {
+    for (const [id, uri] of [
+      [2, 'docs://secret'],
+      [3, 'docs://guide'],
+      [4, 'docs://open'],
+    ] as const) {
       const res = await http!.post({ jsonrpc: '2.0', id, method: 'resources/subscribe', params: { uri } }, headers);
       expect((await res.json()).result).toEqual({});
     }

@@ -12,13 +12,21 @@ afterEach(async () => {
 
 const logged = memoryLogger();
 const start = async (options: HttpServeOptions) => {
-  http = await startHttp(new ToolServer({ logger: logged.logger, audit: false, tools: [{ name: 'a', description: 'a', inputSchema: { type: 'object' }, handler: () => 'a' }] }), options);
+  http = await startHttp(
+    new ToolServer({ logger: logged.logger, audit: false, tools: [{ name: 'a', description: 'a', inputSchema: { type: 'object' }, handler: () => 'a' }] }),
+    options,
+  );
   return { ...http, base: http.url.replace(/\/mcp$/, '') };
 };
 
 describe('serveHttp routes beside MCP', () => {
   it('serves its routes by exact path (query ignored), MCP on its path, and 404 elsewhere', async () => {
-    const s = await start({ routes: { '/health': (_req, res) => res.end('ok'), '/about': async (_req, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('about') } });
+    const s = await start({
+      routes: {
+        '/health': (_req, res) => res.end('ok'),
+        '/about': async (_req, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end('about'),
+      },
+    });
     expect(await (await fetch(`${s.base}/health`)).text()).toBe('ok');
     expect(await (await fetch(`${s.base}/health?probe=1`)).text()).toBe('ok');
     expect(await (await fetch(`${s.base}/about`)).text()).toBe('about');
@@ -54,7 +62,7 @@ describe('serveHttp routes beside MCP', () => {
   });
 
   it('refuses a route on the MCP path, or one that is no path', async () => {
-    await expect(start({ routes: { '/mcp': (_req, res) => res.end() } })).rejects.toThrow('HTTP: route /mcp is the MCP endpoint\'s path');
+    await expect(start({ routes: { '/mcp': (_req, res) => res.end() } })).rejects.toThrow("HTTP: route /mcp is the MCP endpoint's path");
     await expect(start({ routes: { health: (_req, res) => res.end() } })).rejects.toThrow('HTTP: route path must start with "/"');
   });
 });

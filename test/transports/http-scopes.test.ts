@@ -80,9 +80,15 @@ describe('tools/list per caller', () => {
   it('filters the legacy era list too', async () => {
     const { http } = await serve();
     const authorization = await tokenFor('tools:read reports');
-    const init = await http.post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }, { authorization });
+    const init = await http.post(
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+      { authorization },
+    );
     const session = init.headers.get('mcp-session-id')!;
-    const res = await http.post({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, { authorization, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' });
+    const res = await http.post(
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      { authorization, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' },
+    );
     expect(names((await res.json()).result)).toEqual(['read_notes', 'monthly_report']);
   });
 });
@@ -110,9 +116,15 @@ describe('calls', () => {
   it('answers 403 in the legacy era as well', async () => {
     const { http } = await serve();
     const authorization = await tokenFor('tools:read');
-    const init = await http.post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }, { authorization });
+    const init = await http.post(
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+      { authorization },
+    );
     const session = init.headers.get('mcp-session-id')!;
-    const res = await http.post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'write_note', arguments: {} } }, { authorization, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' });
+    const res = await http.post(
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'write_note', arguments: {} } },
+      { authorization, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' },
+    );
     expect(res.status).toBe(403);
     expect(res.headers.get('www-authenticate')).toMatch(/^Bearer error="insufficient_scope", .*scope="tools:write"/);
     expect(runs).toEqual([]);
@@ -135,11 +147,13 @@ describe('calls', () => {
 
   it('looks at nothing of a hidden tool before deciding: bad arguments or headers answer as for a missing tool', async () => {
     const server = makeServer();
-    server.addTool(tool('admin_lookup', {
-      scopes: ['admin'],
-      visibilityScopes: ['admin'],
-      inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } } },
-    }));
+    server.addTool(
+      tool('admin_lookup', {
+        scopes: ['admin'],
+        visibilityScopes: ['admin'],
+        inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } } },
+      }),
+    );
     const { http } = await serve(server);
     const authorization = await tokenFor('tools:read');
     const ask = async (name: string, args: unknown, headers: Record<string, string> = {}) => {
@@ -147,7 +161,11 @@ describe('calls', () => {
       const { error } = await res.json();
       return { status: res.status, code: error.code, message: error.message.replace(name, 'NAME') };
     };
-    for (const [args, headers] of [[5, {}], [{ region: 'eu' }, { 'mcp-param-region': 'us' }], [{ region: 'eu' }, {}]] as const) {
+    for (const [args, headers] of [
+      [5, {}],
+      [{ region: 'eu' }, { 'mcp-param-region': 'us' }],
+      [{ region: 'eu' }, {}],
+    ] as const) {
       expect(await ask('admin_lookup', args, headers)).toEqual(await ask('admin_lookuq', args, headers));
     }
     const admin = await tokenFor('admin');
@@ -189,7 +207,10 @@ describe('live list changes', () => {
   it('tell a legacy session only about changes it can see', async () => {
     const { http, server } = await serve();
     const authorization = await tokenFor('tools:read');
-    const init = await http.post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }, { authorization });
+    const init = await http.post(
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+      { authorization },
+    );
     const session = init.headers.get('mcp-session-id')!;
     const stream = await fetch(http.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': session, authorization } });
     const seen: string[] = [];
@@ -227,7 +248,10 @@ describe('the audit trail', () => {
     expect((await http.modern('tools/call', { name: 'write_note', arguments: {} }, { authorization })).status).toBe(403);
     await http.modern('tools/call', { name: 'admin_reset', arguments: {} }, { authorization });
     await http.modern('tools/call', { name: 'no_such_tool', arguments: {} }, { authorization });
-    const records = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const records = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(records.map((r) => [r.tool, r.status, r.errorCode, r.principal])).toEqual([
       ['write_note', 'refused', -32600, 'agent'],
       ['admin_reset', 'protocol_error', -32602, 'agent'],

@@ -10,9 +10,16 @@ afterEach(() => http?.close());
 function makeServer() {
   const server = new ToolServer({ name: 'http-test', logger: memoryLogger().logger });
   server.tools.add(
-    { name: 'echo', description: 'Echoes text.', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }, handler: ({ text }) => text },
     {
-      name: 'count', description: 'Counts to three with progress.', inputSchema: { type: 'object' },
+      name: 'echo',
+      description: 'Echoes text.',
+      inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+      handler: ({ text }) => text,
+    },
+    {
+      name: 'count',
+      description: 'Counts to three with progress.',
+      inputSchema: { type: 'object' },
       handler: async (_a, ctx) => {
         for (let i = 1; i <= 3; i++) {
           ctx.progress(i, 3);
@@ -22,13 +29,23 @@ function makeServer() {
       },
     },
     {
-      name: 'regional', description: 'Header-mirrored argument.',
+      name: 'regional',
+      description: 'Header-mirrored argument.',
       inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } } },
       handler: ({ region }) => `region=${region}`,
     },
     {
-      name: 'hang', description: 'Waits until cancelled.', inputSchema: { type: 'object' },
-      handler: (_a, ctx) => new Promise((resolve) => { hangStarted = true; ctx.signal.addEventListener('abort', () => { hangAborted = true; resolve('late'); }); }),
+      name: 'hang',
+      description: 'Waits until cancelled.',
+      inputSchema: { type: 'object' },
+      handler: (_a, ctx) =>
+        new Promise((resolve) => {
+          hangStarted = true;
+          ctx.signal.addEventListener('abort', () => {
+            hangAborted = true;
+            resolve('late');
+          });
+        }),
     },
   );
   return server;
@@ -43,12 +60,23 @@ describe('Streamable HTTP, modern era', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json');
     const body = await res.json();
-    expect(body.result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'hi' }], _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'http-test' } } });
+    expect(body.result).toMatchObject({
+      resultType: 'complete',
+      content: [{ type: 'text', text: 'hi' }],
+      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'http-test' } },
+    });
   });
 
   it('still answers when the logger throws while reporting a failure', async () => {
     const server = new ToolServer({ name: 'http-test', logger: throwingLogger(), audit: false });
-    server.tools.add({ name: 'fail', description: 'Throws.', inputSchema: { type: 'object' }, handler: () => { throw new Error('boom'); } });
+    server.tools.add({
+      name: 'fail',
+      description: 'Throws.',
+      inputSchema: { type: 'object' },
+      handler: () => {
+        throw new Error('boom');
+      },
+    });
     http = await startHttp(server);
     const res = await http.modern('tools/call', { name: 'fail', arguments: {} });
     expect(res.status).toBe(500);
@@ -74,10 +102,23 @@ describe('Streamable HTTP, modern era', () => {
   ])('rejects %s with -32020 and HTTP 400', async (_label, headers, message) => {
     http = await startHttp(makeServer());
     const cleaned = Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== ''));
-    const drop = Object.entries(headers).filter(([, v]) => v === '').map(([k]) => k);
+    const drop = Object.entries(headers)
+      .filter(([, v]) => v === '')
+      .map(([k]) => k);
     const res = await http.post(
-      { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x' }, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} } } },
-      Object.fromEntries(Object.entries({ 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'echo', ...cleaned }).filter(([k]) => !drop.includes(k))),
+      {
+        jsonrpc: '2.0',
+        id: 9,
+        method: 'tools/call',
+        params: {
+          name: 'echo',
+          arguments: { text: 'x' },
+          _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} },
+        },
+      },
+      Object.fromEntries(
+        Object.entries({ 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'echo', ...cleaned }).filter(([k]) => !drop.includes(k)),
+      ),
     );
     expect(res.status).toBe(400);
     const body = await res.json();
@@ -117,11 +158,19 @@ describe('Streamable HTTP, modern era', () => {
 
   it('answers a missing envelope with 400 and -32602, and an unknown version with 400 and -32022', async () => {
     http = await startHttp(makeServer());
-    const missing = await http.post({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list' });
+    const missing = await http.post(
+      { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+      { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list' },
+    );
     expect(missing.status).toBe(400);
     expect((await missing.json()).error.code).toBe(-32602);
     const unknown = await http.post(
-      { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': 'v9', 'io.modelcontextprotocol/clientCapabilities': {} } } },
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/list',
+        params: { _meta: { 'io.modelcontextprotocol/protocolVersion': 'v9', 'io.modelcontextprotocol/clientCapabilities': {} } },
+      },
       { 'mcp-protocol-version': 'v9', 'mcp-method': 'tools/list' },
     );
     expect(unknown.status).toBe(400);
@@ -134,9 +183,21 @@ describe('Streamable HTTP, modern era', () => {
     hangStarted = false;
     const controller = new AbortController();
     const res = fetch(http.url, {
-      method: 'POST', signal: controller.signal,
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'hang' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 'h', method: 'tools/call', params: { name: 'hang', arguments: {}, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} } } }),
+      method: 'POST',
+      signal: controller.signal,
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': MODERN,
+        'mcp-method': 'tools/call',
+        'mcp-name': 'hang',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'h',
+        method: 'tools/call',
+        params: { name: 'hang', arguments: {}, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} } },
+      }),
     }).catch(() => undefined);
     await until(() => hangStarted, 'the call to start');
     controller.abort();
@@ -188,7 +249,12 @@ describe('Streamable HTTP, legacy sessions', () => {
     http = await startHttp(makeServer(), { maxSessions: 2 });
     await http.initialize();
     await http.initialize();
-    const res = await http.post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    const res = await http.post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    });
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBe('30');
   });

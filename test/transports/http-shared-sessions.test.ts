@@ -21,14 +21,30 @@ afterEach(async () => {
 async function pair() {
   const sessionRecords = new InMemorySessionRecords();
   const bus = new InProcessEventBus();
-  const make = () => new ToolServer({ logger: memoryLogger().logger, audit: false, tasks: false, sessionRecords, bus, tools: [{ name: 'whoami', description: 'Names the caller.', inputSchema: { type: 'object' }, handler: (_a, ctx) => ctx.principal ?? 'anonymous' }] });
+  const make = () =>
+    new ToolServer({
+      logger: memoryLogger().logger,
+      audit: false,
+      tasks: false,
+      sessionRecords,
+      bus,
+      tools: [{ name: 'whoami', description: 'Names the caller.', inputSchema: { type: 'object' }, handler: (_a, ctx) => ctx.principal ?? 'anonymous' }],
+    });
   const one = await startHttp(make(), { authenticate });
   const two = await startHttp(make(), { authenticate });
-  closers.push(() => one.close(), () => two.close());
+  closers.push(
+    () => one.close(),
+    () => two.close(),
+  );
   return { one, two, sessionRecords };
 }
 
-const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+const initialize = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+};
 
 describe('legacy sessions shared between instances', () => {
   it("another instance serves the session to the caller who opened it, in the session's version; to another caller it does not exist", async () => {
@@ -38,7 +54,10 @@ describe('legacy sessions shared between instances', () => {
     // Bob first: a failed attempt must not resume the session for anyone on that instance.
     expect((await two.post({ jsonrpc: '2.0', id: 2, method: 'ping' }, { 'mcp-session-id': sessionId, authorization: 'Bearer bob-token' })).status).toBe(404);
     expect((await two.post({ jsonrpc: '2.0', id: 2, method: 'ping' }, { 'mcp-session-id': sessionId })).status).toBe(401);
-    const asAlice = await two.post({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'whoami', arguments: {} } }, { 'mcp-session-id': sessionId, authorization: 'Bearer alice-token' });
+    const asAlice = await two.post(
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'whoami', arguments: {} } },
+      { 'mcp-session-id': sessionId, authorization: 'Bearer alice-token' },
+    );
     expect(asAlice.status).toBe(200);
     expect((await asAlice.json()).result.content[0].text).toBe('alice');
     expect((await two.post({ jsonrpc: '2.0', id: 4, method: 'ping' }, { 'mcp-session-id': sessionId, authorization: 'Bearer bob-token' })).status).toBe(404);

@@ -146,7 +146,11 @@ describe('connection caps', () => {
     held[0].socket.destroy();
     await held[0].closed;
     await new Promise((r) => setTimeout(r, 50));
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'echo' }, body: callBody });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'echo' },
+      body: callBody,
+    });
     expect(res.status).toBe(200);
     expect(other.socket.destroyed).toBe(false);
   });
@@ -162,7 +166,9 @@ describe('connection caps', () => {
     await new Promise((r) => setTimeout(r, 50));
     const extra = open(url, '127.0.0.5');
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'count', arguments: {}, _meta: modernMeta() } });
-    extra.socket.write(`POST /mcp HTTP/1.1\r\nhost: ${new URL(url).host}\r\ncontent-type: application/json\r\nmcp-protocol-version: ${MODERN}\r\nmcp-method: tools/call\r\nmcp-name: count\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
+    extra.socket.write(
+      `POST /mcp HTTP/1.1\r\nhost: ${new URL(url).host}\r\ncontent-type: application/json\r\nmcp-protocol-version: ${MODERN}\r\nmcp-method: tools/call\r\nmcp-name: count\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
+    );
     await within(extra.closed, 2_000);
     expect(extra.received()).toMatch(/^HTTP\/1\.1 503/);
     expect(calls).toBe(0);

@@ -17,7 +17,14 @@ const tokens: Record<string, string> = { 'Bearer alice': 'alice', 'Bearer bob': 
 const authenticate = (req: IncomingMessage) => tokens[req.headers.authorization ?? ''];
 
 async function start(options: HttpServeOptions) {
-  http = await startHttp(new ToolServer({ logger: memoryLogger().logger, audit: false, tools: [{ name: 'a', description: 'a', inputSchema: { type: 'object' }, handler: () => 'a' }] }), options);
+  http = await startHttp(
+    new ToolServer({
+      logger: memoryLogger().logger,
+      audit: false,
+      tools: [{ name: 'a', description: 'a', inputSchema: { type: 'object' }, handler: () => 'a' }],
+    }),
+    options,
+  );
   return http;
 }
 
@@ -81,7 +88,12 @@ describe('caps on long-lived streams', () => {
       Array.from({ length: 60 }, () =>
         fetch(h.url, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': 'subscriptions/listen' },
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': MODERN,
+            'mcp-method': 'subscriptions/listen',
+          },
           body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'subscriptions/listen', params: { notifications: {}, _meta: modernMeta() } }),
         }).then((res) => {
           if (res.status === 200) open.push(res);

@@ -6,7 +6,8 @@ import { memoryLogger } from '../helpers/wire.js';
 let http: Awaited<ReturnType<typeof startHttp>>;
 afterEach(() => http?.close());
 
-const newServer = () => new ToolServer({ logger: memoryLogger().logger, tools: [{ name: 'a', description: 'a', inputSchema: { type: 'object' }, handler: () => 'a' }] });
+const newServer = () =>
+  new ToolServer({ logger: memoryLogger().logger, tools: [{ name: 'a', description: 'a', inputSchema: { type: 'object' }, handler: () => 'a' }] });
 
 describe('list changes over HTTP', () => {
   it('delivers acknowledgment and tagged changes on a subscriptions/listen SSE stream', async () => {

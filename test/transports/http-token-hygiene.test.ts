@@ -33,7 +33,7 @@ afterAll(async () => {
   await as?.close();
 });
 
-describe('the client\'s token', () => {
+describe("the client's token", () => {
   it('is not forwarded by fetch_url, nor written to the audit trail or the logs', async () => {
     const auditFile = join(tempDir('toolwright-token-hygiene-'), 'audit.jsonl');
     const logs = memoryLogger();
@@ -45,7 +45,11 @@ describe('the client\'s token', () => {
     const http = await startHttp(server, { auth: { issuer: as.issuer } });
     try {
       const { access_token } = await as.token({ resource: http.url });
-      const good = await http.modern('tools/call', { name: 'fetch_url', arguments: { url: `http://127.0.0.1:${upstreamPort}/x` } }, { authorization: `Bearer ${access_token}` });
+      const good = await http.modern(
+        'tools/call',
+        { name: 'fetch_url', arguments: { url: `http://127.0.0.1:${upstreamPort}/x` } },
+        { authorization: `Bearer ${access_token}` },
+      );
       const result = (await good.json()).result;
       expect(result.isError ?? false).toBe(false);
       expect(JSON.stringify(result)).toContain('upstream says hi');

@@ -23,7 +23,12 @@ const BAD_BYTES: Record<string, number[]> = {
 
 /** A tools/call of echo whose text holds `bytes` between "a" and "b". */
 function callWith(bytes: number[], id: number): Buffer {
-  const [head, tail] = JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { text: 'a\u0000b' }, _meta: modernMeta() } }).split('\\u0000');
+  const [head, tail] = JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name: 'echo', arguments: { text: 'a\u0000b' }, _meta: modernMeta() },
+  }).split('\\u0000');
   return Buffer.concat([Buffer.from(head), Buffer.from(bytes), Buffer.from(tail)]);
 }
 
@@ -32,7 +37,12 @@ describe('invalid UTF-8 over HTTP', () => {
   const executed: string[] = [];
   beforeAll(async () => {
     const server = new ToolServer({ logger: memoryLogger().logger, audit: false });
-    server.tools.add({ name: 'echo', description: 'x', inputSchema: { type: 'object', properties: { text: { type: 'string' } } }, handler: ({ text }) => (executed.push(String(text)), String(text)) });
+    server.tools.add({
+      name: 'echo',
+      description: 'x',
+      inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+      handler: ({ text }) => (executed.push(String(text)), String(text)),
+    });
     http = await startHttp(server);
   });
   afterAll(() => http.close());
@@ -40,7 +50,13 @@ describe('invalid UTF-8 over HTTP', () => {
   const send = (bytes: Buffer) =>
     fetch(http.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'echo' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': MODERN,
+        'mcp-method': 'tools/call',
+        'mcp-name': 'echo',
+      },
       // fetch's BodyInit takes a view over an ArrayBuffer, not Buffer's ArrayBufferLike: the same bytes, copied.
       body: new Uint8Array(bytes),
     });
@@ -57,14 +73,20 @@ describe('invalid UTF-8 over HTTP', () => {
   }
 
   it('refuses an unpaired surrogate spelled as a JSON escape the same way', async () => {
-    const res = await send(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: '\ud800' }, _meta: modernMeta() } })));
+    const res = await send(
+      Buffer.from(
+        JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: '\ud800' }, _meta: modernMeta() } }),
+      ),
+    );
     expect(res.status).toBe(400);
     expect((await res.json()).error.code).toBe(-32700);
     expect(executed).toEqual([]);
   });
 
   it('still runs text with real multi-byte characters', async () => {
-    const res = await send(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo', arguments: { text: 'é€😀' }, _meta: modernMeta() } })));
+    const res = await send(
+      Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo', arguments: { text: 'é€😀' }, _meta: modernMeta() } })),
+    );
     expect((await res.json()).result.content[0].text).toBe('é€😀');
     expect(executed).toEqual(['é€😀']);
   });

@@ -8,11 +8,14 @@ const PUBLIC = new Set(['../server/server.js', '../server/connection.js', '../se
 
 describe('src/transports', () => {
   it('imports nothing from src/server but the public ToolServer, ServerConnection and Logger', () => {
-    const reaching = readdirSync(dir).filter((f) => f.endsWith('.ts')).flatMap((file) =>
-      [...readFileSync(dir + file, 'utf8').matchAll(/from\s+'(\.\.\/server\/[^']+)'/g)]
-        .map(([, spec]) => spec)
-        .filter((spec) => !PUBLIC.has(spec))
-        .map((spec) => `${file}: ${spec}`));
+    const reaching = readdirSync(dir)
+      .filter((f) => f.endsWith('.ts'))
+      .flatMap((file) =>
+        [...readFileSync(dir + file, 'utf8').matchAll(/from\s+'(\.\.\/server\/[^']+)'/g)]
+          .map(([, spec]) => spec)
+          .filter((spec) => !PUBLIC.has(spec))
+          .map((spec) => `${file}: ${spec}`),
+      );
     expect(reaching).toEqual([]);
   });
 });

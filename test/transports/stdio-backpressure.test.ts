@@ -6,11 +6,16 @@ import { memoryLogger, modernMeta } from '../helpers/wire.js';
 
 describe('stdio backpressure', () => {
   it('stops reading requests while the client is not reading answers, and answers everything once it does', async () => {
-    const server = new ToolServer({ logger: memoryLogger().logger, audit: false, tools: [{ name: 'echo', description: 'x', inputSchema: { type: 'object' }, handler: () => 'y'.repeat(1000) }] });
+    const server = new ToolServer({
+      logger: memoryLogger().logger,
+      audit: false,
+      tools: [{ name: 'echo', description: 'x', inputSchema: { type: 'object' }, handler: () => 'y'.repeat(1000) }],
+    });
     const input = new PassThrough();
     const output = new PassThrough({ highWaterMark: 1024 });
     serveStdio(server, { input, output });
-    for (let id = 1; id <= 200; id++) input.write(`${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: {}, _meta: modernMeta() } })}\n`);
+    for (let id = 1; id <= 200; id++)
+      input.write(`${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: {}, _meta: modernMeta() } })}\n`);
     await new Promise((r) => setTimeout(r, 50));
     expect(input.isPaused()).toBe(true);
     let text = '';

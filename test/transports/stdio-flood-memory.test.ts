@@ -33,7 +33,8 @@ describe('stdio server under a flood (child process)', () => {
       expect(lines.length).toBeGreaterThanOrEqual(count);
     };
     const write = (data: string | Buffer) => (c.stdin.write(data) ? undefined : new Promise<void>((r) => c.stdin.once('drain', () => r())));
-    const call = (id: number) => `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { text: `call ${id}` }, _meta: modernMeta() } })}\n`;
+    const call = (id: number) =>
+      `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { text: `call ${id}` }, _meta: modernMeta() } })}\n`;
 
     await write(call(1));
     await until(1);

@@ -23,7 +23,14 @@ describe('stdio: a pipelined burst is answered group by group', () => {
     const server = new ToolServer({
       logger: memoryLogger().logger,
       audit: sink,
-      tools: [{ name: 'id', description: 'x', inputSchema: { type: 'object', properties: { n: { type: 'number' } } }, handler: ({ n }: { n: number }) => (events.push(`call ${n}`), String(n)) }],
+      tools: [
+        {
+          name: 'id',
+          description: 'x',
+          inputSchema: { type: 'object', properties: { n: { type: 'number' } } },
+          handler: ({ n }: { n: number }) => (events.push(`call ${n}`), String(n)),
+        },
+      ],
     });
     const input = new PassThrough();
     const output = new PassThrough();
@@ -40,25 +47,50 @@ describe('stdio: a pipelined burst is answered group by group', () => {
       }
     });
     // One write, as a pipelining client sends them: 20 requests.
-    input.write(Array.from({ length: 20 }, (_, i) => `${JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'id', arguments: { n: i + 1 }, _meta: modernMeta() } })}\n`).join(''));
+    input.write(
+      Array.from(
+        { length: 20 },
+        (_, i) =>
+          `${JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'id', arguments: { n: i + 1 }, _meta: modernMeta() } })}\n`,
+      ).join(''),
+    );
     await expect.poll(() => answered, { timeout: 5_000 }).toBe(20);
     expect(events.indexOf('answer 1')).toBeGreaterThan(events.indexOf('call 1'));
     expect(events.indexOf('answer 1')).toBeLessThan(events.indexOf('call 20'));
     // Every answer, as it arrived, already had its record committed.
     expect(answeredBeforeAudited).toEqual([]);
-    expect(queryAuditLog(file).map((r) => r.requestId).sort((a, b) => Number(a) - Number(b))).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(
+      queryAuditLog(file)
+        .map((r) => r.requestId)
+        .sort((a, b) => Number(a) - Number(b)),
+    ).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
   });
 
   it('answers everything still waiting when stdin ends mid-burst', async () => {
-    const server = new ToolServer({ logger: memoryLogger().logger, audit: false, tools: [{ name: 'id', description: 'x', inputSchema: { type: 'object' }, handler: () => 'ok' }] });
+    const server = new ToolServer({
+      logger: memoryLogger().logger,
+      audit: false,
+      tools: [{ name: 'id', description: 'x', inputSchema: { type: 'object' }, handler: () => 'ok' }],
+    });
     const input = new PassThrough();
     const output = new PassThrough();
     const handle = serveStdio(server, { input, output });
     let text = '';
     output.on('data', (d) => (text += d));
-    input.end(Array.from({ length: 30 }, (_, i) => `${JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'id', arguments: {}, _meta: modernMeta() } })}\n`).join(''));
+    input.end(
+      Array.from(
+        { length: 30 },
+        (_, i) => `${JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'id', arguments: {}, _meta: modernMeta() } })}\n`,
+      ).join(''),
+    );
     await handle.closed;
-    expect(text.split('\n').filter(Boolean).map((l) => JSON.parse(l).id).sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    expect(
+      text
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).id)
+        .sort((a, b) => a - b),
+    ).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
   });
 });
 

@@ -32,7 +32,12 @@ function reapAfterTest(file: string): void {
 
 function startedPid(file: string): number | undefined {
   if (!existsSync(file)) return undefined;
-  return readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((e) => e.started)?.started;
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .find((e) => e.started)?.started;
 }
 
 describe.skipIf(process.platform === 'win32')('stdio server in its own process group', () => {

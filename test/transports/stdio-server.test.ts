@@ -45,7 +45,12 @@ describe('stdio server (child process)', () => {
   it('answers both eras on one process, with only protocol messages on stdout', async () => {
     const s = start();
     s.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'modern' }, _meta: modernMeta() } });
-    s.send({ jsonrpc: '2.0', id: 2, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    s.send({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    });
     s.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     s.send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo', arguments: { text: 'legacy' } } });
     const replies = await s.next(3);
@@ -59,7 +64,9 @@ describe('stdio server (child process)', () => {
 
   it('refuses a line over the limit with a clear error and keeps serving', async () => {
     const s = start({ MAX_LINE_BYTES: '1024' });
-    s.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x'.repeat(4096) }, _meta: modernMeta() } }));
+    s.send(
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'x'.repeat(4096) }, _meta: modernMeta() } }),
+    );
     s.send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: modernMeta() } });
     const [tooLong, list] = await s.next(2);
     expect(tooLong.error).toEqual({ code: -32600, message: 'Invalid Request: message exceeds the 1024-byte limit and was discarded' });

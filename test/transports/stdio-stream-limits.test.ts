@@ -11,7 +11,11 @@ afterEach(() => handle?.close());
 function start(maxListenStreams?: number) {
   const input = new PassThrough();
   const output = new PassThrough();
-  const server = new ToolServer({ logger: memoryLogger().logger, audit: false, tools: [{ name: 'a', description: 'a', inputSchema: { type: 'object' }, handler: () => 'a' }] });
+  const server = new ToolServer({
+    logger: memoryLogger().logger,
+    audit: false,
+    tools: [{ name: 'a', description: 'a', inputSchema: { type: 'object' }, handler: () => 'a' }],
+  });
   handle = serveStdio(server, { input, output, ...(maxListenStreams ? { maxListenStreams } : {}) });
   const messages: Array<Record<string, any>> = [];
   let buffer = '';
@@ -24,7 +28,8 @@ function start(maxListenStreams?: number) {
     }
   });
   const send = (msg: unknown) => input.write(`${JSON.stringify(msg)}\n`);
-  const listen = (id: number) => send({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: modernMeta() } });
+  const listen = (id: number) =>
+    send({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: modernMeta() } });
   const until = async (check: () => boolean) => {
     const deadline = Date.now() + 5_000;
     while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
@@ -45,7 +50,9 @@ describe('caps on listen streams over stdio', () => {
     expect(s.messages.filter((m) => m.method === 'notifications/subscriptions/acknowledged')).toHaveLength(2);
     s.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } });
     s.listen(4);
-    await s.until(() => s.messages.some((m) => m.method === 'notifications/subscriptions/acknowledged' && m.params._meta['io.modelcontextprotocol/subscriptionId'] === 4));
+    await s.until(() =>
+      s.messages.some((m) => m.method === 'notifications/subscriptions/acknowledged' && m.params._meta['io.modelcontextprotocol/subscriptionId'] === 4),
+    );
   });
 
   it('has a default cap: a flood of listens is not all held', async () => {

@@ -28,7 +28,9 @@ export interface PgPool extends PgQueryable {
 /** Thrown when `pg` cannot be loaded: the set-up problem, with its fix. */
 export class PostgresDriverError extends Error {
   constructor(cause: unknown) {
-    super(`the PostgreSQL audit trail needs the "pg" package, which cannot be loaded (${cause instanceof Error ? cause.message.split('\n')[0] : String(cause)}); install it with \`npm install pg\``);
+    super(
+      `the PostgreSQL audit trail needs the "pg" package, which cannot be loaded (${cause instanceof Error ? cause.message.split('\n')[0] : String(cause)}); install it with \`npm install pg\``,
+    );
     this.name = 'PostgresDriverError';
   }
 }

@@ -46,11 +46,18 @@ const ROWS_PER_STEP = 1000;
  * transaction): an instance's inserts run between them, and two instances pruning at once only
  * delete what the other has not (a DELETE of rows already gone removes nothing).
  */
-export async function prunePostgres(db: PgQueryable, bounds: { olderThan?: Date; maxRows?: number }, stopped: () => boolean = () => false): Promise<AuditPruneCounts> {
+export async function prunePostgres(
+  db: PgQueryable,
+  bounds: { olderThan?: Date; maxRows?: number },
+  stopped: () => boolean = () => false,
+): Promise<AuditPruneCounts> {
   const result: AuditPruneCounts = { byAge: 0, byBound: 0 };
   if (bounds.olderThan) {
     for (;;) {
-      const step = await db.query(`DELETE FROM ${AUDIT_TABLE} WHERE id IN (SELECT id FROM ${AUDIT_TABLE} WHERE time < $1 ORDER BY time LIMIT ${ROWS_PER_STEP})`, [bounds.olderThan]);
+      const step = await db.query(
+        `DELETE FROM ${AUDIT_TABLE} WHERE id IN (SELECT id FROM ${AUDIT_TABLE} WHERE time < $1 ORDER BY time LIMIT ${ROWS_PER_STEP})`,
+        [bounds.olderThan],
+      );
       result.byAge += step.rowCount ?? 0;
       if ((step.rowCount ?? 0) < ROWS_PER_STEP || stopped()) break;
     }
@@ -61,7 +68,10 @@ export async function prunePostgres(db: PgQueryable, bounds: { olderThan?: Date;
     if (edge.rows.length) {
       const last = edge.rows[0].id as string;
       for (;;) {
-        const step = await db.query(`DELETE FROM ${AUDIT_TABLE} WHERE id IN (SELECT id FROM ${AUDIT_TABLE} WHERE id <= $1 ORDER BY id LIMIT ${ROWS_PER_STEP})`, [last]);
+        const step = await db.query(
+          `DELETE FROM ${AUDIT_TABLE} WHERE id IN (SELECT id FROM ${AUDIT_TABLE} WHERE id <= $1 ORDER BY id LIMIT ${ROWS_PER_STEP})`,
+          [last],
+        );
         result.byBound += step.rowCount ?? 0;
         if ((step.rowCount ?? 0) < ROWS_PER_STEP || stopped()) break;
       }

@@ -56,7 +56,10 @@ export class PostgresAuditReader implements AuditReader {
   async prune(bounds: AuditPruneBounds): Promise<AuditPruneCounts> {
     if (bounds.maxBytes !== undefined) throw new RangeError('the PostgreSQL audit trail is bounded by rows (maxRows), not by bytes');
     const { pool: db } = await this.db();
-    return prunePostgres(db, { ...(bounds.olderThan ? { olderThan: bounds.olderThan } : {}), ...(bounds.maxRows !== undefined ? { maxRows: bounds.maxRows } : {}) });
+    return prunePostgres(db, {
+      ...(bounds.olderThan ? { olderThan: bounds.olderThan } : {}),
+      ...(bounds.maxRows !== undefined ? { maxRows: bounds.maxRows } : {}),
+    });
   }
 
   async close(): Promise<void> {

@@ -98,6 +98,7 @@ export async function auditSchemaVersion(db: PgQueryable): Promise<number> {
   if (table.rows[0]?.t === null) return 0;
   const found = await db.query("SELECT version FROM toolwright_schema WHERE component = 'audit'");
   const version = found.rows.length ? Number(found.rows[0].version) : 0;
-  if (version > AUDIT_SCHEMA_VERSION) throw new Error(`the PostgreSQL audit table has schema version ${version}; this toolwright reads up to ${AUDIT_SCHEMA_VERSION}`);
+  if (version > AUDIT_SCHEMA_VERSION)
+    throw new Error(`the PostgreSQL audit table has schema version ${version}; this toolwright reads up to ${AUDIT_SCHEMA_VERSION}`);
   return version;
 }

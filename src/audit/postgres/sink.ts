@@ -275,5 +275,8 @@ function isDataError(err: unknown): boolean {
 }
 
 function warnRetentionFailure(err: unknown): void {
-  process.emitWarning(`audit retention: a background prune failed (the next pass retries): ${err instanceof Error ? err.message : String(err)}`, 'ToolwrightAuditWarning');
+  process.emitWarning(
+    `audit retention: a background prune failed (the next pass retries): ${err instanceof Error ? err.message : String(err)}`,
+    'ToolwrightAuditWarning',
+  );
 }

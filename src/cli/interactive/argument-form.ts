@@ -30,7 +30,11 @@ const MAX_ITEMS = 1_000;
  * else as JSON. Each answer is checked as it is typed, and the whole object
  * against the schema at the end, before anything is sent.
  */
-export async function askArguments(inputSchema: Schema, io: FormIo, previous: Record<string, unknown> = {}): Promise<Record<string, unknown> | typeof CANCELLED> {
+export async function askArguments(
+  inputSchema: Schema,
+  io: FormIo,
+  previous: Record<string, unknown> = {},
+): Promise<Record<string, unknown> | typeof CANCELLED> {
   const root = inputSchema;
   const validate = validatorFor(inputSchema);
   let earlier = previous;
@@ -73,7 +77,14 @@ function validatorFor(schema: Schema): (value: unknown) => string[] {
 
 type Value = unknown | typeof OMIT | typeof CANCELLED;
 
-async function askObject(path: string, kind: Extract<FieldKind, { kind: 'object' }>, root: Schema, io: FormIo, previous: Record<string, unknown>, depth: number): Promise<Value> {
+async function askObject(
+  path: string,
+  kind: Extract<FieldKind, { kind: 'object' }>,
+  root: Schema,
+  io: FormIo,
+  previous: Record<string, unknown>,
+  depth: number,
+): Promise<Value> {
   const out: Record<string, unknown> = {};
   // Required fields first, in the order the schema lists them, then the optional ones.
   const ordered = [...kind.properties.filter(([n]) => kind.required.has(n)), ...kind.properties.filter(([n]) => !kind.required.has(n))];
@@ -122,7 +133,15 @@ async function askField(path: string, schema: Schema, required: boolean, earlier
 }
 
 /** A nested object: optional ones are offered first, then asked field by field. */
-async function askNested(path: string, kind: Extract<FieldKind, { kind: 'object' }>, required: boolean, fallback: unknown, root: Schema, io: FormIo, depth: number): Promise<Value> {
+async function askNested(
+  path: string,
+  kind: Extract<FieldKind, { kind: 'object' }>,
+  required: boolean,
+  fallback: unknown,
+  root: Schema,
+  io: FormIo,
+  depth: number,
+): Promise<Value> {
   if (!required) {
     const fill = await yesNo(`${io.style.bold(sanitize(path))} (object, optional): fill it in? [y/N] `, false, io);
     if (fill === CANCELLED) return CANCELLED;
@@ -134,7 +153,16 @@ async function askNested(path: string, kind: Extract<FieldKind, { kind: 'object'
 }
 
 /** An array item by item: Enter on an empty item ends it; `[…]` JSON typed at the first item is the whole array. */
-async function askArray(path: string, itemsRaw: Schema, schema: Schema, required: boolean, fallback: unknown, root: Schema, io: FormIo, depth: number): Promise<Value> {
+async function askArray(
+  path: string,
+  itemsRaw: Schema,
+  schema: Schema,
+  required: boolean,
+  fallback: unknown,
+  root: Schema,
+  io: FormIo,
+  depth: number,
+): Promise<Value> {
   const items = deref(itemsRaw, root);
   const itemKind = depth > MAX_DEPTH ? ({ kind: 'json' } as const) : kindOf(items);
   const min = typeof schema.minItems === 'number' ? schema.minItems : 0;
@@ -142,7 +170,9 @@ async function askArray(path: string, itemsRaw: Schema, schema: Schema, required
   const bounds = min && max < MAX_ITEMS ? `, ${min} to ${max} items` : min ? `, at least ${min}` : max < MAX_ITEMS ? `, at most ${max}` : '';
   const what = itemKind.kind === 'object' ? 'objects' : itemKind.kind === 'choice' ? 'choices' : typeHint(items, itemKind) || 'values';
   const fallbackText = fallback !== undefined ? ` [default: ${shown(fallback)}]` : '';
-  io.print(`${io.style.bold(sanitize(path))} (a list of ${what}${bounds}${required ? '' : ', optional'})${fallbackText}: one item at a time, an empty item ends the list, or type it all as JSON […]\n`);
+  io.print(
+    `${io.style.bold(sanitize(path))} (a list of ${what}${bounds}${required ? '' : ', optional'})${fallbackText}: one item at a time, an empty item ends the list, or type it all as JSON […]\n`,
+  );
   if (itemKind.kind === 'choice') io.print(`${itemKind.choices.map((c, i) => `  ${i + 1}) ${c.title}`).join('\n')}\n`);
   const list: unknown[] = [];
   while (list.length < max) {
@@ -156,7 +186,8 @@ async function askArray(path: string, itemsRaw: Schema, schema: Schema, required
       list.push(item === OMIT ? {} : item);
       continue;
     }
-    const completer = itemKind.kind === 'choice' ? words(itemKind.choices.map((c) => shown(c.value))) : itemKind.kind === 'boolean' ? words(['yes', 'no']) : undefined;
+    const completer =
+      itemKind.kind === 'choice' ? words(itemKind.choices.map((c) => shown(c.value))) : itemKind.kind === 'boolean' ? words(['yes', 'no']) : undefined;
     const answer = await io.ask(`  ${sanitize(itemPath)}: `, completer);
     if (typeof answer !== 'string') return CANCELLED;
     const text = itemKind.kind === 'string' ? answer : answer.trim();

@@ -34,7 +34,9 @@ export function describeTool(tool: ListedTool, style: Style): string {
 
 function hintLine(annotations: Record<string, unknown> | undefined, style: Style): string {
   if (annotations?.readOnlyHint === true) return 'read-only (does not change anything)';
-  const parts = [isDestructive(annotations) ? style.yellow('destructive: you confirm each call before it is sent') : 'additive (changes things, destroys nothing)'];
+  const parts = [
+    isDestructive(annotations) ? style.yellow('destructive: you confirm each call before it is sent') : 'additive (changes things, destroys nothing)',
+  ];
   if (annotations?.idempotentHint === true) parts.push('idempotent');
   if (annotations?.openWorldHint === true) parts.push('reaches the outside world');
   return parts.join('; ');

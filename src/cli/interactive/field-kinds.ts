@@ -83,7 +83,9 @@ function choicesOf(schema: Schema): Choice[] | undefined {
   if (Array.isArray(schema.enum)) return schema.enum.slice(0, MAX_CHOICES).map((value) => ({ value, title: shown(value) }));
   const branches = schema.oneOf ?? schema.anyOf;
   if (Array.isArray(branches) && branches.length && branches.every((b) => isPlainObject(b) && Object.hasOwn(b, 'const'))) {
-    return (branches as Schema[]).slice(0, MAX_CHOICES).map((b) => ({ value: b.const, title: typeof b.title === 'string' ? `${sanitize(b.title)} (${shown(b.const)})` : shown(b.const) }));
+    return (branches as Schema[])
+      .slice(0, MAX_CHOICES)
+      .map((b) => ({ value: b.const, title: typeof b.title === 'string' ? `${sanitize(b.title)} (${shown(b.const)})` : shown(b.const) }));
   }
   return undefined;
 }
@@ -158,22 +160,29 @@ function numberAnswer(text: string, schema: Schema, integer: boolean): { value: 
   if (typeof schema.maximum === 'number' && n > schema.maximum) return { problem: `Enter at most ${schema.maximum}.` };
   if (typeof schema.exclusiveMinimum === 'number' && n <= schema.exclusiveMinimum) return { problem: `Enter more than ${schema.exclusiveMinimum}.` };
   if (typeof schema.exclusiveMaximum === 'number' && n >= schema.exclusiveMaximum) return { problem: `Enter less than ${schema.exclusiveMaximum}.` };
-  if (typeof schema.multipleOf === 'number' && schema.multipleOf > 0 && !Number.isInteger(n / schema.multipleOf)) return { problem: `Enter a multiple of ${schema.multipleOf}.` };
+  if (typeof schema.multipleOf === 'number' && schema.multipleOf > 0 && !Number.isInteger(n / schema.multipleOf))
+    return { problem: `Enter a multiple of ${schema.multipleOf}.` };
   return { value: n };
 }
 
 function stringAnswer(text: string, schema: Schema): { value: string } | { problem: string } {
   const length = [...text].length;
-  if (typeof schema.minLength === 'number' && length < schema.minLength) return { problem: `Enter at least ${schema.minLength} character${schema.minLength === 1 ? '' : 's'}.` };
+  if (typeof schema.minLength === 'number' && length < schema.minLength)
+    return { problem: `Enter at least ${schema.minLength} character${schema.minLength === 1 ? '' : 's'}.` };
   if (typeof schema.maxLength === 'number' && length > schema.maxLength) return { problem: `Enter at most ${schema.maxLength} characters.` };
   const format = schema.format;
   const ok =
-    format === 'email' ? /^[^\s@]+@[^\s@]+$/.test(text)
-      : format === 'uri' ? URL.canParse(text)
-        : format === 'date' ? /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(text))
-          : format === 'date-time' ? !Number.isNaN(Date.parse(text)) && /T/.test(text)
+    format === 'email'
+      ? /^[^\s@]+@[^\s@]+$/.test(text)
+      : format === 'uri'
+        ? URL.canParse(text)
+        : format === 'date'
+          ? /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(Date.parse(text))
+          : format === 'date-time'
+            ? !Number.isNaN(Date.parse(text)) && /T/.test(text)
             : true;
-  if (!ok) return { problem: `Enter a valid ${String(format)}${format === 'date' ? ' (YYYY-MM-DD)' : format === 'date-time' ? ' (e.g. 2026-01-31T12:00:00Z)' : ''}.` };
+  if (!ok)
+    return { problem: `Enter a valid ${String(format)}${format === 'date' ? ' (YYYY-MM-DD)' : format === 'date-time' ? ' (e.g. 2026-01-31T12:00:00Z)' : ''}.` };
   if (typeof schema.pattern === 'string' && text.length <= 10_000) {
     let pattern: RegExp | undefined;
     try {
@@ -188,5 +197,7 @@ function stringAnswer(text: string, schema: Schema): { value: string } | { probl
 
 /** A value as a person reads it in a prompt. */
 export function shown(value: unknown): string {
-  return sanitize(typeof value === 'string' ? value : JSON.stringify(value) ?? 'undefined').replace(/\s+/g, ' ').slice(0, 200);
+  return sanitize(typeof value === 'string' ? value : (JSON.stringify(value) ?? 'undefined'))
+    .replace(/\s+/g, ' ')
+    .slice(0, 200);
 }

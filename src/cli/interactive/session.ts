@@ -71,7 +71,11 @@ export class InteractiveSession {
     private readonly files: SavedFiles,
     private readonly options: SessionOptions,
   ) {
-    this.bar = new ProgressBar((text) => prompter.print(text), style, () => prompter.columns);
+    this.bar = new ProgressBar(
+      (text) => prompter.print(text),
+      style,
+      () => prompter.columns,
+    );
     this.leaving = new Promise((resolve) => (this.leave = resolve));
     prompter.onInterrupt = () => this.interrupt();
     prompter.onEnd = () => this.quit();
@@ -82,9 +86,16 @@ export class InteractiveSession {
     this.firstListing = this.client.listTools().then((tools) => void (this.tools = tools));
     await this.firstListing;
     this.banner();
-    const completer = commandCompleter(() => this.tools, () => this.links.uris());
+    const completer = commandCompleter(
+      () => this.tools,
+      () => this.links.uris(),
+    );
     this.prompter.idleCompleter = completer;
-    const prompt = `${this.style.cyan(sanitize(this.client.serverInfo?.name ?? 'toolwright').replace(/\s+/g, '-').slice(0, 24))}> `;
+    const prompt = `${this.style.cyan(
+      sanitize(this.client.serverInfo?.name ?? 'toolwright')
+        .replace(/\s+/g, '-')
+        .slice(0, 24),
+    )}> `;
     while (!this.left) {
       const answer = await this.prompter.ask(prompt, completer, true);
       if (answer === undefined) break;
@@ -122,7 +133,11 @@ export class InteractiveSession {
         const added = [...after].filter((n) => !before.has(n)).map(sanitize);
         const removed = [...before].filter((n) => !after.has(n)).map(sanitize);
         const parts = [added.length ? `added ${added.join(', ')}` : '', removed.length ? `removed ${removed.join(', ')}` : ''].filter(Boolean);
-        this.prompter.notify(this.style.yellow(`(the server's tools changed${parts.length ? `: ${parts.join('; ')}` : ''}; ${now.length} tool${now.length === 1 ? '' : 's'} now)\n`));
+        this.prompter.notify(
+          this.style.yellow(
+            `(the server's tools changed${parts.length ? `: ${parts.join('; ')}` : ''}; ${now.length} tool${now.length === 1 ? '' : 's'} now)\n`,
+          ),
+        );
       } catch (err) {
         this.prompter.notify(this.style.red(`(the server's tools changed, but listing them failed: ${sanitize((err as Error).message)})\n`));
       } finally {
@@ -135,7 +150,9 @@ export class InteractiveSession {
     const info = this.client.serverInfo;
     const name = info ? `${oneLine(info.name)}${info.version ? ` ${oneLine(info.version)}` : ''}` : 'the server';
     const count = `${this.tools.length} tool${this.tools.length === 1 ? '' : 's'}`;
-    this.prompter.print(`Connected to ${this.style.bold(name)} over ${this.options.where} (${this.client.era}, protocol ${this.client.protocolVersion}): ${count}.\n`);
+    this.prompter.print(
+      `Connected to ${this.style.bold(name)} over ${this.options.where} (${this.client.era}, protocol ${this.client.protocolVersion}): ${count}.\n`,
+    );
     const instructions = this.client.instructions ? sanitize(this.client.instructions).trim().split('\n').slice(0, 8) : [];
     if (instructions.length) this.prompter.print(this.style.dim(`${instructions.map((l) => `  ${l}`).join('\n')}\n`));
     this.prompter.print(this.style.dim("Type help for commands, or a tool's name to call it. Tab completes; Ctrl-C cancels a call; Ctrl-D leaves.\n"));
@@ -166,7 +183,9 @@ export class InteractiveSession {
       case 'read':
         return this.read(rest[0]);
       case 'structured':
-        return this.prompter.print(this.lastStructured === undefined ? 'The last result had no structured content.\n' : renderTree(this.lastStructured, this.style));
+        return this.prompter.print(
+          this.lastStructured === undefined ? 'The last result had no structured content.\n' : renderTree(this.lastStructured, this.style),
+        );
       case 'quit':
       case 'exit':
         return this.quit();
@@ -195,7 +214,11 @@ export class InteractiveSession {
       const needsForm = pairs.length === 0 ? hasProperties(tool) : missingRequired(tool, given).length > 0;
       if (pairs.length && needsForm) this.prompter.print(this.style.dim(`(still needed: ${missingRequired(tool, given).map(sanitize).join(', ')})\n`));
       if (needsForm) {
-        const asked = await askArguments(tool.inputSchema, { ask: (q, c) => this.prompter.ask(q, c), print: (t) => this.prompter.print(t), style: this.style }, given);
+        const asked = await askArguments(
+          tool.inputSchema,
+          { ask: (q, c) => this.prompter.ask(q, c), print: (t) => this.prompter.print(t), style: this.style },
+          given,
+        );
         if (asked === CANCELLED) return this.prompter.print(this.style.dim('(cancelled; nothing was sent)\n'));
         args = asked;
       } else {
@@ -208,8 +231,11 @@ export class InteractiveSession {
   /** tools.mdx "Security Considerations": a destructive call is shown and confirmed before it is sent. */
   private async confirm(tool: ListedTool, args: Record<string, unknown>): Promise<boolean> {
     if (!isDestructive(tool.annotations)) return true;
-    const why = tool.annotations?.destructiveHint === true ? 'says it is destructive' : 'does not say it is read-only or harmless, so it may change or delete things';
-    this.prompter.print(`${this.style.yellow(`${sanitize(tool.name)} ${why}.`)} It would be called with:\n${Object.keys(args).length ? renderTree(args, this.style) : '  (no arguments)\n'}`);
+    const why =
+      tool.annotations?.destructiveHint === true ? 'says it is destructive' : 'does not say it is read-only or harmless, so it may change or delete things';
+    this.prompter.print(
+      `${this.style.yellow(`${sanitize(tool.name)} ${why}.`)} It would be called with:\n${Object.keys(args).length ? renderTree(args, this.style) : '  (no arguments)\n'}`,
+    );
     for (;;) {
       const answer = await this.prompter.ask(`Send this call? [y/N] `);
       if (typeof answer !== 'string') return false;
@@ -259,7 +285,13 @@ export class InteractiveSession {
 
   private show(result: CallToolResult, tool: string, ms: number): void {
     this.lastStructured = result.structuredContent;
-    showResult(result, tool, ms, { style: this.style, files: this.files, links: this.links, print: (t) => this.prompter.print(t), hintsGiven: this.hintsGiven });
+    showResult(result, tool, ms, {
+      style: this.style,
+      files: this.files,
+      links: this.links,
+      print: (t) => this.prompter.print(t),
+      hintsGiven: this.hintsGiven,
+    });
   }
 
   private async rerun(ref: string | undefined): Promise<void> {
@@ -279,7 +311,8 @@ export class InteractiveSession {
     try {
       const read = await this.client.readResource(uri, { signal: controller.signal });
       if (!read.contents.length) this.prompter.print('The resource is empty.\n');
-      for (const contents of read.contents) showContents(contents, 'resource', { style: this.style, files: this.files, links: this.links, print: (t) => this.prompter.print(t) });
+      for (const contents of read.contents)
+        showContents(contents, 'resource', { style: this.style, files: this.files, links: this.links, print: (t) => this.prompter.print(t) });
     } catch (err) {
       if (err instanceof CancelledError && controller.signal.aborted) this.prompter.print(this.style.yellow('(cancelled)\n'));
       else throw err;
@@ -360,6 +393,10 @@ function oneLine(text: string): string {
 /** The same tools, each defined the same (in any order). */
 function sameTools(a: readonly ListedTool[], b: readonly ListedTool[]): boolean {
   if (a.length !== b.length) return false;
-  const key = (tools: readonly ListedTool[]) => tools.map((t) => JSON.stringify(t)).sort().join('\n');
+  const key = (tools: readonly ListedTool[]) =>
+    tools
+      .map((t) => JSON.stringify(t))
+      .sort()
+      .join('\n');
   return key(a) === key(b);
 }

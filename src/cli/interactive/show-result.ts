@@ -85,7 +85,9 @@ function showBlock(block: ContentBlock, tool: string, ctx: ShowContext): void {
       const n = ctx.links.add(block.uri, block.name);
       const details = [block.mimeType && oneLine(block.mimeType), typeof block.size === 'number' && size(block.size)].filter(Boolean).join(', ');
       const about = block.description ? `\n    ${style.dim(oneLine(block.description))}` : '';
-      ctx.print(`${style.cyan(`[link ${n}]`)} ${oneLine(block.title ?? block.name)} <${oneLine(block.uri)}>${details ? ` (${details})` : ''}  ${style.dim(`read it: read ${n}`)}${about}\n`);
+      ctx.print(
+        `${style.cyan(`[link ${n}]`)} ${oneLine(block.title ?? block.name)} <${oneLine(block.uri)}>${details ? ` (${details})` : ''}  ${style.dim(`read it: read ${n}`)}${about}\n`,
+      );
       return;
     }
     case 'resource':

@@ -89,7 +89,10 @@ export function readAuthorizationResponse(pending: PendingAuthorization, redirec
   const error = params.get('error');
   if (error !== null) {
     const description = params.get('error_description');
-    throw new AuthorizationError(`authorization was refused: ${describe(error).slice(1, -1)}${description ? ` (${describe(description).slice(1, -1)})` : ''}`, error.slice(0, 100));
+    throw new AuthorizationError(
+      `authorization was refused: ${describe(error).slice(1, -1)}${description ? ` (${describe(description).slice(1, -1)})` : ''}`,
+      error.slice(0, 100),
+    );
   }
   const code = params.get('code');
   if (!code) throw new AuthorizationError('the authorization response carries no code');

@@ -14,16 +14,27 @@ export const NO_RESOURCE_METADATA = 'no_resource_metadata';
  * server (RFC 9728 §3.3, RFC 8707): one for another origin or path is refused
  * before any authorization starts, so no token for it is ever requested here.
  */
-export async function discoverProtectedResource(server: URL, challenge: BearerChallenge | undefined, fetchFn: typeof fetch, signal?: AbortSignal): Promise<ProtectedResource> {
+export async function discoverProtectedResource(
+  server: URL,
+  challenge: BearerChallenge | undefined,
+  fetchFn: typeof fetch,
+  signal?: AbortSignal,
+): Promise<ProtectedResource> {
   const resource = await findProtectedResource(server, challenge, fetchFn, signal);
   // RFC 9449 §7.1: a resource server that challenges with the DPoP scheme takes DPoP tokens.
   return challenge?.scheme === 'DPoP' ? { ...resource, takesDpop: true } : resource;
 }
 
-async function findProtectedResource(server: URL, challenge: BearerChallenge | undefined, fetchFn: typeof fetch, signal?: AbortSignal): Promise<ProtectedResource> {
-  const candidates = challenge?.resourceMetadata !== undefined
-    ? [secureUrl(challenge.resourceMetadata, "the server's resource_metadata URL")]
-    : protectedResourceWellKnown(server);
+async function findProtectedResource(
+  server: URL,
+  challenge: BearerChallenge | undefined,
+  fetchFn: typeof fetch,
+  signal?: AbortSignal,
+): Promise<ProtectedResource> {
+  const candidates =
+    challenge?.resourceMetadata !== undefined
+      ? [secureUrl(challenge.resourceMetadata, "the server's resource_metadata URL")]
+      : protectedResourceWellKnown(server);
   const tried: string[] = [];
   for (const url of candidates) {
     const { status, body } = await requestJson(fetchFn, url, { signal });
@@ -31,7 +42,10 @@ async function findProtectedResource(server: URL, challenge: BearerChallenge | u
     if (status !== 200 || !body) continue;
     return readProtectedResource(body, server, url);
   }
-  throw new AuthorizationError(`${server.origin} asks for authorization but publishes no Protected Resource Metadata (tried ${tried.join(', ')})`, NO_RESOURCE_METADATA);
+  throw new AuthorizationError(
+    `${server.origin} asks for authorization but publishes no Protected Resource Metadata (tried ${tried.join(', ')})`,
+    NO_RESOURCE_METADATA,
+  );
 }
 
 function readProtectedResource(body: Record<string, unknown>, server: URL, from: URL): ProtectedResource {
@@ -84,8 +98,10 @@ export async function discoverAuthorizationServer(issuer: string, fetchFn: typeo
 function readAuthorizationServer(body: Record<string, unknown>, issuer: string, from: URL): AuthorizationServer {
   const where = (field: string) => `${field} in ${from.href}`;
   const tokenEndpoint = secureUrl(body.token_endpoint, where('token_endpoint')).href;
-  const authorizationEndpoint = body.authorization_endpoint === undefined ? undefined : secureUrl(body.authorization_endpoint, where('authorization_endpoint')).href;
-  const registrationEndpoint = body.registration_endpoint === undefined ? undefined : secureUrl(body.registration_endpoint, where('registration_endpoint')).href;
+  const authorizationEndpoint =
+    body.authorization_endpoint === undefined ? undefined : secureUrl(body.authorization_endpoint, where('authorization_endpoint')).href;
+  const registrationEndpoint =
+    body.registration_endpoint === undefined ? undefined : secureUrl(body.registration_endpoint, where('registration_endpoint')).href;
   const revocationEndpoint = body.revocation_endpoint === undefined ? undefined : secureUrl(body.revocation_endpoint, where('revocation_endpoint')).href;
   const optional = <K extends string>(key: K, value: string[] | undefined) => (value ? { [key]: value } : {}) as Partial<Record<K, string[]>>;
   return {

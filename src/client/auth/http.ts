@@ -24,7 +24,12 @@ export async function requestJson(fetchFn: typeof fetch, url: URL, init: Request
   const signal = init.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(TIMEOUT_MS)]) : AbortSignal.timeout(TIMEOUT_MS);
   let response: Response;
   try {
-    response = await fetchFn(url, { ...init, redirect: 'manual', signal, headers: { accept: 'application/json', ...(init.headers as Record<string, string> | undefined) } });
+    response = await fetchFn(url, {
+      ...init,
+      redirect: 'manual',
+      signal,
+      headers: { accept: 'application/json', ...(init.headers as Record<string, string> | undefined) },
+    });
   } catch (err) {
     if (init.signal?.aborted) throw init.signal.reason;
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
@@ -47,8 +52,19 @@ export async function requestJson(fetchFn: typeof fetch, url: URL, init: Request
 }
 
 /** A form POST (token and registration requests carry `application/x-www-form-urlencoded`, RFC 6749 §3.2). */
-export function postForm(fetchFn: typeof fetch, url: URL, form: URLSearchParams, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<JsonResponse> {
-  return requestJson(fetchFn, url, { method: 'POST', body: form.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, signal });
+export function postForm(
+  fetchFn: typeof fetch,
+  url: URL,
+  form: URLSearchParams,
+  headers: Record<string, string> = {},
+  signal?: AbortSignal,
+): Promise<JsonResponse> {
+  return requestJson(fetchFn, url, {
+    method: 'POST',
+    body: form.toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    signal,
+  });
 }
 
 /** The OAuth error of a refusal, for a message: `error (description)`, printable and short. */

@@ -29,7 +29,11 @@ export class LoopbackRedirect {
   /** The authorizations waiting for their browser, by the state their request carries. */
   private readonly waiting = new Map<string, (url: URL) => void>();
 
-  private constructor(private readonly server: Server, readonly redirectUri: string, private readonly options: LoopbackOptions) {}
+  private constructor(
+    private readonly server: Server,
+    readonly redirectUri: string,
+    private readonly options: LoopbackOptions,
+  ) {}
 
   static async listen(options: LoopbackOptions = {}): Promise<LoopbackRedirect> {
     const path = options.path ?? '/callback';

@@ -60,7 +60,10 @@ export class OAuthClient {
   private readonly asNonces = new Map<string, string>();
   private rsNonce?: string;
 
-  constructor(serverUrl: string | URL, readonly options: OAuthOptions = {}) {
+  constructor(
+    serverUrl: string | URL,
+    readonly options: OAuthOptions = {},
+  ) {
     const url = new URL(String(serverUrl));
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError('the server URL must be http:// or https://');
     this.serverUrl = url;
@@ -101,7 +104,11 @@ export class OAuthClient {
       resource = await discoverProtectedResource(this.serverUrl, challenge.challenge, this.http, options.signal);
     } catch (err) {
       if (challenge.status === 401) throw err;
-      throw new AuthorizationError(`${this.server} does not ask for authorization (it answered HTTP ${challenge.status} and publishes no Protected Resource Metadata): there is nothing to log in to`, undefined, { cause: err });
+      throw new AuthorizationError(
+        `${this.server} does not ask for authorization (it answered HTTP ${challenge.status} and publishes no Protected Resource Metadata): there is nothing to log in to`,
+        undefined,
+        { cause: err },
+      );
     }
     await this.authorize(resource, options.scope ?? this.options.scope ?? challenge.challenge?.scope, undefined, options.signal);
     return this.tokens!;
@@ -121,7 +128,8 @@ export class OAuthClient {
         if (server.revocationEndpoint) {
           const client = await clientFor(server, this.options, this.store, { fetch: this.http });
           if (client.clientId === tokens.clientId) {
-            const revoke = (token: string, hint: 'refresh_token' | 'access_token') => revokeToken(server, client, token, hint, { fetch: this.http, privateKey: this.options.privateKey });
+            const revoke = (token: string, hint: 'refresh_token' | 'access_token') =>
+              revokeToken(server, client, token, hint, { fetch: this.http, privateKey: this.options.privateKey });
             if (tokens.refreshToken) await revoke(tokens.refreshToken, 'refresh_token');
             try {
               await revoke(tokens.accessToken, 'access_token');
@@ -214,11 +222,13 @@ export class OAuthClient {
     // Refreshed a little before it expires: 30 s, or half its life for a short-lived one.
     const skew = Math.min(REFRESH_SKEW_MS, tokens.obtainedAt !== undefined ? (tokens.expiresAt - tokens.obtainedAt) / 2 : REFRESH_SKEW_MS);
     if (tokens.expiresAt - skew > Date.now()) return tokens;
-    await this.flight.run(async (stop) => {
-      if (this.tokens !== tokens) return; // another request refreshed meanwhile
-      const refreshed = await this.refresh(tokens, stop).catch(() => false);
-      if (!refreshed && !stop.aborted) this.tokens = { ...tokens, refreshToken: undefined };
-    }, signal).catch(() => {});
+    await this.flight
+      .run(async (stop) => {
+        if (this.tokens !== tokens) return; // another request refreshed meanwhile
+        const refreshed = await this.refresh(tokens, stop).catch(() => false);
+        if (!refreshed && !stop.aborted) this.tokens = { ...tokens, refreshToken: undefined };
+      }, signal)
+      .catch(() => {});
     return this.tokens;
   }
 
@@ -252,7 +262,12 @@ export class OAuthClient {
     const key = tokens.tokenType === 'DPoP' ? await this.keyOf(tokens) : undefined;
     if (tokens.tokenType === 'DPoP' && !key) return false;
     try {
-      const fresh = await requestTokens(server, client, { grantType: 'refresh_token', refreshToken: tokens.refreshToken }, { resource: tokens.resource, fetch: this.http, signal, privateKey: this.options.privateKey, ...this.proofs(server, key) });
+      const fresh = await requestTokens(
+        server,
+        client,
+        { grantType: 'refresh_token', refreshToken: tokens.refreshToken },
+        { resource: tokens.resource, fetch: this.http, signal, privateKey: this.options.privateKey, ...this.proofs(server, key) },
+      );
       // Rotation (OAuth 2.1 §4.3.1): a new refresh token replaces the old; without one, the old one stays.
       await this.keep(tokens.resource, server.issuer, client.clientId, fresh, tokens.requestedScope, tokens.refreshToken);
       return true;
@@ -277,17 +292,27 @@ export class OAuthClient {
     if (grant !== 'authorization_code') {
       // No user: the client's own credentials, or its workload's identity token, for the resource.
       const client = await clientFor(server, this.options, this.store, { fetch: this.http, signal });
-      const request: TokenGrant = grant === 'client_credentials'
-        ? { grantType: 'client_credentials' }
-        : { grantType: JWT_BEARER, assertion: await this.assertion({ issuer: server.issuer, resource: resource.resource, ...(scope ? { scope } : {}) }) };
-      const tokens = await requestTokens(server, client, request, { resource: resource.resource, scope, fetch: this.http, signal, privateKey: this.options.privateKey, ...this.proofs(server, key) });
+      const request: TokenGrant =
+        grant === 'client_credentials'
+          ? { grantType: 'client_credentials' }
+          : { grantType: JWT_BEARER, assertion: await this.assertion({ issuer: server.issuer, resource: resource.resource, ...(scope ? { scope } : {}) }) };
+      const tokens = await requestTokens(server, client, request, {
+        resource: resource.resource,
+        scope,
+        fetch: this.http,
+        signal,
+        privateKey: this.options.privateKey,
+        ...this.proofs(server, key),
+      });
       await this.keep(resource.resource, server.issuer, client.clientId, tokens, scope);
       return;
     }
     const { redirectUri, authorize } = this.options;
     if (!redirectUri || !authorize) {
       // offline_access is the client's own wish, added again by whoever logs in; the resource's scopes are the point.
-      const needed = scopeSet(wanted).filter((s) => s !== 'offline_access').join(' ');
+      const needed = scopeSet(wanted)
+        .filter((s) => s !== 'offline_access')
+        .join(' ');
       throw new AuthorizationError(
         `${this.server} needs authorization${needed ? ` (scope ${describe(needed)})` : ''}, and this client has no way to ask the user (no redirectUri and authorize)`,
         'login_required',
@@ -299,7 +324,14 @@ export class OAuthClient {
     const client = await clientFor(server, this.options, this.store, { redirectUri: redirect, fetch: this.http, signal });
     const pending = await startAuthorization(server, { clientId: client.clientId, redirectUri: redirect, resource: resource.resource, scope });
     const controller = new AbortController();
-    const prompt = { url: pending.url, redirectUri: redirect, issuer: server.issuer, resource: resource.resource, ...(scope ? { scope } : {}), signal: signal ? AbortSignal.any([signal, controller.signal]) : controller.signal };
+    const prompt = {
+      url: pending.url,
+      redirectUri: redirect,
+      issuer: server.issuer,
+      resource: resource.resource,
+      ...(scope ? { scope } : {}),
+      signal: signal ? AbortSignal.any([signal, controller.signal]) : controller.signal,
+    };
     let response: string | URL;
     this.promptsOpen++;
     try {
@@ -313,7 +345,13 @@ export class OAuthClient {
     }
     const code = readAuthorizationResponse(pending, response);
     const grantRequest: TokenGrant = { grantType: 'authorization_code', code, codeVerifier: pending.codeVerifier, redirectUri: redirect };
-    const tokens = await requestTokens(server, client, grantRequest, { resource: resource.resource, fetch: this.http, signal, privateKey: this.options.privateKey, ...this.proofs(server, key) });
+    const tokens = await requestTokens(server, client, grantRequest, {
+      resource: resource.resource,
+      fetch: this.http,
+      signal,
+      privateKey: this.options.privateKey,
+      ...this.proofs(server, key),
+    });
     await this.keep(resource.resource, server.issuer, client.clientId, tokens, scope);
   }
 
@@ -371,7 +409,14 @@ export class OAuthClient {
     return { dpop: { key, ...(nonce !== undefined ? { nonce } : {}), onNonce: (n) => this.asNonces.set(server.issuer, n) } };
   }
 
-  private async keep(resource: string, issuer: string, clientId: string, tokens: TokenResponse, requestedScope: string | undefined, oldRefreshToken?: string): Promise<void> {
+  private async keep(
+    resource: string,
+    issuer: string,
+    clientId: string,
+    tokens: TokenResponse,
+    requestedScope: string | undefined,
+    oldRefreshToken?: string,
+  ): Promise<void> {
     const refreshToken = tokens.refreshToken ?? oldRefreshToken;
     const stored: StoredTokens = {
       server: this.server,

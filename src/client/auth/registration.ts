@@ -85,12 +85,15 @@ function sameRedirect(registered: string, wanted: string): boolean {
   }
 }
 
-async function register(server: AuthorizationServer, options: OAuthOptions, context: { redirectUri?: string; fetch: typeof fetch; signal?: AbortSignal }): Promise<ClientRegistration> {
+async function register(
+  server: AuthorizationServer,
+  options: OAuthOptions,
+  context: { redirectUri?: string; fetch: typeof fetch; signal?: AbortSignal },
+): Promise<ClientRegistration> {
   const supported = server.tokenEndpointAuthMethods;
   // A native app cannot keep a secret: ask to be a public client unless the server allows none of that.
-  const method: TokenEndpointAuthMethod = !supported || supported.includes('none')
-    ? 'none'
-    : supported.includes('client_secret_basic') ? 'client_secret_basic' : 'client_secret_post';
+  const method: TokenEndpointAuthMethod =
+    !supported || supported.includes('none') ? 'none' : supported.includes('client_secret_basic') ? 'client_secret_basic' : 'client_secret_post';
   const redirectUris = context.redirectUri ? [context.redirectUri] : [];
   const request = {
     client_name: 'toolwright',

@@ -53,7 +53,12 @@ export async function probeChallenge(http: typeof fetch, server: URL, signal?: A
     const response = await http(server, {
       method: 'POST',
       redirect: 'manual',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': LATEST_MODERN_VERSION, 'mcp-method': 'server/discover' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': LATEST_MODERN_VERSION,
+        'mcp-method': 'server/discover',
+      },
       body,
       signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(15_000)]) : AbortSignal.timeout(15_000),
     });

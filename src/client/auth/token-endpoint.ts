@@ -40,7 +40,12 @@ export interface TokenRequestOptions {
  * authorization index.mdx: on authorization AND token requests), the client's
  * authentication by the method it was registered with or the server supports.
  */
-export async function requestTokens(server: AuthorizationServer, client: ClientRegistration, grant: TokenGrant, options: TokenRequestOptions): Promise<TokenResponse> {
+export async function requestTokens(
+  server: AuthorizationServer,
+  client: ClientRegistration,
+  grant: TokenGrant,
+  options: TokenRequestOptions,
+): Promise<TokenResponse> {
   const form = new URLSearchParams({ grant_type: grant.grantType });
   if (grant.grantType === 'authorization_code') {
     form.set('code', grant.code);
@@ -84,7 +89,9 @@ function readTokenResponse(body: Record<string, unknown>, proved: boolean): Toke
   // A DPoP-bound token is usable only with the key whose proof asked for it; anything else is not ours to use.
   const type = typeof tokenType === 'string' ? tokenType.toLowerCase() : '';
   if (type !== 'bearer' && !(type === 'dpop' && proved)) {
-    throw new AuthorizationError(`the token response is of type ${JSON.stringify(String(tokenType).slice(0, 40))}; this client takes Bearer tokens, and DPoP tokens it asked for with a proof`);
+    throw new AuthorizationError(
+      `the token response is of type ${JSON.stringify(String(tokenType).slice(0, 40))}; this client takes Bearer tokens, and DPoP tokens it asked for with a proof`,
+    );
   }
   return {
     accessToken,
@@ -99,7 +106,13 @@ function readTokenResponse(body: Record<string, unknown>, proved: boolean): Toke
  * Revokes a token at the authorization server that issued it (RFC 7009 §2.1), authenticated as
  * the client it was issued to. A 200 means the token is no longer valid (or never was).
  */
-export async function revokeToken(server: AuthorizationServer, client: ClientRegistration, token: string, hint: 'refresh_token' | 'access_token', options: { fetch: typeof fetch; privateKey?: PrivateKeyCredentials }): Promise<void> {
+export async function revokeToken(
+  server: AuthorizationServer,
+  client: ClientRegistration,
+  token: string,
+  hint: 'refresh_token' | 'access_token',
+  options: { fetch: typeof fetch; privateKey?: PrivateKeyCredentials },
+): Promise<void> {
   if (!server.revocationEndpoint) throw new AuthorizationError(`the authorization server ${server.issuer} offers no token revocation`);
   const form = new URLSearchParams({ token, token_type_hint: hint });
   const headers = await authenticate(server, client, form, options.privateKey);
@@ -124,7 +137,12 @@ export function chooseAuthMethod(server: AuthorizationServer, client: ClientRegi
   return 'client_secret_basic';
 }
 
-async function authenticate(server: AuthorizationServer, client: ClientRegistration, form: URLSearchParams, key: PrivateKeyCredentials | undefined): Promise<Record<string, string>> {
+async function authenticate(
+  server: AuthorizationServer,
+  client: ClientRegistration,
+  form: URLSearchParams,
+  key: PrivateKeyCredentials | undefined,
+): Promise<Record<string, string>> {
   const method = chooseAuthMethod(server, client, key !== undefined);
   switch (method) {
     case 'client_secret_basic': {

@@ -90,7 +90,7 @@ export function authorizationServerWellKnown(issuer: URL): URL[] {
 
 /** A short, printable rendering of an untrusted value for an error message. */
 export function describe(value: unknown): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   const clean = text.replace(/[\x00-\x1F\x7F]/g, ' ');
   return JSON.stringify(clean.length > 200 ? `${clean.slice(0, 200)}…` : clean);
 }

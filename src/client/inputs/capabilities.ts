@@ -18,7 +18,7 @@ export function declareCapabilities(
   warn: (message: string) => void,
 ): ClientCapabilities {
   const declared: ClientCapabilities = { ...base };
-  const wanted = new Set(hasHandler ? chosen ?? INPUT_CAPABILITIES : []);
+  const wanted = new Set(hasHandler ? (chosen ?? INPUT_CAPABILITIES) : []);
   for (const name of INPUT_CAPABILITIES) {
     if (wanted.has(name)) {
       declared[name] = isPlainObject(base[name]) ? base[name] : {};

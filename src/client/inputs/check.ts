@@ -31,10 +31,13 @@ export function readInputRequired(method: string, result: Record<string, unknown
     throw new ProtocolViolationError(`${method}: an input_required result must carry "inputRequests" or "requestState"`);
   }
   const entries = Object.entries(inputRequests ?? {});
-  if (entries.length > MAX_INPUT_REQUESTS) throw new ProtocolViolationError(`${method}: the server asked ${entries.length} questions at once (at most ${MAX_INPUT_REQUESTS} are answered)`);
+  if (entries.length > MAX_INPUT_REQUESTS)
+    throw new ProtocolViolationError(`${method}: the server asked ${entries.length} questions at once (at most ${MAX_INPUT_REQUESTS} are answered)`);
   const requests = entries.map(([key, request]): PendingInput => {
     if (!isPlainObject(request) || !isInputMethod(request.method)) {
-      throw new ProtocolViolationError(`${method}: inputRequests[${JSON.stringify(key.slice(0, 64))}] must be an elicitation/create, sampling/createMessage or roots/list request`);
+      throw new ProtocolViolationError(
+        `${method}: inputRequests[${JSON.stringify(key.slice(0, 64))}] must be an elicitation/create, sampling/createMessage or roots/list request`,
+      );
     }
     const params = request.params ?? {};
     const problem = paramsProblem(request.method, params);
@@ -84,7 +87,11 @@ function resultProblem(method: InputRequestMethod, value: unknown): string | und
       if (!isPlainObject(value.content)) return '"content" must be an object';
       for (const [name, field] of Object.entries(value.content)) {
         // elicitation.mdx: forms hold primitives only (and string arrays for multi-select).
-        const ok = typeof field === 'string' || typeof field === 'boolean' || typeof field === 'number' || (Array.isArray(field) && field.every((v) => typeof v === 'string'));
+        const ok =
+          typeof field === 'string' ||
+          typeof field === 'boolean' ||
+          typeof field === 'number' ||
+          (Array.isArray(field) && field.every((v) => typeof v === 'string'));
         if (!ok) return `content.${name} must be a string, number, boolean or array of strings`;
       }
       return undefined;
@@ -93,7 +100,8 @@ function resultProblem(method: InputRequestMethod, value: unknown): string | und
       if (typeof value.model !== 'string') return '"model" must be a string';
       if (value.stopReason !== undefined && typeof value.stopReason !== 'string') return '"stopReason" must be a string';
       const blocks = Array.isArray(value.content) ? value.content : [value.content];
-      if (blocks.length === 0 || !blocks.every((b) => isPlainObject(b) && typeof b.type === 'string')) return '"content" must be a content block (or an array of them) with a "type"';
+      if (blocks.length === 0 || !blocks.every((b) => isPlainObject(b) && typeof b.type === 'string'))
+        return '"content" must be a content block (or an array of them) with a "type"';
       return undefined;
     }
     case 'roots/list': {

@@ -49,7 +49,10 @@ export class HttpClientTransport implements ClientTransport {
   /** tools/call requests in flight: a server request on the GET stream belongs to the only one, if there is one. */
   private readonly calls = new Set<JsonRpcRequest>();
 
-  constructor(private readonly target: HttpTarget, options: HttpTransportOptions = {}) {
+  constructor(
+    private readonly target: HttpTarget,
+    options: HttpTransportOptions = {},
+  ) {
     this.url = new URL(target.url);
     if (this.url.protocol !== 'http:' && this.url.protocol !== 'https:') throw new TypeError('the server URL must be http:// or https://');
     // IPv6 literals without their brackets, as server.address wants them.
@@ -78,7 +81,13 @@ export class HttpClientTransport implements ClientTransport {
     }
   }
 
-  private async exchange(request: JsonRpcRequest, wire: WireContext, options: SendOptions, signal: AbortSignal, sentSession: string | undefined): Promise<IncomingResponse> {
+  private async exchange(
+    request: JsonRpcRequest,
+    wire: WireContext,
+    options: SendOptions,
+    signal: AbortSignal,
+    sentSession: string | undefined,
+  ): Promise<IncomingResponse> {
     const response = await this.post(request, wire, signal, options.headers);
     if (request.method === Method.initialize) {
       const session = response.headers.get(SESSION_HEADER);
@@ -117,9 +126,14 @@ export class HttpClientTransport implements ClientTransport {
     }
     if (!response.ok) {
       const detail = errorDetail(text);
-      throw new ConnectionError(`HTTP ${response.status} ${response.statusText}${detail ? `: ${detail}` : ''}`.trim(), 'http', { httpStatus: response.status, ...(detail ? { detail } : {}) });
+      throw new ConnectionError(`HTTP ${response.status} ${response.statusText}${detail ? `: ${detail}` : ''}`.trim(), 'http', {
+        httpStatus: response.status,
+        ...(detail ? { detail } : {}),
+      });
     }
-    throw new ProtocolViolationError(`the server answered ${request.method} with HTTP ${response.status} but no JSON-RPC response (content-type ${JSON.stringify(type)})`);
+    throw new ProtocolViolationError(
+      `the server answered ${request.method} with HTTP ${response.status} but no JSON-RPC response (content-type ${JSON.stringify(type)})`,
+    );
   }
 
   async notify(notification: JsonRpcNotification, wire: WireContext): Promise<void> {

@@ -15,9 +15,23 @@ export interface StdioTransportOptions {
   onWarning?: (message: string) => void;
 }
 
-const SAFE_ENV = process.platform === 'win32'
-  ? ['APPDATA', 'HOMEDRIVE', 'HOMEPATH', 'LOCALAPPDATA', 'PATH', 'PROCESSOR_ARCHITECTURE', 'SYSTEMDRIVE', 'SYSTEMROOT', 'TEMP', 'USERNAME', 'USERPROFILE', 'PROGRAMFILES']
-  : ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'TMPDIR'];
+const SAFE_ENV =
+  process.platform === 'win32'
+    ? [
+        'APPDATA',
+        'HOMEDRIVE',
+        'HOMEPATH',
+        'LOCALAPPDATA',
+        'PATH',
+        'PROCESSOR_ARCHITECTURE',
+        'SYSTEMDRIVE',
+        'SYSTEMROOT',
+        'TEMP',
+        'USERNAME',
+        'USERPROFILE',
+        'PROGRAMFILES',
+      ]
+    : ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'TMPDIR'];
 const STDERR_TAIL_BYTES = 8 * 1024;
 
 /**
@@ -38,11 +52,18 @@ export class StdioClientTransport extends StreamClientTransport {
     if (!this.exited) this.signal('SIGKILL');
   };
 
-  private constructor(private readonly child: ChildProcess, private readonly target: StdioTarget, private readonly options: StdioTransportOptions) {
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly target: StdioTarget,
+    private readonly options: StdioTransportOptions,
+  ) {
     super(options.onWarning ?? (() => {}));
     const limit = options.maxMessageBytes ?? 16 * 1024 * 1024;
-    const splitter = new LineSplitter(limit, (line) => this.connection.receive(line), () => this.connection.oversized(limit), () =>
-      options.onWarning?.('ignored a message from the server that is not valid UTF-8'),
+    const splitter = new LineSplitter(
+      limit,
+      (line) => this.connection.receive(line),
+      () => this.connection.oversized(limit),
+      () => options.onWarning?.('ignored a message from the server that is not valid UTF-8'),
     );
     child.stdout!.on('data', (chunk: Buffer) => splitter.push(chunk));
     child.stdout!.on('end', () => splitter.end());

@@ -82,7 +82,8 @@ export function callerFrom(given: string | Caller | undefined): Caller {
   if (typeof given !== 'object' || given === null || typeof given.id !== 'string' || !given.id) {
     throw new TypeError('connect: "caller" must be a principal id or a Caller with a non-empty "id"');
   }
-  if (given.tenant !== undefined && (typeof given.tenant !== 'string' || !given.tenant)) throw new TypeError('connect: a caller\'s "tenant" must be a non-empty string');
+  if (given.tenant !== undefined && (typeof given.tenant !== 'string' || !given.tenant))
+    throw new TypeError('connect: a caller\'s "tenant" must be a non-empty string');
   if (given.scopes !== undefined && (!Array.isArray(given.scopes) || !given.scopes.every((s) => typeof s === 'string'))) {
     throw new TypeError('connect: a caller\'s "scopes" must be an array of strings');
   }

@@ -59,7 +59,9 @@ export async function discoverMetadata(issuer: string, timeoutMs = 5_000): Promi
     const metadata = doc as AuthorizationServerMetadata;
     if (metadata.issuer !== issuer) {
       // Not "try the next one": a mismatching document is a misconfiguration or an attack, and says so.
-      throw new AuthUnavailableError(`authorization server metadata at ${url} names issuer ${JSON.stringify(metadata.issuer)}, not ${JSON.stringify(issuer)}; refusing it`);
+      throw new AuthUnavailableError(
+        `authorization server metadata at ${url} names issuer ${JSON.stringify(metadata.issuer)}, not ${JSON.stringify(issuer)}; refusing it`,
+      );
     }
     return metadata;
   }

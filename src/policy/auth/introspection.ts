@@ -38,7 +38,8 @@ export class IntrospectionVerifier {
     const exp = typeof answer.exp === 'number' ? answer.exp : undefined;
     if (exp !== undefined && exp + options.clockToleranceSec <= nowSec) throw new InvalidTokenError('the access token expired');
     if (typeof answer.nbf === 'number' && answer.nbf > nowSec + options.clockToleranceSec) throw new InvalidTokenError('the access token is not yet valid');
-    if (options.issuer !== undefined && answer.iss !== undefined && answer.iss !== options.issuer) throw new InvalidTokenError('the access token was issued by another authorization server');
+    if (options.issuer !== undefined && answer.iss !== undefined && answer.iss !== options.issuer)
+      throw new InvalidTokenError('the access token was issued by another authorization server');
     if (answer.aud === undefined ? options.requireAudience : !options.audience.matches(answer.aud)) {
       throw new InvalidTokenError('the access token was issued for another resource (audience mismatch)');
     }
@@ -77,7 +78,8 @@ export class IntrospectionVerifier {
     } catch (err) {
       throw new AuthUnavailableError('the introspection endpoint answered something other than JSON', { cause: err });
     }
-    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new AuthUnavailableError('the introspection endpoint answered something other than a JSON object');
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      throw new AuthUnavailableError('the introspection endpoint answered something other than a JSON object');
     return body as Record<string, unknown>;
   }
 }

@@ -31,7 +31,9 @@ export function checkAlgorithms(algorithms: unknown, where: string): string[] {
   if (!Array.isArray(algorithms) || algorithms.length === 0) throw new TypeError(`${where} must be a non-empty array of JWS algorithms`);
   for (const alg of algorithms) {
     if (!(ASYMMETRIC_ALGORITHMS as readonly unknown[]).includes(alg)) {
-      throw new TypeError(`${where} may hold only asymmetric algorithms (${ASYMMETRIC_ALGORITHMS.join(', ')}); ${JSON.stringify(alg)} is refused: "none" and HS* would let anyone holding the public key mint tokens`);
+      throw new TypeError(
+        `${where} may hold only asymmetric algorithms (${ASYMMETRIC_ALGORITHMS.join(', ')}); ${JSON.stringify(alg)} is refused: "none" and HS* would let anyone holding the public key mint tokens`,
+      );
     }
   }
   return [...new Set(algorithms as string[])];
@@ -67,7 +69,8 @@ export class JwtVerifier {
       throw mapJoseError(err, errors);
     }
     const nowSec = options.now() / 1000;
-    if (typeof payload.iat === 'number' && payload.iat > nowSec + options.clockToleranceSec) throw new InvalidTokenError('the access token is not yet valid (issued in the future)');
+    if (typeof payload.iat === 'number' && payload.iat > nowSec + options.clockToleranceSec)
+      throw new InvalidTokenError('the access token is not yet valid (issued in the future)');
     if (!options.audience.matches(payload.aud)) throw new InvalidTokenError('the access token was issued for another resource (audience mismatch)');
     const clientId = typeof payload.client_id === 'string' ? payload.client_id : typeof payload.azp === 'string' ? payload.azp : undefined;
     // jose checked that `exp` is present (requiredClaims) and a number.
@@ -98,10 +101,16 @@ function mapJoseError(err: unknown, errors: Jose['errors']): Error {
     if (err.claim === 'iss') return new InvalidTokenError('the access token was issued by another authorization server');
     return new InvalidTokenError(`the access token's "${err.claim}" claim is missing or invalid`);
   }
-  if (err instanceof errors.JOSEAlgNotAllowed || err instanceof errors.JOSENotSupported) return new InvalidTokenError('the access token is signed with an algorithm this server does not accept');
+  if (err instanceof errors.JOSEAlgNotAllowed || err instanceof errors.JOSENotSupported)
+    return new InvalidTokenError('the access token is signed with an algorithm this server does not accept');
   if (err instanceof errors.JWKSNoMatchingKey) return new InvalidTokenError('the access token is signed with a key this server does not know');
   if (err instanceof errors.JWSSignatureVerificationFailed) return new InvalidTokenError('the access token signature is invalid');
-  if (err instanceof errors.JWKSTimeout || err instanceof errors.JWKSInvalid || (err instanceof errors.JOSEError && err.code === 'ERR_JOSE_GENERIC') || err instanceof TypeError) {
+  if (
+    err instanceof errors.JWKSTimeout ||
+    err instanceof errors.JWKSInvalid ||
+    (err instanceof errors.JOSEError && err.code === 'ERR_JOSE_GENERIC') ||
+    err instanceof TypeError
+  ) {
     return new AuthUnavailableError('the authorization server key set could not be fetched', { cause: err });
   }
   if (err instanceof errors.JOSEError) return new InvalidTokenError('the access token is malformed');

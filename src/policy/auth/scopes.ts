@@ -12,7 +12,8 @@ export function isScopeToken(value: unknown): value is string {
 export function checkScopeList(value: unknown, where: string): readonly string[] {
   if (!Array.isArray(value)) throw new TypeError(`${where} must be an array of scope strings`);
   for (const scope of value) {
-    if (!isScopeToken(scope)) throw new TypeError(`${where} holds ${JSON.stringify(scope)}, which is not a scope (printable ASCII, no spaces, quotes or backslashes)`);
+    if (!isScopeToken(scope))
+      throw new TypeError(`${where} holds ${JSON.stringify(scope)}, which is not a scope (printable ASCII, no spaces, quotes or backslashes)`);
   }
   return [...new Set(value as string[])];
 }

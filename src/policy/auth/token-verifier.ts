@@ -56,7 +56,8 @@ export class TokenVerifier {
 
   constructor(options: ResourceServerOptions & { resource: string }, now: () => number = Date.now) {
     checkAdvertisedScopes(options.scopesSupported);
-    if (options.tenantClaim !== undefined && (typeof options.tenantClaim !== 'string' || !options.tenantClaim)) throw new TypeError('auth.tenantClaim must be a non-empty string (the token claim naming the tenant)');
+    if (options.tenantClaim !== undefined && (typeof options.tenantClaim !== 'string' || !options.tenantClaim))
+      throw new TypeError('auth.tenantClaim must be a non-empty string (the token claim naming the tenant)');
     this.tenantClaim = options.tenantClaim;
     const tolerance = options.clockToleranceSeconds ?? 30;
     if (!Number.isFinite(tolerance) || tolerance < 0 || tolerance > 300) throw new TypeError('auth.clockToleranceSeconds must be from 0 to 300');
@@ -76,11 +77,13 @@ export class TokenVerifier {
       this.jwt = new JwtVerifier({
         issuer: options.issuer,
         audience,
-        jwksUri: jwksUri ? async () => jwksUri : async () => {
-          const found = (await metadata!.get()).jwks_uri;
-          if (typeof found !== 'string') throw new AuthUnavailableError(`the metadata of ${options.issuer} names no jwks_uri; set auth.jwksUri`);
-          return found;
-        },
+        jwksUri: jwksUri
+          ? async () => jwksUri
+          : async () => {
+              const found = (await metadata!.get()).jwks_uri;
+              if (typeof found !== 'string') throw new AuthUnavailableError(`the metadata of ${options.issuer} names no jwks_uri; set auth.jwksUri`);
+              return found;
+            },
         algorithms: options.algorithms ? checkAlgorithms(options.algorithms, 'auth.algorithms') : [...ASYMMETRIC_ALGORITHMS],
         clockToleranceSec: tolerance,
         jwksCooldownMs: (options.jwksCooldownSeconds ?? 30) * 1000,
@@ -91,15 +94,21 @@ export class TokenVerifier {
     const intro = options.introspection;
     if (intro) {
       const secret = intro.clientSecret ?? (intro.clientSecretEnv ? process.env[intro.clientSecretEnv] : undefined);
-      if (!secret) throw new TypeError(`auth.introspection needs clientSecret or clientSecretEnv${intro.clientSecretEnv ? ` (environment variable ${intro.clientSecretEnv} is not set)` : ''}`);
+      if (!secret)
+        throw new TypeError(
+          `auth.introspection needs clientSecret or clientSecretEnv${intro.clientSecretEnv ? ` (environment variable ${intro.clientSecretEnv} is not set)` : ''}`,
+        );
       if (!intro.endpoint && !metadata) throw new TypeError('auth.introspection needs an endpoint, or auth.issuer to discover it');
       const endpoint = intro.endpoint;
       this.introspection = new IntrospectionVerifier({
-        endpoint: endpoint ? async () => endpoint : async () => {
-          const found = (await metadata!.get()).introspection_endpoint;
-          if (typeof found !== 'string') throw new AuthUnavailableError(`the metadata of ${options.issuer} names no introspection_endpoint; set auth.introspection.endpoint`);
-          return found;
-        },
+        endpoint: endpoint
+          ? async () => endpoint
+          : async () => {
+              const found = (await metadata!.get()).introspection_endpoint;
+              if (typeof found !== 'string')
+                throw new AuthUnavailableError(`the metadata of ${options.issuer} names no introspection_endpoint; set auth.introspection.endpoint`);
+              return found;
+            },
         clientId: intro.clientId,
         clientSecret: secret,
         issuer: options.issuer,
@@ -184,5 +193,6 @@ export class TokenVerifier {
 function checkAdvertisedScopes(scopes: readonly string[] | undefined): void {
   if (scopes === undefined) return;
   checkScopeList(scopes, 'auth.scopesSupported');
-  if (scopes.includes('offline_access')) throw new TypeError('auth.scopesSupported must not list offline_access: refresh tokens are a client matter, not something this server needs');
+  if (scopes.includes('offline_access'))
+    throw new TypeError('auth.scopesSupported must not list offline_access: refresh tokens are a client matter, not something this server needs');
 }

@@ -33,7 +33,10 @@ const MAX_STATE_BYTES = 256 * 1024;
 export class RequestStateCodec {
   private keyBytes?: Buffer;
 
-  constructor(private readonly secret: Buffer | string | undefined, private readonly ttlMs: number) {}
+  constructor(
+    private readonly secret: Buffer | string | undefined,
+    private readonly ttlMs: number,
+  ) {}
 
   /** A per-process random key unless one is given: state minted by another process (or before a restart) is refused. */
   private get key(): Buffer {

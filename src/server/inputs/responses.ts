@@ -35,7 +35,9 @@ export function isValidResponse(method: InputMethod, value: unknown): boolean {
   if (!isPlainObject(value)) return false;
   switch (method) {
     case 'elicitation/create':
-      return (value.action === 'accept' || value.action === 'decline' || value.action === 'cancel') && (value.content === undefined || isPlainObject(value.content));
+      return (
+        (value.action === 'accept' || value.action === 'decline' || value.action === 'cancel') && (value.content === undefined || isPlainObject(value.content))
+      );
     case 'sampling/createMessage':
       return (value.role === 'assistant' || value.role === 'user') && typeof value.model === 'string' && value.content !== undefined;
     case 'roots/list':

@@ -24,23 +24,32 @@ export function approvalStage(mode: ApprovalMode): Stage {
 async function askThenRun(call: ToolCall, next: () => Promise<CallOutcome>): Promise<CallOutcome> {
   const { inputs } = call;
   if (call.info.clientCapabilities.elicitation === undefined) {
-    return refuse(call, `Tool ${call.tool.name} needs the user's approval, but this client cannot ask the user (it did not declare the elicitation capability). The tool was not run.`);
+    return refuse(
+      call,
+      `Tool ${call.tool.name} needs the user's approval, but this client cannot ask the user (it did not declare the elicitation capability). The tool was not run.`,
+    );
   }
   const params = approvalRequest(call);
   let answer: ElicitResult | undefined;
   try {
     answer = call.info.era === 'modern' ? modernAnswer(inputs, params) : ((await inputs.ask('elicitation/create', params, KEY, call.signal)) as ElicitResult);
   } catch (err) {
-    if (!call.signal.aborted) return refuse(call, `Tool ${call.tool.name} needs the user's approval, but asking failed (${(err as Error).message}). The tool was not run.`);
+    if (!call.signal.aborted)
+      return refuse(call, `Tool ${call.tool.name} needs the user's approval, but asking failed (${(err as Error).message}). The tool was not run.`);
     return abortedOutcome(call);
   }
   if (answer === undefined) {
     call.status = 'input_required';
     return inputs.inputRequiredResult();
   }
-  if (answer.action !== 'accept') return refuse(call, `The user did not approve running ${call.tool.name}; it was not run. Do not retry unless the user asks for it.`);
+  if (answer.action !== 'accept')
+    return refuse(call, `The user did not approve running ${call.tool.name}; it was not run. Do not retry unless the user asks for it.`);
   const misfit = misfitAnswer(answer.content);
-  if (misfit) return refuse(call, `The approval answer for ${call.tool.name} was not understood (${misfit}); the form has one field, "${FIELD}", a boolean: true runs the tool, false does not. The tool was not run.`);
+  if (misfit)
+    return refuse(
+      call,
+      `The approval answer for ${call.tool.name} was not understood (${misfit}); the form has one field, "${FIELD}", a boolean: true runs the tool, false does not. The tool was not run.`,
+    );
   if (answer.content![FIELD] === true) return next();
   return refuse(call, `The user did not approve running ${call.tool.name}; it was not run. Do not retry unless the user asks for it.`);
 }
@@ -53,7 +62,11 @@ async function askThenRun(call: ToolCall, next: () => Promise<CallOutcome>): Pro
 function misfitAnswer(content: Record<string, unknown> | undefined): string | undefined {
   const keys = Object.keys(content ?? {});
   const unknown = keys.filter((k) => k !== FIELD);
-  if (unknown.length) return `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.slice(0, 5).map((k) => JSON.stringify(k.slice(0, 64))).join(', ')}`;
+  if (unknown.length)
+    return `unknown field${unknown.length > 1 ? 's' : ''} ${unknown
+      .slice(0, 5)
+      .map((k) => JSON.stringify(k.slice(0, 64)))
+      .join(', ')}`;
   if (!keys.includes(FIELD)) return `no "${FIELD}" field`;
   if (typeof content![FIELD] !== 'boolean') return `"${FIELD}" is ${JSON.stringify(content![FIELD])?.slice(0, 64)}, not true or false`;
   return undefined;

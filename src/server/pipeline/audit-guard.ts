@@ -20,7 +20,7 @@ export type AuditFailurePolicy = 'refuse' | 'warn';
 const PROBE_INTERVAL_MS = 1_000;
 
 export const AUDIT_UNAVAILABLE =
-  'The server\'s audit trail cannot be written, so it refuses requests until it can record them again; the operator can see why in the server\'s log.';
+  "The server's audit trail cannot be written, so it refuses requests until it can record them again; the operator can see why in the server's log.";
 
 /** One server's audit health: shared by the tools/call audit stage and the other audited requests. */
 export class AuditGuard {
@@ -73,12 +73,18 @@ export class AuditGuard {
       if (this.unavailable) return;
       this.unavailable = true;
       this.nextProbeAt = this.now() + PROBE_INTERVAL_MS;
-      this.logger.error({ error, request: what, requestId }, 'audit trail unavailable: a record could not be written; requests are refused until it can be written again (server.audit.onFailure)');
+      this.logger.error(
+        { error, request: what, requestId },
+        'audit trail unavailable: a record could not be written; requests are refused until it can be written again (server.audit.onFailure)',
+      );
       return;
     }
     if (this.warned) return;
     this.warned = true;
-    this.logger.warn({ error, request: what, requestId }, 'audit trail: a record could not be written; serving on without records (server.audit.onFailure: warn), lost records are counted');
+    this.logger.warn(
+      { error, request: what, requestId },
+      'audit trail: a record could not be written; serving on without records (server.audit.onFailure: warn), lost records are counted',
+    );
   }
 }
 

@@ -90,8 +90,38 @@ export function auditRecord(request: AuditedRequest): AuditRecord {
   const { era, protocolVersion, status, isError, errorCode } = request;
   const caller = auditCallerOf(request.exchange);
   // Two literals: `method` sits after the caller's fields (JSONL lines keep their order) and a tool call's record has none.
-  if (request.method === undefined) return { time: isoNow(), era, protocolVersion, ...caller, tool, argumentsJson, status, isError, durationMs, correlationId, requestId, clientName, errorCode };
-  return { time: isoNow(), era, protocolVersion, ...caller, method: request.method, tool, argumentsJson, status, isError, durationMs, correlationId, requestId, clientName, errorCode };
+  if (request.method === undefined)
+    return {
+      time: isoNow(),
+      era,
+      protocolVersion,
+      ...caller,
+      tool,
+      argumentsJson,
+      status,
+      isError,
+      durationMs,
+      correlationId,
+      requestId,
+      clientName,
+      errorCode,
+    };
+  return {
+    time: isoNow(),
+    era,
+    protocolVersion,
+    ...caller,
+    method: request.method,
+    tool,
+    argumentsJson,
+    status,
+    isError,
+    durationMs,
+    correlationId,
+    requestId,
+    clientName,
+    errorCode,
+  };
 }
 
 /** The record of one finished call. */

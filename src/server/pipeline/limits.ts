@@ -23,7 +23,11 @@ export function rateLimitStage(limiter: RateLimiter): Stage {
   return (call, next) => {
     // '' is the anonymous caller's key: the limiter's shared anonymous bucket.
     const decision = limiter.consume(call.tool.name, callerKeyOf(call.exchange) || undefined);
-    if (decision instanceof Promise) return decision.then((d) => (d.allowed ? next() : limited(call, d)), (err: unknown) => limitsUnavailable(err, call.tool.name));
+    if (decision instanceof Promise)
+      return decision.then(
+        (d) => (d.allowed ? next() : limited(call, d)),
+        (err: unknown) => limitsUnavailable(err, call.tool.name),
+      );
     // The in-process store decides synchronously: an allowed call adds no promise here.
     if (decision.allowed) return next();
     return Promise.resolve(limited(call, decision));
@@ -34,7 +38,10 @@ function limited(call: ToolCall, decision: Extract<RateDecision, { allowed: fals
   const { points, durationSeconds } = decision.rule;
   const whose = decision.scope === 'tool' ? `tool ${call.tool.name}` : 'this caller';
   const retryAfterMs = Math.max(decision.retryAfterMs, 1);
-  return withRetryAfter(refuse(call, `Rate limit exceeded for ${whose} (${points} calls per ${durationSeconds} s). Retry after ${formatDuration(retryAfterMs)}.`), retryAfterMs);
+  return withRetryAfter(
+    refuse(call, `Rate limit exceeded for ${whose} (${points} calls per ${durationSeconds} s). Retry after ${formatDuration(retryAfterMs)}.`),
+    retryAfterMs,
+  );
 }
 
 /**
@@ -45,7 +52,10 @@ function limited(call: ToolCall, decision: Extract<RateDecision, { allowed: fals
  */
 export function limitsUnavailable(err: unknown, what: string): never {
   if (err instanceof RpcError) throw err;
-  throw new RpcError(ErrorCode.InternalError, `Rate limits cannot be checked because the server's shared state is unavailable; ${what} was not run. Retry in a few seconds.`);
+  throw new RpcError(
+    ErrorCode.InternalError,
+    `Rate limits cannot be checked because the server's shared state is unavailable; ${what} was not run. Retry in a few seconds.`,
+  );
 }
 
 /** A cap on calls in flight, with a bounded queue; beyond it, an immediate overload result. */
@@ -61,7 +71,10 @@ async function queued(gate: ConcurrencyGate, call: ToolCall, next: () => Promise
   const release = await gate.acquire(call.signal);
   if (release) return thenCleanUp(next, release);
   if (call.signal.aborted) return abortedOutcome(call);
-  return refuse(call, `The server is overloaded (${gate.maxInFlight} calls running, ${gate.maxQueued} waiting); ${call.tool.name} was not run. Retry in a few seconds.`);
+  return refuse(
+    call,
+    `The server is overloaded (${gate.maxInFlight} calls running, ${gate.maxQueued} waiting); ${call.tool.name} was not run. Retry in a few seconds.`,
+  );
 }
 
 /** Arguments larger than the limit are refused before any parsing work. */
@@ -72,6 +85,11 @@ export function argumentSizeStage(maxBytes: number): Stage {
     if (bound !== undefined && bound <= maxBytes) return next();
     const bytes = Buffer.byteLength(JSON.stringify(call.args));
     if (bytes <= maxBytes) return next();
-    return Promise.resolve(refuse(call, `The arguments of ${call.tool.name} are ${bytes} bytes; the limit is ${maxBytes}. Send less data, or pass a reference (a path or URL) instead of the content.`));
+    return Promise.resolve(
+      refuse(
+        call,
+        `The arguments of ${call.tool.name} are ${bytes} bytes; the limit is ${maxBytes}. Send less data, or pass a reference (a path or URL) instead of the content.`,
+      ),
+    );
   };
 }

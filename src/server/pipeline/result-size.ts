@@ -32,7 +32,9 @@ export function resultSizeStage(maxBytes: number, store: ResultStore): Stage {
     call.status = 'refused';
     if (result[STRUCTURED_JSON] === undefined) {
       // Only a limit smaller than a handful of links gets here: nothing smaller can be sent.
-      return errorResult(`The result of ${call.tool.name} does not fit the ${maxBytes}-byte limit even as links to stored content (${content.length} blocks). Ask for less data, or raise limits.maxResultBytes.`);
+      return errorResult(
+        `The result of ${call.tool.name} does not fit the ${maxBytes}-byte limit even as links to stored content (${content.length} blocks). Ask for less data, or raise limits.maxResultBytes.`,
+      );
     }
     // Even by reference it does not fit: the structured content itself is too large.
     let stored: StoredContent;
@@ -41,7 +43,9 @@ export function resultSizeStage(maxBytes: number, store: ResultStore): Stage {
     } catch (err) {
       return unstored(call, err);
     }
-    const refusal = errorResult(`The structured result of ${call.tool.name} is ${stored.bytes} bytes, over the ${maxBytes}-byte limit; it is stored at ${stored.uri} for ${Math.round(store.ttlMs / 1000)} s (read it with resources/read). Ask for less data.`);
+    const refusal = errorResult(
+      `The structured result of ${call.tool.name} is ${stored.bytes} bytes, over the ${maxBytes}-byte limit; it is stored at ${stored.uri} for ${Math.round(store.ttlMs / 1000)} s (read it with resources/read). Ask for less data.`,
+    );
     refusal.content.push(link(stored.uri, 'structured.json', stored.mimeType, stored.bytes, store));
     return refusal;
   };
@@ -56,7 +60,9 @@ function unstored(call: ToolCall, err: unknown): ToolResult {
   call.status = 'refused';
   // Only messages written for the caller pass; anything else (a driver's error) stays out.
   const why = err instanceof StateUnavailableError || err instanceof ResultTooLargeError ? err.message : 'the result store failed';
-  return errorResult(`The result of ${call.tool.name} is too large to send inline and could not be stored for resources/read: ${why}. It ran; retry later, or ask for less data.`);
+  return errorResult(
+    `The result of ${call.tool.name} is too large to send inline and could not be stored for resources/read: ${why}. It ran; retry later, or ask for less data.`,
+  );
 }
 
 function resultBytes(result: ToolResult): number {
@@ -127,7 +133,11 @@ async function spill(block: ContentBlock, index: number, call: ToolCall, store: 
     }
     case 'resource': {
       const r = block.resource;
-      const stored = await store.put({ mimeType: r.mimeType ?? 'application/octet-stream', ...('text' in r ? { text: r.text } : { blob: r.blob }) }, principal, `resource-${index}`);
+      const stored = await store.put(
+        { mimeType: r.mimeType ?? 'application/octet-stream', ...('text' in r ? { text: r.text } : { blob: r.blob }) },
+        principal,
+        `resource-${index}`,
+      );
       return [link(stored.uri, r.uri, stored.mimeType, stored.bytes, store)];
     }
     default:

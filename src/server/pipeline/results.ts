@@ -42,7 +42,9 @@ export function retryAfterMsOf(outcome: object): number | undefined {
 export function abortedOutcome(call: ToolCall): ToolResult | undefined {
   call.status = 'cancelled';
   if (!(call.abortReason instanceof ServerShutdown)) return undefined;
-  return errorResult(`Tool ${call.requestedName} was stopped because the server is shutting down; it may have done part of its work. Retry in a few seconds (another instance may answer).`);
+  return errorResult(
+    `Tool ${call.requestedName} was stopped because the server is shutting down; it may have done part of its work. Retry in a few seconds (another instance may answer).`,
+  );
 }
 
 /** A server-side bug: the client sees a correlation id, the log sees everything. */
@@ -54,7 +56,9 @@ export function internalFailure(call: ToolCall, detail: unknown, logger: Logger)
     { correlationId, tool: call.requestedName, err: detail instanceof Error ? detail : undefined, detail: detail instanceof Error ? undefined : detail },
     'tool call failed',
   );
-  return errorResult(`Tool ${call.requestedName} failed because of an internal error (correlation id ${correlationId}). The server log has the details; retrying may not help.`);
+  return errorResult(
+    `Tool ${call.requestedName} failed because of an internal error (correlation id ${correlationId}). The server log has the details; retrying may not help.`,
+  );
 }
 
 export function formatDuration(ms: number): string {

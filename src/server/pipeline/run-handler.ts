@@ -72,7 +72,9 @@ function stoppedOutcome(call: ToolCall, timedOut: boolean, timeoutMs: number): C
   }
   if (!timedOut) return abortedOutcome(call);
   call.status = 'timeout';
-  return errorResult(`Tool ${call.tool.name} timed out after ${formatDuration(timeoutMs)}; the call was stopped. Retry with a smaller request, or ask for a longer timeout.`);
+  return errorResult(
+    `Tool ${call.tool.name} timed out after ${formatDuration(timeoutMs)}; the call was stopped. Retry with a smaller request, or ask for a longer timeout.`,
+  );
 }
 
 /** Normalizes the handler's value and holds structured output to the declared outputSchema. */

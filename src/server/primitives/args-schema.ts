@@ -14,7 +14,8 @@ export interface ArgsSchema {
 export function compileArgsSchema(schema: JsonSchema | StandardSchemaV1, root: string): ArgsSchema {
   const standard = isStandardSchema(schema) ? schema : undefined;
   const json = standard ? standardToJsonSchema(standard, 'input') : schema;
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new SchemaError('a schema must be a JSON Schema object or a Standard Schema (zod, valibot, arktype)');
+  if (json === null || typeof json !== 'object' || Array.isArray(json))
+    throw new SchemaError('a schema must be a JSON Schema object or a Standard Schema (zod, valibot, arktype)');
   if ((json as JsonSchema).type !== 'object') throw new SchemaError('the schema must be an object schema ({ "type": "object", ... })');
   const validate: Validator = compileSchema(json, { root });
   return {

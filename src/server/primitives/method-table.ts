@@ -134,7 +134,6 @@ export interface Primitive {
   close?(): void;
 }
 
-
 /**
  * The result object of a result that is already JSON text (shaped for the
  * request's era), written as that text at the edge. For primitives of one's

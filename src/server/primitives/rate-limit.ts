@@ -6,7 +6,10 @@ import type { RateDecision, RateLimiter } from '../../policy/rate-limit.js';
 export const RATE_LIMITED = -32000;
 
 export class RateLimitedError extends RpcError {
-  constructor(readonly retryAfterMs: number, message: string) {
+  constructor(
+    readonly retryAfterMs: number,
+    message: string,
+  ) {
     super(RATE_LIMITED, message, { retryAfterMs }, 429);
   }
 
@@ -35,5 +38,8 @@ export async function takeRequestPoint(limiter: RateLimiter | undefined, method:
   const { points, durationSeconds } = decision.rule;
   const retryAfterMs = Math.max(decision.retryAfterMs, 1);
   const whose = decision.scope === 'tool' ? method : 'this caller';
-  throw new RateLimitedError(retryAfterMs, `Rate limit exceeded for ${whose} (${points} requests per ${durationSeconds} s); retry after ${Math.ceil(retryAfterMs / 1000)} s`);
+  throw new RateLimitedError(
+    retryAfterMs,
+    `Rate limit exceeded for ${whose} (${points} requests per ${durationSeconds} s); retry after ${Math.ceil(retryAfterMs / 1000)} s`,
+  );
 }

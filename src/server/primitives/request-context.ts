@@ -100,7 +100,10 @@ export async function runWithInputs<T>(
     // Stopped by a shutdown: unlike a client's cancellation, the client still waits for an answer.
     if (controller.signal.reason instanceof ServerShutdown) {
       if (tracked) tracked.status = 'cancelled';
-      throw new RpcError(ErrorCode.InternalError, `${what} was stopped because the server is shutting down; retry in a few seconds (another instance may answer).`);
+      throw new RpcError(
+        ErrorCode.InternalError,
+        `${what} was stopped because the server is shutting down; retry in a few seconds (another instance may answer).`,
+      );
     }
     return undefined;
   };
@@ -141,7 +144,8 @@ export async function runWithInputs<T>(
 
 function openAnswers(params: Record<string, unknown>, codec: RequestStateCodec, binding: StateBinding): Record<string, unknown> {
   const { inputResponses, requestState } = params;
-  if (inputResponses !== undefined && !isPlainObject(inputResponses)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: inputResponses must be an object');
+  if (inputResponses !== undefined && !isPlainObject(inputResponses))
+    throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: inputResponses must be an object');
   if (requestState === undefined && inputResponses === undefined) return {};
   const earlier = requestState === undefined ? {} : codec.open(requestState, binding);
   return { ...earlier, ...(inputResponses ?? {}) };
@@ -173,7 +177,9 @@ function failure(err: unknown, era: Era, what: string, logger: Logger, tracked?:
   if (err instanceof ToolError) return new RpcError(ErrorCode.InvalidParams, err.message);
   if (err instanceof MissingClientCapability) {
     if (era === 'modern') {
-      return new RpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${err.capability}`, { requiredCapabilities: { [err.capability]: {} } });
+      return new RpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${err.capability}`, {
+        requiredCapabilities: { [err.capability]: {} },
+      });
     }
     return new RpcError(ErrorCode.InvalidRequest, `${what} needs a client that supports ${err.capability}; this client did not declare it`);
   }

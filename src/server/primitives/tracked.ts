@@ -28,4 +28,3 @@ export class TrackedRequest {
     if (this.stopReason !== undefined) stop(this.stopReason);
   }
 }
-

@@ -133,7 +133,12 @@ class SharedConnection {
   private readonly connectTimeoutMs: number;
   private readonly where: string;
 
-  constructor(url: string, readonly keyPrefix: string, options: RedisConnectionOptions, private readonly forget: () => void) {
+  constructor(
+    url: string,
+    readonly keyPrefix: string,
+    options: RedisConnectionOptions,
+    private readonly forget: () => void,
+  ) {
     let mod: IoRedis;
     try {
       mod = createRequire(import.meta.url)('ioredis') as IoRedis;

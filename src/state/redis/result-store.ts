@@ -32,7 +32,10 @@ export class RedisResultStore implements ResultStore {
   readonly ttlMs: number;
   private readonly maxEntryBytes: number;
 
-  constructor(private readonly redis: RedisConnection, options: RedisResultStoreOptions = {}) {
+  constructor(
+    private readonly redis: RedisConnection,
+    options: RedisResultStoreOptions = {},
+  ) {
     this.ttlMs = options.ttlMs ?? 600_000;
     this.maxEntryBytes = options.maxEntryBytes ?? 32 * 1024 * 1024;
     if (!(Number.isInteger(this.ttlMs) && this.ttlMs > 0)) throw new RangeError('the result store ttlMs must be a positive integer');
@@ -42,7 +45,14 @@ export class RedisResultStore implements ResultStore {
     const bytes = Buffer.byteLength(content.text ?? content.blob ?? '');
     if (bytes > this.maxEntryBytes) throw new ResultTooLargeError(bytes, this.maxEntryBytes);
     const uri = resultUri(label);
-    const entry: Entry = { uri, mimeType: content.mimeType, ...(content.text !== undefined ? { text: content.text } : { blob: content.blob ?? '' }), bytes, owner: owner ?? '', expiresAt: Date.now() + this.ttlMs };
+    const entry: Entry = {
+      uri,
+      mimeType: content.mimeType,
+      ...(content.text !== undefined ? { text: content.text } : { blob: content.blob ?? '' }),
+      bytes,
+      owner: owner ?? '',
+      expiresAt: Date.now() + this.ttlMs,
+    };
     await this.redis.run((client) => client.set(this.keyOf(uri)!, JSON.stringify(entry), 'PX', this.ttlMs));
     return entry;
   }

@@ -1,5 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { checkLeaseMs, DEFAULT_TASK_LEASE_MS, isExpired, ORPHANED_TASK_ERROR, TERMINAL_STATUSES, type TaskCursor, type TaskError, type TaskPatch, type TaskRecord, type TaskStore } from '../../tasks/store.js';
+import {
+  checkLeaseMs,
+  DEFAULT_TASK_LEASE_MS,
+  isExpired,
+  ORPHANED_TASK_ERROR,
+  TERMINAL_STATUSES,
+  type TaskCursor,
+  type TaskError,
+  type TaskPatch,
+  type TaskRecord,
+  type TaskStore,
+} from '../../tasks/store.js';
 import type { RedisConnection } from './connection.js';
 
 /**
@@ -40,7 +51,10 @@ export class RedisTaskStore implements TaskStore {
   /** Whether this instance has run a task: only then does it hold (and renew) a lease. */
   private running = false;
 
-  constructor(private readonly connection: RedisConnection, options: { leaseMs?: number } = {}) {
+  constructor(
+    private readonly connection: RedisConnection,
+    options: { leaseMs?: number } = {},
+  ) {
     this.leaseMs = options.leaseMs ?? DEFAULT_TASK_LEASE_MS;
     checkLeaseMs(this.leaseMs);
     this.leaseTimer = setInterval(() => void this.keepLeases(), Math.floor(this.leaseMs / 3));
@@ -104,7 +118,18 @@ export class RedisTaskStore implements TaskStore {
       if (next.status !== 'failed') delete next.error;
       const expireAt = next.ttlMs === null ? '' : String(next.createdAt + next.ttlMs);
       const written = await this.connection.run((c) =>
-        c.eval(COMPARE_AND_SET, 2, this.taskKey(taskId), this.runningKey(found.instance), found.version, JSON.stringify(next), String(Number(found.version) + 1), next.status, expireAt, taskId),
+        c.eval(
+          COMPARE_AND_SET,
+          2,
+          this.taskKey(taskId),
+          this.runningKey(found.instance),
+          found.version,
+          JSON.stringify(next),
+          String(Number(found.version) + 1),
+          next.status,
+          expireAt,
+          taskId,
+        ),
       );
       if (written === 1) return next;
     }
@@ -163,7 +188,14 @@ export class RedisTaskStore implements TaskStore {
   /** The lease tick: extends this instance's claim, then fails what instances that are gone left unfinished. */
   private async keepLeases(): Promise<void> {
     try {
-      if (this.running) await this.connection.run((c) => c.multi().set(this.k(`task-lease:${this.instanceId}`), '1', 'PX', this.leaseMs).sadd(this.k('task-instances'), this.instanceId).exec());
+      if (this.running)
+        await this.connection.run((c) =>
+          c
+            .multi()
+            .set(this.k(`task-lease:${this.instanceId}`), '1', 'PX', this.leaseMs)
+            .sadd(this.k('task-instances'), this.instanceId)
+            .exec(),
+        );
       await this.failUnfinished(ORPHANED_TASK_ERROR);
     } catch {
       // Redis away: the next tick tries again (another instance's lease cannot run out unseen for long).
@@ -178,7 +210,13 @@ export class RedisTaskStore implements TaskStore {
     void (async () => {
       try {
         await this.failTasksOf(this.instanceId, ORPHANED_TASK_ERROR, Date.now());
-        await this.connection.run((c) => c.multi().del(this.k(`task-lease:${this.instanceId}`), this.runningKey(this.instanceId)).srem(this.k('task-instances'), this.instanceId).exec());
+        await this.connection.run((c) =>
+          c
+            .multi()
+            .del(this.k(`task-lease:${this.instanceId}`), this.runningKey(this.instanceId))
+            .srem(this.k('task-instances'), this.instanceId)
+            .exec(),
+        );
       } catch {
         // Redis away: the others fail them once the lease runs out.
       } finally {

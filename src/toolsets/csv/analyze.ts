@@ -104,7 +104,9 @@ export async function analyze(handle: FileHandle, req: AnalyzeRequest): Promise<
     if (req.signal.aborted) throw err;
     if (err instanceof CsvError) {
       const message = err.message.length > 300 ? `${err.message.slice(0, 300)}…` : err.message;
-      throw new ToolError(`${quote(req.display)} is not valid CSV with delimiter ${quote(req.delimiter)}: ${message} Check the delimiter and the quoting (a field with the delimiter, a quote or a line break must be in double quotes).`);
+      throw new ToolError(
+        `${quote(req.display)} is not valid CSV with delimiter ${quote(req.delimiter)}: ${message} Check the delimiter and the quoting (a field with the delimiter, a quote or a line break must be in double quotes).`,
+      );
     }
     throw err;
   }
@@ -162,7 +164,8 @@ async function selectColumns(names: string[], req: AnalyzeRequest, notes: string
   const distinct = req.operations.has('distinct') || req.operations.has('describe');
   const make = (i: number) => new ColumnStats(names[i], i + 1, distinct, req.maxDistinct);
   if (!req.columns || req.columns.length === 0) {
-    if (names.length > req.maxColumns) notes.push(`Only the first ${req.maxColumns} of ${names.length} columns were analyzed; name the columns you need with columns.`);
+    if (names.length > req.maxColumns)
+      notes.push(`Only the first ${req.maxColumns} of ${names.length} columns were analyzed; name the columns you need with columns.`);
     return names.slice(0, req.maxColumns).map((_, i) => make(i));
   }
   const picked: ColumnStats[] = [];
@@ -175,7 +178,9 @@ async function selectColumns(names: string[], req: AnalyzeRequest, notes: string
   }
   if (missing.length > 0) {
     const shown = names.slice(0, 50).map(quote).join(', ');
-    throw new ToolError(`No column ${missing.join(', ')} in ${quote(req.display)}. Its ${names.length} column(s): ${shown}${names.length > 50 ? ', …' : ''}. Columns are named by the header, or by 1-based position.`);
+    throw new ToolError(
+      `No column ${missing.join(', ')} in ${quote(req.display)}. Its ${names.length} column(s): ${shown}${names.length > 50 ? ', …' : ''}. Columns are named by the header, or by 1-based position.`,
+    );
   }
   return picked;
 }

@@ -60,7 +60,12 @@ export class ColumnStats {
   private readonly distinct: Map<string, number> | undefined;
   private distinctCapped = false;
 
-  constructor(readonly name: string, readonly index: number, trackDistinct: boolean, private readonly maxDistinct: number) {
+  constructor(
+    readonly name: string,
+    readonly index: number,
+    trackDistinct: boolean,
+    private readonly maxDistinct: number,
+  ) {
     this.distinct = trackDistinct ? new Map() : undefined;
   }
 
@@ -115,7 +120,10 @@ export class ColumnStats {
     if (all || ops.has('max')) out.max = has ? this.max : null;
     if (all) out.stddev = this.numeric > 1 ? Math.sqrt(this.m2 / (this.numeric - 1)) : null;
     if (this.distinct) {
-      const top = [...this.distinct].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, TOP_VALUES).map(([value, count]) => ({ value, count }));
+      const top = [...this.distinct]
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+        .slice(0, TOP_VALUES)
+        .map(([value, count]) => ({ value, count }));
       out.distinct = { count: this.distinct.size, capped: this.distinctCapped, top };
     }
     return out;

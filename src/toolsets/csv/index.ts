@@ -56,8 +56,16 @@ export function csvTools(options: CsvToolsetOptions): Tool[] {
         const hasHeader = args.has_header ?? true;
         const operations = new Set(args.operations);
         const analysis = await analyze(handle, {
-          display: target.display, size: stat.size, operations, columns: args.columns, delimiter, hasHeader,
-          maxDistinct, maxColumns, maxRecordBytes, signal: ctx.signal,
+          display: target.display,
+          size: stat.size,
+          operations,
+          columns: args.columns,
+          delimiter,
+          hasHeader,
+          maxDistinct,
+          maxColumns,
+          maxRecordBytes,
+          signal: ctx.signal,
           progress: (done, total) => ctx.progress(done, total, `Read ${done} of ${total} bytes`),
         });
         const result = { path: target.display, delimiter, has_header: hasHeader, ...analysis };
@@ -82,7 +90,8 @@ function render(r: Analysis & { path: string; delimiter: string }, ops: Readonly
           'Numbers are written like 12, -3.5 or 1e6 (no thousands separators, currency signs or decimal commas); empty cells are skipped.',
       );
     }
-    if (c.distinct?.capped) out.push(`  More than ${c.distinct.count} distinct values: only the first ${c.distinct.count} were tracked, so the distinct count is a lower bound.`);
+    if (c.distinct?.capped)
+      out.push(`  More than ${c.distinct.count} distinct values: only the first ${c.distinct.count} were tracked, so the distinct count is a lower bound.`);
   }
   out.push(...r.notes);
   return out.join('\n');
@@ -93,6 +102,12 @@ function stats(c: ColumnSummary): string {
   for (const key of ['sum', 'average', 'min', 'max', 'stddev'] as const) {
     if (c[key] !== undefined) parts.push(`${key} ${c[key] === null ? 'n/a' : String(c[key])}`);
   }
-  if (c.distinct) parts.push(`distinct ${c.distinct.count}${c.distinct.capped ? '+' : ''} (top: ${c.distinct.top.slice(0, 3).map((t) => `${quote(t.value)}×${t.count}`).join(', ')})`);
+  if (c.distinct)
+    parts.push(
+      `distinct ${c.distinct.count}${c.distinct.capped ? '+' : ''} (top: ${c.distinct.top
+        .slice(0, 3)
+        .map((t) => `${quote(t.value)}×${t.count}`)
+        .join(', ')})`,
+    );
   return parts.join(', ');
 }

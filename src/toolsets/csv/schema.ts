@@ -18,7 +18,12 @@ export function inputSchema(sandbox: PathSandbox, maxColumns: number) {
       },
       columns: {
         type: 'array',
-        items: { anyOf: [{ type: 'string', minLength: 1, maxLength: 1000 }, { type: 'integer', minimum: 1 }] },
+        items: {
+          anyOf: [
+            { type: 'string', minLength: 1, maxLength: 1000 },
+            { type: 'integer', minimum: 1 },
+          ],
+        },
         minItems: 1,
         maxItems: maxColumns,
         description: 'Columns to analyze, by header name or 1-based position (default: all). Without a header, columns are named column_1, column_2, …',
@@ -61,7 +66,11 @@ export const outputSchema = {
                 type: 'array',
                 items: {
                   type: 'object',
-                  properties: { row: { type: 'integer', description: 'Data row, 1-based' }, line: { type: 'integer', description: 'Line in the file' }, value: { type: 'string' } },
+                  properties: {
+                    row: { type: 'integer', description: 'Data row, 1-based' },
+                    line: { type: 'integer', description: 'Line in the file' },
+                    value: { type: 'string' },
+                  },
                   required: ['row', 'line', 'value'],
                   additionalProperties: false,
                 },
@@ -82,7 +91,12 @@ export const outputSchema = {
               capped: { type: 'boolean', description: 'More distinct values exist than were tracked' },
               top: {
                 type: 'array',
-                items: { type: 'object', properties: { value: { type: 'string' }, count: { type: 'integer' } }, required: ['value', 'count'], additionalProperties: false },
+                items: {
+                  type: 'object',
+                  properties: { value: { type: 'string' }, count: { type: 'integer' } },
+                  required: ['value', 'count'],
+                  additionalProperties: false,
+                },
               },
             },
             required: ['count', 'capped', 'top'],

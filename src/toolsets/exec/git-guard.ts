@@ -33,12 +33,16 @@ const MAX_ALTERNATE_DEPTH = 5;
 export async function checkGitRepository(spec: GitGuardSpec): Promise<void> {
   const config = await git(spec, ['config', '--list', '-z']);
   if (config.exitCode !== 0) {
-    throw new CommandRefusal(`git cannot read the configuration here (${firstLine(config.stderr, spec.realRoot)}), so it is not run. Fix the repository's .git/config, or run from another directory.`);
+    throw new CommandRefusal(
+      `git cannot read the configuration here (${firstLine(config.stderr, spec.realRoot)}), so it is not run. Fix the repository's .git/config, or run from another directory.`,
+    );
   }
   if (config.truncated) throw new CommandRefusal(`The repository's configuration is larger than ${MAX_CONFIG_BYTES} bytes, so git is not run.`);
   const bad = dangerousGitConfig(config.stdout);
   if (bad) {
-    throw new CommandRefusal(`git is not run here: the repository's configuration sets ${quote(bad.key)}, and ${bad.why}; this server never lets a repository's configuration run programs. Remove that setting from .git/config (or its included files), or ask the operator.`);
+    throw new CommandRefusal(
+      `git is not run here: the repository's configuration sets ${quote(bad.key)}, and ${bad.why}; this server never lets a repository's configuration run programs. Remove that setting from .git/config (or its included files), or ask the operator.`,
+    );
   }
 
   const dirs = await git(spec, ['rev-parse', '--absolute-git-dir', '--git-common-dir']);
@@ -69,7 +73,8 @@ async function git(spec: GitGuardSpec, args: string[]): Promise<GitOutput> {
     killAfterOutputBytes: 2 * MAX_CONFIG_BYTES,
     signal: spec.signal,
   });
-  if (outcome.timedOut) throw new CommandRefusal(`git did not answer within ${spec.timeoutMs / 1000} s while its configuration was checked, so the command was not run.`);
+  if (outcome.timedOut)
+    throw new CommandRefusal(`git did not answer within ${spec.timeoutMs / 1000} s while its configuration was checked, so the command was not run.`);
   return {
     exitCode: outcome.exitCode,
     stdout: outcome.stdout.text(),

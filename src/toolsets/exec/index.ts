@@ -31,10 +31,12 @@ export function execTools(options: ExecToolsetOptions): Tool[] {
   // Each command's environment is built once: a bad variable name in the config fails at
   // start-up, not per call, and every call of a command sees the same environment.
   const baseEnv = buildEnvironment(opts.env);
-  const envs = new Map(policy.names.map((name) => {
-    const own = policy.get(name)!.entry.env;
-    return [name, own ? buildEnvironment(opts.env, own) : baseEnv];
-  }));
+  const envs = new Map(
+    policy.names.map((name) => {
+      const own = policy.get(name)!.entry.env;
+      return [name, own ? buildEnvironment(opts.env, own) : baseEnv];
+    }),
+  );
   const readOnly = policy.allReadOnly;
   const longest = Math.max(opts.timeoutMs, ...policy.names.map((n) => policy.get(n)!.entry.timeoutMs ?? 0));
   return [
@@ -55,7 +57,13 @@ export function execTools(options: ExecToolsetOptions): Tool[] {
   ];
 }
 
-async function execute(args: ExecArgs, ctx: ToolContext, policy: CommandPolicy, opts: ResolvedExecOptions, envs: ReadonlyMap<string, Record<string, string>>): Promise<ToolResult> {
+async function execute(
+  args: ExecArgs,
+  ctx: ToolContext,
+  policy: CommandPolicy,
+  opts: ResolvedExecOptions,
+  envs: ReadonlyMap<string, Record<string, string>>,
+): Promise<ToolResult> {
   const argv = args.args ?? [];
   let command: CompiledCommand;
   let cwd: string;
@@ -90,8 +98,10 @@ async function execute(args: ExecArgs, ctx: ToolContext, policy: CommandPolicy, 
   } catch (err) {
     if (err instanceof CommandRefusal) throw new ToolError(err.message);
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new ToolError(`${command.name} is allowed, but its executable is missing on this server; ask the operator to install it or fix the configuration.`);
-    if (code === 'EACCES') throw new ToolError(`${command.name} is allowed, but its executable cannot be run (permission denied); ask the operator to fix the configuration.`);
+    if (code === 'ENOENT')
+      throw new ToolError(`${command.name} is allowed, but its executable is missing on this server; ask the operator to install it or fix the configuration.`);
+    if (code === 'EACCES')
+      throw new ToolError(`${command.name} is allowed, but its executable cannot be run (permission denied); ask the operator to fix the configuration.`);
     throw err;
   }
   return toResult(command.name, argv, outcome, timeoutMs, opts);
@@ -109,8 +119,10 @@ function toResult(name: string, argv: string[], o: ProcessOutcome, timeoutMs: nu
     durationMs: o.durationMs,
   };
   let status: string;
-  if (o.timedOut) status = `${name} did not finish within ${timeoutMs / 1000} s and was stopped; it and every process it started were killed. Output so far is below. Use a narrower command, or ask for a longer timeout.`;
-  else if (o.outputLimitHit) status = `${name} wrote more than ${opts.killAfterOutputBytes} bytes of output and was stopped; it and every process it started were killed. Narrow the command so it prints less.`;
+  if (o.timedOut)
+    status = `${name} did not finish within ${timeoutMs / 1000} s and was stopped; it and every process it started were killed. Output so far is below. Use a narrower command, or ask for a longer timeout.`;
+  else if (o.outputLimitHit)
+    status = `${name} wrote more than ${opts.killAfterOutputBytes} bytes of output and was stopped; it and every process it started were killed. Narrow the command so it prints less.`;
   else if (o.exitCode !== null) status = `${name} exited with code ${o.exitCode} after ${o.durationMs} ms.`;
   else status = `${name} was ended by ${o.signal}.`;
   const text = [

@@ -59,15 +59,26 @@ export function deleteFileTool(s: FsSettings): Tool {
       const target = await sandbox.resolve(args.path, { forWrite: true, mustExist: true, allowHardLinks: true });
       const isDir = target.stat!.isDirectory();
       if (isDir && !args.recursive) {
-        throw new PathError(`${quote(target.display)} is a directory; pass recursive: true to delete it and everything in it (the user will be asked to confirm).`, 'EISDIR');
+        throw new PathError(
+          `${quote(target.display)} is a directory; pass recursive: true to delete it and everything in it (the user will be asked to confirm).`,
+          'EISDIR',
+        );
       }
       const survey = await surveyOf(target, sandbox, s.maxDeleteEntries, ctx.signal);
       if (isDir || survey.bytes > s.deleteApprovalBytes) {
         await confirm(target, survey, ctx);
         // A legacy client answers while the call waits: what was shown must still be what is there.
-        const again = await surveyOf(await sandbox.resolve(args.path, { forWrite: true, mustExist: true, allowHardLinks: true }), sandbox, s.maxDeleteEntries, ctx.signal);
+        const again = await surveyOf(
+          await sandbox.resolve(args.path, { forWrite: true, mustExist: true, allowHardLinks: true }),
+          sandbox,
+          s.maxDeleteEntries,
+          ctx.signal,
+        );
         if (again.fingerprint !== survey.fingerprint) {
-          throw new PathError(`${quote(target.display)} changed while waiting for confirmation; nothing was deleted. Call delete_file again to confirm what is there now.`, 'EAGAIN');
+          throw new PathError(
+            `${quote(target.display)} changed while waiting for confirmation; nothing was deleted. Call delete_file again to confirm what is there now.`,
+            'EAGAIN',
+          );
         }
       }
       try {
@@ -78,7 +89,10 @@ export function deleteFileTool(s: FsSettings): Tool {
         // name, a mount, too many entries, added since the survey) may come after part of it is gone.
         if (err instanceof PathError && err.code === 'EAGAIN') throw err;
         if (err instanceof PathError) throw new PathError(`${err.message} Part of it may already be deleted; check with list_directory.`, err.code);
-        throw new PathError(`Could not delete all of ${quote(target.display)} (${(err as NodeJS.ErrnoException).code ?? 'error'}); part of it may be gone. Check with list_directory.`, 'EIO');
+        throw new PathError(
+          `Could not delete all of ${quote(target.display)} (${(err as NodeJS.ErrnoException).code ?? 'error'}); part of it may be gone. Check with list_directory.`,
+          'EIO',
+        );
       }
       return `Deleted ${describe(target, survey)}.`;
     },
@@ -88,7 +102,9 @@ export function deleteFileTool(s: FsSettings): Tool {
 async function confirm(target: ResolvedPath, survey: Survey, ctx: ToolContext): Promise<void> {
   const what = describe(target, survey);
   if (ctx.clientCapabilities.elicitation === undefined) {
-    throw new ToolError(`Deleting ${what} needs the user's confirmation, but this client cannot ask the user (it did not declare the elicitation capability). Nothing was deleted; ask the user to delete it themselves.`);
+    throw new ToolError(
+      `Deleting ${what} needs the user's confirmation, but this client cannot ask the user (it did not declare the elicitation capability). Nothing was deleted; ask the user to delete it themselves.`,
+    );
   }
   // The key carries the fingerprint: an answer given for other content does not count.
   const answer = await ctx.elicit(`Delete ${what}? This cannot be undone.`, CONFIRM_SCHEMA, { key: `confirm_delete_${survey.fingerprint}` });
@@ -99,7 +115,11 @@ async function confirm(target: ResolvedPath, survey: Survey, ctx: ToolContext): 
 
 function describe(target: ResolvedPath, survey: Survey): string {
   if (survey.kind === 'file') return `the file ${quote(target.display)} (${formatBytes(survey.bytes)})`;
-  const parts = [`${survey.files} file${survey.files === 1 ? '' : 's'}`, `${survey.directories} subdirector${survey.directories === 1 ? 'y' : 'ies'}`, formatBytes(survey.bytes)];
+  const parts = [
+    `${survey.files} file${survey.files === 1 ? '' : 's'}`,
+    `${survey.directories} subdirector${survey.directories === 1 ? 'y' : 'ies'}`,
+    formatBytes(survey.bytes),
+  ];
   return `the directory ${quote(target.display)} and everything in it (${parts.join(', ')})`;
 }
 
@@ -124,9 +144,14 @@ async function surveyOf(target: ResolvedPath, sandbox: PathSandbox, maxEntries: 
   const stats = new EntryStats(sandbox);
   try {
     for await (const e of walk(sandbox, target.real, target.display, { maxDepth: Infinity, maxPerDirectory: maxEntries + 1, signal }, counters)) {
-      if (++entries > maxEntries) throw new PathError(`${p} holds more than ${maxEntries} entries; it is too large to delete in one call. Delete its subdirectories one by one.`, 'EFBIG');
+      if (++entries > maxEntries)
+        throw new PathError(
+          `${p} holds more than ${maxEntries} entries; it is too large to delete in one call. Delete its subdirectories one by one.`,
+          'EFBIG',
+        );
       // The removal holds one directory per level; a deeper tree is refused before anything is deleted.
-      if (e.depth >= MAX_REMOVE_DEPTH) throw new PathError(`${p} is nested more than ${MAX_REMOVE_DEPTH} levels deep; delete its deepest directories first.`, 'EFBIG');
+      if (e.depth >= MAX_REMOVE_DEPTH)
+        throw new PathError(`${p} is nested more than ${MAX_REMOVE_DEPTH} levels deep; delete its deepest directories first.`, 'EFBIG');
       const est = await stats.lstat(e.real);
       if (!est) continue;
       if (est.dev !== st.dev) throw new PathError(`${p} contains another file system mounted at ${quote(e.display)}; it is not deleted.`, 'EBUSY');
@@ -138,8 +163,10 @@ async function surveyOf(target: ResolvedPath, sandbox: PathSandbox, maxEntries: 
   } finally {
     await stats.close();
   }
-  if (counters.denied > 0) throw new PathError(`${p} contains protected files (such as .git or secrets); it is not deleted. Delete the other entries one by one.`, 'EACCES');
-  if (counters.unreadable > 0) throw new PathError(`Part of ${p} cannot be read, so what it holds cannot be shown for confirmation; it is not deleted.`, 'EACCES');
+  if (counters.denied > 0)
+    throw new PathError(`${p} contains protected files (such as .git or secrets); it is not deleted. Delete the other entries one by one.`, 'EACCES');
+  if (counters.unreadable > 0)
+    throw new PathError(`Part of ${p} cannot be read, so what it holds cannot be shown for confirmation; it is not deleted.`, 'EACCES');
   return { kind: 'directory', files, directories, bytes, fingerprint: hash.digest('hex').slice(0, 16) };
 }
 

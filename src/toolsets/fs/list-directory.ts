@@ -49,7 +49,13 @@ export function listDirectoryTool(s: FsSettings): Tool {
       properties: {
         path: { ...pathProperty(sandbox, 'The directory to list'), default: '.' },
         depth: { type: 'integer', minimum: 1, maximum: MAX_DEPTH, default: 1, description: 'Levels to descend: 1 lists only the directory itself.' },
-        max_entries: { type: 'integer', minimum: 1, maximum: s.maxListEntries, default: Math.min(500, s.maxListEntries), description: 'Most entries to return.' },
+        max_entries: {
+          type: 'integer',
+          minimum: 1,
+          maximum: s.maxListEntries,
+          default: Math.min(500, s.maxListEntries),
+          description: 'Most entries to return.',
+        },
       },
       additionalProperties: false,
     },

@@ -49,7 +49,10 @@ export function moveFileTool(s: FsSettings): Tool {
       }
       await movePath(from, to, { overwrite: args.overwrite ?? false, createParents: args.create_parents ?? false });
       const type = from.stat?.isDirectory() ? ('directory' as const) : ('file' as const);
-      return { content: [{ type: 'text', text: `Moved ${quote(from.display)} to ${quote(to.display)}.` }], structuredContent: { source: from.display, destination: to.display, type } };
+      return {
+        content: [{ type: 'text', text: `Moved ${quote(from.display)} to ${quote(to.display)}.` }],
+        structuredContent: { source: from.display, destination: to.display, type },
+      };
     },
   });
 }

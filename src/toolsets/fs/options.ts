@@ -37,7 +37,8 @@ export function fsSettings(options: FsToolsetOptions): FsSettings {
     maxGrepFileBytes: options.maxGrepFileBytes ?? 1024 * 1024,
   };
   for (const [key, value] of Object.entries(s)) {
-    if (typeof value === 'number' && (!Number.isSafeInteger(value) || value < 0)) throw new RangeError(`fs toolset option ${key} must be a non-negative integer`);
+    if (typeof value === 'number' && (!Number.isSafeInteger(value) || value < 0))
+      throw new RangeError(`fs toolset option ${key} must be a non-negative integer`);
   }
   return s;
 }

@@ -29,7 +29,13 @@ export function readFileTool(s: FsSettings): Tool {
       type: 'object',
       properties: {
         path: pathProperty(sandbox, 'The file to read'),
-        mode: { type: 'string', enum: ['auto', 'text', 'base64'], default: 'auto', description: '"auto": text, or an image block for images, and binary files refused; "text": decode as UTF-8 whatever it holds; "base64": the raw bytes as a base64 resource.' },
+        mode: {
+          type: 'string',
+          enum: ['auto', 'text', 'base64'],
+          default: 'auto',
+          description:
+            '"auto": text, or an image block for images, and binary files refused; "text": decode as UTF-8 whatever it holds; "base64": the raw bytes as a base64 resource.',
+        },
         offset: { type: 'integer', minimum: 0, default: 0, description: 'Byte offset to start at (text and base64). Not with start_line/end_line.' },
         max_bytes: { type: 'integer', minimum: 1, maximum: sandbox.maxReadBytes, default: s.defaultReadBytes, description: 'Most bytes to return.' },
         start_line: { type: 'integer', minimum: 1, description: 'First line to return, 1-based (text only).' },
@@ -61,16 +67,24 @@ export function readFileTool(s: FsSettings): Tool {
           await readFully(handle, buf, offset);
           const mimeType = kind.kind === 'text' ? 'text/plain' : kind.mimeType;
           const content: ContentBlock[] = [{ type: 'resource', resource: { uri: resourceUri(target.display), mimeType, blob: buf.toString('base64') } }];
-          return withNote(content, offset + buf.length < stat.size ? `Bytes ${offset}–${offset + buf.length} of ${stat.size}; continue with offset: ${offset + buf.length}.` : undefined);
+          return withNote(
+            content,
+            offset + buf.length < stat.size
+              ? `Bytes ${offset}–${offset + buf.length} of ${stat.size}; continue with offset: ${offset + buf.length}.`
+              : undefined,
+          );
         }
         if (mode === 'auto' && kind.kind === 'image') {
-          if (stat.size > sandbox.maxReadBytes) throw new ToolError(`${quote(target.display)} is an image of ${formatBytes(stat.size)}, over the ${formatBytes(sandbox.maxReadBytes)} read limit.`);
+          if (stat.size > sandbox.maxReadBytes)
+            throw new ToolError(`${quote(target.display)} is an image of ${formatBytes(stat.size)}, over the ${formatBytes(sandbox.maxReadBytes)} read limit.`);
           const data = Buffer.alloc(stat.size);
           await readFully(handle, data, 0);
           return { content: [{ type: 'image', data: data.toString('base64'), mimeType: kind.mimeType }] };
         }
         if (mode === 'auto' && kind.kind === 'binary') {
-          throw new ToolError(`${quote(target.display)} is a binary file (${formatBytes(stat.size)}, ${kind.mimeType}), not text. Pass mode: "base64" to get its bytes, or mode: "text" to decode it anyway.`);
+          throw new ToolError(
+            `${quote(target.display)} is a binary file (${formatBytes(stat.size)}, ${kind.mimeType}), not text. Pass mode: "base64" to get its bytes, or mode: "text" to decode it anyway.`,
+          );
         }
         if (lines) {
           const start = args.start_line ?? 1;
@@ -80,12 +94,17 @@ export function readFileTool(s: FsSettings): Tool {
           }
           const note = w.truncated
             ? `Stopped at max_bytes inside line ${w.lastLine}; raise max_bytes or continue with start_line: ${w.lastLine}.`
-            : w.more ? `Lines ${w.firstLine}–${w.lastLine}; the file goes on: continue with start_line: ${w.lastLine + 1}.` : undefined;
+            : w.more
+              ? `Lines ${w.firstLine}–${w.lastLine}; the file goes on: continue with start_line: ${w.lastLine + 1}.`
+              : undefined;
           return withNote([{ type: 'text', text: w.text }], note);
         }
         if (offset > stat.size) throw new ToolError(`offset ${offset} is past the end of ${quote(target.display)} (${stat.size} bytes).`);
         const w = await readByteWindow(handle, stat.size, offset, maxBytes);
-        return withNote([{ type: 'text', text: w.text }], w.end < stat.size ? `Bytes ${w.start}–${w.end} of ${stat.size}; continue with offset: ${w.end}.` : undefined);
+        return withNote(
+          [{ type: 'text', text: w.text }],
+          w.end < stat.size ? `Bytes ${w.start}–${w.end} of ${stat.size}; continue with offset: ${w.end}.` : undefined,
+        );
       } finally {
         await handle.close();
       }

@@ -46,7 +46,8 @@ const LIST_DEPTH = 16;
 export function fsResources(options: FsResourcesOptions): { resources: Resource[]; templates: ResourceTemplate<{ path: string }>[] } {
   const { sandbox } = options;
   const scheme = options.scheme ?? 'toolwright-fs';
-  if (!SCHEME.test(scheme)) throw new Error(`resource URI scheme ${JSON.stringify(scheme)} must be lower-case letters, digits, "+", "-" or "." and start with a letter`);
+  if (!SCHEME.test(scheme))
+    throw new Error(`resource URI scheme ${JSON.stringify(scheme)} must be lower-case letters, digits, "+", "-" or "." and start with a letter`);
   const base = `${scheme}:///`;
   const uriOf = (display: string) => base + (display === '.' ? '' : display.split('/').map(encodeURIComponent).join('/'));
   const maxEntries = options.maxDirectoryEntries ?? 1_000;
@@ -59,7 +60,8 @@ export function fsResources(options: FsResourcesOptions): { resources: Resource[
       if (target.stat?.isDirectory()) return directoryListing(await entriesOf(sandbox, target.real, target.display, maxEntries, ctx.signal, uriOf));
       const { handle, stat } = await openForRead(target);
       try {
-        if (stat.size > sandbox.maxReadBytes) throw new ToolError(`${target.display} is ${formatBytes(stat.size)}, over the ${formatBytes(sandbox.maxReadBytes)} read limit`);
+        if (stat.size > sandbox.maxReadBytes)
+          throw new ToolError(`${target.display} is ${formatBytes(stat.size)}, over the ${formatBytes(sandbox.maxReadBytes)} read limit`);
         const data = Buffer.alloc(stat.size);
         await readFully(handle, data, 0);
         const kind = sniff(data.subarray(0, SNIFF_BYTES), target.display);
@@ -123,7 +125,14 @@ function directoryListing(entries: ListingEntry[]): ReadReturn {
   return { text: JSON.stringify({ entries }), mimeType: 'application/json' };
 }
 
-async function entriesOf(sandbox: PathSandbox, real: string, display: string, max: number, signal: AbortSignal, uriOf: (display: string) => string): Promise<ListingEntry[]> {
+async function entriesOf(
+  sandbox: PathSandbox,
+  real: string,
+  display: string,
+  max: number,
+  signal: AbortSignal,
+  uriOf: (display: string) => string,
+): Promise<ListingEntry[]> {
   const counters: WalkCounters = { denied: 0, truncatedDirectories: 0, unreadable: 0 };
   const entries: ListingEntry[] = [];
   for await (const e of walk(sandbox, real, display, { maxDepth: 1, maxPerDirectory: max, signal }, counters)) {
@@ -139,7 +148,12 @@ async function entriesOf(sandbox: PathSandbox, real: string, display: string, ma
  * at here, synchronously: links are not followed and denied names are left
  * out; every read goes through the sandbox.
  */
-function listedFiles(sandbox: PathSandbox, max: number, uriOf: (display: string) => string, read: (path: string, ctx: ResourceContext) => Promise<ReadReturn>): Resource[] {
+function listedFiles(
+  sandbox: PathSandbox,
+  max: number,
+  uriOf: (display: string) => string,
+  read: (path: string, ctx: ResourceContext) => Promise<ReadReturn>,
+): Resource[] {
   const out: Resource[] = [];
   for (const root of sandbox.roots) {
     const queue = [{ real: root.real, display: sandbox.roots.length === 1 ? '.' : root.name, depth: 0 }];
@@ -158,7 +172,12 @@ function listedFiles(sandbox: PathSandbox, max: number, uriOf: (display: string)
         if (entry.isDirectory() && dir.depth + 1 < LIST_DEPTH) queue.push({ real, display, depth: dir.depth + 1 });
         if (!entry.isFile()) continue;
         if (out.length >= max) break;
-        out.push({ uri: uriOf(display), name: display, ...(guessType(entry.name) ? { mimeType: guessType(entry.name) } : {}), read: (ctx) => read(display, ctx) });
+        out.push({
+          uri: uriOf(display),
+          name: display,
+          ...(guessType(entry.name) ? { mimeType: guessType(entry.name) } : {}),
+          read: (ctx) => read(display, ctx),
+        });
       }
     }
   }
@@ -166,9 +185,26 @@ function listedFiles(sandbox: PathSandbox, max: number, uriOf: (display: string)
 }
 
 const TEXT_TYPES: Record<string, string> = {
-  md: 'text/markdown', markdown: 'text/markdown', txt: 'text/plain', json: 'application/json', yaml: 'application/yaml', yml: 'application/yaml',
-  csv: 'text/csv', html: 'text/html', htm: 'text/html', css: 'text/css', js: 'text/javascript', mjs: 'text/javascript', ts: 'text/x-typescript',
-  py: 'text/x-python', rs: 'text/x-rust', go: 'text/x-go', xml: 'application/xml', svg: 'image/svg+xml', sh: 'text/x-shellscript', toml: 'application/toml',
+  md: 'text/markdown',
+  markdown: 'text/markdown',
+  txt: 'text/plain',
+  json: 'application/json',
+  yaml: 'application/yaml',
+  yml: 'application/yaml',
+  csv: 'text/csv',
+  html: 'text/html',
+  htm: 'text/html',
+  css: 'text/css',
+  js: 'text/javascript',
+  mjs: 'text/javascript',
+  ts: 'text/x-typescript',
+  py: 'text/x-python',
+  rs: 'text/x-rust',
+  go: 'text/x-go',
+  xml: 'application/xml',
+  svg: 'image/svg+xml',
+  sh: 'text/x-shellscript',
+  toml: 'application/toml',
 };
 
 /** The MIME type of a text file, by its extension (text/plain when unknown). */
@@ -180,5 +216,8 @@ function textType(name: string): string {
 /** A listed file's type before it is read: by extension, or none (the read sniffs the bytes). */
 function guessType(name: string): string | undefined {
   const ext = name.slice(name.lastIndexOf('.') + 1).toLowerCase();
-  return TEXT_TYPES[ext] ?? ({ png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', pdf: 'application/pdf' } as Record<string, string>)[ext];
+  return (
+    TEXT_TYPES[ext] ??
+    ({ png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', pdf: 'application/pdf' } as Record<string, string>)[ext]
+  );
 }

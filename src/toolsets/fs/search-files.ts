@@ -44,10 +44,27 @@ export function searchFilesTool(s: FsSettings): Tool {
       type: 'object',
       properties: {
         path: { ...pathProperty(sandbox, 'The directory to search in'), default: '.' },
-        pattern: { type: 'string', minLength: 1, maxLength: 500, description: 'Name to match: a glob (*, ?, **, [abc], {a,b}) matched against the name, or against the path below `path` when it contains "/"; without glob characters, a substring of the name.' },
-        content: { type: 'string', minLength: 1, maxLength: 1000, description: 'Only files whose text contains this string (plain text, not a regular expression).' },
+        pattern: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 500,
+          description:
+            'Name to match: a glob (*, ?, **, [abc], {a,b}) matched against the name, or against the path below `path` when it contains "/"; without glob characters, a substring of the name.',
+        },
+        content: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 1000,
+          description: 'Only files whose text contains this string (plain text, not a regular expression).',
+        },
         case_sensitive: { type: 'boolean', default: false, description: 'Match pattern and content with exact case.' },
-        max_results: { type: 'integer', minimum: 1, maximum: s.maxSearchResults, default: Math.min(100, s.maxSearchResults), description: 'Most matches to return.' },
+        max_results: {
+          type: 'integer',
+          minimum: 1,
+          maximum: s.maxSearchResults,
+          default: Math.min(100, s.maxSearchResults),
+          description: 'Most matches to return.',
+        },
         max_depth: { type: 'integer', minimum: 1, maximum: 64, default: 20, description: 'Levels below `path` to search.' },
       },
       additionalProperties: false,
@@ -62,7 +79,15 @@ export function searchFilesTool(s: FsSettings): Tool {
             properties: {
               path: { type: 'string' },
               type: { type: 'string', enum: ['file', 'directory', 'symlink', 'other'] },
-              lines: { type: 'array', items: { type: 'object', properties: { line: { type: 'integer' }, text: { type: 'string' } }, required: ['line', 'text'], additionalProperties: false } },
+              lines: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  properties: { line: { type: 'integer' }, text: { type: 'string' } },
+                  required: ['line', 'text'],
+                  additionalProperties: false,
+                },
+              },
             },
             required: ['path', 'type'],
             additionalProperties: false,
@@ -90,7 +115,13 @@ export function searchFilesTool(s: FsSettings): Tool {
       let stopped: 'max_results' | 'max_scanned' | 'large_directory' | undefined;
       // One time slice for the walk and the matching alike: the loop gets a turn every few ms, and a cancel or timeout stops the search.
       const slicer = new TimeSlicer(ctx.signal);
-      for await (const e of walk(sandbox, dir.real, dir.display, { maxDepth: args.max_depth ?? 20, maxPerDirectory: s.maxSearchScanned, signal: ctx.signal, slicer }, counters)) {
+      for await (const e of walk(
+        sandbox,
+        dir.real,
+        dir.display,
+        { maxDepth: args.max_depth ?? 20, maxPerDirectory: s.maxSearchScanned, signal: ctx.signal, slicer },
+        counters,
+      )) {
         if (scanned >= s.maxSearchScanned) {
           stopped = 'max_scanned';
           break;
@@ -188,7 +219,12 @@ function render(r: { matches: Match[]; scanned: number; complete: boolean; stopp
   }
   if (out.length === 0) out.push('No matches.');
   if (!r.complete) {
-    const why = r.stopped === 'max_results' ? 'max_results was reached' : r.stopped === 'large_directory' ? 'a directory was too large to read whole' : `${r.scanned} entries were looked at`;
+    const why =
+      r.stopped === 'max_results'
+        ? 'max_results was reached'
+        : r.stopped === 'large_directory'
+          ? 'a directory was too large to read whole'
+          : `${r.scanned} entries were looked at`;
     out.push(`[The search stopped early because ${why}; narrow path or pattern to see the rest.]`);
   }
   if (r.skipped_files > 0) out.push(`[${r.skipped_files} file(s) not searched for content: too large, binary or hard-linked.]`);

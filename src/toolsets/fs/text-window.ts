@@ -42,7 +42,13 @@ export interface LineWindow {
 }
 
 /** Lines `startLine`..`endLine` (1-based, inclusive; endLine open when undefined), at most `maxBytes`. */
-export async function readLineWindow(handle: FileHandle, startLine: number, endLine: number | undefined, maxBytes: number, signal: AbortSignal): Promise<LineWindow> {
+export async function readLineWindow(
+  handle: FileHandle,
+  startLine: number,
+  endLine: number | undefined,
+  maxBytes: number,
+  signal: AbortSignal,
+): Promise<LineWindow> {
   const last = endLine ?? Infinity;
   const buf = Buffer.alloc(CHUNK);
   const parts: Buffer[] = [];
@@ -104,4 +110,3 @@ function completeUtf8(buf: Uint8Array, length: number): number {
   }
   return length;
 }
-

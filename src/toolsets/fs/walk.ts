@@ -46,7 +46,13 @@ export interface WalkCounters {
  * a directory of thousands of entries is otherwise handled in one unbroken
  * chain of microtasks that starves every other request.
  */
-export async function* walk(sandbox: PathSandbox, startReal: string, startDisplay: string, options: WalkOptions, counters: WalkCounters): AsyncGenerator<WalkEntry> {
+export async function* walk(
+  sandbox: PathSandbox,
+  startReal: string,
+  startDisplay: string,
+  options: WalkOptions,
+  counters: WalkCounters,
+): AsyncGenerator<WalkEntry> {
   const slicer = options.slicer ?? new TimeSlicer(options.signal);
   const queue: Array<{ real: string; relative: string; depth: number }> = [{ real: startReal, relative: '', depth: 0 }];
   // A read index instead of shift(): shift moves the whole queue each time, quadratic over a wide tree.

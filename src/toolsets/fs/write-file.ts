@@ -28,8 +28,17 @@ export function writeFileTool(s: FsSettings): Tool {
       properties: {
         path: pathProperty(sandbox, 'The file to write'),
         content: { type: 'string', description: 'The complete new content of the file.' },
-        encoding: { type: 'string', enum: ['utf8', 'base64'], default: 'utf8', description: '"utf8": content is text; "base64": content is base64 of the bytes to write.' },
-        overwrite: { type: 'boolean', default: false, description: 'Replace the file if it exists. Without it, an existing file is left alone and the call fails.' },
+        encoding: {
+          type: 'string',
+          enum: ['utf8', 'base64'],
+          default: 'utf8',
+          description: '"utf8": content is text; "base64": content is base64 of the bytes to write.',
+        },
+        overwrite: {
+          type: 'boolean',
+          default: false,
+          description: 'Replace the file if it exists. Without it, an existing file is left alone and the call fails.',
+        },
         create_parents: { type: 'boolean', default: false, description: 'Create missing parent directories.' },
       },
       required: ['path', 'content'],
@@ -49,9 +58,16 @@ export function writeFileTool(s: FsSettings): Tool {
     handler: async (args: WriteArgs) => {
       const data = decode(args);
       const target = await sandbox.resolve(args.path, { forWrite: true, mustExist: false });
-      const { created } = await atomicWrite(target, data, { overwrite: args.overwrite ?? false, createParents: args.create_parents ?? false, maxBytes: sandbox.maxWriteBytes });
+      const { created } = await atomicWrite(target, data, {
+        overwrite: args.overwrite ?? false,
+        createParents: args.create_parents ?? false,
+        maxBytes: sandbox.maxWriteBytes,
+      });
       const result = { path: target.display, bytes: data.byteLength, created };
-      return { content: [{ type: 'text', text: `${created ? 'Created' : 'Replaced'} ${quote(target.display)} (${formatBytes(data.byteLength)}).` }], structuredContent: result };
+      return {
+        content: [{ type: 'text', text: `${created ? 'Created' : 'Replaced'} ${quote(target.display)} (${formatBytes(data.byteLength)}).` }],
+        structuredContent: result,
+      };
     },
   });
 }

@@ -65,5 +65,7 @@ export function repoOfUrl(url: unknown): { owner: string; repo: string } | undef
 /** The refusal every github tool gives for a repository outside the allow-list. */
 export function ensureAllowed(allowList: RepoAllowList, tool: string, owner: string, repo: string): void {
   if (allowList.allows(owner, repo)) return;
-  throw new ToolError(`${tool} may not reach ${owner}/${repo}: this server only allows ${allowList.describe()}. Use one of those repositories, or ask the user to add it to the github toolset's "repos" setting.`);
+  throw new ToolError(
+    `${tool} may not reach ${owner}/${repo}: this server only allows ${allowList.describe()}. Use one of those repositories, or ask the user to add it to the github toolset's "repos" setting.`,
+  );
 }

@@ -72,10 +72,15 @@ export class GithubClient {
     const value = this.settings.env[name]?.trim();
     if (!value) {
       if (what.access === 'read' && this.settings.anonymousReads) return undefined;
-      throw new ToolError(`No GitHub token: the ${name} environment variable is not set on the server. Set it to a token with "${what.permission}" access to the allowed repositories and restart the server; until then the github tools cannot run.`);
+      throw new ToolError(
+        `No GitHub token: the ${name} environment variable is not set on the server. Set it to a token with "${what.permission}" access to the allowed repositories and restart the server; until then the github tools cannot run.`,
+      );
     }
     // A header value with spaces or controls would make fetch throw an error that quotes it.
-    if (!/^[\x21-\x7e]+$/.test(value)) throw new ToolError(`The ${name} environment variable does not hold a valid GitHub token (it contains spaces or control characters). Fix its value and restart the server.`);
+    if (!/^[\x21-\x7e]+$/.test(value))
+      throw new ToolError(
+        `The ${name} environment variable does not hold a valid GitHub token (it contains spaces or control characters). Fix its value and restart the server.`,
+      );
     return value;
   }
 }

@@ -23,8 +23,21 @@ export function createIssueTool(client: GithubClient, settings: GithubSettings):
       properties: {
         owner: OWNER_PROPERTY,
         repo: REPO_PROPERTY,
-        title: { type: 'string', minLength: 1, maxLength: 256, pattern: NON_BLANK_SINGLE_LINE_PATTERN, description: 'A short summary of the issue on one line (no line breaks, tabs or other control characters), e.g. "Crash when saving an empty file".' },
-        body: { type: 'string', maxLength: 65536, default: '', pattern: MULTI_LINE_PATTERN, description: 'The description in GitHub Markdown: what happens, what was expected, steps to reproduce. Line breaks and tabs are fine; other control characters (terminal escapes, NUL) are refused. Default: empty.' },
+        title: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 256,
+          pattern: NON_BLANK_SINGLE_LINE_PATTERN,
+          description: 'A short summary of the issue on one line (no line breaks, tabs or other control characters), e.g. "Crash when saving an empty file".',
+        },
+        body: {
+          type: 'string',
+          maxLength: 65536,
+          default: '',
+          pattern: MULTI_LINE_PATTERN,
+          description:
+            'The description in GitHub Markdown: what happens, what was expected, steps to reproduce. Line breaks and tabs are fine; other control characters (terminal escapes, NUL) are refused. Default: empty.',
+        },
         labels: {
           type: 'array',
           items: { type: 'string', minLength: 1, maxLength: 50, pattern: SINGLE_LINE_PATTERN, description: 'A label name: one line, no control characters.' },
@@ -61,14 +74,15 @@ export function createIssueTool(client: GithubClient, settings: GithubSettings):
         ctx,
         { target: `repository ${owner}/${repo}`, permission: 'Issues: write', access: 'write' },
         // Only the fields given are sent, so GitHub's own defaults apply to the rest.
-        (octokit, extras) => octokit.request('POST /repos/{owner}/{repo}/issues', {
-          owner,
-          repo,
-          title,
-          ...(body ? { body } : {}),
-          ...(requested.length ? { labels: requested } : {}),
-          ...extras,
-        }),
+        (octokit, extras) =>
+          octokit.request('POST /repos/{owner}/{repo}/issues', {
+            owner,
+            repo,
+            title,
+            ...(body ? { body } : {}),
+            ...(requested.length ? { labels: requested } : {}),
+            ...extras,
+          }),
       );
       const summary = toIssueSummary(data, `${owner}/${repo}`);
       const applied = new Set(summary.labels.map((l) => l.toLowerCase()));

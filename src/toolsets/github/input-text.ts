@@ -28,22 +28,37 @@ const MULTI_LINE_BAD = new RegExp(`[${MULTI_LINE_FORBIDDEN}]`, 'u');
 
 // Keyed by code point, written in hex as the Unicode charts write them.
 const NAMES = new Map<number, string>([
-  [0x00, 'NUL'], [0x07, 'bell'], [0x08, 'backspace'], [0x09, 'tab'], [0x0a, 'line feed'], [0x0b, 'vertical tab'], [0x0c, 'form feed'],
-  [0x0d, 'carriage return'], [0x1b, 'escape'], [0x7f, 'delete'], [0x85, 'next line'], [0x2028, 'line separator'], [0x2029, 'paragraph separator'],
+  [0x00, 'NUL'],
+  [0x07, 'bell'],
+  [0x08, 'backspace'],
+  [0x09, 'tab'],
+  [0x0a, 'line feed'],
+  [0x0b, 'vertical tab'],
+  [0x0c, 'form feed'],
+  [0x0d, 'carriage return'],
+  [0x1b, 'escape'],
+  [0x7f, 'delete'],
+  [0x85, 'next line'],
+  [0x2028, 'line separator'],
+  [0x2029, 'paragraph separator'],
 ]);
 
 /** Refuses a control character in a one-line field (title, label, query), naming the field and the character. */
 export function checkSingleLine(tool: string, field: string, value: string): void {
   const at = value.search(SINGLE_LINE_BAD);
   if (at < 0) return;
-  throw new ToolError(`${tool}: "${field}" must be one line of text without control characters; it holds ${describe(value, at)}. Remove line breaks, tabs and other control characters.`);
+  throw new ToolError(
+    `${tool}: "${field}" must be one line of text without control characters; it holds ${describe(value, at)}. Remove line breaks, tabs and other control characters.`,
+  );
 }
 
 /** Refuses a control character other than line feed, carriage return and tab in a multi-line field (a body). */
 export function checkMultiLine(tool: string, field: string, value: string): void {
   const at = value.search(MULTI_LINE_BAD);
   if (at < 0) return;
-  throw new ToolError(`${tool}: "${field}" may hold line breaks and tabs but no other control characters; it holds ${describe(value, at)}. Remove it (terminal escapes and NULs have no place in an issue).`);
+  throw new ToolError(
+    `${tool}: "${field}" may hold line breaks and tabs but no other control characters; it holds ${describe(value, at)}. Remove it (terminal escapes and NULs have no place in an issue).`,
+  );
 }
 
 function describe(value: string, at: number): string {

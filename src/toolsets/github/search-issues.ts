@@ -33,7 +33,8 @@ export function searchIssuesTool(client: GithubClient, settings: GithubSettings)
           minLength: 1,
           maxLength: 256,
           pattern: SINGLE_LINE_PATTERN,
-          description: 'Words to find plus optional qualifiers such as label:bug, author:octocat, in:title, created:>2024-01-01, on one line (no control characters). Do not use repo:, user: or org: here; use the "repo" argument.',
+          description:
+            'Words to find plus optional qualifiers such as label:bug, author:octocat, in:title, created:>2024-01-01, on one line (no control characters). Do not use repo:, user: or org: here; use the "repo" argument.',
         },
         repo: {
           type: 'string',
@@ -42,7 +43,12 @@ export function searchIssuesTool(client: GithubClient, settings: GithubSettings)
         },
         state: { type: 'string', enum: ['open', 'closed', 'all'], default: 'open', description: 'Which issues to find. Default: open.' },
         type: { type: 'string', enum: ['issue', 'pull_request'], default: 'issue', description: 'Issues or pull requests. Default: issue.' },
-        sort: { type: 'string', enum: ['best_match', 'created', 'updated', 'comments'], default: 'best_match', description: 'Order of results, newest or most first for the others. Default: best_match.' },
+        sort: {
+          type: 'string',
+          enum: ['best_match', 'created', 'updated', 'comments'],
+          default: 'best_match',
+          description: 'Order of results, newest or most first for the others. Default: best_match.',
+        },
         limit: { type: 'integer', minimum: 1, maximum: 50, default: 10, description: 'Most results to return (1–50). Default: 10.' },
       },
       required: ['query'],
@@ -76,7 +82,9 @@ export function searchIssuesTool(client: GithubClient, settings: GithubSettings)
       const limit: number = args.limit ?? 10;
       checkSingleLine(NAME, 'query', query);
       if (SCOPE_QUALIFIER.test(query)) {
-        throw new ToolError(`${NAME}: the query may not contain repo:, user:, org: or owner: qualifiers. Pass the repository as the "repo" argument ("owner/name"); allowed: ${allowList.describe()}.`);
+        throw new ToolError(
+          `${NAME}: the query may not contain repo:, user:, org: or owner: qualifiers. Pass the repository as the "repo" argument ("owner/name"); allowed: ${allowList.describe()}.`,
+        );
       }
       let scope: string[];
       if (repo !== undefined) {
@@ -87,10 +95,8 @@ export function searchIssuesTool(client: GithubClient, settings: GithubSettings)
         scope = allowList.searchQualifiers();
       }
       const q = [query.trim(), ...scope, type === 'pull_request' ? 'is:pr' : 'is:issue', ...(state === 'all' ? [] : [`state:${state}`])].join(' ');
-      const data: unknown = await client.send(
-        ctx,
-        { target: 'the issue search', permission: 'Issues: read', access: 'read' },
-        (octokit, extras) => octokit.request('GET /search/issues', {
+      const data: unknown = await client.send(ctx, { target: 'the issue search', permission: 'Issues: read', access: 'read' }, (octokit, extras) =>
+        octokit.request('GET /search/issues', {
           q,
           per_page: limit,
           ...(sort === 'best_match' ? {} : { sort: sort as 'created' | 'updated' | 'comments', order: 'desc' as const }),
@@ -111,9 +117,10 @@ export function searchIssuesTool(client: GithubClient, settings: GithubSettings)
       const total = Number.isInteger(data.total_count) && (data.total_count as number) >= 0 ? (data.total_count as number) : items.length;
       const value = { query: q, total_count: total, incomplete_results: data.incomplete_results === true, items };
       const lines = items.map((i) => `- ${i.repository}#${i.number} [${i.state}] ${i.title} (${i.url})`);
-      const head = items.length === 0
-        ? `No ${type === 'pull_request' ? 'pull requests' : 'issues'} matched "${q}". Try fewer words, state "all", or another repository.`
-        : `${total} matched "${q}"; showing ${items.length}:`;
+      const head =
+        items.length === 0
+          ? `No ${type === 'pull_request' ? 'pull requests' : 'issues'} matched "${q}". Try fewer words, state "all", or another repository.`
+          : `${total} matched "${q}"; showing ${items.length}:`;
       return structuredResult([head, ...lines].join('\n'), value);
     },
   });

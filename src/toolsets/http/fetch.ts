@@ -37,7 +37,9 @@ export async function fetchFollowing(policy: UrlPolicy, first: HopState, options
     const location = response.headers.location;
     if (!isRedirect(response.status, location)) return { response, finalUrl: hop.url, redirects };
     if (redirects.length >= options.maxRedirects) {
-      throw new UrlRefusal(`Stopped after ${options.maxRedirects} redirects (the last one, from ${show(hop.url.href)}, pointed to ${show(location)}). Fetch the final URL directly, or check for a redirect loop.`);
+      throw new UrlRefusal(
+        `Stopped after ${options.maxRedirects} redirects (the last one, from ${show(hop.url.href)}, pointed to ${show(location)}). Fetch the final URL directly, or check for a redirect loop.`,
+      );
     }
     redirects.push(hop.url.href);
     hop = redirectedHop(policy, hop, response.status, location);

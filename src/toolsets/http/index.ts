@@ -48,8 +48,10 @@ async function fetchUrl(args: FetchArgs, ctx: ToolContext, policy: UrlPolicy, op
   const method = (args.method ?? 'GET').toUpperCase();
   if (!(opts.methods as string[]).includes(method)) throw new ToolError(`Method ${method} is not allowed here; use one of ${opts.methods.join(', ')}.`);
   const body = args.body === undefined ? undefined : Buffer.from(args.body, 'utf8');
-  if (body && (method === 'GET' || method === 'HEAD')) throw new ToolError(`A ${method} request cannot have a body; use POST or PUT to send data, or drop "body".`);
-  if (body && body.length > opts.maxRequestBodyBytes) throw new ToolError(`The request body is ${body.length} bytes; the limit is ${opts.maxRequestBodyBytes}.`);
+  if (body && (method === 'GET' || method === 'HEAD'))
+    throw new ToolError(`A ${method} request cannot have a body; use POST or PUT to send data, or drop "body".`);
+  if (body && body.length > opts.maxRequestBodyBytes)
+    throw new ToolError(`The request body is ${body.length} bytes; the limit is ${opts.maxRequestBodyBytes}.`);
 
   const timeout = AbortSignal.timeout(opts.timeoutMs);
   const signal = AbortSignal.any([ctx.signal, timeout]);
@@ -64,7 +66,8 @@ async function fetchUrl(args: FetchArgs, ctx: ToolContext, policy: UrlPolicy, op
     if (err instanceof UrlRefusal) throw new ToolError(err.message);
     // Cancelled: the pipeline drops the result anyway; let the abort through.
     if (ctx.signal.aborted) throw err;
-    if (timeout.aborted) throw new ToolError(`Fetching ${show(args.url)} took longer than ${opts.timeoutMs / 1000} s and was stopped. Try a smaller resource or a faster host.`);
+    if (timeout.aborted)
+      throw new ToolError(`Fetching ${show(args.url)} took longer than ${opts.timeoutMs / 1000} s and was stopped. Try a smaller resource or a faster host.`);
     const reason = describeFetchFailure(err, host);
     if (reason) throw new ToolError(`Could not fetch ${show(args.url)}: ${reason}`);
     throw err;
@@ -102,7 +105,7 @@ function describeTool(opts: ResolvedHttpOptions, readOnly: boolean): string {
   const reach = opts.allowedHosts
     ? `Only these hosts can be fetched: ${opts.allowedHosts.join(', ')}.`
     : opts.allowPrivateNetworks || opts.allowedCidrs?.length
-      ? 'Public hosts and this deployment\'s private networks can be fetched (never cloud metadata).'
+      ? "Public hosts and this deployment's private networks can be fetched (never cloud metadata)."
       : 'Only public internet hosts can be fetched (never this machine, private networks or cloud metadata).';
   const effects = readOnly
     ? `Side effects: none on this server; ${opts.methods.join(' and ')} requests only read, though the remote server sees the request.`
@@ -124,9 +127,14 @@ function inputSchema(opts: ResolvedHttpOptions): Record<string, unknown> {
         type: 'object',
         additionalProperties: { type: 'string', maxLength: opts.maxHeaderBytes },
         maxProperties: opts.maxHeaders,
-        description: 'Request headers by name. Host cannot be set; connection headers (Connection and every name it lists, Keep-Alive, Transfer-Encoding, Upgrade, Proxy-*, …) are dropped. After a redirect to another origin only Accept, Accept-Language, Content-Type, Content-Language, User-Agent, Cache-Control and Pragma are sent on.',
+        description:
+          'Request headers by name. Host cannot be set; connection headers (Connection and every name it lists, Keep-Alive, Transfer-Encoding, Upgrade, Proxy-*, …) are dropped. After a redirect to another origin only Accept, Accept-Language, Content-Type, Content-Language, User-Agent, Cache-Control and Pragma are sent on.',
       },
-      body: { type: 'string', maxLength: opts.maxRequestBodyBytes, description: 'Request body as text (not for GET or HEAD); set a Content-Type header to describe it.' },
+      body: {
+        type: 'string',
+        maxLength: opts.maxRequestBodyBytes,
+        description: 'Request body as text (not for GET or HEAD); set a Content-Type header to describe it.',
+      },
     },
     required: ['url'],
     additionalProperties: false,

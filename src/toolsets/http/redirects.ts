@@ -29,7 +29,9 @@ export function isRedirect(status: number, location: string | undefined): locati
 export function redirectedHop(policy: UrlPolicy, from: HopState, status: number, location: string): HopState {
   const url = policy.parse(location, from.url);
   if (from.url.protocol === 'https:' && url.protocol === 'http:') {
-    throw new UrlRefusal(`Refused a redirect from ${show(from.url.href)} to ${show(url.href)}: https must not fall back to unencrypted http. Fetch the http URL directly if an unencrypted response is acceptable.`);
+    throw new UrlRefusal(
+      `Refused a redirect from ${show(from.url.href)} to ${show(url.href)}: https must not fall back to unencrypted http. Fetch the http URL directly if an unencrypted response is acceptable.`,
+    );
   }
   let { method, body } = from;
   let headers = { ...from.headers };

@@ -70,12 +70,14 @@ export function sanitizeRequestHeaders(headers: Record<string, string> | undefin
   let bytes = 0;
   for (const name of names) {
     const value = headers[name];
-    if (!TOKEN.test(name)) throw new UrlRefusal(`Request header name ${JSON.stringify(name.slice(0, 64))} is not valid; names are letters, digits and !#$%&'*+-.^_\`|~.`);
+    if (!TOKEN.test(name))
+      throw new UrlRefusal(`Request header name ${JSON.stringify(name.slice(0, 64))} is not valid; names are letters, digits and !#$%&'*+-.^_\`|~.`);
     if (typeof value !== 'string' || !FIELD_VALUE.test(value)) {
       throw new UrlRefusal(`Request header ${name} has an invalid value; values cannot contain line breaks or control characters.`);
     }
     const lower = name.toLowerCase();
-    if (lower === 'host' || lower === ':authority') throw new UrlRefusal('The Host header cannot be set: it always names the host of the URL. Put the host you want in the URL instead.');
+    if (lower === 'host' || lower === ':authority')
+      throw new UrlRefusal('The Host header cannot be set: it always names the host of the URL. Put the host you want in the URL instead.');
     bytes += Buffer.byteLength(name) + Buffer.byteLength(value);
     if (bytes > limits.maxHeaderBytes) throw new UrlRefusal(`Request headers exceed ${limits.maxHeaderBytes} bytes in all; send fewer or shorter headers.`);
     if (isConnectionSpecific(lower, namedInConnection)) continue;
@@ -92,7 +94,17 @@ export function sanitizeRequestHeaders(headers: Record<string, string> | undefin
  * for (the fetch standard drops only Authorization; a model's headers are
  * not known to be harmless, so this keeps a safe-list instead).
  */
-const CROSS_ORIGIN_SAFE = new Set(['accept', 'accept-language', 'accept-encoding', 'content-type', 'content-language', 'content-encoding', 'user-agent', 'cache-control', 'pragma']);
+const CROSS_ORIGIN_SAFE = new Set([
+  'accept',
+  'accept-language',
+  'accept-encoding',
+  'content-type',
+  'content-language',
+  'content-encoding',
+  'user-agent',
+  'cache-control',
+  'pragma',
+]);
 
 /** The headers of a redirect hop that leaves the origin: the safe-list only. */
 export function crossOriginHeaders(headers: Record<string, string>): Record<string, string> {

@@ -76,7 +76,11 @@ export function responseBlocks(res: HopResponse, summary: string, uri: string, m
   if (res.truncated) {
     return [{ type: 'text', text: `${summary}\n\n[${kind} body of type ${type.essence || 'unknown'} not shown: ${cut}, the most this server reads]` }];
   }
-  if (kind === 'image') return [{ type: 'text', text: summary }, { type: 'image', data: res.body.toString('base64'), mimeType: type.essence }];
+  if (kind === 'image')
+    return [
+      { type: 'text', text: summary },
+      { type: 'image', data: res.body.toString('base64'), mimeType: type.essence },
+    ];
   return [
     { type: 'text', text: `${summary}\n\n[binary body of type ${type.essence || 'unknown'}, ${res.body.length} bytes, attached as a resource]` },
     { type: 'resource', resource: { uri, mimeType: validMime(type.essence), blob: res.body.toString('base64') } },

@@ -5,7 +5,10 @@
  * `eval`, and the size and nesting of an expression are bounded.
  */
 export class ExpressionError extends Error {
-  constructor(message: string, readonly position: number) {
+  constructor(
+    message: string,
+    readonly position: number,
+  ) {
     super(message);
     this.name = 'ExpressionError';
   }
@@ -14,29 +17,39 @@ export class ExpressionError extends Error {
 export const LIMITS = { maxLength: 1_000, maxDepth: 50 };
 
 // Maps, not object literals: names such as "constructor" must not find Object.prototype.
-const FUNCTIONS = new Map<string, { arity: [number, number]; fn: (...args: number[]) => number }>(Object.entries({
-  sqrt: { arity: [1, 1], fn: Math.sqrt },
-  cbrt: { arity: [1, 1], fn: Math.cbrt },
-  abs: { arity: [1, 1], fn: Math.abs },
-  exp: { arity: [1, 1], fn: Math.exp },
-  ln: { arity: [1, 1], fn: Math.log },
-  log: { arity: [1, 2], fn: (x, base) => (base === undefined ? Math.log10(x) : Math.log(x) / Math.log(base)) },
-  sin: { arity: [1, 1], fn: Math.sin },
-  cos: { arity: [1, 1], fn: Math.cos },
-  tan: { arity: [1, 1], fn: Math.tan },
-  asin: { arity: [1, 1], fn: Math.asin },
-  acos: { arity: [1, 1], fn: Math.acos },
-  atan: { arity: [1, 1], fn: Math.atan },
-  floor: { arity: [1, 1], fn: Math.floor },
-  ceil: { arity: [1, 1], fn: Math.ceil },
-  round: { arity: [1, 2], fn: (x, digits = 0) => Math.round(x * 10 ** digits) / 10 ** digits },
-  min: { arity: [1, 100], fn: Math.min },
-  max: { arity: [1, 100], fn: Math.max },
-  pow: { arity: [2, 2], fn: Math.pow },
-} as Record<string, { arity: [number, number]; fn: (...args: number[]) => number }>));
-const CONSTANTS = new Map<string, number>([['pi', Math.PI], ['e', Math.E], ['tau', 2 * Math.PI]]);
+const FUNCTIONS = new Map<string, { arity: [number, number]; fn: (...args: number[]) => number }>(
+  Object.entries({
+    sqrt: { arity: [1, 1], fn: Math.sqrt },
+    cbrt: { arity: [1, 1], fn: Math.cbrt },
+    abs: { arity: [1, 1], fn: Math.abs },
+    exp: { arity: [1, 1], fn: Math.exp },
+    ln: { arity: [1, 1], fn: Math.log },
+    log: { arity: [1, 2], fn: (x, base) => (base === undefined ? Math.log10(x) : Math.log(x) / Math.log(base)) },
+    sin: { arity: [1, 1], fn: Math.sin },
+    cos: { arity: [1, 1], fn: Math.cos },
+    tan: { arity: [1, 1], fn: Math.tan },
+    asin: { arity: [1, 1], fn: Math.asin },
+    acos: { arity: [1, 1], fn: Math.acos },
+    atan: { arity: [1, 1], fn: Math.atan },
+    floor: { arity: [1, 1], fn: Math.floor },
+    ceil: { arity: [1, 1], fn: Math.ceil },
+    round: { arity: [1, 2], fn: (x, digits = 0) => Math.round(x * 10 ** digits) / 10 ** digits },
+    min: { arity: [1, 100], fn: Math.min },
+    max: { arity: [1, 100], fn: Math.max },
+    pow: { arity: [2, 2], fn: Math.pow },
+  } as Record<string, { arity: [number, number]; fn: (...args: number[]) => number }>),
+);
+const CONSTANTS = new Map<string, number>([
+  ['pi', Math.PI],
+  ['e', Math.E],
+  ['tau', 2 * Math.PI],
+]);
 
-type Token = { kind: 'number'; value: number; at: number } | { kind: 'name'; value: string; at: number } | { kind: 'op'; value: string; at: number } | { kind: 'end'; at: number };
+type Token =
+  | { kind: 'number'; value: number; at: number }
+  | { kind: 'name'; value: string; at: number }
+  | { kind: 'op'; value: string; at: number }
+  | { kind: 'end'; at: number };
 
 const BINARY: Record<string, { precedence: number; right: boolean }> = {
   '+': { precedence: 1, right: false },
@@ -122,22 +135,27 @@ export function evaluate(source: string): number {
   const value = parseExpression(0, 0);
   const rest = peek();
   if (rest.kind !== 'end') throw new ExpressionError(`unexpected "${(rest as { value: string }).value}" after a complete expression`, rest.at);
-  if (!Number.isFinite(value)) throw new ExpressionError(Number.isNaN(value) ? 'the result is not a number (e.g. the square root of a negative number)' : 'the result is too large', 0);
+  if (!Number.isFinite(value))
+    throw new ExpressionError(Number.isNaN(value) ? 'the result is not a number (e.g. the square root of a negative number)' : 'the result is too large', 0);
   return value;
 }
 
 function apply(op: string, a: number, b: number, at: number): number {
   switch (op) {
-    case '+': return a + b;
-    case '-': return a - b;
-    case '*': return a * b;
+    case '+':
+      return a + b;
+    case '-':
+      return a - b;
+    case '*':
+      return a * b;
     case '/':
       if (b === 0) throw new ExpressionError('division by zero', at);
       return a / b;
     case '%':
       if (b === 0) throw new ExpressionError('modulo by zero', at);
       return a % b;
-    default: return a ** b;
+    default:
+      return a ** b;
   }
 }
 

@@ -7,7 +7,11 @@ const timeOutput = {
   type: 'object',
   properties: {
     timezone: { type: 'string', description: 'The zone as named in the request (letter case corrected)' },
-    canonicalTimezone: { type: 'string', description: 'Present when the runtime knows the zone under another identifier (a link such as US/Pacific → America/Los_Angeles, or an older name); both name the same rules' },
+    canonicalTimezone: {
+      type: 'string',
+      description:
+        'Present when the runtime knows the zone under another identifier (a link such as US/Pacific → America/Los_Angeles, or an older name); both name the same rules',
+    },
     iso: { type: 'string', description: 'The instant in UTC, ISO 8601' },
     date: { type: 'string', description: 'Local date, YYYY-MM-DD' },
     time: { type: 'string', description: 'Local time, HH:MM:SS' },
@@ -41,7 +45,10 @@ export const getCurrentTime = defineTool({
     // Answers name the zone as the caller did: the runtime's identifier can be an older name (Asia/Calcutta for Asia/Kolkata).
     const zone = resolveZone(timezone as string);
     const result = describe(new Date(), zone);
-    return { content: [{ type: 'text', text: `${result.weekday} ${result.date} ${result.time} (${zone.name}, UTC${result.utcOffset})` }], structuredContent: result };
+    return {
+      content: [{ type: 'text', text: `${result.weekday} ${result.date} ${result.time} (${zone.name}, UTC${result.utcOffset})` }],
+      structuredContent: result,
+    };
   },
 });
 
@@ -67,7 +74,9 @@ export const convertTime = defineTool({
     const instant = instantOf(time as string, from.canonical, from.name);
     const result = { from: describe(instant, from), to: describe(instant, to) };
     return {
-      content: [{ type: 'text', text: `${result.from.date} ${result.from.time} ${from.name} = ${result.to.weekday} ${result.to.date} ${result.to.time} ${to.name}` }],
+      content: [
+        { type: 'text', text: `${result.from.date} ${result.from.time} ${from.name} = ${result.to.weekday} ${result.to.date} ${result.to.time} ${to.name}` },
+      ],
       structuredContent: result,
     };
   },

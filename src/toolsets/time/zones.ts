@@ -46,9 +46,19 @@ function unknownZone(zone: string): ToolError {
 export function wallClock(instant: Date, zone: string): { date: string; time: string; offset: string; weekday: string } {
   const parts = Object.fromEntries(
     new Intl.DateTimeFormat('en-US', {
-      timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
-      hourCycle: 'h23', weekday: 'long', timeZoneName: 'longOffset',
-    }).formatToParts(instant).map((p) => [p.type, p.value]),
+      timeZone: zone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+      weekday: 'long',
+      timeZoneName: 'longOffset',
+    })
+      .formatToParts(instant)
+      .map((p) => [p.type, p.value]),
   );
   const offset = parts.timeZoneName === 'GMT' ? '+00:00' : String(parts.timeZoneName).replace('GMT', '');
   return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}:${parts.second}`, offset, weekday: String(parts.weekday) };

@@ -24,7 +24,12 @@ const VARIABLES = ['temperature_2m', 'relative_humidity_2m', 'apparent_temperatu
 // The API's own unit parameters and the symbols it reports for them (used when current_units is absent).
 const UNIT_PARAMS: Record<Units, { params: Record<string, string>; temperature: string; precipitation: string; wind: string }> = {
   metric: { params: {}, temperature: '°C', precipitation: 'mm', wind: 'km/h' },
-  imperial: { params: { temperature_unit: 'fahrenheit', wind_speed_unit: 'mph', precipitation_unit: 'inch' }, temperature: '°F', precipitation: 'inch', wind: 'mp/h' },
+  imperial: {
+    params: { temperature_unit: 'fahrenheit', wind_speed_unit: 'mph', precipitation_unit: 'inch' },
+    temperature: '°F',
+    precipitation: 'inch',
+    wind: 'mp/h',
+  },
 };
 
 /** Asks the forecast API (`/v1/forecast`) for current conditions at a point. */

@@ -20,7 +20,10 @@ const CANDIDATES = 10;
  * is used here to choose among the candidates by region or country.
  */
 export async function geocode(location: string, settings: WeatherSettings, ctx: ToolContext): Promise<Place> {
-  const [name, ...qualifiers] = location.split(',').map((part) => part.trim()).filter(Boolean);
+  const [name, ...qualifiers] = location
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
   // The API needs two characters (one returns nothing; docs: "name").
   if (!name || name.length < 2) throw new ToolError(`"${location}" is too short to look up. Give a place name of at least two characters, e.g. "Berlin".`);
   const url = new URL(`${settings.geocodingUrl}/v1/search`);
@@ -35,14 +38,18 @@ export async function geocode(location: string, settings: WeatherSettings, ctx: 
   const places = results.map(toPlace).filter((p): p is Candidate => p !== undefined);
   if (results.length > 0 && places.length === 0) throw new ToolError(`The ${GEOCODING.label} answered with places that lack coordinates. Try again later.`);
   if (places.length === 0) {
-    throw new ToolError(`No place named "${name}" was found. Check the spelling or use a more specific, well-known name (a city or town, e.g. "Portland"; add the region or country after a comma to choose, e.g. "Portland, Oregon").`);
+    throw new ToolError(
+      `No place named "${name}" was found. Check the spelling or use a more specific, well-known name (a city or town, e.g. "Portland"; add the region or country after a comma to choose, e.g. "Portland, Oregon").`,
+    );
   }
   if (qualifiers.length === 0) return withoutExtra(places[0]);
   const wanted = qualifiers.map((q) => q.toLowerCase());
   const match = places.find((p) => wanted.every((q) => matchesQualifier(p, q)));
   if (match) return withoutExtra(match);
   const seen = places.slice(0, 5).map((p) => [p.name, p.region, p.country].filter(Boolean).join(', '));
-  throw new ToolError(`No place named "${name}" in ${qualifiers.join(', ')} was found. Places with that name: ${seen.join('; ')}. Use one of those, or spell the region or country as they are written there.`);
+  throw new ToolError(
+    `No place named "${name}" in ${qualifiers.join(', ')} was found. Places with that name: ${seen.join('; ')}. Use one of those, or spell the region or country as they are written there.`,
+  );
 }
 
 type Candidate = Place & { extra: string[] };

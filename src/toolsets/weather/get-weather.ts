@@ -30,8 +30,25 @@ export const WEATHER_OUTPUT_SCHEMA = {
     wind_speed_unit: { type: 'string' },
   },
   required: [
-    'location', 'region', 'country', 'country_code', 'latitude', 'longitude', 'timezone', 'time', 'units', 'conditions', 'weather_code',
-    'temperature', 'apparent_temperature', 'temperature_unit', 'humidity_percent', 'precipitation', 'precipitation_unit', 'wind_speed', 'wind_speed_unit',
+    'location',
+    'region',
+    'country',
+    'country_code',
+    'latitude',
+    'longitude',
+    'timezone',
+    'time',
+    'units',
+    'conditions',
+    'weather_code',
+    'temperature',
+    'apparent_temperature',
+    'temperature_unit',
+    'humidity_percent',
+    'precipitation',
+    'precipitation_unit',
+    'wind_speed',
+    'wind_speed_unit',
   ],
   additionalProperties: false,
 };
@@ -41,7 +58,7 @@ export function getWeatherTool(settings: WeatherSettings): Tool {
     name: 'get_weather',
     title: 'Current weather',
     description:
-      'Gets the current weather for a place by name: conditions, temperature, feels-like temperature, humidity, precipitation and wind, with the place\'s coordinates and local time, from Open-Meteo. ' +
+      "Gets the current weather for a place by name: conditions, temperature, feels-like temperature, humidity, precipitation and wind, with the place's coordinates and local time, from Open-Meteo. " +
       'Use it when the user asks about the weather now somewhere; it gives no forecast for later days. ' +
       'Side effects: none (read-only; it sends the place name and its coordinates to Open-Meteo).',
     inputSchema: {
@@ -52,9 +69,15 @@ export function getWeatherTool(settings: WeatherSettings): Tool {
           minLength: 2,
           maxLength: 200,
           pattern: '\\S',
-          description: 'A city or place name, optionally followed by region or country after commas: "Berlin", "Paris, France", "Springfield, Illinois". Postal codes also work.',
+          description:
+            'A city or place name, optionally followed by region or country after commas: "Berlin", "Paris, France", "Springfield, Illinois". Postal codes also work.',
         },
-        units: { type: 'string', enum: ['metric', 'imperial'], default: 'metric', description: 'metric: °C, km/h, mm; imperial: °F, mph, inch. Default: metric.' },
+        units: {
+          type: 'string',
+          enum: ['metric', 'imperial'],
+          default: 'metric',
+          description: 'metric: °C, km/h, mm; imperial: °F, mph, inch. Default: metric.',
+        },
       },
       required: ['location'],
       additionalProperties: false,
@@ -88,15 +111,34 @@ export function getWeatherTool(settings: WeatherSettings): Tool {
         wind_speed_unit: now.wind_speed_unit,
       };
       // A readable sentence for the model, then the JSON (tools.mdx: structured content SHOULD also be serialized in a text block).
-      return { content: [{ type: 'text', text: describe(value) }, { type: 'text', text: JSON.stringify(value) }], structuredContent: value };
+      return {
+        content: [
+          { type: 'text', text: describe(value) },
+          { type: 'text', text: JSON.stringify(value) },
+        ],
+        structuredContent: value,
+      };
     },
   });
 }
 
 function describe(v: {
-  location: string; region: string | null; country: string; latitude: number; longitude: number; time: string; timezone: string; conditions: string;
-  temperature: number; apparent_temperature: number | null; temperature_unit: string; humidity_percent: number | null;
-  precipitation: number | null; precipitation_unit: string; wind_speed: number | null; wind_speed_unit: string;
+  location: string;
+  region: string | null;
+  country: string;
+  latitude: number;
+  longitude: number;
+  time: string;
+  timezone: string;
+  conditions: string;
+  temperature: number;
+  apparent_temperature: number | null;
+  temperature_unit: string;
+  humidity_percent: number | null;
+  precipitation: number | null;
+  precipitation_unit: string;
+  wind_speed: number | null;
+  wind_speed_unit: string;
 }): string {
   const where = [v.location, v.region !== v.location ? v.region : null, v.country].filter(Boolean).join(', ');
   const parts = [`${v.conditions}, ${v.temperature} ${v.temperature_unit}`];

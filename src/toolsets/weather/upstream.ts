@@ -11,7 +11,6 @@ export interface UpstreamApi {
 export const GEOCODING: UpstreamApi = { label: 'Open-Meteo geocoding API', option: 'geocodingUrl' };
 export const FORECAST: UpstreamApi = { label: 'Open-Meteo forecast API', option: 'forecastUrl' };
 
-
 /**
  * GETs one Open-Meteo URL and returns its JSON object. Every way it can fail
  * becomes a ToolError the model can act on, except the call's own
@@ -28,14 +27,21 @@ export async function getJson(api: UpstreamApi, url: URL, settings: WeatherSetti
     status = response.status;
     if (status >= 300 && status < 400) {
       await response.body?.cancel().catch(() => {});
-      throw new ToolError(`The ${api.label} at ${url.origin} answered with a redirect (HTTP ${status}). Set the weather toolset's ${api.option} to the address it redirects to.`);
+      throw new ToolError(
+        `The ${api.label} at ${url.origin} answered with a redirect (HTTP ${status}). Set the weather toolset's ${api.option} to the address it redirects to.`,
+      );
     }
     text = await readCappedText(response, settings.maxResponseBytes);
   } catch (err) {
     if (ctx.signal.aborted || err instanceof ToolError) throw err;
     if (timeout.aborted) throw new ToolError(`The ${api.label} did not answer within ${settings.requestTimeoutMs / 1000} s. Try again in a minute.`);
-    if (err instanceof ResponseTooLargeError) throw new ToolError(`The ${api.label} sent more than ${settings.maxResponseBytes} bytes, which is not a normal answer; it was not read. Try again later or check the weather toolset's ${api.option}.`);
-    throw new ToolError(`Could not reach the ${api.label} at ${url.origin} (${networkCause(err)}). Check the network and the weather toolset's ${api.option}, then retry.`);
+    if (err instanceof ResponseTooLargeError)
+      throw new ToolError(
+        `The ${api.label} sent more than ${settings.maxResponseBytes} bytes, which is not a normal answer; it was not read. Try again later or check the weather toolset's ${api.option}.`,
+      );
+    throw new ToolError(
+      `Could not reach the ${api.label} at ${url.origin} (${networkCause(err)}). Check the network and the weather toolset's ${api.option}, then retry.`,
+    );
   }
   if (status < 200 || status >= 300) throw new ToolError(httpErrorText(api, status, text));
   let data: unknown;
@@ -61,7 +67,8 @@ function httpErrorText(api: UpstreamApi, status: number, text: string): string {
   }
   if (status === 429) return `The ${api.label} is rate-limiting requests (HTTP 429${reason}). Wait a minute before asking again.`;
   if (status >= 500) return `The ${api.label} is failing (HTTP ${status}${reason}). It is usually temporary: try again in a minute.`;
-  if (status === 400) return `The ${api.label} rejected the request (HTTP 400${reason}). Check the location and units; if they look right, the toolset's request is at fault.`;
+  if (status === 400)
+    return `The ${api.label} rejected the request (HTTP 400${reason}). Check the location and units; if they look right, the toolset's request is at fault.`;
   return `The ${api.label} answered HTTP ${status}${reason}. Check the weather toolset's ${api.option}.`;
 }
 
@@ -74,6 +81,9 @@ function networkCause(err: unknown): string {
 }
 
 function clean(text: string, max: number): string {
-  const line = text.replace(/[\u0000-\u001F\u007F-\u009F]/g, ' ').replace(/\s+/g, ' ').trim();
+  const line = text
+    .replace(/[\u0000-\u001F\u007F-\u009F]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }

@@ -87,7 +87,10 @@ describe.skipIf(!PG_BIN)("the caller's client id, scopes and tenant in the Postg
     ]);
     const reader = readerOn(url);
     const all = await collect(reader.query());
-    expect(all.map((r) => [r.requestId, r.clientId, r.scopes, r.tenant])).toEqual([[1, 'a\uFFFDb', ['s\uFFFD'], 't\uFFFD'], [2, undefined, undefined, undefined]]);
+    expect(all.map((r) => [r.requestId, r.clientId, r.scopes, r.tenant])).toEqual([
+      [1, 'a\uFFFDb', ['s\uFFFD'], 't\uFFFD'],
+      [2, undefined, undefined, undefined],
+    ]);
     expect((await collect(reader.query({ clientId: 'a\u0000b', tenant: 't\u0000', principal: 'p\u0000' }))).map((r) => r.requestId)).toEqual([1]);
   });
 
@@ -127,7 +130,10 @@ describe.skipIf(!PG_BIN)("the caller's client id, scopes and tenant in the Postg
     await sink.record(auditRecord({ principal: 'alice', clientId: 'agent', scopes: ['tools:read'], tenant: 'acme', requestId: 2 }));
     const reader = readerOn(url);
     const rows = await collect(reader.query());
-    expect(rows.map((r) => [r.principal, r.clientId, r.scopes, r.tenant])).toEqual([['old-alice', undefined, undefined, undefined], ['alice', 'agent', ['tools:read'], 'acme']]);
+    expect(rows.map((r) => [r.principal, r.clientId, r.scopes, r.tenant])).toEqual([
+      ['old-alice', undefined, undefined, undefined],
+      ['alice', 'agent', ['tools:read'], 'acme'],
+    ]);
     expect(rows[0]).not.toHaveProperty('clientId');
     expect(await reader.count({ clientId: 'agent', tenant: 'acme' })).toBe(1);
     expect((await db.query("SELECT version FROM toolwright_schema WHERE component = 'audit'", [], url)).rows).toEqual([{ version: AUDIT_SCHEMA_VERSION }]);
@@ -149,7 +155,8 @@ describe.skipIf(!PG_BIN)("the caller's client id, scopes and tenant in the Postg
       [],
       url,
     );
-    const plan = async (where: string) => (await db.query(`EXPLAIN SELECT * FROM toolwright_audit WHERE ${where} ORDER BY id`, [], url)).rows.map((r) => r['QUERY PLAN']).join('\n');
+    const plan = async (where: string) =>
+      (await db.query(`EXPLAIN SELECT * FROM toolwright_audit WHERE ${where} ORDER BY id`, [], url)).rows.map((r) => r['QUERY PLAN']).join('\n');
     expect(await plan("client_id = 'agent'")).toContain('toolwright_audit_client_id');
     expect(await plan("tenant = 'acme'")).toContain('toolwright_audit_tenant');
   });
@@ -167,7 +174,12 @@ describe.skipIf(!PG_BIN)('toolwright audit (built) on a PostgreSQL trail, by cal
       const cli = startBuiltCli(['audit', '--json', ...args, '--db', url], { env: { TOOLWRIGHT_LOG_LEVEL: 'silent' } });
       await once(cli.child, 'close'); // stdout read to its end
       expect({ code: cli.child.exitCode, stderr: cli.stderr() }).toEqual({ code: 0, stderr: '' });
-      return cli.stdout().trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+      return cli
+        .stdout()
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
     };
     const lines = await run('--client-id', 'agent', '--tenant', 'acme');
     expect(lines.map((l) => l.requestId)).toEqual([1, 4]);

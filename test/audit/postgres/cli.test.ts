@@ -23,7 +23,8 @@ async function project() {
   return { dir, url, env: { TW_TEST_AUDIT_URL: url, TOOLWRIGHT_LOG_LEVEL: 'silent' } };
 }
 
-const sum = (id: number) => `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'calculate_sum', arguments: { a: id, b: 1 }, _meta: modernMeta() } })}\n`;
+const sum = (id: number) =>
+  `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'calculate_sum', arguments: { a: id, b: 1 }, _meta: modernMeta() } })}\n`;
 
 /** `serve --stdio` in the project; SIGKILLed once `answers` answers have arrived (the moment the last one is read). */
 async function serveAndKill(p: Awaited<ReturnType<typeof project>>, calls: number, answers: number) {
@@ -79,23 +80,43 @@ describe.skipIf(!PG_BIN)('toolwright with server.audit.postgres', () => {
     try {
       const listed = await runCliCaptured('audit', '--json');
       expect(listed.stderr).toBe('');
-      const lines = listed.stdout.trim().split('\n').map((l) => JSON.parse(l));
-      expect(lines.map((l) => [l.tool, l.requestId, l.arguments])).toEqual([['calculate_sum', 1, { a: 1, b: 1 }], ['calculate_sum', 2, { a: 2, b: 1 }], ['calculate_sum', 3, { a: 3, b: 1 }]]);
+      const lines = listed.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(lines.map((l) => [l.tool, l.requestId, l.arguments])).toEqual([
+        ['calculate_sum', 1, { a: 1, b: 1 }],
+        ['calculate_sum', 2, { a: 2, b: 1 }],
+        ['calculate_sum', 3, { a: 3, b: 1 }],
+      ]);
       expect((await runCliCaptured('audit', '--json', '--since', '1d')).stdout.trim().split('\n')).toHaveLength(2);
       expect((await runCliCaptured('audit', '--json', '--caller', 'old')).stdout).toContain('"requestId":1,');
-      expect((await runCliCaptured('audit', '--json', '--after-id', String(lines[1].id))).stdout.trim().split('\n').map((l) => JSON.parse(l).requestId)).toEqual([3]);
+      expect(
+        (await runCliCaptured('audit', '--json', '--after-id', String(lines[1].id))).stdout
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l).requestId),
+      ).toEqual([3]);
       expect((await runCliCaptured('audit', '--limit', '1')).stdout).toMatch(/calculate_sum\s+ok/);
 
       const pruned = await runCliCaptured('audit', 'prune');
       expect(pruned).toMatchObject({ code: 0, stderr: '' });
-      expect(pruned.stdout).toMatch(/^Removed 1 record \(1 older than 30 days; 0 beyond the newest 1,000,000\) from postgres:\/\/127\.0\.0\.1:\d+\/t\d+; 2 remain\.\n$/);
+      expect(pruned.stdout).toMatch(
+        /^Removed 1 record \(1 older than 30 days; 0 beyond the newest 1,000,000\) from postgres:\/\/127\.0\.0\.1:\d+\/t\d+; 2 remain\.\n$/,
+      );
       const byRows = await runCliCaptured('audit', 'prune', '--db', p.url, '--max-rows', '1');
       expect(byRows.stdout).toMatch(/^Removed 1 record \(1 beyond the newest 1\)/);
       expect(byRows.stdout + byRows.stderr).not.toContain('hunter2');
       const unreachable = await runCliCaptured('audit', '--db', 'postgres://postgres:hunter2@127.0.0.1:1/nowhere');
-      expect(unreachable).toMatchObject({ code: 2, stderr: expect.stringMatching(/cannot read the audit log postgres:\/\/127\.0\.0\.1:1\/nowhere: .*ECONNREFUSED/) });
+      expect(unreachable).toMatchObject({
+        code: 2,
+        stderr: expect.stringMatching(/cannot read the audit log postgres:\/\/127\.0\.0\.1:1\/nowhere: .*ECONNREFUSED/),
+      });
       expect(unreachable.stderr).not.toContain('hunter2');
-      expect(await runCliCaptured('audit', 'prune', '--max-bytes', '1M')).toMatchObject({ code: 1, stderr: expect.stringContaining('a PostgreSQL trail is bounded by --older-than and --max-rows') });
+      expect(await runCliCaptured('audit', 'prune', '--max-bytes', '1M')).toMatchObject({
+        code: 1,
+        stderr: expect.stringContaining('a PostgreSQL trail is bounded by --older-than and --max-rows'),
+      });
     } finally {
       process.chdir(cwd);
       if (saved === undefined) delete process.env.TW_TEST_AUDIT_URL;
@@ -115,9 +136,14 @@ describe.skipIf(!PG_BIN)('toolwright with server.audit.postgres', () => {
 
   it("with onFailure 'warn' serve starts without PostgreSQL, says so once, and answers calls", async () => {
     const p = await project();
-    writeFileSync(join(p.dir, 'toolwright.config.json'), JSON.stringify({ server: { audit: { postgres: '${TW_TEST_AUDIT_URL}', onFailure: 'warn' } }, toolsets: { math: {} } }));
+    writeFileSync(
+      join(p.dir, 'toolwright.config.json'),
+      JSON.stringify({ server: { audit: { postgres: '${TW_TEST_AUDIT_URL}', onFailure: 'warn' } }, toolsets: { math: {} } }),
+    );
     const serve = startBuiltCli(['serve', '--stdio'], { cwd: p.dir, env: { ...p.env, TW_TEST_AUDIT_URL: 'postgres://postgres:hunter2@127.0.0.1:1/nowhere' } });
-    await serve.waitForStderr(/warning: the audit trail cannot be written \(PostgreSQL audit trail at postgres:\/\/127\.0\.0\.1:1\/nowhere: .*\); serving without it/);
+    await serve.waitForStderr(
+      /warning: the audit trail cannot be written \(PostgreSQL audit trail at postgres:\/\/127\.0\.0\.1:1\/nowhere: .*\); serving without it/,
+    );
     serve.child.stdin.write(sum(1));
     await expect.poll(serve.stdout, { timeout: 20_000 }).toContain('"structuredContent":{"sum":2}');
     expect(serve.stderr()).not.toContain('hunter2');

@@ -84,7 +84,11 @@ describe.skipIf(!PG_BIN)('the PostgreSQL audit sink', () => {
     const reader = new PostgresAuditReader(url);
     onTestFinished(() => reader.close());
     const all = await collect(reader.query());
-    expect(all.map((r) => [r.tool, r.requestId])).toEqual([['a', 1], ['b', '1'], ['a', null]]);
+    expect(all.map((r) => [r.tool, r.requestId])).toEqual([
+      ['a', 1],
+      ['b', '1'],
+      ['a', null],
+    ]);
     expect(all[2]).toMatchObject({ method: 'prompts/get', errorCode: -32602, status: 'protocol_error' });
     expect(all[0]).not.toHaveProperty('method');
     expect(all[0]).toEqual({ id: all[0].id, ...auditRecord({ time: all[0].time, tool: 'a', requestId: 1, principal: 'alice' }) });
@@ -110,8 +114,14 @@ describe.skipIf(!PG_BIN)('the PostgreSQL audit sink', () => {
   it('a client-chosen string PostgreSQL cannot store (U+0000) does not fail the batch it shares with other calls', async () => {
     const url = await db.database();
     const sink = sinkOn(url);
-    await Promise.all([sink.record(auditRecord({ tool: 'evil\u0000name', requestId: 'id\u0000', clientName: 'c\u0000' })), sink.record(auditRecord({ tool: 'fine' }))]);
-    expect((await rows(url)).map((r) => [r.tool, r.request_id])).toEqual([['evil\uFFFDname', 'id\uFFFD'], ['fine', 1]]);
+    await Promise.all([
+      sink.record(auditRecord({ tool: 'evil\u0000name', requestId: 'id\u0000', clientName: 'c\u0000' })),
+      sink.record(auditRecord({ tool: 'fine' })),
+    ]);
+    expect((await rows(url)).map((r) => [r.tool, r.request_id])).toEqual([
+      ['evil\uFFFDname', 'id\uFFFD'],
+      ['fine', 1],
+    ]);
   });
 
   it('a record PostgreSQL refuses for its values fails alone: the rest of its batch and later batches are written', async () => {
@@ -184,7 +194,9 @@ describe.skipIf(!PG_BIN)('when PostgreSQL goes away', () => {
     expect(sink.backlogSize).toBe(1);
     await db.start();
     // The guard tries the trail again at most once a second; the pool reconnects on its own.
-    await expect.poll(async () => (await s.client.callTool('deploy', { env: 'after' }).catch(() => undefined))?.content[0], { timeout: 20_000, interval: 200 }).toMatchObject({ text: 'run 3' });
+    await expect
+      .poll(async () => (await s.client.callTool('deploy', { env: 'after' }).catch(() => undefined))?.content[0], { timeout: 20_000, interval: 200 })
+      .toMatchObject({ text: 'run 3' });
     const stored = await rows(url);
     expect(stored.map((r) => JSON.parse(r.arguments).env)).toEqual(['before', 'during', 'after']);
     expect(sink.backlogSize).toBe(0);

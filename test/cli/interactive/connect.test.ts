@@ -30,50 +30,64 @@ afterEach(async () => {
 async function connect(target: string[], env: Record<string, string> = {}) {
   const dir = tempDir('toolwright-connect-test-');
   const events = join(dir, 'events.jsonl');
-  term = await TerminalSession.start([...cliCommand, 'connect', '--output-dir', join(dir, 'out'), ...target], { cwd: dir, env: { EVENTS_FILE: events, ...env } });
+  term = await TerminalSession.start([...cliCommand, 'connect', '--output-dir', join(dir, 'out'), ...target], {
+    cwd: dir,
+    env: { EVENTS_FILE: events, ...env },
+  });
   await term.next(PROMPT, 30_000);
-  const read = () => (existsSync(events) ? readFileSync(events, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
+  const read = () =>
+    existsSync(events)
+      ? readFileSync(events, 'utf8')
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l))
+      : [];
   return { term, dir, events: read };
 }
 
 describe.skipIf(!TMUX)('toolwright connect (a real terminal)', () => {
-  it('completes tool and argument names with Tab, asks arguments field by field with inline validation, shows the result as a tree, keeps a history', SLOW, async () => {
-    const { term: t } = await connect(['--', ...stdioServer]);
-    expect(await t.screen()).toContain('Connected to playground 1.2.3 over stdio (modern, protocol 2026-07-28): 8 tools.');
-    // Tab completes a tool name…
-    await t.type('ad');
-    await t.tab();
-    await t.waitFor(/playground> add/);
-    await t.type(' ');
-    // …and, after it, its argument names (both offered).
-    await t.tab(2);
-    await t.waitFor(/a=\s+b=/);
-    // Clear the line and call it with no arguments: the form asks for each.
-    await t.press('C-c');
-    await t.next('(press Ctrl-C again');
-    await t.line('add');
-    await t.next('a (number): ');
-    expect(await t.screen()).toContain('The first number');
-    await t.line('twelve');
-    await t.next('✗ Enter a number.');
-    await t.line('2.5');
-    await t.next('b (integer, 0 to 100): ');
-    await t.line('101');
-    await t.next('✗ Enter at most 100.');
-    await t.line('3');
-    const screen = await t.next('└─ sum: 5.5');
-    expect(screen).toMatch(/✓ add · \d+ ms\n└─ sum: 5\.5\n/);
-    // key=value on the line skips the form; the history numbers both calls; rerun repeats one.
-    await t.line('add a=1 b=2');
-    await t.next('└─ sum: 3');
-    await t.line('history');
-    const history = await t.next('rerun <n> calls one again');
-    expect(history).toMatch(/1 {2}✓ add \{"a":2\.5,"b":3\} {2}ok/);
-    expect(history).toMatch(/2 {2}✓ add \{"a":1,"b":2\} {2}ok/);
-    await t.line('rerun 1');
-    await t.next('(calling add again with {"a":2.5,"b":3})');
-    await t.next('└─ sum: 5.5');
-  });
+  it(
+    'completes tool and argument names with Tab, asks arguments field by field with inline validation, shows the result as a tree, keeps a history',
+    SLOW,
+    async () => {
+      const { term: t } = await connect(['--', ...stdioServer]);
+      expect(await t.screen()).toContain('Connected to playground 1.2.3 over stdio (modern, protocol 2026-07-28): 8 tools.');
+      // Tab completes a tool name…
+      await t.type('ad');
+      await t.tab();
+      await t.waitFor(/playground> add/);
+      await t.type(' ');
+      // …and, after it, its argument names (both offered).
+      await t.tab(2);
+      await t.waitFor(/a=\s+b=/);
+      // Clear the line and call it with no arguments: the form asks for each.
+      await t.press('C-c');
+      await t.next('(press Ctrl-C again');
+      await t.line('add');
+      await t.next('a (number): ');
+      expect(await t.screen()).toContain('The first number');
+      await t.line('twelve');
+      await t.next('✗ Enter a number.');
+      await t.line('2.5');
+      await t.next('b (integer, 0 to 100): ');
+      await t.line('101');
+      await t.next('✗ Enter at most 100.');
+      await t.line('3');
+      const screen = await t.next('└─ sum: 5.5');
+      expect(screen).toMatch(/✓ add · \d+ ms\n└─ sum: 5\.5\n/);
+      // key=value on the line skips the form; the history numbers both calls; rerun repeats one.
+      await t.line('add a=1 b=2');
+      await t.next('└─ sum: 3');
+      await t.line('history');
+      const history = await t.next('rerun <n> calls one again');
+      expect(history).toMatch(/1 {2}✓ add \{"a":2\.5,"b":3\} {2}ok/);
+      expect(history).toMatch(/2 {2}✓ add \{"a":1,"b":2\} {2}ok/);
+      await t.line('rerun 1');
+      await t.next('(calling add again with {"a":2.5,"b":3})');
+      await t.next('└─ sum: 5.5');
+    },
+  );
 
   it('shows the arguments of a destructive call and sends nothing without a yes; enums, lists and nested objects are asked too', SLOW, async () => {
     const { term: t, events } = await connect(['--', ...stdioServer]);
@@ -104,14 +118,18 @@ describe.skipIf(!TMUX)('toolwright connect (a real terminal)', () => {
     await fillNote('first');
     const shown = await t.screen();
     expect(shown).toContain('make_note does not say it is read-only or harmless, so it may change or delete things. It would be called with:');
-    expect(shown).toMatch(/├─ title: first\n├─ priority: high\n├─ tags \[2\]\n│ {2}├─ \[0\]: red\n│ {2}└─ \[1\]: blue\n└─ author \{2\}\n {3}├─ name: Ada\n {3}└─ email: ada@example\.com/);
+    expect(shown).toMatch(
+      /├─ title: first\n├─ priority: high\n├─ tags \[2\]\n│ {2}├─ \[0\]: red\n│ {2}└─ \[1\]: blue\n└─ author \{2\}\n {3}├─ name: Ada\n {3}└─ email: ada@example\.com/,
+    );
     await t.line(''); // the default is no
     await t.next('(not sent)');
     expect(events()).toEqual([]);
     await fillNote('second');
     await t.line('y');
     await t.next('✓ make_note');
-    await expect.poll(events, { timeout: 10_000 }).toEqual([{ tool: 'make_note', args: { title: 'second', priority: 'high', tags: ['red', 'blue'], author: { name: 'Ada', email: 'ada@example.com' } } }]);
+    await expect
+      .poll(events, { timeout: 10_000 })
+      .toEqual([{ tool: 'make_note', args: { title: 'second', priority: 'high', tags: ['red', 'blue'], author: { name: 'Ada', email: 'ada@example.com' } } }]);
   });
 
   it('shows progress as a bar; Ctrl-C cancels the call (the server hears it) and the session goes on; a second Ctrl-C right after leaves', SLOW, async () => {

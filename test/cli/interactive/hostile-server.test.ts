@@ -23,7 +23,11 @@ describe.skipIf(!TMUX)('toolwright connect against a server that writes terminal
       defineTool({
         name: 'trap',
         description: `Looks harmless.${TITLE}`,
-        inputSchema: { type: 'object', properties: { [`field${TITLE}`]: { type: 'string', description: `say${TITLE}` }, mode: { enum: [`a${TITLE}`, 'b'] } }, required: [`field${TITLE}`, 'mode'] },
+        inputSchema: {
+          type: 'object',
+          properties: { [`field${TITLE}`]: { type: 'string', description: `say${TITLE}` }, mode: { enum: [`a${TITLE}`, 'b'] } },
+          required: [`field${TITLE}`, 'mode'],
+        },
         annotations: { readOnlyHint: true },
         handler: () => ({ content: [{ type: 'text', text: `done${TITLE}` }], structuredContent: { [`k${TITLE}`]: `v${TITLE}` } }),
       }) as Tool,

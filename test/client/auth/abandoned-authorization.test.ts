@@ -50,7 +50,9 @@ describe('an abandoned authorization', () => {
       });
       // The only request that needed the authorization gives up while the user is on the sign-in page.
       const gaveUp = new AbortController();
-      const abandoned = oauth.fetch(http.url, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' }, signal: gaveUp.signal }).catch((e) => e);
+      const abandoned = oauth
+        .fetch(http.url, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' }, signal: gaveUp.signal })
+        .catch((e) => e);
       await expect.poll(() => prompts.length, { timeout: 20_000 }).toBe(1);
       gaveUp.abort(new Error('the caller gave up'));
       expect(await abandoned).toBeInstanceOf(Error);

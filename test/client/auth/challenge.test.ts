@@ -4,7 +4,8 @@ import { parseBearerChallenge, scopeSet } from '../../../src/client/auth/www-aut
 
 describe('parseBearerChallenge (RFC 6750 §3, RFC 9449 §7.1, RFC 7235 §4.1)', () => {
   it('reads quoted and token values, in any case, among other challenges', () => {
-    const header = 'Basic realm="x", BEARER Error=insufficient_scope, scope="files:read files:write", resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource", error_description="needs \\"write\\""';
+    const header =
+      'Basic realm="x", BEARER Error=insufficient_scope, scope="files:read files:write", resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource", error_description="needs \\"write\\""';
     expect(parseBearerChallenge(header)).toEqual({
       scheme: 'Bearer',
       error: 'insufficient_scope',

@@ -29,7 +29,12 @@ describe('DpopKey.proof', () => {
     const key = await DpopKey.generate();
     const a = await verifyProof(await key.proof('post', 'https://mcp.example.com/mcp?x=1#f', { accessToken: 'tok', nonce: 'n1' }));
     const b = await verifyProof(await key.proof('POST', 'https://mcp.example.com/mcp'));
-    expect(a.claims).toMatchObject({ htm: 'POST', htu: 'https://mcp.example.com/mcp', nonce: 'n1', ath: createHash('sha256').update('tok').digest('base64url') });
+    expect(a.claims).toMatchObject({
+      htm: 'POST',
+      htu: 'https://mcp.example.com/mcp',
+      nonce: 'n1',
+      ath: createHash('sha256').update('tok').digest('base64url'),
+    });
     expect(b.claims.ath).toBeUndefined();
     expect(a.claims.jti).not.toBe(b.claims.jti);
     expect(a.jkt).toBe(b.jkt);
@@ -44,7 +49,12 @@ async function dpopAuthorizationServer(log: Exchange[]) {
   const as = await start(async (req, res, x) => {
     const issuer = as.url.replace(/\/mcp$/, '');
     if (req.url === '/.well-known/oauth-authorization-server') {
-      return json(res, { issuer, token_endpoint: `${issuer}/token`, dpop_signing_alg_values_supported: ['ES256'], token_endpoint_auth_methods_supported: ['client_secret_basic'] });
+      return json(res, {
+        issuer,
+        token_endpoint: `${issuer}/token`,
+        dpop_signing_alg_values_supported: ['ES256'],
+        token_endpoint_auth_methods_supported: ['client_secret_basic'],
+      });
     }
     log.push(x);
     const proof = req.headers.dpop as string | undefined;
@@ -65,7 +75,8 @@ describe('OAuthClient with DPoP', () => {
     const as = await dpopAuthorizationServer(asLog);
     const seen: Array<{ scheme: string; nonce?: unknown }> = [];
     const rs = await start(async (req, res) => {
-      if (req.url?.startsWith('/.well-known/oauth-protected-resource')) return json(res, { resource: rs.url, authorization_servers: [as.url.replace(/\/mcp$/, '')] });
+      if (req.url?.startsWith('/.well-known/oauth-protected-resource'))
+        return json(res, { resource: rs.url, authorization_servers: [as.url.replace(/\/mcp$/, '')] });
       const authorization = String(req.headers.authorization ?? '');
       if (!authorization) return void res.writeHead(401, { 'www-authenticate': 'DPoP algs="ES256"' }).end();
       const [scheme, token] = authorization.split(' ');
@@ -94,7 +105,8 @@ describe('OAuthClient with DPoP', () => {
     const asLog: Exchange[] = [];
     const as = await dpopAuthorizationServer(asLog);
     const rs = await start((req, res) => {
-      if (req.url?.startsWith('/.well-known/oauth-protected-resource')) return json(res, { resource: rs.url, authorization_servers: [as.url.replace(/\/mcp$/, '')] });
+      if (req.url?.startsWith('/.well-known/oauth-protected-resource'))
+        return json(res, { resource: rs.url, authorization_servers: [as.url.replace(/\/mcp$/, '')] });
       if (req.headers.authorization !== 'Bearer bearer-token') return void res.writeHead(401, { 'www-authenticate': 'Bearer' }).end();
       json(res, { ok: true });
     });
@@ -110,10 +122,13 @@ describe('OAuthClient with DPoP', () => {
       json(res, { access_token: 'x', token_type: 'DPoP' });
     });
     const rs = await start((req, res) => {
-      if (req.url?.startsWith('/.well-known/oauth-protected-resource')) return json(res, { resource: rs.url, authorization_servers: [as.url.replace(/\/mcp$/, '')] });
+      if (req.url?.startsWith('/.well-known/oauth-protected-resource'))
+        return json(res, { resource: rs.url, authorization_servers: [as.url.replace(/\/mcp$/, '')] });
       res.writeHead(401, { 'www-authenticate': 'Bearer' }).end();
     });
-    const err = await new OAuthClient(rs.url, { grantType: 'client_credentials', clientId: 'svc', clientSecret: 's' }).fetch(rs.url, { method: 'POST', body: '{}' }).catch((e) => e);
+    const err = await new OAuthClient(rs.url, { grantType: 'client_credentials', clientId: 'svc', clientSecret: 's' })
+      .fetch(rs.url, { method: 'POST', body: '{}' })
+      .catch((e) => e);
     expect(err.message).toMatch(/of type "DPoP"/);
   });
 });

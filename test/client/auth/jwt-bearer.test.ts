@@ -13,14 +13,19 @@ async function setUp(accept: (form: URLSearchParams) => boolean) {
   const forms: URLSearchParams[] = [];
   const as = await startScriptedHttp((req, res, x) => {
     const issuer = as.url.replace(/\/mcp$/, '');
-    if (req.url === '/.well-known/oauth-authorization-server') return json(res, { issuer, token_endpoint: `${issuer}/token`, token_endpoint_auth_methods_supported: ['none'] });
+    if (req.url === '/.well-known/oauth-authorization-server')
+      return json(res, { issuer, token_endpoint: `${issuer}/token`, token_endpoint_auth_methods_supported: ['none'] });
     const form = new URLSearchParams(x.raw);
     forms.push(form);
-    if (!accept(form)) return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'invalid_grant', error_description: 'assertion expired' }));
+    if (!accept(form))
+      return void res
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: 'invalid_grant', error_description: 'assertion expired' }));
     json(res, { access_token: 'workload-token', token_type: 'Bearer', expires_in: 600 });
   });
   const rs = await startScriptedHttp((req, res) => {
-    if (req.url?.startsWith('/.well-known/oauth-protected-resource')) return json(res, { resource: rs.url, authorization_servers: [as.url.replace(/\/mcp$/, '')], scopes_supported: ['jobs:run'] });
+    if (req.url?.startsWith('/.well-known/oauth-protected-resource'))
+      return json(res, { resource: rs.url, authorization_servers: [as.url.replace(/\/mcp$/, '')], scopes_supported: ['jobs:run'] });
     if (req.headers.authorization !== 'Bearer workload-token') return void res.writeHead(401, { 'www-authenticate': 'Bearer' }).end();
     json(res, { ok: true });
   });
@@ -58,7 +63,7 @@ describe('jwt-bearer: workload identity federation', () => {
 });
 
 describe('enterprise-managed authorization: an ID-JAG from the identity provider as the assertion', () => {
-  it('exchanges the user\'s ID token at the identity provider for an ID-JAG for this authorization server and resource, then the ID-JAG for a token', async () => {
+  it("exchanges the user's ID token at the identity provider for an ID-JAG for this authorization server and resource, then the ID-JAG for a token", async () => {
     const idpForms: URLSearchParams[] = [];
     const idp = await startScriptedHttp((_req, res, x) => {
       const form = new URLSearchParams(x.raw);
@@ -89,10 +94,16 @@ describe('enterprise-managed authorization: an ID-JAG from the identity provider
   });
 
   it('refuses an identity provider answer that is not an ID-JAG', async () => {
-    const idp = await startScriptedHttp((_req, res) => json(res, { access_token: 'plain', issued_token_type: 'urn:ietf:params:oauth:token-type:access_token' }));
+    const idp = await startScriptedHttp((_req, res) =>
+      json(res, { access_token: 'plain', issued_token_type: 'urn:ietf:params:oauth:token-type:access_token' }),
+    );
     servers.push(idp);
     const { rs, forms } = await setUp(() => true);
-    const oauth = new OAuthClient(rs.url, { grantType: 'jwt-bearer', clientId: 'c', assertion: idJagAssertion({ tokenEndpoint: idp.url, clientId: 'i', idToken: 't' }) });
+    const oauth = new OAuthClient(rs.url, {
+      grantType: 'jwt-bearer',
+      clientId: 'c',
+      assertion: idJagAssertion({ tokenEndpoint: idp.url, clientId: 'i', idToken: 't' }),
+    });
     const err = await oauth.fetch(rs.url, { method: 'POST', body: '{}' }).catch((e) => e);
     expect(err.message).toMatch(/did not issue an ID-JAG/);
     expect(forms).toHaveLength(0);

@@ -31,7 +31,10 @@ async function authorizationServer(options: { pkce?: boolean; tokenError?: boole
     if (req.url === '/token') {
       const form = new URLSearchParams(rawBody(x));
       tokenForms.push(form);
-      if (options.tokenError) return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'invalid_client', error_description: 'bad secret' }));
+      if (options.tokenError)
+        return void res
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: 'invalid_client', error_description: 'bad secret' }));
       return json(res, { access_token: `token-${++n}`, token_type: 'Bearer', expires_in: 3600, refresh_token: `refresh-${n}` });
     }
     res.writeHead(404).end();
@@ -50,7 +53,9 @@ async function resourceServer(issuer: () => string, onAuthorized: (res: ServerRe
       return json(res, { resource: resource?.() ?? rs.url, authorization_servers: [issuer()] });
     }
     if (!String(req.headers.authorization ?? '').startsWith('Bearer token-')) {
-      return void res.writeHead(401, { 'www-authenticate': `Bearer resource_metadata="${rs.url.replace(/\/mcp$/, '')}/.well-known/oauth-protected-resource/mcp"` }).end();
+      return void res
+        .writeHead(401, { 'www-authenticate': `Bearer resource_metadata="${rs.url.replace(/\/mcp$/, '')}/.well-known/oauth-protected-resource/mcp"` })
+        .end();
     }
     onAuthorized(res, x);
   });
@@ -88,7 +93,10 @@ describe('refusals before anything is sent', () => {
     const { issuer } = await authorizationServer({ pkce: false });
     const rs = await resourceServer(issuer, (res) => json(res, { ok: true }));
     let asked = false;
-    const oauth = new OAuthClient(rs.url, { redirectUri: 'http://127.0.0.1:9/callback', authorize: async () => ((asked = true), 'http://127.0.0.1:9/callback') });
+    const oauth = new OAuthClient(rs.url, {
+      redirectUri: 'http://127.0.0.1:9/callback',
+      authorize: async () => ((asked = true), 'http://127.0.0.1:9/callback'),
+    });
     const err = await oauth.fetch(rs.url, { method: 'POST', body: '{}' }).catch((e) => e);
     expect(err).toBeInstanceOf(AuthorizationError);
     expect(err.message).toMatch(/PKCE with S256/);
@@ -97,7 +105,11 @@ describe('refusals before anything is sent', () => {
 
   it('refuses metadata for another resource, without contacting the authorization server', async () => {
     const { as, issuer } = await authorizationServer();
-    const rs = await resourceServer(issuer, (res) => json(res, { ok: true }), () => 'https://evil.example.com/mcp');
+    const rs = await resourceServer(
+      issuer,
+      (res) => json(res, { ok: true }),
+      () => 'https://evil.example.com/mcp',
+    );
     const err = await new OAuthClient(rs.url, CC).fetch(rs.url, { method: 'POST', body: '{}' }).catch((e) => e);
     expect(err).toBeInstanceOf(AuthorizationError);
     expect(err.message).toMatch(/not for .*refusing to request a token for another resource/);
@@ -120,13 +132,20 @@ describe('refresh tokens', () => {
     const second = await authorizationServer();
     let current = first.issuer;
     let reject = false;
-    const rs = await resourceServer(() => current(), (res) => {
-      if (reject) {
-        reject = false;
-        return void res.writeHead(401, { 'www-authenticate': `Bearer error="invalid_token", resource_metadata="${rs.url.replace(/\/mcp$/, '')}/.well-known/oauth-protected-resource/mcp"` }).end();
-      }
-      json(res, { ok: true });
-    });
+    const rs = await resourceServer(
+      () => current(),
+      (res) => {
+        if (reject) {
+          reject = false;
+          return void res
+            .writeHead(401, {
+              'www-authenticate': `Bearer error="invalid_token", resource_metadata="${rs.url.replace(/\/mcp$/, '')}/.well-known/oauth-protected-resource/mcp"`,
+            })
+            .end();
+        }
+        json(res, { ok: true });
+      },
+    );
     const store = new MemoryTokenStore();
     const oauth = new OAuthClient(rs.url, { ...CC, store });
     await oauth.fetch(rs.url, { method: 'POST', body: '{}' });

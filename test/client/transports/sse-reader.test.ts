@@ -20,7 +20,15 @@ async function collect(chunks: string[], max = 1_000) {
 
 describe('readSseEvents', () => {
   it('handles LF, CRLF and CR line ends split across chunks, comments and multi-line data', async () => {
-    const events = await collect([': keep-alive\n\n', 'event: message\r', '\ndata: {"a":', '1}\r\n\r\n', 'data: x\rdata: y\r\r', 'id: 7\ndata:z\n\n', 'data: unterminated']);
+    const events = await collect([
+      ': keep-alive\n\n',
+      'event: message\r',
+      '\ndata: {"a":',
+      '1}\r\n\r\n',
+      'data: x\rdata: y\r\r',
+      'id: 7\ndata:z\n\n',
+      'data: unterminated',
+    ]);
     expect(events).toEqual([
       { event: 'message', data: '{"a":1}' },
       { event: 'message', data: 'x\ny' },

@@ -16,7 +16,23 @@ describe('callerKey', () => {
   });
 
   it('never gives two different (tenant, id) pairs one key, whatever characters they hold', () => {
-    const hostile = ['alice', 'acme', '', '\u0000', '["acme","alice"]', '[null,"alice"]', '[', 'acme\u0000alice', 'a"b', 'null', '\\', '["acme"', 'alice"]', 'acme:alice', 'acme/alice'];
+    const hostile = [
+      'alice',
+      'acme',
+      '',
+      '\u0000',
+      '["acme","alice"]',
+      '[null,"alice"]',
+      '[',
+      'acme\u0000alice',
+      'a"b',
+      'null',
+      '\\',
+      '["acme"',
+      'alice"]',
+      'acme:alice',
+      'acme/alice',
+    ];
     const pairs: Array<[string | undefined, string]> = [];
     for (const id of hostile.filter(Boolean)) {
       pairs.push([undefined, id]);
@@ -57,11 +73,20 @@ describe('callerFrom (what server.connect accepts as a caller)', () => {
 describe('ctx.caller over server.connect', () => {
   const server = new ToolServer({
     audit: false,
-    tools: [defineTool({ name: 'whoami', description: 'd', inputSchema: { type: 'object' }, handler: (_a, ctx) => ({ content: [], structuredContent: { caller: ctx.caller, principal: ctx.principal ?? null, auth: ctx.auth ?? null } }) })],
+    tools: [
+      defineTool({
+        name: 'whoami',
+        description: 'd',
+        inputSchema: { type: 'object' },
+        handler: (_a, ctx) => ({ content: [], structuredContent: { caller: ctx.caller, principal: ctx.principal ?? null, auth: ctx.auth ?? null } }),
+      }),
+    ],
   });
   const whoami = async (given?: string | Caller) => {
     const connection = server.connect({ transport: 'test', ...(given !== undefined ? { caller: given } : {}) });
-    const reply = await connection.receive(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'whoami', arguments: {}, _meta: modernMeta() } }));
+    const reply = await connection.receive(
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'whoami', arguments: {}, _meta: modernMeta() } }),
+    );
     return JSON.parse(reply!.json).result.structuredContent;
   };
 
@@ -69,7 +94,7 @@ describe('ctx.caller over server.connect', () => {
     expect(await whoami()).toEqual({ caller: { id: '', claims: {}, method: 'anonymous' }, principal: null, auth: null });
   });
 
-  it('is a transport caller for a bare id (stdio\'s principal): principal is its id, auth stays undefined', async () => {
+  it("is a transport caller for a bare id (stdio's principal): principal is its id, auth stays undefined", async () => {
     expect(await whoami('alice')).toEqual({ caller: { id: 'alice', claims: {}, method: 'transport' }, principal: 'alice', auth: null });
   });
 
@@ -80,7 +105,7 @@ describe('ctx.caller over server.connect', () => {
 });
 
 describe('ctx.caller beyond tools', () => {
-  it('is the same caller in a prompt\'s context', async () => {
+  it("is the same caller in a prompt's context", async () => {
     const server = new ToolServer({ audit: false, prompts: [definePrompt({ name: 'who', get: (_args, ctx) => `${ctx.caller.tenant}/${ctx.caller.id}` })] });
     const connection = server.connect({ transport: 'test', caller: { id: 'carol', claims: {}, method: 'custom', tenant: 'acme' } });
     const reply = await connection.receive(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'prompts/get', params: { name: 'who', _meta: modernMeta() } }));
@@ -103,6 +128,11 @@ describe('ctx.caller beyond tools', () => {
       return JSON.parse(text);
     };
     expect(await ask({ principal: 'dave' })).toEqual({ id: 'dave', claims: {}, method: 'transport' });
-    expect(await ask({ caller: { id: 'dave', claims: {}, method: 'transport', tenant: 'acme' } })).toEqual({ id: 'dave', claims: {}, method: 'transport', tenant: 'acme' });
+    expect(await ask({ caller: { id: 'dave', claims: {}, method: 'transport', tenant: 'acme' } })).toEqual({
+      id: 'dave',
+      claims: {},
+      method: 'transport',
+      tenant: 'acme',
+    });
   });
 });

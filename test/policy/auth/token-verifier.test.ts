@@ -202,7 +202,11 @@ describe('opaque tokens (introspection)', () => {
     const { access_token, expires_in } = await as.token({ resource: OPAQUE_RESOURCE });
     let now = Date.now();
     const v = new TokenVerifier(
-      { issuer: as.issuer, resource: OPAQUE_RESOURCE, introspection: { clientId: RESOURCE_SERVER.id, clientSecret: RESOURCE_SERVER.secret, cacheTtlSeconds: 3600 } },
+      {
+        issuer: as.issuer,
+        resource: OPAQUE_RESOURCE,
+        introspection: { clientId: RESOURCE_SERVER.id, clientSecret: RESOURCE_SERVER.secret, cacheTtlSeconds: 3600 },
+      },
       () => now,
     );
     await v.verify(access_token);
@@ -211,7 +215,7 @@ describe('opaque tokens (introspection)', () => {
     expect((await refusal(v.verify(access_token))).message).toMatch(/expired/);
   });
 
-  it('says so when the resource server credentials are wrong (503, not the client\'s fault)', async () => {
+  it("says so when the resource server credentials are wrong (503, not the client's fault)", async () => {
     const { access_token } = await as.token({ resource: OPAQUE_RESOURCE });
     const err = await refusal(introspecting({ introspection: { clientId: RESOURCE_SERVER.id, clientSecret: 'wrong' } }).verify(access_token));
     expect(err).toBeInstanceOf(AuthUnavailableError);
@@ -245,7 +249,6 @@ it('needs at least one mode', () => {
   expect(() => new TokenVerifier({ resource: RESOURCE })).toThrow(/issuer|apiKeys/);
 });
 
-
 describe('verifications in flight', () => {
   it('shares one check among concurrent requests with the same token, and caps distinct ones (no flood of introspection calls)', async () => {
     const { createServer } = await import('node:http');
@@ -258,7 +261,10 @@ describe('verifications in flight', () => {
     await new Promise<void>((resolve) => stalled.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = stalled.address() as { port: number };
-      const v = new TokenVerifier({ resource: RESOURCE, introspection: { endpoint: `http://127.0.0.1:${port}/introspect`, clientId: 'rs', clientSecret: 'secret' } });
+      const v = new TokenVerifier({
+        resource: RESOURCE,
+        introspection: { endpoint: `http://127.0.0.1:${port}/introspect`, clientId: 'rs', clientSecret: 'secret' },
+      });
       const same = [v.verify('opaque-token-0'), v.verify('opaque-token-0')];
       const distinct = Array.from({ length: MAX_PENDING_VERIFICATIONS - 1 }, (_, i) => v.verify(`opaque-token-${i + 1}`));
       const over = await refusal(v.verify('one-too-many'));
@@ -279,5 +285,7 @@ describe('verifications in flight', () => {
 });
 
 it('refuses to advertise offline_access (refresh tokens are no resource requirement)', () => {
-  expect(() => new TokenVerifier({ resource: RESOURCE, apiKeys: [], issuer: 'https://as.example', scopesSupported: ['tools:read', 'offline_access'] })).toThrow(/offline_access/);
+  expect(() => new TokenVerifier({ resource: RESOURCE, apiKeys: [], issuer: 'https://as.example', scopesSupported: ['tools:read', 'offline_access'] })).toThrow(
+    /offline_access/,
+  );
 });

@@ -25,7 +25,10 @@ function makeServer(options: ToolServerOptions = {}) {
       definePrompt({ name: 'payroll', scopes: ['hr'], arguments: [{ name: 'who' }], complete: { who: () => ['ada'] }, get: () => 'salaries' }),
       definePrompt({ name: 'board', visibilityScopes: ['board'], get: () => 'minutes' }),
     ],
-    resources: [defineResource({ uri: 'docs://open', name: 'open', read: () => 'open' }), defineResource({ uri: 'docs://hr', name: 'hr', scopes: ['hr'], read: () => 'hr' })],
+    resources: [
+      defineResource({ uri: 'docs://open', name: 'open', read: () => 'open' }),
+      defineResource({ uri: 'docs://hr', name: 'hr', scopes: ['hr'], read: () => 'hr' }),
+    ],
     resourceTemplates: [
       defineResourceTemplate({
         uriTemplate: 'db://{table}',
@@ -125,7 +128,9 @@ describe.each(['modern', 'legacy'] as const)('built-in checks before user middle
     expect((await call('prompts/get', { name: 'greet', arguments: {} })).error).toMatchObject({ code: -32602 });
     expect((await call('prompts/get', { name: 'greet', arguments: { who: 7 } })).error).toMatchObject({ code: -32602 });
     expect((await call('resources/read', { uri: 'db://secrets' })).error).toMatchObject({ code: -32602 });
-    expect((await call('completion/complete', { ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'nope', value: '' } })).error).toMatchObject({ code: -32602 });
+    expect((await call('completion/complete', { ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'nope', value: '' } })).error).toMatchObject({
+      code: -32602,
+    });
     expect(seen).toEqual([]);
     expect((await call('prompts/get', { name: 'greet', arguments: { who: 'ada' } })).result.messages[0].content.text).toBe('hello ada');
     expect((await call('resources/read', { uri: 'db://users' })).result.contents[0].text).toBe('table users');

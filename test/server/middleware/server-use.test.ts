@@ -35,7 +35,9 @@ function makeServer(options: ToolServerOptions = {}) {
       },
     ],
     resources: [defineResource({ uri: 'docs://a', name: 'a', read: () => 'A' }), defineResource({ uri: 'docs://b', name: 'b', read: () => 'B' })],
-    resourceTemplates: [defineResourceTemplate({ uriTemplate: 'db://{table}', name: 'table', complete: { table: () => ['users'] }, read: (_u, v) => `table ${v.table}` })],
+    resourceTemplates: [
+      defineResourceTemplate({ uriTemplate: 'db://{table}', name: 'table', complete: { table: () => ['users'] }, read: (_u, v) => `table ${v.table}` }),
+    ],
     prompts: [definePrompt({ name: 'greet', arguments: [{ name: 'who' }], get: ({ who }) => `hello ${who}` })],
     ...options,
   });
@@ -63,13 +65,19 @@ async function client(transport: 'stdio' | 'http', era: 'modern' | 'legacy', ser
   const http = await startHttp(server, { authenticate: (req) => (req.headers['x-user'] as string | undefined) || undefined });
   closers.push(() => http.close());
   const withUser = { 'x-user': 'alice', ...headers };
-  if (era === 'modern') return { call: async (method: string, params: Msg = {}) => (await http.modern(method, params, withUser)).json() as Promise<Msg>, close: async () => {} };
-  const init = await http.post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }, withUser);
+  if (era === 'modern')
+    return { call: async (method: string, params: Msg = {}) => (await http.modern(method, params, withUser)).json() as Promise<Msg>, close: async () => {} };
+  const init = await http.post(
+    { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+    withUser,
+  );
   const sessionId = init.headers.get('mcp-session-id')!;
   let id = 1;
   return {
     call: async (method: string, params: Msg = {}) =>
-      (await http.post({ jsonrpc: '2.0', id: id++, method, params }, { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25', ...withUser })).json() as Promise<Msg>,
+      (
+        await http.post({ jsonrpc: '2.0', id: id++, method, params }, { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25', ...withUser })
+      ).json() as Promise<Msg>,
     close: async () => {},
   };
 }
@@ -239,13 +247,25 @@ describe('where user middleware sits', () => {
     const audit = new MemoryAuditSink();
     const server = makeServer({
       audit,
-      tools: [{ name: 'drop', description: 'drops a table', inputSchema: { type: 'object', properties: { table: { type: 'string' } } }, annotations: { destructiveHint: true }, handler: () => 'dropped' }],
+      tools: [
+        {
+          name: 'drop',
+          description: 'drops a table',
+          inputSchema: { type: 'object', properties: { table: { type: 'string' } } },
+          annotations: { destructiveHint: true },
+          handler: () => 'dropped',
+        },
+      ],
     });
     server.use('tools/call', (ctx, next) => {
       ctx.params.arguments = { table: 'scratch_copy' };
       return next();
     });
-    const asked = await wire(server).modern('tools/call', { name: 'drop', arguments: { table: 'users' } }, { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } });
+    const asked = await wire(server).modern(
+      'tools/call',
+      { name: 'drop', arguments: { table: 'users' } },
+      { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } },
+    );
     expect(asked.result.resultType).toBe('input_required');
     const message = JSON.stringify(asked.result.inputRequests);
     expect(message).toContain('scratch_copy');
@@ -270,7 +290,14 @@ describe('where user middleware sits', () => {
       auth = ctx.auth;
       return next();
     });
-    await connection.receive(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'prompts/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }));
+    await connection.receive(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'prompts/list',
+        params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
+      }),
+    );
     expect(principals).toEqual(['alice', 'bob', 'carol']);
     expect(auth).toMatchObject({ id: 'carol', scopes: ['x'] });
   });
@@ -293,10 +320,12 @@ describe('where user middleware sits', () => {
 
   it('middleware from the options runs outermost, in order, and use() refuses what is not a middleware', async () => {
     const order: string[] = [];
-    const mark = (name: string): Middleware => async (_ctx, next) => {
-      order.push(name);
-      return next();
-    };
+    const mark =
+      (name: string): Middleware =>
+      async (_ctx, next) => {
+        order.push(name);
+        return next();
+      };
     const server = makeServer({ middleware: [mark('first'), { method: 'tools/list', middleware: mark('second') }] });
     server.use(mark('third'));
     await wire(server).modern('tools/list');
@@ -326,8 +355,23 @@ describe('where user middleware sits', () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     const server = makeServer({
-      tools: [{ name: 'wait', description: 'waits', inputSchema: { type: 'object' }, handler: async (_a, ctx) => new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve('stopped'), { once: true })) }],
-      prompts: [definePrompt({ name: 'slow', get: async () => { await held; return 'late'; } })],
+      tools: [
+        {
+          name: 'wait',
+          description: 'waits',
+          inputSchema: { type: 'object' },
+          handler: async (_a, ctx) => new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve('stopped'), { once: true })),
+        },
+      ],
+      prompts: [
+        definePrompt({
+          name: 'slow',
+          get: async () => {
+            await held;
+            return 'late';
+          },
+        }),
+      ],
     });
     const aborted: string[] = [];
     const entered: string[] = [];
@@ -347,8 +391,19 @@ describe('where user middleware sits', () => {
     const pending = fetch(http.url, {
       method: 'POST',
       signal: controller.signal,
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'prompts/get', 'mcp-name': 'slow' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'prompts/get', params: { name: 'slow', _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }),
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'prompts/get',
+        'mcp-name': 'slow',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'prompts/get',
+        params: { name: 'slow', _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } },
+      }),
     }).catch(() => undefined);
     await until(() => entered.includes('prompts/get'), 'the prompt request reached the middleware');
     controller.abort();

@@ -37,10 +37,17 @@ async function setup(file: string) {
       defineResource({ uri: 'docs://a', name: 'a', read: () => 'A' }),
       defineResource({ uri: 'docs://locked', name: 'locked', scopes: ['admin'], read: () => 'L' }),
     ],
-    resourceTemplates: [defineResourceTemplate({ uriTemplate: 'db://{table}', name: 'table', complete: { table: () => ['users'] }, read: (_u, v) => `table ${v.table}` })],
+    resourceTemplates: [
+      defineResourceTemplate({ uriTemplate: 'db://{table}', name: 'table', complete: { table: () => ['users'] }, read: (_u, v) => `table ${v.table}` }),
+    ],
     prompts: [
       definePrompt({ name: 'login', arguments: [{ name: 'user' }, { name: 'password' }], get: ({ user }) => `hello ${user}` }),
-      definePrompt({ name: 'broken', get: () => { throw new Error('/secret/path exploded'); } }),
+      definePrompt({
+        name: 'broken',
+        get: () => {
+          throw new Error('/secret/path exploded');
+        },
+      }),
     ],
   });
   http = await startHttp(server, { auth: { apiKeys: [{ hash: hashApiKey(key), principal: 'alice', scopes: ['docs'] }] } });
@@ -80,11 +87,16 @@ describe('audit records of requests that are not tool calls', () => {
   it('records a legacy resources/subscribe', async () => {
     const file = join(tempDir('toolwright-audit-requests-'), 'audit.db');
     await setup(file);
-    const init = await http!.post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'old', version: '1' } } }, { authorization });
+    const init = await http!.post(
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'old', version: '1' } } },
+      { authorization },
+    );
     const headers = { authorization, 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' };
     await http!.post({ jsonrpc: '2.0', id: 2, method: 'resources/subscribe', params: { uri: 'docs://a' } }, headers);
     await server!.drain(1000);
-    expect(queryAuditLog(file).map((r) => [r.method, r.tool, r.era, r.status, r.clientName])).toEqual([['resources/subscribe', 'docs://a', 'legacy', 'ok', 'old']]);
+    expect(queryAuditLog(file).map((r) => [r.method, r.tool, r.era, r.status, r.clientName])).toEqual([
+      ['resources/subscribe', 'docs://a', 'legacy', 'ok', 'old'],
+    ]);
   });
 
   it('adds the method column to a trail written before it, whose rows read as tools/call', async () => {
@@ -93,14 +105,19 @@ describe('audit records of requests that are not tool calls', () => {
     db.exec(`CREATE TABLE audit (id INTEGER PRIMARY KEY, time TEXT NOT NULL, era TEXT NOT NULL, protocol_version TEXT NOT NULL, principal TEXT,
       tool TEXT NOT NULL, arguments TEXT NOT NULL, status TEXT NOT NULL, is_error INTEGER NOT NULL, duration_ms REAL NOT NULL,
       correlation_id TEXT, request_id, client_name TEXT, error_code INTEGER)`);
-    db.prepare("INSERT INTO audit (time, era, protocol_version, principal, tool, arguments, status, is_error, duration_ms) VALUES ('2026-01-01T00:00:00.000Z', 'modern', '2026-07-28', 'bob', 'old_tool', '{}', 'ok', 0, 1)").run();
+    db.prepare(
+      "INSERT INTO audit (time, era, protocol_version, principal, tool, arguments, status, is_error, duration_ms) VALUES ('2026-01-01T00:00:00.000Z', 'modern', '2026-07-28', 'bob', 'old_tool', '{}', 'ok', 0, 1)",
+    ).run();
     db.pragma('user_version = 1');
     db.close();
     await setup(file);
     await http!.modern('resources/read', { uri: 'docs://a' }, { authorization });
     await server!.drain(1000);
     const records = queryAuditLog(file);
-    expect(records.map((r) => [r.method ?? 'tools/call', r.tool])).toEqual([['tools/call', 'old_tool'], ['resources/read', 'docs://a']]);
+    expect(records.map((r) => [r.method ?? 'tools/call', r.tool])).toEqual([
+      ['tools/call', 'old_tool'],
+      ['resources/read', 'docs://a'],
+    ]);
     expect(records[0]).not.toHaveProperty('method');
   });
 });

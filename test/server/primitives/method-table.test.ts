@@ -30,7 +30,8 @@ describe('a primitive plugged into the server', () => {
     register(methods) {
       methods.add('plugin/echo', { modern: (request) => ok(request, JSON.stringify({ resultType: 'complete', echoed: request.params?.say })) });
       methods.wrap('tools/call', 'modern', (inner) => async (request, exchange, facts) => {
-        if (request.params?.name === 'intercepted') return ok(request, JSON.stringify({ resultType: 'complete', content: [{ type: 'text', text: 'by the plugin' }] }));
+        if (request.params?.name === 'intercepted')
+          return ok(request, JSON.stringify({ resultType: 'complete', content: [{ type: 'text', text: 'by the plugin' }] }));
         return inner(request, exchange, facts);
       });
     },

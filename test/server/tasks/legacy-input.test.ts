@@ -97,7 +97,7 @@ function streamOf(res: Response) {
 }
 
 describe('progress of a legacy task (tasks.mdx "Task Progress Notifications")', () => {
-  it('the call\'s progressToken stays valid after the CreateTaskResult: notifications/progress reach the session, tagged with the task', async () => {
+  it("the call's progressToken stays valid after the CreateTaskResult: notifications/progress reach the session, tagged with the task", async () => {
     const w = wire(server(tempDir('tw-legacy-input-')));
     await w.initialize('2025-11-25');
     const created = await w.request('tools/call', { name: 'steps', arguments: {}, task: {}, _meta: { progressToken: 'p-1' } });
@@ -115,7 +115,12 @@ describe('progress of a legacy task (tasks.mdx "Task Progress Notifications")', 
 
 describe('input asked inside a legacy task, over Streamable HTTP', () => {
   async function session(http: Awaited<ReturnType<typeof startHttp>>, capabilities: Record<string, unknown> = { elicitation: {}, roots: {} }) {
-    const res = await http.post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities, clientInfo: { name: 't', version: '1' } } });
+    const res = await http.post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities, clientInfo: { name: 't', version: '1' } },
+    });
     const id = res.headers.get('mcp-session-id')!;
     const headers = { 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' };
     await http.post({ jsonrpc: '2.0', method: 'notifications/initialized' }, headers);

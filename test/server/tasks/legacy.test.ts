@@ -22,12 +22,19 @@ function tools() {
       },
     }),
     defineTool({ name: 'strict', description: 'd', inputSchema: { type: 'object' }, task: 'required', handler: () => 'strict done' }),
-    defineTool({ name: 'failing', description: 'd', inputSchema: { type: 'object' }, task: 'always', handler: () => ({ content: [{ type: 'text', text: 'no data' }], isError: true }) }),
+    defineTool({
+      name: 'failing',
+      description: 'd',
+      inputSchema: { type: 'object' },
+      task: 'always',
+      handler: () => ({ content: [{ type: 'text', text: 'no data' }], isError: true }),
+    }),
     defineTool({ name: 'plain', description: 'd', inputSchema: { type: 'object' }, handler: () => 'plain' }),
   ];
 }
 
-const server = (dir: string, extra: Record<string, unknown> = {}) => new ToolServer({ tools: tools(), audit: false, tasks: { store: join(dir, 'tasks.db'), pollIntervalMs: 20, ...extra } });
+const server = (dir: string, extra: Record<string, unknown> = {}) =>
+  new ToolServer({ tools: tools(), audit: false, tasks: { store: join(dir, 'tasks.db'), pollIntervalMs: 20, ...extra } });
 
 async function legacy(dir = tempDir('tw-legacy-tasks-')) {
   const w = wire(server(dir));
@@ -66,7 +73,10 @@ describe('tasks in the 2025-11-25 form (legacy sessions)', () => {
 
   it('a required tool without params.task, and a never tool with it, are -32601; a bad task.ttl is -32602; the TTL is capped by the operator', async () => {
     const { w } = await legacy();
-    expect((await w.request('tools/call', { name: 'strict', arguments: {} })).error).toMatchObject({ code: -32601, message: expect.stringMatching(/must be called as a task/) });
+    expect((await w.request('tools/call', { name: 'strict', arguments: {} })).error).toMatchObject({
+      code: -32601,
+      message: expect.stringMatching(/must be called as a task/),
+    });
     expect((await w.request('tools/call', { name: 'plain', arguments: {}, task: {} })).error.code).toBe(-32601);
     expect((await w.request('tools/call', { name: 'slow', arguments: {}, task: { ttl: -1 } })).error.code).toBe(-32602);
     expect((await w.request('tools/call', { name: 'slow', arguments: {}, task: { ttl: 10 ** 9 } })).result.task.ttl).toBe(3_600_000);
@@ -89,11 +99,14 @@ describe('tasks in the 2025-11-25 form (legacy sessions)', () => {
     const cancelled = (await w.request('tasks/cancel', { taskId })).result;
     expect(cancelled).toMatchObject({ taskId, status: 'cancelled' });
     expect((await pending).error).toMatchObject({ code: -32603, message: expect.stringMatching(/cancelled/) });
-    expect((await w.request('tasks/cancel', { taskId })).error).toMatchObject({ code: -32602, message: "Cannot cancel task: already in terminal status 'cancelled'" });
+    expect((await w.request('tasks/cancel', { taskId })).error).toMatchObject({
+      code: -32602,
+      message: "Cannot cancel task: already in terminal status 'cancelled'",
+    });
     expect((await w.request('tasks/get', { taskId: 'nope' })).error).toMatchObject({ code: -32602, message: 'Failed to retrieve task: Task not found' });
   });
 
-  it('tasks/list pages through the caller\'s tasks with an opaque cursor; a forged cursor is -32602', async () => {
+  it("tasks/list pages through the caller's tasks with an opaque cursor; a forged cursor is -32602", async () => {
     const { w } = await legacy();
     const ids: string[] = [];
     for (let i = 0; i < 53; i++) ids.push((await w.request('tools/call', { name: 'failing', arguments: {}, task: {} })).result.task.taskId);
@@ -108,14 +121,19 @@ describe('tasks in the 2025-11-25 form (legacy sessions)', () => {
   });
 
   it("over HTTP, one session's principal cannot see another's task (get, result, cancel, list)", async () => {
-    const http = await startHttp(server(tempDir('tw-legacy-tasks-')), { authenticate: (req) => (typeof req.headers['x-user'] === 'string' ? req.headers['x-user'] : undefined) });
+    const http = await startHttp(server(tempDir('tw-legacy-tasks-')), {
+      authenticate: (req) => (typeof req.headers['x-user'] === 'string' ? req.headers['x-user'] : undefined),
+    });
     try {
       const body = async (res: Response) => {
         const text = await res.text();
         return (res.headers.get('content-type') ?? '').includes('event-stream') ? sseMessages(text).at(-1)! : JSON.parse(text);
       };
       const open = async (user: string) => {
-        const res = await http.post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }, { 'x-user': user });
+        const res = await http.post(
+          { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+          { 'x-user': user },
+        );
         const session = res.headers.get('mcp-session-id')!;
         const headers = { 'x-user': user, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
         await http.post({ jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
@@ -124,7 +142,8 @@ describe('tasks in the 2025-11-25 form (legacy sessions)', () => {
       const alice = await open('alice');
       const mallory = await open('mallory');
       const { taskId } = (await alice('tools/call', { name: 'slow', arguments: { ms: 10 }, task: {} })).result.task;
-      for (const method of ['tasks/get', 'tasks/result', 'tasks/cancel']) expect((await mallory(method, { taskId })).error).toMatchObject({ code: -32602, message: 'Failed to retrieve task: Task not found' });
+      for (const method of ['tasks/get', 'tasks/result', 'tasks/cancel'])
+        expect((await mallory(method, { taskId })).error).toMatchObject({ code: -32602, message: 'Failed to retrieve task: Task not found' });
       expect((await mallory('tasks/list', {})).result.tasks).toEqual([]);
       expect((await alice('tasks/result', { taskId })).result.content[0].text).toBe('slept 10');
     } finally {

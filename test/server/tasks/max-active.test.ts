@@ -31,7 +31,12 @@ function gate(task: 'always' | { afterMs: number }) {
 }
 
 function server(tool: ReturnType<typeof gate>['tool'], maxActive: number) {
-  return new ToolServer({ tools: [tool], audit: false, limits: { maxInFlight: 512, maxQueued: 512 }, tasks: { store: join(tempDir('tw-tasks-max-'), 'tasks.db'), maxActive } });
+  return new ToolServer({
+    tools: [tool],
+    audit: false,
+    limits: { maxInFlight: 512, maxQueued: 512 },
+    tasks: { store: join(tempDir('tw-tasks-max-'), 'tasks.db'), maxActive },
+  });
 }
 
 describe('tasks maxActive: the cap holds for calls arriving together', () => {
@@ -74,10 +79,18 @@ describe('tasks maxActive: the cap holds for calls arriving together', () => {
 describe('tasks maxActive over stdio (real process)', () => {
   it('200 pipelined calls with maxActive 50 make exactly 50 tasks; the rest are answered directly', async () => {
     const cwd = tempDir('tw-tasks-max-');
-    writeFileSync(join(cwd, 'toolwright.config.json'), JSON.stringify({ tools: [gatedTools], server: { audit: false, limits: { maxInFlight: 512, maxQueued: 512 }, tasks: { maxActive: 50 } } }));
+    writeFileSync(
+      join(cwd, 'toolwright.config.json'),
+      JSON.stringify({ tools: [gatedTools], server: { audit: false, limits: { maxInFlight: 512, maxQueued: 512 }, tasks: { maxActive: 50 } } }),
+    );
     const serve = startStdioServe(['--config', 'toolwright.config.json'], { cwd, env: { TOOLWRIGHT_AUDIT_DIR: '' } });
     const lines = Array.from({ length: 200 }, (_, i) =>
-      JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'gated', arguments: { label: `c${i}` }, _meta: modernMeta(WITH_TASKS) } }),
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: i + 1,
+        method: 'tools/call',
+        params: { name: 'gated', arguments: { label: `c${i}` }, _meta: modernMeta(WITH_TASKS) },
+      }),
     );
     // One write: the calls arrive together, as a pipelining client sends them.
     serve.child.stdin.write(`${lines.join('\n')}\n`);

@@ -11,10 +11,7 @@ const EXT = TASKS_EXTENSION;
 const withTasks = WITH_TASKS_AND_ELICITATION;
 
 function tools() {
-  return [
-    askNameTaskTool(),
-    defineTool({ name: 'quick', description: 'd', inputSchema: { type: 'object' }, task: 'always', handler: () => 'quick' }),
-  ];
+  return [askNameTaskTool(), defineTool({ name: 'quick', description: 'd', inputSchema: { type: 'object' }, task: 'always', handler: () => 'quick' })];
 }
 
 const server = (dir: string) => new ToolServer({ tools: tools(), audit: false, tasks: { store: join(dir, 'tasks.db'), pollIntervalMs: 20 } });
@@ -23,14 +20,26 @@ describe('notifications/tasks on subscriptions/listen (SEP-2663 "Task Status Not
   it('the acknowledgment lists the ids agreed to; the current state follows, then each status change as a full DetailedTask', async () => {
     const w = wire(server(tempDir('tw-task-notes-')));
     const created = (await w.modern('tools/call', { name: 'ask', arguments: {} }, withTasks)).result;
-    await expect.poll(async () => (await w.modern('tasks/get', { taskId: created.taskId }, withTasks)).result.status, { timeout: 5_000 }).toBe('input_required');
-    w.send({ jsonrpc: '2.0', id: 'listen-1', method: 'subscriptions/listen', params: { notifications: { taskIds: [created.taskId, 'no-such-task'], toolsListChanged: true }, _meta: modernMeta(withTasks) } });
+    await expect
+      .poll(async () => (await w.modern('tasks/get', { taskId: created.taskId }, withTasks)).result.status, { timeout: 5_000 })
+      .toBe('input_required');
+    w.send({
+      jsonrpc: '2.0',
+      id: 'listen-1',
+      method: 'subscriptions/listen',
+      params: { notifications: { taskIds: [created.taskId, 'no-such-task'], toolsListChanged: true }, _meta: modernMeta(withTasks) },
+    });
     const notes = () => w.written.filter((m) => m.method === 'notifications/tasks');
     await expect.poll(() => notes().length, { timeout: 5_000 }).toBe(1);
     const ack = w.written.find((m) => m.method === 'notifications/subscriptions/acknowledged')!;
     expect(ack.params.notifications).toEqual({ toolsListChanged: true, taskIds: [created.taskId] });
     expect(w.written.indexOf(ack)).toBeLessThan(w.written.indexOf(notes()[0]));
-    expect(notes()[0].params).toMatchObject({ _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen-1' }, taskId: created.taskId, status: 'input_required', inputRequests: { name: { method: 'elicitation/create' } } });
+    expect(notes()[0].params).toMatchObject({
+      _meta: { 'io.modelcontextprotocol/subscriptionId': 'listen-1' },
+      taskId: created.taskId,
+      status: 'input_required',
+      inputRequests: { name: { method: 'elicitation/create' } },
+    });
 
     await w.modern('tasks/update', { taskId: created.taskId, inputResponses: { name: { action: 'accept', content: { name: 'Ada' } } } }, withTasks);
     await expect.poll(() => notes().at(-1)?.params.status, { timeout: 5_000 }).toBe('completed');
@@ -45,12 +54,17 @@ describe('notifications/tasks on subscriptions/listen (SEP-2663 "Task Status Not
     expect(refused.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { [EXT]: {} } } } });
     const bad = await w.request('subscriptions/listen', { notifications: { taskIds: 'x' }, _meta: modernMeta(withTasks) });
     expect(bad.error.code).toBe(-32602);
-    const many = await w.request('subscriptions/listen', { notifications: { taskIds: Array.from({ length: 101 }, (_, i) => `t${i}`) }, _meta: modernMeta(withTasks) });
+    const many = await w.request('subscriptions/listen', {
+      notifications: { taskIds: Array.from({ length: 101 }, (_, i) => `t${i}`) },
+      _meta: modernMeta(withTasks),
+    });
     expect(many.error.code).toBe(-32602);
   });
 
   it("over HTTP, another principal's task is left out of the acknowledgment and never notified", async () => {
-    const http = await startHttp(server(tempDir('tw-task-notes-')), { authenticate: (req) => (typeof req.headers['x-user'] === 'string' ? req.headers['x-user'] : undefined) });
+    const http = await startHttp(server(tempDir('tw-task-notes-')), {
+      authenticate: (req) => (typeof req.headers['x-user'] === 'string' ? req.headers['x-user'] : undefined),
+    });
     try {
       const created = await (await http.modern('tools/call', { name: 'quick', arguments: {} }, { 'x-user': 'alice' }, withTasks)).json();
       const taskId = created.result.taskId as string;

@@ -16,7 +16,9 @@ describe('tasks across a server restart (SQLite store, real process, SIGKILL)', 
     const first = await startHttpServe(['--config', 'toolwright.config.json'], { cwd, env: { TOOLWRIGHT_AUDIT_DIR: '' } });
     const quick = (await rpc(first.url, 'tools/call', { name: 'quick', arguments: {} }, 'quick')).result;
     expect(quick.resultType).toBe('task');
-    await expect.poll(async () => (await rpc(first.url, 'tasks/get', { taskId: quick.taskId }, quick.taskId)).result.status, { timeout: 10_000 }).toBe('completed');
+    await expect
+      .poll(async () => (await rpc(first.url, 'tasks/get', { taskId: quick.taskId }, quick.taskId)).result.status, { timeout: 10_000 })
+      .toBe('completed');
     const forever = (await rpc(first.url, 'tools/call', { name: 'forever', arguments: {} }, 'forever')).result;
     await expect.poll(first.stderr, { timeout: 10_000 }).toMatch(/forever started/);
     expect((await rpc(first.url, 'tasks/get', { taskId: forever.taskId }, forever.taskId)).result.status).toBe('working');
@@ -28,7 +30,9 @@ describe('tasks across a server restart (SQLite store, real process, SIGKILL)', 
     const kept = (await rpc(second.url, 'tasks/get', { taskId: quick.taskId }, quick.taskId)).result;
     expect(kept).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: 'quick result' }] } });
     // Failed by the second server at start-up or on a lease tick, whichever comes after the lease ran out.
-    await expect.poll(async () => (await rpc(second.url, 'tasks/get', { taskId: forever.taskId }, forever.taskId)).result.status, { timeout: 15_000, interval: 100 }).toBe('failed');
+    await expect
+      .poll(async () => (await rpc(second.url, 'tasks/get', { taskId: forever.taskId }, forever.taskId)).result.status, { timeout: 15_000, interval: 100 })
+      .toBe('failed');
     const lost = (await rpc(second.url, 'tasks/get', { taskId: forever.taskId }, forever.taskId)).result;
     expect(lost.error).toMatchObject({ code: -32603, message: expect.stringMatching(/restarted/) });
     expect(lost).not.toHaveProperty('result');

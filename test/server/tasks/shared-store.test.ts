@@ -17,7 +17,7 @@ const serve = (cwd: string) => startHttpServe(['--config', 'toolwright.config.js
 const status = async (url: string, taskId: string) => (await rpc(url, 'tasks/get', { taskId }, taskId)).result;
 
 describe('two servers sharing one task store (real processes)', () => {
-  it("a task running on the first stays working when a second server starts and uses the store, and completes", async () => {
+  it('a task running on the first stays working when a second server starts and uses the store, and completes', async () => {
     const cwd = tempDir('tw-tasks-shared-');
     config(cwd);
     const first = await serve(cwd);
@@ -66,7 +66,7 @@ describe('two servers sharing one task store (real processes)', () => {
     await expect.poll(async () => (await status(survivor.url, kept.taskId)).status, { timeout: 10_000 }).toBe('completed');
   }, 60_000);
 
-  it("a server stopped gracefully (SIGTERM) leaves no task unfinished: the other reads the outcome at once, without waiting for the lease", async () => {
+  it('a server stopped gracefully (SIGTERM) leaves no task unfinished: the other reads the outcome at once, without waiting for the lease', async () => {
     const cwd = tempDir('tw-tasks-shared-');
     config(cwd, {}, { shutdownGraceMs: 100 });
     const [stopping, other] = await Promise.all([serve(cwd), serve(cwd)]);

@@ -40,7 +40,8 @@ describe('SqliteTaskStore: instance identity and lease', () => {
     await a.create(task('t1'));
     await a.create(task('t2', 'completed'));
     const raw = new Database(file, { readonly: true });
-    const lease = (id: string) => (raw.prepare('SELECT lease_expires_at AS l, instance_id AS i FROM tasks WHERE task_id = ?').get(id) as { l: number | null; i: string });
+    const lease = (id: string) =>
+      raw.prepare('SELECT lease_expires_at AS l, instance_id AS i FROM tasks WHERE task_id = ?').get(id) as { l: number | null; i: string };
     const first = lease('t1');
     expect(first.i).toBe(a.instanceId);
     expect(lease('t2').l).toBeNull();
@@ -69,7 +70,11 @@ describe('SqliteTaskStore: instance identity and lease', () => {
       created_at INTEGER NOT NULL, last_updated_at INTEGER NOT NULL, ttl_ms INTEGER, expires_at INTEGER, poll_interval_ms INTEGER NOT NULL,
       input_requests TEXT, result TEXT, error TEXT) WITHOUT ROWID`);
     const now = Date.now();
-    old.prepare(`INSERT INTO tasks (task_id, owner, tool, status, created_at, last_updated_at, ttl_ms, expires_at, poll_interval_ms) VALUES (?, '', 'x', 'working', ?, ?, NULL, NULL, 10)`).run('old', now, now);
+    old
+      .prepare(
+        `INSERT INTO tasks (task_id, owner, tool, status, created_at, last_updated_at, ttl_ms, expires_at, poll_interval_ms) VALUES (?, '', 'x', 'working', ?, ?, NULL, NULL, 10)`,
+      )
+      .run('old', now, now);
     old.pragma('user_version = 1');
     old.close();
     const store = new SqliteTaskStore(file);

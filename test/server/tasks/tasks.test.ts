@@ -25,7 +25,13 @@ function tools() {
         return `slept ${ms ?? 50}`;
       },
     }),
-    defineTool({ name: 'strict', description: 'd', inputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] }, task: 'required', handler: ({ n }) => `n=${n}` }),
+    defineTool({
+      name: 'strict',
+      description: 'd',
+      inputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
+      task: 'required',
+      handler: ({ n }) => `n=${n}`,
+    }),
     defineTool({
       name: 'maybe',
       description: 'd',
@@ -63,7 +69,10 @@ describe('tasks extension (SEP-2663), modern tools/call', () => {
     for (const absent of ['result', 'error', 'inputRequests', 'requestState', 'ttl', 'pollInterval', 'task']) expect(created).not.toHaveProperty(absent);
     const first = (await w.modern('tasks/get', { taskId: created.taskId }, withTasks)).result;
     expect(first).toMatchObject({ resultType: 'complete', taskId: created.taskId, status: 'working' });
-    const done = await until(async () => (await w.modern('tasks/get', { taskId: created.taskId }, withTasks)).result, (r) => r.status === 'completed');
+    const done = await until(
+      async () => (await w.modern('tasks/get', { taskId: created.taskId }, withTasks)).result,
+      (r) => r.status === 'completed',
+    );
     expect(done.result.content).toEqual([{ type: 'text', text: 'slept 50' }]);
   });
 
@@ -95,26 +104,39 @@ describe('tasks extension (SEP-2663), modern tools/call', () => {
     expect(fast).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'after 1' }] });
     const slow = (await w.modern('tools/call', { name: 'maybe', arguments: { ms: 400 } }, withTasks)).result;
     expect(slow.resultType).toBe('task');
-    const done = await until(async () => (await w.modern('tasks/get', { taskId: slow.taskId }, withTasks)).result, (r) => r.status === 'completed');
+    const done = await until(
+      async () => (await w.modern('tasks/get', { taskId: slow.taskId }, withTasks)).result,
+      (r) => r.status === 'completed',
+    );
     expect(done.result.content[0].text).toBe('after 400');
   });
 
   it('the work runs through the pipeline: invalid arguments complete the task with an isError result', async () => {
     const w = wire(server(tempDir('tw-tasks-')));
     const created = (await w.modern('tools/call', { name: 'strict', arguments: { n: 'x' } }, withTasks)).result;
-    const done = await until(async () => (await w.modern('tasks/get', { taskId: created.taskId }, withTasks)).result, (r) => r.status === 'completed');
+    const done = await until(
+      async () => (await w.modern('tasks/get', { taskId: created.taskId }, withTasks)).result,
+      (r) => r.status === 'completed',
+    );
     expect(done.result.isError).toBe(true);
   });
 
   it('input asked inside a task: input_required with inputRequests, answered by tasks/update (empty ack), then completed', async () => {
     const w = wire(server(tempDir('tw-tasks-')));
     const { taskId } = (await w.modern('tools/call', { name: 'ask', arguments: {} }, withTasks)).result;
-    const waiting = await until(async () => (await w.modern('tasks/get', { taskId }, withTasks)).result, (r) => r.status === 'input_required');
+    const waiting = await until(
+      async () => (await w.modern('tasks/get', { taskId }, withTasks)).result,
+      (r) => r.status === 'input_required',
+    );
     expect(waiting.inputRequests.name).toMatchObject({ method: 'elicitation/create', params: { message: 'Your name?' } });
     expect(waiting).not.toHaveProperty('requestState');
-    const ack = (await w.modern('tasks/update', { taskId, inputResponses: { nope: {}, name: { action: 'accept', content: { name: 'Ada' } } } }, withTasks)).result;
+    const ack = (await w.modern('tasks/update', { taskId, inputResponses: { nope: {}, name: { action: 'accept', content: { name: 'Ada' } } } }, withTasks))
+      .result;
     expect(Object.keys(ack).sort()).toEqual(['_meta', 'resultType']);
-    const done = await until(async () => (await w.modern('tasks/get', { taskId }, withTasks)).result, (r) => r.status === 'completed');
+    const done = await until(
+      async () => (await w.modern('tasks/get', { taskId }, withTasks)).result,
+      (r) => r.status === 'completed',
+    );
     expect(done.result.content[0].text).toBe('Hello, Ada');
     expect((await w.modern('tasks/update', { taskId, inputResponses: 'x' }, withTasks)).error.code).toBe(-32602);
   });
@@ -163,12 +185,22 @@ describe('tasks over HTTP with two principals', () => {
       expect((await get('alice')).result.taskId).toBe(taskId);
       for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
         const other = await get('mallory', method);
-        const never = await (await http.modern(method, { taskId: 'f3a1e2d4-0000-4000-8000-000000000000', inputResponses: {} }, { ...as('mallory'), 'mcp-name': 'f3a1e2d4-0000-4000-8000-000000000000' }, withTasks)).json();
+        const never = await (
+          await http.modern(
+            method,
+            { taskId: 'f3a1e2d4-0000-4000-8000-000000000000', inputResponses: {} },
+            { ...as('mallory'), 'mcp-name': 'f3a1e2d4-0000-4000-8000-000000000000' },
+            withTasks,
+          )
+        ).json();
         expect(other.error).toEqual(never.error);
         expect(other.error.code).toBe(-32602);
       }
       // Mallory's cancel did nothing: alice's task still completes.
-      await until(async () => (await get('alice')).result, (r) => r.status === 'completed');
+      await until(
+        async () => (await get('alice')).result,
+        (r) => r.status === 'completed',
+      );
       // tasks/get needs Mcp-Name mirroring taskId (SEP-2663 "Routing Headers").
       const mismatch = await http.modern('tasks/get', { taskId }, { ...as('alice'), 'mcp-name': 'other' }, withTasks);
       expect(mismatch.status).toBe(400);

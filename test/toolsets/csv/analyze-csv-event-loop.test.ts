@@ -58,8 +58,15 @@ describe('analyze_csv and the event loop', () => {
       const controller = new AbortController();
       let read = 0;
       const run = analyze(handle, {
-        display: 'rows.csv', size: 1, operations: new Set(['describe']), delimiter: ',', hasHeader: true,
-        maxDistinct: 1000, maxColumns: 10, maxRecordBytes: 1 << 20, signal: controller.signal,
+        display: 'rows.csv',
+        size: 1,
+        operations: new Set(['describe']),
+        delimiter: ',',
+        hasHeader: true,
+        maxDistinct: 1000,
+        maxColumns: 10,
+        maxRecordBytes: 1 << 20,
+        signal: controller.signal,
         progress: (bytes) => {
           read = bytes;
         },

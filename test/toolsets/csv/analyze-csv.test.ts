@@ -106,7 +106,9 @@ describe('analyze_csv', () => {
   it('refuses unknown columns, listing the real ones, and malformed CSV, pointing at the line', async () => {
     const unknown = await ws.call('analyze_csv', { path: 'sales.csv', operations: ['sum'], columns: ['price', 9] });
     expect(unknown.isError).toBe(true);
-    expect(textOf(unknown)).toBe('No column "price", #9 in "sales.csv". Its 3 column(s): "region", "amount", "units". Columns are named by the header, or by 1-based position.');
+    expect(textOf(unknown)).toBe(
+      'No column "price", #9 in "sales.csv". Its 3 column(s): "region", "amount", "units". Columns are named by the header, or by 1-based position.',
+    );
     const broken = await ws.call('analyze_csv', { path: 'broken.csv', operations: ['count'] });
     expect(broken.isError).toBe(true);
     expect(textOf(broken)).toMatch(/"broken\.csv" is not valid CSV with delimiter ",": .*line/i);
@@ -121,7 +123,11 @@ describe('analyze_csv', () => {
 
   it('streams a 200k-row file, reporting progress by bytes', async () => {
     const size = (await fs.stat(ws.file('large.csv'))).size;
-    const r = await ws.call('analyze_csv', { path: 'large.csv', operations: ['sum', 'count', 'min', 'max'], columns: ['value', 'id'] }, { meta: { progressToken: 'csv-1' } });
+    const r = await ws.call(
+      'analyze_csv',
+      { path: 'large.csv', operations: ['sum', 'count', 'min', 'max'], columns: ['value', 'id'] },
+      { meta: { progressToken: 'csv-1' } },
+    );
     expect(r.structuredContent.rows).toBe(LARGE_ROWS);
     expect(r.structuredContent.bytes).toBe(size);
     expect(col(r, 'id')).toMatchObject({ count: LARGE_ROWS, sum: (LARGE_ROWS * (LARGE_ROWS + 1)) / 2, min: 1, max: LARGE_ROWS });
@@ -147,8 +153,16 @@ describe('analyze_csv', () => {
       const controller = new AbortController();
       controller.abort(new Error('cancelled by the client'));
       const run = analyze(handle, {
-        display: 'large.csv', size: 1, operations: new Set(['sum']), delimiter: ',', hasHeader: true,
-        maxDistinct: 10, maxColumns: 10, maxRecordBytes: 1 << 20, signal: controller.signal, progress: () => {},
+        display: 'large.csv',
+        size: 1,
+        operations: new Set(['sum']),
+        delimiter: ',',
+        hasHeader: true,
+        maxDistinct: 10,
+        maxColumns: 10,
+        maxRecordBytes: 1 << 20,
+        signal: controller.signal,
+        progress: () => {},
       });
       await expect(run).rejects.toThrow();
     } finally {
@@ -158,7 +172,14 @@ describe('analyze_csv', () => {
 });
 
 describe('parseNumber', () => {
-  it.each([['12', 12], [' -3.5 ', -3.5], ['+4', 4], ['.5', 0.5], ['1e3', 1000], ['2.', 2]])('reads %j as %d', (cell, n) => {
+  it.each([
+    ['12', 12],
+    [' -3.5 ', -3.5],
+    ['+4', 4],
+    ['.5', 0.5],
+    ['1e3', 1000],
+    ['2.', 2],
+  ])('reads %j as %d', (cell, n) => {
     expect(parseNumber(cell)).toBe(n);
   });
 

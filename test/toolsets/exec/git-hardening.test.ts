@@ -1,5 +1,17 @@
 import { execFileSync } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { delimiter, join } from 'node:path';
@@ -89,7 +101,15 @@ function options(): ExecToolsetOptions {
   return {
     root,
     commands: { git: { path: GIT!, args: ['.*'], description: 'git, any arguments' } },
-    env: { set: { PATH: process.env.PATH ?? '/usr/bin:/bin', GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@example.com' } },
+    env: {
+      set: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        GIT_AUTHOR_NAME: 'T',
+        GIT_AUTHOR_EMAIL: 't@example.com',
+        GIT_COMMITTER_NAME: 'T',
+        GIT_COMMITTER_EMAIL: 't@example.com',
+      },
+    },
   };
 }
 
@@ -199,8 +219,10 @@ describe.skipIf(!GIT)('exec: git runs hardened against the repository it works i
       try {
         const result = await execServer(options()).call({ command: 'git', args, cwd: 'drivers' });
         expect(result.isError).toBe(true);
-        expect(result.content[0].text).toContain(`sets "${key.replace(/^([^.]+)\.(?:(.+)\.)?([^.]+)$/, (_m, s: string, sub: string | undefined, v: string) => `${s.toLowerCase()}.${sub === undefined ? '' : `${sub}.`}${v.toLowerCase()}`)}"`);
-        expect(result.content[0].text).toContain('never lets a repository\'s configuration run programs');
+        expect(result.content[0].text).toContain(
+          `sets "${key.replace(/^([^.]+)\.(?:(.+)\.)?([^.]+)$/, (_m, s: string, sub: string | undefined, v: string) => `${s.toLowerCase()}.${sub === undefined ? '' : `${sub}.`}${v.toLowerCase()}`)}"`,
+        );
+        expect(result.content[0].text).toContain("never lets a repository's configuration run programs");
         expect(planted()).toEqual([]);
       } finally {
         git(dir, 'config', '--unset-all', key);
@@ -300,7 +322,7 @@ describe.skipIf(!GIT)('exec: git runs hardened against the repository it works i
       expect(alternates.content[0].text).toContain('object alternates lies outside the working root');
     });
 
-    it('never runs a program from a submodule\'s own configuration', async () => {
+    it("never runs a program from a submodule's own configuration", async () => {
       const inner = repo(join(base.dir, 'inner'));
       git(inner, 'checkout', '-q', '--', 'a.txt');
       const outer = repo(join(root, 'super'));

@@ -22,7 +22,16 @@ const READ_ONLY = ['read_file', 'list_directory', 'search_files', 'file_info', '
 
 describe('fs and csv tool definitions', () => {
   it('registers every tool with a verb-first snake_case name', () => {
-    expect(tools.map((t) => t.name).sort()).toEqual(['analyze_csv', 'delete_file', 'file_info', 'list_directory', 'move_file', 'read_file', 'search_files', 'write_file']);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'analyze_csv',
+      'delete_file',
+      'file_info',
+      'list_directory',
+      'move_file',
+      'read_file',
+      'search_files',
+      'write_file',
+    ]);
   });
 
   it('describes what, when and side effects, and closes every input schema', () => {

@@ -16,7 +16,11 @@ beforeEach(async () => {
 
 afterEach(() => ws.cleanup());
 
-const exists = (rel: string) => fs.access(ws.file(rel)).then(() => true, () => false);
+const exists = (rel: string) =>
+  fs.access(ws.file(rel)).then(
+    () => true,
+    () => false,
+  );
 
 describe('delete_file, modern era', () => {
   it('deletes a small file without asking', async () => {
@@ -36,10 +40,14 @@ describe('delete_file, modern era', () => {
     expect(JSON.stringify(first)).not.toContain(ws.base);
     expect(await exists('docs/a.md')).toBe(true);
 
-    const yes = await ws.call('delete_file', { path: 'docs', recursive: true }, {
-      capabilities: ELICIT,
-      params: { requestState: first.requestState, inputResponses: { [key]: { action: 'accept', content: { confirm: true } } } },
-    });
+    const yes = await ws.call(
+      'delete_file',
+      { path: 'docs', recursive: true },
+      {
+        capabilities: ELICIT,
+        params: { requestState: first.requestState, inputResponses: { [key]: { action: 'accept', content: { confirm: true } } } },
+      },
+    );
     expect(yes.isError).toBeUndefined();
     expect(textOf(yes)).toMatch(/^Deleted the directory "docs"/);
     expect(await exists('docs')).toBe(false);
@@ -52,10 +60,14 @@ describe('delete_file, modern era', () => {
   ])('keeps the directory when the user %s', async (_label, answer) => {
     const first = await ws.call('delete_file', { path: 'docs', recursive: true }, { capabilities: ELICIT });
     const key = Object.keys(first.inputRequests)[0];
-    const r = await ws.call('delete_file', { path: 'docs', recursive: true }, {
-      capabilities: ELICIT,
-      params: { requestState: first.requestState, inputResponses: { [key]: answer } },
-    });
+    const r = await ws.call(
+      'delete_file',
+      { path: 'docs', recursive: true },
+      {
+        capabilities: ELICIT,
+        params: { requestState: first.requestState, inputResponses: { [key]: answer } },
+      },
+    );
     expect(r.isError).toBe(true);
     expect(textOf(r)).toBe('The user did not confirm deleting "docs"; nothing was deleted. Do not retry unless the user asks for it.');
     expect(await exists('docs/sub/b.md')).toBe(true);
@@ -64,7 +76,9 @@ describe('delete_file, modern era', () => {
   it('asks for a file over the size threshold', async () => {
     const first = await ws.call('delete_file', { path: 'large.bin' }, { capabilities: ELICIT });
     expect(first.resultType).toBe('input_required');
-    expect(Object.values(first.inputRequests as Record<string, { params: { message: string } }>)[0].params.message).toBe('Delete the file "large.bin" (500 bytes)? This cannot be undone.');
+    expect(Object.values(first.inputRequests as Record<string, { params: { message: string } }>)[0].params.message).toBe(
+      'Delete the file "large.bin" (500 bytes)? This cannot be undone.',
+    );
     expect(await exists('large.bin')).toBe(true);
   });
 
@@ -82,10 +96,14 @@ describe('delete_file, modern era', () => {
     const first = await ws.call('delete_file', { path: 'docs', recursive: true }, { capabilities: ELICIT });
     const key = Object.keys(first.inputRequests)[0];
     await ws.write('docs/new-and-important.md', 'keep me');
-    const r = await ws.call('delete_file', { path: 'docs', recursive: true }, {
-      capabilities: ELICIT,
-      params: { requestState: first.requestState, inputResponses: { [key]: { action: 'accept', content: { confirm: true } } } },
-    });
+    const r = await ws.call(
+      'delete_file',
+      { path: 'docs', recursive: true },
+      {
+        capabilities: ELICIT,
+        params: { requestState: first.requestState, inputResponses: { [key]: { action: 'accept', content: { confirm: true } } } },
+      },
+    );
     expect(r.resultType).toBe('input_required');
     expect(Object.keys(r.inputRequests)[0]).not.toBe(key);
     expect(await exists('docs/new-and-important.md')).toBe(true);
@@ -113,10 +131,14 @@ describe('delete_file, modern era', () => {
     await fs.symlink('../a.md', ws.file('docs/sub/to-inside'));
     const first = await ws.call('delete_file', { path: 'docs', recursive: true }, { capabilities: ELICIT });
     const key = Object.keys(first.inputRequests)[0];
-    const yes = await ws.call('delete_file', { path: 'docs', recursive: true }, {
-      capabilities: ELICIT,
-      params: { requestState: first.requestState, inputResponses: { [key]: { action: 'accept', content: { confirm: true } } } },
-    });
+    const yes = await ws.call(
+      'delete_file',
+      { path: 'docs', recursive: true },
+      {
+        capabilities: ELICIT,
+        params: { requestState: first.requestState, inputResponses: { [key]: { action: 'accept', content: { confirm: true } } } },
+      },
+    );
     expect(textOf(yes)).toMatch(/^Deleted the directory "docs"/);
     expect(await exists('docs')).toBe(false);
     expect(await fs.readdir(ws.outside)).toEqual(['secret.txt']);

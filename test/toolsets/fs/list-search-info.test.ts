@@ -23,7 +23,10 @@ describe('list_directory', () => {
     const r = await ws.call('list_directory', {});
     const entries = r.structuredContent.entries as Array<Record<string, unknown>>;
     expect(entries.map((e) => [e.path, e.type])).toEqual([
-      ['README.md', 'file'], ['data', 'directory'], ['outside-link', 'symlink'], ['src', 'directory'],
+      ['README.md', 'file'],
+      ['data', 'directory'],
+      ['outside-link', 'symlink'],
+      ['src', 'directory'],
     ]);
     expect(entries[0].size).toBe(27);
     expect(typeof entries[0].modified).toBe('string');
@@ -106,7 +109,13 @@ describe('walk', () => {
     const { walk } = await import('../../../src/toolsets/fs/walk.js');
     const controller = new AbortController();
     controller.abort(new Error('cancelled'));
-    const entries = walk(ws.sandbox, ws.root, '.', { maxDepth: 5, maxPerDirectory: 100, signal: controller.signal }, { denied: 0, truncatedDirectories: 0, unreadable: 0 });
+    const entries = walk(
+      ws.sandbox,
+      ws.root,
+      '.',
+      { maxDepth: 5, maxPerDirectory: 100, signal: controller.signal },
+      { denied: 0, truncatedDirectories: 0, unreadable: 0 },
+    );
     await expect(entries.next()).rejects.toThrow('cancelled');
   });
 });

@@ -38,12 +38,16 @@ describe('fs roots as resources (read-only, the fs sandbox)', () => {
     expect((await w.modern('resources/list')).result.resources).toEqual([
       expect.objectContaining({ uri: 'toolwright-fs:///', name: 'workspace', mimeType: 'application/json' }),
     ]);
-    expect((await w.modern('resources/templates/list')).result.resourceTemplates).toEqual([expect.objectContaining({ uriTemplate: 'toolwright-fs:///{+path}', name: 'files' })]);
+    expect((await w.modern('resources/templates/list')).result.resourceTemplates).toEqual([
+      expect.objectContaining({ uriTemplate: 'toolwright-fs:///{+path}', name: 'files' }),
+    ]);
   });
 
   it('reads text as text, an image as a blob, and a directory as its entries', async () => {
     const { w } = await setup();
-    expect((await read(w, 'toolwright-fs:///notes/todo.md')).result.contents).toEqual([{ uri: 'toolwright-fs:///notes/todo.md', mimeType: 'text/markdown', text: '# Todo\n- write tests\n' }]);
+    expect((await read(w, 'toolwright-fs:///notes/todo.md')).result.contents).toEqual([
+      { uri: 'toolwright-fs:///notes/todo.md', mimeType: 'text/markdown', text: '# Todo\n- write tests\n' },
+    ]);
     expect((await read(w, 'toolwright-fs:///pixel.png')).result.contents[0]).toMatchObject({ mimeType: 'image/png', blob: PNG.toString('base64') });
     const root = JSON.parse((await read(w, 'toolwright-fs:///')).result.contents[0].text);
     // .env is denied and escape.txt is a link: neither is listed.
@@ -54,7 +58,13 @@ describe('fs roots as resources (read-only, the fs sandbox)', () => {
   it('refuses what the sandbox refuses: denied names, links out of the root, traversal, files over the read cap', async () => {
     const { dir, w } = await setup();
     writeFileSync(join(dir, 'workspace', 'big.txt'), 'x'.repeat(2048));
-    for (const uri of ['toolwright-fs:///.env', 'toolwright-fs:///escape.txt', 'toolwright-fs:///notes/../../outside.txt', 'toolwright-fs:///big.txt', `toolwright-fs:///${encodeURIComponent(dir)}/outside.txt`]) {
+    for (const uri of [
+      'toolwright-fs:///.env',
+      'toolwright-fs:///escape.txt',
+      'toolwright-fs:///notes/../../outside.txt',
+      'toolwright-fs:///big.txt',
+      `toolwright-fs:///${encodeURIComponent(dir)}/outside.txt`,
+    ]) {
       const res = await read(w, uri);
       expect(res.error?.code, uri).toBe(-32602);
       expect(JSON.stringify(res)).not.toContain(dir); // no absolute path reaches the client
@@ -65,12 +75,17 @@ describe('fs roots as resources (read-only, the fs sandbox)', () => {
 
   it('answers a file that does not exist with Resource not found', async () => {
     const { w } = await setup();
-    expect((await read(w, 'toolwright-fs:///notes/nope.md')).error).toEqual({ code: -32602, message: 'Resource not found', data: { uri: 'toolwright-fs:///notes/nope.md' } });
+    expect((await read(w, 'toolwright-fs:///notes/nope.md')).error).toEqual({
+      code: -32602,
+      message: 'Resource not found',
+      data: { uri: 'toolwright-fs:///notes/nope.md' },
+    });
   });
 
   it('completes paths from the directory typed so far, leaving denied names out', async () => {
     const { w } = await setup();
-    const complete = (value: string) => w.modern('completion/complete', { ref: { type: 'ref/resource', uri: 'toolwright-fs:///{+path}' }, argument: { name: 'path', value } });
+    const complete = (value: string) =>
+      w.modern('completion/complete', { ref: { type: 'ref/resource', uri: 'toolwright-fs:///{+path}' }, argument: { name: 'path', value } });
     expect((await complete('no')).result.completion.values).toEqual(['notes/']);
     expect((await complete('notes/t')).result.completion.values).toEqual(['notes/todo.md']);
     expect((await complete('.e')).result.completion.values).toEqual([]);
@@ -80,7 +95,14 @@ describe('fs roots as resources (read-only, the fs sandbox)', () => {
   it('with several roots, paths start with the root name; with listFiles, every file is listed', async () => {
     const { w } = await setup({ roots: 2, listFiles: true });
     const uris = (await w.modern('resources/list')).result.resources.map((r: any) => r.uri);
-    expect(uris).toEqual(expect.arrayContaining(['toolwright-fs:///workspace', 'toolwright-fs:///docs', 'toolwright-fs:///docs/guide.md', 'toolwright-fs:///workspace/notes/todo.md']));
+    expect(uris).toEqual(
+      expect.arrayContaining([
+        'toolwright-fs:///workspace',
+        'toolwright-fs:///docs',
+        'toolwright-fs:///docs/guide.md',
+        'toolwright-fs:///workspace/notes/todo.md',
+      ]),
+    );
     expect(uris).not.toContain('toolwright-fs:///workspace/.env');
     expect((await read(w, 'toolwright-fs:///docs/guide.md')).result.contents[0].text).toBe('Guide');
     expect(JSON.parse((await read(w, 'toolwright-fs:///')).result.contents[0].text).entries.map((e: any) => e.name)).toEqual(['workspace', 'docs']);

@@ -25,7 +25,9 @@ beforeAll(async () => {
   // One line of a million `a`, and one that ends with the needle below: String#includes takes ~0.4 s on each.
   await ws.write('long/one.txt', 'a'.repeat(1_000_000));
   await ws.write('long/two.txt', `${'a'.repeat(1_000_000)}${HOSTILE_NEEDLE}\nend\n`);
-  await Promise.all(Array.from({ length: FLAT_FILES }, (_, i) => ws.write(`flat/f${String(i).padStart(5, '0')}.txt`, `line one\nline two has the needle ${i}\n`)));
+  await Promise.all(
+    Array.from({ length: FLAT_FILES }, (_, i) => ws.write(`flat/f${String(i).padStart(5, '0')}.txt`, `line one\nline two has the needle ${i}\n`)),
+  );
 }, 60_000);
 
 afterAll(() => ws.cleanup());
@@ -118,7 +120,10 @@ describe('search_files on a large tree', () => {
       timeoutMs: 30,
       handler: (args: any, ctx: any) => {
         const run = Promise.resolve(tool.handler(args, ctx));
-        ended = run.then(() => 'finished', (err: Error) => `stopped: ${err.message}`);
+        ended = run.then(
+          () => 'finished',
+          (err: Error) => `stopped: ${err.message}`,
+        );
         return run;
       },
     };

@@ -17,7 +17,10 @@ let child: ChildProcessWithoutNullStreams | undefined;
 afterEach(() => killAndReap(child));
 
 function serve(cwd: string) {
-  child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), main, 'serve', '--stdio'], { cwd, env: { ...process.env, TOOLWRIGHT_LOG_LEVEL: 'warn' } });
+  child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), main, 'serve', '--stdio'], {
+    cwd,
+    env: { ...process.env, TOOLWRIGHT_LOG_LEVEL: 'warn' },
+  });
   const replies = new Map<unknown, Record<string, any>>();
   const waiters: Array<() => void> = [];
   let buffer = '';

@@ -4,7 +4,7 @@ import { SubstringScan } from '../../../src/toolsets/fs/substring-search.js';
 describe('SubstringScan', () => {
   it('agrees with String#includes, whole and fed in pieces (3,000 random cases)', () => {
     let seed = 18;
-    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648);
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
     const word = (max: number) => Array.from({ length: Math.floor(random() * max) }, () => 'ab😀'[Math.floor(random() * 4)] ?? 'a').join('');
     for (let n = 0; n < 3_000; n++) {
       const needle = word(6) || 'a';

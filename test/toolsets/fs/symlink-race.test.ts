@@ -69,9 +69,15 @@ describe.skipIf(!linux)('a directory swapped for a symlink to the outside, while
   it('never returns an outside byte and never creates, changes or removes an outside entry', async () => {
     const sandbox = PathSandbox.create({ roots: [root] });
     // Thousands of calls a second: no rate limit, no audit trail.
-    const server = new ToolServer({ logger: memoryLogger().logger, audit: false, limits: { rateLimit: false }, tools: [...fsTools({ sandbox }), ...csvTools({ sandbox })] });
+    const server = new ToolServer({
+      logger: memoryLogger().logger,
+      audit: false,
+      limits: { rateLimit: false },
+      tools: [...fsTools({ sandbox }), ...csvTools({ sandbox })],
+    });
     const w = wire(server);
-    const call = async (name: string, args: Record<string, unknown>) => (await w.modern('tools/call', { name, arguments: args })).result as Record<string, unknown>;
+    const call = async (name: string, args: Record<string, unknown>) =>
+      (await w.modern('tools/call', { name, arguments: args })).result as Record<string, unknown>;
     const before = await snapshot(path.dirname(outsideD));
     const openFds = async () => (await fs.readdir('/proc/self/fd')).length;
     await call('list_directory', { path: 'd' }); // warms up whatever the process opens once
@@ -79,7 +85,9 @@ describe.skipIf(!linux)('a directory swapped for a symlink to the outside, while
 
     swapper = await startSwapper(root, 'd', outsideD, { swaps: 40_000, maxMs: 7_000 });
     let running = true;
-    const finished = swapper.done.finally(() => { running = false; });
+    const finished = swapper.done.finally(() => {
+      running = false;
+    });
     const leaks: string[] = [];
     const counts = { calls: 0, ok: 0 };
     const check = (what: string, result: Record<string, unknown>) => {

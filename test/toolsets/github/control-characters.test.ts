@@ -13,7 +13,9 @@ import { serveGithub } from './serve-github.js';
 const ROUTE = 'POST /repos/octocat/Hello-World/issues';
 let fake: FakeServer;
 
-beforeAll(async () => { fake = await startFakeServer(); });
+beforeAll(async () => {
+  fake = await startFakeServer();
+});
 afterAll(() => fake.close());
 beforeEach(() => fake.reset());
 
@@ -57,9 +59,15 @@ describe('github tools refuse control characters in single-line fields', () => {
 describe('the checks behind the schema patterns', () => {
   it('name the field and the character', () => {
     expect(() => checkSingleLine('github_create_issue', 'title', 'line1\nline2')).toThrow(ToolError);
-    expect(() => checkSingleLine('github_create_issue', 'title', 'line1\nline2')).toThrow('github_create_issue: "title" must be one line of text without control characters; it holds U+000A (line feed) at character 6. Remove line breaks, tabs and other control characters.');
-    expect(() => checkSingleLine('github_create_issue', 'labels[1]', 'x\u009by')).toThrow('"labels[1]" must be one line of text without control characters; it holds U+009B');
-    expect(() => checkMultiLine('github_create_issue', 'body', 'ok\n\tfine\r\n\u001b[2J')).toThrow('"body" may hold line breaks and tabs but no other control characters; it holds U+001B (escape) at character 11.');
+    expect(() => checkSingleLine('github_create_issue', 'title', 'line1\nline2')).toThrow(
+      'github_create_issue: "title" must be one line of text without control characters; it holds U+000A (line feed) at character 6. Remove line breaks, tabs and other control characters.',
+    );
+    expect(() => checkSingleLine('github_create_issue', 'labels[1]', 'x\u009by')).toThrow(
+      '"labels[1]" must be one line of text without control characters; it holds U+009B',
+    );
+    expect(() => checkMultiLine('github_create_issue', 'body', 'ok\n\tfine\r\n\u001b[2J')).toThrow(
+      '"body" may hold line breaks and tabs but no other control characters; it holds U+001B (escape) at character 11.',
+    );
     expect(() => checkSingleLine('t', 'title', 'Crash 👩‍💻 שלום')).not.toThrow();
     expect(() => checkMultiLine('t', 'body', 'a\r\nb\tc')).not.toThrow();
   });

@@ -7,13 +7,21 @@ import { serveGithub, TOKEN } from './serve-github.js';
 const ROUTE = 'POST /repos/octocat/Hello-World/issues';
 let fake: FakeServer;
 
-beforeAll(async () => { fake = await startFakeServer(); });
+beforeAll(async () => {
+  fake = await startFakeServer();
+});
 afterAll(() => fake.close());
 beforeEach(() => fake.reset());
 
 const setup = (options: Partial<GithubToolsetOptions> = {}) => serveGithub(fake, options);
 
-const args = { owner: 'octocat', repo: 'Hello-World', title: 'Crash when saving an empty file', body: 'Saving an empty file crashes the editor.', labels: ['bug'] };
+const args = {
+  owner: 'octocat',
+  repo: 'Hello-World',
+  title: 'Crash when saving an empty file',
+  body: 'Saving an empty file crashes the editor.',
+  labels: ['bug'],
+};
 
 describe('github_create_issue', () => {
   it('POSTs the title, body and labels as JSON with the token and returns the new issue', async () => {
@@ -50,13 +58,13 @@ describe('github_create_issue', () => {
     expect(text(result)).toContain('GitHub did not apply the labels bug, p1 (the token needs push access to set labels).');
   });
 
-  it('includes GitHub\'s field errors in a 422 answer', async () => {
+  it("includes GitHub's field errors in a 422 answer", async () => {
     fake.on(ROUTE, { status: 422, json: fixture('github', 'error-validation') });
     const result = await setup().call('github_create_issue', args);
     expect(result.isError).toBe(true);
     expect(text(result)).toBe(
       'GitHub rejected the request as invalid (422) for repository octocat/Hello-World: Validation Failed. ' +
-      'Field errors: title: is required (value ""); milestone: is invalid (value "no-such-milestone"). Correct the arguments and retry.',
+        'Field errors: title: is required (value ""); milestone: is invalid (value "no-such-milestone"). Correct the arguments and retry.',
     );
   });
 
@@ -69,7 +77,11 @@ describe('github_create_issue', () => {
   });
 
   it('explains a 403 from an SSO-protected organization', async () => {
-    fake.on(ROUTE, { status: 403, json: { message: 'Resource protected by organization SAML enforcement.' }, headers: { 'x-github-sso': 'required; url=https://github.com/orgs/octocat/sso?authorization_request=abc' } });
+    fake.on(ROUTE, {
+      status: 403,
+      json: { message: 'Resource protected by organization SAML enforcement.' },
+      headers: { 'x-github-sso': 'required; url=https://github.com/orgs/octocat/sso?authorization_request=abc' },
+    });
     const result = await setup().call('github_create_issue', args);
     expect(text(result)).toContain('requires SAML single sign-on: the token in TW_TEST_GITHUB_TOKEN must be authorized for it');
   });
@@ -77,7 +89,9 @@ describe('github_create_issue', () => {
   it('explains 410 Gone as issues being disabled', async () => {
     fake.on(ROUTE, { status: 410, json: fixture('github', 'error-issues-disabled') });
     const result = await setup().call('github_create_issue', args);
-    expect(text(result)).toBe('GitHub answered 410 Gone for repository octocat/Hello-World: Issues are disabled for this repo. Issues may be disabled in this repository, or the issue was deleted.');
+    expect(text(result)).toBe(
+      'GitHub answered 410 Gone for repository octocat/Hello-World: Issues are disabled for this repo. Issues may be disabled in this repository, or the issue was deleted.',
+    );
   });
 
   it('never creates in a repository outside the allow-list', async () => {
@@ -89,7 +103,9 @@ describe('github_create_issue', () => {
 
   it('needs a token even when anonymous reads are allowed', async () => {
     const result = await setup({ env: {}, anonymousReads: true }).call('github_create_issue', args);
-    expect(text(result)).toContain('No GitHub token: the TW_TEST_GITHUB_TOKEN environment variable is not set on the server. Set it to a token with "Issues: write" access');
+    expect(text(result)).toContain(
+      'No GitHub token: the TW_TEST_GITHUB_TOKEN environment variable is not set on the server. Set it to a token with "Issues: write" access',
+    );
     expect(fake.requests).toHaveLength(0);
   });
 
@@ -101,7 +117,7 @@ describe('github_create_issue', () => {
     expect(fake.requests).toHaveLength(0);
   });
 
-  it('with approveCreate, waits for the user\'s approval and never posts for a client that cannot give it', async () => {
+  it("with approveCreate, waits for the user's approval and never posts for a client that cannot give it", async () => {
     fake.on(ROUTE, { status: 201, json: fixture('github', 'created-issue') });
     const result = await setup({ approveCreate: true }).call('github_create_issue', args);
     expect(result.isError).toBe(true);

@@ -8,7 +8,13 @@ describe('github toolset definitions', () => {
     const byName = new Map(tools.map((t) => [t.name, t]));
     expect([...byName.keys()].sort()).toEqual(['github_create_issue', 'github_get_issue', 'github_search_issues']);
 
-    expect(byName.get('github_create_issue')!.annotations).toEqual({ title: 'Create a GitHub issue', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true });
+    expect(byName.get('github_create_issue')!.annotations).toEqual({
+      title: 'Create a GitHub issue',
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: true,
+    });
     expect(byName.get('github_get_issue')!.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true });
     expect(byName.get('github_search_issues')!.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true });
 
@@ -32,7 +38,8 @@ describe('github toolset definitions', () => {
     expect(() => githubTools({ repos: ['*/*'] })).toThrow('repos entry "*/*"');
     expect(() => githubTools({ repos: ['a/b/c'] })).toThrow('repos entry "a/b/c"');
     // Whole messages: they are built by the checks shared with the weather toolset (src/toolsets/options.ts).
-    const fails = (options: Partial<Parameters<typeof githubTools>[0]>, message: string) => expect(() => githubTools({ repos: ['a/b'], ...options })).toThrow(new TypeError(message));
+    const fails = (options: Partial<Parameters<typeof githubTools>[0]>, message: string) =>
+      expect(() => githubTools({ repos: ['a/b'], ...options })).toThrow(new TypeError(message));
     fails({ baseUrl: 'not a url' }, 'github toolset: "baseUrl" is not a URL: "not a url"');
     fails({ baseUrl: 'ftp://example.test' }, 'github toolset: "baseUrl" must be an http(s) URL');
     fails({ baseUrl: 'https://user:pw@example.test' }, 'github toolset: "baseUrl" must not carry credentials; use tokenEnv');

@@ -6,14 +6,16 @@ import { serveGithub, TOKEN } from './serve-github.js';
 
 let fake: FakeServer;
 
-beforeAll(async () => { fake = await startFakeServer(); });
+beforeAll(async () => {
+  fake = await startFakeServer();
+});
 afterAll(() => fake.close());
 beforeEach(() => fake.reset());
 
 const setup = (options: Partial<GithubToolsetOptions> = {}) => serveGithub(fake, { repos: ['octocat/Hello-World', 'octo-org/*'], ...options });
 
 describe('github_get_issue', () => {
-  it('reads an issue with the token, GitHub\'s media type and API version, and reports it as structured content', async () => {
+  it("reads an issue with the token, GitHub's media type and API version, and reports it as structured content", async () => {
     fake.on('GET /repos/octocat/Hello-World/issues/1347', { json: fixture('github', 'issue-1347') });
     const result = await setup().call('github_get_issue', { owner: 'octocat', repo: 'Hello-World', number: 1347 });
 
@@ -42,7 +44,9 @@ describe('github_get_issue', () => {
       body: "I'm having a problem with this.\n\nSteps:\n1. Open the app\n2. Click save",
       body_truncated: false,
     });
-    expect(text(result)).toBe('Issue octocat/Hello-World#1347 (open): Found a bug — by octocat, 3 comments, https://github.com/octocat/Hello-World/issues/1347.');
+    expect(text(result)).toBe(
+      'Issue octocat/Hello-World#1347 (open): Found a bug — by octocat, 3 comments, https://github.com/octocat/Hello-World/issues/1347.',
+    );
     expect(JSON.parse(result.content[1].text)).toEqual(result.structuredContent);
   });
 
@@ -64,7 +68,9 @@ describe('github_get_issue', () => {
   it('refuses a repository outside the allow-list, listing what is allowed, without calling GitHub', async () => {
     const result = await setup().call('github_get_issue', { owner: 'octocat', repo: 'Spoon-Knife', number: 1 });
     expect(result.isError).toBe(true);
-    expect(text(result)).toBe('github_get_issue may not reach octocat/Spoon-Knife: this server only allows octocat/Hello-World, octo-org/*. Use one of those repositories, or ask the user to add it to the github toolset\'s "repos" setting.');
+    expect(text(result)).toBe(
+      'github_get_issue may not reach octocat/Spoon-Knife: this server only allows octocat/Hello-World, octo-org/*. Use one of those repositories, or ask the user to add it to the github toolset\'s "repos" setting.',
+    );
     expect(fake.requests).toHaveLength(0);
   });
 
@@ -76,9 +82,14 @@ describe('github_get_issue', () => {
   });
 
   it('treats a blank token as absent and refuses a token with inner spaces without quoting it', async () => {
-    expect(text(await setup({ env: { TW_TEST_GITHUB_TOKEN: '   ' } }).call('github_get_issue', { owner: 'octocat', repo: 'Hello-World', number: 1 })))
-      .toContain('No GitHub token');
-    const bad = await setup({ env: { TW_TEST_GITHUB_TOKEN: 'ghp_secret part' } }).call('github_get_issue', { owner: 'octocat', repo: 'Hello-World', number: 1 });
+    expect(
+      text(await setup({ env: { TW_TEST_GITHUB_TOKEN: '   ' } }).call('github_get_issue', { owner: 'octocat', repo: 'Hello-World', number: 1 })),
+    ).toContain('No GitHub token');
+    const bad = await setup({ env: { TW_TEST_GITHUB_TOKEN: 'ghp_secret part' } }).call('github_get_issue', {
+      owner: 'octocat',
+      repo: 'Hello-World',
+      number: 1,
+    });
     expect(text(bad)).toContain('does not hold a valid GitHub token');
     expect(text(bad)).not.toContain('ghp_secret');
     expect(fake.requests).toHaveLength(0);

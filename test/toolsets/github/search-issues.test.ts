@@ -6,7 +6,9 @@ import { serveGithub } from './serve-github.js';
 const ROUTE = 'GET /search/issues';
 let fake: FakeServer;
 
-beforeAll(async () => { fake = await startFakeServer(); });
+beforeAll(async () => {
+  fake = await startFakeServer();
+});
 afterAll(() => fake.close());
 beforeEach(() => fake.reset());
 
@@ -25,26 +27,53 @@ describe('github_search_issues', () => {
     expect(result.structuredContent).toMatchObject({ query: req.query.get('q'), total_count: 2, incomplete_results: false });
     expect(result.structuredContent.items).toEqual([
       {
-        repository: 'octocat/Hello-World', number: 1347, title: 'Found a bug', state: 'open', url: 'https://github.com/octocat/Hello-World/issues/1347',
-        author: 'octocat', labels: ['bug'], comments: 3, is_pull_request: false, created_at: '2011-04-22T13:33:48Z', updated_at: '2011-04-22T13:33:48Z',
+        repository: 'octocat/Hello-World',
+        number: 1347,
+        title: 'Found a bug',
+        state: 'open',
+        url: 'https://github.com/octocat/Hello-World/issues/1347',
+        author: 'octocat',
+        labels: ['bug'],
+        comments: 3,
+        is_pull_request: false,
+        created_at: '2011-04-22T13:33:48Z',
+        updated_at: '2011-04-22T13:33:48Z',
         body_preview: "I'm having a problem with this.",
       },
       {
-        repository: 'octo-org/widgets', number: 88, title: 'Fix the save bug', state: 'open', url: 'https://github.com/octo-org/widgets/pull/88',
-        author: 'hubot', labels: [], comments: 0, is_pull_request: true, created_at: '2024-01-02T10:00:00Z', updated_at: '2024-01-03T11:30:00Z',
+        repository: 'octo-org/widgets',
+        number: 88,
+        title: 'Fix the save bug',
+        state: 'open',
+        url: 'https://github.com/octo-org/widgets/pull/88',
+        author: 'hubot',
+        labels: [],
+        comments: 0,
+        is_pull_request: true,
+        created_at: '2024-01-02T10:00:00Z',
+        updated_at: '2024-01-03T11:30:00Z',
         body_preview: '',
       },
     ]);
-    expect(text(result)).toBe([
-      '2 matched "save bug user:octo-org repo:octocat/hello-world is:issue state:open"; showing 2:',
-      '- octocat/Hello-World#1347 [open] Found a bug (https://github.com/octocat/Hello-World/issues/1347)',
-      '- octo-org/widgets#88 [open] Fix the save bug (https://github.com/octo-org/widgets/pull/88)',
-    ].join('\n'));
+    expect(text(result)).toBe(
+      [
+        '2 matched "save bug user:octo-org repo:octocat/hello-world is:issue state:open"; showing 2:',
+        '- octocat/Hello-World#1347 [open] Found a bug (https://github.com/octocat/Hello-World/issues/1347)',
+        '- octo-org/widgets#88 [open] Fix the save bug (https://github.com/octo-org/widgets/pull/88)',
+      ].join('\n'),
+    );
   });
 
   it('narrows to one allowed repository, pull requests, all states, a sort order and a limit', async () => {
     fake.on(ROUTE, { json: { total_count: 0, incomplete_results: false, items: [] } });
-    const result = await setup().call('github_search_issues', { query: 'label:bug', repo: 'octo-org/widgets', type: 'pull_request', state: 'all', sort: 'updated', limit: 5 });
+    const result = await setup().call('github_search_issues', {
+      query: 'label:bug',
+      repo: 'octo-org/widgets',
+      type: 'pull_request',
+      state: 'all',
+      sort: 'updated',
+      limit: 5,
+    });
     const [req] = fake.requests;
     expect(req.query.get('q')).toBe('label:bug repo:octo-org/widgets is:pr');
     expect(req.query.get('sort')).toBe('updated');
@@ -55,7 +84,12 @@ describe('github_search_issues', () => {
 
   it('never shows an item from outside the allow-list, whatever GitHub returns', async () => {
     const search = fixture('github', 'search-issues');
-    const leaked = { ...search.items[0], repository_url: 'https://api.github.com/repos/evil/secret', html_url: 'https://github.com/evil/secret/issues/1', title: 'secret' };
+    const leaked = {
+      ...search.items[0],
+      repository_url: 'https://api.github.com/repos/evil/secret',
+      html_url: 'https://github.com/evil/secret/issues/1',
+      title: 'secret',
+    };
     fake.on(ROUTE, { json: { ...search, items: [leaked, search.items[0], { title: 'no repository_url', number: 3 }] } });
     const result = await setup().call('github_search_issues', { query: 'bug' });
     expect(result.structuredContent.items.map((i: any) => i.repository)).toEqual(['octocat/Hello-World']);
@@ -84,11 +118,13 @@ describe('github_search_issues', () => {
     expect(fake.requests).toHaveLength(0);
   });
 
-  it('includes GitHub\'s message for a 422 search', async () => {
+  it("includes GitHub's message for a 422 search", async () => {
     fake.on(ROUTE, { status: 422, json: fixture('github', 'error-search-validation') });
     const result = await setup().call('github_search_issues', { query: 'bug' });
     expect(result.isError).toBe(true);
-    expect(text(result)).toContain('GitHub rejected the request as invalid (422) for the issue search: Validation Failed. Field errors: q: The listed users and repositories cannot be searched');
+    expect(text(result)).toContain(
+      'GitHub rejected the request as invalid (422) for the issue search: Validation Failed. Field errors: q: The listed users and repositories cannot be searched',
+    );
   });
 
   it('rejects a limit above 50 and an unknown state before any request', async () => {

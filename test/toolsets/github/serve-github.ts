@@ -6,11 +6,14 @@ import { serveTools } from '../../fixtures/fakes/harness.js';
 export const TOKEN = 'ghp_fakeTokenForTests0123456789abcdef';
 
 export function serveGithub(fake: FakeServer, options: Partial<GithubToolsetOptions> = {}, serverOptions: { timeoutMs?: number } = {}) {
-  return serveTools(githubTools({
-    repos: ['octocat/Hello-World'],
-    baseUrl: fake.url,
-    tokenEnv: 'TW_TEST_GITHUB_TOKEN',
-    env: { TW_TEST_GITHUB_TOKEN: TOKEN },
-    ...options,
-  }), serverOptions);
+  return serveTools(
+    githubTools({
+      repos: ['octocat/Hello-World'],
+      baseUrl: fake.url,
+      tokenEnv: 'TW_TEST_GITHUB_TOKEN',
+      env: { TW_TEST_GITHUB_TOKEN: TOKEN },
+      ...options,
+    }),
+    serverOptions,
+  );
 }

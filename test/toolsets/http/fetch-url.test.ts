@@ -33,8 +33,17 @@ describe('fetch_url: bodies by type', () => {
     const result = await local().call({ url: `${base}/text` });
     expect(result.isError).toBeUndefined();
     expect(result.content).toHaveLength(1);
-    expect(result.content[0].text).toMatch(/^HTTP 200 OK — GET http:\/\/127\.0\.0\.1:\d+\/text\ncontent-type: text\/plain; charset=utf-8; 14 bytes\n\nhello text ✓$/);
-    expect(result.structuredContent).toMatchObject({ status: 200, finalUrl: `${base}/text`, contentType: 'text/plain; charset=utf-8', bytes: 14, truncated: false, redirects: [] });
+    expect(result.content[0].text).toMatch(
+      /^HTTP 200 OK — GET http:\/\/127\.0\.0\.1:\d+\/text\ncontent-type: text\/plain; charset=utf-8; 14 bytes\n\nhello text ✓$/,
+    );
+    expect(result.structuredContent).toMatchObject({
+      status: 200,
+      finalUrl: `${base}/text`,
+      contentType: 'text/plain; charset=utf-8',
+      bytes: 14,
+      truncated: false,
+      redirects: [],
+    });
     expect(result.structuredContent.headers['content-type']).toBe('text/plain; charset=utf-8');
   });
 
@@ -53,7 +62,10 @@ describe('fetch_url: bodies by type', () => {
 
   it('attaches other binary bodies as an embedded resource', async () => {
     const result = await local().call({ url: `${base}/binary` });
-    expect(result.content[1]).toEqual({ type: 'resource', resource: { uri: `${base}/binary`, mimeType: 'application/octet-stream', blob: Buffer.from([0, 1, 2, 3, 255]).toString('base64') } });
+    expect(result.content[1]).toEqual({
+      type: 'resource',
+      resource: { uri: `${base}/binary`, mimeType: 'application/octet-stream', blob: Buffer.from([0, 1, 2, 3, 255]).toString('base64') },
+    });
   });
 
   it('decodes gzip although it asked for identity', async () => {
@@ -196,7 +208,12 @@ describe('fetch_url: request headers, methods and bodies', () => {
       headers: { Upgrade: 'h2c', TE: 'trailers', 'Proxy-Authorization': 'Basic x', 'Keep-Alive': '5', 'Accept-Encoding': 'br', 'X-Custom': 'kept' },
     });
     const seen = JSON.parse(result.content[0].text.split('\n\n')[1]);
-    expect(seen.headers).toMatchObject({ host: `127.0.0.1:${site.port}`, 'x-custom': 'kept', 'user-agent': 'toolwright-fetch/0.1', 'accept-encoding': 'identity' });
+    expect(seen.headers).toMatchObject({
+      host: `127.0.0.1:${site.port}`,
+      'x-custom': 'kept',
+      'user-agent': 'toolwright-fetch/0.1',
+      'accept-encoding': 'identity',
+    });
     for (const gone of ['upgrade', 'te', 'proxy-authorization', 'keep-alive']) expect(seen.headers[gone]).toBeUndefined();
   });
 
@@ -205,7 +222,9 @@ describe('fetch_url: request headers, methods and bodies', () => {
     expect((await call({ url: `${base}/echo`, headers: { Host: 'internal.example' } })).content[0].text).toContain('The Host header cannot be set');
     expect((await call({ url: `${base}/echo`, headers: { 'X-A': 'a\r\nX-Injected: 1' } })).content[0].text).toContain('cannot contain line breaks');
     expect((await call({ url: `${base}/echo`, headers: { 'Bad Name': 'x' } })).content[0].text).toContain('is not valid');
-    expect((await call({ url: `${base}/echo`, headers: { 'X-Big': 'y'.repeat(60), 'X-Bigger': 'z'.repeat(60) } })).content[0].text).toContain('exceed 100 bytes');
+    expect((await call({ url: `${base}/echo`, headers: { 'X-Big': 'y'.repeat(60), 'X-Bigger': 'z'.repeat(60) } })).content[0].text).toContain(
+      'exceed 100 bytes',
+    );
   });
 
   it('refuses too many headers through the schema', async () => {

@@ -50,7 +50,10 @@ async function listen(server: http.Server | https.Server, host = '127.0.0.1'): P
 
 /** A listener that must never be reached: it counts connections and answers nothing useful. */
 export function canary(host = '127.0.0.1'): Promise<Listening> {
-  return listen(http.createServer((_req, res) => res.end('CANARY REACHED')), host);
+  return listen(
+    http.createServer((_req, res) => res.end('CANARY REACHED')),
+    host,
+  );
 }
 
 /** The stand-in for the internet: text, JSON, images, redirects, huge and slow bodies. */
@@ -106,7 +109,9 @@ export function contentServer(secure = false): Promise<Listening> {
       case '/echo': {
         const chunks: Buffer[] = [];
         req.on('data', (c: Buffer) => chunks.push(c));
-        req.on('end', () => send(200, 'application/json', JSON.stringify({ method: req.method, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') })));
+        req.on('end', () =>
+          send(200, 'application/json', JSON.stringify({ method: req.method, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') })),
+        );
         return;
       }
       default:

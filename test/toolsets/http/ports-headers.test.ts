@@ -97,7 +97,10 @@ describe('fetch_url: connection-specific and credential headers', () => {
   });
 
   it('drops names listed in Connection whatever their case or how many Connection fields there are', async () => {
-    const result = await setup().call({ url: 'http://public.test/echo', headers: { connection: 'x-a', CONNECTION: 'X-B', 'x-a': '1', 'X-b': '2', 'x-c': '3' } });
+    const result = await setup().call({
+      url: 'http://public.test/echo',
+      headers: { connection: 'x-a', CONNECTION: 'X-B', 'x-a': '1', 'X-b': '2', 'x-c': '3' },
+    });
     const seen = echoed(result).headers;
     expect(seen['x-a']).toBeUndefined();
     expect(seen['x-b']).toBeUndefined();
@@ -105,7 +108,15 @@ describe('fetch_url: connection-specific and credential headers', () => {
   });
 
   it('sends only credential-free headers to another origin after a redirect; the first origin gets them all', async () => {
-    const headers = { 'X-Api-Key': 'key-123', 'Private-Token': 'tok', Authorization: 'Bearer s', Cookie: 'a=b', Accept: 'application/json', 'Accept-Language': 'fr', 'X-Custom': 'x' };
+    const headers = {
+      'X-Api-Key': 'key-123',
+      'Private-Token': 'tok',
+      Authorization: 'Bearer s',
+      Cookie: 'a=b',
+      Accept: 'application/json',
+      'Accept-Language': 'fr',
+      'X-Custom': 'x',
+    };
     const same = echoed(await setup().call({ url: 'http://public.test/redirect?to=/echo', headers })).headers;
     expect(same).toMatchObject({ 'x-api-key': 'key-123', 'private-token': 'tok', authorization: 'Bearer s', cookie: 'a=b', 'x-custom': 'x' });
     const away = echoed(await setup().call({ url: `http://public.test/redirect?to=${encodeURIComponent('http://other.test/echo')}`, headers })).headers;

@@ -221,14 +221,14 @@ describe('SSRF: host lists and explicit exceptions', () => {
   it('an allow-list admits only its hosts and says which', async () => {
     const s = setup({ allowedHosts: ['public.test', '*.example.com'] });
     expect((await s.call({ url: `http://public.test:${C}/text` })).isError).toBeUndefined();
-    await expectRefused(s, `http://evil.test:${C}/`, 'evil.test is not on this server\'s allow-list of hosts. Allowed: public.test, *.example.com.');
+    await expectRefused(s, `http://evil.test:${C}/`, "evil.test is not on this server's allow-list of hosts. Allowed: public.test, *.example.com.");
     // The allow-list never opens a forbidden address.
     await expectRefused(setup({ allowedHosts: ['evil.test', '127.0.0.1'] }), `http://evil.test:${C}/`, LOOPBACK);
     await expectRefused(setup({ allowedHosts: ['127.0.0.1'] }), `http://127.0.0.1:${C}/`, LOOPBACK);
   });
 
   it('a deny-list refuses its hosts first', async () => {
-    await expectRefused(setup({ deniedHosts: ['*.test'] }), `http://public.test:${C}/text`, 'public.test is on this server\'s deny-list of hosts');
+    await expectRefused(setup({ deniedHosts: ['*.test'] }), `http://public.test:${C}/text`, "public.test is on this server's deny-list of hosts");
   });
 
   it('allowPrivateNetworks never opens metadata, unspecified or reserved addresses', async () => {

@@ -35,7 +35,9 @@ describe('fetch_url over https with a pinned address', () => {
   it('refuses a certificate issued for another name, although the address is the same', async () => {
     const result = await setup().call({ url: 'https://other.test/text' });
     expect(result.isError).toBe(true);
-    expect(result.content[0].text).toBe('Could not fetch https://other.test/text: the TLS certificate of other.test is not valid for that name, so the connection was refused. Check the host name.');
+    expect(result.content[0].text).toBe(
+      'Could not fetch https://other.test/text: the TLS certificate of other.test is not valid for that name, so the connection was refused. Check the host name.',
+    );
   });
 
   it('refuses a certificate from an authority it does not trust', async () => {

@@ -15,7 +15,7 @@ describe('time tools', () => {
     expect(Math.abs(Date.parse(res.structuredContent.iso) - before)).toBeLessThan(5_000);
   });
 
-  it('echoes the zone the caller named, not the runtime\'s older alias, with that alias beside it', async () => {
+  it("echoes the zone the caller named, not the runtime's older alias, with that alias beside it", async () => {
     // ICU's canonical id for Asia/Kolkata is the pre-2008 name Asia/Calcutta.
     const res = await call('get_current_time', { timezone: 'Asia/Kolkata' });
     expect(res.isError).toBeUndefined();

@@ -5,7 +5,9 @@ import { serveTools, text } from '../../fixtures/fakes/harness.js';
 
 let fake: FakeServer;
 
-beforeAll(async () => { fake = await startFakeServer(); });
+beforeAll(async () => {
+  fake = await startFakeServer();
+});
 afterAll(() => fake.close());
 beforeEach(() => fake.reset());
 
@@ -52,7 +54,9 @@ describe('get_weather', () => {
       wind_speed: 11.2,
       wind_speed_unit: 'km/h',
     });
-    expect(text(result)).toBe('Weather in Berlin, Land Berlin, Germany (52.52, 13.41) at 2024-06-01T14:15 local time (Europe/Berlin): Overcast, 21.3 °C (feels like 20.1 °C), humidity 48 %, precipitation 0 mm, wind 11.2 km/h.');
+    expect(text(result)).toBe(
+      'Weather in Berlin, Land Berlin, Germany (52.52, 13.41) at 2024-06-01T14:15 local time (Europe/Berlin): Overcast, 21.3 °C (feels like 20.1 °C), humidity 48 %, precipitation 0 mm, wind 11.2 km/h.',
+    );
     expect(JSON.parse(result.content[1].text)).toEqual(result.structuredContent);
   });
 
@@ -80,8 +84,16 @@ describe('get_weather', () => {
     expect(forecast.query.get('wind_speed_unit')).toBe('mph');
     expect(forecast.query.get('precipitation_unit')).toBe('inch');
     expect(result.structuredContent).toMatchObject({
-      location: 'Springfield', region: 'Illinois', country_code: 'US', units: 'imperial', conditions: 'Slight rain',
-      temperature: 71.6, temperature_unit: '°F', wind_speed_unit: 'mp/h', precipitation: 0.04, precipitation_unit: 'inch',
+      location: 'Springfield',
+      region: 'Illinois',
+      country_code: 'US',
+      units: 'imperial',
+      conditions: 'Slight rain',
+      temperature: 71.6,
+      temperature_unit: '°F',
+      wind_speed_unit: 'mp/h',
+      precipitation: 0.04,
+      precipitation_unit: 'inch',
     });
   });
 
@@ -96,7 +108,9 @@ describe('get_weather', () => {
     fake.on('GET /v1/search', { json: fixture('open-meteo', 'geocoding-springfield') });
     const result = await setup().call('get_weather', { location: 'Springfield, Oregon' });
     expect(result.isError).toBe(true);
-    expect(text(result)).toBe('No place named "Springfield" in Oregon was found. Places with that name: Springfield, Missouri, United States; Springfield, Illinois, United States; Springfield, Massachusetts, United States. Use one of those, or spell the region or country as they are written there.');
+    expect(text(result)).toBe(
+      'No place named "Springfield" in Oregon was found. Places with that name: Springfield, Missouri, United States; Springfield, Illinois, United States; Springfield, Massachusetts, United States. Use one of those, or spell the region or country as they are written there.',
+    );
     expect(fake.requests).toHaveLength(1);
   });
 
@@ -104,7 +118,9 @@ describe('get_weather', () => {
     fake.on('GET /v1/search', { json: fixture('open-meteo', 'geocoding-none') });
     const result = await setup().call('get_weather', { location: 'Atlantis' });
     expect(result.isError).toBe(true);
-    expect(text(result)).toBe('No place named "Atlantis" was found. Check the spelling or use a more specific, well-known name (a city or town, e.g. "Portland"; add the region or country after a comma to choose, e.g. "Portland, Oregon").');
+    expect(text(result)).toBe(
+      'No place named "Atlantis" was found. Check the spelling or use a more specific, well-known name (a city or town, e.g. "Portland"; add the region or country after a comma to choose, e.g. "Portland, Oregon").',
+    );
     expect(fake.requests).toHaveLength(1);
   });
 
@@ -119,9 +135,16 @@ describe('get_weather', () => {
   it('reports values Open-Meteo has no data for as null, and an unknown WMO code by number', async () => {
     fake.on('GET /v1/search', { json: fixture('open-meteo', 'geocoding-berlin') });
     const forecast = fixture('open-meteo', 'forecast-berlin-metric');
-    fake.on('GET /v1/forecast', { json: { ...forecast, current: { ...forecast.current, relative_humidity_2m: null, wind_speed_10m: null, weather_code: 42 } } });
+    fake.on('GET /v1/forecast', {
+      json: { ...forecast, current: { ...forecast.current, relative_humidity_2m: null, wind_speed_10m: null, weather_code: 42 } },
+    });
     const result = await setup().call('get_weather', { location: 'Berlin' });
-    expect(result.structuredContent).toMatchObject({ humidity_percent: null, wind_speed: null, weather_code: 42, conditions: 'Unknown conditions (WMO code 42)' });
+    expect(result.structuredContent).toMatchObject({
+      humidity_percent: null,
+      wind_speed: null,
+      weather_code: 42,
+      conditions: 'Unknown conditions (WMO code 42)',
+    });
     expect(text(result)).not.toContain('humidity');
   });
 

@@ -41,10 +41,14 @@ export class CompletionPrimitive implements Primitive {
   }
 
   register(methods: MethodTable): void {
-    methods.both(Method.complete, () => (request, exchange, facts, tracked, user) => this.complete(request, exchange, facts, tracked!, user ?? NO_USER_MIDDLEWARE), {
-      tracked: true,
-      userStage: true,
-    });
+    methods.both(
+      Method.complete,
+      () => (request, exchange, facts, tracked, user) => this.complete(request, exchange, facts, tracked!, user ?? NO_USER_MIDDLEWARE),
+      {
+        tracked: true,
+        userStage: true,
+      },
+    );
   }
 
   /**
@@ -52,7 +56,13 @@ export class CompletionPrimitive implements Primitive {
    * template found and authorized, the caller rate-limited, then the user
    * middleware (it sees the params), then the completer.
    */
-  private async complete(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, tracked: TrackedRequest, user: UserStage): Promise<MethodResult | undefined> {
+  private async complete(
+    request: JsonRpcRequest,
+    exchange: Exchange,
+    facts: RequestFacts,
+    tracked: TrackedRequest,
+    user: UserStage,
+  ): Promise<MethodResult | undefined> {
     const params = request.params ?? {};
     const asked = this.checked(params, exchange.auth, tracked);
     await takeRequestPoint(this.options.rateLimiter, Method.complete, callerKeyOf(exchange));
@@ -60,21 +70,28 @@ export class CompletionPrimitive implements Primitive {
       // A middleware that replaced the reference, argument or context has them checked again (its rate-limit point is taken).
       const changed = after.ref !== params.ref || after.argument !== params.argument || after.context !== params.context;
       const { target, value, chosen } = changed ? this.checked(after, exchange.auth, tracked) : asked;
-      const values = target.completer ? await this.run(target.completer, value, chosen, target.label, tracked) : fromEnum(target.schema, target.argument, value);
+      const values = target.completer
+        ? await this.run(target.completer, value, chosen, target.label, tracked)
+        : fromEnum(target.schema, target.argument, value);
       const completion = { values: values.slice(0, MAX_VALUES), total: values.length, hasMore: values.length > MAX_VALUES };
       return { completion };
     });
   }
 
   /** What a completion request asks for: its argument's value, the arguments already chosen, and its target (-32602 for anything else). */
-  private checked(params: Record<string, unknown>, auth: AuthInfo | undefined, tracked: TrackedRequest): { target: Target; value: string; chosen: Record<string, string> } {
+  private checked(
+    params: Record<string, unknown>,
+    auth: AuthInfo | undefined,
+    tracked: TrackedRequest,
+  ): { target: Target; value: string; chosen: Record<string, string> } {
     const { ref, argument, context } = params;
     if (isPlainObject(ref)) tracked.target = ref.type === 'ref/prompt' ? `prompt ${String(ref.name)}` : `resource ${String(ref.uri)}`;
     tracked.args = { argument, context };
     if (!isPlainObject(argument) || typeof argument.name !== 'string' || typeof argument.value !== 'string') {
       throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "argument" must be { name: string, value: string }');
     }
-    if (argument.value.length > MAX_VALUE_CHARS) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: "argument.value" is longer than ${MAX_VALUE_CHARS} characters`);
+    if (argument.value.length > MAX_VALUE_CHARS)
+      throw new RpcError(ErrorCode.InvalidParams, `Invalid params: "argument.value" is longer than ${MAX_VALUE_CHARS} characters`);
     const chosen = isPlainObject(context) && context.arguments !== undefined ? context.arguments : {};
     if (!isPlainObject(chosen) || !Object.values(chosen).every((v) => typeof v === 'string')) {
       throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "context.arguments" must be an object of strings');
@@ -92,7 +109,8 @@ export class CompletionPrimitive implements Primitive {
       if (!prompt) throw unknown();
       // Before anything about its arguments is said: a prompt the caller may not know of is unknown.
       authorizeEntry(policy, policy.promptRequirement(prompt.scope), auth, unknown);
-      if (!prompt.arguments.some((a) => a.name === argument)) throw new RpcError(ErrorCode.InvalidParams, `Prompt ${prompt.name} has no argument ${JSON.stringify(argument.slice(0, 128))}`);
+      if (!prompt.arguments.some((a) => a.name === argument))
+        throw new RpcError(ErrorCode.InvalidParams, `Prompt ${prompt.name} has no argument ${JSON.stringify(argument.slice(0, 128))}`);
       return { completer: prompt.prompt.complete?.[argument], schema: prompt.args, label: `prompt ${prompt.name}`, argument };
     }
     if (ref.type === 'ref/resource') {

@@ -46,12 +46,18 @@ export class LifecyclePrimitive implements Primitive {
   /** Built on the first discover (the capabilities are complete by then), serialized once. */
   private discover(): MethodResult {
     const { instructions, cacheHints, serverInfo } = this.options;
-    const json = JSON.stringify(shapeResult('modern', {
-      supportedVersions: [...MODERN_VERSIONS],
-      capabilities: this.options.capabilities(),
-      ...(instructions ? { instructions } : {}),
-      ...cacheHints,
-    }, serverInfo));
+    const json = JSON.stringify(
+      shapeResult(
+        'modern',
+        {
+          supportedVersions: [...MODERN_VERSIONS],
+          capabilities: this.options.capabilities(),
+          ...(instructions ? { instructions } : {}),
+          ...cacheHints,
+        },
+        serverInfo,
+      ),
+    );
     // A copy of its own to freeze: the capabilities and server identity stay the server's.
     return withJson(JSON.parse(json) as MethodResult, json);
   }

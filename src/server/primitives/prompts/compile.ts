@@ -30,7 +30,8 @@ export function compilePrompt(prompt: Prompt<unknown>): CompiledPrompt {
   if (typeof prompt.get !== 'function') throw new PromptDefinitionError(name, 'a get function is required');
   const fieldProblem = titleAndDescriptionProblem(prompt) ?? iconsAndMetaProblem(prompt) ?? timeoutProblem(prompt.timeoutMs) ?? scopeFieldsProblem(prompt);
   if (fieldProblem) throw new PromptDefinitionError(name, fieldProblem);
-  if (prompt.arguments !== undefined && prompt.argumentsSchema !== undefined) throw new PromptDefinitionError(name, 'give "arguments" or "argumentsSchema", not both');
+  if (prompt.arguments !== undefined && prompt.argumentsSchema !== undefined)
+    throw new PromptDefinitionError(name, 'give "arguments" or "argumentsSchema", not both');
 
   let args: ArgsSchema;
   let list: PromptArgument[];
@@ -69,7 +70,8 @@ function checkArgumentList(list: unknown): PromptArgument[] {
     if (!isPlainObject(a) || typeof a.name !== 'string' || a.name === '') throw new Error(`arguments[${i}] needs a "name" string`);
     if (seen.has(a.name)) throw new Error(`argument ${JSON.stringify(a.name)} appears twice`);
     seen.add(a.name);
-    for (const key of ['title', 'description'] as const) if (a[key] !== undefined && typeof a[key] !== 'string') throw new Error(`arguments[${i}].${key} must be a string`);
+    for (const key of ['title', 'description'] as const)
+      if (a[key] !== undefined && typeof a[key] !== 'string') throw new Error(`arguments[${i}].${key} must be a string`);
     if (a.required !== undefined && typeof a.required !== 'boolean') throw new Error(`arguments[${i}].required must be true or false`);
     const arg: PromptArgument = { name: a.name };
     if (a.title !== undefined) arg.title = a.title as string;

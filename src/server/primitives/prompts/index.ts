@@ -42,10 +42,14 @@ export class PromptsPrimitive implements Primitive {
 
   register(methods: MethodTable): void {
     methods.both(Method.promptsList, (era) => (request, exchange) => this.listing.page(era, request.params?.cursor, exchange.auth));
-    methods.both(Method.promptsGet, (era) => (request, exchange, facts, tracked, user) => this.get(request, exchange, facts, era, tracked!, user ?? NO_USER_MIDDLEWARE), {
-      tracked: true,
-      userStage: true,
-    });
+    methods.both(
+      Method.promptsGet,
+      (era) => (request, exchange, facts, tracked, user) => this.get(request, exchange, facts, era, tracked!, user ?? NO_USER_MIDDLEWARE),
+      {
+        tracked: true,
+        userStage: true,
+      },
+    );
   }
 
   /**
@@ -54,52 +58,66 @@ export class PromptsPrimitive implements Primitive {
    * `{ name, arguments }` with the checked arguments, and `ctx.prompt`),
    * then the prompt's `get`.
    */
-  private get(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, era: Era, tracked: TrackedRequest, user: UserStage): Promise<MethodResult | undefined> {
+  private get(
+    request: JsonRpcRequest,
+    exchange: Exchange,
+    facts: RequestFacts,
+    era: Era,
+    tracked: TrackedRequest,
+    user: UserStage,
+  ): Promise<MethodResult | undefined> {
     const { logger } = this.options;
-    return runWithInputs<PromptReturn>(request, exchange, era, facts, { codec: this.options.requestState, timeoutMs: this.options.timeoutMs, logger, tracked }, async (execute) => {
-      const params = request.params ?? {};
-      const name = params.name;
-      if (typeof name === 'string') tracked.target = name;
-      tracked.args = params.arguments ?? {};
-      if (typeof name !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "name" must be a string');
-      const given = params.arguments ?? {};
-      const compiled = this.authorized(name, exchange);
-      checkStrings(given);
-      await takeRequestPoint(this.options.rateLimiter, Method.promptsGet, callerKeyOf(exchange));
-      const checked = await checkArguments(compiled, given);
-      return user(request, exchange, facts, { name, arguments: checked }, { prompt: compiled.prompt }, async (after) => {
-        // A middleware may name another prompt (found, authorized and checked again; its rate-limit point is taken) or change the arguments (not checked again: its code is the server's).
-        let target = compiled;
-        let args = checked;
-        let bound: unknown = given;
-        if (after.name !== name) {
-          if (typeof after.name !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "name" must be a string');
-          target = this.authorized(after.name, exchange);
-          tracked.target = after.name;
-          bound = after.arguments ?? {};
-          checkStrings(bound);
-          args = await checkArguments(target, bound as Record<string, unknown>);
-          tracked.args = bound;
-        } else if (after.arguments !== checked) {
-          args = bound = tracked.args = after.arguments;
-        }
-        const { prompt } = target;
-        const outcome = await execute({
-          binding: { tool: `prompt ${target.name}`, args: bound, principal: callerKeyOf(exchange) },
-          timeoutMs: prompt.timeoutMs,
-          handler: (ctx) => prompt.get(args, ctx),
+    return runWithInputs<PromptReturn>(
+      request,
+      exchange,
+      era,
+      facts,
+      { codec: this.options.requestState, timeoutMs: this.options.timeoutMs, logger, tracked },
+      async (execute) => {
+        const params = request.params ?? {};
+        const name = params.name;
+        if (typeof name === 'string') tracked.target = name;
+        tracked.args = params.arguments ?? {};
+        if (typeof name !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "name" must be a string');
+        const given = params.arguments ?? {};
+        const compiled = this.authorized(name, exchange);
+        checkStrings(given);
+        await takeRequestPoint(this.options.rateLimiter, Method.promptsGet, callerKeyOf(exchange));
+        const checked = await checkArguments(compiled, given);
+        return user(request, exchange, facts, { name, arguments: checked }, { prompt: compiled.prompt }, async (after) => {
+          // A middleware may name another prompt (found, authorized and checked again; its rate-limit point is taken) or change the arguments (not checked again: its code is the server's).
+          let target = compiled;
+          let args = checked;
+          let bound: unknown = given;
+          if (after.name !== name) {
+            if (typeof after.name !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "name" must be a string');
+            target = this.authorized(after.name, exchange);
+            tracked.target = after.name;
+            bound = after.arguments ?? {};
+            checkStrings(bound);
+            args = await checkArguments(target, bound as Record<string, unknown>);
+            tracked.args = bound;
+          } else if (after.arguments !== checked) {
+            args = bound = tracked.args = after.arguments;
+          }
+          const { prompt } = target;
+          const outcome = await execute({
+            binding: { tool: `prompt ${target.name}`, args: bound, principal: callerKeyOf(exchange) },
+            timeoutMs: prompt.timeoutMs,
+            handler: (ctx) => prompt.get(args, ctx),
+          });
+          if (outcome === undefined) return undefined;
+          if (!('value' in outcome)) return outcome as unknown as MethodResult;
+          const normalized = normalizePrompt(outcome.value, prompt.description);
+          if (!normalized.ok) {
+            tracked.status = 'internal_error';
+            logger.error({ prompt: target.name, problem: normalized.problem }, 'a prompt returned an invalid result');
+            throw new RpcError(ErrorCode.InternalError, `Internal error: prompt ${target.name} produced an invalid result`);
+          }
+          return normalized.result as unknown as MethodResult;
         });
-        if (outcome === undefined) return undefined;
-        if (!('value' in outcome)) return outcome as unknown as MethodResult;
-        const normalized = normalizePrompt(outcome.value, prompt.description);
-        if (!normalized.ok) {
-          tracked.status = 'internal_error';
-          logger.error({ prompt: target.name, problem: normalized.problem }, 'a prompt returned an invalid result');
-          throw new RpcError(ErrorCode.InternalError, `Internal error: prompt ${target.name} produced an invalid result`);
-        }
-        return normalized.result as unknown as MethodResult;
-      });
-    });
+      },
+    );
   }
 
   /** The prompt named, if the caller may get it: prompts.mdx "Error Handling", an invalid prompt name is -32602. */

@@ -39,7 +39,9 @@ const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g;
  * placeholder naming no declared argument is an error at load time.
  */
 export function loadPromptFolder(folder: string): Prompt[] {
-  const names = readdirSync(folder).filter((n) => n.toLowerCase().endsWith('.md')).sort();
+  const names = readdirSync(folder)
+    .filter((n) => n.toLowerCase().endsWith('.md'))
+    .sort();
   if (names.length > MAX_FILES) throw new Error(`${folder} holds ${names.length} prompt files; at most ${MAX_FILES} are loaded`);
   const prompts: Prompt[] = [];
   for (const name of names) {
@@ -64,13 +66,15 @@ export function parsePromptFile(text: string, fileName: string): Prompt {
     } catch (err) {
       throw new PromptDefinitionError(fallbackName, `${fileName}: the front matter is not YAML (${(err as Error).message.split('\n')[0]})`);
     }
-    if (parsed !== null && parsed !== undefined && !isPlainObject(parsed)) throw new PromptDefinitionError(fallbackName, `${fileName}: the front matter must be a mapping`);
+    if (parsed !== null && parsed !== undefined && !isPlainObject(parsed))
+      throw new PromptDefinitionError(fallbackName, `${fileName}: the front matter must be a mapping`);
     meta = (parsed as Record<string, unknown> | null) ?? {};
   }
   const name = meta.name ?? fallbackName;
   const fail = (why: string) => new PromptDefinitionError(name, `${fileName}: ${why}`);
   for (const key of Object.keys(meta)) {
-    if (!['name', 'title', 'description', 'arguments'].includes(key)) throw fail(`unknown front matter key ${JSON.stringify(key)} (name, title, description, arguments)`);
+    if (!['name', 'title', 'description', 'arguments'].includes(key))
+      throw fail(`unknown front matter key ${JSON.stringify(key)} (name, title, description, arguments)`);
   }
   const declared = argumentsOf(meta.arguments, fail);
   const messages = splitMessages(match ? text.slice(match[0].length) : text);
@@ -101,8 +105,10 @@ function argumentsOf(value: unknown, fail: (why: string) => Error): FileArgument
   if (!Array.isArray(value)) throw fail('"arguments" must be a list of { name, description?, required?, enum? }');
   return value.map((a, i) => {
     if (!isPlainObject(a) || typeof a.name !== 'string') throw fail(`arguments[${i}] needs a "name"`);
-    for (const key of Object.keys(a)) if (!['name', 'title', 'description', 'required', 'enum'].includes(key)) throw fail(`arguments[${i}] has an unknown key ${JSON.stringify(key)}`);
-    if (a.enum !== undefined && !(Array.isArray(a.enum) && a.enum.length > 0 && a.enum.every((v) => typeof v === 'string'))) throw fail(`arguments[${i}].enum must be a list of strings`);
+    for (const key of Object.keys(a))
+      if (!['name', 'title', 'description', 'required', 'enum'].includes(key)) throw fail(`arguments[${i}] has an unknown key ${JSON.stringify(key)}`);
+    if (a.enum !== undefined && !(Array.isArray(a.enum) && a.enum.length > 0 && a.enum.every((v) => typeof v === 'string')))
+      throw fail(`arguments[${i}].enum must be a list of strings`);
     return a as unknown as FileArgument;
   });
 }

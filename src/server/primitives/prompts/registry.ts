@@ -16,7 +16,12 @@ export class PromptRegistry extends ChangeTracked {
   /** Registers prompts; throws PromptDefinitionError (and registers none) if any is invalid or its name is taken. */
   add<A>(...prompts: Prompt<A>[]): this {
     const compiled = prompts.map((p) => compilePrompt(p as Prompt<unknown>));
-    insertAllOrNone(this.byName, compiled, (c) => c.name, (name) => new PromptDefinitionError(name, 'a prompt with this name is already registered'));
+    insertAllOrNone(
+      this.byName,
+      compiled,
+      (c) => c.name,
+      (name) => new PromptDefinitionError(name, 'a prompt with this name is already registered'),
+    );
     if (compiled.length) this.changed();
     return this;
   }

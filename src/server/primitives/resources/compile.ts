@@ -39,10 +39,12 @@ export interface CompiledTemplate {
 
 export function compileResource(resource: Resource): CompiledResource {
   const uri = resource?.uri;
-  if (typeof uri !== 'string' || !URI.test(uri) || uri.length > MAX_URI_CHARS) throw new ResourceDefinitionError(uri, 'a resource needs an absolute "uri" (scheme:rest, RFC 3986, no spaces)');
+  if (typeof uri !== 'string' || !URI.test(uri) || uri.length > MAX_URI_CHARS)
+    throw new ResourceDefinitionError(uri, 'a resource needs an absolute "uri" (scheme:rest, RFC 3986, no spaces)');
   if (uri.startsWith(RESULT_URI_PREFIX)) throw new ResourceDefinitionError(uri, `URIs under ${RESULT_URI_PREFIX} are the server's stored results`);
   if (typeof resource.read !== 'function') throw new ResourceDefinitionError(uri, 'a read function is required');
-  if (resource.size !== undefined && !(Number.isInteger(resource.size) && resource.size >= 0)) throw new ResourceDefinitionError(uri, '"size" must be a non-negative integer (bytes)');
+  if (resource.size !== undefined && !(Number.isInteger(resource.size) && resource.size >= 0))
+    throw new ResourceDefinitionError(uri, '"size" must be a non-negative integer (bytes)');
   checkMetadata(uri, resource);
   const wire: Record<string, unknown> = { uri, name: resource.name };
   copyMetadata(wire, resource);
@@ -65,7 +67,8 @@ export function compileTemplate(template: ResourceTemplate<unknown>): CompiledTe
   if (template.complete !== undefined) {
     if (!isPlainObject(template.complete)) throw new ResourceDefinitionError(text, '"complete" must map variable names to functions');
     for (const [name, fn] of Object.entries(template.complete)) {
-      if (!uriTemplate.variables.includes(name)) throw new ResourceDefinitionError(text, `"complete" names ${JSON.stringify(name)}, which is not a variable of the template`);
+      if (!uriTemplate.variables.includes(name))
+        throw new ResourceDefinitionError(text, `"complete" names ${JSON.stringify(name)}, which is not a variable of the template`);
       if (typeof fn !== 'function') throw new ResourceDefinitionError(text, `complete.${name} must be a function`);
     }
   }
@@ -86,7 +89,8 @@ function checkMetadata(what: string, r: Resource | ResourceTemplate<unknown>): v
   if (typeof r.name !== 'string' || r.name === '') throw new ResourceDefinitionError(what, 'a "name" string is required');
   const textProblem = titleAndDescriptionProblem(r);
   if (textProblem) throw new ResourceDefinitionError(what, textProblem);
-  if (r.mimeType !== undefined && (typeof r.mimeType !== 'string' || !MIME.test(r.mimeType))) throw new ResourceDefinitionError(what, '"mimeType" is not a MIME type (type/subtype)');
+  if (r.mimeType !== undefined && (typeof r.mimeType !== 'string' || !MIME.test(r.mimeType)))
+    throw new ResourceDefinitionError(what, '"mimeType" is not a MIME type (type/subtype)');
   if (r.annotations !== undefined) {
     // The same rules as a content block's annotations (audience, priority 0..1, lastModified).
     const problem = contentBlockProblem({ type: 'text', text: '', annotations: r.annotations });
@@ -95,7 +99,8 @@ function checkMetadata(what: string, r: Resource | ResourceTemplate<unknown>): v
   const iconsProblem = iconsAndMetaProblem(r);
   if (iconsProblem) throw new ResourceDefinitionError(what, iconsProblem);
   if (r.ttlMs !== undefined && !(Number.isInteger(r.ttlMs) && r.ttlMs >= 0)) throw new ResourceDefinitionError(what, '"ttlMs" must be a non-negative integer');
-  if (r.cacheScope !== undefined && r.cacheScope !== 'public' && r.cacheScope !== 'private') throw new ResourceDefinitionError(what, '"cacheScope" must be "public" or "private"');
+  if (r.cacheScope !== undefined && r.cacheScope !== 'public' && r.cacheScope !== 'private')
+    throw new ResourceDefinitionError(what, '"cacheScope" must be "public" or "private"');
   const callProblem = timeoutProblem(r.timeoutMs) ?? scopeFieldsProblem(r);
   if (callProblem) throw new ResourceDefinitionError(what, callProblem);
 }

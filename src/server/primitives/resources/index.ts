@@ -48,7 +48,12 @@ export class ResourcesPrimitive implements Primitive {
     const { resources, subscriptions, pageSize, cacheHints, results, scopePolicy: policy } = options;
     const requirement = (entry: CompiledResource | CompiledTemplate) => policy.resourceRequirement(entry.scope);
     this.listing = new ScopedListing(resources, 'resources', pageSize, cacheHints, results, policy, requirement);
-    const templates = { get version() { return resources.version; }, list: () => resources.templates() };
+    const templates = {
+      get version() {
+        return resources.version;
+      },
+      list: () => resources.templates(),
+    };
     this.templateListing = new ScopedListing(templates, 'resourceTemplates', pageSize, cacheHints, results, policy, requirement);
     subscriptions.offer('resources');
     subscriptions.offer('resourceUpdates');
@@ -64,10 +69,14 @@ export class ResourcesPrimitive implements Primitive {
   register(methods: MethodTable): void {
     methods.both(Method.resourcesList, (era) => (request, exchange) => this.listing.page(era, request.params?.cursor, exchange.auth));
     methods.both(Method.resourceTemplatesList, (era) => (request, exchange) => this.templateListing.page(era, request.params?.cursor, exchange.auth));
-    methods.both(Method.resourcesRead, (era) => (request, exchange, facts, tracked, user) => this.read(request, exchange, facts, era, tracked!, user ?? NO_USER_MIDDLEWARE), {
-      tracked: true,
-      userStage: true,
-    });
+    methods.both(
+      Method.resourcesRead,
+      (era) => (request, exchange, facts, tracked, user) => this.read(request, exchange, facts, era, tracked!, user ?? NO_USER_MIDDLEWARE),
+      {
+        tracked: true,
+        userStage: true,
+      },
+    );
     // 2026-07-28 replaced these with subscriptions/listen's resourceSubscriptions. In stages: the uri checked, then
     // (subscribe) a resource the caller may not read acknowledged as any unknown URI is, and never reported to it;
     // then the user middleware (it sees `{ uri }`), then the subscription.
@@ -105,25 +114,40 @@ export class ResourcesPrimitive implements Primitive {
    * stored result (its uri from a resource_link) is the caller's own: the
    * middleware, then the store.
    */
-  private read(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, era: Era, tracked: TrackedRequest, user: UserStage): Promise<MethodResult | undefined> {
+  private read(
+    request: JsonRpcRequest,
+    exchange: Exchange,
+    facts: RequestFacts,
+    era: Era,
+    tracked: TrackedRequest,
+    user: UserStage,
+  ): Promise<MethodResult | undefined> {
     const uri = checkedUri(request.params?.uri, tracked);
-    if (uri.startsWith(RESULT_URI_PREFIX)) return user(request, exchange, facts, { uri }, undefined, async (after) => this.readStored(exchange, checkedUri(after.uri, tracked), era));
+    if (uri.startsWith(RESULT_URI_PREFIX))
+      return user(request, exchange, facts, { uri }, undefined, async (after) => this.readStored(exchange, checkedUri(after.uri, tracked), era));
     const { logger } = this.options;
-    return runWithInputs<ReadReturn>(request, exchange, era, facts, { codec: this.options.requestState, timeoutMs: this.options.timeoutMs, logger, tracked }, async (execute) => {
-      await takeRequestPoint(this.options.rateLimiter, Method.resourcesRead, callerKeyOf(exchange));
-      const found = await this.resolve(uri, exchange, tracked);
-      return user(request, exchange, facts, { uri }, { resource: found.meta }, async (after) => {
-        // A middleware may name another uri: found, authorized and checked again (its rate-limit point is taken).
-        const target = after.uri === uri ? found : await this.resolve(checkedUri(after.uri, tracked), exchange, tracked);
-        if (target.stored !== undefined) return this.readStored(exchange, target.stored, era);
-        const { meta, read } = target;
-        const binding = { tool: `resource ${target.uri}`, args: target.variables ?? {}, principal: callerKeyOf(exchange) };
-        const outcome = await execute({ binding, timeoutMs: meta.timeoutMs, handler: read });
-        if (outcome === undefined) return undefined;
-        if (!('value' in outcome)) return outcome as unknown as MethodResult;
-        return this.contents(outcome.value, target.uri, meta, request, era, tracked);
-      });
-    });
+    return runWithInputs<ReadReturn>(
+      request,
+      exchange,
+      era,
+      facts,
+      { codec: this.options.requestState, timeoutMs: this.options.timeoutMs, logger, tracked },
+      async (execute) => {
+        await takeRequestPoint(this.options.rateLimiter, Method.resourcesRead, callerKeyOf(exchange));
+        const found = await this.resolve(uri, exchange, tracked);
+        return user(request, exchange, facts, { uri }, { resource: found.meta }, async (after) => {
+          // A middleware may name another uri: found, authorized and checked again (its rate-limit point is taken).
+          const target = after.uri === uri ? found : await this.resolve(checkedUri(after.uri, tracked), exchange, tracked);
+          if (target.stored !== undefined) return this.readStored(exchange, target.stored, era);
+          const { meta, read } = target;
+          const binding = { tool: `resource ${target.uri}`, args: target.variables ?? {}, principal: callerKeyOf(exchange) };
+          const outcome = await execute({ binding, timeoutMs: meta.timeoutMs, handler: read });
+          if (outcome === undefined) return undefined;
+          if (!('value' in outcome)) return outcome as unknown as MethodResult;
+          return this.contents(outcome.value, target.uri, meta, request, era, tracked);
+        });
+      },
+    );
   }
 
   /** The resource `uri` names, if the caller may read it: its read, its metadata and a template's checked variables. */
@@ -147,10 +171,20 @@ export class ResourcesPrimitive implements Primitive {
     let variables: unknown = matched.variables;
     if (template.variables) {
       const checked = await template.variables.check(matched.variables);
-      if (!checked.ok) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: ${uri} does not name a resource of ${template.uriTemplate.template}: ${checked.problems.join('; ')}`, { uri });
+      if (!checked.ok)
+        throw new RpcError(
+          ErrorCode.InvalidParams,
+          `Invalid params: ${uri} does not name a resource of ${template.uriTemplate.template}: ${checked.problems.join('; ')}`,
+          { uri },
+        );
       variables = checked.value;
     }
-    return { uri, meta: template.template, variables: matched.variables, read: (ctx: RequestContext): ReadReturn | Promise<ReadReturn> => template.template.read(uri, variables, ctx) };
+    return {
+      uri,
+      meta: template.template,
+      variables: matched.variables,
+      read: (ctx: RequestContext): ReadReturn | Promise<ReadReturn> => template.template.read(uri, variables, ctx),
+    };
   }
 
   /** A read's result: its contents, checked and bounded, with the era's cache hints. */
@@ -165,9 +199,12 @@ export class ResourcesPrimitive implements Primitive {
     }
     // Retried with answers (mrtr.mdx): the result depends on them, so it is not for any cache (caching.mdx "Cache Key").
     const retried = request.params?.inputResponses !== undefined || request.params?.requestState !== undefined;
-    const hints = era === 'modern'
-      ? retried ? { ttlMs: 0, cacheScope: 'private' } : { ttlMs: meta.ttlMs ?? this.options.cacheHints.ttlMs, cacheScope: meta.cacheScope ?? 'public' }
-      : {};
+    const hints =
+      era === 'modern'
+        ? retried
+          ? { ttlMs: 0, cacheScope: 'private' }
+          : { ttlMs: meta.ttlMs ?? this.options.cacheHints.ttlMs, cacheScope: meta.cacheScope ?? 'public' }
+        : {};
     return { contents: normalized.contents, ...hints };
   }
 
@@ -213,7 +250,10 @@ function checkedUri(uri: unknown, tracked: TrackedRequest): string {
 
 /** The store cannot be reached (shared state down): -32603, as a refusal for an unwritable audit trail is; the store's message names no address. */
 function storeUnavailable(err: unknown): never {
-  throw new RpcError(ErrorCode.InternalError, `Stored results cannot be read: ${err instanceof StateUnavailableError ? err.message : 'the result store failed'}`);
+  throw new RpcError(
+    ErrorCode.InternalError,
+    `Stored results cannot be read: ${err instanceof StateUnavailableError ? err.message : 'the result store failed'}`,
+  );
 }
 
 function notFound(uri: string): RpcError {
@@ -228,6 +268,15 @@ function watchedUri(uri: unknown): string {
 }
 
 export { ResourceRegistry } from './registry.js';
-export { defineResource, defineResourceTemplate, type Resource, type ResourceTemplate, type ResourceContext, type ResourceContent, type ReadReturn, type Completer } from './resource.js';
+export {
+  defineResource,
+  defineResourceTemplate,
+  type Resource,
+  type ResourceTemplate,
+  type ResourceContext,
+  type ResourceContent,
+  type ReadReturn,
+  type Completer,
+} from './resource.js';
 export { ResourceDefinitionError } from './compile.js';
 export { UriTemplate, type TemplateVariables } from './uri-template.js';

@@ -22,7 +22,12 @@ export class ResourceRegistry extends ChangeTracked {
   /** Registers resources; throws ResourceDefinitionError (and registers none) if any is invalid or its URI is taken. */
   add(...resources: Resource[]): this {
     const compiled = resources.map((r) => compileResource(r));
-    insertAllOrNone(this.byUri, compiled, (c) => c.uri, (uri) => new ResourceDefinitionError(uri, 'a resource with this URI is already registered'));
+    insertAllOrNone(
+      this.byUri,
+      compiled,
+      (c) => c.uri,
+      (uri) => new ResourceDefinitionError(uri, 'a resource with this URI is already registered'),
+    );
     if (compiled.length) this.changed();
     return this;
   }
@@ -30,7 +35,12 @@ export class ResourceRegistry extends ChangeTracked {
   /** Registers resource templates; throws ResourceDefinitionError (and registers none) if any is invalid or already registered. */
   addTemplate<V>(...templates: ResourceTemplate<V>[]): this {
     const compiled = templates.map((t) => compileTemplate(t as ResourceTemplate<unknown>));
-    insertAllOrNone(this.byTemplate, compiled, (c) => c.uriTemplate.template, (key) => new ResourceDefinitionError(key, 'a template with this uriTemplate is already registered'));
+    insertAllOrNone(
+      this.byTemplate,
+      compiled,
+      (c) => c.uriTemplate.template,
+      (key) => new ResourceDefinitionError(key, 'a template with this uriTemplate is already registered'),
+    );
     if (compiled.length) this.changed();
     return this;
   }

@@ -273,7 +273,10 @@ function decode(value: string): string | undefined {
 
 function expandExpression(expr: Expression, vars: Record<string, string | string[] | undefined>): string {
   const { first, sep, named, reserved } = OPERATORS[expr.op];
-  const encode = (s: string) => (reserved ? encodeURI(s).replace(/%25([0-9A-Fa-f]{2})/g, '%$1') : encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`));
+  const encode = (s: string) =>
+    reserved
+      ? encodeURI(s).replace(/%25([0-9A-Fa-f]{2})/g, '%$1')
+      : encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   const items: string[] = [];
   for (const spec of expr.vars) {
     const value = vars[spec.name];

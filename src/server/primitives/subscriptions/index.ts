@@ -20,7 +20,10 @@ export class SubscriptionsPrimitive implements Primitive {
   /** Open streams, ended gracefully by `close()`. */
   private readonly listening = new Set<() => void>();
 
-  constructor(private readonly hub: SubscriptionHub, _results?: ResultEncoder) {}
+  constructor(
+    private readonly hub: SubscriptionHub,
+    _results?: ResultEncoder,
+  ) {}
 
   register(methods: MethodTable): void {
     methods.add(Method.subscriptionsListen, { modern: (request, exchange) => this.listen(request, exchange) });
@@ -33,7 +36,8 @@ export class SubscriptionsPrimitive implements Primitive {
 
   private listen(request: JsonRpcRequest, exchange: Exchange): Promise<MethodResult | undefined> {
     const filter = request.params?.notifications;
-    if (!isPlainObject(filter)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "notifications" must be an object naming the notifications to receive');
+    if (!isPlainObject(filter))
+      throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "notifications" must be an object naming the notifications to receive');
     const { peer } = exchange;
     let end!: (result: MethodResult | undefined) => void;
     const cancelled = { abort: () => end(undefined) };

@@ -13,7 +13,20 @@ import type { MethodHandler, MethodResult, MethodTable, Primitive, RequestFacts 
 import { resolveTaskMode, type ResolvedTaskMode, type TaskMode } from './policy.js';
 import { encodeNotification } from '../../../jsonrpc/encode.js';
 import { TERMINAL_STATUSES } from '../../../tasks/store.js';
-import { alreadyTerminal, decodeTaskCursor, encodeTaskCursor, finalOutcome, LEGACY_CAPABILITY, LEGACY_LIST_PAGE, LEGACY_STATUS_NOTIFICATION, legacyTask, requestedTtl, taskSupportError, taskSupportOf, withTaskSupport } from './legacy.js';
+import {
+  alreadyTerminal,
+  decodeTaskCursor,
+  encodeTaskCursor,
+  finalOutcome,
+  LEGACY_CAPABILITY,
+  LEGACY_LIST_PAGE,
+  LEGACY_STATUS_NOTIFICATION,
+  legacyTask,
+  requestedTtl,
+  taskSupportError,
+  taskSupportOf,
+  withTaskSupport,
+} from './legacy.js';
 import { TaskNotifications } from './notifications.js';
 import { TaskRun, type PassOutcome } from './task-run.js';
 import { TaskSlots } from './slots.js';
@@ -109,9 +122,15 @@ export class TasksPrimitive implements Primitive {
   register(methods: MethodTable): void {
     methods.wrap(Method.toolsCall, 'modern', (inner) => this.wrapCall(inner));
     methods.wrap(Method.subscriptionsListen, 'modern', (inner) => this.notifications.wrapListen(inner));
-    methods.add(TaskMethod.get, { modern: (request, exchange, facts) => this.get(request, exchange, facts), legacy: (request, exchange) => this.legacyGet(request, exchange) });
+    methods.add(TaskMethod.get, {
+      modern: (request, exchange, facts) => this.get(request, exchange, facts),
+      legacy: (request, exchange) => this.legacyGet(request, exchange),
+    });
     methods.add(TaskMethod.update, { modern: (request, exchange, facts) => this.update(request, exchange, facts) });
-    methods.add(TaskMethod.cancel, { modern: (request, exchange, facts) => this.cancel(request, exchange, facts), legacy: (request, exchange) => this.legacyCancel(request, exchange) });
+    methods.add(TaskMethod.cancel, {
+      modern: (request, exchange, facts) => this.cancel(request, exchange, facts),
+      legacy: (request, exchange) => this.legacyCancel(request, exchange),
+    });
     // The 2025-11-25 form (legacy.ts); tasks/result and tasks/list do not exist in the modern era (-32601).
     methods.wrap(Method.toolsCall, 'legacy', (inner) => this.wrapLegacyCall(inner));
     methods.wrap(Method.toolsList, 'legacy', (inner) => async (request, exchange, facts) => {
@@ -148,14 +167,33 @@ export class TasksPrimitive implements Primitive {
       }
       const { task: _asked, ...params } = request.params ?? {};
       const call: JsonRpcRequest = { ...request, params };
-      const run = new TaskRun(call, exchange, facts, inner, this.store, (result) => ({ ...result }), (done) => this.forget(done), (record) => {
-        this.notifications.publish(record);
-        // tasks.mdx "Task Status Notification" (optional): to the session that created it.
-        exchange.peer.push?.(encodeNotification(LEGACY_STATUS_NOTIFICATION, legacyTask(record)));
-      }, true);
+      const run = new TaskRun(
+        call,
+        exchange,
+        facts,
+        inner,
+        this.store,
+        (result) => ({ ...result }),
+        (done) => this.forget(done),
+        (record) => {
+          this.notifications.publish(record);
+          // tasks.mdx "Task Status Notification" (optional): to the session that created it.
+          exchange.peer.push?.(encodeNotification(LEGACY_STATUS_NOTIFICATION, legacyTask(record)));
+        },
+        true,
+      );
       const now = Date.now();
       const ttlMs = ttl === undefined ? this.ttlMs : this.ttlMs === null ? ttl : Math.min(ttl, this.ttlMs);
-      const record: TaskRecord = { taskId: nodeCrypto().randomUUID(), owner: callerKeyOf(exchange), tool: name as string, status: 'working', createdAt: now, lastUpdatedAt: now, ttlMs, pollIntervalMs: this.pollIntervalMs };
+      const record: TaskRecord = {
+        taskId: nodeCrypto().randomUUID(),
+        owner: callerKeyOf(exchange),
+        tool: name as string,
+        status: 'working',
+        createdAt: now,
+        lastUpdatedAt: now,
+        ttlMs,
+        pollIntervalMs: this.pollIntervalMs,
+      };
       // Stored before the work starts and before the answer (a task from its first moment).
       try {
         await run.becomeTask(record);
@@ -166,7 +204,10 @@ export class TasksPrimitive implements Primitive {
       run.releaseSlot = releaseSlot;
       this.live.set(record.taskId, run);
       this.expireLater(run, record);
-      void run.start().then((outcome) => run.settle(outcome)).catch((err) => this.options.logger.error({ err, taskId: record.taskId }, 'task could not record its outcome'));
+      void run
+        .start()
+        .then((outcome) => run.settle(outcome))
+        .catch((err) => this.options.logger.error({ err, taskId: record.taskId }, 'task could not record its outcome'));
       void this.store.purgeExpired().catch(() => undefined);
       return { task: legacyTask(record) };
     };
@@ -279,7 +320,14 @@ export class TasksPrimitive implements Primitive {
     };
   }
 
-  private async callAsTask(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, inner: MethodHandler, mode: ResolvedTaskMode, tool: string): Promise<MethodResult | undefined> {
+  private async callAsTask(
+    request: JsonRpcRequest,
+    exchange: Exchange,
+    facts: RequestFacts,
+    inner: MethodHandler,
+    mode: ResolvedTaskMode,
+    tool: string,
+  ): Promise<MethodResult | undefined> {
     // A task at once: its slot is taken before any await (TaskSlots); { afterMs }: when it would become one.
     let releaseSlot = mode.afterMs === 0 ? this.slots.take() : undefined;
     if (mode.afterMs === 0 && !releaseSlot) return inner(request, exchange, facts);
@@ -290,7 +338,16 @@ export class TasksPrimitive implements Primitive {
       throw err;
     }
     const { serverInfo } = this.options;
-    const run = new TaskRun(request, exchange, facts, inner, this.store, (result) => shapeResult('modern', result, serverInfo), (done) => this.forget(done), (record) => this.notifications.publish(record));
+    const run = new TaskRun(
+      request,
+      exchange,
+      facts,
+      inner,
+      this.store,
+      (result) => shapeResult('modern', result, serverInfo),
+      (done) => this.forget(done),
+      (record) => this.notifications.publish(record),
+    );
     const first = run.start();
     if (mode.afterMs > 0) {
       // Until it becomes a task, the call belongs to its request: cancelling or losing it stops the work.
@@ -330,7 +387,9 @@ export class TasksPrimitive implements Primitive {
     run.releaseSlot = releaseSlot;
     this.live.set(record.taskId, run);
     this.expireLater(run, record);
-    void first.then((outcome) => run.settle(outcome)).catch((err) => this.options.logger.error({ err, taskId: record.taskId }, 'task could not record its outcome'));
+    void first
+      .then((outcome) => run.settle(outcome))
+      .catch((err) => this.options.logger.error({ err, taskId: record.taskId }, 'task could not record its outcome'));
     void this.store.purgeExpired().catch(() => undefined);
     return createTaskResult(record);
   }

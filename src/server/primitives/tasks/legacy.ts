@@ -49,7 +49,8 @@ export function requestedTtl(task: unknown): number | undefined {
   if (!isPlainObject(task)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "task" must be an object');
   const { ttl } = task;
   if (ttl === undefined || ttl === null) return undefined;
-  if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 1) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "task.ttl" must be a positive integer number of milliseconds');
+  if (typeof ttl !== 'number' || !Number.isInteger(ttl) || ttl < 1)
+    throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "task.ttl" must be a positive integer number of milliseconds');
   return ttl;
 }
 
@@ -61,7 +62,9 @@ export function requestedTtl(task: unknown): number | undefined {
 export function taskSupportError(tool: string, required: boolean): RpcError {
   return new RpcError(
     ErrorCode.MethodNotFound,
-    required ? `Tool ${tool} must be called as a task (execution.taskSupport is "required")` : `Tool ${tool} cannot be called as a task (execution.taskSupport is "forbidden")`,
+    required
+      ? `Tool ${tool} must be called as a task (execution.taskSupport is "required")`
+      : `Tool ${tool} cannot be called as a task (execution.taskSupport is "forbidden")`,
     undefined,
     200,
   );

@@ -29,7 +29,10 @@ type Watcher = (record: TaskRecord) => void;
 export class TaskNotifications {
   private readonly watchers = new Map<string, Set<Watcher>>();
 
-  constructor(private readonly store: TaskStore, private readonly ready: () => Promise<void>) {}
+  constructor(
+    private readonly store: TaskStore,
+    private readonly ready: () => Promise<void>,
+  ) {}
 
   /** Hands each change on to the other instances (set when the server has a bus). */
   share?: (record: TaskRecord) => void;
@@ -56,7 +59,13 @@ export class TaskNotifications {
     };
   }
 
-  private async listen(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, inner: MethodHandler, filter: Record<string, unknown>): Promise<MethodResult | undefined> {
+  private async listen(
+    request: JsonRpcRequest,
+    exchange: Exchange,
+    facts: RequestFacts,
+    inner: MethodHandler,
+    filter: Record<string, unknown>,
+  ): Promise<MethodResult | undefined> {
     if (!declaresTasks(facts.clientCapabilities)) throw missingTasksExtension();
     const wanted = taskIdsOf(filter.taskIds);
     await this.ready();
@@ -74,9 +83,12 @@ export class TaskNotifications {
       exchange.notify(json);
       for (const id of accepted) unwatch.push(this.watch(id, send));
       // The state now, so a change between the client's last poll and this stream is not missed.
-      void Promise.all(accepted.map((id) => this.store.get(id, owner))).then((records) => {
-        for (const r of records) if (r) send(r);
-      }, () => undefined);
+      void Promise.all(accepted.map((id) => this.store.get(id, owner))).then(
+        (records) => {
+          for (const r of records) if (r) send(r);
+        },
+        () => undefined,
+      );
     };
     const { taskIds: _own, ...rest } = filter;
     const forwarded: JsonRpcRequest = { ...request, params: { ...request.params, notifications: rest, [ALSO_ACKNOWLEDGED]: { taskIds: accepted } } };

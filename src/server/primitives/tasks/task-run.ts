@@ -160,9 +160,10 @@ export class TaskRun {
   /** A legacy task's request to the client is awaited (input_required), or every one is answered (working). */
   private waitingForInput(method: string | undefined): void {
     if (!this.record) return;
-    const patch: TaskPatch = method === undefined
-      ? { status: 'working', statusMessage: undefined }
-      : { status: 'input_required', statusMessage: `Waiting for the client to answer ${method}; call tasks/result to receive it.` };
+    const patch: TaskPatch =
+      method === undefined
+        ? { status: 'working', statusMessage: undefined }
+        : { status: 'input_required', statusMessage: `Waiting for the client to answer ${method}; call tasks/result to receive it.` };
     // In the write chain, so it lands in order with the outcome; a terminal task stays terminal (no repeated notification).
     void this.write(patch, true).catch(() => undefined);
   }
@@ -173,7 +174,10 @@ export class TaskRun {
     const request: JsonRpcRequest = { ...this.request, params };
     return Promise.resolve()
       .then(() => this.inner(request, this.exchange, this.facts))
-      .then((result): PassOutcome => (result === undefined ? undefined : { result }), (error: unknown): PassOutcome => ({ error }))
+      .then(
+        (result): PassOutcome => (result === undefined ? undefined : { result }),
+        (error: unknown): PassOutcome => ({ error }),
+      )
       .finally(() => {
         this.running = false;
       });
@@ -194,12 +198,14 @@ export class TaskRun {
 
   private write(patch: TaskPatch, unlessTerminal = false): Promise<void> {
     const taskId = this.record!.taskId;
-    const next = this.writes.then(() => (unlessTerminal && TERMINAL.has(this.record!.status) ? undefined : this.store.update(taskId, patch))).then((stored) => {
-      if (stored) {
-        this.record = stored;
-        this.onChange(stored);
-      }
-    });
+    const next = this.writes
+      .then(() => (unlessTerminal && TERMINAL.has(this.record!.status) ? undefined : this.store.update(taskId, patch)))
+      .then((stored) => {
+        if (stored) {
+          this.record = stored;
+          this.onChange(stored);
+        }
+      });
     this.writes = next.catch(() => undefined);
     return next;
   }

@@ -47,15 +47,19 @@ export class ToolsPrimitive implements Primitive {
   /** The call's result object (or undefined: cancelled); the dispatcher encodes it, with a rate-limit refusal's Retry-After. */
   private callHandler(era: Era): MethodHandler {
     return (request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts) =>
-      this.pipeline.call(request.params ?? {}, {
-        era,
-        protocolVersion: facts.protocolVersion,
-        clientCapabilities: facts.clientCapabilities,
-        clientInfo: facts.clientInfo,
-        logLevel: facts.logLevel,
-        progressToken: progressToken(request.params),
-        requestId: request.id,
-      }, exchange) as Promise<Record<string, unknown> | undefined>;
+      this.pipeline.call(
+        request.params ?? {},
+        {
+          era,
+          protocolVersion: facts.protocolVersion,
+          clientCapabilities: facts.clientCapabilities,
+          clientInfo: facts.clientInfo,
+          logLevel: facts.logLevel,
+          progressToken: progressToken(request.params),
+          requestId: request.id,
+        },
+        exchange,
+      ) as Promise<Record<string, unknown> | undefined>;
   }
 }
 

@@ -5,30 +5,41 @@ import { memoryLogger, wire } from '../../../helpers/wire.js';
 const CITIES = ['paris', 'park', 'party', 'prague', ...Array.from({ length: 150 }, (_, i) => `pa${i}`)];
 
 const setup = () =>
-  wire(new ToolServer({
-    logger: memoryLogger().logger,
-    audit: false,
-    prompts: [
-      {
-        name: 'trip',
-        arguments: [{ name: 'city', required: true }, { name: 'district' }],
-        complete: {
-          city: (value) => CITIES.filter((c) => c.startsWith(value)),
-          district: (value, { arguments: chosen }) => (chosen.city === 'paris' ? ['marais', 'montmartre'] : []).filter((d) => d.startsWith(value)),
+  wire(
+    new ToolServer({
+      logger: memoryLogger().logger,
+      audit: false,
+      prompts: [
+        {
+          name: 'trip',
+          arguments: [{ name: 'city', required: true }, { name: 'district' }],
+          complete: {
+            city: (value) => CITIES.filter((c) => c.startsWith(value)),
+            district: (value, { arguments: chosen }) => (chosen.city === 'paris' ? ['marais', 'montmartre'] : []).filter((d) => d.startsWith(value)),
+          },
+          get: ({ city }) => `Plan a trip to ${city}`,
         },
-        get: ({ city }) => `Plan a trip to ${city}`,
-      },
-      {
-        name: 'review',
-        argumentsSchema: { type: 'object', properties: { language: { type: 'string', enum: ['python', 'pytorch', 'typescript'] } } },
-        get: () => 'x',
-      },
-      { name: 'failing', arguments: [{ name: 'a' }], complete: { a: () => { throw new Error('db password wrong'); } }, get: () => 'x' },
-    ],
-    resourceTemplates: [
-      { uriTemplate: 'db://{table}/{id}', name: 'rows', complete: { table: (v) => ['users', 'orders'].filter((t) => t.startsWith(v)) }, read: () => 'row' },
-    ],
-  }));
+        {
+          name: 'review',
+          argumentsSchema: { type: 'object', properties: { language: { type: 'string', enum: ['python', 'pytorch', 'typescript'] } } },
+          get: () => 'x',
+        },
+        {
+          name: 'failing',
+          arguments: [{ name: 'a' }],
+          complete: {
+            a: () => {
+              throw new Error('db password wrong');
+            },
+          },
+          get: () => 'x',
+        },
+      ],
+      resourceTemplates: [
+        { uriTemplate: 'db://{table}/{id}', name: 'rows', complete: { table: (v) => ['users', 'orders'].filter((t) => t.startsWith(v)) }, read: () => 'row' },
+      ],
+    }),
+  );
 
 const complete = (w: ReturnType<typeof setup>, ref: unknown, name: string, value: string, context?: unknown) =>
   w.modern('completion/complete', { ref, argument: { name, value }, ...(context ? { context } : {}) });
@@ -49,7 +60,7 @@ describe('completion/complete', () => {
     expect(res.result.completion.values).toEqual(['marais', 'montmartre']);
   });
 
-  it('falls back to the enum of the argument\'s schema, by prefix', async () => {
+  it("falls back to the enum of the argument's schema, by prefix", async () => {
     const res = await complete(setup(), { type: 'ref/prompt', name: 'review' }, 'language', 'py');
     expect(res.result.completion).toEqual({ values: ['python', 'pytorch'], total: 2, hasMore: false });
   });

@@ -50,10 +50,18 @@ describe('prompts/list', () => {
     const byName = Object.fromEntries(res.result.prompts.map((p: any) => [p.name, p]));
     expect(byName.simple).toEqual({ name: 'simple', description: 'A simple prompt' });
     expect(byName.with_args).toEqual({
-      name: 'with_args', title: 'With arguments', description: 'Two arguments',
-      arguments: [{ name: 'arg1', description: 'First', required: true }, { name: 'arg2', description: 'Second' }],
+      name: 'with_args',
+      title: 'With arguments',
+      description: 'Two arguments',
+      arguments: [
+        { name: 'arg1', description: 'First', required: true },
+        { name: 'arg2', description: 'Second' },
+      ],
     });
-    expect(byName.typed.arguments).toEqual([{ name: 'language', description: 'The language', required: true }, { name: 'code', required: true }]);
+    expect(byName.typed.arguments).toEqual([
+      { name: 'language', description: 'The language', required: true },
+      { name: 'code', required: true },
+    ]);
   });
 });
 
@@ -72,7 +80,11 @@ describe('prompts/get', () => {
 
   it('carries embedded resources, images and assistant turns', async () => {
     const res = await setup().modern('prompts/get', { name: 'media', arguments: { resourceUri: 'test://example-resource' } });
-    expect(res.result.messages.map((m: any) => [m.role, m.content.type])).toEqual([['user', 'resource'], ['user', 'image'], ['assistant', 'text']]);
+    expect(res.result.messages.map((m: any) => [m.role, m.content.type])).toEqual([
+      ['user', 'resource'],
+      ['user', 'image'],
+      ['assistant', 'text'],
+    ]);
     expect(res.result.messages[0].content.resource.uri).toBe('test://example-resource');
   });
 
@@ -92,7 +104,7 @@ describe('prompts/get', () => {
     expect(missing.error.message).toMatch(/arg1/);
   });
 
-  it('gives the handler the Standard Schema\'s parsed arguments and its own description', async () => {
+  it("gives the handler the Standard Schema's parsed arguments and its own description", async () => {
     const res = await setup().modern('prompts/get', { name: 'typed', arguments: { language: 'python', code: 'print(1)' } });
     expect(res.result.description).toBe('Review of python');
     expect(res.result.messages[0].content.text).toBe('Review this python:\nprint(1)');
@@ -130,7 +142,15 @@ describe('registration and list changes', () => {
 
   it('tells listen streams that asked, and legacy sessions, when the list changes', async () => {
     const modern = setup();
-    modern.send({ jsonrpc: '2.0', id: 9, method: 'subscriptions/listen', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} }, notifications: { promptsListChanged: true } } });
+    modern.send({
+      jsonrpc: '2.0',
+      id: 9,
+      method: 'subscriptions/listen',
+      params: {
+        _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} },
+        notifications: { promptsListChanged: true },
+      },
+    });
     modern.server.prompts.add({ name: 'later', get: () => 'l' });
     modern.server.prompts.remove('simple');
     await tick();

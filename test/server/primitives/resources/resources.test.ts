@@ -13,8 +13,19 @@ function server(options: { pageSize?: number; logger?: any } = {}) {
     audit: false,
     pageSize: options.pageSize,
     resources: [
-      defineResource({ uri: 'test://static-text', name: 'static-text', mimeType: 'text/plain', read: () => 'This is the content of the static text resource.' }),
-      defineResource({ uri: 'test://static-binary', name: 'static-binary', mimeType: 'image/png', annotations: { audience: ['user'], priority: 0.5 }, read: () => PNG }),
+      defineResource({
+        uri: 'test://static-text',
+        name: 'static-text',
+        mimeType: 'text/plain',
+        read: () => 'This is the content of the static text resource.',
+      }),
+      defineResource({
+        uri: 'test://static-binary',
+        name: 'static-binary',
+        mimeType: 'image/png',
+        annotations: { audience: ['user'], priority: 0.5 },
+        read: () => PNG,
+      }),
       defineResource({ uri: 'test://private', name: 'private', cacheScope: 'private', ttlMs: 1000, read: (ctx) => `for ${ctx.principal ?? 'anyone'}` }),
     ],
     resourceTemplates: [
@@ -45,7 +56,12 @@ describe('resources/list and resources/templates/list', () => {
     const res = await wire(server()).modern('resources/list');
     expect(res.result).toMatchObject({ resultType: 'complete', ttlMs: 300000, cacheScope: 'public' });
     expect(res.result.resources.map((r: any) => r.uri)).toEqual(['test://static-text', 'test://static-binary', 'test://private']);
-    expect(res.result.resources[1]).toEqual({ uri: 'test://static-binary', name: 'static-binary', mimeType: 'image/png', annotations: { audience: ['user'], priority: 0.5 } });
+    expect(res.result.resources[1]).toEqual({
+      uri: 'test://static-binary',
+      name: 'static-binary',
+      mimeType: 'image/png',
+      annotations: { audience: ['user'], priority: 0.5 },
+    });
   });
 
   it('pages both lists with opaque cursors, and refuses a forged cursor with -32602', async () => {
@@ -72,7 +88,7 @@ describe('resources/list and resources/templates/list', () => {
 });
 
 describe('resources/read', () => {
-  it('reads text and binary resources, with the resource\'s cache hints', async () => {
+  it("reads text and binary resources, with the resource's cache hints", async () => {
     const w = wire(server());
     const text = await w.modern('resources/read', { uri: 'test://static-text' });
     expect(text.result).toMatchObject({
@@ -174,7 +190,12 @@ describe('change notifications', () => {
   it('modern: a listen stream acknowledges the URIs it will watch, then hears updates of those only, and list changes', async () => {
     const s = server();
     const w = wire(s);
-    w.send({ jsonrpc: '2.0', id: 'sub', method: 'subscriptions/listen', params: { _meta: meta, notifications: { resourcesListChanged: true, resourceSubscriptions: ['test://static-text', 42] } } });
+    w.send({
+      jsonrpc: '2.0',
+      id: 'sub',
+      method: 'subscriptions/listen',
+      params: { _meta: meta, notifications: { resourcesListChanged: true, resourceSubscriptions: ['test://static-text', 42] } },
+    });
     expect(w.written[0].params.notifications).toEqual({ resourcesListChanged: true, resourceSubscriptions: ['test://static-text'] });
     s.resources.updated('test://static-text');
     s.resources.updated('test://static-binary');
@@ -182,7 +203,11 @@ describe('change notifications', () => {
     await tick();
     expect(w.written.slice(1)).toEqual([
       { jsonrpc: '2.0', method: 'notifications/resources/list_changed', params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 'sub' } } },
-      { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 'sub' }, uri: 'test://static-text' } },
+      {
+        jsonrpc: '2.0',
+        method: 'notifications/resources/updated',
+        params: { _meta: { 'io.modelcontextprotocol/subscriptionId': 'sub' }, uri: 'test://static-text' },
+      },
     ]);
   });
 

@@ -56,7 +56,12 @@ describe('UriTemplate.match (RFC 6570, levels 1-4)', () => {
 
   it('matches hostile URIs of 200,000 characters without backtracking', () => {
     const templates = ['x://{a}{b}{c}/end', 'file:///{+path}.txt', 'x://s{?a,b,c}', 'x://r{/s*}/z'];
-    const hostile = ['x://' + 'a'.repeat(200_000) + '/nope', 'file:///' + '.tx'.repeat(70_000), 'x://s?' + 'a=1&'.repeat(50_000), 'x://r' + '/s'.repeat(100_000)];
+    const hostile = [
+      'x://' + 'a'.repeat(200_000) + '/nope',
+      'file:///' + '.tx'.repeat(70_000),
+      'x://s?' + 'a=1&'.repeat(50_000),
+      'x://r' + '/s'.repeat(100_000),
+    ];
     for (const t of templates) {
       const template = new UriTemplate(t);
       for (const uri of hostile) {
