@@ -1,22 +1,17 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { NGINX, TestNginx } from '../helpers/nginx.js';
+import { NGINX } from '../helpers/nginx.js';
 import { REDIS_SERVER, TestRedis } from '../helpers/redis.js';
-import { startHttpServe } from '../helpers/serve-process.js';
+import { startCluster } from '../helpers/scale-out.js';
 import { tasksRpc as rpc, WITH_TASKS, WITH_TASKS_AND_ELICITATION } from '../helpers/tasks.js';
-import { tempDir } from '../helpers/temp.js';
 import { MODERN, modernMeta } from '../helpers/wire.js';
 
 /**
  * Three `toolwright serve --http` instances behind a real nginx (round-robin, no affinity), sharing
  * Redis (`server.state.redis`: the event bus, legacy session records and the task store), as
- * examples/scale-out/ runs them (docs/deployment.md).
+ * examples/scale-out/ runs them (docs/deployment.md; test/helpers/scale-out.ts).
  */
-const tools = fileURLToPath(new URL('../fixtures/scale-out/tools.mjs', import.meta.url));
-const env = { TOOLWRIGHT_AUDIT_DIR: '' };
-type Instance = Awaited<ReturnType<typeof startHttpServe>>;
 
 let redis: TestRedis | undefined;
 beforeAll(async () => {
@@ -24,15 +19,7 @@ beforeAll(async () => {
 }, 30_000);
 afterAll(() => redis?.destroy());
 
-async function cluster(tasks: Record<string, unknown> = {}) {
-  const cwd = tempDir('tw-scale-out-');
-  writeFileSync(join(cwd, 'toolwright.config.json'), JSON.stringify({ tools: [tools], server: { audit: false, state: { redis: redis!.url }, tasks } }));
-  const instances: Instance[] = [];
-  for (let i = 0; i < 3; i++) instances.push(await startHttpServe(['--config', 'toolwright.config.json'], { cwd, env }));
-  const nginx = await TestNginx.create(instances.map((s) => Number(new URL(s.url).port)));
-  onTestFinished(() => nginx.destroy());
-  return { cwd, instances, nginx };
-}
+const cluster = (tasks: Record<string, unknown> = {}) => startCluster({ audit: false, state: { redis: redis!.url }, tasks });
 
 /** A POST whose answer is an SSE stream kept open: the JSON-RPC messages it carried so far. */
 function openStream(url: string, body: Record<string, unknown>, headers: Record<string, string>) {

@@ -1,0 +1,27 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { onTestFinished } from 'vitest';
+import { TestNginx } from './nginx.js';
+import { startHttpServe } from './serve-process.js';
+import { tempDir } from './temp.js';
+
+/** The scale-out tests' tools (test/fixtures/scale-out/tools.mjs). */
+export const scaleOutTools = fileURLToPath(new URL('../fixtures/scale-out/tools.mjs', import.meta.url));
+
+export type ServeInstance = Awaited<ReturnType<typeof startHttpServe>>;
+
+/**
+ * Three `toolwright serve --http` instances of one config (`server` is its server part) behind a
+ * real nginx (round-robin, no affinity), as examples/scale-out/ runs them (docs/deployment.md).
+ * nginx is stopped, and the instances killed, when the test finishes.
+ */
+export async function startCluster(server: Record<string, unknown>, count = 3) {
+  const cwd = tempDir('tw-scale-out-');
+  writeFileSync(join(cwd, 'toolwright.config.json'), JSON.stringify({ tools: [scaleOutTools], server }));
+  const instances: ServeInstance[] = [];
+  for (let i = 0; i < count; i++) instances.push(await startHttpServe(['--config', 'toolwright.config.json'], { cwd, env: { TOOLWRIGHT_AUDIT_DIR: '' } }));
+  const nginx = await TestNginx.create(instances.map((s) => Number(new URL(s.url).port)));
+  onTestFinished(() => nginx.destroy());
+  return { cwd, instances, nginx };
+}
