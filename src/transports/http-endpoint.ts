@@ -290,7 +290,7 @@ export function createMcpEndpoint(parts: EndpointParts): (req: IncomingMessage, 
     }
     // As for POST and GET: a session belongs to the caller who opened it; to anyone else it does not exist.
     const session = await sessions.find(sessionId, principal, () => new HttpSession(server, principal, auth));
-    if (!session || session.principal !== principal || !sessions.end(sessionId))
+    if (!session || session.principal !== principal || !(await sessions.end(sessionId)))
       return void rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Not Found: unknown or expired session', undefined, 404));
     res.writeHead(200).end();
   };

@@ -161,13 +161,17 @@ export class SessionStore {
     return session;
   }
 
-  end(id: string): boolean {
+  /**
+   * Ends the session `id` (DELETE) for every instance; resolves once the shared record is gone,
+   * so that the DELETE is answered only when no other instance serves the session any more. The
+   * record goes first: meanwhile a request here still finds the copy and, its record gone, ends it.
+   * A record that cannot be deleted (Redis away) is said in the log; it expires after the idle time.
+   */
+  async end(id: string): Promise<boolean> {
     const session = this.sessions.get(id);
     if (!session) return false;
-    this.sessions.delete(id);
-    session.connection.close('session ended');
-    session.stream?.end();
-    this.records?.delete(id).catch(this.onRecordError);
+    await this.records?.delete(id).catch(this.onRecordError);
+    if (this.sessions.get(id) === session) this.forget(session);
     return true;
   }
 

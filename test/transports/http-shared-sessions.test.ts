@@ -4,6 +4,7 @@ import { ToolServer } from '../../src/server/server.js';
 import { InProcessEventBus } from '../../src/state/bus.js';
 import { InMemorySessionRecords } from '../../src/state/sessions.js';
 import { startHttp } from '../helpers/http.js';
+import { until } from '../helpers/until.js';
 import { memoryLogger } from '../helpers/wire.js';
 
 /**
@@ -18,8 +19,7 @@ afterEach(async () => {
   closers = [];
 });
 
-async function pair() {
-  const sessionRecords = new InMemorySessionRecords();
+async function pair(sessionRecords: InMemorySessionRecords = new InMemorySessionRecords()) {
   const bus = new InProcessEventBus();
   const make = () =>
     new ToolServer({
@@ -71,5 +71,31 @@ describe('legacy sessions shared between instances', () => {
     expect((await fetch(one.url, { method: 'DELETE', headers: as })).status).toBe(200);
     expect((await two.post({ jsonrpc: '2.0', id: 3, method: 'ping' }, as)).status).toBe(404);
     expect((await one.post({ jsonrpc: '2.0', id: 4, method: 'ping' }, as)).status).toBe(404);
+  });
+
+  it('DELETE is answered only once the shared record is gone: the other instance never serves a session whose DELETE was answered', async () => {
+    // Deleting takes a round trip to the shared store (Redis): here it waits until the test lets it finish.
+    let deleteCalled = false;
+    let finishDelete!: () => void;
+    const gate = new Promise<void>((resolve) => (finishDelete = resolve));
+    class SlowDelete extends InMemorySessionRecords {
+      override async delete(id: string): Promise<void> {
+        deleteCalled = true;
+        await gate;
+        await super.delete(id);
+      }
+    }
+    const { one, two } = await pair(new SlowDelete());
+    const sessionId = (await one.post(initialize, { authorization: 'Bearer alice-token' })).headers.get('mcp-session-id')!;
+    const as = { 'mcp-session-id': sessionId, authorization: 'Bearer alice-token' };
+    let deleteAnswered = false;
+    const deletion = fetch(one.url, { method: 'DELETE', headers: as }).then((res) => ((deleteAnswered = true), res));
+    await until(() => deleteCalled, 'the DELETE to reach the shared records');
+    // The record is still there: the other instance still serves the session, so the DELETE must not have been answered yet.
+    expect((await two.post({ jsonrpc: '2.0', id: 2, method: 'ping' }, as)).status).toBe(200);
+    expect(deleteAnswered).toBe(false);
+    finishDelete();
+    expect((await deletion).status).toBe(200);
+    expect((await two.post({ jsonrpc: '2.0', id: 3, method: 'ping' }, as)).status).toBe(404);
   });
 });
