@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port.js';
 import { until } from './until.js';
 
 /**
@@ -22,15 +22,6 @@ if (!NGINX) {
   console.warn(`\n*** SKIPPED: ${NGINX_MISSING} (they fail under CI=true) ***\n`);
 }
 
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
-}
 
 /**
  * The configuration examples/scale-out/nginx.conf shows, for a temp folder: round-robin over the
