@@ -22,7 +22,6 @@ if (!NGINX) {
   console.warn(`\n*** SKIPPED: ${NGINX_MISSING} (they fail under CI=true) ***\n`);
 }
 
-
 /**
  * The configuration examples/scale-out/nginx.conf shows, for a temp folder: round-robin over the
  * upstreams (no affinity: any instance may get any request), HTTP/1.1 to them, no buffering (SSE
