@@ -38,11 +38,25 @@ export const DEFAULT_RATE_LIMIT: Readonly<{ perPrincipal: RateLimitRule; perTool
 /** Undefined: the point was taken. A number: ms until one is free. */
 type Attempt = number | undefined;
 
+/**
+ * Where a limiter from `createLimiter` can take a caller's point and a tool's in one
+ * store command (the built-in Redis state: src/state/redis/limits.ts): the tool's point
+ * only when the caller's was taken. Undefined: it cannot for this pair (the points are
+ * then taken apart). A rejection: the store failed (not a limit decision).
+ */
+export const TAKE_PAIR: unique symbol = Symbol('toolwright.rateLimit.takePair');
+export type PairTake = (
+  callerKey: string,
+  tool: { limiter: RateLimiterAbstract; key: string } | undefined,
+) => Promise<[caller: Attempt, tool: Attempt]> | undefined;
+
 /** One rule's counters: keyed by tool name or caller. */
 interface RuleStore {
   take(key: string): Attempt | Promise<Attempt>;
   /** Gives back a point taken (a shared store only; best effort). */
   refund?(key: string): void;
+  /** A shared store's limiter and its key for a given key, for a paired take. */
+  shared?: { limiter: RateLimiterAbstract; keyOf(key: string): string };
 }
 
 interface Limit {
@@ -94,10 +108,33 @@ export class RateLimiter {
    */
   consume(tool: string, principal: string | undefined): RateDecision | Promise<RateDecision> {
     if (!this.perPrincipal) return this.consumeTool(tool);
+    const paired = this.consumePaired(tool, principal);
+    if (paired) return paired;
     const taken = principal === undefined ? this.anonymous!.take('') : this.perPrincipal.store.take(principal);
     if (taken === undefined) return this.consumeTool(tool);
     if (typeof taken === 'number') return refused(taken, this.perPrincipal.rule, 'principal');
     return this.consumeBoth(taken, tool);
+  }
+
+  /**
+   * A shared store that takes both points in one command (the built-in Redis state: one
+   * Lua script), the tool's only when the caller is within its limit. Undefined when the
+   * store cannot (an in-process store, another engine's limiter).
+   */
+  private consumePaired(tool: string, principal: string | undefined): Promise<RateDecision> | undefined {
+    const callers = principal === undefined ? this.anonymous! : this.perPrincipal!.store;
+    const takePair = (callers.shared?.limiter as { [TAKE_PAIR]?: PairTake } | undefined)?.[TAKE_PAIR];
+    if (!takePair) return undefined;
+    const limit = this.toolLimit(tool);
+    if (limit && !limit.store.shared) return undefined;
+    const toolShared = limit?.store.shared;
+    const taken = takePair(callers.shared!.keyOf(principal ?? ''), toolShared && { limiter: toolShared.limiter, key: toolShared.keyOf(tool) });
+    if (!taken) return undefined;
+    const principalRule = this.perPrincipal!.rule;
+    return taken.then(([principalMs, toolMs]) => {
+      if (principalMs !== undefined) return refused(principalMs, principalRule, 'principal');
+      return toolMs === undefined ? ALLOWED : refused(toolMs, limit!.rule, 'tool');
+    });
   }
 
   /**
@@ -171,6 +208,7 @@ function storeMaker(createLimiter: RateLimitOptions['createLimiter']): StoreMake
   type Flexible = typeof import('rate-limiter-flexible');
   const { RateLimiterRes } = createRequire(import.meta.url)('rate-limiter-flexible') as Flexible;
   const wrap = (limiter: RateLimiterAbstract, keyOf: (key: string) => string): RuleStore => ({
+    shared: { limiter, keyOf },
     refund: (key) => void limiter.reward(keyOf(key), 1).catch(() => {}),
     take: async (key) => {
       try {

@@ -1,0 +1,117 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RateLimiter } from '../../src/policy/rate-limit.js';
+import { redisConnection } from '../../src/state/redis/connection.js';
+import { redisLimiters } from '../../src/state/redis/limits.js';
+import { REDIS_SERVER, TestRedis } from '../helpers/redis.js';
+
+let redis: TestRedis;
+let probe: Redis;
+let prefixes = 0;
+
+beforeAll(async () => {
+  if (REDIS_SERVER) {
+    redis = await TestRedis.create();
+    probe = new Redis(redis.url);
+  }
+});
+afterAll(async () => {
+  probe?.disconnect();
+  await redis?.destroy();
+});
+
+/** Calls of one command by name, as Redis counts them (commandstats: scripts' own commands included). */
+async function commandCalls(): Promise<Record<string, number>> {
+  const info = await probe.info('commandstats');
+  return Object.fromEntries([...info.matchAll(/^cmdstat_(\w+(?:\|\w+)?):calls=(\d+)/gm)].map(([, name, calls]) => [name, Number(calls)]));
+}
+
+/** A limiter on a connection that is up (before it is, RateLimiterRedis refuses too: rejectIfRedisNotReady). */
+async function limiterFor(perPrincipal: number, perTool: number, onFailure: 'refuse' | 'open' = 'refuse') {
+  const keyPrefix = `lim${++prefixes}-${process.pid}:`;
+  const connection = redisConnection(redis.url, { keyPrefix });
+  const createLimiter = redisLimiters(connection, onFailure);
+  const limiter = new RateLimiter({
+    perPrincipal: { points: perPrincipal, durationSeconds: 60 },
+    perTool: { points: perTool, durationSeconds: 60 },
+    createLimiter,
+  });
+  expect(await connection.run((c) => c.ping())).toBe('PONG');
+  return { limiter, keyPrefix, connection, createLimiter };
+}
+
+describe.skipIf(!REDIS_SERVER)('rate limits in Redis', () => {
+  it("take a call's two points with one Redis command, in the keys and counts RateLimiterRedis uses", async () => {
+    const { limiter, keyPrefix, connection } = await limiterFor(100, 1000);
+    const before = await commandCalls();
+    for (let i = 0; i < 5; i++) expect(await limiter.consume('t', 'alice')).toEqual({ allowed: true });
+    expect(await limiter.consume('t', undefined)).toEqual({ allowed: true });
+    const after = await commandCalls();
+    const scriptCalls = (after.evalsha ?? 0) - (before.evalsha ?? 0) + (after.eval ?? 0) - (before.eval ?? 0);
+    expect(scriptCalls).toBe(6);
+    expect((after.incrby ?? 0) - (before.incrby ?? 0)).toBe(0); // not RateLimiterRedis's script on the way
+    expect(await probe.get(`${keyPrefix}rl:principal:p:alice`)).toBe('5');
+    expect(await probe.get(`${keyPrefix}rl:principal:anonymous`)).toBe('1');
+    expect(await probe.get(`${keyPrefix}rl:tool:t`)).toBe('6');
+    const ttl = await probe.pttl(`${keyPrefix}rl:tool:t`);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(60_000);
+    await connection.release();
+  });
+
+  it("leave the tool's count alone when the caller is over its own limit, and refuse with the window's time left", async () => {
+    const { limiter, keyPrefix, connection } = await limiterFor(2, 3);
+    expect(await limiter.consume('t', 'alice')).toEqual({ allowed: true });
+    expect(await limiter.consume('t', 'alice')).toEqual({ allowed: true });
+    for (let i = 0; i < 4; i++) {
+      const refused = (await limiter.consume('t', 'alice')) as { allowed: false; retryAfterMs: number; scope: string };
+      expect(refused).toMatchObject({ allowed: false, scope: 'principal', rule: { points: 2, durationSeconds: 60 } });
+      expect(refused.retryAfterMs).toBeGreaterThan(0);
+      expect(refused.retryAfterMs).toBeLessThanOrEqual(60_000);
+    }
+    expect(await probe.get(`${keyPrefix}rl:tool:t`)).toBe('2');
+    expect(await limiter.consume('t', 'bob')).toEqual({ allowed: true });
+    expect(await limiter.consume('t', 'carol')).toMatchObject({ allowed: false, scope: 'tool', rule: { points: 3, durationSeconds: 60 } });
+    // The caller's point is spent even when the tool refuses, as before.
+    expect(await probe.get(`${keyPrefix}rl:principal:p:carol`)).toBe('1');
+    await connection.release();
+  });
+
+  it('share counts with RateLimiterRedis: points it took count against the one-command path and the other way round', async () => {
+    const { limiter, keyPrefix, connection, createLimiter } = await limiterFor(3, 100);
+    const flexible = createLimiter({ points: 3, durationSeconds: 60 }, 'principal');
+    await flexible.consume('p:alice', 2);
+    expect(await limiter.consume('t', 'alice')).toEqual({ allowed: true });
+    expect(await limiter.consume('t', 'alice')).toMatchObject({ allowed: false, scope: 'principal' });
+    expect((await flexible.get('p:alice'))?.consumedPoints).toBe(4);
+    expect(await probe.get(`${keyPrefix}rl:principal:p:alice`)).toBe('4');
+    await connection.release();
+  });
+
+  it('refuse with an error, not a decision, while Redis is down (onFailure refuse)', async () => {
+    const { limiter, connection } = await limiterFor(10, 10);
+    expect(await limiter.consume('t', 'alice')).toEqual({ allowed: true });
+    await redis.stop();
+    try {
+      await expect(limiter.consume('t', 'alice')).rejects.toThrow();
+    } finally {
+      await redis.start();
+    }
+    await connection.release();
+  });
+
+  it("count in each instance's memory while Redis is down under onFailure 'open', caller first, then the tool", async () => {
+    const { limiter, connection } = await limiterFor(2, 3, 'open');
+    await redis.stop();
+    try {
+      expect(await limiter.consume('t', 'alice')).toEqual({ allowed: true });
+      expect(await limiter.consume('t', 'alice')).toEqual({ allowed: true });
+      expect(await limiter.consume('t', 'alice')).toMatchObject({ allowed: false, scope: 'principal' });
+      expect(await limiter.consume('t', 'bob')).toEqual({ allowed: true });
+      expect(await limiter.consume('t', 'carol')).toMatchObject({ allowed: false, scope: 'tool' });
+    } finally {
+      await redis.start();
+    }
+    await connection.release();
+  });
+});
