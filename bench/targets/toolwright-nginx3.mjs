@@ -33,6 +33,9 @@ const stopAll = () => {
   rmSync(dir, { recursive: true, force: true });
 };
 process.once('exit', stopAll);
+// The temp folder (nginx's config and logs, redis's, the instances' audit trails) goes when our
+// pipe to this `sh` closes, also if we are SIGKILLed.
+children.push(spawn('sh', ['-c', 'cat >/dev/null; rm -rf "$1"', 'sh', dir], { stdio: ['pipe', 'ignore', 'ignore'] }));
 process.once('SIGTERM', () => process.exit(0));
 process.once('SIGINT', () => process.exit(0));
 process.stdin.once('end', () => process.exit(0));
