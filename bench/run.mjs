@@ -261,7 +261,7 @@ async function startServer(target, transport, toolCount, opts) {
         channel.write(initializedNotification(true));
       }
       await runOp(channel, list);
-      return { proc, startupMs: performance.now() - t0, channel: () => channel, release: () => {} };
+      return { proc, pid: proc.pid, sidePids: [], startupMs: performance.now() - t0, channel: () => channel, release: () => {} };
     }
     const port = await waitForPort(proc);
     let extraHeaders = '';
@@ -292,7 +292,21 @@ async function startServer(target, transport, toolCount, opts) {
     const first = new HttpChannel(port, { extraHeaders });
     await runOp(first.slot(0), list);
     first.close();
-    return { proc, startupMs: performance.now() - t0, channel: () => new HttpChannel(port, { extraHeaders }), release: (c) => c.close() };
+    // A target of several processes (toolwright-nginx3) names the servers to measure (PIDS, their
+    // CPU summed) and the ones in front (SIDE-PIDS, measured apart) before its port.
+    const pidList = (name) =>
+      new RegExp(`^${name} ([\\d,]+)$`, 'm')
+        .exec(proc.banner ?? '')?.[1]
+        .split(',')
+        .map(Number);
+    return {
+      proc,
+      pid: pidList('PIDS') ?? proc.pid,
+      sidePids: pidList('SIDE-PIDS') ?? [],
+      startupMs: performance.now() - t0,
+      channel: () => new HttpChannel(port, { extraHeaders }),
+      release: (c) => c.close(),
+    };
   } catch (err) {
     await proc.stop();
     throw new Error(`${target.id} ${transport} (${toolCount} tools) did not start: ${err.message}\n${proc.stderrTail()}`);
@@ -375,7 +389,7 @@ async function warmServer(server, target, transport, ms) {
     conc: 16,
     warmupMs: 0,
     durationMs: ms,
-    pid: server.proc.pid,
+    pid: server.pid,
   });
   server.release(channel);
   return r.error;
@@ -414,7 +428,7 @@ async function warmClient(opts) {
 const fmtCell = (r) =>
   r.error
     ? `FAILED: ${r.error}`
-    : `${Math.round(r.opsPerSec).toLocaleString('en-US').padStart(7)} calls/s  p50 ${r.p50.toFixed(3)} ms  p99 ${r.p99.toFixed(3)} ms  cpu ${r.cpuUsPerOp.toFixed(1)} µs/call (client ${r.clientCpuUsPerOp.toFixed(1)})  rss ${(r.peakRss / 1048576).toFixed(1)} MiB`;
+    : `${Math.round(r.opsPerSec).toLocaleString('en-US').padStart(7)} calls/s  p50 ${r.p50.toFixed(3)} ms  p99 ${r.p99.toFixed(3)} ms  cpu ${r.cpuUsPerOp.toFixed(1)} µs/call (${r.sideCpuUsPerOp === undefined ? '' : `in front ${r.sideCpuUsPerOp.toFixed(1)}, `}client ${r.clientCpuUsPerOp.toFixed(1)})  rss ${(r.peakRss / 1048576).toFixed(1)} MiB`;
 
 async function main() {
   let opts;
@@ -496,7 +510,8 @@ async function main() {
               conc: s.conc,
               warmupMs: s.kind === 'page' ? opts.pageWarmupMs : list ? opts.listWarmupMs : opts.warmupMs,
               durationMs: measuredMs(opts, s.kind),
-              pid: server.proc.pid,
+              pid: server.pid,
+              sidePids: server.sidePids,
             });
             server.release(channel);
             peakPerCell &&= r.peakIsPerCell || !!r.error;

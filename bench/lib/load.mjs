@@ -45,7 +45,9 @@ export async function runOp(slot, workload) {
   return { requests, latency };
 }
 
-export async function runCell({ channel, workload, conc, warmupMs, durationMs, pid }) {
+// `pid` may be a list (a target of several server processes: their CPU and memory summed);
+// `sidePids` are processes measured apart (a load balancer in front): their CPU per call.
+export async function runCell({ channel, workload, conc, warmupMs, durationMs, pid, sidePids = [] }) {
   const latencies = new Samples();
   let measuring = false;
   let stopping = false;
@@ -71,6 +73,7 @@ export async function runCell({ channel, workload, conc, warmupMs, durationMs, p
 
   let tStart = 0;
   let cpu0 = 0;
+  let side0 = 0;
   let client0 = null;
   let peakReset = false;
   const timers = [];
@@ -79,6 +82,7 @@ export async function runCell({ channel, workload, conc, warmupMs, durationMs, p
     setTimeout(() => {
       try {
         cpu0 = cpuSeconds(pid);
+        side0 = cpuSeconds(sidePids);
         client0 = process.cpuUsage();
         peakReset = resetPeak(pid);
       } catch (err) {
@@ -111,9 +115,11 @@ export async function runCell({ channel, workload, conc, warmupMs, durationMs, p
   const tEnd = performance.now();
   const client = client0 ? process.cpuUsage(client0) : null;
   let cpu1 = NaN;
+  let side1 = NaN;
   let mem = { peak: NaN, current: NaN };
   try {
     cpu1 = cpuSeconds(pid);
+    side1 = cpuSeconds(sidePids);
     mem = memory(pid);
   } catch (err) {
     error ??= err;
@@ -134,6 +140,7 @@ export async function runCell({ channel, workload, conc, warmupMs, durationMs, p
     p50: latencies.percentile(50),
     p99: latencies.percentile(99),
     cpuUsPerOp: ops ? ((cpu1 - cpu0) * 1e6) / ops : NaN,
+    ...(sidePids.length ? { sideCpuUsPerOp: ops ? ((side1 - side0) * 1e6) / ops : NaN } : {}),
     // the load generator's own cost, to tell when it (not the server) is the limit
     clientCpuUsPerOp: ops && client ? (client.user + client.system) / ops : NaN,
     serverCpuShare: seconds > 0 ? (cpu1 - cpu0) / seconds : NaN,

@@ -95,16 +95,18 @@ export function killAll() {
 
 const TICKS = 100; // USER_HZ; Linux reports utime/stime in these
 
-/** CPU seconds (user + system, all threads) the process has used so far. */
+/** CPU seconds (user + system, all threads) the process (or the processes, summed) has used so far. */
 export function cpuSeconds(pid) {
+  if (Array.isArray(pid)) return pid.reduce((sum, p) => sum + cpuSeconds(p), 0);
   const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // after "pid (comm) " the fields start at "state" (field 3); utime is field 14, stime 15
   return (Number(fields[11]) + Number(fields[12])) / TICKS;
 }
 
-/** Peak and current resident set size in bytes. */
+/** Peak and current resident set size in bytes (of several processes: summed). */
 export function memory(pid) {
+  if (Array.isArray(pid)) return pid.map(memory).reduce((a, b) => ({ peak: a.peak + b.peak, current: a.current + b.current }), { peak: 0, current: 0 });
   const status = readFileSync(`/proc/${pid}/status`, 'latin1');
   const kb = (key) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
   return { peak: kb('VmHWM'), current: kb('VmRSS') };
@@ -112,6 +114,7 @@ export function memory(pid) {
 
 /** Resets VmHWM to the current RSS (Linux ≥ 4.0), so each cell reports its own peak. */
 export function resetPeak(pid) {
+  if (Array.isArray(pid)) return pid.map(resetPeak).every(Boolean);
   try {
     writeFileSync(`/proc/${pid}/clear_refs`, '5');
     return true;

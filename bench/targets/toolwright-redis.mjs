@@ -1,7 +1,8 @@
 // toolwright with its shared state in Redis (HTTP only): the same server as toolwright.mjs, with
 // `state: { redis: $TOOLWRIGHT_BENCH_REDIS }`, so every call's rate-limit points (per caller and per
 // tool) are taken in Redis (two round trips a call) instead of in memory. A key prefix of its own
-// per start: counts start empty, and keys expire with their windows.
+// per start (or $TOOLWRIGHT_BENCH_REDIS_PREFIX, shared by toolwright-nginx3's instances): counts
+// start empty, and keys expire with their windows.
 import { serveHttp } from '../../dist/index.js';
 import { exitWhenHarnessGoes, reportPort, targetArgs } from './common.mjs';
 import { buildToolwrightServer } from './toolwright-server.mjs';
@@ -11,7 +12,9 @@ if (transport !== 'http') throw new Error('toolwright-redis is an HTTP target');
 const url = process.env.TOOLWRIGHT_BENCH_REDIS;
 if (!url) throw new Error('toolwright-redis needs TOOLWRIGHT_BENCH_REDIS=redis://… (a Redis the run may write to)');
 
-const server = buildToolwrightServer(toolCount, { state: { redis: url, keyPrefix: `bench-${process.pid}-${Date.now()}` } });
+const server = buildToolwrightServer(toolCount, {
+  state: { redis: url, keyPrefix: process.env.TOOLWRIGHT_BENCH_REDIS_PREFIX || `bench-${process.pid}-${Date.now()}` },
+});
 if (!(await server.stateReady())) throw new Error('toolwright-redis: Redis cannot be reached');
 const handle = await serveHttp(server, { host: '127.0.0.1', port: 0 });
 exitWhenHarnessGoes({ stdioOwnsInput: false });
