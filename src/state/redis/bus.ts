@@ -11,7 +11,7 @@ const EVENT_TYPES: ReadonlySet<string> = new Set(['list-changed', 'resource-upda
  * The event bus over Redis pub/sub (docs/deployment.md): every instance given the same Redis URL
  * and key prefix publishes on one channel (`<prefix>events`) and hears every other. Commands go
  * through the shared connection; listening takes a second connection of its own (a subscribed
- * Redis connection can do nothing else), made from the first and resubscribed by ioredis after
+ * Redis connection can do nothing else), made from the first and subscribed again by this class after
  * an outage. Each message carries its origin instance id: an instance's own events reach its
  * listeners at once, locally, and the copy Redis sends back is dropped (delivered once).
  *
@@ -31,24 +31,33 @@ export class RedisEventBus implements EventBus {
     private readonly onError: (err: unknown) => void = () => undefined,
   ) {
     this.channel = connection.key('events');
-    this.subscriber = connection.client.duplicate();
+    // autoResubscribe off: ioredis's own resubscription leaves its SUBSCRIBE promise unhandled, so
+    // a connection lost again before the reply ended in an unhandled rejection; subscribeNow
+    // subscribes on every 'ready' itself, with the rejection handled.
+    this.subscriber = connection.client.duplicate({ autoResubscribe: false });
     // Without a listener an 'error' event would end the process; ioredis reconnects on its own.
     this.subscriber.on('error', () => undefined);
     this.subscriber.on('connect', () => (this.subscriber as unknown as { stream?: { unref?: () => void } }).stream?.unref?.());
     this.subscriber.on('messageBuffer', (channel: Buffer, message: Buffer) => {
       if (channel.toString() === this.channel) this.receive(message);
     });
-    this.subscribed = this.subscribe_();
+    this.subscribed = new Promise<void>((resolve) => (this.resolveSubscribed = resolve));
+    // No offline queue: SUBSCRIBE waits for the connection, and is sent again after each outage.
+    this.subscriber.on('ready', () => this.subscribeNow());
+    if (this.subscriber.status === 'ready') this.subscribeNow();
   }
 
-  /** Resolves once this instance listens on the channel (a test waits for it; publishing need not). */
+  /** Resolves once this instance first listens on the channel (a test waits for it; publishing need not). */
   readonly subscribed: Promise<void>;
+  private resolveSubscribed!: () => void;
 
-  private async subscribe_(): Promise<void> {
-    // No offline queue: SUBSCRIBE waits for the connection (ioredis resubscribes by itself after an outage).
-    if (this.subscriber.status !== 'ready') await new Promise<void>((resolve) => this.subscriber.once('ready', () => resolve()));
+  private subscribeNow(): void {
     if (this.closed) return;
-    await this.subscriber.subscribe(this.channel);
+    // A connection lost before the reply rejects it: the next 'ready' subscribes again.
+    this.subscriber.subscribe(this.channel).then(
+      () => this.resolveSubscribed(),
+      () => undefined,
+    );
   }
 
   async publish(event: BusEvent): Promise<void> {
