@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { nodeCrypto } from '../../lazy-crypto.js';
 import type { AuditRecord, AuditStatus } from '../record.js';
 import type { StoredAuditRecord } from '../reader.js';
 import { AUDIT_TABLE } from './schema.js';
@@ -12,7 +12,7 @@ export interface PendingRow {
 }
 
 export function pendingRow(entry: AuditRecord): PendingRow {
-  return { recordId: randomUUID(), entry };
+  return { recordId: nodeCrypto().randomUUID(), entry };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { nodeCrypto } from '../../lazy-crypto.js';
 import type { Redis } from 'ioredis';
 import { deliver, type BusEvent, type BusListener, type EventBus } from '../bus.js';
 import type { RedisConnection } from './connection.js';
@@ -20,7 +20,7 @@ const EVENT_TYPES: ReadonlySet<string> = new Set(['list-changed', 'resource-upda
  * change or poll; tasks read their state from the store, never from the bus).
  */
 export class RedisEventBus implements EventBus {
-  readonly instanceId = randomUUID();
+  readonly instanceId = nodeCrypto().randomUUID();
   private readonly listeners = new Set<BusListener>();
   private readonly subscriber: Redis;
   private readonly channel: string;

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { nodeCrypto } from '../../lazy-crypto.js';
 import {
   checkLeaseMs,
   DEFAULT_TASK_LEASE_MS,
@@ -44,7 +44,7 @@ return 1
  * restart loses the tasks (and the leases: a live instance renews its own at once).
  */
 export class RedisTaskStore implements TaskStore {
-  readonly instanceId = randomUUID();
+  readonly instanceId = nodeCrypto().randomUUID();
   private readonly leaseMs: number;
   private readonly leaseTimer: NodeJS.Timeout;
   private closed = false;
