@@ -9,6 +9,7 @@ import { ExitCode, reportError, type CliIo } from './errors.js';
 import { listCommand } from './list.js';
 import { loginCommand, logoutCommand, type LoginOptions } from './login.js';
 import { connectCommand, type ConnectOptions } from './interactive/connect-command.js';
+import { consoleCommand, type ConsoleOptions } from './console.js';
 import { serveCommand, type ServeOptions } from './serve.js';
 import { taskCommand } from './task.js';
 import { primitiveCommands } from './primitives.js';
@@ -92,6 +93,13 @@ function buildProgram(io: CliIo, command: string[], setCode: (code: number) => v
     .argument('[url]', 'http(s):// URL of a Streamable HTTP server')
     .option('--output-dir <dir>', 'where images, audio and blobs from results are saved (default: a new private temp folder)')
     .action(async (url: string | undefined, options: ConnectOptions) => setCode(await connectCommand(url, command, options, io, packageVersion())));
+
+  withClientOptions(program.command('console'))
+    .description('the web console on 127.0.0.1: toolwright console [url | @name] | toolwright console -- <command> [args...]')
+    .argument('[url]', 'http(s):// URL of a Streamable HTTP server, or @name from .mcp.json (optional: the page can connect too)')
+    .option('--port <port>', 'port on 127.0.0.1 (default: a free one)')
+    .option('--no-open', 'print the URL without opening a browser')
+    .action(async (url: string | undefined, options: ConsoleOptions) => setCode(await consoleCommand(url, command, options, io, packageVersion())));
 
   program
     .command('login')

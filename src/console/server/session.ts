@@ -1,0 +1,233 @@
+import type { ToolClient } from '../../client.js';
+import type { InputRequest, InputResult } from '../../client/inputs/types.js';
+import type { ClientTarget } from '../../client/types.js';
+import { connectClient, resolveTarget, type ClientCommandOptions } from '../../cli/connect.js';
+import type { CliIo } from '../../cli/errors.js';
+import { sanitize } from '../../cli/sanitize.js';
+import { ApiError, type JsonLineStream } from './http-io.js';
+import { randomId } from './random-id.js';
+
+/** What the page asks to connect to: a URL, a stdio command, or a named server from `.mcp.json`. */
+export interface ConnectRequest {
+  url?: string;
+  headers?: Record<string, string>;
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  /** A server named in a servers file (`@name` on the command line), without the `@`. */
+  server?: string;
+  era?: 'auto' | 'modern' | 'legacy';
+}
+
+/** How the console reaches the server it shows: a request from the page, or a client it is given. */
+export type ConsoleTarget =
+  | { kind: 'request'; request: ConnectRequest }
+  /** What `toolwright console` was given: a URL or `@name` operand, or a command after `--`, and its client options. */
+  | { kind: 'command-line'; operand?: string; command: string[]; options: ClientCommandOptions }
+  | { kind: 'client'; label: string; open: () => Promise<ToolClient> };
+
+/** A question from the server waiting for the person at the page. */
+interface PendingInput {
+  resolve: (result: InputResult) => void;
+  reject: (err: Error) => void;
+}
+
+/**
+ * The console's one connection to a server, through toolwright's client (the same code
+ * `toolwright list`/`call` use: stored OAuth tokens, servers files, eras), and what the page
+ * hears of it: list changes, resource updates, log messages and the server's questions, as
+ * events on every open `/api/events` stream.
+ */
+export class ConsoleSession {
+  private current?: { client: ToolClient; label: string; target?: ClientTarget };
+  private readonly streams = new Set<JsonLineStream>();
+  private readonly pendingInputs = new Map<string, PendingInput>();
+  private readonly warnings: string[] = [];
+  private connecting?: Promise<void>;
+  /** Why the last connect failed, until the next one succeeds: the page shows it (and the doctor). */
+  private lastError?: { message: string; target: string };
+
+  constructor(private readonly options: { version: string; defaultTarget?: ConsoleTarget }) {}
+
+  get client(): ToolClient | undefined {
+    return this.current?.client;
+  }
+
+  /** The client, or a 409 telling the page to connect first. */
+  requireClient(): ToolClient {
+    const client = this.current?.client;
+    if (!client) throw new ApiError(409, 'not connected to a server: connect first');
+    return client;
+  }
+
+  get defaultTarget(): ConsoleTarget | undefined {
+    return this.options.defaultTarget;
+  }
+
+  status(): Record<string, unknown> {
+    const client = this.current?.client;
+    if (!client) return { connected: false, connecting: this.connecting !== undefined, ...(this.lastError ? { lastError: this.lastError } : {}) };
+    return {
+      connected: true,
+      target: this.current?.label,
+      era: client.era,
+      protocolVersion: client.protocolVersion,
+      serverInfo: client.serverInfo,
+      capabilities: client.capabilities,
+      instructions: client.instructions,
+      warnings: this.warnings.slice(-20),
+    };
+  }
+
+  /** Connects (closing any earlier connection first); one connect at a time. */
+  async connect(target: ConsoleTarget): Promise<void> {
+    while (this.connecting) await this.connecting.catch(() => {});
+    const attempt = this.open(target);
+    this.connecting = attempt;
+    this.lastError = undefined;
+    try {
+      await attempt;
+    } catch (err) {
+      this.lastError = { message: err instanceof Error ? err.message : String(err), target: describeTarget(target) };
+      this.connecting = undefined;
+      this.broadcast({ type: 'connection', status: this.status() });
+      throw err;
+    } finally {
+      this.connecting = undefined;
+    }
+  }
+
+  private async open(target: ConsoleTarget): Promise<void> {
+    await this.disconnect();
+    this.warnings.length = 0;
+    if (target.kind === 'client') {
+      const client = await target.open();
+      this.adopt(client, target.label);
+      return;
+    }
+    const { resolved, options, label } =
+      target.kind === 'command-line'
+        ? { resolved: resolveTarget(target.operand, target.command, target.options), options: target.options, label: describeTarget(target) }
+        : this.resolve(target.request);
+    const io: CliIo = { stdout: () => {}, stderr: (text) => this.warn(text) };
+    const client = await connectClient(resolved, options, io, this.options.version, {
+      clientInfo: { name: 'toolwright-console', version: this.options.version },
+      inputCapabilities: ['elicitation'],
+      onInputRequest: (request) => this.ask(request),
+      onToolsListChanged: () => this.broadcast({ type: 'tools-changed' }),
+      onPromptsListChanged: () => this.broadcast({ type: 'prompts-changed' }),
+      onResourcesListChanged: () => this.broadcast({ type: 'resources-changed' }),
+      onResourceUpdated: (update) => this.broadcast({ type: 'resource-updated', uri: update.uri }),
+      onLog: (message) => this.broadcast({ type: 'log', message }),
+      onWarning: (message) => this.warn(message),
+    });
+    this.adopt(client, label, resolved);
+  }
+
+  private adopt(client: ToolClient, label: string, target?: ClientTarget): void {
+    this.current = { client, label, ...(target ? { target } : {}) };
+    this.broadcast({ type: 'connection', status: this.status() });
+  }
+
+  /** The page's request as the command line would take it: the same checks, the same messages. */
+  private resolve(request: ConnectRequest): { resolved: ClientTarget; options: ClientCommandOptions; label: string } {
+    const options: ClientCommandOptions = {
+      era: request.era ?? 'auto',
+      header: Object.entries(request.headers ?? {}).map(([name, value]) => `${name}: ${value}`),
+      env: Object.entries(request.env ?? {}).map(([name, value]) => `${name}=${value}`),
+      ...(request.cwd ? { cwd: request.cwd } : {}),
+    };
+    const given = [request.url, request.command, request.server].filter((v) => v !== undefined && v !== '');
+    if (given.length !== 1) throw new ApiError(400, 'give exactly one of a server URL, a command, or a named server');
+    const command = request.command ? [request.command, ...(request.args ?? [])] : [];
+    const operand = request.server ? `@${request.server}` : request.url;
+    const resolved = resolveTarget(operand, command, options);
+    return { resolved, options, label: describeTarget({ kind: 'request', request }) };
+  }
+
+  async disconnect(): Promise<void> {
+    const current = this.current;
+    this.current = undefined;
+    for (const [id, pending] of this.pendingInputs) {
+      this.pendingInputs.delete(id);
+      pending.reject(new Error('the console disconnected'));
+    }
+    if (current) {
+      await current.client.close().catch(() => {});
+      this.broadcast({ type: 'connection', status: this.status() });
+    }
+  }
+
+  /** Opens an events stream for the page; it starts with the connection's status. */
+  listen(stream: JsonLineStream): void {
+    this.streams.add(stream);
+    stream.onClose(() => this.streams.delete(stream));
+    stream.write({ type: 'connection', status: this.status() });
+  }
+
+  broadcast(event: Record<string, unknown>): void {
+    for (const stream of this.streams) stream.write(event);
+  }
+
+  /**
+   * Hands a question from the server to the page and waits for its answer (`POST /api/input`).
+   * `deliver` writes the question where the page will see it: the call's own stream, or every
+   * events stream for questions that name no call.
+   */
+  ask(request: InputRequest, deliver: (event: Record<string, unknown>) => void = (e) => this.broadcast(e)): Promise<InputResult> {
+    const id = randomId();
+    return new Promise<InputResult>((resolve, reject) => {
+      const settle = () => {
+        this.pendingInputs.delete(id);
+        deliver({ type: 'input-withdrawn', id });
+      };
+      this.pendingInputs.set(id, {
+        resolve: (result) => {
+          this.pendingInputs.delete(id);
+          resolve(result);
+        },
+        reject: (err) => {
+          this.pendingInputs.delete(id);
+          reject(err);
+        },
+      });
+      request.signal.addEventListener('abort', () => {
+        if (!this.pendingInputs.has(id)) return;
+        settle();
+        reject(new Error('the question was withdrawn'));
+      });
+      deliver({ type: 'input', id, method: request.method, params: request.params, ...(request.toolName ? { toolName: request.toolName } : {}) });
+    });
+  }
+
+  /** The page's answer to a question; false when no such question waits (answered or withdrawn). */
+  answer(id: string, result: InputResult): boolean {
+    const pending = this.pendingInputs.get(id);
+    if (!pending) return false;
+    pending.resolve(result);
+    return true;
+  }
+
+  private warn(text: string): void {
+    const line = sanitize(text.trim()).slice(0, 500);
+    if (!line) return;
+    this.warnings.push(line);
+    if (this.warnings.length > 50) this.warnings.shift();
+    this.broadcast({ type: 'warning', message: line });
+  }
+
+  async close(): Promise<void> {
+    await this.disconnect();
+    for (const stream of this.streams) stream.end();
+    this.streams.clear();
+  }
+}
+
+/** A target as the page shows it: a URL, a command line, or `@name`. */
+export function describeTarget(target: ConsoleTarget): string {
+  if (target.kind === 'client') return target.label;
+  if (target.kind === 'command-line') return target.operand ?? target.command.join(' ');
+  const { url, server, command, args } = target.request;
+  return server ? `@${server}` : (url ?? [command, ...(args ?? [])].join(' '));
+}
