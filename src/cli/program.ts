@@ -57,6 +57,7 @@ function buildProgram(io: CliIo, command: string[], setCode: (code: number) => v
     .description('serve tools over stdio (default) or Streamable HTTP')
     .option('--stdio', 'serve over stdin/stdout (the default)')
     .option('--http', 'serve over Streamable HTTP')
+    .option('--console', 'with --http: serve the web console at /console/ beside the MCP endpoint (loopback binds only)')
     .option('--host <host>', 'HTTP interface to bind (default 127.0.0.1)')
     .option('--port <port>', 'HTTP port, 0 picks a free one (default 3000)')
     .option('--config <file>', 'toolwright.config.json or .yaml (default: the one in this directory, if any)')

@@ -15,6 +15,7 @@ import { checkSharedState } from './state-startup.js';
 import { loadToolsModule, resolveTools } from './load-tools.js';
 import { loadMiddlewareModule } from './load-middleware.js';
 import { checkNetworkExposure } from './network-exposure.js';
+import { ConsoleBesideServer } from './serve-console.js';
 import { startOpenTelemetry } from './otel.js';
 import { installProcessGuards } from './process-guards.js';
 import { shutdownRequests, type ShutdownReason, type ShutdownRequests } from './shutdown-requests.js';
@@ -31,6 +32,8 @@ export interface ServeOptions {
   config?: string;
   allowUnauthenticatedNetwork?: boolean;
   shutdownGrace?: string;
+  /** Serve the web console at /console/ beside the MCP endpoint (HTTP, loopback binds). */
+  console?: boolean;
 }
 
 /**
@@ -45,6 +48,7 @@ export interface ServeOptions {
  */
 export async function serveCommand(options: ServeOptions, io: CliIo, version: string): Promise<number> {
   if (options.stdio && options.http) throw new UsageError('choose one of --stdio and --http');
+  if (options.console && options.stdio) throw new UsageError('--console is served over HTTP: use it with --http');
   const cliGrace = options.shutdownGrace === undefined ? undefined : parseGrace(options.shutdownGrace);
   // Before the server is built: its spans and metrics go to the SDK's providers from the first request.
   const stopTelemetry = await startOpenTelemetry(process.env, io);
@@ -63,6 +67,7 @@ async function serveWith(options: ServeOptions, io: CliIo, version: string, cliG
   if (transport === 'http') {
     address = { host: options.host ?? plan.http.host ?? '127.0.0.1', port: parsePort(options.port ?? plan.http.port ?? 3000) };
     // Before anything listens: a refusal leaves nothing half-started.
+    if (options.console) ConsoleBesideServer.refuseNetworkBind(address.host);
     const warning = checkNetworkExposure(address.host, plan, options.allowUnauthenticatedNetwork);
     if (warning) io.stderr(warning);
   }
@@ -72,7 +77,10 @@ async function serveWith(options: ServeOptions, io: CliIo, version: string, cliG
   const shutdown = shutdownRequests(io.stderr);
   const uninstallGuards = installProcessGuards(plan.server.logger, () => shutdown.request('uncaughtException'));
   try {
-    return address ? await serveOverHttp(plan, address.host, address.port, io, shutdown, graceMs) : await serveOverStdio(plan.server, io, shutdown, graceMs);
+    if (options.console && !address) throw new UsageError('--console is served over HTTP: use it with --http');
+    return address
+      ? await serveOverHttp(plan, address.host, address.port, io, shutdown, graceMs, options.console ? new ConsoleBesideServer() : undefined, version)
+      : await serveOverStdio(plan.server, io, shutdown, graceMs);
   } finally {
     uninstallGuards();
     shutdown.dispose();
@@ -137,11 +145,20 @@ function parseGrace(value: string): number {
   return ms;
 }
 
-async function serveOverHttp(plan: ServerPlan, host: string, port: number, io: CliIo, shutdown: ShutdownRequests, graceMs: number): Promise<number> {
+async function serveOverHttp(
+  plan: ServerPlan,
+  host: string,
+  port: number,
+  io: CliIo,
+  shutdown: ShutdownRequests,
+  graceMs: number,
+  console_: ConsoleBesideServer | undefined,
+  version: string,
+): Promise<number> {
   const { server } = plan;
   let handle: Awaited<ReturnType<typeof serveHttp>>;
   try {
-    handle = await serveHttp(server, { ...plan.http, host, port });
+    handle = await serveHttp(server, { ...plan.http, host, port, ...(console_ ? { fallback: console_.route } : {}) });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${host} is already in use; pick another with --port`);
@@ -149,8 +166,10 @@ async function serveOverHttp(plan: ServerPlan, host: string, port: number, io: C
     throw err;
   }
   io.stderr(`toolwright: serving ${server.tools.size} tool(s) on ${handle.url}\n`);
+  console_?.start(server, handle, version, io);
   const reason = await shutdown.requested;
   announceShutdown(reason, graceMs, server, io);
+  await console_?.close();
   // Stop accepting, let calls in flight answer (or stop them after the grace), close every connection.
   await handle.close({ graceMs });
   server.close(); // commits and closes the audit trail

@@ -1,6 +1,7 @@
-import type { ToolClient } from '../../client.js';
+import { ToolClient } from '../../client.js';
+import type { ClientTransport } from '../../client/transport.js';
 import type { InputRequest, InputResult } from '../../client/inputs/types.js';
-import type { ClientTarget } from '../../client/types.js';
+import type { ClientTarget, ToolClientOptions } from '../../client/types.js';
 import { connectClient, resolveTarget, type ClientCommandOptions } from '../../cli/connect.js';
 import type { CliIo } from '../../cli/errors.js';
 import { sanitize } from '../../cli/sanitize.js';
@@ -25,7 +26,8 @@ export type ConsoleTarget =
   | { kind: 'request'; request: ConnectRequest }
   /** What `toolwright console` was given: a URL or `@name` operand, or a command after `--`, and its client options. */
   | { kind: 'command-line'; operand?: string; command: string[]; options: ClientCommandOptions }
-  | { kind: 'client'; label: string; open: () => Promise<ToolClient> };
+  /** A transport of the caller's making: `serve --console` reaches its own server in process. */
+  | { kind: 'transport'; label: string; transport: () => ClientTransport };
 
 /** A question from the server waiting for the person at the page. */
 interface PendingInput {
@@ -101,9 +103,8 @@ export class ConsoleSession {
   private async open(target: ConsoleTarget): Promise<void> {
     await this.disconnect();
     this.warnings.length = 0;
-    if (target.kind === 'client') {
-      const client = await target.open();
-      this.adopt(client, target.label);
+    if (target.kind === 'transport') {
+      this.adopt(await ToolClient.connect({ transport: target.transport() }, this.clientOptions()), target.label);
       return;
     }
     const { resolved, options, label } =
@@ -111,7 +112,13 @@ export class ConsoleSession {
         ? { resolved: resolveTarget(target.operand, target.command, target.options), options: target.options, label: describeTarget(target) }
         : this.resolve(target.request);
     const io: CliIo = { stdout: () => {}, stderr: (text) => this.warn(text) };
-    const client = await connectClient(resolved, options, io, this.options.version, {
+    const client = await connectClient(resolved, options, io, this.options.version, this.clientOptions());
+    this.adopt(client, label, resolved);
+  }
+
+  /** How the console's client is set up: the server's questions and events go to the page. */
+  private clientOptions(): ToolClientOptions {
+    return {
       clientInfo: { name: 'toolwright-console', version: this.options.version },
       inputCapabilities: ['elicitation'],
       onInputRequest: (request) => this.ask(request),
@@ -121,8 +128,7 @@ export class ConsoleSession {
       onResourceUpdated: (update) => this.broadcast({ type: 'resource-updated', uri: update.uri }),
       onLog: (message) => this.broadcast({ type: 'log', message }),
       onWarning: (message) => this.warn(message),
-    });
-    this.adopt(client, label, resolved);
+    };
   }
 
   private adopt(client: ToolClient, label: string, target?: ClientTarget): void {
@@ -226,7 +232,7 @@ export class ConsoleSession {
 
 /** A target as the page shows it: a URL, a command line, or `@name`. */
 export function describeTarget(target: ConsoleTarget): string {
-  if (target.kind === 'client') return target.label;
+  if (target.kind === 'transport') return target.label;
   if (target.kind === 'command-line') return target.operand ?? target.command.join(' ');
   const { url, server, command, args } = target.request;
   return server ? `@${server}` : (url ?? [command, ...(args ?? [])].join(' '));
