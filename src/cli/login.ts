@@ -32,26 +32,46 @@ export async function loginCommand(url: string, options: LoginOptions, io: CliIo
   const server = serverUrl(url);
   const timeoutMs = positive(options.timeout, '--timeout') ?? LOGIN_TIMEOUT_MS;
   const port = options.port === undefined ? undefined : portNumber(options.port);
-  const loopback = await LoopbackRedirect.listen({
+  const { oauth, tokens } = await logIn(server, options, {
+    version,
     ...(port !== undefined ? { port } : {}),
+    signal: AbortSignal.timeout(timeoutMs),
     onPrompt: (prompt) => void showPrompt(prompt, options.browser !== false, io),
+    onWarning: (message) => io.stderr(`toolwright: warning: ${message}\n`),
+  });
+  const scope = tokens.scope ? `; scope: ${sanitize(tokens.scope)}` : '';
+  const refresh = tokens.refreshToken ? '; it will be refreshed as needed' : '; no refresh token was issued, so log in again when it expires';
+  io.stderr(`toolwright: logged in to ${oauth.server} (authorization server ${sanitize(tokens.issuer)}${scope})${refresh}\n`);
+  return ExitCode.ok;
+}
+
+/**
+ * The browser flow with a loopback redirect listener on 127.0.0.1, the tokens stored where
+ * list, call, connect and the console find them. `onPrompt` shows the person where to sign
+ * in (the CLI opens a browser; the console shows a link on its page).
+ */
+export async function logIn(
+  server: string,
+  options: Pick<LoginOptions, 'scope' | 'clientId' | 'clientSecretEnv' | 'clientMetadataUrl'>,
+  how: { version: string; port?: number; signal: AbortSignal; onPrompt: (prompt: AuthorizationPrompt) => void; onWarning: (message: string) => void },
+): Promise<{ oauth: OAuthClient; tokens: Awaited<ReturnType<OAuthClient['login']>> }> {
+  const loopback = await LoopbackRedirect.listen({
+    ...(how.port !== undefined ? { port: how.port } : {}),
+    onPrompt: how.onPrompt,
   }).catch((err: unknown) => {
-    throw new UsageError(`could not listen on 127.0.0.1${port !== undefined ? `:${port}` : ''} for the browser's return: ${(err as Error).message}`);
+    throw new UsageError(`could not listen on 127.0.0.1${how.port !== undefined ? `:${how.port}` : ''} for the browser's return: ${(err as Error).message}`);
   });
   try {
     const oauth = new OAuthClient(server, {
       ...identity(options),
-      clientMetadata: { client_name: 'toolwright', software_id: 'toolwright', software_version: version },
+      clientMetadata: { client_name: 'toolwright', software_id: 'toolwright', software_version: how.version },
       redirectUri: loopback.redirectUri,
       authorize: loopback.authorize,
       store: new FileTokenStore(),
-      onWarning: (message) => io.stderr(`toolwright: warning: ${message}\n`),
+      onWarning: how.onWarning,
     });
-    const tokens = await oauth.login({ ...(options.scope ? { scope: options.scope } : {}), signal: AbortSignal.timeout(timeoutMs) });
-    const scope = tokens.scope ? `; scope: ${sanitize(tokens.scope)}` : '';
-    const refresh = tokens.refreshToken ? '; it will be refreshed as needed' : '; no refresh token was issued, so log in again when it expires';
-    io.stderr(`toolwright: logged in to ${oauth.server} (authorization server ${sanitize(tokens.issuer)}${scope})${refresh}\n`);
-    return ExitCode.ok;
+    const tokens = await oauth.login({ ...(options.scope ? { scope: options.scope } : {}), signal: how.signal });
+    return { oauth, tokens };
   } finally {
     await loopback.close();
   }
@@ -98,7 +118,7 @@ export function withLoginHint(err: unknown, target: ClientTarget): unknown {
   );
 }
 
-function identity(options: LoginOptions): Partial<OAuthOptions> {
+function identity(options: Pick<LoginOptions, 'clientId' | 'clientSecretEnv' | 'clientMetadataUrl'>): Partial<OAuthOptions> {
   if (options.clientSecretEnv !== undefined && options.clientId === undefined) throw new UsageError('--client-secret-env goes with --client-id');
   const secret = options.clientSecretEnv === undefined ? undefined : process.env[options.clientSecretEnv];
   if (options.clientSecretEnv !== undefined && !secret)
@@ -120,7 +140,7 @@ async function showPrompt(prompt: AuthorizationPrompt, tryBrowser: boolean, io: 
   io.stderr(`toolwright: waiting for the browser to come back to ${prompt.redirectUri} (Ctrl-C to give up)…\n`);
 }
 
-function serverUrl(url: string): string {
+export function serverUrl(url: string): string {
   let parsed: URL;
   try {
     parsed = new URL(url);

@@ -1,5 +1,6 @@
 import type { InputResult } from '../../client/inputs/types.js';
 import { UsageError } from '../../cli/errors.js';
+import { AuthorizationError } from '../../client/errors.js';
 import { STREAMED, type ApiRoutes } from './api-routes.js';
 import { parseCallRequest } from './calls.js';
 import { ApiError, openJsonLines, optionalObject, optionalString, requiredString } from './http-io.js';
@@ -15,7 +16,11 @@ export const coreRoutes: ApiRoutes = {
       await session.connect({ kind: 'request', request });
     } catch (err) {
       if (err instanceof UsageError) throw new ApiError(400, err.message);
-      throw new ApiError(502, err instanceof Error ? err.message : String(err), { failed: 'connect' });
+      const login = err instanceof AuthorizationError && (err.oauthError === 'login_required' || err.oauthError === 'insufficient_scope');
+      throw new ApiError(502, err instanceof Error ? err.message : String(err), {
+        failed: 'connect',
+        ...(login ? { login: true, ...(err.scope ? { scope: err.scope } : {}) } : {}),
+      });
     }
     return session.status();
   },

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { ApiFailure, apiPost } from '../api.js';
+import { ApiFailure, apiPost, apiStream } from '../api.js';
 import { setConnectionStatus, useConnection, type ConnectionStatus } from '../connection.js';
 import { navigate } from '../route.js';
 
@@ -13,27 +13,61 @@ export function ConnectPanel() {
   const [era, setEra] = useState('auto');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>();
+  /** The server asked for a login (OAuth): what the page offers, and how far it got. */
+  const [login, setLogin] = useState<
+    { url: string; scope?: string; signInAt?: { url: string; issuer: string }; state: 'offer' | 'waiting' | 'failed' } | undefined
+  >();
 
-  const submit = async (event: Event) => {
-    event.preventDefault();
+  const request = (): Record<string, unknown> => {
+    const request: Record<string, unknown> = { era };
+    if (kind === 'url') request.url = value.trim();
+    if (kind === 'server') request.server = value.trim().replace(/^@/, '');
+    if (kind === 'command') {
+      const [command, ...args] = splitCommandLine(value);
+      request.command = command;
+      request.args = args;
+    }
+    return request;
+  };
+
+  const connect = async () => {
     setBusy(true);
     setError(undefined);
+    setLogin(undefined);
     try {
-      const request: Record<string, unknown> = { era };
-      if (kind === 'url') request.url = value.trim();
-      if (kind === 'server') request.server = value.trim().replace(/^@/, '');
-      if (kind === 'command') {
-        const [command, ...args] = splitCommandLine(value);
-        request.command = command;
-        request.args = args;
-      }
-      setConnectionStatus(await apiPost<ConnectionStatus>('connect', request));
+      setConnectionStatus(await apiPost<ConnectionStatus>('connect', request()));
       navigate('tools');
     } catch (err) {
-      setError(err instanceof ApiFailure || err instanceof Error ? err.message : String(err));
+      setError(err instanceof Error ? err.message : String(err));
+      if (err instanceof ApiFailure && err.details.login === true && kind === 'url')
+        setLogin({ url: value.trim(), ...(typeof err.details.scope === 'string' ? { scope: err.details.scope } : {}), state: 'offer' });
     } finally {
       setBusy(false);
     }
+  };
+
+  const submit = (event: Event) => {
+    event.preventDefault();
+    void connect();
+  };
+
+  /** The OAuth flow of `toolwright login`: the person signs in on the link shown, then the page connects again. */
+  const logIn = async () => {
+    if (!login) return;
+    setLogin({ ...login, state: 'waiting' });
+    let done = false;
+    try {
+      await apiStream('login', { url: login.url, ...(login.scope ? { scope: login.scope } : {}) }, (event) => {
+        if (event.type === 'authorize' && typeof event.url === 'string' && /^https?:\/\//.test(event.url))
+          setLogin((l) => l && { ...l, signInAt: { url: String(event.url), issuer: String(event.issuer ?? '') } });
+        if (event.type === 'logged-in') done = true;
+        if (event.type === 'error') setError(String(event.message));
+      });
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    }
+    if (done) await connect();
+    else setLogin((l) => l && { ...l, state: 'failed' });
   };
 
   const disconnect = async () => setConnectionStatus(await apiPost<ConnectionStatus>('disconnect'));
@@ -98,6 +132,25 @@ export function ConnectPanel() {
       {error ? (
         <div role="alert" class="error-box" data-testid="connect-error">
           <p>{error}</p>
+        </div>
+      ) : null}
+      {login ? (
+        <div class="login-box" data-testid="login">
+          {login.state !== 'waiting' ? (
+            <button type="button" class="primary" onClick={() => void logIn()}>
+              Log in to this server
+            </button>
+          ) : login.signInAt ? (
+            <p>
+              Sign in at{' '}
+              <a href={login.signInAt.url} target="_blank" rel="noopener noreferrer" data-testid="sign-in-link">
+                {login.signInAt.issuer || 'the authorization server'}
+              </a>
+              ; this page connects when you are back.
+            </p>
+          ) : (
+            <p>Starting the login…</p>
+          )}
         </div>
       ) : null}
     </section>
