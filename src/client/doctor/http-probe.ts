@@ -82,7 +82,12 @@ function judge(answer: Answer, url: URL, tried: string): { status: 'ok' | 'faile
 }
 
 function modernRequest(): Record<string, unknown> {
-  return { jsonrpc: '2.0', id: 1, method: 'server/discover', params: {} };
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': LATEST_MODERN_VERSION,
+    'io.modelcontextprotocol/clientCapabilities': {},
+    'io.modelcontextprotocol/clientInfo': { name: 'toolwright-doctor', version: '1' },
+  };
+  return { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: meta } };
 }
 
 function legacyRequest(): Record<string, unknown> {

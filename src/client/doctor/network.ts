@@ -118,7 +118,9 @@ export async function checkTls(log: StepLog, url: URL, address: string, port: nu
             signal.addEventListener('abort', () => socket.destroy(), { once: true });
             socket.once('secureConnect', () => {
               cert = socket.getPeerCertificate();
-              const error = socket.authorized ? undefined : (socket.authorizationError as Error | undefined);
+              // Node gives the verification failure as its code (a string) or an Error, depending on the version.
+              const failure = socket.authorized ? undefined : (socket.authorizationError as Error | string | undefined);
+              const error = typeof failure === 'string' ? Object.assign(new Error(failure), { code: failure }) : failure;
               // Hostname checks are not part of `authorized`: node's own check, as fetch will do it.
               const mismatch = error ? undefined : cert ? checkServerIdentityOf(servername, cert) : undefined;
               const protocol = socket.getProtocol();
