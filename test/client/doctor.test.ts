@@ -218,7 +218,17 @@ describe('stdio', () => {
     expect(era.status).toBe('failed');
     expect(era.detail).toContain('boom: missing config');
     expect(era.detail).not.toContain('\x1b');
+    expect(era.hint).toContain('the server process ended');
     expect(step(report, 'tools').status).toBe('skipped');
+  });
+
+  it('a command that never answers: the handshake times out, within the bound', async () => {
+    const report = await diagnoseConnection(
+      { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] },
+      { stepTimeoutMs: 1_500, totalTimeoutMs: 60_000 },
+    );
+    expect(report.ok).toBe(false);
+    expect(step(report, 'era')).toMatchObject({ status: 'failed', hint: expect.stringContaining('the server never answered') });
   });
 
   it('a working stdio server', async () => {

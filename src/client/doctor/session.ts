@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { delimiter, isAbsolute, join } from 'node:path';
 import { ToolClient } from '../client.js';
+import { AuthorizationError, ConnectionError } from '../errors.js';
 import type { StdioTarget } from '../transports/stdio-target.js';
 import type { ClientTarget } from '../types.js';
 import { bounded, clean, messageOf } from './clean.js';
@@ -13,15 +14,18 @@ export async function checkSession(log: StepLog, target: ClientTarget, options: 
   let client: ToolClient | undefined;
   const era = await log.run('era', async () => {
     try {
-      client = await bounded(timeoutMs, 'the handshake', () =>
-        ToolClient.connect(target, {
-          era: options.era ?? 'auto',
-          connectTimeoutMs: timeoutMs,
-          timeoutMs,
-          clientInfo: { name: 'toolwright-doctor', version: '1' },
-          ...(options.authorization ? { authorization: options.authorization } : {}),
-        }),
-      );
+      const connecting = ToolClient.connect(target, {
+        era: options.era ?? 'auto',
+        connectTimeoutMs: timeoutMs,
+        timeoutMs,
+        clientInfo: { name: 'toolwright-doctor', version: '1' },
+        ...(options.authorization ? { authorization: options.authorization } : {}),
+      });
+      // A client that connects after the bound gave up on it is closed, not left running (a stdio child).
+      client = await bounded(timeoutMs + 1_000, 'the handshake', () => connecting).catch((err: unknown) => {
+        connecting.then((late) => late.close()).catch(() => {});
+        throw err;
+      });
       const info = client.serverInfo;
       return {
         step: {
@@ -36,8 +40,7 @@ export async function checkSession(log: StepLog, target: ClientTarget, options: 
           status: 'failed',
           summary: 'the handshake failed',
           detail: [messageOf(err), tail ? `stderr: ${tail}` : ''].filter(Boolean).join('\n'),
-          hint:
-            options.era && options.era !== 'auto' ? `the server may speak the other era: try --era auto` : 'the server answered but not as an MCP server would',
+          hint: handshakeHint(err, target, options),
         },
       };
     }
@@ -107,4 +110,18 @@ export function capturing(target: StdioTarget): { target: StdioTarget; tail: () 
         .slice(-10)
         .join('\n'),
   };
+}
+
+/** What to try when the handshake failed, by how it failed. */
+function handshakeHint(err: unknown, target: ClientTarget, options: DoctorOptions): string {
+  if (err instanceof AuthorizationError)
+    return 'url' in target ? `sign in with toolwright login ${String(target.url)}, or send credentials with --header` : 'send credentials';
+  if (err instanceof ConnectionError && err.reason === 'exit')
+    return 'the server process ended: its stderr above says why (a missing setting, a crash at start-up)';
+  if (err instanceof ConnectionError && err.reason === 'connect-timeout')
+    return 'command' in target
+      ? 'the server never answered: is it an MCP server over stdio, and does it keep its logs off stdout?'
+      : 'the server never answered the handshake: is it overloaded, or is a proxy holding the request?';
+  if (options.era && options.era !== 'auto') return 'the server may speak the other era: try --era auto';
+  return 'the server answered, but not as an MCP server would: check it is one, and its version';
 }
