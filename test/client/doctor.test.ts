@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { diagnoseConnection, type DoctorReport } from '../../src/client.js';
+import { diagnoseConnection, FileTokenStore, type DoctorReport } from '../../src/client.js';
 import { ToolServer } from '../../src/server/server.js';
 import { serveHttp, type HttpServerHandle } from '../../src/transports/http-server.js';
 import { freePort } from '../helpers/free-port.js';
@@ -83,6 +83,8 @@ describe('HTTP answers that are not MCP', () => {
 });
 
 describe('a server that wants authorization', () => {
+  const tokens = sharedTempDir('toolwright-doctor-tokens-');
+  afterAll(() => tokens.remove());
   let server: Server;
   let origin: string;
   beforeAll(async () => {
@@ -120,6 +122,14 @@ describe('a server that wants authorization', () => {
     expect(auth.detail).toContain('WWW-Authenticate: Bearer');
     expect(auth.detail).toContain(`token endpoint ${origin}/token`);
     expect(step(report, 'token')).toMatchObject({ status: 'failed', summary: 'no credentials: no Authorization header, no stored token' });
+  });
+
+  it('a token stored by toolwright login is found under the canonical URL (trailing slash, query), and never shown', async () => {
+    const store = new FileTokenStore(join(tokens.dir, 'oauth'));
+    await store.saveTokens({ server: `${origin}/mcp`, resource: `${origin}/mcp`, issuer: origin, clientId: 'doctor-test', accessToken: 'stored-access-token-456' });
+    const report = await diagnoseConnection({ url: `${origin}/mcp/?x=1` }, { ...options, tokenStore: store });
+    expect(step(report, 'token')).toMatchObject({ status: 'warning', summary: 'a token stored by toolwright login exists for this server' });
+    expect(JSON.stringify(report)).not.toContain('stored-access-token-456');
   });
 
   it('a refused header is named, and its value never shown', async () => {

@@ -1,6 +1,7 @@
 import { LATEST_LEGACY_VERSION, LATEST_MODERN_VERSION } from '../../protocol/versions.js';
 import { discoverAuthorizationServer, discoverProtectedResource } from '../auth/discovery.js';
 import type { TokenStore } from '../auth/types.js';
+import { canonicalResource } from '../auth/urls.js';
 import { parseBearerChallenge } from '../auth/www-authenticate.js';
 import { bounded, clean, messageOf } from './clean.js';
 import type { StepLog } from './steps.js';
@@ -178,7 +179,8 @@ export async function checkToken(log: StepLog, url: URL, headers: Record<string,
           ? { status: 'failed', summary: 'an Authorization header was sent, and refused', hint: 'check the key or token is current and valid for this server' }
           : { status: 'ok', summary: 'an Authorization header is sent (its value is not shown)' },
       };
-    const tokens = await store?.loadTokens(url.href).catch(() => undefined);
+    // Stored under the server's canonical URL, as OAuthClient looks them up (no query, no trailing slash).
+    const tokens = await store?.loadTokens(canonicalResource(url)).catch(() => undefined);
     if (tokens)
       return {
         step: {
