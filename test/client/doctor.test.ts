@@ -61,7 +61,12 @@ describe('HTTP answers that are not MCP', () => {
   beforeAll(async () => {
     web = createServer((req, res) => {
       if (req.url === '/page') res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Hi</title>\x1b[31m');
-      else res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      else if (req.url === '/endless/mcp') {
+        // An answer that never ends: the doctor must read a little of it and go on.
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        const timer = setInterval(() => res.write('x'.repeat(64 * 1024)), 5);
+        res.on('close', () => clearInterval(timer));
+      } else res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     });
     origin = await listen(web);
   });
@@ -73,6 +78,14 @@ describe('HTTP answers that are not MCP', () => {
     expect(step(report, 'url').status).toBe('warning');
     expect(step(report, 'http')).toMatchObject({ status: 'failed', summary: expect.stringContaining('this is a web page, not an MCP endpoint') });
     expect(JSON.stringify(report)).not.toContain('\x1b');
+  });
+
+  it('an endless answer: read only in part, quoted capped', async () => {
+    const report = await diagnoseConnection({ url: `${origin}/endless/mcp` }, options);
+    expect(report.ok).toBe(false);
+    const http = step(report, 'http');
+    expect(http).toMatchObject({ status: 'failed', summary: expect.stringContaining('not an MCP answer') });
+    expect(http.detail!.length).toBeLessThanOrEqual(301);
   });
 
   it('a 404: the wrong path, and /mcp suggested', async () => {
@@ -126,7 +139,13 @@ describe('a server that wants authorization', () => {
 
   it('a token stored by toolwright login is found under the canonical URL (trailing slash, query), and never shown', async () => {
     const store = new FileTokenStore(join(tokens.dir, 'oauth'));
-    await store.saveTokens({ server: `${origin}/mcp`, resource: `${origin}/mcp`, issuer: origin, clientId: 'doctor-test', accessToken: 'stored-access-token-456' });
+    await store.saveTokens({
+      server: `${origin}/mcp`,
+      resource: `${origin}/mcp`,
+      issuer: origin,
+      clientId: 'doctor-test',
+      accessToken: 'stored-access-token-456',
+    });
     const report = await diagnoseConnection({ url: `${origin}/mcp/?x=1` }, { ...options, tokenStore: store });
     expect(step(report, 'token')).toMatchObject({ status: 'warning', summary: 'a token stored by toolwright login exists for this server' });
     expect(JSON.stringify(report)).not.toContain('stored-access-token-456');
