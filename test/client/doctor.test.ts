@@ -97,7 +97,6 @@ describe('HTTP answers that are not MCP', () => {
 
 describe('a server that wants authorization', () => {
   const tokens = sharedTempDir('toolwright-doctor-tokens-');
-  afterAll(() => tokens.remove());
   let server: Server;
   let origin: string;
   beforeAll(async () => {
@@ -124,7 +123,10 @@ describe('a server that wants authorization', () => {
     });
     origin = await listen(server);
   });
-  afterAll(() => new Promise((resolve) => server.close(resolve)));
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    tokens.remove();
+  });
 
   it('shows the challenge, the metadata chain and that no credentials were sent', async () => {
     const report = await diagnoseConnection({ url: `${origin}/mcp` }, options);
