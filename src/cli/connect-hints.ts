@@ -1,5 +1,5 @@
 import { NO_RESOURCE_METADATA } from '../client/auth/discovery.js';
-import { AuthorizationError, ConnectionError } from '../client/errors.js';
+import { AuthorizationError, ConnectionError, ProtocolViolationError } from '../client/errors.js';
 import type { ClientTarget } from '../client/types.js';
 
 /** How a user sends an API key (a server's `server.auth.apiKeys` take them as bearer tokens). */
@@ -34,4 +34,28 @@ export function connectFailureHint(err: unknown, target: ClientTarget): unknown 
     );
   }
   return err;
+}
+
+// Kept beside the error (as server-stderr.ts keeps the stderr tail) for reportError to print as a line of its own.
+const doctorHints = new WeakMap<object, string>();
+
+/**
+ * A connection that failed, for a reason the message may not make plain (refused, timed out,
+ * an HTTP status, a server process that died), points to `toolwright doctor`, which checks it
+ * step by step. Authorization failures already say what to do. A URL with a query or
+ * credentials is not repeated: they may be secrets.
+ */
+export function withDoctorHint(err: unknown, target: ClientTarget): unknown {
+  if (!(err instanceof ConnectionError || err instanceof ProtocolViolationError) || err instanceof AuthorizationError) return err;
+  if ('url' in target) {
+    const url = new URL(String(target.url));
+    const shown = url.search || url.username || url.password ? '<url>' : url.href;
+    doctorHints.set(err, `toolwright doctor ${shown}`);
+  } else if ('command' in target) doctorHints.set(err, 'toolwright doctor -- <the same command>');
+  return err;
+}
+
+/** The doctor command to suggest with `err`, if any. */
+export function doctorHintOf(err: unknown): string | undefined {
+  return err instanceof Error ? doctorHints.get(err) : undefined;
 }

@@ -4,7 +4,7 @@ import { ToolClient } from '../client.js';
 import type { StdioTarget } from '../client/transports/stdio-client.js';
 import type { ClientTarget, EraPreference, ToolClientOptions } from '../client/types.js';
 import { ConnectionError, ProtocolViolationError } from '../client/errors.js';
-import { connectFailureHint } from './connect-hints.js';
+import { connectFailureHint, withDoctorHint } from './connect-hints.js';
 import { UsageError, type CliIo } from './errors.js';
 import { storedAuthorization, withLoginHint } from './login.js';
 import { cliInputHandler } from './prompt.js';
@@ -165,7 +165,7 @@ export async function connectClient(
     });
   } catch (err) {
     // Whatever stopped the handshake, the server's stderr may say why.
-    throw withServerStderr(connectFailureHint(forTheCommandLine(err, target), target), target);
+    throw withDoctorHint(withServerStderr(connectFailureHint(forTheCommandLine(err, target), target), target), target);
   }
 }
 

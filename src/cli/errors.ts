@@ -1,3 +1,4 @@
+import { doctorHintOf } from './connect-hints.js';
 import { sanitize } from './sanitize.js';
 import { serverStderrOf } from './server-stderr.js';
 import {
@@ -60,6 +61,8 @@ export function reportError(err: unknown, io: CliIo, context: { verbose?: boolea
   if (err instanceof ConnectionError && err.reason === 'exit' && !context.verbose && stderr === undefined) {
     io.stderr("toolwright: run with --verbose to see the server's stderr\n");
   }
+  const doctor = doctorHintOf(err);
+  if (doctor) io.stderr(`toolwright: to see which step fails: ${sanitize(doctor)}\n`);
   return ExitCode.failure;
 }
 

@@ -6,6 +6,7 @@ import { authCommand } from './auth.js';
 import { callCommand, type CallOptions } from './call.js';
 import type { ClientCommandOptions } from './connect.js';
 import { ExitCode, reportError, type CliIo } from './errors.js';
+import { doctorCommand } from './doctor.js';
 import { listCommand } from './list.js';
 import { loginCommand, logoutCommand, type LoginOptions } from './login.js';
 import { connectCommand, type ConnectOptions } from './interactive/connect-command.js';
@@ -77,6 +78,12 @@ function buildProgram(io: CliIo, command: string[], setCode: (code: number) => v
     .description('list the tools of a server: toolwright list <url> | toolwright list -- <command> [args...]')
     .argument('[url]', 'http(s):// URL of a Streamable HTTP server')
     .action(async (url: string | undefined, options: ClientCommandOptions) => setCode(await listCommand(url, command, options, io, packageVersion())));
+
+  withClientOptions(program.command('doctor'))
+    .option('--json', 'machine-readable JSON report')
+    .description('say step by step why connecting fails, and what to try: toolwright doctor <url> | @name | -- <command> [args...]')
+    .argument('[url]', 'http(s):// URL of a Streamable HTTP server, or @name')
+    .action(async (url: string | undefined, options: ClientCommandOptions) => setCode(await doctorCommand(url, command, options, io)));
 
   withClientOptions(program.command('call'))
     .description('call a tool: toolwright call <url> <tool> [key=value...] | toolwright call <tool> [key=value...] -- <command> [args...]')

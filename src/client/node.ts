@@ -11,3 +11,4 @@ installStdioStarter((target, options) => StdioClientTransport.start(target, opti
 export { StdioClientTransport, type StdioTransportOptions } from './transports/stdio-client.js';
 export { FileTokenStore, defaultConfigDir } from './auth/file-token-store.js';
 export { LoopbackRedirect, openBrowser, type LoopbackOptions } from './auth/loopback.js';
+export { diagnoseConnection, type DoctorOptions, type DoctorReport, type DoctorStep } from './doctor/index.js';

@@ -80,6 +80,15 @@ describe('an HTTP URL without /mcp', () => {
     }
   });
 
+  it('a failed connect points to toolwright doctor, on a line of its own; a URL with a query is not repeated', async () => {
+    const origin = new URL(http.url).origin;
+    const { stderr } = await run('list', `${origin}/api`);
+    expect(stderr.split('\n')).toContain(`toolwright: to see which step fails: toolwright doctor ${origin}/api`);
+    const withQuery = await run('list', `${origin}/api?key=sekrit`);
+    expect(withQuery.stderr).toContain('toolwright: to see which step fails: toolwright doctor <url>\n');
+    expect(withQuery.stderr).not.toContain('doctor http');
+  });
+
   it('a 404 at /mcp itself gets no such hint', async () => {
     const { code, stderr } = await run('list', `${plainOrigin}/mcp`);
     expect(code).toBe(2);

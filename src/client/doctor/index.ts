@@ -1,0 +1,2 @@
+export { diagnoseConnection } from './diagnose.js';
+export type { DoctorOptions, DoctorReport, DoctorStep } from './types.js';
