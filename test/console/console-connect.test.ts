@@ -57,6 +57,14 @@ describe.skipIf(!haveChromium)('toolwright console: connecting', () => {
     await page.getByRole('button', { name: 'Connect' }).click();
     const alert = page.getByTestId('connect-error').first();
     await expect.poll(() => alert.textContent(), { timeout: 20_000 }).toMatch(/refused|could not|ECONNREFUSED/i);
+    // The doctor's verdict, step by step: the address resolved, nobody listens on the port.
+    await page.getByRole('button', { name: 'Run the connection doctor' }).click();
+    const report = page.getByTestId('doctor-report');
+    await report.waitFor({ timeout: 30_000 });
+    expect(await report.locator('[data-step="dns"]').getAttribute('data-status')).toBe('ok');
+    expect(await report.locator('[data-step="tcp"]').getAttribute('data-status')).toBe('failed');
+    expect(await report.textContent()).toMatch(/the connection does not work/);
+    expect(await report.locator('[data-step="tcp"]').textContent()).toMatch(/Try: /);
     await saveScreenshot(page, 'connect-failed');
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     expect(errors.filter((e) => !/Failed to load resource/.test(e))).toEqual([]);

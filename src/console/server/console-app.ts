@@ -4,6 +4,7 @@ import { STREAMED } from './api-routes.js';
 import { consoleAssets } from './assets.js';
 import { CallRegistry } from './calls.js';
 import { coreRoutes } from './core-routes.js';
+import { doctorRoutes } from './doctor-routes.js';
 import { loginRoutes } from './login-routes.js';
 import { apiProblem, PAGE_CSP, pageProblem, securityHeaders, type ConsoleGuard } from './guard.js';
 import { ApiError, readJsonObject, sendApiError, sendJson } from './http-io.js';
@@ -40,7 +41,7 @@ export function createConsoleApp(options: ConsoleAppOptions): ConsoleApp {
   const prefix = options.prefix ?? '';
   const session = new ConsoleSession({ version: options.version, ...(options.target ? { defaultTarget: options.target } : {}) });
   const calls = new CallRegistry(session);
-  const routes: ApiRoutes = { ...coreRoutes, ...loginRoutes, ...options.routes };
+  const routes: ApiRoutes = { ...coreRoutes, ...loginRoutes, ...doctorRoutes, ...options.routes };
   const assets = consoleAssets();
   const onError = options.onError ?? (() => {});
 

@@ -55,7 +55,7 @@ export const coreRoutes: ApiRoutes = {
   },
 };
 
-function parseConnectRequest(body: Record<string, unknown>): ConnectRequest {
+export function parseConnectRequest(body: Record<string, unknown>): ConnectRequest {
   const era = optionalString(body, 'era', 16);
   if (era !== undefined && era !== 'auto' && era !== 'modern' && era !== 'legacy') throw new ApiError(400, 'era must be auto, modern or legacy');
   const args = body.args;

@@ -137,7 +137,7 @@ export class ConsoleSession {
   }
 
   /** The page's request as the command line would take it: the same checks, the same messages. */
-  private resolve(request: ConnectRequest): { resolved: ClientTarget; options: ClientCommandOptions; label: string } {
+  resolve(request: ConnectRequest): { resolved: ClientTarget; options: ClientCommandOptions; label: string } {
     const options: ClientCommandOptions = {
       era: request.era ?? 'auto',
       header: Object.entries(request.headers ?? {}).map(([name, value]) => `${name}: ${value}`),

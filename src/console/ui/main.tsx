@@ -57,4 +57,8 @@ function App() {
 }
 
 const root = document.getElementById('app');
-if (root) render(<App />, root);
+if (root) {
+  // The static "Loading…" line goes: render() adds to what the element holds.
+  root.textContent = '';
+  render(<App />, root);
+}

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { ApiFailure, apiPost, apiStream } from '../api.js';
 import { setConnectionStatus, useConnection, type ConnectionStatus } from '../connection.js';
+import { DoctorReport, type DoctorStep } from '../components/doctor-report.js';
 import { navigate } from '../route.js';
 
 type Kind = 'url' | 'command' | 'server';
@@ -18,6 +19,19 @@ export function ConnectPanel() {
     { url: string; scope?: string; signInAt?: { url: string; issuer: string }; state: 'offer' | 'waiting' | 'failed' } | undefined
   >();
 
+  const [doctor, setDoctor] = useState<{ ok: boolean; steps: DoctorStep[] } | 'running' | undefined>();
+
+  /** The connection doctor on what the form names, or on the target the console was started with. */
+  const diagnose = async (startTarget: boolean) => {
+    setDoctor('running');
+    try {
+      setDoctor(await apiPost<{ ok: boolean; steps: DoctorStep[] }>('doctor', startTarget ? {} : request()));
+    } catch (err) {
+      setDoctor(undefined);
+      setError(err instanceof Error ? err.message : String(err));
+    }
+  };
+
   const request = (): Record<string, unknown> => {
     const request: Record<string, unknown> = { era };
     if (kind === 'url') request.url = value.trim();
@@ -34,6 +48,7 @@ export function ConnectPanel() {
     setBusy(true);
     setError(undefined);
     setLogin(undefined);
+    setDoctor(undefined);
     try {
       setConnectionStatus(await apiPost<ConnectionStatus>('connect', request()));
       navigate('tools');
@@ -87,11 +102,14 @@ export function ConnectPanel() {
           </button>
         </div>
       ) : null}
-      {!status.connected && status.lastError ? (
+      {!status.connected && status.lastError && !error ? (
         <div role="alert" class="error-box" data-testid="connect-error">
           <p>
             Could not connect to <code>{status.lastError.target}</code>: {status.lastError.message}
           </p>
+          <button type="button" onClick={() => void diagnose(!value.trim())} disabled={doctor === 'running'}>
+            Run the connection doctor
+          </button>
         </div>
       ) : null}
       <form onSubmit={submit} class="connect-form" aria-label="Connect to a server">
@@ -132,8 +150,12 @@ export function ConnectPanel() {
       {error ? (
         <div role="alert" class="error-box" data-testid="connect-error">
           <p>{error}</p>
+          <button type="button" onClick={() => void diagnose(false)} disabled={doctor === 'running'}>
+            Run the connection doctor
+          </button>
         </div>
       ) : null}
+      {doctor === 'running' ? <p aria-live="polite">The doctor is checking each step…</p> : doctor ? <DoctorReport report={doctor} /> : null}
       {login ? (
         <div class="login-box" data-testid="login">
           {login.state !== 'waiting' ? (
