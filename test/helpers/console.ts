@@ -128,7 +128,7 @@ export async function openConsolePage(browser: Browser, console_: ConsoleProcess
 export async function saveScreenshot(page: Page, name: string): Promise<void> {
   const dirs = [join(root, 'test-results', 'console')];
   if (process.env.TOOLWRIGHT_UPDATE_SCREENSHOTS === '1') dirs.push(join(root, 'docs', 'images', 'console'));
-  const image = await page.screenshot({ fullPage: true });
+  const image = await page.screenshot();
   for (const dir of dirs) {
     mkdirSync(dir, { recursive: true });
     await import('node:fs/promises').then((fs) => fs.writeFile(join(dir, `${name}.png`), image));
