@@ -5,13 +5,17 @@
  * The base policy lets the app run its own inline script and style and
  * nothing else: no network, no frames, no forms, no <base>. A resource's
  * `_meta.ui.csp` may widen it, but only with plain https origins
- * (`https://host`, `https://*.host`, an optional port): every other entry
+ * (`https://host`, `https://*.host`, an optional port; `wss://` too in
+ * `connectDomains`): every other entry
  * (quotes, `;`, spaces, `*`, schemes such as `data:` or `http:`, paths) is
  * refused and reported, so a server cannot smuggle a directive or a keyword
  * into the header. The `sandbox allow-scripts` directive repeats the
  * iframe's sandbox, so the document stays opaque-origin even if opened
  * outside the frame.
  */
+import { isAllowedAppOrigin } from '../server/apps/csp-origin.js';
+
+export { isAllowedAppOrigin };
 
 /** The `_meta.ui.csp` fields of an app resource (each a list of origins). */
 export interface AppCspDomains {
@@ -34,20 +38,7 @@ export interface AppCsp {
 
 /** At most this many origins per field are used; the rest are refused. */
 export const MAX_APP_CSP_DOMAINS = 32;
-const MAX_ORIGIN_LENGTH = 300;
-
-// https, an optional leading `*.` label, DNS labels, an optional port. Nothing else
-// (no path, no query, no user info, no whitespace, no quote, no `;` or `,`).
-const HTTPS_ORIGIN = /^https:\/\/(\*\.)?[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*(?::[0-9]{1,5})?$/i;
-
-/** Whether `entry` is an origin the console accepts into an app's CSP. */
-export function isAllowedAppOrigin(entry: unknown): entry is string {
-  if (typeof entry !== 'string' || entry.length > MAX_ORIGIN_LENGTH || !HTTPS_ORIGIN.test(entry)) return false;
-  const port = /:([0-9]+)$/.exec(entry);
-  return port === null || Number(port[1]) <= 65535;
-}
-
-function origins(value: unknown, refused: string[]): string[] {
+function origins(value: unknown, refused: string[], allowWebSocket = false): string[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) {
     refused.push(String(JSON.stringify(value)).slice(0, 100));
@@ -55,7 +46,7 @@ function origins(value: unknown, refused: string[]): string[] {
   }
   const kept: string[] = [];
   for (const entry of value) {
-    if (isAllowedAppOrigin(entry) && kept.length < MAX_APP_CSP_DOMAINS) {
+    if (isAllowedAppOrigin(entry, allowWebSocket) && kept.length < MAX_APP_CSP_DOMAINS) {
       const lower = entry.toLowerCase();
       if (!kept.includes(lower)) kept.push(lower);
     } else refused.push(typeof entry === 'string' ? entry.slice(0, 100) : String(JSON.stringify(entry)).slice(0, 100));
@@ -71,7 +62,7 @@ export function buildAppCsp(csp?: unknown): AppCsp {
   const refused: string[] = [];
   const declared = csp !== null && typeof csp === 'object' && !Array.isArray(csp) ? (csp as Record<string, unknown>) : {};
   if (csp !== undefined && csp !== declared) refused.push(String(JSON.stringify(csp)).slice(0, 100));
-  const connect = origins(declared.connectDomains, refused);
+  const connect = origins(declared.connectDomains, refused, true);
   const resource = origins(declared.resourceDomains, refused);
   const frame = origins(declared.frameDomains, refused);
   const baseUri = origins(declared.baseUriDomains, refused);
@@ -85,6 +76,7 @@ export function buildAppCsp(csp?: unknown): AppCsp {
     `font-src ${list(['data:'], resource)}`,
     `connect-src ${connect.length > 0 ? connect.join(' ') : "'none'"}`,
     `frame-src ${frame.length > 0 ? frame.join(' ') : "'none'"}`,
+    "object-src 'none'",
     "form-action 'none'",
     `base-uri ${baseUri.length > 0 ? baseUri.join(' ') : "'none'"}`,
     'sandbox allow-scripts',

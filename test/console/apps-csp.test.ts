@@ -12,20 +12,20 @@ describe('buildAppCsp', () => {
     const { policy, refused } = buildAppCsp();
     expect(policy).toBe(
       "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; media-src data:; font-src data:; " +
-        "connect-src 'none'; frame-src 'none'; form-action 'none'; base-uri 'none'; sandbox allow-scripts",
+        "connect-src 'none'; frame-src 'none'; object-src 'none'; form-action 'none'; base-uri 'none'; sandbox allow-scripts",
     );
     expect(refused).toEqual([]);
   });
 
   it('widens each directive with the https origins declared for it', () => {
     const { policy, refused } = buildAppCsp({
-      connectDomains: ['https://api.example.com'],
+      connectDomains: ['https://api.example.com', 'wss://realtime.example.com'],
       resourceDomains: ['https://*.cdn.example.net', 'https://fonts.example.org:8443'],
       frameDomains: ['https://embed.example.com'],
       baseUriDomains: ['https://base.example.com'],
     });
     expect(refused).toEqual([]);
-    expect(directive(policy, 'connect-src')).toEqual(['https://api.example.com']);
+    expect(directive(policy, 'connect-src')).toEqual(['https://api.example.com', 'wss://realtime.example.com']);
     for (const name of ['script-src', 'style-src', 'img-src', 'font-src', 'media-src']) {
       expect(directive(policy, name)).toContain('https://*.cdn.example.net');
       expect(directive(policy, name)).toContain('https://fonts.example.org:8443');
@@ -48,6 +48,7 @@ describe('buildAppCsp', () => {
     'blob:',
     'http://a.example.com',
     'ws://a.example.com',
+    'wss://a.example.com; script-src *',
     'javascript:alert(1)',
     'a.example.com',
     'https://a.example.com/path',
@@ -67,6 +68,12 @@ describe('buildAppCsp', () => {
     expect(refused).toHaveLength(4);
     expect(policy).toBe(buildAppCsp().policy);
     expect(isAllowedAppOrigin(entry)).toBe(false);
+  });
+
+  it('takes wss:// origins in connectDomains only', () => {
+    const { policy, refused } = buildAppCsp({ resourceDomains: ['wss://a.example.com'], frameDomains: ['wss://a.example.com'] });
+    expect(refused).toEqual(['wss://a.example.com', 'wss://a.example.com']);
+    expect(policy).toBe(buildAppCsp().policy);
   });
 
   it('refuses non-string entries and non-array fields', () => {

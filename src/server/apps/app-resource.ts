@@ -1,6 +1,7 @@
 import { ResourceDefinitionError } from '../primitives/resources/compile.js';
 import type { Resource, ResourceContext } from '../primitives/resources/resource.js';
 import { MCP_APP_MIME_TYPE } from './constants.js';
+import { isAllowedAppOrigin } from './csp-origin.js';
 
 /** Origins an app's document may use; each becomes part of the host's CSP (plain https origins). */
 export interface AppCsp {
@@ -101,11 +102,9 @@ function checkedCsp(uri: string, csp: AppCsp): AppCsp {
     if (!Array.isArray(list)) throw new ResourceDefinitionError(uri, `csp.${field} must be an array of origins`);
     for (const origin of list) {
       // The same rule hosts apply (toolwright's console drops anything else): say so at definition time.
-      if (typeof origin !== 'string' || !/^https:\/\/(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*(:[0-9]{1,5})?$/i.test(origin)) {
-        throw new ResourceDefinitionError(
-          uri,
-          `csp.${field}: ${JSON.stringify(origin)} is not an https origin ("https://host", "https://*.host", optional port)`,
-        );
+      if (!isAllowedAppOrigin(origin, field === 'connectDomains')) {
+        const what = field === 'connectDomains' ? 'an https or wss origin' : 'an https origin';
+        throw new ResourceDefinitionError(uri, `csp.${field}: ${JSON.stringify(origin)} is not ${what} ("https://host", "https://*.host", optional port)`);
       }
     }
     out[field] = [...list];

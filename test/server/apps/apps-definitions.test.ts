@@ -18,8 +18,14 @@ describe('defineAppResource refuses what no host could show safely', () => {
     [{ baseUriDomains: ['https://a.example.com/path'] }],
     [{ connectDomains: 'https://a.example.com' }],
     [{ scriptDomains: ['https://a.example.com'] }],
+    [{ resourceDomains: ['wss://a.example.com'] }],
   ])('a csp entry that is not an https origin: %j', (csp) => {
     expect(() => defineAppResource({ uri: 'ui://x/v', name: 'v', html: '<p>', csp: csp as never })).toThrow(ResourceDefinitionError);
+  });
+
+  it('takes wss:// origins in connectDomains', () => {
+    const app = defineAppResource({ uri: 'ui://x/v', name: 'v', html: '', csp: { connectDomains: ['wss://live.example.com'] } });
+    expect(app._meta).toEqual({ ui: { csp: { connectDomains: ['wss://live.example.com'] } } });
   });
 
   it('unknown permissions, a non-boolean prefersBorder, an html that is not a string or function', () => {
