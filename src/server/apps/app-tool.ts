@@ -39,12 +39,3 @@ export function defineAppTool<const S extends JsonSchema | StandardSchemaV1>(def
   const previous = meta.ui !== null && typeof meta.ui === 'object' && !Array.isArray(meta.ui) ? (meta.ui as Record<string, unknown>) : {};
   return { ...tool, _meta: { ...meta, ui: { ...previous, ...ui }, 'ui/resourceUri': uri } } as Tool<S>;
 }
-
-/** The `ui://` resource a tool's `_meta` names, if any (either spelling). */
-export function appResourceUriOf(meta: Record<string, unknown> | undefined): string | undefined {
-  const ui = meta?.ui;
-  if (ui !== null && typeof ui === 'object' && typeof (ui as Record<string, unknown>).resourceUri === 'string')
-    return (ui as Record<string, string>).resourceUri;
-  const flat = meta?.['ui/resourceUri'];
-  return typeof flat === 'string' ? flat : undefined;
-}

@@ -8,4 +8,5 @@ export {
   type AppCsp,
   type AppPermissions,
 } from './app-resource.js';
-export { defineAppTool, appResourceUriOf, type AppToolDefinition, type AppToolVisibility } from './app-tool.js';
+export { defineAppTool, type AppToolDefinition, type AppToolVisibility } from './app-tool.js';
+export { appResourceUriOf, isCallableByApp, isVisibleToModel } from './visibility.js';

@@ -59,3 +59,20 @@ describe('defineAppTool', () => {
     expect('app' in t).toBe(false);
   });
 });
+
+describe('what a host reads from a listed tool', () => {
+  it('finds the app in either spelling, and applies visibility with its default', async () => {
+    const { appResourceUriOf, isCallableByApp, isVisibleToModel } = await import('../../../src/server/apps/visibility.js');
+    expect(appResourceUriOf({ ui: { resourceUri: 'ui://a/v' } })).toBe('ui://a/v');
+    expect(appResourceUriOf({ 'ui/resourceUri': 'ui://old/v' })).toBe('ui://old/v');
+    expect(appResourceUriOf({ ui: 'x' })).toBeUndefined();
+    expect(appResourceUriOf(undefined)).toBeUndefined();
+    const appOnly = defineAppTool({ ...tool, app: 'ui://x/v', visibility: ['app'] })._meta;
+    const modelOnly = defineAppTool({ ...tool, app: 'ui://x/v', visibility: ['model'] })._meta;
+    const both = defineAppTool({ ...tool, app: 'ui://x/v' })._meta;
+    expect([isVisibleToModel(appOnly), isCallableByApp(appOnly)]).toEqual([false, true]);
+    expect([isVisibleToModel(modelOnly), isCallableByApp(modelOnly)]).toEqual([true, false]);
+    expect([isVisibleToModel(both), isCallableByApp(both)]).toEqual([true, true]);
+    expect(isCallableByApp({ ui: { visibility: [] } })).toBe(false);
+  });
+});
