@@ -22,6 +22,19 @@ export {
   type TemplateVariables,
 } from './server/primitives/resources/index.js';
 export {
+  defineAppResource,
+  defineAppTool,
+  MCP_APPS_EXTENSION,
+  MCP_APP_MIME_TYPE,
+  type AppResource,
+  type AppResourceDefinition,
+  type AppResourceUiMeta,
+  type AppCsp,
+  type AppPermissions,
+  type AppToolDefinition,
+  type AppToolVisibility,
+} from './server/apps/index.js';
+export {
   definePrompt,
   PromptRegistry,
   PromptDefinitionError,
