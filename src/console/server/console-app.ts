@@ -4,6 +4,7 @@ import { STREAMED } from './api-routes.js';
 import { consoleAssets } from './assets.js';
 import { CallRegistry } from './calls.js';
 import { coreRoutes } from './core-routes.js';
+import { AppFrames } from './app-routes.js';
 import { doctorRoutes } from './doctor-routes.js';
 import { loginRoutes } from './login-routes.js';
 import { apiProblem, PAGE_CSP, pageProblem, securityHeaders, type ConsoleGuard } from './guard.js';
@@ -41,7 +42,8 @@ export function createConsoleApp(options: ConsoleAppOptions): ConsoleApp {
   const prefix = options.prefix ?? '';
   const session = new ConsoleSession({ version: options.version, ...(options.target ? { defaultTarget: options.target } : {}) });
   const calls = new CallRegistry(session);
-  const routes: ApiRoutes = { ...coreRoutes, ...loginRoutes, ...doctorRoutes, ...options.routes };
+  const apps = new AppFrames();
+  const routes: ApiRoutes = { ...coreRoutes, ...loginRoutes, ...doctorRoutes, ...apps.routes(), ...options.routes };
   const assets = consoleAssets();
   const onError = options.onError ?? (() => {});
 
@@ -60,6 +62,7 @@ export function createConsoleApp(options: ConsoleAppOptions): ConsoleApp {
     }
     const problem = pageProblem(req, options.guard);
     if (problem) return refuse(res, 403, problem);
+    if (apps.serve(path, req, res)) return true;
     const asset = assets.get(path === '/' ? 'index.html' : path.slice(1));
     if (!asset) return refuse(res, 404, 'no such page in the console');
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'the console page takes GET');

@@ -5,6 +5,7 @@ import type { ClientTarget, ToolClientOptions } from '../../client/types.js';
 import { connectClient, resolveTarget, type ClientCommandOptions } from '../../cli/connect.js';
 import type { CliIo } from '../../cli/errors.js';
 import { sanitize } from '../../cli/sanitize.js';
+import { APPS_CAPABILITY } from './app-routes.js';
 import { ApiError, type JsonLineStream } from './http-io.js';
 import { randomId } from './random-id.js';
 
@@ -120,6 +121,7 @@ export class ConsoleSession {
   private clientOptions(): ToolClientOptions {
     return {
       clientInfo: { name: 'toolwright-console', version: this.options.version },
+      capabilities: APPS_CAPABILITY,
       inputCapabilities: ['elicitation'],
       onInputRequest: (request) => this.ask(request),
       onToolsListChanged: () => this.broadcast({ type: 'tools-changed' }),

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { apiPost, apiStream, type StreamEvent } from '../api.js';
+import { AppView } from './app-view.js';
 import { ResultView } from './result-view.js';
 
 /** What the page asks the console to call. */
@@ -60,6 +61,7 @@ export function CallRunner({ spec, onDone }: { spec: CallSpec; onDone?: (event: 
         </div>
       ) : null}
       {end?.type === 'result' ? <ResultView result={end.result as Record<string, unknown>} outputSchema={spec.outputSchema} /> : null}
+      {end?.type === 'result' ? <AppView tool={spec.tool} args={spec.arguments} result={end.result as Record<string, unknown>} /> : null}
     </div>
   );
 }
