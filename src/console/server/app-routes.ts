@@ -5,7 +5,6 @@ import { buildAppCsp } from '../apps-csp.js';
 import type { ApiRoutes } from './api-routes.js';
 import { ApiError, optionalObject, requiredString } from './http-io.js';
 import { randomId } from './random-id.js';
-import type { ConsoleSession } from './session.js';
 
 /** How long an app's document can be loaded after the page asked for it. */
 const FRAME_TTL_MS = 10 * 60_000;
