@@ -38,7 +38,8 @@ export async function auditSummary(reader: AuditReader, options: { since: unknow
   if (!since || !until) throw new OperatorQueryError('since and until are required');
   if (since >= until) throw new OperatorQueryError('since must be before until');
   const count = options.buckets ?? 24;
-  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > MAX_BUCKETS) throw new OperatorQueryError(`buckets must be an integer from 1 to ${MAX_BUCKETS}`);
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > MAX_BUCKETS)
+    throw new OperatorQueryError(`buckets must be an integer from 1 to ${MAX_BUCKETS}`);
   const width = (until.getTime() - since.getTime()) / count;
   const buckets: AuditBucket[] = Array.from({ length: count }, (_, i) => ({ start: new Date(since.getTime() + i * width).toISOString(), calls: 0, errors: 0 }));
   const durations = new Map<string, number[]>();
