@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REDACTED } from '../../src/audit/redact.js';
-import { SqliteAuditReader } from '../../src/audit/reader.js';
+import type { AuditReader } from '../../src/audit/reader.js';
 import { SqliteAuditSink } from '../../src/audit/sqlite-sink.js';
-import { auditSummary, OperatorQueryError, queryAuditRecords } from '../../src/console/operator/index.js';
+import { auditSummary, OperatorQueryError, operatorSources, queryAuditRecords, runningTasks } from '../../src/console/operator/index.js';
 import { ToolServer } from '../../src/server/server.js';
 import { ToolError, type Tool } from '../../src/server/tool.js';
 import { tempDir } from '../helpers/temp.js';
@@ -27,15 +27,17 @@ const echo: Tool = {
   handler: ({ text }) => String(text),
 };
 
-/** A real server writing a real SQLite trail: 3 logins (one fails) and 2 echoes. */
-async function trail(): Promise<SqliteAuditReader> {
+/** A real server writing a real SQLite trail: 3 logins (one fails) and 2 echoes; read through operatorSources. */
+async function trail(): Promise<AuditReader> {
   const file = join(tempDir('toolwright-operator-'), 'audit.db');
   const server = new ToolServer({ logger: memoryLogger().logger, tools: [login, echo], audit: new SqliteAuditSink(file) });
   const { modern } = wire(server);
   for (const user of ['alice', 'bob', 'mallory']) await modern('tools/call', { name: 'login', arguments: { user, password: SECRET } });
   for (const text of ['one', 'two']) await modern('tools/call', { name: 'echo', arguments: { text } });
+  const sources = operatorSources(server);
   server.close();
-  return new SqliteAuditReader(file);
+  expect(await runningTasks(sources.tasks!)).toEqual([]);
+  return sources.openAuditReader!();
 }
 
 describe('operator audit queries', () => {

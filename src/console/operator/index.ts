@@ -2,3 +2,4 @@
 export { MAX_OPERATOR_LIMIT, OperatorQueryError, queryAuditRecords, toAuditQuery, type OperatorAuditFilter } from './audit-query.js';
 export { auditSummary, type AuditBucket, type AuditSummary, type ToolLatency } from './audit-summary.js';
 export { runningTasks, type RunningTask } from './tasks.js';
+export { operatorSources, type OperatorSources } from './sources.js';
