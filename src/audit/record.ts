@@ -1,5 +1,4 @@
 import type { RequestId } from '../jsonrpc/types.js';
-import type { AuditReader } from './reader.js';
 
 /**
  * How a call ended. Mirrors the pipeline's `CallStatus` (kept as its own type
@@ -63,11 +62,6 @@ export interface AuditRecord {
  */
 export interface AuditSink {
   record(entry: AuditRecord): void | Promise<void>;
-  /**
-   * Operator API (the console's audit panels): a reader of the trail this sink writes, opened
-   * on demand; the caller closes it. Absent: the sink's records cannot be read back (JSON lines, memory).
-   */
-  reader?(): AuditReader;
   /**
    * Writes what a batching sink holds now instead of at the end of the turn.
    * A transport calls it when a group of requests has been handled, so their

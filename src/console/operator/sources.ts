@@ -12,11 +12,20 @@ export interface OperatorSources {
   tasks?: TaskStore;
 }
 
-function readableSink(sink: AuditSink | undefined): AuditSink | undefined {
+/** A sink that can open a reader of its own trail (SqliteAuditSink, PostgresAuditSink). */
+interface ReadableSink extends AuditSink {
+  reader(): AuditReader;
+}
+
+function isReadable(sink: AuditSink): sink is ReadableSink {
+  return typeof (sink as Partial<ReadableSink>).reader === 'function';
+}
+
+function readableSink(sink: AuditSink | undefined): ReadableSink | undefined {
   if (!sink) return undefined;
-  if (sink.reader) return sink;
+  if (isReadable(sink)) return sink;
   // A fan-out (e.g. SQLite plus JSON lines): the first of its sinks that can be read back.
-  if (sink instanceof FanoutAuditSink) return sink.sinks.find((s) => s.reader);
+  if (sink instanceof FanoutAuditSink) return sink.sinks.find(isReadable);
   return undefined;
 }
 
@@ -24,7 +33,7 @@ function readableSink(sink: AuditSink | undefined): AuditSink | undefined {
 export function operatorSources(server: ToolServer): OperatorSources {
   const sources: OperatorSources = {};
   const sink = readableSink(server.audit);
-  if (sink?.reader) sources.openAuditReader = () => sink.reader!();
+  if (sink) sources.openAuditReader = () => sink.reader();
   if (server.taskStore) sources.tasks = server.taskStore;
   return sources;
 }
