@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { BackgroundPruner } from './background-pruner.js';
+import { SqliteAuditReader, type AuditReader } from './reader.js';
 import type { AuditRecord, AuditSink } from './record.js';
 import { resolveRetention, type PruneResult, type ResolvedRetention, type RetentionPolicy } from './retention.js';
 import { checkSqliteDriver } from './sqlite-driver.js';
@@ -71,6 +72,11 @@ export class SqliteAuditSink implements AuditSink {
 
   private readonly retention?: ResolvedRetention;
   private pruner?: BackgroundPruner;
+
+  /** Operator API: a reader of this trail's file. */
+  reader(): AuditReader {
+    return new SqliteAuditReader(this.file);
+  }
 
   constructor(
     readonly file: string,

@@ -44,6 +44,10 @@ class LazyTaskStore implements TaskStore {
   list(owner: string, options: { after?: TaskCursor; limit: number }, now?: number): Promise<TaskRecord[]> {
     return this.inner.list(owner, options, now);
   }
+  async listUnfinished(options: { limit: number }): Promise<TaskRecord[]> {
+    const inner = this.inner;
+    return inner.listUnfinished ? inner.listUnfinished(options) : [];
+  }
   purgeExpired(now?: number): Promise<number> {
     return this.inner.purgeExpired(now);
   }

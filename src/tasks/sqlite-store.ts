@@ -101,6 +101,7 @@ export class SqliteTaskStore implements TaskStore {
   private readonly select: SqliteStatement;
   private readonly purge: SqliteStatement;
   private readonly page: SqliteStatement;
+  private readonly unfinished: SqliteStatement;
   private readonly renew: SqliteStatement;
   private readonly failOrphans: SqliteStatement;
   private readonly failOwn: SqliteStatement;
@@ -134,6 +135,7 @@ export class SqliteTaskStore implements TaskStore {
          AND (created_at > @created OR (created_at = @created AND task_id > @id))
        ORDER BY created_at, task_id LIMIT @limit`,
     );
+    this.unfinished = this.db.prepare(`SELECT * FROM tasks WHERE ${UNFINISHED} ORDER BY created_at, task_id LIMIT ?`);
     this.renew = this.db.prepare(`UPDATE tasks SET lease_expires_at = @until WHERE instance_id = @me AND ${UNFINISHED}`);
     const fail = `UPDATE tasks SET status = 'failed', status_message = @message, error = @error, input_requests = NULL, last_updated_at = @now WHERE ${UNFINISHED}`;
     // A row without an instance (schema 1) or a lease belongs to a process that is gone.
@@ -235,6 +237,11 @@ export class SqliteTaskStore implements TaskStore {
   async list(owner: string, options: { after?: TaskCursor; limit: number }, now = Date.now()): Promise<TaskRecord[]> {
     const rows = this.page.all({ owner, now, created: options.after?.createdAt ?? -1, id: options.after?.taskId ?? '', limit: options.limit }) as Row[];
     return rows.map((row) => this.fromRow(row));
+  }
+
+  async listUnfinished(options: { limit: number }): Promise<TaskRecord[]> {
+    if (!Number.isInteger(options.limit) || options.limit < 1) throw new RangeError('limit must be a positive integer');
+    return (this.unfinished.all(options.limit) as Row[]).map((row) => this.fromRow(row));
   }
 
   async purgeExpired(now = Date.now()): Promise<number> {

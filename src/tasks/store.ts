@@ -96,6 +96,12 @@ export interface TaskStore {
    */
   list(owner: string, options: { after?: TaskCursor; limit: number }, now?: number): Promise<TaskRecord[]>;
   /** Deletes tasks past their TTL; resolves with how many. */
+  /**
+   * For an operator (the console's "tasks running" panel): the unfinished tasks (working or
+   * input_required) of every owner and instance, oldest first, at most `limit`. Optional: a store
+   * that cannot list them without a scan leaves it out.
+   */
+  listUnfinished?(options: { limit: number }): Promise<TaskRecord[]>;
   purgeExpired(now?: number): Promise<number>;
   /**
    * Marks failed every task still working or waiting for input whose

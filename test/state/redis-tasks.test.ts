@@ -81,4 +81,23 @@ describe.skipIf(!REDIS_SERVER)('RedisTaskStore (a real redis-server)', () => {
     b.close();
     await admin.release();
   }, 30_000);
+
+  it("lists every instance's unfinished tasks for an operator, oldest first, without a key scan", async () => {
+    const { a, b, admin } = twoStores();
+    const now = Date.now(); // tasks expire ttlMs after createdAt
+    await a.create(task('t1', 'alice', now + 1));
+    await b.create(task('t2', 'bob', now + 2, 'input_required'));
+    await a.create(task('t3', 'alice', now + 3, 'completed'));
+    await b.create(task('t4', 'carol', now + 4));
+    await b.update('t4', { status: 'cancelled' });
+    expect((await a.listUnfinished({ limit: 10 })).map((t) => [t.taskId, t.owner, t.status])).toEqual([
+      ['t1', 'alice', 'working'],
+      ['t2', 'bob', 'input_required'],
+    ]);
+    expect((await b.listUnfinished({ limit: 1 })).map((t) => t.taskId)).toEqual(['t1']);
+    await expect(a.listUnfinished({ limit: 0 })).rejects.toThrow(RangeError);
+    a.close();
+    b.close();
+    await admin.release();
+  }, 30_000);
 });

@@ -1,5 +1,6 @@
 import type { AuditRecord, AuditSink } from '../record.js';
-import type { AuditPruneCounts } from '../reader.js';
+import type { AuditPruneCounts, AuditReader } from '../reader.js';
+import { PostgresAuditReader } from './reader.js';
 import { createPool, describePostgresUrl, type PgPool, type PostgresPoolOptions } from './connection.js';
 import { PostgresPruner, resolvePostgresRetention, type PostgresRetentionPolicy, type ResolvedPostgresRetention } from './prune.js';
 import { INSERT_ROWS, insertParameters, pendingRow, type PendingRow } from './rows.js';
@@ -73,6 +74,11 @@ export class PostgresAuditSink implements AuditSink {
     this.where = describePostgresUrl(url);
     this.retention = resolvePostgresRetention(options.retention);
     this.maxBacklog = options.maxBacklog ?? 10_000;
+  }
+
+  /** Operator API: a reader of this trail (its own small pool; close it). */
+  reader(): AuditReader {
+    return new PostgresAuditReader(this.url);
   }
 
   /** Connects and brings the table up to date; rejects with why the trail cannot be written. A server awaits it at start-up. */

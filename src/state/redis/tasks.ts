@@ -155,6 +155,22 @@ export class RedisTaskStore implements TaskStore {
     return out;
   }
 
+  /** Every instance's running set (listed in task-instances): no key scan. */
+  async listUnfinished(options: { limit: number }): Promise<TaskRecord[]> {
+    if (!Number.isInteger(options.limit) || options.limit < 1) throw new RangeError('limit must be a positive integer');
+    const instances = await this.connection.run((c) => c.smembers(this.k('task-instances')));
+    const out: TaskRecord[] = [];
+    for (const instance of instances) {
+      const ids = await this.connection.run((c) => c.smembers(this.runningKey(instance)));
+      for (const id of ids) {
+        const found = await this.read(id);
+        if (found && !TERMINAL_STATUSES.has(found.record.status)) out.push(found.record);
+      }
+    }
+    out.sort((a, b) => a.createdAt - b.createdAt || (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0));
+    return out.slice(0, options.limit);
+  }
+
   /** Redis expires tasks itself (each key's TTL); the owners' indexes are pruned as list meets them. */
   async purgeExpired(): Promise<number> {
     return 0;
