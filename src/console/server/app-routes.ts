@@ -89,6 +89,3 @@ export class AppFrames {
     return id;
   }
 }
-
-/** What the console's client tells servers: it shows MCP Apps (the ui extension, SEP-1865). */
-export const APPS_CAPABILITY = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: [MCP_APP_MIME_TYPE] } } };

@@ -5,7 +5,7 @@ import type { ClientTarget, ToolClientOptions } from '../../client/types.js';
 import { connectClient, resolveTarget, type ClientCommandOptions } from '../../cli/connect.js';
 import type { CliIo } from '../../cli/errors.js';
 import { sanitize } from '../../cli/sanitize.js';
-import { APPS_CAPABILITY } from './app-routes.js';
+import { APPS_CAPABILITY } from './apps-capability.js';
 import { ApiError, type JsonLineStream } from './http-io.js';
 import { randomId } from './random-id.js';
 
