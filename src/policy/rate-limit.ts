@@ -209,7 +209,8 @@ export class RateLimiter {
           shared = true;
           continue;
         }
-        for (const window of store.live()) entries.push({ rule: name, scope, ...window, points: limit.rule.points, durationSeconds: limit.rule.durationSeconds });
+        for (const window of store.live())
+          entries.push({ rule: name, scope, ...window, points: limit.rule.points, durationSeconds: limit.rule.durationSeconds });
       }
     };
     if (this.perPrincipal) add('perPrincipal', 'principal', this.perPrincipal, [this.perPrincipal.store, this.anonymous!]);

@@ -99,7 +99,9 @@ export const operatorRoutes: ApiRoutes = {
     if ((caller?.length ?? 0) > 256 || (tool?.length ?? 0) > 256) throw new ApiError(400, 'caller and tool are at most 256 characters');
     // A shared store is not scanned: it answers for the caller (and tool) the page names.
     const lookup =
-      caller !== undefined || tool !== undefined ? (await limits.usageFor(caller, tool)).filter((use) => caller !== undefined || use.scope === 'tool') : undefined;
+      caller !== undefined || tool !== undefined
+        ? (await limits.usageFor(caller, tool)).filter((use) => caller !== undefined || use.scope === 'tool')
+        : undefined;
     return { ...usage, ...(lookup ? { lookup } : {}) };
   },
 };
