@@ -14,6 +14,11 @@ export interface AuditRow {
   errorCode: number | null;
 }
 
+/** Milliseconds as people read them: a decimal under 10 ms, whole above. */
+export function formatMs(ms: number): string {
+  return `${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms`;
+}
+
 export function failed(row: AuditRow): boolean {
   return row.isError || row.status !== 'ok';
 }
@@ -60,7 +65,7 @@ export function AuditTable({ rows }: { rows: AuditRow[] }) {
               </span>
               {row.errorCode !== null ? <span class="op-muted"> {row.errorCode}</span> : null}
             </td>
-            <td>{`${row.durationMs} ms`}</td>
+            <td>{formatMs(row.durationMs)}</td>
             <td>
               <details>
                 <summary>View</summary>

@@ -34,7 +34,7 @@ export function AuditPanel() {
   const [filters, setFilters] = useState<Filters>(EMPTY);
   const [rows, setRows] = useState<AuditRow[] | undefined>();
   const [more, setMore] = useState(false);
-  const [summary, setSummary] = useState<{ buckets: TimeBucket[]; latency: ToolLatency[] } | undefined>();
+  const [summary, setSummary] = useState<{ buckets: TimeBucket[]; latency: ToolLatency[]; until: string } | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [loading, setLoading] = useState(false);
 
@@ -53,7 +53,7 @@ export function AuditPanel() {
       ]);
       setRows(records.records.slice().reverse());
       setMore(records.records.length === PAGE);
-      setSummary(span);
+      setSummary({ ...span, until });
     } catch (err) {
       setError((err as Error).message);
     } finally {
@@ -93,29 +93,29 @@ export function AuditPanel() {
         Calls this server recorded in its audit trail. Arguments are shown as the trail keeps them: secrets were redacted before they were written.
       </p>
       <form class="op-filters" onSubmit={apply} aria-label="Audit filters">
-        <label>
-          Tool
-          <input name="tool" value={draft.tool} onInput={field('tool')} maxLength={256} />
-        </label>
-        <label>
-          Caller
-          <input name="caller" value={draft.caller} onInput={field('caller')} maxLength={256} />
-        </label>
-        <label>
-          Outcome
-          <select name="outcome" value={draft.outcome} onChange={field('outcome')}>
+        <div class="op-field">
+          <label for="audit-tool">Tool</label>
+          <input id="audit-tool" name="tool" value={draft.tool} onInput={field('tool')} maxLength={256} />
+        </div>
+        <div class="op-field">
+          <label for="audit-caller">Caller</label>
+          <input id="audit-caller" name="caller" value={draft.caller} onInput={field('caller')} maxLength={256} />
+        </div>
+        <div class="op-field">
+          <label for="audit-outcome">Outcome</label>
+          <select id="audit-outcome" name="outcome" value={draft.outcome} onChange={field('outcome')}>
             <option value="any">All calls</option>
             <option value="error">Errors only</option>
           </select>
-        </label>
-        <label>
-          From
-          <input type="datetime-local" name="from" value={draft.from} onInput={field('from')} step={1} />
-        </label>
-        <label>
-          To
-          <input type="datetime-local" name="to" value={draft.to} onInput={field('to')} step={1} />
-        </label>
+        </div>
+        <div class="op-field">
+          <label for="audit-from">From</label>
+          <input id="audit-from" type="datetime-local" name="from" value={draft.from} onInput={field('from')} step={1} />
+        </div>
+        <div class="op-field">
+          <label for="audit-to">To</label>
+          <input id="audit-to" type="datetime-local" name="to" value={draft.to} onInput={field('to')} step={1} />
+        </div>
         <button type="submit">Apply filters</button>
         <button type="button" onClick={() => void load(filters)} disabled={loading}>
           Refresh
@@ -128,7 +128,7 @@ export function AuditPanel() {
       ) : null}
       {summary ? (
         <div data-testid="audit-charts">
-          <CallsChart buckets={summary.buckets} />
+          <CallsChart buckets={summary.buckets} end={summary.until} />
           <LatencyChart latency={summary.latency} />
         </div>
       ) : null}

@@ -1,3 +1,4 @@
+import { formatMs } from './audit-table.js';
 import './charts.css';
 
 /**
@@ -30,7 +31,7 @@ function shortTime(iso: string): string {
 }
 
 /** Calls (and, inside each bar, errors) per time bucket. */
-export function CallsChart({ buckets }: { buckets: TimeBucket[] }) {
+export function CallsChart({ buckets, end }: { buckets: TimeBucket[] /** When the span ends (the right edge). */; end: string }) {
   const calls = buckets.reduce((n, b) => n + b.calls, 0);
   const errors = buckets.reduce((n, b) => n + b.errors, 0);
   const top = Math.max(1, ...buckets.map((b) => b.calls));
@@ -42,7 +43,7 @@ export function CallsChart({ buckets }: { buckets: TimeBucket[] }) {
   const label =
     buckets.length === 0
       ? 'Calls over time: no data'
-      : `Calls over time: ${calls} calls and ${errors} errors in ${buckets.length} intervals from ${shortTime(buckets[0].start)}; busiest interval ${top} calls`;
+      : `Calls over time: ${calls} calls and ${errors} errors in ${buckets.length} intervals from ${shortTime(buckets[0].start)} to ${shortTime(end)}; busiest interval ${top} calls`;
   return (
     <figure class="op-chart">
       <figcaption>Calls and errors over time</figcaption>
@@ -71,7 +72,7 @@ export function CallsChart({ buckets }: { buckets: TimeBucket[] }) {
               {shortTime(buckets[0].start)}
             </text>
             <text x={WIDTH - PAD.right} y={HEIGHT - 4} class="tick" text-anchor="end">
-              {shortTime(buckets[buckets.length - 1].start)}
+              {shortTime(end)}
             </text>
           </>
         ) : null}
@@ -113,7 +114,7 @@ export function LatencyChart({ latency }: { latency: ToolLatency[] }) {
   const label =
     latency.length === 0
       ? 'Latency per tool: no data'
-      : `Latency per tool in milliseconds, ${latency.length} tools: ${latency.map((l) => `${l.tool} p50 ${l.p50}, p95 ${l.p95}, max ${l.max}`).join('; ')}`;
+      : `Latency per tool, ${latency.length} tools: ${latency.map((l) => `${l.tool} p50 ${formatMs(l.p50)}, p95 ${formatMs(l.p95)}, max ${formatMs(l.max)}`).join('; ')}`;
   return (
     <figure class="op-chart">
       <figcaption>Latency per tool (p50, p95, max; ms)</figcaption>
@@ -126,7 +127,7 @@ export function LatencyChart({ latency }: { latency: ToolLatency[] }) {
                 {l.tool.length > 20 ? `${l.tool.slice(0, 19)}…` : l.tool}
               </text>
               <rect class="bar calls" x={labelW} y={cy - 6} width={Math.max(1, x(l.p95) - labelW)} height={12}>
-                <title>{`${l.tool}: p50 ${l.p50} ms, p95 ${l.p95} ms, max ${l.max} ms (${l.count} calls)`}</title>
+                <title>{`${l.tool}: p50 ${formatMs(l.p50)}, p95 ${formatMs(l.p95)}, max ${formatMs(l.max)} (${l.count} calls)`}</title>
               </rect>
               <line class="mark p50" x1={x(l.p50)} x2={x(l.p50)} y1={cy - 8} y2={cy + 8} />
               <circle class="mark max" cx={x(l.max)} cy={cy} r={3} />
@@ -137,7 +138,7 @@ export function LatencyChart({ latency }: { latency: ToolLatency[] }) {
           0
         </text>
         <text x={WIDTH - PAD.right} y={height - 4} class="tick" text-anchor="end">
-          {`${top} ms`}
+          {formatMs(top)}
         </text>
       </svg>
       <p class="op-legend" aria-hidden="true">

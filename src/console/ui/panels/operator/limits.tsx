@@ -93,14 +93,14 @@ export function LimitsPanel() {
           load({ caller, tool });
         }}
       >
-        <label>
-          Caller
-          <input name="caller" value={caller} onInput={(e) => setCaller(e.currentTarget.value)} maxLength={256} />
-        </label>
-        <label>
-          Tool
-          <input name="tool" value={tool} onInput={(e) => setTool(e.currentTarget.value)} maxLength={256} />
-        </label>
+        <div class="op-field">
+          <label for="limits-caller">Caller</label>
+          <input id="limits-caller" name="caller" value={caller} onInput={(e) => setCaller(e.currentTarget.value)} maxLength={256} />
+        </div>
+        <div class="op-field">
+          <label for="limits-tool">Tool</label>
+          <input id="limits-tool" name="tool" value={tool} onInput={(e) => setTool(e.currentTarget.value)} maxLength={256} />
+        </div>
         <button type="submit">Look up</button>
         <button type="button" onClick={() => load({ caller, tool })}>
           Refresh
