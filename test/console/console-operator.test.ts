@@ -64,7 +64,8 @@ describe.skipIf(!haveChromium)('the operator panels in a browser', () => {
     const origin = new URL(url).origin;
 
     const client = await ToolClient.connect({ url: `${origin}/mcp` });
-    for (const text of ['one', 'two', 'three']) await client.callTool('echo', { text });
+    const texts = ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
+    for (const text of texts) await client.callTool('echo', { text });
     await client.callTool('login', { user: 'alice', password: SECRET });
     expect((await client.callTool('login', { user: 'mallory', password: SECRET })).isError).toBe(true);
     let taskId = '';
@@ -81,9 +82,9 @@ describe.skipIf(!haveChromium)('the operator panels in a browser', () => {
     // Audit: every call, newest first; filters change the table.
     await openPanel(page, 'Audit');
     const rows = page.getByTestId('audit-row');
-    await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(5);
+    await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(11);
     const tools = async () => (await page.locator('[data-testid="audit-row"] td:nth-child(2) code').allTextContents()).join(',');
-    expect(await tools()).toBe('login,login,echo,echo,echo');
+    expect(await tools()).toBe(`login,login,${'echo,'.repeat(8)}echo`);
     // The redacted argument is shown redacted, as text.
     const mallory = rows.first();
     await mallory.getByText('View').click();
@@ -95,13 +96,23 @@ describe.skipIf(!haveChromium)('the operator panels in a browser', () => {
     expect(await page.locator('[data-testid="calls-chart"] g.bucket').count()).toBe(24);
     expect(await page.locator('[data-testid="calls-chart"] rect.bar.errors').count()).toBe(1);
     expect(await page.locator('[data-testid="latency-chart"] g.latency').count()).toBe(2);
-    expect(await page.getByTestId('calls-chart').getAttribute('aria-label')).toMatch(/5 calls and 1 errors/);
+    expect(await page.getByTestId('calls-chart').getAttribute('aria-label')).toMatch(/11 calls and 1 errors/);
     await saveScreenshot(page, 'audit');
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
 
+    // Pages of 10, then the older page: the oldest call last, none twice.
+    const echoed = async () => (await page.getByTestId('audit-arguments').allTextContents()).map((text) => JSON.parse(text).text ?? JSON.parse(text).user);
+    await page.getByLabel('Per page', { exact: true }).selectOption('10');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(10);
+    await page.getByRole('button', { name: 'Older records' }).click();
+    await expect.poll(() => rows.count(), { timeout: 20_000 }).toBe(11);
+    expect(await echoed()).toEqual(['mallory', 'alice', ...texts.slice().reverse()]);
+    expect(await page.getByRole('button', { name: 'Older records' }).count()).toBe(0);
+
     await page.getByLabel('Tool', { exact: true }).fill('echo');
     await page.getByRole('button', { name: 'Apply filters' }).click();
-    await expect.poll(tools, { timeout: 20_000 }).toBe('echo,echo,echo');
+    await expect.poll(tools, { timeout: 20_000 }).toBe(`${'echo,'.repeat(8)}echo`);
     await page.getByLabel('Tool', { exact: true }).fill('');
     await page.getByLabel('Outcome', { exact: true }).selectOption('error');
     await page.getByRole('button', { name: 'Apply filters' }).click();
@@ -127,7 +138,7 @@ describe.skipIf(!haveChromium)('the operator panels in a browser', () => {
     await openPanel(page, 'Rate limits');
     await expect.poll(() => page.getByTestId('limits-row').count(), { timeout: 20_000 }).toBeGreaterThan(0);
     const limits = (await page.getByTestId('limits-row').allTextContents()).join('\n');
-    expect(limits).toMatch(/tools\.echo\s*echo\s*3 of 40 per 3600 s/);
+    expect(limits).toMatch(/tools\.echo\s*echo\s*9 of 40 per 3600 s/);
     expect(limits).toMatch(/perPrincipal\s*anonymous callers\s*\d+ of 1000 per 3600 s/);
     await saveScreenshot(page, 'limits');
     expect(await seriousAccessibilityViolations(page)).toEqual([]);

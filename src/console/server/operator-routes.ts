@@ -68,6 +68,7 @@ export const operatorRoutes: ApiRoutes = {
       until: param(ctx, 'until'),
       limit: param(ctx, 'limit'),
       afterId: param(ctx, 'afterId'),
+      beforeId: param(ctx, 'beforeId'),
     };
     return { records: await withReader(ctx, [], (reader) => queryAuditRecords(reader, filter)) };
   },

@@ -10,10 +10,12 @@ interface Filters {
   outcome: 'any' | 'error';
   from: string;
   to: string;
+  /** Records per page. */
+  perPage: string;
 }
 
-const EMPTY: Filters = { tool: '', caller: '', outcome: 'any', from: '', to: '' };
-const PAGE = 50;
+const EMPTY: Filters = { tool: '', caller: '', outcome: 'any', from: '', to: '', perPage: '50' };
+const PAGE_SIZES = ['10', '50', '200'];
 const HOUR = 3_600_000;
 
 /** A datetime-local value (the browser's local time) as ISO 8601, or '' when empty or invalid. */
@@ -38,8 +40,8 @@ export function AuditPanel() {
   const [error, setError] = useState<string | undefined>();
   const [loading, setLoading] = useState(false);
 
-  const recordsQuery = (f: Filters, until?: string) =>
-    query({ tool: f.tool, caller: f.caller, outcome: f.outcome, since: iso(f.from), until: until ?? iso(f.to), limit: String(PAGE) });
+  const recordsQuery = (f: Filters, beforeId = '') =>
+    query({ tool: f.tool, caller: f.caller, outcome: f.outcome, since: iso(f.from), until: iso(f.to), beforeId, limit: f.perPage });
 
   const load = useCallback(async (f: Filters) => {
     setLoading(true);
@@ -52,7 +54,7 @@ export function AuditPanel() {
         apiGet<{ buckets: TimeBucket[]; latency: ToolLatency[] }>(`audit/summary?${query({ since, until, buckets: '24' })}`),
       ]);
       setRows(records.records.slice().reverse());
-      setMore(records.records.length === PAGE);
+      setMore(records.records.length === Number(f.perPage));
       setSummary({ ...span, until });
     } catch (err) {
       setError((err as Error).message);
@@ -63,17 +65,13 @@ export function AuditPanel() {
 
   useEffect(() => void load(EMPTY), [load]);
 
-  /** The page before the oldest shown: records that ended before it (ids already shown are dropped). */
+  /** The page before the oldest shown (its id is the cursor: nothing skipped, nothing twice). */
   const older = async () => {
     if (!rows || rows.length === 0) return;
-    const oldest = rows[rows.length - 1];
-    const until = new Date(Date.parse(oldest.time) + 1).toISOString();
     try {
-      const page = await apiGet<{ records: AuditRow[] }>(`audit/records?${recordsQuery(filters, until)}`);
-      const shown = new Set(rows.map((r) => r.id));
-      const fresh = page.records.filter((r) => !shown.has(r.id)).reverse();
-      setRows([...rows, ...fresh]);
-      setMore(page.records.length === PAGE && fresh.length > 0);
+      const page = await apiGet<{ records: AuditRow[] }>(`audit/records?${recordsQuery(filters, String(rows[rows.length - 1].id))}`);
+      setRows([...rows, ...page.records.slice().reverse()]);
+      setMore(page.records.length === Number(filters.perPage));
     } catch (err) {
       setError((err as Error).message);
     }
@@ -115,6 +113,16 @@ export function AuditPanel() {
         <div class="op-field">
           <label for="audit-to">To</label>
           <input id="audit-to" type="datetime-local" name="to" value={draft.to} onInput={field('to')} step={1} />
+        </div>
+        <div class="op-field">
+          <label for="audit-per-page">Per page</label>
+          <select id="audit-per-page" name="perPage" value={draft.perPage} onChange={field('perPage')}>
+            {PAGE_SIZES.map((size) => (
+              <option key={size} value={size}>
+                {size}
+              </option>
+            ))}
+          </select>
         </div>
         <button type="submit">Apply filters</button>
         <button type="button" onClick={() => void load(filters)} disabled={loading}>
