@@ -202,6 +202,7 @@ export class RateLimiter {
     const rules: RateLimitUsage['rules'] = [];
     const entries: RateLimitUse[] = [];
     let shared = false;
+    const cap = Math.max(0, Math.trunc(max));
     const add = (name: string, scope: RateLimitUse['scope'], limit: Limit, stores: RuleStore[]) => {
       rules.push({ rule: name, scope, points: limit.rule.points, durationSeconds: limit.rule.durationSeconds });
       for (const store of stores) {
@@ -217,7 +218,6 @@ export class RateLimiter {
     if (this.perTool) add('perTool', 'tool', this.perTool, [this.perTool.store]);
     for (const [name, limit] of this.toolSpecific) if (limit) add(`tools.${name}`, 'tool', limit, [limit.store]);
     entries.sort((a, b) => b.used / b.points - a.used / a.points || b.used - a.used || a.key.localeCompare(b.key));
-    const cap = Math.max(0, Math.trunc(max));
     return { store: shared ? 'shared' : 'in-process', rules, entries: entries.slice(0, cap), truncated: entries.length > cap };
   }
 

@@ -84,6 +84,7 @@ describe('rate-limit use for the operator', () => {
     const capped = server.rateLimiter!.usage(2);
     expect(capped.entries).toHaveLength(2);
     expect(capped.truncated).toBe(true);
+    expect(server.rateLimiter!.usage(0)).toMatchObject({ store: 'in-process', entries: [], rules: usage.rules });
     // Per key, as a shared store answers.
     expect((await server.rateLimiter!.usageFor('alice', 'echo')).map(({ rule, key, used }) => ({ rule, key, used }))).toEqual([
       { rule: 'perPrincipal', key: 'alice', used: 4 },
