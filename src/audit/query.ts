@@ -19,6 +19,8 @@ export interface AuditQuery {
   errorsOnly?: boolean;
   /** Only records stored after the one with this id (ids only grow: where the last export stopped). */
   afterId?: number;
+  /** Only records stored before the one with this id (with `limit`: the page before one already read, newest first). */
+  beforeId?: number;
   /** The newest N matching calls (default 100); false: every matching call. */
   limit?: number | false;
 }
@@ -82,6 +84,7 @@ export function* iterateAuditLog(file: string, query: AuditQuery = {}): Generato
 /** The WHERE terms and named parameters of a query's filters (limit aside). */
 export function sqliteFilter(query: AuditQuery): { where: string[]; params: Record<string, unknown> } {
   if (query.afterId !== undefined && !Number.isSafeInteger(query.afterId)) throw new RangeError('afterId must be an integer');
+  if (query.beforeId !== undefined && !Number.isSafeInteger(query.beforeId)) throw new RangeError('beforeId must be an integer');
   const where: string[] = [];
   const params: Record<string, unknown> = {};
   if (query.tool !== undefined) {
@@ -108,6 +111,10 @@ export function sqliteFilter(query: AuditQuery): { where: string[]; params: Reco
   if (query.afterId !== undefined) {
     where.push('id > @afterId');
     params.afterId = query.afterId;
+  }
+  if (query.beforeId !== undefined) {
+    where.push('id < @beforeId');
+    params.beforeId = query.beforeId;
   }
   return { where, params };
 }

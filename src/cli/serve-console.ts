@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { operatorSources } from '../console/operator/sources.js';
 import { createConsoleApp, type ConsoleApp } from '../console/server/console-app.js';
 import { loopbackGuard } from '../console/server/guard.js';
 import { sendJson } from '../console/server/http-io.js';
@@ -44,6 +45,7 @@ export class ConsoleBesideServer {
       guard: loopbackGuard(handle.port, token),
       prefix: CONSOLE_PREFIX,
       target: { kind: 'transport', label: 'this server', transport: () => new MemoryClientTransport(server) },
+      operator: operatorSources(server),
       onError: (err) => server.logger.error({ err }, 'console request failed'),
     });
     this.app.session.connect(this.app.session.defaultTarget!).catch((err) => server.logger.error({ err }, 'the console could not connect to its server'));

@@ -46,6 +46,20 @@ export class FixedWindows {
     return Math.ceil(window.endsAt - now);
   }
 
+  /** A key's window as it stands (no point taken): undefined when it has none or it ended. */
+  peek(key: string): { used: number; resetsInMs: number } | undefined {
+    const now = performance.now();
+    const window = this.windows.get(key);
+    if (window === undefined || now >= window.endsAt) return undefined;
+    return { used: window.used, resetsInMs: Math.ceil(window.endsAt - now) };
+  }
+
+  /** The live windows (ended ones left out), for the operator's view; reads only. */
+  *live(): Generator<{ key: string; used: number; resetsInMs: number }> {
+    const now = performance.now();
+    for (const [key, window] of this.windows) if (now < window.endsAt) yield { key, used: window.used, resetsInMs: Math.ceil(window.endsAt - now) };
+  }
+
   private sweep(now: number): void {
     this.nextSweep = now + this.durationMs;
     for (const [key, window] of this.windows) if (now >= window.endsAt) this.windows.delete(key);

@@ -50,9 +50,19 @@ export type PairTake = (
   tool: { limiter: RateLimiterAbstract; key: string } | undefined,
 ) => Promise<[caller: Attempt, tool: Attempt]> | undefined;
 
+/** A key's window as it stands: points used and ms until it refills. */
+interface WindowUse {
+  used: number;
+  resetsInMs: number;
+}
+
 /** One rule's counters: keyed by tool name or caller. */
 interface RuleStore {
   take(key: string): Attempt | Promise<Attempt>;
+  /** The key's current window, no point taken (undefined: none, or it ended). */
+  peek(key: string): WindowUse | undefined | Promise<WindowUse | undefined>;
+  /** Every live window: the in-process store only (a shared store is not scanned). */
+  live?(): Iterable<WindowUse & { key: string }>;
   /** Gives back a point taken (a shared store only; best effort). */
   refund?(key: string): void;
   /** A shared store's limiter and its key for a given key, for a paired take. */
@@ -63,6 +73,34 @@ interface Limit {
   rule: RateLimitRule;
   store: RuleStore;
 }
+
+/** One key's use of one rule, for the operator's view (the console's Limits panel). */
+export interface RateLimitUse {
+  /** 'perPrincipal', 'perTool', or 'tools.<name>' (a tool's own rule). */
+  rule: string;
+  scope: 'principal' | 'tool';
+  /** A tool's name, or a caller's key (callerKey: never a credential); '' is the anonymous callers' shared bucket. */
+  key: string;
+  used: number;
+  points: number;
+  durationSeconds: number;
+  /** Ms until the key's window ends and its points refill. */
+  resetsInMs: number;
+}
+
+/** What the limiter can say about its current use without taking a point. */
+export interface RateLimitUsage {
+  /** 'in-process': every live window is listed; 'shared' (Redis, or another createLimiter): none is, ask per key (usageFor). */
+  store: 'in-process' | 'shared';
+  rules: Array<{ rule: string; scope: 'principal' | 'tool'; points: number; durationSeconds: number }>;
+  /** The live windows, most used first (share of the rule's points), at most `max`. */
+  entries: RateLimitUse[];
+  /** More windows were live than were listed. */
+  truncated: boolean;
+}
+
+/** The most windows `usage()` lists by default. */
+export const MAX_USAGE_ENTRIES = 200;
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterMs: number; rule: RateLimitRule; scope: 'tool' | 'principal' };
 
@@ -156,6 +194,55 @@ export class RateLimiter {
     });
   }
 
+  /**
+   * The current use of every rule, read only (no point is taken). An in-process store lists its
+   * live windows, most used first, at most `max`; a shared store lists none (it is not scanned).
+   */
+  usage(max = MAX_USAGE_ENTRIES): RateLimitUsage {
+    const rules: RateLimitUsage['rules'] = [];
+    const entries: RateLimitUse[] = [];
+    let shared = false;
+    const cap = Math.max(0, Math.trunc(max));
+    const add = (name: string, scope: RateLimitUse['scope'], limit: Limit, stores: RuleStore[]) => {
+      rules.push({ rule: name, scope, points: limit.rule.points, durationSeconds: limit.rule.durationSeconds });
+      for (const store of stores) {
+        if (!store.live) {
+          shared = true;
+          continue;
+        }
+        for (const window of store.live())
+          entries.push({ rule: name, scope, ...window, points: limit.rule.points, durationSeconds: limit.rule.durationSeconds });
+      }
+    };
+    if (this.perPrincipal) add('perPrincipal', 'principal', this.perPrincipal, [this.perPrincipal.store, this.anonymous!]);
+    if (this.perTool) add('perTool', 'tool', this.perTool, [this.perTool.store]);
+    for (const [name, limit] of this.toolSpecific) if (limit) add(`tools.${name}`, 'tool', limit, [limit.store]);
+    entries.sort((a, b) => b.used / b.points - a.used / a.points || b.used - a.used || a.key.localeCompare(b.key));
+    return { store: shared ? 'shared' : 'in-process', rules, entries: entries.slice(0, cap), truncated: entries.length > cap };
+  }
+
+  /**
+   * One caller's use (its key, callerKey; '' or undefined: the anonymous callers' bucket) and,
+   * given a tool, that tool's: what a shared store can answer without scanning its keys.
+   */
+  async usageFor(principal: string | undefined, tool?: string): Promise<RateLimitUse[]> {
+    const found: RateLimitUse[] = [];
+    const read = async (name: string, scope: RateLimitUse['scope'], limit: Limit, store: RuleStore, key: string) => {
+      const window = await store.peek(key);
+      if (window) found.push({ rule: name, scope, key, ...window, points: limit.rule.points, durationSeconds: limit.rule.durationSeconds });
+    };
+    if (this.perPrincipal) {
+      const anonymous = principal === undefined || principal === '';
+      await read('perPrincipal', 'principal', this.perPrincipal, anonymous ? this.anonymous! : this.perPrincipal.store, anonymous ? '' : principal);
+    }
+    if (tool !== undefined) {
+      const specific = this.toolSpecific.get(tool);
+      const limit = this.toolLimit(tool);
+      if (limit) await read(specific ? `tools.${tool}` : 'perTool', 'tool', limit, limit.store, tool);
+    }
+    return found;
+  }
+
   private toolLimit(tool: string): Limit | undefined {
     const specific = this.toolSpecific.get(tool);
     return (specific === undefined ? this.perTool : specific) ?? undefined;
@@ -209,6 +296,11 @@ function storeMaker(createLimiter: RateLimitOptions['createLimiter']): StoreMake
   const { RateLimiterRes } = createRequire(import.meta.url)('rate-limiter-flexible') as Flexible;
   const wrap = (limiter: RateLimiterAbstract, keyOf: (key: string) => string): RuleStore => ({
     shared: { limiter, keyOf },
+    peek: async (key) => {
+      const res = await limiter.get(keyOf(key));
+      if (!res || res.consumedPoints <= 0) return undefined;
+      return { used: res.consumedPoints, resetsInMs: Math.max(0, res.msBeforeNext) };
+    },
     refund: (key) => void limiter.reward(keyOf(key), 1).catch(() => {}),
     take: async (key) => {
       try {

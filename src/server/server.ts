@@ -199,6 +199,8 @@ export class ToolServer {
   readonly auditGuard?: AuditGuard;
   /** @internal */
   private readonly calls = new CallsInFlight();
+  /** @internal the calls' rate limiter (undefined: rate limits off); the console's Limits panel reads its use */
+  readonly rateLimiter?: RateLimiter;
   /** Where tasks are kept, unless tasks are off. */
   readonly taskStore?: TaskStore;
   /** What this instance shares with the others (in-process unless `bus` was given). */
@@ -251,7 +253,7 @@ export class ToolServer {
       maxResultBytes: limits.maxResultBytes ?? 1024 * 1024,
       resultStore: this.results,
       concurrency: new ConcurrencyGate(limits.maxInFlight ?? 64, limits.maxQueued ?? 256),
-      rateLimiter: rateLimiterFor(limits.rateLimit, this.createLimiter),
+      rateLimiter: (this.rateLimiter = rateLimiterFor(limits.rateLimit, this.createLimiter)),
       scopePolicy: new ScopePolicy(options.scopes),
       serverInfo: this.info,
       instructions: options.instructions,

@@ -54,6 +54,9 @@ describe('operator audit queries', () => {
     // The newest 2, then what came after a cursor (query strings: numbers arrive as text).
     expect((await queryAuditRecords(reader, { limit: '2' })).map((r) => r.id)).toEqual(all.slice(3).map((r) => r.id));
     expect((await queryAuditRecords(reader, { afterId: String(all[2].id) })).map((r) => r.id)).toEqual(all.slice(3).map((r) => r.id));
+    // The page before a cursor (the console's "Older records"): the newest N stored before it, none skipped.
+    expect((await queryAuditRecords(reader, { beforeId: String(all[3].id), limit: '2' })).map((r) => r.id)).toEqual(all.slice(1, 3).map((r) => r.id));
+    expect((await queryAuditRecords(reader, { beforeId: String(all[1].id), limit: '2' })).map((r) => r.id)).toEqual([all[0].id]);
     expect(await queryAuditRecords(reader, { limit: 1_000_000 })).toHaveLength(5);
     expect(await queryAuditRecords(reader, { since: '2000-01-01', until: '2000-01-02' })).toEqual([]);
   });
@@ -69,6 +72,7 @@ describe('operator audit queries', () => {
       [{ limit: '-1' }, /limit must be a positive integer/],
       [{ limit: '1e9' }, /limit must be a positive integer/],
       [{ afterId: { $gt: 0 } }, /afterId must be a positive integer/],
+      [{ beforeId: '0 OR 1=1' }, /beforeId must be a positive integer/],
       [{ outcome: "ok' OR 1=1" }, /outcome must be/],
     ] as const;
     for (const [filter, message] of refused) {

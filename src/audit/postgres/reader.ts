@@ -85,6 +85,7 @@ function filtersFit(query: AuditQuery, version: number): boolean {
 /** The WHERE terms (with $n placeholders) and values of a query's filters. */
 function pgFilter(query: AuditQuery): { where: string[]; params: unknown[] } {
   if (query.afterId !== undefined && !Number.isSafeInteger(query.afterId)) throw new RangeError('afterId must be an integer');
+  if (query.beforeId !== undefined && !Number.isSafeInteger(query.beforeId)) throw new RangeError('beforeId must be an integer');
   const where: string[] = [];
   const params: unknown[] = [];
   const add = (term: (n: string) => string, value: unknown) => {
@@ -99,6 +100,7 @@ function pgFilter(query: AuditQuery): { where: string[]; params: unknown[] } {
   if (query.until !== undefined) add((n) => `time < ${n}`, query.until);
   if (query.errorsOnly) where.push("(is_error OR status = 'protocol_error')");
   if (query.afterId !== undefined) add((n) => `id > ${n}`, query.afterId);
+  if (query.beforeId !== undefined) add((n) => `id < ${n}`, query.beforeId);
   return { where, params };
 }
 

@@ -24,6 +24,8 @@ export interface OperatorAuditFilter {
   limit?: unknown;
   /** Only records stored after the one with this id (the cursor of the next page). */
   afterId?: unknown;
+  /** Only records stored before the one with this id (the cursor of the older page). */
+  beforeId?: unknown;
 }
 
 function name(field: string, value: unknown): string | undefined {
@@ -60,12 +62,14 @@ export function toAuditQuery(filter: OperatorAuditFilter): AuditQuery {
   const since = parseOperatorDate('since', filter.since);
   const until = parseOperatorDate('until', filter.until);
   const afterId = positiveInteger('afterId', filter.afterId, Number.MAX_SAFE_INTEGER);
+  const beforeId = positiveInteger('beforeId', filter.beforeId, Number.MAX_SAFE_INTEGER);
   if (tool !== undefined) query.tool = tool;
   if (caller !== undefined) query.principal = caller;
   if (since) query.since = since;
   if (until) query.until = until;
   if (since && until && since > until) throw new OperatorQueryError('since is after until');
   if (afterId !== undefined) query.afterId = afterId;
+  if (beforeId !== undefined) query.beforeId = beforeId;
   if (outcome === 'error') query.errorsOnly = true;
   return query;
 }

@@ -1,6 +1,7 @@
 import type { AuditReader } from '../../audit/reader.js';
 import type { AuditSink } from '../../audit/record.js';
 import { FanoutAuditSink } from '../../audit/fanout-sink.js';
+import type { RateLimiter } from '../../policy/rate-limit.js';
 import type { ToolServer } from '../../server/server.js';
 import type { TaskStore } from '../../tasks/store.js';
 
@@ -10,6 +11,8 @@ export interface OperatorSources {
   openAuditReader?: () => AuditReader;
   /** The server's task store; absent without tasks. */
   tasks?: TaskStore;
+  /** The server's rate limiter, read only (usage, usageFor); absent when rate limits are off. */
+  rateLimits?: Pick<RateLimiter, 'usage' | 'usageFor'>;
 }
 
 /** A sink that can open a reader of its own trail (SqliteAuditSink, PostgresAuditSink). */
@@ -29,11 +32,12 @@ function readableSink(sink: AuditSink | undefined): ReadableSink | undefined {
   return undefined;
 }
 
-/** The audit trail and task store behind a server's operator panels, from its public fields. */
+/** The audit trail, task store and rate limiter behind a server's operator panels, from its public fields. */
 export function operatorSources(server: ToolServer): OperatorSources {
   const sources: OperatorSources = {};
   const sink = readableSink(server.audit);
   if (sink) sources.openAuditReader = () => sink.reader();
   if (server.taskStore) sources.tasks = server.taskStore;
+  if (server.rateLimiter) sources.rateLimits = server.rateLimiter;
   return sources;
 }

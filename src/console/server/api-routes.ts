@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { OperatorSources } from '../operator/sources.js';
 import type { CallRegistry } from './calls.js';
 import type { ConsoleSession } from './session.js';
 
@@ -18,11 +19,9 @@ export interface ApiContext {
 
 /**
  * The server the console is served beside (`toolwright serve --console`): the operator panels
- * read its audit trail, limits and tasks. Filled by the operator modules.
+ * read its audit trail, rate-limit use and tasks (operatorSources(server)).
  */
-export interface ConsoleOperator {
-  [key: string]: unknown;
-}
+export type ConsoleOperator = OperatorSources;
 
 /** Returned by a handler that wrote its own response (a stream). */
 export const STREAMED = Symbol('streamed');

@@ -7,6 +7,7 @@ import { coreRoutes } from './core-routes.js';
 import { AppFrames } from './app-routes.js';
 import { doctorRoutes } from './doctor-routes.js';
 import { loginRoutes } from './login-routes.js';
+import { operatorRoutes } from './operator-routes.js';
 import { apiProblem, PAGE_CSP, pageProblem, securityHeaders, type ConsoleGuard } from './guard.js';
 import { ApiError, readJsonObject, sendApiError, sendJson } from './http-io.js';
 import { ConsoleSession, type ConsoleTarget } from './session.js';
@@ -43,7 +44,7 @@ export function createConsoleApp(options: ConsoleAppOptions): ConsoleApp {
   const session = new ConsoleSession({ version: options.version, ...(options.target ? { defaultTarget: options.target } : {}) });
   const calls = new CallRegistry(session);
   const apps = new AppFrames();
-  const routes: ApiRoutes = { ...coreRoutes, ...loginRoutes, ...doctorRoutes, ...apps.routes(), ...options.routes };
+  const routes: ApiRoutes = { ...coreRoutes, ...loginRoutes, ...doctorRoutes, ...apps.routes(), ...operatorRoutes, ...options.routes };
   const assets = consoleAssets();
   const onError = options.onError ?? (() => {});
 

@@ -3,13 +3,15 @@ import { useEffect } from 'preact/hooks';
 import { hasToken } from './api.js';
 import { refreshConnectionStatus, useConnection } from './connection.js';
 import { startServerEvents } from './events.js';
-import { PANELS } from './panels/registry.js';
+import { useOperatorAvailability } from './panels/operator/availability.js';
+import { operatorAllows, PANELS } from './panels/registry.js';
 import { useRoute } from './route.js';
 import './styles.css';
 
 function App() {
   const route = useRoute();
   const status = useConnection();
+  const operator = useOperatorAvailability();
   useEffect(() => {
     startServerEvents();
     void refreshConnectionStatus().catch(() => {});
@@ -22,7 +24,7 @@ function App() {
       </main>
     );
   }
-  const visible = PANELS.filter((p) => !p.needsConnection || status.connected);
+  const visible = PANELS.filter((p) => (!p.needsConnection || status.connected) && operatorAllows(p, operator));
   const [screen = status.connected ? 'tools' : 'connect', ...rest] = route;
   const panel = visible.find((p) => p.id === screen) ?? visible[0];
   const Screen = panel.component;

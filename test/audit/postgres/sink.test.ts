@@ -99,6 +99,9 @@ describe.skipIf(!PG_BIN)('the PostgreSQL audit sink', () => {
     expect(await tools({ since: new Date(Date.now() - 2.5 * hour), until: new Date(Date.now() - 1.5 * hour) })).toEqual(['b1']);
     expect(await tools({ limit: 2 })).toEqual(['b1', 'anull']);
     expect(await tools({ afterId: all[0].id })).toEqual(['b1', 'anull']);
+    // The page before a cursor (the console's "Older records"): the newest N stored before it.
+    expect(await tools({ beforeId: all[2].id, limit: 1 })).toEqual(['b1']);
+    expect(await tools({ beforeId: all[2].id })).toEqual(['a1', 'b1']);
     expect(await reader.count({ tool: 'a' })).toBe(2);
   });
 

@@ -1,5 +1,9 @@
 import type { ComponentType } from 'preact';
 import { ConnectPanel } from './connect.js';
+import { AuditPanel } from './operator/audit.js';
+import type { OperatorAvailability } from './operator/availability.js';
+import { LimitsPanel } from './operator/limits.js';
+import { TasksPanel } from './operator/tasks.js';
 import { ToolsPanel } from './tools.js';
 
 /** A screen of the console, reached from the navigation by its id (`#/<id>/…`). */
@@ -8,6 +12,8 @@ export interface Panel {
   label: string;
   /** Shown only while connected to a server. */
   needsConnection?: boolean;
+  /** Shown only beside a server that has this operator data (`serve --console`; never standalone). */
+  needsOperator?: 'audit' | 'tasks' | 'limits';
   component: ComponentType<{ route: string[] }>;
 }
 
@@ -15,4 +21,12 @@ export interface Panel {
 export const PANELS: Panel[] = [
   { id: 'connect', label: 'Connection', component: ConnectPanel },
   { id: 'tools', label: 'Tools', needsConnection: true, component: ToolsPanel },
+  { id: 'audit', label: 'Audit', needsOperator: 'audit', component: AuditPanel },
+  { id: 'tasks', label: 'Running tasks', needsOperator: 'tasks', component: TasksPanel },
+  { id: 'limits', label: 'Rate limits', needsOperator: 'limits', component: LimitsPanel },
 ];
+
+/** Whether an operator panel has its data here (other panels: always). */
+export function operatorAllows(panel: Panel, operator: OperatorAvailability): boolean {
+  return !panel.needsOperator || Boolean(operator[panel.needsOperator]);
+}
