@@ -30,7 +30,7 @@ async function client() {
   const server = new ToolServer({ name: 'runner', logger: createLogger('silent'), audit: false, tools });
   const pair = await createInMemoryPair(server, { era: 'modern' });
   cleanup.push(
-    () => server.close(),
+    async () => server.close(),
     () => pair.close(),
   );
   return pair.client;
