@@ -1,4 +1,5 @@
 import type { ComponentType } from 'preact';
+import { CollectionsPanel } from './collections.js';
 import { ConnectPanel } from './connect.js';
 import { ToolsPanel } from './tools.js';
 
@@ -15,4 +16,5 @@ export interface Panel {
 export const PANELS: Panel[] = [
   { id: 'connect', label: 'Connection', component: ConnectPanel },
   { id: 'tools', label: 'Tools', needsConnection: true, component: ToolsPanel },
+  { id: 'collections', label: 'Collections', component: CollectionsPanel },
 ];
