@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { deleteCall, readCollection, saveCall } from '../../src/collections/store.js';
-import { CollectionFileError } from '../../src/collections/validate.js';
+import { CollectionFileError, validateCollection } from '../../src/collections/validate.js';
 
 function collectionsDir(): string {
   const dir = join(mkdtempSync(join(tmpdir(), 'tw-coll-')), 'collections');
@@ -98,5 +98,14 @@ describe('collection files are checked against the published schema on read', ()
     const dir = collectionsDir();
     await expect(saveCall(dir, 'c', { id: '', tool: 't' })).rejects.toThrow(/collection\.calls\[0\]\.id/);
     await expect(readCollection(dir, 'c')).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
+
+describe('the documented collection', () => {
+  it('the example file in docs/cli.md passes the published schema', () => {
+    const doc = readFileSync(join(import.meta.dirname, '../../docs/cli.md'), 'utf8');
+    const example = /```json\n(\{\n {2}"\$schema": "https:\/\/toolwright\.dev\/schema\/toolwright\.collection\.schema\.json"[\s\S]*?)```/.exec(doc)?.[1];
+    expect(example).toBeDefined();
+    expect(() => validateCollection(JSON.parse(example as string), 'docs/cli.md')).not.toThrow();
   });
 });
