@@ -61,7 +61,7 @@ function summaryLine(report: CollectionReport, style: Style): string {
 /**
  * `toolwright run-collection <name-or-file> [url | @name] | … -- <command>`: runs a saved
  * collection against a server, one line per call, and exits 3 when a call fails its
- * expectation (or throws), so CI can run it.
+ * expectation (or throws), so CI can run it; 2 when the connection fails or is lost.
  */
 export async function runCollectionCommand(
   operand: string,
@@ -81,6 +81,12 @@ export async function runCollectionCommand(
       onResult: options.json ? undefined : (call) => io.stdout(callLine(call, labelWidth, style)),
     });
     io.stdout(options.json ? `${jsonForTerminal(report)}\n` : summaryLine(report, style));
+    // A lost connection says nothing about the tools: exit 2, as when connecting fails.
+    const lost = report.calls.find((call) => call.connectionLost);
+    if (lost) {
+      io.stderr(`toolwright: the connection was lost during the run (at call "${sanitize(lost.label)}": ${sanitize(lost.error ?? '')})\n`);
+      return ExitCode.failure;
+    }
     return report.passed ? ExitCode.ok : ExitCode.toolError;
   } finally {
     await client.close();

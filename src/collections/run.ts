@@ -3,7 +3,7 @@
 // run goes on: one broken call must not hide the others' results. Only the caller's signal stops
 // the run. Failure texts carry server words: print them through src/cli/sanitize.ts.
 import type { ToolClient } from '../client/client.js';
-import { McpRpcError } from '../client/errors.js';
+import { ConnectionError, McpRpcError } from '../client/errors.js';
 import type { CallToolResult } from '../client/types.js';
 import { clip } from '../jsonrpc/error-bounds.js';
 import { checkExpectation } from './check.js';
@@ -25,6 +25,8 @@ export interface CallReport {
   result?: CallToolResult;
   /** The thrown error's message, when the call did not get a result. */
   error?: string;
+  /** The call failed because the connection is gone (the server exited, the network failed): not the tool's fault. */
+  connectionLost?: true;
 }
 
 export interface CollectionReport {
@@ -61,7 +63,14 @@ async function runOne(client: ToolClient, call: SavedCall, options: RunCollectio
     return { ...base, passed: outcome.passed, durationMs: Math.round(performance.now() - started), failures: outcome.failures, result };
   } catch (error) {
     const message = messageOf(error);
-    return { ...base, passed: false, durationMs: Math.round(performance.now() - started), failures: [message], error: message };
+    return {
+      ...base,
+      passed: false,
+      durationMs: Math.round(performance.now() - started),
+      failures: [message],
+      error: message,
+      ...(error instanceof ConnectionError ? { connectionLost: true as const } : {}),
+    };
   }
 }
 

@@ -86,6 +86,29 @@ describe('toolwright run-collection (built CLI, real server)', () => {
     expect(stderr).toMatch(/connection failed/);
   });
 
+  it('exits 2 when the server goes away during the run, every call still reported', async () => {
+    const cwd = project({
+      die: {
+        calls: [
+          { id: 'a', tool: 'ok' },
+          { id: 'b', tool: 'die' },
+          { id: 'c', tool: 'ok' },
+        ],
+      },
+    });
+    writeFileSync(
+      join(cwd, 'die.mjs'),
+      `export default [
+  { name: 'die', description: 'Exits the server.', inputSchema: { type: 'object', properties: {} }, handler: () => process.exit(1) },
+  { name: 'ok', description: 'Fine.', inputSchema: { type: 'object', properties: {} }, handler: () => 'fine' },
+];\n`,
+    );
+    const { code, stdout, stderr } = await run(['die', '--', process.execPath, builtCli, 'serve', '--tools', './die.mjs'], cwd);
+    expect(code).toBe(2);
+    expect(stdout).toMatch(/^✓ a +ok .*\n✗ b +die +\d+ ms +the server process exited with code 1\n✗ c +ok .*\ndie: 1 passed, 2 failed/);
+    expect(stderr).toContain('toolwright: the connection was lost during the run (at call "b": the server process exited with code 1)');
+  });
+
   it('strips terminal escapes from labels, tool names and failures', async () => {
     const cwd = project({ evil: { calls: [{ id: 'x', name: 'red\u001b[31m\u202elabel', tool: 'no\u001b]0;title\u0007_tool' }] } });
     const { code, stdout } = await run(['evil', ...server], cwd);
