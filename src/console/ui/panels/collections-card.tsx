@@ -104,6 +104,12 @@ export function CollectionCard({ collection, onChanged }: { collection: SavedCol
                   ))}
                 </ul>
               ) : null}
+              {result?.result !== undefined ? (
+                <details class="call-result">
+                  <summary>Result</summary>
+                  <pre>{JSON.stringify(result.result, null, 2)}</pre>
+                </details>
+              ) : null}
               {editing === call.id ? (
                 <ExpectationEditor
                   expect={call.expect}

@@ -30,6 +30,8 @@ export interface CallReport {
   passed: boolean;
   durationMs: number;
   failures: string[];
+  /** The tools/call result, when the server answered with one. */
+  result?: unknown;
   error?: string;
 }
 
