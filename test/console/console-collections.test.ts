@@ -49,6 +49,10 @@ describe.skipIf(!haveChromium)('toolwright console: collections', () => {
 
     await page.getByText('Add a call').click();
     await page.getByLabel('Tool').selectOption('calculate');
+    // A name that could leave the folder is refused in the page, before any request.
+    await page.getByRole('combobox', { name: 'Collection' }).fill('../escape');
+    await page.getByRole('button', { name: 'Save call' }).click();
+    await expect.poll(() => page.getByTestId('save-call').getByRole('alert').textContent()).toMatch(/^A collection name is 1-64 letters/);
     for (const [label, expression] of [
       ['adds', '2+3'],
       ['wrong', '2+2'],

@@ -1,9 +1,7 @@
 import { useEffect, useId, useState } from 'preact/hooks';
+import { collectionNameProblem } from '../../../collections/names.js';
 import { apiGet, apiPost } from '../api.js';
 import './save-call.css';
-
-/** The rule names.ts applies on the console's side, said before the request. */
-const COLLECTION_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/;
 
 /**
  * Saves a call (tool and arguments) into a collection under .toolwright/collections/, created
@@ -27,8 +25,10 @@ export function SaveCall({ tool, args, onSaved }: { tool: string; args: Record<s
     event.preventDefault();
     setSaved(undefined);
     setError(undefined);
-    if (!COLLECTION_NAME.test(collection) || collection.includes('..')) {
-      setError('A collection name is 1-64 letters, digits, "_", "-" or "." (not first), without "..".');
+    // The console's own rule (names.ts), said before the request.
+    const problem = collectionNameProblem(collection);
+    if (problem) {
+      setError(`${problem[0].toUpperCase()}${problem.slice(1)}.`);
       return;
     }
     setSaving(true);
