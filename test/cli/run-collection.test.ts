@@ -1,5 +1,6 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtCli, startBuiltCli } from '../helpers/cli-process.js';
@@ -81,7 +82,11 @@ describe('toolwright run-collection (built CLI, real server)', () => {
 
   it('exits 2 when the server cannot be reached', async () => {
     const cwd = project({ smoke: { calls: [sum] } });
-    const { code, stderr } = await run(['smoke', 'http://127.0.0.1:9/mcp', '--connect-timeout', '5000'], cwd);
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as { port: number };
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const { code, stderr } = await run(['smoke', `http://127.0.0.1:${port}/mcp`, '--connect-timeout', '5000'], cwd);
     expect(code).toBe(2);
     expect(stderr).toMatch(/connection failed/);
   });
