@@ -14,6 +14,7 @@ import { consoleCommand, type ConsoleOptions } from './console.js';
 import { serveCommand, type ServeOptions } from './serve.js';
 import { taskCommand } from './task.js';
 import { primitiveCommands } from './primitives.js';
+import { runCollectionCommand, type RunCollectionCliOptions } from './run-collection.js';
 import { terminalGuard } from './sanitize.js';
 
 // On a terminal every write passes the last net (sanitize.ts); a pipe gets the bytes as written (`read uri > file` is the data).
@@ -95,6 +96,18 @@ function buildProgram(io: CliIo, command: string[], setCode: (code: number) => v
     .option('--force', 'let --output replace existing files')
     .option('--task', 'let the server run the call as a task (tasks extension): its status on stderr, questions answered here, Ctrl-C cancels it')
     .action(async (operands: string[], options: CallOptions) => setCode(await callCommand(operands, command, options, io, packageVersion())));
+
+  withClientOptions(program.command('run-collection'))
+    .description(
+      'run a saved collection of calls and check each result (exit 3 when one fails): toolwright run-collection <name|file> <url> | @name | -- <command> [args...]',
+    )
+    .argument('<collection>', 'a collection name (.toolwright/collections/<name>.json) or a path to a collection file')
+    .argument('[url]', 'http(s):// URL of a Streamable HTTP server, or @name')
+    .option('--collections-dir <dir>', "where named collections are (default: the project's .toolwright/collections)")
+    .option('--json', 'machine-readable JSON report')
+    .action(async (collection: string, url: string | undefined, options: RunCollectionCliOptions) =>
+      setCode(await runCollectionCommand(collection, url, command, options, io, packageVersion())),
+    );
 
   withClientOptions(program.command('connect'))
     .description('an interactive session with a server, for people: toolwright connect <url> | toolwright connect -- <command> [args...]')

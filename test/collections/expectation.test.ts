@@ -19,4 +19,8 @@ describe('collectionNameProblem', () => {
     }
     expect(collectionNameProblem('smoke-tests_1.v2')).toBeUndefined();
   });
+  it('refuses names a Windows checkout could not create', () => {
+    for (const bad of ['CON', 'nul', 'Aux.tests', 'com1', 'LPT9', 'smoke.']) expect(collectionNameProblem(bad), bad).toBeDefined();
+    for (const good of ['console', 'nullable', 'com10', 'auxiliary']) expect(collectionNameProblem(good), good).toBeUndefined();
+  });
 });

@@ -20,8 +20,8 @@ describe('collection store', () => {
   });
   it('saveCall adds or replaces by id, listCollections lists names', async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'tw-coll-')), 'collections');
-    await saveCall(dir, 'c', { id: 'a', tool: 't', arguments: {} } as { id: string });
-    await saveCall(dir, 'c', { id: 'a', tool: 'u', arguments: {} } as { id: string });
+    await saveCall(dir, 'c', { id: 'a', tool: 't', arguments: {} });
+    await saveCall(dir, 'c', { id: 'a', tool: 'u', arguments: {} });
     expect((await readCollection(dir, 'c')).calls).toEqual([{ id: 'a', tool: 'u', arguments: {} }]);
     expect(await listCollections(dir)).toEqual(['c']);
   });

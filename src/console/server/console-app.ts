@@ -3,6 +3,7 @@ import type { ApiContext, ApiRoutes, ConsoleOperator } from './api-routes.js';
 import { STREAMED } from './api-routes.js';
 import { consoleAssets } from './assets.js';
 import { CallRegistry } from './calls.js';
+import { collectionRoutes } from './collection-routes.js';
 import { coreRoutes } from './core-routes.js';
 import { AppFrames } from './app-routes.js';
 import { doctorRoutes } from './doctor-routes.js';
@@ -44,7 +45,7 @@ export function createConsoleApp(options: ConsoleAppOptions): ConsoleApp {
   const session = new ConsoleSession({ version: options.version, ...(options.target ? { defaultTarget: options.target } : {}) });
   const calls = new CallRegistry(session);
   const apps = new AppFrames();
-  const routes: ApiRoutes = { ...coreRoutes, ...loginRoutes, ...doctorRoutes, ...apps.routes(), ...operatorRoutes, ...options.routes };
+  const routes: ApiRoutes = { ...coreRoutes, ...loginRoutes, ...doctorRoutes, ...collectionRoutes, ...apps.routes(), ...operatorRoutes, ...options.routes };
   const assets = consoleAssets();
   const onError = options.onError ?? (() => {});
 

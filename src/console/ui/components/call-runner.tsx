@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { apiPost, apiStream, type StreamEvent } from '../api.js';
 import { AppView } from './app-view.js';
 import { ResultView } from './result-view.js';
+import { SaveCall } from './save-call.js';
 
 /** What the page asks the console to call. */
 export interface CallSpec {
@@ -62,6 +63,7 @@ export function CallRunner({ spec, onDone }: { spec: CallSpec; onDone?: (event: 
       ) : null}
       {end?.type === 'result' ? <ResultView result={end.result as Record<string, unknown>} outputSchema={spec.outputSchema} /> : null}
       {end?.type === 'result' ? <AppView tool={spec.tool} args={spec.arguments} result={end.result as Record<string, unknown>} /> : null}
+      {end?.type === 'result' ? <SaveCall tool={spec.tool} args={spec.arguments} /> : null}
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import type { ComponentType } from 'preact';
+import { CollectionsPanel } from './collections.js';
 import { ConnectPanel } from './connect.js';
 import { AuditPanel } from './operator/audit.js';
 import type { OperatorAvailability } from './operator/availability.js';
@@ -21,6 +22,7 @@ export interface Panel {
 export const PANELS: Panel[] = [
   { id: 'connect', label: 'Connection', component: ConnectPanel },
   { id: 'tools', label: 'Tools', needsConnection: true, component: ToolsPanel },
+  { id: 'collections', label: 'Collections', component: CollectionsPanel },
   { id: 'audit', label: 'Audit', needsOperator: 'audit', component: AuditPanel },
   { id: 'tasks', label: 'Running tasks', needsOperator: 'tasks', component: TasksPanel },
   { id: 'limits', label: 'Rate limits', needsOperator: 'limits', component: LimitsPanel },
