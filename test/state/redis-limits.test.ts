@@ -93,6 +93,17 @@ describe.skipIf(!REDIS_SERVER)('rate limits in Redis', () => {
     await connection.release();
   });
 
+  it('go on counting when Redis has forgotten the script (SCRIPT FLUSH, as after a restart)', async () => {
+    const { limiter, keyPrefix, connection } = await limiterFor(100, 100);
+    expect(await limiter.consume('t', 'alice')).toEqual({ allowed: true });
+    await probe.script('FLUSH');
+    const decisions = await Promise.all([limiter.consume('t', 'alice'), limiter.consume('t', 'bob')]);
+    expect(decisions).toEqual([{ allowed: true }, { allowed: true }]);
+    expect(await probe.get(`${keyPrefix}rl:principal:p:alice`)).toBe('2');
+    expect(await probe.get(`${keyPrefix}rl:tool:t`)).toBe('3');
+    await connection.release();
+  });
+
   it("leave the tool's count alone when the caller is over its own limit, and refuse with the window's time left", async () => {
     const { limiter, keyPrefix, connection } = await limiterFor(2, 3);
     expect(await limiter.consume('t', 'alice')).toEqual({ allowed: true });
