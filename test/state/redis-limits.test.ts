@@ -93,6 +93,18 @@ describe.skipIf(!REDIS_SERVER)('rate limits in Redis', () => {
     await connection.release();
   });
 
+  it('split a turn of more than 256 calls into runs of at most 256, counting every call once', async () => {
+    const { limiter, keyPrefix, connection } = await limiterFor(1000, 1000);
+    const before = await commandCalls();
+    const decisions = await Promise.all(Array.from({ length: 300 }, (_, i) => limiter.consume('t', `caller${i % 7}`)));
+    const after = await commandCalls();
+    expect(decisions.every((d) => d.allowed)).toBe(true);
+    expect((after.evalsha ?? 0) - (before.evalsha ?? 0) + (after.eval ?? 0) - (before.eval ?? 0)).toBe(2);
+    expect(await probe.get(`${keyPrefix}rl:tool:t`)).toBe('300');
+    expect(await probe.get(`${keyPrefix}rl:principal:p:caller0`)).toBe('43');
+    await connection.release();
+  });
+
   it('go on counting when Redis has forgotten the script (SCRIPT FLUSH, as after a restart)', async () => {
     const { limiter, keyPrefix, connection } = await limiterFor(100, 100);
     expect(await limiter.consume('t', 'alice')).toEqual({ allowed: true });
