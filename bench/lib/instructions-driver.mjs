@@ -35,6 +35,8 @@ const server = new ToolServer({
   ...(audit === 'off' ? { audit: false } : {}),
   // The rate limiter is counted, with limits 24,000 calls never reach.
   limits: { rateLimit: unhitRateLimit },
+  // $TOOLWRIGHT_BENCH_REDIS: the rate-limit points go to that Redis (state.redis), as in the toolwright-redis target.
+  ...(process.env.TOOLWRIGHT_BENCH_REDIS ? { state: { redis: process.env.TOOLWRIGHT_BENCH_REDIS, keyPrefix: `instr-${process.pid}-${Date.now()}` } } : {}),
   tools: [{ name: 'calculate_sum', description: 'Add two numbers', inputSchema: jsonSchemas.sum, handler }],
 });
 
@@ -80,6 +82,7 @@ const output = new Writable({
     callback();
   },
 });
+if (!(await server.stateReady())) throw new Error('Redis ($TOOLWRIGHT_BENCH_REDIS) cannot be reached');
 serveStdio(server, { input, output });
 if (era === 'legacy') {
   input.write(initializeRequest(INIT_ID, true).pieces.join(''));

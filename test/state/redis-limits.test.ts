@@ -27,13 +27,14 @@ async function commandCalls(): Promise<Record<string, number>> {
 }
 
 /** A limiter on a connection that is up (before it is, RateLimiterRedis refuses too: rejectIfRedisNotReady). */
-async function limiterFor(perPrincipal: number, perTool: number, onFailure: 'refuse' | 'open' = 'refuse') {
+async function limiterFor(perPrincipal: number, perTool: number, onFailure: 'refuse' | 'open' = 'refuse', tools?: Record<string, false>) {
   const keyPrefix = `lim${++prefixes}-${process.pid}:`;
   const connection = redisConnection(redis.url, { keyPrefix });
   const createLimiter = redisLimiters(connection, onFailure);
   const limiter = new RateLimiter({
     perPrincipal: { points: perPrincipal, durationSeconds: 60 },
     perTool: { points: perTool, durationSeconds: 60 },
+    ...(tools ? { tools } : {}),
     createLimiter,
   });
   expect(await connection.run((c) => c.ping())).toBe('PONG');
@@ -56,6 +57,62 @@ describe.skipIf(!REDIS_SERVER)('rate limits in Redis', () => {
     const ttl = await probe.pttl(`${keyPrefix}rl:tool:t`);
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(60_000);
+    await connection.release();
+  });
+
+  it('take the points of calls asking together with one Redis command, each counted as if alone, in the order asked', async () => {
+    const { limiter, keyPrefix, connection } = await limiterFor(5, 7, 'refuse', { free: false });
+    const before = await commandCalls();
+    const asked = [
+      ...Array.from({ length: 10 }, () => limiter.consume('t', 'alice')),
+      ...Array.from({ length: 3 }, () => limiter.consume('t', 'bob')),
+      limiter.consume('free', 'carol'),
+      limiter.consume('t', undefined),
+    ];
+    const decisions = await Promise.all(asked);
+    const after = await commandCalls();
+    expect((after.evalsha ?? 0) - (before.evalsha ?? 0) + (after.eval ?? 0) - (before.eval ?? 0)).toBe(1);
+    const scopes = decisions.map((d) => (d.allowed ? 'ok' : d.scope));
+    expect(scopes).toEqual([...Array(5).fill('ok'), ...Array(5).fill('principal'), 'ok', 'ok', 'tool', 'ok', 'tool']);
+    for (const d of decisions) if (!d.allowed) expect(d.retryAfterMs).toBeGreaterThan(0);
+    // Every point asked for is counted, a refused one too; alice's refused calls spent none of the tool's.
+    expect(await probe.get(`${keyPrefix}rl:principal:p:alice`)).toBe('10');
+    expect(await probe.get(`${keyPrefix}rl:principal:p:bob`)).toBe('3');
+    expect(await probe.get(`${keyPrefix}rl:principal:p:carol`)).toBe('1');
+    expect(await probe.get(`${keyPrefix}rl:principal:anonymous`)).toBe('1');
+    expect(await probe.get(`${keyPrefix}rl:tool:t`)).toBe('9');
+    expect(await probe.exists(`${keyPrefix}rl:tool:free`)).toBe(0);
+    for (const key of ['principal:p:alice', 'tool:t']) {
+      const ttl = await probe.pttl(`${keyPrefix}rl:${key}`);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(60_000);
+    }
+    // The next turn's command continues the same counts and windows.
+    expect(await limiter.consume('t', 'bob')).toMatchObject({ allowed: false, scope: 'tool' });
+    expect(await probe.get(`${keyPrefix}rl:tool:t`)).toBe('10');
+    await connection.release();
+  });
+
+  it('split a turn of more than 256 calls into runs of at most 256, counting every call once', async () => {
+    const { limiter, keyPrefix, connection } = await limiterFor(1000, 1000);
+    const before = await commandCalls();
+    const decisions = await Promise.all(Array.from({ length: 300 }, (_, i) => limiter.consume('t', `caller${i % 7}`)));
+    const after = await commandCalls();
+    expect(decisions.every((d) => d.allowed)).toBe(true);
+    expect((after.evalsha ?? 0) - (before.evalsha ?? 0) + (after.eval ?? 0) - (before.eval ?? 0)).toBe(2);
+    expect(await probe.get(`${keyPrefix}rl:tool:t`)).toBe('300');
+    expect(await probe.get(`${keyPrefix}rl:principal:p:caller0`)).toBe('43');
+    await connection.release();
+  });
+
+  it('go on counting when Redis has forgotten the script (SCRIPT FLUSH, as after a restart)', async () => {
+    const { limiter, keyPrefix, connection } = await limiterFor(100, 100);
+    expect(await limiter.consume('t', 'alice')).toEqual({ allowed: true });
+    await probe.script('FLUSH');
+    const decisions = await Promise.all([limiter.consume('t', 'alice'), limiter.consume('t', 'bob')]);
+    expect(decisions).toEqual([{ allowed: true }, { allowed: true }]);
+    expect(await probe.get(`${keyPrefix}rl:principal:p:alice`)).toBe('2');
+    expect(await probe.get(`${keyPrefix}rl:tool:t`)).toBe('3');
     await connection.release();
   });
 

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Redis, RedisOptions } from 'ioredis';
+import { TAKE_MANY_COMMAND } from './take-batch.js';
 
 /**
  * The one place that loads ioredis. It is loaded only when a server is given
@@ -161,6 +162,9 @@ class SharedConnection {
       lazyConnect: false,
       // Commands issued in the same tick (calls arriving together) go out in one write.
       enableAutoPipelining: true,
+      // The rate-limit script already carries a whole turn's calls (take-batch.ts): a pipeline
+      // of one command around it would only add its objects and a tick.
+      autoPipeliningIgnoredCommands: [TAKE_MANY_COMMAND],
       connectionName: 'toolwright',
     };
     this.client = new mod.Redis(url, settings);

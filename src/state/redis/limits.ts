@@ -3,41 +3,18 @@ import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { type PairTake, type RateLimitRule, TAKE_PAIR } from '../../policy/rate-limit.js';
 import type { CreateLimiter, StateFailurePolicy } from '../index.js';
 import type { RedisConnection } from './connection.js';
+import { TakeBatcher } from './take-batch.js';
 
 type Flexible = typeof import('rate-limiter-flexible');
 
-/**
- * Both fixed windows of a call in one command: the caller's key (KEYS[1]) and, when given,
- * the tool's (KEYS[2]). A window starts with its first point (INCR, then PEXPIRE) and ends
- * with its expiry, as rate-limiter-flexible's own script counts them (same keys, same integer
- * counts), so either may count a key the other counted. The tool's point is taken only when
- * the caller is within its limit: a caller over its limit spends none of the tool's budget.
- * Returns {caller's count, its ms left, tool's count (0: not taken), its ms left}.
- */
-const TAKE_BOTH_LUA = `
-local function take(key, ms)
-  local count = redis.call('incr', key)
-  local ttl = -1
-  if count > 1 then ttl = redis.call('pttl', key) end
-  if ttl < 0 then
-    redis.call('pexpire', key, ms)
-    ttl = ms
-  end
-  return count, ttl
-end
-local callerCount, callerTtl = take(KEYS[1], tonumber(ARGV[2]))
-if callerCount > tonumber(ARGV[1]) or #KEYS < 2 then return {callerCount, callerTtl, 0, 0} end
-local toolCount, toolTtl = take(KEYS[2], tonumber(ARGV[4]))
-return {callerCount, callerTtl, toolCount, toolTtl}
-`;
+/** One batcher per ioredis client: every limiter on a connection shares its turn's command. */
+const batchers = new WeakMap<object, TakeBatcher>();
 
 interface Window {
   points: number;
   ms: number;
   insurance?: RateLimiterAbstract;
 }
-
-type TakeBoth = (numberOfKeys: number, ...keysThenArgs: (string | number)[]) => Promise<[number, number, number, number]>;
 
 /**
  * Rate limiters in Redis (rate-limiter-flexible's RateLimiterRedis on the
@@ -46,7 +23,8 @@ type TakeBoth = (numberOfKeys: number, ...keysThenArgs: (string | number)[]) => 
  * a caller's key or a client address; never a credential.
  *
  * A call's two points (the caller's, the tool's) are taken by one Lua script
- * (TAKE_BOTH_LUA, EVALSHA with an EVAL fallback): one Redis command per call.
+ * (take-batch.ts, EVALSHA with an EVAL fallback), with the points of every other call
+ * asking in the same event-loop turn: one Redis command per turn, not per call.
  *
  * While Redis cannot be reached, a limiter rejects with an error (not a
  * decision), and the call that asked is refused ('refuse'); under 'open' each
@@ -56,18 +34,23 @@ type TakeBoth = (numberOfKeys: number, ...keysThenArgs: (string | number)[]) => 
 export function redisLimiters(redis: RedisConnection, onFailure: StateFailurePolicy): CreateLimiter {
   const flexible = createRequire(import.meta.url)('rate-limiter-flexible') as Flexible;
   const windows = new WeakMap<RateLimiterAbstract, Window>();
-  const client = redis.client as unknown as { toolwrightTakeBoth?: TakeBoth; defineCommand(name: string, spec: { lua: string }): void };
-  if (!client.toolwrightTakeBoth) client.defineCommand('toolwrightTakeBoth', { lua: TAKE_BOTH_LUA });
-  const takeBoth = client.toolwrightTakeBoth as TakeBoth;
+  let batcher = batchers.get(redis.client);
+  if (!batcher) batchers.set(redis.client, (batcher = new TakeBatcher(redis)));
+  const batch = batcher;
 
   const takePair = (caller: RateLimiterAbstract, callerKey: string, tool?: { limiter: RateLimiterAbstract; key: string }): ReturnType<PairTake> => {
     const callerWindow = windows.get(caller)!;
     const toolWindow = tool && windows.get(tool.limiter);
     if (tool && !toolWindow) return undefined; // not one of ours: the caller takes the two points apart
     if (redis.client.status !== 'ready') return onRedisFailure(new Error('Redis connection is not ready'));
-    const keys = tool ? [caller.getKey(callerKey), tool.limiter.getKey(tool.key)] : [caller.getKey(callerKey)];
-    const args = [callerWindow.points, callerWindow.ms, toolWindow?.points ?? 0, toolWindow?.ms ?? 0];
-    return takeBoth.call(redis.client, keys.length, ...keys, ...args).then(([callerCount, callerTtl, toolCount, toolTtl]) => {
+    const request = {
+      callerKey: caller.getKey(callerKey),
+      callerPoints: callerWindow.points,
+      callerMs: callerWindow.ms,
+      toolKey: tool && toolWindow ? tool.limiter.getKey(tool.key) : undefined,
+      toolMs: toolWindow?.ms,
+    };
+    return batch.take(request).then(([callerCount, callerTtl, toolCount, toolTtl]) => {
       const callerMs = callerCount > callerWindow.points ? callerTtl : undefined;
       const toolMs = toolWindow && toolCount > toolWindow.points ? toolTtl : undefined;
       return [callerMs, toolMs] as [number | undefined, number | undefined];
