@@ -7,6 +7,7 @@ import { collectionRoutes } from './collection-routes.js';
 import { coreRoutes } from './core-routes.js';
 import { AppFrames } from './app-routes.js';
 import { doctorRoutes } from './doctor-routes.js';
+import { validateRoutes } from './validate-routes.js';
 import { loginRoutes } from './login-routes.js';
 import { operatorRoutes } from './operator-routes.js';
 import { apiProblem, PAGE_CSP, pageProblem, securityHeaders, type ConsoleGuard } from './guard.js';
@@ -45,7 +46,16 @@ export function createConsoleApp(options: ConsoleAppOptions): ConsoleApp {
   const session = new ConsoleSession({ version: options.version, ...(options.target ? { defaultTarget: options.target } : {}) });
   const calls = new CallRegistry(session);
   const apps = new AppFrames();
-  const routes: ApiRoutes = { ...coreRoutes, ...loginRoutes, ...doctorRoutes, ...collectionRoutes, ...apps.routes(), ...operatorRoutes, ...options.routes };
+  const routes: ApiRoutes = {
+    ...coreRoutes,
+    ...loginRoutes,
+    ...doctorRoutes,
+    ...collectionRoutes,
+    ...apps.routes(),
+    ...operatorRoutes,
+    ...validateRoutes,
+    ...options.routes,
+  };
   const assets = consoleAssets();
   const onError = options.onError ?? (() => {});
 

@@ -1,0 +1,68 @@
+import type { ListedTool } from '../../client/types.js';
+import { compileSchema, type Validator } from '../../schema/compile.js';
+import type { ApiRoutes } from './api-routes.js';
+import { ApiError, optionalObject, requiredString } from './http-io.js';
+import type { ConsoleSession } from './session.js';
+
+/** One problem as the page shows it beside its field: `arguments.a[0].x` and what is wrong. */
+export interface FieldProblem {
+  path: string;
+  message: string;
+}
+
+/**
+ * The server's own checks, for the page: the tool's input schema (and output schema) compiled
+ * with toolwright's compiler and described by its formatter, so a form shows the very message
+ * the server would answer, before the call. Ajv stays out of the browser (the page's CSP
+ * forbids the code generation it needs). Validators are kept per listed tool object: a new
+ * listing (list changes) brings new objects and new validators.
+ */
+const validators = new WeakMap<ListedTool, { input?: Validator; output?: Validator }>();
+
+function validatorOf(tool: ListedTool, which: 'input' | 'output'): Validator | undefined {
+  let entry = validators.get(tool);
+  if (!entry) validators.set(tool, (entry = {}));
+  const schema = which === 'input' ? tool.inputSchema : tool.outputSchema;
+  if (!schema) return undefined;
+  entry[which] ??= compileSchema(schema, { root: which === 'input' ? 'arguments' : 'structuredContent' });
+  return entry[which];
+}
+
+async function listedTool(session: ConsoleSession, name: string): Promise<ListedTool> {
+  const tool = (await session.requireClient().listTools()).find((t) => t.name === name);
+  if (!tool) throw new ApiError(404, `no tool named ${JSON.stringify(name.slice(0, 100))} on this server`);
+  return tool;
+}
+
+function check(validator: Validator | undefined, value: unknown): { valid: boolean; problems: FieldProblem[] } {
+  if (!validator) return { valid: true, problems: [] };
+  let outcome: ReturnType<Validator>;
+  try {
+    outcome = validator(value);
+  } catch (err) {
+    return { valid: false, problems: [{ path: '', message: err instanceof Error ? err.message : String(err) }] };
+  }
+  if (outcome.ok) return { valid: true, problems: [] };
+  return { valid: false, problems: outcome.problems.map(splitProblem) };
+}
+
+/** "arguments.n: must be <= 10" → { path: "arguments.n", message: "must be <= 10" }. */
+export function splitProblem(problem: string): FieldProblem {
+  const match = /^((?:arguments|structuredContent)(?:\.[A-Za-z_$][\w$]*|\[\d+\]|\["(?:[^"\\]|\\.)*"\])*): (.*)$/s.exec(problem);
+  return match ? { path: match[1], message: match[2] } : { path: '', message: problem };
+}
+
+export const validateRoutes: ApiRoutes = {
+  'POST validate': async ({ body, session }) => {
+    const given = await body();
+    const tool = await listedTool(session, requiredString(given, 'tool', 512));
+    return check(validatorOf(tool, 'input'), optionalObject(given, 'arguments') ?? {});
+  },
+
+  'POST check-output': async ({ body, session }) => {
+    const given = await body();
+    const tool = await listedTool(session, requiredString(given, 'tool', 512));
+    if (!tool.outputSchema) return { valid: true, problems: [], noSchema: true };
+    return check(validatorOf(tool, 'output'), given.structuredContent);
+  },
+};
