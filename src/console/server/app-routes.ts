@@ -56,8 +56,6 @@ export class AppFrames {
         if (!isCallableByApp(tool._meta)) throw new ApiError(403, `${name} is not callable by apps (its _meta.ui.visibility leaves out "app")`);
         return session.requireClient().callTool(name, args);
       },
-
-      'POST app-read': async ({ body, session }) => session.requireClient().readResource(requiredString(await body(), 'uri', 2048)),
     };
   }
 

@@ -39,7 +39,8 @@ export class CallRegistry {
     try {
       const result: CallToolResult = await client.callTool(request.tool, request.arguments, {
         signal: abort.signal,
-        task: request.task,
+        // The task's status as it changes, for the page (the tasks extension; modern servers).
+        task: request.task ? { onTask: (task) => stream.write({ type: 'task', task }) } : false,
         onProgress: (p) => stream.write({ type: 'progress', progress: p.progress, total: p.total, message: p.message }),
         onInputRequest: (question) => this.session.ask(question, (event) => stream.write(event)),
       });

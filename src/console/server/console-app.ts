@@ -7,6 +7,7 @@ import { collectionRoutes } from './collection-routes.js';
 import { coreRoutes } from './core-routes.js';
 import { AppFrames } from './app-routes.js';
 import { doctorRoutes } from './doctor-routes.js';
+import { primitiveRoutes } from './primitive-routes.js';
 import { validateRoutes } from './validate-routes.js';
 import { loginRoutes } from './login-routes.js';
 import { operatorRoutes } from './operator-routes.js';
@@ -54,6 +55,7 @@ export function createConsoleApp(options: ConsoleAppOptions): ConsoleApp {
     ...apps.routes(),
     ...operatorRoutes,
     ...validateRoutes,
+    ...primitiveRoutes,
     ...options.routes,
   };
   const assets = consoleAssets();

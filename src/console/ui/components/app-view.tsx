@@ -53,7 +53,7 @@ export function AppView({ tool, args, result }: { tool: string; args: Record<str
         },
         readResource: async (params) => {
           try {
-            return await apiPost<Record<string, unknown>>('app-read', params);
+            return await apiPost<Record<string, unknown>>('resources/read', params);
           } catch (err) {
             throw new AppBridgeError(-32603, err instanceof Error ? err.message : String(err));
           }

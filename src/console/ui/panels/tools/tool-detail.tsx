@@ -84,7 +84,7 @@ export function ToolDetail({ tool }: { tool: ListedTool }) {
     <article class="tool-detail" aria-labelledby="tool-title">
       <h2 id="tool-title">
         {icon ? <img src={icon} alt="" class="tool-icon" width={24} height={24} /> : null}
-        {tool.title ?? tool.name} <code>{tool.name}</code>
+        {tool.title ?? tool.name} {tool.title ? <code>{tool.name}</code> : null}
       </h2>
       <AnnotationBadges annotations={tool.annotations} />
       {tool.description ? <p class="tool-description">{tool.description}</p> : null}
