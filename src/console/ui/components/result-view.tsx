@@ -76,7 +76,12 @@ function Media({ block, kind }: { block: Block; kind: 'image' | 'audio' }) {
   const src = `data:${mime};base64,${data}`;
   return (
     <figure class={`block ${kind}`}>
-      {kind === 'image' ? <img src={src} alt={`image from the tool (${mime})`} /> : <audio controls src={src} aria-label={`audio from the tool (${mime})`} />}
+      {kind === 'image' ? (
+        <img src={src} alt={`returned by the tool (${mime})`} />
+      ) : (
+        // biome-ignore lint/a11y/useMediaCaption: a tool's audio comes without captions; the console has none to add
+        <audio controls src={src} aria-label={`audio from the tool (${mime})`} />
+      )}
       <figcaption class="muted">{mime}</figcaption>
     </figure>
   );
