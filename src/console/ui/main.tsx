@@ -4,7 +4,7 @@ import { hasToken } from './api.js';
 import { refreshConnectionStatus, useConnection } from './connection.js';
 import { startServerEvents } from './events.js';
 import { useOperatorAvailability } from './panels/operator/availability.js';
-import { operatorAllows, PANELS } from './panels/registry.js';
+import { capabilityAllows, operatorAllows, PANELS } from './panels/registry.js';
 import { useRoute } from './route.js';
 import './styles.css';
 
@@ -24,7 +24,7 @@ function App() {
       </main>
     );
   }
-  const visible = PANELS.filter((p) => (!p.needsConnection || status.connected) && operatorAllows(p, operator));
+  const visible = PANELS.filter((p) => (!p.needsConnection || status.connected) && operatorAllows(p, operator) && capabilityAllows(p, status.capabilities));
   const [screen = status.connected ? 'tools' : 'connect', ...rest] = route;
   const panel = visible.find((p) => p.id === screen) ?? visible[0];
   const Screen = panel.component;

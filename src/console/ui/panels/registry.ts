@@ -5,6 +5,8 @@ import { AuditPanel } from './operator/audit.js';
 import type { OperatorAvailability } from './operator/availability.js';
 import { LimitsPanel } from './operator/limits.js';
 import { TasksPanel } from './operator/tasks.js';
+import { PromptsPanel } from './prompts.js';
+import { ResourcesPanel } from './resources.js';
 import { ToolsPanel } from './tools.js';
 
 /** A screen of the console, reached from the navigation by its id (`#/<id>/…`). */
@@ -13,6 +15,8 @@ export interface Panel {
   label: string;
   /** Shown only while connected to a server. */
   needsConnection?: boolean;
+  /** Shown only when the server declares this capability (`resources`, `prompts`). */
+  needsCapability?: string;
   /** Shown only beside a server that has this operator data (`serve --console`; never standalone). */
   needsOperator?: 'audit' | 'tasks' | 'limits';
   component: ComponentType<{ route: string[] }>;
@@ -22,6 +26,8 @@ export interface Panel {
 export const PANELS: Panel[] = [
   { id: 'connect', label: 'Connection', component: ConnectPanel },
   { id: 'tools', label: 'Tools', needsConnection: true, component: ToolsPanel },
+  { id: 'resources', label: 'Resources', needsConnection: true, needsCapability: 'resources', component: ResourcesPanel },
+  { id: 'prompts', label: 'Prompts', needsConnection: true, needsCapability: 'prompts', component: PromptsPanel },
   { id: 'collections', label: 'Collections', component: CollectionsPanel },
   { id: 'audit', label: 'Audit', needsOperator: 'audit', component: AuditPanel },
   { id: 'tasks', label: 'Running tasks', needsOperator: 'tasks', component: TasksPanel },
@@ -31,4 +37,9 @@ export const PANELS: Panel[] = [
 /** Whether an operator panel has its data here (other panels: always). */
 export function operatorAllows(panel: Panel, operator: OperatorAvailability): boolean {
   return !panel.needsOperator || Boolean(operator[panel.needsOperator]);
+}
+
+/** Whether the connected server declares what the panel shows. */
+export function capabilityAllows(panel: Panel, capabilities: Record<string, unknown> | undefined): boolean {
+  return !panel.needsCapability || Boolean(capabilities?.[panel.needsCapability]);
 }
