@@ -59,8 +59,7 @@ export function ResourcesPanel() {
       );
     };
     load();
-    const stops = [onServerEvent('resources-changed', load), onServerEvent('resource-updated', (e) => read && e.uri === read.uri && void readUri(read.uri))];
-    return () => stops.forEach((stop) => stop());
+    return onServerEvent('resources-changed', load);
   }, []);
   const readUri = async (uri: string) => {
     setRead({ uri });
