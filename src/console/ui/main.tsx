@@ -1,6 +1,7 @@
 import { render } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { hasToken } from './api.js';
+import { GlobalQuestions } from './components/global-questions.js';
 import { refreshConnectionStatus, useConnection } from './connection.js';
 import { startServerEvents } from './events.js';
 import { useOperatorAvailability } from './panels/operator/availability.js';
@@ -52,6 +53,7 @@ function App() {
         </ul>
       </nav>
       <main class="content">
+        <GlobalQuestions />
         <Screen route={rest} />
       </main>
     </div>
