@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,10 +28,14 @@ describe.skipIf(!haveChromium)('the Tools screen', () => {
   let console_: ConsoleProcess;
   let page: Page;
   let errors: string[];
+  let project: string;
 
   beforeAll(async () => {
+    // A project of its own: saved calls go to its .toolwright/collections/.
+    project = mkdtempSync(join(tmpdir(), 'tw-console-tools-'));
+    writeFileSync(join(project, 'package.json'), '{"name":"console-tools-test","private":true}\n');
     browser = await launchChromium();
-    console_ = await startConsoleProcess(['--', process.execPath, builtCli, 'serve', '--tools', tools]);
+    console_ = await startConsoleProcess(['--', process.execPath, builtCli, 'serve', '--tools', tools], { cwd: project });
     ({ page, errors } = await openConsolePage(browser, console_));
     await page.getByText(/^Connected/).waitFor({ timeout: 20_000 });
     await page.getByRole('link', { name: 'Tools', exact: true }).click();
@@ -38,6 +45,7 @@ describe.skipIf(!haveChromium)('the Tools screen', () => {
   afterAll(async () => {
     await browser?.close();
     await console_?.stop();
+    rmSync(project, { recursive: true, force: true });
   });
 
   it('lists the tools with their annotations, and searches them', async () => {
@@ -90,6 +98,15 @@ describe.skipIf(!haveChromium)('the Tools screen', () => {
     await form.getByRole('button', { name: 'Call set_level' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Confirm and call' }).click();
     await expect.poll(() => page.getByTestId('call-result').textContent(), { timeout: 20_000 }).toContain('volume set to 7 (slow)');
+
+    // Saved into a collection of the project, with its arguments.
+    const save = page.getByRole('form', { name: 'Save this call of set_level' });
+    await save.getByLabel('Collection').fill('dials');
+    await save.getByLabel('Label (optional)').fill('volume to 7');
+    await save.getByRole('button', { name: 'Save call' }).click();
+    await save.getByRole('status').waitFor({ timeout: 10_000 });
+    const saved = JSON.parse(readFileSync(join(project, '.toolwright', 'collections', 'dials.json'), 'utf8')) as { calls: Array<Record<string, unknown>> };
+    expect(saved.calls).toMatchObject([{ name: 'volume to 7', tool: 'set_level', arguments: { name: 'volume', level: 7, mode: 'slow' } }]);
   });
 
   it('edits the arguments as JSON and back, without losing them', async () => {
