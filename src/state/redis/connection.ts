@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Redis, RedisOptions } from 'ioredis';
-import { TAKE_MANY_COMMAND } from './take-batch.js';
+import { TAKE_MANY_COMMAND } from './command-names.js';
 
 /**
  * The one place that loads ioredis. It is loaded only when a server is given

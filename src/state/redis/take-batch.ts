@@ -1,3 +1,4 @@
+import { TAKE_MANY_COMMAND } from './command-names.js';
 import type { RedisConnection } from './connection.js';
 
 /**
@@ -60,9 +61,6 @@ for i, extra in pairs(later) do
 end
 return out
 `;
-
-/** The name the script is defined under on the shared client (connection.ts keeps it out of auto-pipelining: the batch is its own pipeline). */
-export const TAKE_MANY_COMMAND = 'toolwrightTakeMany';
 
 /** One call's points: the caller's key, its limit and window; the tool's key and window, if any. */
 export interface PointsRequest {
