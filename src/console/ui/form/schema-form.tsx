@@ -13,7 +13,12 @@ interface FieldProps {
   label: string;
   required?: boolean;
   problems: Problems;
+  /** How deep in the schema this field is: past MAX_DEPTH it is edited as JSON. */
+  depth?: number;
 }
+
+/** Deeper than this, a field is a JSON box: a hostile schema cannot make the page recurse without end. */
+const MAX_DEPTH = 12;
 
 let counter = 0;
 const fieldId = (path: string) => `f-${path.replace(/[^A-Za-z0-9_-]/g, '_')}-${++counter}`;
@@ -69,6 +74,8 @@ export function Field(props: FieldProps) {
   const common = { id, 'aria-describedby': described, 'aria-invalid': mine.length ? true : undefined, 'aria-required': required || undefined };
   const { types, nullable } = typesOf(schema);
   const choices = choicesOf(schema);
+  const depth = props.depth ?? 0;
+  if (depth > MAX_DEPTH) return <JsonField {...props} id={id} head={head} problemList={problemList} common={common} />;
 
   if (choices) {
     const index = choices.findIndex((c) => JSON.stringify(c.value) === JSON.stringify(props.value));
@@ -114,7 +121,7 @@ export function Field(props: FieldProps) {
           </select>
         </label>
         {chosen >= 0 && options[chosen].type !== 'null' ? (
-          <Field schema={options[chosen]} value={props.value} onChange={props.onChange} path={path} label={label} problems={problems} />
+          <Field schema={options[chosen]} value={props.value} onChange={props.onChange} path={path} label={label} problems={problems} depth={depth + 1} />
         ) : null}
         {problemList}
       </fieldset>
@@ -199,6 +206,7 @@ export function Field(props: FieldProps) {
                 path={childPath(path, i)}
                 label={`${label}[${i}]`}
                 problems={problems}
+                depth={depth + 1}
                 onChange={(v) => props.onChange(items.map((old, j) => (j === i ? v : old)))}
               />
               <button
@@ -224,7 +232,7 @@ export function Field(props: FieldProps) {
     return (
       <fieldset class="field field-object">
         <legend>{head}</legend>
-        <ObjectFields schema={schema} value={value} path={path} problems={problems} onChange={props.onChange} />
+        <ObjectFields schema={schema} value={value} path={path} problems={problems} onChange={props.onChange} depth={depth + 1} />
         {problemList}
       </fieldset>
     );
@@ -239,12 +247,14 @@ export function ObjectFields({
   path,
   problems,
   onChange,
+  depth = 0,
 }: {
   schema: Schema;
   value: Record<string, unknown>;
   path: string;
   problems: Problems;
   onChange: (value: Record<string, unknown>) => void;
+  depth?: number;
 }) {
   const properties = isSchema(schema.properties) ? Object.entries(schema.properties).filter(([, s]) => isSchema(s)) : [];
   const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : []);
@@ -259,6 +269,7 @@ export function ObjectFields({
           label={key}
           required={required.has(key)}
           problems={problems}
+          depth={depth}
           onChange={(v) => {
             const next = { ...value };
             if (v === undefined) delete next[key];
