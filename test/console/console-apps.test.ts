@@ -1,14 +1,12 @@
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  builtCli,
-  launchChromium,
-  openConsolePage,
+  connectedConsole,
   requireChromium,
   saveScreenshot,
   seriousAccessibilityViolations,
-  startConsoleProcess,
+  type ConnectedConsole,
   type ConsoleProcess,
 } from '../helpers/console.js';
 
@@ -22,21 +20,18 @@ const haveChromium = requireChromium();
 const tools = fileURLToPath(new URL('../fixtures/console/app-tools.ts', import.meta.url));
 
 describe.skipIf(!haveChromium)('MCP Apps in the console', () => {
-  let browser: Browser;
+  let session: ConnectedConsole;
   let console_: ConsoleProcess;
   let page: Page;
   let errors: string[];
 
   beforeAll(async () => {
-    browser = await launchChromium();
-    console_ = await startConsoleProcess(['--', process.execPath, builtCli, 'serve', '--tools', tools]);
-    ({ page, errors } = await openConsolePage(browser, console_));
-    await page.getByText(/^Connected/).waitFor({ timeout: 20_000 });
+    session = await connectedConsole(tools);
+    ({ console: console_, page, errors } = session);
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await console_?.stop();
+    await session?.close();
   });
 
   const call = async (tool: string) => {

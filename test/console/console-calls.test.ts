@@ -2,16 +2,14 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  builtCli,
-  launchChromium,
-  openConsolePage,
+  connectedConsole,
   requireChromium,
   saveScreenshot,
   seriousAccessibilityViolations,
-  startConsoleProcess,
+  type ConnectedConsole,
   type ConsoleProcess,
 } from '../helpers/console.js';
 
@@ -25,7 +23,7 @@ const haveChromium = requireChromium();
 const tools = fileURLToPath(new URL('../fixtures/console/call-tools.ts', import.meta.url));
 
 describe.skipIf(!haveChromium)('calls in the console', () => {
-  let browser: Browser;
+  let session: ConnectedConsole;
   let console_: ConsoleProcess;
   let page: Page;
   let errors: string[];
@@ -33,15 +31,12 @@ describe.skipIf(!haveChromium)('calls in the console', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'tw-console-calls-'));
-    browser = await launchChromium();
-    console_ = await startConsoleProcess(['--', process.execPath, builtCli, 'serve', '--tools', tools], { env: { CONSOLE_TEST_DIR: dir } });
-    ({ page, errors } = await openConsolePage(browser, console_));
-    await page.getByText(/^Connected/).waitFor({ timeout: 20_000 });
+    session = await connectedConsole(tools, { env: { CONSOLE_TEST_DIR: dir } });
+    ({ console: console_, page, errors } = session);
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await console_?.stop();
+    await session?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 

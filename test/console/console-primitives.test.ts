@@ -1,15 +1,12 @@
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  builtCli,
-  launchChromium,
-  openConsolePage,
+  connectedConsole,
   requireChromium,
   saveScreenshot,
   seriousAccessibilityViolations,
-  startConsoleProcess,
-  type ConsoleProcess,
+  type ConnectedConsole,
 } from '../helpers/console.js';
 
 /** Issue 25: resources, templates and prompts in the console, with the server's completions. */
@@ -17,21 +14,17 @@ const haveChromium = requireChromium();
 const tools = fileURLToPath(new URL('../fixtures/console/primitive-tools.ts', import.meta.url));
 
 describe.skipIf(!haveChromium)('resources and prompts in the console', () => {
-  let browser: Browser;
-  let console_: ConsoleProcess;
+  let session: ConnectedConsole;
   let page: Page;
   let errors: string[];
 
   beforeAll(async () => {
-    browser = await launchChromium();
-    console_ = await startConsoleProcess(['--', process.execPath, builtCli, 'serve', '--tools', tools]);
-    ({ page, errors } = await openConsolePage(browser, console_));
-    await page.getByText(/^Connected/).waitFor({ timeout: 20_000 });
+    session = await connectedConsole(tools);
+    ({ page, errors } = session);
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await console_?.stop();
+    await session?.close();
   });
 
   it('reads a resource, and fills a template with completion', async () => {

@@ -2,17 +2,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  builtCli,
-  launchChromium,
-  openConsolePage,
+  connectedConsole,
   requireChromium,
   saveScreenshot,
   seriousAccessibilityViolations,
-  startConsoleProcess,
-  type ConsoleProcess,
+  type ConnectedConsole,
 } from '../helpers/console.js';
 
 /**
@@ -24,8 +21,7 @@ const haveChromium = requireChromium();
 const tools = fileURLToPath(new URL('../fixtures/console/form-tools.ts', import.meta.url));
 
 describe.skipIf(!haveChromium)('the Tools screen', () => {
-  let browser: Browser;
-  let console_: ConsoleProcess;
+  let session: ConnectedConsole;
   let page: Page;
   let errors: string[];
   let project: string;
@@ -34,17 +30,14 @@ describe.skipIf(!haveChromium)('the Tools screen', () => {
     // A project of its own: saved calls go to its .toolwright/collections/.
     project = mkdtempSync(join(tmpdir(), 'tw-console-tools-'));
     writeFileSync(join(project, 'package.json'), '{"name":"console-tools-test","private":true}\n');
-    browser = await launchChromium();
-    console_ = await startConsoleProcess(['--', process.execPath, builtCli, 'serve', '--tools', tools], { cwd: project });
-    ({ page, errors } = await openConsolePage(browser, console_));
-    await page.getByText(/^Connected/).waitFor({ timeout: 20_000 });
+    session = await connectedConsole(tools, { cwd: project });
+    ({ page, errors } = session);
     await page.getByRole('link', { name: 'Tools', exact: true }).click();
     await page.getByRole('list', { name: 'Tools' }).waitFor();
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await console_?.stop();
+    await session?.close();
     rmSync(project, { recursive: true, force: true });
   });
 

@@ -160,3 +160,34 @@ export async function seriousAccessibilityViolations(page: Page): Promise<string
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.targets.join(', ')})`);
 }
+
+/** A browser on a console connected to `toolwright serve --tools <module>` over stdio. */
+export interface ConnectedConsole {
+  browser: Browser;
+  console: ConsoleProcess;
+  page: Page;
+  /** The page's uncaught and console errors so far. */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * What most console browser tests start with: Chromium, `toolwright console -- toolwright serve
+ * --tools <module>` (in `cwd`, with `env`), and a page showing the connection made.
+ */
+export async function connectedConsole(toolsModule: string, options: { cwd?: string; env?: Record<string, string> } = {}): Promise<ConnectedConsole> {
+  const browser = await launchChromium();
+  const console_ = await startConsoleProcess(['--', process.execPath, builtCli, 'serve', '--tools', toolsModule], options);
+  const { page, errors } = await openConsolePage(browser, console_);
+  await page.getByText(/^Connected/).waitFor({ timeout: 20_000 });
+  return {
+    browser,
+    console: console_,
+    page,
+    errors,
+    async close() {
+      await browser.close();
+      await console_.stop();
+    },
+  };
+}
