@@ -1,10 +1,10 @@
-import { existsSync } from 'node:fs';
 import { build } from 'esbuild';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/server/logger.js';
 import { ToolServer } from '../../src/server/server.js';
 import { serveHttp, type HttpServerHandle } from '../../src/transports/http-server.js';
+import { launchChromium, requireChromium } from '../helpers/console.js';
 
 /**
  * Issue 22: the client runs wherever `fetch` does. `toolwright/client` is bundled the way an
@@ -14,16 +14,7 @@ import { serveHttp, type HttpServerHandle } from '../../src/transports/http-serv
  * in both eras. Needs the built package (dist/, as `npm test` builds it) and Debian's chromium.
  */
 const root = new URL('../../', import.meta.url).pathname;
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
-if (!HAVE_CHROMIUM)
-  console.warn(
-    `\n*** SKIPPED: the browser client tests need Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH); they fail under CI=true ***\n`,
-  );
-
-it('Chromium is installed where CI runs the tests (the browser client tests do not skip there)', () => {
-  if (process.env.CI === 'true') expect(HAVE_CHROMIUM, `Chromium must be installed under CI (apt-get install chromium), looked for ${CHROMIUM}`).toBe(true);
-});
+const HAVE_CHROMIUM = requireChromium('the browser client tests');
 
 // What the page runs: the client as a browser application imports it.
 const PAGE_SCRIPT = `
@@ -95,19 +86,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the client in a browser', () => {
         '/client.js': (_req, res) => res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(bundled.code),
       },
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

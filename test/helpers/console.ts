@@ -21,12 +21,10 @@ export const HAVE_CHROMIUM = existsSync(CHROMIUM);
  * Call at the top of a console e2e file: says loudly when the browser tests skip, and fails
  * under CI=true, where .ci/run installs Chromium.
  */
-export function requireChromium(): boolean {
+export function requireChromium(what = "the console's browser tests"): boolean {
   if (!HAVE_CHROMIUM)
-    console.warn(
-      `\n*** SKIPPED: the console's browser tests need Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH); they fail under CI=true ***\n`,
-    );
-  it('Chromium is installed where CI runs the tests (the console browser tests do not skip there)', () => {
+    console.warn(`\n*** SKIPPED: ${what} need Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH); they fail under CI=true ***\n`);
+  it(`Chromium is installed where CI runs the tests (${what} do not skip there)`, () => {
     if (process.env.CI === 'true') expect(HAVE_CHROMIUM, `Chromium must be installed under CI (apt-get install chromium), looked for ${CHROMIUM}`).toBe(true);
   });
   return HAVE_CHROMIUM;
