@@ -1,13 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  connectedConsole,
-  requireChromium,
-  saveScreenshot,
-  seriousAccessibilityViolations,
-  type ConnectedConsole,
-} from '../helpers/console.js';
+import { connectedConsole, requireChromium, saveScreenshot, seriousAccessibilityViolations, type ConnectedConsole } from '../helpers/console.js';
 
 /** Issue 25: resources, templates and prompts in the console, with the server's completions. */
 const haveChromium = requireChromium();

@@ -4,13 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  connectedConsole,
-  requireChromium,
-  saveScreenshot,
-  seriousAccessibilityViolations,
-  type ConnectedConsole,
-} from '../helpers/console.js';
+import { connectedConsole, requireChromium, saveScreenshot, seriousAccessibilityViolations, type ConnectedConsole } from '../helpers/console.js';
 
 /**
  * Issue 25, the Tools screen in a real browser: search, badges, descriptions as text, a form
