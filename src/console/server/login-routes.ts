@@ -13,7 +13,7 @@ const LOGIN_TIMEOUT_MS = 5 * 60_000;
  * Closing the page's stream gives up the login.
  */
 export const loginRoutes: ApiRoutes = {
-  'POST login': async ({ body, res }) => {
+  'POST login': async ({ body, res, session }) => {
     const given = await body();
     let server: string;
     try {
@@ -28,7 +28,7 @@ export const loginRoutes: ApiRoutes = {
     const timer = setTimeout(() => abort.abort(new Error('nobody signed in within 5 minutes')), LOGIN_TIMEOUT_MS);
     try {
       const { oauth, tokens } = await logIn(server, scope ? { scope } : {}, {
-        version: '',
+        version: session.version,
         signal: abort.signal,
         onPrompt: (prompt) => stream.write({ type: 'authorize', url: prompt.url.href, issuer: sanitize(prompt.issuer) }),
         onWarning: (message) => stream.write({ type: 'warning', message: sanitize(message) }),

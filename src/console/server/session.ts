@@ -53,6 +53,11 @@ export class ConsoleSession {
 
   constructor(private readonly options: { version: string; defaultTarget?: ConsoleTarget }) {}
 
+  /** toolwright's version, as the console's clients introduce themselves. */
+  get version(): string {
+    return this.options.version;
+  }
+
   get client(): ToolClient | undefined {
     return this.current?.client;
   }

@@ -186,7 +186,7 @@ export function Field(props: FieldProps) {
             } as Record<string, unknown>)}
           />
         )}
-        {format ? <span class="field-format">format: {format}</span> : null}
+        {format ? <span class="field-format">format: {format === 'date-time' ? 'date-time (entered and sent as UTC)' : format}</span> : null}
         {problemList}
       </div>
     );
