@@ -48,13 +48,10 @@ export function redisLimiters(redis: RedisConnection, onFailure: StateFailurePol
       callerPoints: callerWindow.points,
       callerMs: callerWindow.ms,
       toolKey: tool && toolWindow ? tool.limiter.getKey(tool.key) : undefined,
+      toolPoints: toolWindow?.points,
       toolMs: toolWindow?.ms,
     };
-    return batch.take(request).then(([callerCount, callerTtl, toolCount, toolTtl]) => {
-      const callerMs = callerCount > callerWindow.points ? callerTtl : undefined;
-      const toolMs = toolWindow && toolCount > toolWindow.points ? toolTtl : undefined;
-      return [callerMs, toolMs] as [number | undefined, number | undefined];
-    }, onRedisFailure);
+    return batch.take(request, onRedisFailure);
 
     // As RateLimiterRedis does: under 'open' the points go to each limiter's in-memory insurance; under 'refuse' the error stands.
     async function onRedisFailure(err: unknown): Promise<[number | undefined, number | undefined]> {

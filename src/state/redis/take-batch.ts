@@ -15,26 +15,34 @@ import type { RedisConnection } from './connection.js';
  * while it runs, so the window and its time left are the same for all of them). Each take's
  * tool point is taken only when its caller's point is within the caller's limit.
  *
- * KEYS: the batch's distinct keys. ARGV[1]: the number of takes n; then per take its caller's
- * key index (1-based), the caller's points (limit), its tool's key index (0: no tool point);
- * then per key the window in ms that a new window gets. Returns per take {caller's count, its
- * ms left, tool's count (0: not taken), its ms left}.
+ * What goes over the wire is kept small, because ioredis spends time on every argument and
+ * redis-parser on every reply element (a batch's cost in this process, which is what limits
+ * an instance's calls per second):
+ * - KEYS: the batch's distinct keys. ARGV[2i - 1], ARGV[2i]: key i's window in ms (what a
+ *   new window gets) and its points (its limit).
+ * - ARGV[2k + 1], k the number of keys: the takes, in order, as runs of equal takes:
+ *   "caller tool count caller tool count …", where caller and tool are key indexes (1-based;
+ *   tool 0: no tool point) and count is how many takes in a row ask for that pair.
+ * - The reply: one integer per take. 0: both points within their limits; > 0: the caller is
+ *   over its limit, and that many ms are left of its window; < 0: the tool is over its limit,
+ *   with minus that many ms left (at least 1 ms either way, so 0 only ever means allowed).
  */
 export const TAKE_MANY_LUA = `
-local n = tonumber(ARGV[1])
-local windows = 1 + 3 * n
-local count, ttl, later = {}, {}, {}
+local k = #KEYS
+local count, ttl, later, limit = {}, {}, {}, {}
 local function take(i)
   local c = count[i]
   if c == nil then
+    limit[i] = tonumber(ARGV[2 * i])
     local key = KEYS[i]
     c = redis.call('incr', key)
     local t = -1
     if c > 1 then t = redis.call('pttl', key) end
     if t < 0 then
-      t = tonumber(ARGV[windows + i])
+      t = tonumber(ARGV[2 * i - 1])
       redis.call('pexpire', key, t)
     end
+    if t < 1 then t = 1 end
     ttl[i] = t
     later[i] = 0
   else
@@ -42,19 +50,20 @@ local function take(i)
     later[i] = later[i] + 1
   end
   count[i] = c
-  return c, ttl[i]
+  return c > limit[i]
 end
 local out = {}
-for j = 0, n - 1 do
-  local a = 2 + 3 * j
-  local callerCount, callerTtl = take(tonumber(ARGV[a]))
-  local toolCount, toolTtl = 0, 0
-  local tool = tonumber(ARGV[a + 2])
-  if tool > 0 and callerCount <= tonumber(ARGV[a + 1]) then toolCount, toolTtl = take(tool) end
-  out[#out + 1] = callerCount
-  out[#out + 1] = callerTtl
-  out[#out + 1] = toolCount
-  out[#out + 1] = toolTtl
+for caller, tool, times in string.gmatch(ARGV[2 * k + 1], '(%d+) (%d+) (%d+)') do
+  caller, tool = tonumber(caller), tonumber(tool)
+  for _ = 1, tonumber(times) do
+    local answer = 0
+    if take(caller) then
+      answer = ttl[caller]
+    elseif tool > 0 and take(tool) then
+      answer = -ttl[tool]
+    end
+    out[#out + 1] = answer
+  end
 end
 for i, extra in pairs(later) do
   if extra > 0 then redis.call('incrby', KEYS[i], extra) end
@@ -62,22 +71,26 @@ end
 return out
 `;
 
-/** One call's points: the caller's key, its limit and window; the tool's key and window, if any. */
+/** One call's points: the caller's key, its limit and window; the tool's key, limit and window, if any. */
 export interface PointsRequest {
   callerKey: string;
   callerPoints: number;
   callerMs: number;
   toolKey?: string | undefined;
+  toolPoints?: number | undefined;
   toolMs?: number | undefined;
 }
 
-/** What Redis counted for a request: the caller's count and ms left; the tool's (count 0: not taken). */
-export type Counts = [callerCount: number, callerTtl: number, toolCount: number, toolTtl: number];
+/** Undefined: the point was taken within its limit. A number: the ms left of the window that is over its limit. */
+export type PairAttempt = [caller: number | undefined, tool: number | undefined];
+
+const ALLOWED: PairAttempt = Object.freeze([undefined, undefined]) as unknown as PairAttempt;
 
 interface Pending {
   request: PointsRequest;
-  resolve(counts: Counts): void;
-  reject(err: unknown): void;
+  resolve(attempt: PairAttempt | Promise<PairAttempt>): void;
+  /** What the take becomes when the command fails (the limiter's failure policy). */
+  onFailure(err: unknown): Promise<PairAttempt>;
 }
 
 type TakeMany = (numberOfKeys: number, ...keysThenArgs: (string | number)[]) => Promise<number[]>;
@@ -88,7 +101,7 @@ const MAX_TAKES_PER_COMMAND = 256;
 /**
  * Gathers the takes asked for in one event-loop turn and sends them as one command when the
  * turn's I/O is done (setImmediate: after every connection's input read in this turn has
- * been handled). A failed command fails each of its takes with the command's error.
+ * been handled). A failed command hands each of its takes to that take's `onFailure`.
  */
 export class TakeBatcher {
   private pending: Pending[] = [];
@@ -101,9 +114,10 @@ export class TakeBatcher {
     this.takeMany = client[TAKE_MANY_COMMAND] as TakeMany;
   }
 
-  take(request: PointsRequest): Promise<Counts> {
-    return new Promise<Counts>((resolve, reject) => {
-      this.pending.push({ request, resolve, reject });
+  /** The call's decision, settled with the rest of its turn's; one promise per call, no chain. */
+  take(request: PointsRequest, onFailure: Pending['onFailure']): Promise<PairAttempt> {
+    return new Promise<PairAttempt>((resolve) => {
+      this.pending.push({ request, resolve, onFailure });
       if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(this.flush);
@@ -121,31 +135,43 @@ export class TakeBatcher {
   private send(batch: Pending[]): void {
     const keyIndex = new Map<string, number>();
     const keys: string[] = [];
-    const windows: number[] = [];
-    const indexOf = (key: string, ms: number): number => {
+    const limits: number[] = [];
+    const indexOf = (key: string, ms: number, points: number): number => {
       let index = keyIndex.get(key);
       if (index === undefined) {
         keys.push(key);
-        windows.push(ms);
+        limits.push(ms, points);
         index = keys.length;
         keyIndex.set(key, index);
       }
       return index;
     };
-    const takes: number[] = [batch.length];
+    let runs = '';
+    let caller = 0;
+    let tool = -1;
+    let times = 0;
     for (const { request } of batch) {
-      takes.push(indexOf(request.callerKey, request.callerMs), request.callerPoints);
-      takes.push(request.toolKey === undefined ? 0 : indexOf(request.toolKey, request.toolMs!));
+      const c = indexOf(request.callerKey, request.callerMs, request.callerPoints);
+      const t = request.toolKey === undefined ? 0 : indexOf(request.toolKey, request.toolMs!, request.toolPoints!);
+      if (c === caller && t === tool) {
+        times++;
+        continue;
+      }
+      if (times > 0) runs += `${caller} ${tool} ${times} `;
+      caller = c;
+      tool = t;
+      times = 1;
     }
-    this.takeMany.call(this.redis.client, keys.length, ...keys, ...takes, ...windows).then(
+    runs += `${caller} ${tool} ${times}`;
+    this.takeMany.call(this.redis.client, keys.length, ...keys, ...limits, runs).then(
       (reply) => {
         for (let i = 0; i < batch.length; i++) {
-          const at = 4 * i;
-          batch[i]!.resolve([reply[at]!, reply[at + 1]!, reply[at + 2]!, reply[at + 3]!]);
+          const answer = reply[i]!;
+          batch[i]!.resolve(answer === 0 ? ALLOWED : answer > 0 ? [answer, undefined] : [undefined, -answer]);
         }
       },
       (err: unknown) => {
-        for (const pending of batch) pending.reject(err);
+        for (const pending of batch) pending.resolve(pending.onFailure(err));
       },
     );
   }
