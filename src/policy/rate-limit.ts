@@ -41,14 +41,25 @@ type Attempt = number | undefined;
 /**
  * Where a limiter from `createLimiter` can take a caller's point and a tool's in one
  * store command (the built-in Redis state: src/state/redis/limits.ts): the tool's point
- * only when the caller's was taken. Undefined: it cannot for this pair (the points are
- * then taken apart). A rejection: the store failed (not a limit decision).
+ * only when the caller's was taken. `decide` turns what the store counted into the call's
+ * decision (the store settles each call with it directly: no promise chained per call).
+ * Undefined: it cannot for this pair (the points are then taken apart). A rejection: the
+ * store failed (not a limit decision).
  */
 export const TAKE_PAIR: unique symbol = Symbol('toolwright.rateLimit.takePair');
 export type PairTake = (
   callerKey: string,
   tool: { limiter: RateLimiterAbstract; key: string } | undefined,
-) => Promise<[caller: Attempt, tool: Attempt]> | undefined;
+  decide: PairDecide,
+) => Promise<RateDecision> | undefined;
+/** A paired take's decision from the ms left of each window that is over its limit (undefined: within it). */
+export type PairDecide = (caller: Attempt, tool: Attempt) => RateDecision;
+
+/** How a tool's calls take their points in one command with the caller's (null in the cache: they cannot). */
+interface PairPlan {
+  tool: { limiter: RateLimiterAbstract; key: string } | undefined;
+  decide: PairDecide;
+}
 
 /** A key's window as it stands: points used and ms until it refills. */
 interface WindowUse {
@@ -106,6 +117,9 @@ export type RateDecision = { allowed: true } | { allowed: false; retryAfterMs: n
 
 const ALLOWED: RateDecision = Object.freeze({ allowed: true });
 
+/** The most tools whose pair plans are kept at once. */
+const MAX_PAIR_PLANS = 1024;
+
 /**
  * Per-principal and per-tool limits, consulted once per call. With the
  * default in-process store a decision is synchronous (no promise per call);
@@ -122,6 +136,8 @@ export class RateLimiter {
   private readonly anonymous?: RuleStore;
   /** A tool's own rule, or null when it is exempt from the per-tool limit. */
   private readonly toolSpecific = new Map<string, Limit | null>();
+  /** Per tool: how its calls take both points in one store command (a shared store only). */
+  private readonly pairPlans = new Map<string, PairPlan | null>();
 
   /** `options` as given: rules it leaves out are not applied (see `withRateLimitDefaults`). */
   constructor(options: RateLimitOptions) {
@@ -163,16 +179,29 @@ export class RateLimiter {
     const callers = principal === undefined ? this.anonymous! : this.perPrincipal!.store;
     const takePair = (callers.shared?.limiter as { [TAKE_PAIR]?: PairTake } | undefined)?.[TAKE_PAIR];
     if (!takePair) return undefined;
+    let plan = this.pairPlans.get(tool);
+    if (plan === undefined) plan = this.planPair(tool);
+    return plan ? takePair(callers.shared!.keyOf(principal ?? ''), plan.tool, plan.decide) : undefined;
+  }
+
+  /** A tool's pair plan, made on its first call and kept (tool names are few; the cache is bounded all the same). */
+  private planPair(tool: string): PairPlan | null {
     const limit = this.toolLimit(tool);
-    if (limit && !limit.store.shared) return undefined;
     const toolShared = limit?.store.shared;
-    const taken = takePair(callers.shared!.keyOf(principal ?? ''), toolShared && { limiter: toolShared.limiter, key: toolShared.keyOf(tool) });
-    if (!taken) return undefined;
     const principalRule = this.perPrincipal!.rule;
-    return taken.then(([principalMs, toolMs]) => {
-      if (principalMs !== undefined) return refused(principalMs, principalRule, 'principal');
-      return toolMs === undefined ? ALLOWED : refused(toolMs, limit!.rule, 'tool');
-    });
+    const plan =
+      limit && !toolShared
+        ? null
+        : {
+            tool: toolShared && { limiter: toolShared.limiter, key: toolShared.keyOf(tool) },
+            decide: (principalMs: Attempt, toolMs: Attempt): RateDecision => {
+              if (principalMs !== undefined) return refused(principalMs, principalRule, 'principal');
+              return toolMs === undefined ? ALLOWED : refused(toolMs, limit!.rule, 'tool');
+            },
+          };
+    if (this.pairPlans.size >= MAX_PAIR_PLANS) this.pairPlans.clear();
+    this.pairPlans.set(tool, plan);
+    return plan;
   }
 
   /**

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { type PairTake, type RateLimitRule, TAKE_PAIR } from '../../policy/rate-limit.js';
+import { type PairDecide, type PairTake, type RateDecision, type RateLimitRule, TAKE_PAIR } from '../../policy/rate-limit.js';
 import type { CreateLimiter, StateFailurePolicy } from '../index.js';
 import type { RedisConnection } from './connection.js';
 import { TakeBatcher } from './take-batch.js';
@@ -38,7 +38,12 @@ export function redisLimiters(redis: RedisConnection, onFailure: StateFailurePol
   if (!batcher) batchers.set(redis.client, (batcher = new TakeBatcher(redis)));
   const batch = batcher;
 
-  const takePair = (caller: RateLimiterAbstract, callerKey: string, tool?: { limiter: RateLimiterAbstract; key: string }): ReturnType<PairTake> => {
+  const takePair = (
+    caller: RateLimiterAbstract,
+    callerKey: string,
+    tool: { limiter: RateLimiterAbstract; key: string } | undefined,
+    decide: PairDecide,
+  ): ReturnType<PairTake> => {
     const callerWindow = windows.get(caller)!;
     const toolWindow = tool && windows.get(tool.limiter);
     if (tool && !toolWindow) return undefined; // not one of ours: the caller takes the two points apart
@@ -51,14 +56,14 @@ export function redisLimiters(redis: RedisConnection, onFailure: StateFailurePol
       toolPoints: toolWindow?.points,
       toolMs: toolWindow?.ms,
     };
-    return batch.take(request, onRedisFailure);
+    return batch.take(request, decide, onRedisFailure);
 
     // As RateLimiterRedis does: under 'open' the points go to each limiter's in-memory insurance; under 'refuse' the error stands.
-    async function onRedisFailure(err: unknown): Promise<[number | undefined, number | undefined]> {
+    async function onRedisFailure(err: unknown): Promise<RateDecision> {
       if (!callerWindow.insurance) throw err;
       const callerMs = await insuranceTake(callerWindow.insurance, callerKey);
-      if (callerMs !== undefined || !tool || !toolWindow?.insurance) return [callerMs, undefined];
-      return [undefined, await insuranceTake(toolWindow.insurance, tool.key)];
+      if (callerMs !== undefined || !tool || !toolWindow?.insurance) return decide(callerMs, undefined);
+      return decide(undefined, await insuranceTake(toolWindow.insurance, tool.key));
     }
   };
 
@@ -87,7 +92,7 @@ export function redisLimiters(redis: RedisConnection, onFailure: StateFailurePol
     const ms = Math.floor(rule.durationSeconds) * 1000;
     if (ms > 0) {
       windows.set(limiter, { points: rule.points, ms, insurance });
-      Object.defineProperty(limiter, TAKE_PAIR, { value: ((key, tool) => takePair(limiter, key, tool)) satisfies PairTake });
+      Object.defineProperty(limiter, TAKE_PAIR, { value: ((key, tool, decide) => takePair(limiter, key, tool, decide)) satisfies PairTake });
     }
     return limiter;
   };

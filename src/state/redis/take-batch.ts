@@ -1,3 +1,4 @@
+import type { PairDecide, RateDecision } from '../../policy/rate-limit.js';
 import { TAKE_MANY_COMMAND } from './command-names.js';
 import type { RedisConnection } from './connection.js';
 
@@ -81,16 +82,13 @@ export interface PointsRequest {
   toolMs?: number | undefined;
 }
 
-/** Undefined: the point was taken within its limit. A number: the ms left of the window that is over its limit. */
-export type PairAttempt = [caller: number | undefined, tool: number | undefined];
-
-const ALLOWED: PairAttempt = Object.freeze([undefined, undefined]) as unknown as PairAttempt;
-
 interface Pending {
   request: PointsRequest;
-  resolve(attempt: PairAttempt | Promise<PairAttempt>): void;
+  resolve(decision: RateDecision | Promise<RateDecision>): void;
+  /** The call's decision from the ms left of each window over its limit (undefined: within it). */
+  decide: PairDecide;
   /** What the take becomes when the command fails (the limiter's failure policy). */
-  onFailure(err: unknown): Promise<PairAttempt>;
+  onFailure(err: unknown): Promise<RateDecision>;
 }
 
 type TakeMany = (numberOfKeys: number, ...keysThenArgs: (string | number)[]) => Promise<number[]>;
@@ -114,10 +112,10 @@ export class TakeBatcher {
     this.takeMany = client[TAKE_MANY_COMMAND] as TakeMany;
   }
 
-  /** The call's decision, settled with the rest of its turn's; one promise per call, no chain. */
-  take(request: PointsRequest, onFailure: Pending['onFailure']): Promise<PairAttempt> {
-    return new Promise<PairAttempt>((resolve) => {
-      this.pending.push({ request, resolve, onFailure });
+  /** The call's decision, settled with the rest of its turn's: one promise per call, no chain. */
+  take(request: PointsRequest, decide: PairDecide, onFailure: Pending['onFailure']): Promise<RateDecision> {
+    return new Promise<RateDecision>((resolve) => {
+      this.pending.push({ request, resolve, decide, onFailure });
       if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(this.flush);
@@ -167,7 +165,8 @@ export class TakeBatcher {
       (reply) => {
         for (let i = 0; i < batch.length; i++) {
           const answer = reply[i]!;
-          batch[i]!.resolve(answer === 0 ? ALLOWED : answer > 0 ? [answer, undefined] : [undefined, -answer]);
+          const { resolve, decide } = batch[i]!;
+          resolve(answer === 0 ? decide(undefined, undefined) : answer > 0 ? decide(answer, undefined) : decide(undefined, -answer));
         }
       },
       (err: unknown) => {
