@@ -1,7 +1,8 @@
 import { basename, resolve } from 'node:path';
 import { runCollection, type CallReport, type CollectionReport } from '../collections/run.js';
 import { collectionNameProblem } from '../collections/names.js';
-import { findCollectionsDir, readCollection, readCollectionFile, type Collection } from '../collections/store.js';
+import { findCollectionsDir, readCollection, readCollectionFile } from '../collections/store.js';
+import type { Collection } from '../collections/types.js';
 import { CollectionFileError } from '../collections/validate.js';
 import { connectClient, resolveTarget, type ClientCommandOptions } from './connect.js';
 import { ExitCode, UsageError, type CliIo } from './errors.js';

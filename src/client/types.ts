@@ -7,8 +7,9 @@ import type { OAuthOptions } from './auth/types.js';
 import type { InputCapability, InputRequestHandler } from './inputs/types.js';
 import type { ClientTransport } from './transport.js';
 import type { TaskCallOptions } from './task-types.js';
+import type { ListedTool } from './listed-tool.js';
 
-export type { ContentBlock, ClientCapabilities, Implementation, LogLevel, HttpTarget, StdioTarget };
+export type { ContentBlock, ClientCapabilities, Implementation, LogLevel, HttpTarget, StdioTarget, ListedTool };
 
 /** Which protocol era to speak: detect it (default), or insist on one. */
 export type EraPreference = 'auto' | 'modern' | 'legacy';
@@ -19,19 +20,6 @@ export interface TransportTarget {
 }
 
 export type ClientTarget = StdioTarget | HttpTarget | TransportTarget;
-
-/** A tool definition as the server listed it, after the client checked it. */
-export interface ListedTool {
-  name: string;
-  title?: string;
-  description?: string;
-  inputSchema: Record<string, unknown>;
-  outputSchema?: Record<string, unknown>;
-  annotations?: Record<string, unknown>;
-  icons?: Array<{ src: string; mimeType?: string; sizes?: string[]; theme?: string }>;
-  _meta?: Record<string, unknown>;
-  [key: string]: unknown;
-}
 
 /** A tool result. `isError: true` means the tool failed and says why in `content`. */
 export interface CallToolResult {

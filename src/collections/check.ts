@@ -3,14 +3,7 @@
 // src/cli/sanitize.ts: server text is hostile).
 import type { CallToolResult } from '../client/types.js';
 import { subsetFailures } from './expectation.js';
-
-export interface CallExpectation {
-  notError?: true;
-  isError?: boolean;
-  structuredContent?: unknown;
-  content?: unknown;
-  text?: string;
-}
+import type { CallExpectation } from './types.js';
 
 export interface ExpectationOutcome {
   passed: boolean;

@@ -7,38 +7,14 @@ import { ConnectionError, McpRpcError } from '../client/errors.js';
 import type { CallToolResult } from '../client/types.js';
 import { clip } from '../jsonrpc/error-bounds.js';
 import { checkExpectation } from './check.js';
-import type { Collection, SavedCall } from './store.js';
+import type { Collection, CallReport as GenericCallReport, CollectionReport as GenericCollectionReport, SavedCall } from './types.js';
 
 /** How much of a thrown error's message a report keeps. */
 const MAX_ERROR_CHARS = 500;
 
-export interface CallReport {
-  id: string;
-  /** The call's name, else its id. */
-  label: string;
-  tool: string;
-  passed: boolean;
-  durationMs: number;
-  /** Why it failed: the expectation's failures, or the thrown error's message. Empty when it passed. */
-  failures: string[];
-  /** The result, when the server answered with one. */
-  result?: CallToolResult;
-  /** The thrown error's message, when the call did not get a result. */
-  error?: string;
-  /** The call failed because the connection is gone (the server exited, the network failed): not the tool's fault. */
-  connectionLost?: true;
-}
-
-export interface CollectionReport {
-  name: string;
-  passed: boolean;
-  total: number;
-  failed: number;
-  durationMs: number;
-  calls: CallReport[];
-  /** The signal stopped the run before every call was made. */
-  aborted?: true;
-}
+/** A call's report from this runner: its result is the client's CallToolResult. */
+export type CallReport = GenericCallReport<CallToolResult>;
+export type CollectionReport = GenericCollectionReport<CallToolResult>;
 
 export interface RunCollectionOptions {
   /** Told each call's report as soon as it is known (for a live list or a line on the terminal). */

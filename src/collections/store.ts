@@ -9,25 +9,9 @@ import { constants } from 'node:fs';
 import { lstat, mkdir, open, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { locateState } from '../config/state-dir.js';
-import type { CallExpectation } from './check.js';
 import { collectionNameProblem } from './names.js';
+import type { Collection, SavedCall } from './types.js';
 import { CollectionFileError, validateCollection } from './validate.js';
-
-/** One saved call: `arguments` defaults to {}, `expect` to "not an error". */
-export interface SavedCall {
-  id: string;
-  /** A label shown in reports (default: the id). */
-  name?: string;
-  tool: string;
-  arguments?: Record<string, unknown>;
-  expect?: CallExpectation;
-}
-
-export interface Collection {
-  name: string;
-  description?: string;
-  calls: SavedCall[];
-}
 
 /** A collection file larger than this is refused before it is read (it is a list of calls, not data). */
 export const MAX_COLLECTION_BYTES = 4 * 1024 * 1024;

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { FixedWindows } from './fixed-windows.js';
+import type { RateLimitUse, RateLimitUsage } from './rate-limit-usage.js';
 
 /** `points` calls per `durationSeconds`, as a fixed window that starts with the first call and refills when it ends. */
 export interface RateLimitRule {
@@ -85,30 +86,7 @@ interface Limit {
   store: RuleStore;
 }
 
-/** One key's use of one rule, for the operator's view (the console's Limits panel). */
-export interface RateLimitUse {
-  /** 'perPrincipal', 'perTool', or 'tools.<name>' (a tool's own rule). */
-  rule: string;
-  scope: 'principal' | 'tool';
-  /** A tool's name, or a caller's key (callerKey: never a credential); '' is the anonymous callers' shared bucket. */
-  key: string;
-  used: number;
-  points: number;
-  durationSeconds: number;
-  /** Ms until the key's window ends and its points refill. */
-  resetsInMs: number;
-}
-
-/** What the limiter can say about its current use without taking a point. */
-export interface RateLimitUsage {
-  /** 'in-process': every live window is listed; 'shared' (Redis, or another createLimiter): none is, ask per key (usageFor). */
-  store: 'in-process' | 'shared';
-  rules: Array<{ rule: string; scope: 'principal' | 'tool'; points: number; durationSeconds: number }>;
-  /** The live windows, most used first (share of the rule's points), at most `max`. */
-  entries: RateLimitUse[];
-  /** More windows were live than were listed. */
-  truncated: boolean;
-}
+export type { RateLimitUse, RateLimitUsage } from './rate-limit-usage.js';
 
 /** The most windows `usage()` lists by default. */
 export const MAX_USAGE_ENTRIES = 200;

@@ -1,25 +1,6 @@
 import type { AuditReader } from '../../audit/reader.js';
 import { OperatorQueryError, parseOperatorDate } from './audit-query.js';
-
-export interface AuditBucket {
-  /** The bucket's start, ISO 8601. */
-  start: string;
-  calls: number;
-  errors: number;
-}
-
-export interface ToolLatency {
-  tool: string;
-  count: number;
-  p50: number;
-  p95: number;
-  max: number;
-}
-
-export interface AuditSummary {
-  buckets: AuditBucket[];
-  latency: ToolLatency[];
-}
+import type { AuditBucket, AuditSummary } from './types.js';
 
 const MAX_BUCKETS = 500;
 

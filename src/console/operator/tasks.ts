@@ -1,15 +1,5 @@
 import type { TaskStore } from '../../tasks/store.js';
-
-/** A task as the operator panel shows it: no arguments, result or input requests. */
-export interface RunningTask {
-  taskId: string;
-  tool: string;
-  status: string;
-  /** The caller that owns the task (its id, as the audit trail shows it). */
-  owner: string;
-  createdAt: string;
-  lastUpdatedAt: string;
-}
+import type { RunningTask } from './types.js';
 
 const MAX_TASKS = 500;
 

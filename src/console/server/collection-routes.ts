@@ -1,6 +1,7 @@
 import { collectionNameProblem } from '../../collections/names.js';
 import { runCollection } from '../../collections/run.js';
-import { deleteCall, deleteCollection, findCollectionsDir, listCollections, readCollection, saveCall, type SavedCall } from '../../collections/store.js';
+import { deleteCall, deleteCollection, findCollectionsDir, listCollections, readCollection, saveCall } from '../../collections/store.js';
+import type { SavedCall } from '../../collections/types.js';
 import { CollectionFileError } from '../../collections/validate.js';
 import type { ApiRoutes } from './api-routes.js';
 import { ApiError, optionalObject, optionalString, requiredString } from './http-io.js';

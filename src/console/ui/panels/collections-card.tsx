@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { apiPost } from '../api.js';
 import { describeExpectation, ExpectationEditor } from './collections-expectation.js';
 import type { CallReport, CollectionReport, Expectation, SavedCall, SavedCollection } from './collections-types.js';
+import { ErrorAlert } from '../components/error-alert.js';
 
 /** One collection: its calls, Run, and after a run each call's ✓/✗ with its first failures. */
 export function CollectionCard({ collection, onChanged }: { collection: SavedCollection; onChanged: () => void }) {
@@ -61,11 +62,7 @@ export function CollectionCard({ collection, onChanged }: { collection: SavedCol
           {collection.error}
         </p>
       ) : null}
-      {error ? (
-        <p role="alert" class="error-box">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert message={error} />
       {report ? (
         <p role="status" class={`collection-summary ${report.passed ? 'passed' : 'failed'}`} data-testid="collection-summary">
           {report.calls.length - report.failed} passed, {report.failed} failed ({report.total} calls, {report.durationMs} ms)

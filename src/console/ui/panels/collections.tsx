@@ -5,6 +5,7 @@ import { useConnection } from '../connection.js';
 import { CollectionCard } from './collections-card.js';
 import type { SavedCollection } from './collections-types.js';
 import './collections.css';
+import { ErrorAlert } from '../components/error-alert.js';
 
 /** A call typed in by hand (tool and JSON arguments), saved with the same control as after a call's result. */
 function NewCall({ onSaved }: { onSaved: () => void }) {
@@ -80,11 +81,7 @@ export function CollectionsPanel() {
         {status.connected ? null : ' Connect to a server to run them.'}
       </p>
       {status.connected ? <NewCall onSaved={() => void load()} /> : null}
-      {error ? (
-        <p role="alert" class="error-box">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert message={error} />
       {collections === undefined && !error ? <p>Loading…</p> : null}
       {collections?.length === 0 ? <p>No collections yet: save a call after its result, or add one here.</p> : null}
       {collections?.map((collection) => (

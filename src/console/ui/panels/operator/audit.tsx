@@ -1,8 +1,10 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
+import type { AuditSummary } from '../../../operator/types.js';
 import { apiGet } from '../../api.js';
 import { AuditTable, type AuditRow } from './audit-table.js';
-import { CallsChart, LatencyChart, type TimeBucket, type ToolLatency } from './charts.js';
+import { CallsChart, LatencyChart } from './charts.js';
 import './operator.css';
+import { ErrorAlert } from '../../components/error-alert.js';
 
 interface Filters {
   tool: string;
@@ -36,7 +38,7 @@ export function AuditPanel() {
   const [filters, setFilters] = useState<Filters>(EMPTY);
   const [rows, setRows] = useState<AuditRow[] | undefined>();
   const [more, setMore] = useState(false);
-  const [summary, setSummary] = useState<{ buckets: TimeBucket[]; latency: ToolLatency[]; until: string } | undefined>();
+  const [summary, setSummary] = useState<(AuditSummary & { until: string }) | undefined>();
   const [error, setError] = useState<string | undefined>();
   const [loading, setLoading] = useState(false);
 
@@ -51,7 +53,7 @@ export function AuditPanel() {
       const since = iso(f.from) || new Date(Date.parse(until) - HOUR).toISOString();
       const [records, span] = await Promise.all([
         apiGet<{ records: AuditRow[] }>(`audit/records?${recordsQuery(f)}`),
-        apiGet<{ buckets: TimeBucket[]; latency: ToolLatency[] }>(`audit/summary?${query({ since, until, buckets: '24' })}`),
+        apiGet<AuditSummary>(`audit/summary?${query({ since, until, buckets: '24' })}`),
       ]);
       setRows(records.records.slice().reverse());
       setMore(records.records.length === Number(f.perPage));
@@ -129,11 +131,7 @@ export function AuditPanel() {
           Refresh
         </button>
       </form>
-      {error ? (
-        <p role="alert" class="error-box">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert message={error} />
       {summary ? (
         <div data-testid="audit-charts">
           <CallsChart buckets={summary.buckets} end={summary.until} />

@@ -1,3 +1,4 @@
+import type { AuditBucket, ToolLatency } from '../../../operator/types.js';
 import { formatMs } from './audit-table.js';
 import './charts.css';
 
@@ -6,20 +7,6 @@ import './charts.css';
  * aria-label summarising it, a <title> per mark (hover, and read by screen readers), and a
  * visually hidden table holding the same numbers.
  */
-
-export interface TimeBucket {
-  start: string;
-  calls: number;
-  errors: number;
-}
-
-export interface ToolLatency {
-  tool: string;
-  count: number;
-  p50: number;
-  p95: number;
-  max: number;
-}
 
 const WIDTH = 640;
 const HEIGHT = 160;
@@ -31,7 +18,7 @@ function shortTime(iso: string): string {
 }
 
 /** Calls (and, inside each bar, errors) per time bucket. */
-export function CallsChart({ buckets, end }: { buckets: TimeBucket[] /** When the span ends (the right edge). */; end: string }) {
+export function CallsChart({ buckets, end }: { buckets: AuditBucket[] /** When the span ends (the right edge). */; end: string }) {
   const calls = buckets.reduce((n, b) => n + b.calls, 0);
   const errors = buckets.reduce((n, b) => n + b.errors, 0);
   const top = Math.max(1, ...buckets.map((b) => b.calls));

@@ -1,22 +1,11 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
+import type { RateLimitUse, RateLimitUsage } from '../../../../policy/rate-limit-usage.js';
 import { apiGet } from '../../api.js';
 import './operator.css';
+import { ErrorAlert } from '../../components/error-alert.js';
 
-interface RateLimitUse {
-  rule: string;
-  scope: 'principal' | 'tool';
-  key: string;
-  used: number;
-  points: number;
-  durationSeconds: number;
-  resetsInMs: number;
-}
-
-interface LimitsAnswer {
-  store: 'in-process' | 'shared';
-  rules: Array<{ rule: string; scope: string; points: number; durationSeconds: number }>;
-  entries: RateLimitUse[];
-  truncated: boolean;
+/** GET limits: the limiter's usage, and the caller and tool looked up. */
+interface LimitsAnswer extends RateLimitUsage {
   lookup?: RateLimitUse[];
 }
 
@@ -106,11 +95,7 @@ export function LimitsPanel() {
           Refresh
         </button>
       </form>
-      {error ? (
-        <p role="alert" class="error-box">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert message={error} />
       {answer?.lookup ? (
         <>
           <h2>Looked up</h2>

@@ -1,15 +1,8 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
+import type { RunningTask } from '../../../operator/types.js';
 import { apiGet } from '../../api.js';
 import './operator.css';
-
-interface RunningTask {
-  taskId: string;
-  tool: string;
-  status: string;
-  owner: string;
-  createdAt: string;
-  lastUpdatedAt: string;
-}
+import { ErrorAlert } from '../../components/error-alert.js';
 
 /** The server's unfinished tasks (no inputs or results: what runs, for whom, since when). */
 export function TasksPanel() {
@@ -31,11 +24,7 @@ export function TasksPanel() {
           Refresh
         </button>
       </div>
-      {error ? (
-        <p role="alert" class="error-box">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert message={error} />
       {!tasks ? (
         <p>Loading…</p>
       ) : tasks.length === 0 ? (

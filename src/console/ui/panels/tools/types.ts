@@ -1,14 +1,7 @@
+import type { ListedTool } from '../../../../client/listed-tool.js';
+
 /** A tool as `GET /api/tools` lists it (the client checked its shape; its texts are still the server's). */
-export interface ListedTool {
-  name: string;
-  title?: string;
-  description?: string;
-  inputSchema: Record<string, unknown>;
-  outputSchema?: Record<string, unknown>;
-  annotations?: Record<string, unknown>;
-  icons?: Array<{ src: string; mimeType?: string; sizes?: string[]; theme?: string }>;
-  _meta?: Record<string, unknown>;
-}
+export type { ListedTool };
 
 /** A data: image icon (others would be fetched from the server's chosen host: not shown). */
 export function iconOf(tool: ListedTool): string | undefined {
