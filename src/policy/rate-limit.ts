@@ -233,21 +233,22 @@ export class RateLimiter {
    * given a tool, that tool's: what a shared store can answer without scanning its keys.
    */
   async usageFor(principal: string | undefined, tool?: string): Promise<RateLimitUse[]> {
-    const found: RateLimitUse[] = [];
-    const read = async (name: string, scope: RateLimitUse['scope'], limit: Limit, store: RuleStore, key: string) => {
+    // Both windows are read at once (a shared store: two commands in one write, not two round trips).
+    const read = async (name: string, scope: RateLimitUse['scope'], limit: Limit, store: RuleStore, key: string): Promise<RateLimitUse[]> => {
       const window = await store.peek(key);
-      if (window) found.push({ rule: name, scope, key, ...window, points: limit.rule.points, durationSeconds: limit.rule.durationSeconds });
+      return window ? [{ rule: name, scope, key, ...window, points: limit.rule.points, durationSeconds: limit.rule.durationSeconds }] : [];
     };
+    const reads: Promise<RateLimitUse[]>[] = [];
     if (this.perPrincipal) {
       const anonymous = principal === undefined || principal === '';
-      await read('perPrincipal', 'principal', this.perPrincipal, anonymous ? this.anonymous! : this.perPrincipal.store, anonymous ? '' : principal);
+      reads.push(read('perPrincipal', 'principal', this.perPrincipal, anonymous ? this.anonymous! : this.perPrincipal.store, anonymous ? '' : principal));
     }
     if (tool !== undefined) {
       const specific = this.toolSpecific.get(tool);
       const limit = this.toolLimit(tool);
-      if (limit) await read(specific ? `tools.${tool}` : 'perTool', 'tool', limit, limit.store, tool);
+      if (limit) reads.push(read(specific ? `tools.${tool}` : 'perTool', 'tool', limit, limit.store, tool));
     }
-    return found;
+    return (await Promise.all(reads)).flat();
   }
 
   private toolLimit(tool: string): Limit | undefined {

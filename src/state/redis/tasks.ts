@@ -155,18 +155,16 @@ export class RedisTaskStore implements TaskStore {
     return out;
   }
 
-  /** Every instance's running set (listed in task-instances): no key scan. */
+  /**
+   * Every instance's running set (listed in task-instances): no key scan. The sets, then the
+   * tasks, are read together (one auto-pipelined write each), not one round trip per key.
+   */
   async listUnfinished(options: { limit: number }): Promise<TaskRecord[]> {
     if (!Number.isInteger(options.limit) || options.limit < 1) throw new RangeError('limit must be a positive integer');
     const instances = await this.connection.run((c) => c.smembers(this.k('task-instances')));
-    const out: TaskRecord[] = [];
-    for (const instance of instances) {
-      const ids = await this.connection.run((c) => c.smembers(this.runningKey(instance)));
-      for (const id of ids) {
-        const found = await this.read(id);
-        if (found && !TERMINAL_STATUSES.has(found.record.status)) out.push(found.record);
-      }
-    }
+    const sets = await Promise.all(instances.map((instance) => this.connection.run((c) => c.smembers(this.runningKey(instance)))));
+    const found = await Promise.all(sets.flat().map((id) => this.read(id)));
+    const out = found.flatMap((task) => (task && !TERMINAL_STATUSES.has(task.record.status) ? [task.record] : []));
     out.sort((a, b) => a.createdAt - b.createdAt || (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0));
     return out.slice(0, options.limit);
   }
