@@ -51,8 +51,7 @@ export class AppFrames {
         const given = await body();
         const name = requiredString(given, 'name', 512);
         const args = optionalObject(given, 'arguments') ?? {};
-        const tool = (await session.requireClient().listTools()).find((t) => t.name === name);
-        if (!tool) throw new ApiError(404, `no tool named ${JSON.stringify(name.slice(0, 100))}`);
+        const tool = await session.listedTool(name);
         if (!isCallableByApp(tool._meta)) throw new ApiError(403, `${name} is not callable by apps (its _meta.ui.visibility leaves out "app")`);
         return session.requireClient().callTool(name, args);
       },

@@ -1,7 +1,7 @@
 import { ToolClient } from '../../client.js';
 import type { ClientTransport } from '../../client/transport.js';
 import type { InputRequest, InputResult } from '../../client/inputs/types.js';
-import type { ClientTarget, ToolClientOptions } from '../../client/types.js';
+import type { ClientTarget, ListedTool, ToolClientOptions } from '../../client/types.js';
 import { connectClient, resolveTarget, type ClientCommandOptions } from '../../cli/connect.js';
 import type { CliIo } from '../../cli/errors.js';
 import { sanitize } from '../../cli/sanitize.js';
@@ -67,6 +67,13 @@ export class ConsoleSession {
     const client = this.current?.client;
     if (!client) throw new ApiError(409, 'not connected to a server: connect first');
     return client;
+  }
+
+  /** The connected server's tool of that name (the client's cached list), or a 404. */
+  async listedTool(name: string): Promise<ListedTool> {
+    const tool = (await this.requireClient().listTools()).find((t) => t.name === name);
+    if (!tool) throw new ApiError(404, `no tool named ${JSON.stringify(name.slice(0, 100))} on this server`);
+    return tool;
   }
 
   get defaultTarget(): ConsoleTarget | undefined {

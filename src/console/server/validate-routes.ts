@@ -1,8 +1,7 @@
 import type { ListedTool } from '../../client/types.js';
 import { compileSchema, type Validator } from '../../schema/compile.js';
 import type { ApiRoutes } from './api-routes.js';
-import { ApiError, optionalObject, requiredString } from './http-io.js';
-import type { ConsoleSession } from './session.js';
+import { optionalObject, requiredString } from './http-io.js';
 
 /** One problem as the page shows it beside its field: `arguments.a[0].x` and what is wrong. */
 export interface FieldProblem {
@@ -28,12 +27,6 @@ function validatorOf(tool: ListedTool, which: 'input' | 'output'): Validator | u
   return entry[which];
 }
 
-async function listedTool(session: ConsoleSession, name: string): Promise<ListedTool> {
-  const tool = (await session.requireClient().listTools()).find((t) => t.name === name);
-  if (!tool) throw new ApiError(404, `no tool named ${JSON.stringify(name.slice(0, 100))} on this server`);
-  return tool;
-}
-
 function check(validator: () => Validator | undefined, value: unknown): { valid: boolean; problems: FieldProblem[]; unchecked?: string } {
   let outcome: ReturnType<Validator>;
   try {
@@ -57,13 +50,13 @@ export function splitProblem(problem: string): FieldProblem {
 export const validateRoutes: ApiRoutes = {
   'POST validate': async ({ body, session }) => {
     const given = await body();
-    const tool = await listedTool(session, requiredString(given, 'tool', 512));
+    const tool = await session.listedTool(requiredString(given, 'tool', 512));
     return check(() => validatorOf(tool, 'input'), optionalObject(given, 'arguments') ?? {});
   },
 
   'POST check-output': async ({ body, session }) => {
     const given = await body();
-    const tool = await listedTool(session, requiredString(given, 'tool', 512));
+    const tool = await session.listedTool(requiredString(given, 'tool', 512));
     if (!tool.outputSchema) return { valid: true, problems: [], noSchema: true };
     return check(() => validatorOf(tool, 'output'), given.structuredContent);
   },
