@@ -20,6 +20,7 @@ import { timeTools } from '../toolsets/time/index.js';
 import { weatherTools } from '../toolsets/weather/index.js';
 import type { HttpServeOptions } from '../transports/http-server.js';
 import { postgresTrailOf, sqliteTrailOf } from './audit-trail.js';
+import { expandEnv } from './expand-env.js';
 import { requestStateSecretOf, stateOf } from './state.js';
 import type { ServerConfig, ToolsetsConfig, ToolwrightConfig } from './types.js';
 import { ConfigError } from './validate.js';
@@ -55,6 +56,7 @@ export function authenticationConfigured(plan: ServerPlan): boolean {
  */
 export function buildServer(config: ToolwrightConfig, baseDir: string, version: string, file = 'the config', stateDir?: string): ServerPlan {
   const s = config.server ?? {};
+  const auth = s.auth && checkedAuth(s.auth, file);
   const server = new ToolServer({
     name: s.name ?? 'toolwright',
     version,
@@ -65,7 +67,7 @@ export function buildServer(config: ToolwrightConfig, baseDir: string, version: 
     limits: s.limits,
     audit: auditSink(s.audit, baseDir, stateDir, file),
     auditFailure: (s.audit || undefined)?.onFailure,
-    scopes: s.auth && checkedAuth(s.auth, file),
+    scopes: auth,
     tasks: tasksOf(s.tasks, baseDir, stateDir, s.state?.redis !== undefined),
     ...sharedState(s, file),
   } satisfies ToolServerOptions);
@@ -86,7 +88,7 @@ export function buildServer(config: ToolwrightConfig, baseDir: string, version: 
       allowedHosts: s.allowedHosts,
       allowedOrigins: s.allowedOrigins,
       maxBodyBytes: s.maxBodyBytes,
-      auth: s.auth,
+      auth,
       ...s.http,
     },
     allowUnauthenticatedNetwork: s.allowUnauthenticatedNetwork,
@@ -111,15 +113,19 @@ function tasksOf(tasks: ServerConfig['tasks'], baseDir: string, stateDir: string
  * use) so a mistake the schema cannot see (an unset clientSecretEnv, a bad
  * scope) stops start-up with a message naming the key.
  */
-function checkedAuth(auth: ResourceServerOptions, file: string): ResourceServerOptions {
+function checkedAuth(configured: ResourceServerOptions, file: string): ResourceServerOptions {
   try {
+    // An API key's hash may be `${NAME}`: one committed config, each deployment with its own key (examples/scale-out).
+    const auth = configured.apiKeys
+      ? { ...configured, apiKeys: configured.apiKeys.map((entry, i) => ({ ...entry, hash: expandEnv(entry.hash, `apiKeys[${i}].hash`) })) }
+      : configured;
     new TokenVerifier({ ...auth, resource: auth.resource ?? 'http://127.0.0.1/mcp' });
     new ScopePolicy(auth);
+    return auth;
   } catch (err) {
     const message = (err as Error).message;
     throw new ConfigError(file, [message.startsWith('auth') ? `server.${message}` : `server.auth.${message}`]);
   }
-  return auth;
 }
 
 /** server.state and server.requestStateSecret, `${NAME}` expanded; a problem names its key. */

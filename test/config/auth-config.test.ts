@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { authenticationConfigured, buildServer } from '../../src/config/build.js';
 import { loadConfig } from '../../src/config/load.js';
 import { hashApiKey } from '../../src/policy/auth/api-keys.js';
@@ -126,6 +126,60 @@ describe('a server built from the config', () => {
       await handle.close();
       plan.server.close();
     }
+  });
+});
+
+describe("an API key's hash from the environment", () => {
+  it('expands ${NAME} in apiKeys[].hash, so one config serves every deployment with its own key', async () => {
+    const key = 'twk_'.padEnd(40, 'e');
+    vi.stubEnv('TOOLWRIGHT_TEST_KEY_HASH', hashApiKey(key));
+    try {
+      const { config, baseDir, file } = load(
+        'toolsets: { math: {} }\nserver:\n  audit: false\n  auth:\n    apiKeys: [{ hash: "${TOOLWRIGHT_TEST_KEY_HASH}", principal: ci }]\n',
+      );
+      const plan = buildServer(config, baseDir, '0.0.0', file);
+      const handle = await serveHttp(plan.server, { ...plan.http, port: 0 });
+      try {
+        const call = (authorization: string) =>
+          fetch(handle.url, {
+            method: 'POST',
+            headers: {
+              authorization,
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+              'mcp-protocol-version': MODERN,
+              'mcp-method': 'tools/list',
+            },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: modernMeta() } }),
+          });
+        expect((await call(`Bearer ${key}`)).status).toBe(200);
+        expect((await call(`Bearer ${'twk_'.padEnd(40, 'x')}`)).status).toBe(401);
+      } finally {
+        await handle.close();
+        plan.server.close();
+      }
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it('refuses an unset variable or a value that is not a hash, naming the key and never the value', () => {
+    const yaml = 'server:\n  auth:\n    apiKeys: [{ hash: "${TOOLWRIGHT_TEST_KEY_HASH}", principal: ci }]\n';
+    const { config, baseDir, file } = load(yaml);
+    expect(problems(() => buildServer(config, baseDir, '0.0.0', file))).toEqual([
+      'server.auth.apiKeys[0].hash: ${TOOLWRIGHT_TEST_KEY_HASH} is not set in the environment',
+    ]);
+    vi.stubEnv('TOOLWRIGHT_TEST_KEY_HASH', 'twk_the-key-itself-not-its-hash');
+    try {
+      const found = problems(() => buildServer(config, baseDir, '0.0.0', file)).join('\n');
+      expect(found).toMatch(/server\.auth\.apiKeys\[0\]\.hash must be "sha256:"/);
+      expect(found).not.toContain('twk_the-key-itself');
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    expect(problems(() => load('server:\n  auth:\n    apiKeys: [{ hash: "sha256:${X}", principal: ci }]\n')).join('\n')).toMatch(
+      /apiKeys\[0\]\.hash: must match pattern/,
+    );
   });
 });
 
