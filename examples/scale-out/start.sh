@@ -3,7 +3,8 @@
 # Everything runs in the foreground of this script; Ctrl-C (or ./stop.sh from another shell)
 # stops it all. State (Redis data, tasks.db, logs) goes to ./state.
 # Needs: redis-server, nginx, node, and toolwright built (npm run build) or installed.
-# Optional: TOOLWRIGHT_AUDIT_POSTGRES=postgres://… sends the audit trail of all three to PostgreSQL.
+# Optional: TOOLWRIGHT_AUDIT_POSTGRES=postgres://… sends the audit trail of all three to PostgreSQL;
+# TOOLWRIGHT_API_KEY_HASH=sha256:… the hash of your own API key (else start.sh makes a key).
 set -eu
 cd "$(dirname "$0")"
 here=$(pwd)
@@ -14,6 +15,17 @@ export REDIS_URL="redis://127.0.0.1:$REDIS_PORT"
 # Every instance must sign requestState with the same key (docs/scale-out.md).
 : "${TOOLWRIGHT_REQUEST_STATE_SECRET:=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')}"
 export TOOLWRIGHT_REQUEST_STATE_SECRET
+# The API key clients send (the config's server.auth.apiKeys takes its hash from the
+# environment): yours as TOOLWRIGHT_API_KEY_HASH, else a new key, kept in state/api-key.
+if [ -z "${TOOLWRIGHT_API_KEY_HASH:-}" ]; then
+  (umask 077 && $TOOLWRIGHT auth hash-key --generate 2>/dev/null >state/api-key.out && sed -n 's/^key: //p' state/api-key.out >state/api-key)
+  TOOLWRIGHT_API_KEY_HASH=$(sed -n 's/^hash: //p' state/api-key.out)
+  rm -f state/api-key.out
+  key_hint="\"Authorization: Bearer \$(cat $here/state/api-key)\""
+else
+  key_hint='"Authorization: Bearer <your key>"'
+fi
+export TOOLWRIGHT_API_KEY_HASH
 
 pids=""
 stop() {
@@ -47,5 +59,6 @@ nginx -p "$here/state" -c "$here/nginx.conf" -e "$here/state/error.log" &
 pids="$pids $!"
 echo "$pids" >state/pids
 echo "toolwright behind nginx: http://127.0.0.1:8080/mcp  (instances on 3001-3003, Redis on $REDIS_PORT; logs in $here/state)"
-echo "try: $TOOLWRIGHT call http://127.0.0.1:8080/mcp where   (each call is a few requests, spread round-robin over the instances)"
+echo "try: $TOOLWRIGHT call http://127.0.0.1:8080/mcp where --header $key_hint"
+echo "     (each call is a few requests, spread round-robin over the instances)"
 wait
