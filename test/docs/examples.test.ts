@@ -26,6 +26,7 @@ interface DocBlock extends CodeBlock {
 
 const documents = [
   'README.md',
+  'CONTRIBUTING.md',
   ...readdirSync(join(root, 'docs'))
     .filter((f) => f.endsWith('.md'))
     .sort()

@@ -10,6 +10,7 @@ import { codeBlocks } from '../helpers/markdown-blocks.js';
 const root = join(import.meta.dirname, '../..');
 const documents = [
   'README.md',
+  'CONTRIBUTING.md',
   'SECURITY.md',
   ...readdirSync(join(root, 'docs'))
     .filter((f) => f.endsWith('.md'))
