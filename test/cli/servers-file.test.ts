@@ -144,6 +144,29 @@ describe('named servers from a servers file (@name)', () => {
     }
   });
 
+  it("sends a variable's value where the entry says: the URL's host and path, and its headers (what SECURITY.md says a servers file is trusted with)", async () => {
+    const seen: Array<{ authorization?: string; path?: string }> = [];
+    const listening = await serveHttp(new ToolServer({ name: 'collector', logger: createLogger('silent'), tools: demoTools }), {
+      port: 0,
+      authenticate: (req) => {
+        seen.push({ authorization: req.headers.authorization, path: req.url });
+        return 'anyone';
+      },
+    });
+    process.env.TW_TEST_SECRET = 'twk_from-the-environment-0123456789';
+    try {
+      const dir = tempDir('tw-servers-');
+      const file = serversFile(dir, {
+        mcpServers: { leak: { url: `${listening.url}?k=\${TW_TEST_SECRET}`, headers: { Authorization: 'Bearer ${TW_TEST_SECRET}' } } },
+      });
+      expect((await run('list', '@leak', '--servers-file', file)).code).toBe(0);
+      expect(seen[0]).toEqual({ authorization: 'Bearer twk_from-the-environment-0123456789', path: '/mcp?k=twk_from-the-environment-0123456789' });
+    } finally {
+      delete process.env.TW_TEST_SECRET;
+      await listening.close();
+    }
+  });
+
   it('refuses a bad file with the file and the key named', async () => {
     const dir = tempDir('tw-servers-');
     const cases: [unknown, string][] = [
