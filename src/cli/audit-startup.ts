@@ -16,7 +16,7 @@ import { UsageError, type CliIo } from './errors.js';
  */
 export async function checkAuditTrail(server: ToolServer, state: StateLocation, io: CliIo): Promise<void> {
   const where = server.audit ? filesOf(server.audit).join(', ') || 'a custom sink' : 'off';
-  const why = state.project ? '' : ' (the working directory is not a project this user can write: no package.json, .git or toolwright config)';
+  const why = state.project ? '' : ' (the working directory is not a project this user can write: no package.json, .git, toolwright config or workspace/)';
   io.stderr(`toolwright: state in ${state.dir}${why}; audit trail: ${where}\n`);
   const guard = server.auditGuard;
   if (!server.audit || !guard) return;

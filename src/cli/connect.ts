@@ -74,7 +74,21 @@ function namedTarget(name: string, options: ClientCommandOptions): ClientTarget 
 export function stdioTarget(base: StdioTarget, options: ClientCommandOptions): StdioTarget {
   const env = { ...base.env, ...parseEnv(options.env ?? []) };
   const cwd = options.cwd !== undefined ? checkedCwd(options.cwd, '--cwd') : base.cwd !== undefined ? checkedCwd(base.cwd, "the server's cwd") : undefined;
-  return capturingStderr({ ...base, env, ...(cwd !== undefined ? { cwd } : {}), inheritEnv: true }, options.verbose);
+  return capturingStderr({ ...base, env, ...(cwd !== undefined ? { cwd } : {}), inheritEnv: true, detectWrongTransport: servesHttp }, options.verbose);
+}
+
+/** The line `toolwright serve` prints once it listens over HTTP (serve.ts). */
+const SERVING_HTTP = /^toolwright: serving \d+ tool\(s\) on https?:\/\//;
+
+/**
+ * A `toolwright serve` the command started that serves HTTP (`--http`, or the config's
+ * `transport: http` as `toolwright init` writes it) never answers on its stdout: said at once,
+ * with the flag that fixes it, instead of a connect timeout ten seconds later. Not guessed on
+ * the server's side: a serve started with its stdin a pipe is not always a stdio server's.
+ */
+function servesHttp(line: string): string | undefined {
+  if (!SERVING_HTTP.test(line)) return undefined;
+  return 'the server serves HTTP, not stdio, so it will not answer on its stdout: add --stdio to its command (toolwright serve --stdio), or start it on its own and give its URL';
 }
 
 /** -e and --cwd start a process: an HTTP server is not one this command starts. */

@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { doctorHintOf } from './connect-hints.js';
 import { sanitize } from './sanitize.js';
 import { serverStderrOf } from './server-stderr.js';
@@ -93,9 +94,31 @@ export function withoutRepeatedCode(message: string, code: number): string {
   return rest.trim() ? rest : message;
 }
 
-const ABSOLUTE_PATH = /(^|[\s'"(=])(?:file:\/\/)?\/(?:[^\s'"():/]+\/)+([^\s'"():/]*)/g;
+const ABSOLUTE_PATH = /(^|[\s'"(=])(file:\/\/)?\/([^\s'"():/]+)\/(?:[^\s'"():/]+\/)*([^\s'"():/]*)/g;
 
-/** Replaces absolute paths (and file:// URLs) with their last segment. */
+/**
+ * Replaces this machine's absolute file paths (and file:// URLs) with their last segment. A
+ * URL path has the same shape ("nothing is served at /api/mcp", "Cannot POST /v1/mcp"), so
+ * a bare path counts as a file's only when its first folder is one this machine's root has
+ * (/home, /Users, /tmp, …): the paths worth hiding are this machine's, and a URL's text is the
+ * user's to read whole.
+ */
 export function scrubPaths(text: string): string {
-  return text.replace(ABSOLUTE_PATH, '$1$2');
+  return text.replace(ABSOLUTE_PATH, (path: string, before: string, fileUrl: string | undefined, first: string, last: string) =>
+    fileUrl || rootEntries().has(first) ? `${before}${last}` : path,
+  );
+}
+
+let root: Set<string> | undefined;
+
+/** The names in the filesystem root, read once (an error path, never a hot one). */
+function rootEntries(): Set<string> {
+  if (!root) {
+    try {
+      root = new Set(readdirSync('/'));
+    } catch {
+      root = new Set();
+    }
+  }
+  return root;
 }

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Command } from 'commander';
 import { packageFile } from '../package-files.js';
 import { ExitCode, UsageError, type CliIo } from './errors.js';
@@ -90,11 +91,12 @@ export function runInit(options: { dir: string; force?: boolean }, io: CliIo): n
 }
 
 /**
- * A `$schema` that resolves from where the config is written, always relative to its folder
- * (an absolute path is this machine's, and breaks when the project moves or is shared): the
- * toolwright installed for the folder, as Node resolves it (`node_modules/toolwright` in the
- * folder or the nearest folder above it, so it stays right when the project moves), else the
- * schema of the toolwright running now (a global install or a checkout).
+ * A `$schema` that resolves from where the config is written. The toolwright installed for the
+ * folder, as Node resolves it (`node_modules/toolwright` in the folder or the nearest folder
+ * above it), by a path relative to the folder, so it stays right when the project moves or is
+ * shared. Else the schema of the toolwright running now (a global install, a checkout, another
+ * project's node_modules) as a file URL: a relative path climbing out of the folder into some
+ * other project would be as machine-bound, and would read as if it were the project's own.
  */
 function schemaLine(dir: string): string {
   const folder = resolve(dir);
@@ -111,11 +113,8 @@ function schemaLine(dir: string): string {
     own = '';
   }
   if (!own || !existsSync(own)) return hint;
-  const ref = relativeRef(folder, own);
-  // Another drive (Windows) has no relative path: leave the line for the user to fill in.
-  if (isAbsolute(ref)) return hint;
   // JSON quoting is valid YAML and survives spaces, colons and # in a path.
-  return `$schema: ${JSON.stringify(ref)}`;
+  return `$schema: ${JSON.stringify(pathToFileURL(own).href)}`;
 }
 
 /** `file` relative to `folder`, with forward slashes, starting with ./ or ../ as editors expect. */

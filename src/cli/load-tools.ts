@@ -5,6 +5,7 @@ import type { ToolServer } from '../server/server.js';
 import type { Tool } from '../server/tool.js';
 import { UsageError } from './errors.js';
 import { describeLoadError } from './module-load-error.js';
+import { resolveOwnNameToSelf } from './self-resolve.js';
 
 const TYPESCRIPT = new Set(['.ts', '.mts', '.cts']);
 const JAVASCRIPT = new Set(['.js', '.mjs', '.cjs']);
@@ -38,6 +39,8 @@ export async function importUserModule(spec: string, option: string, what: strin
   const url = pathToFileURL(file).href;
   try {
     if (TYPESCRIPT.has(ext)) await registerTsx();
+    // After tsx's hooks, so these wrap them: `import 'toolwright'` works with no install beside the module.
+    await resolveOwnNameToSelf(file);
     return (await import(url)) as Record<string, unknown>;
   } catch (err) {
     throw new UsageError(`could not load ${spec}: ${await describeLoadError(err, file)}`);

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { buildServer, type ServerPlan } from '../config/build.js';
+import { buildServer, DEFAULT_TOOLSETS, type ServerPlan } from '../config/build.js';
 import { findConfig, loadConfig } from '../config/load.js';
 import { locateState, type StateLocation } from '../config/state-dir.js';
 import { SqliteDriverError } from '../audit/sqlite-driver.js';
@@ -38,8 +38,9 @@ export interface ServeOptions {
 
 /**
  * `toolwright serve`: what to serve comes from a config file (--config, or
- * toolwright.config.{json,yaml,yml} in the working directory), or — with
- * neither — the default toolsets (fs in ./workspace, csv, time, math).
+ * toolwright.config.{json,yaml,yml} in the working directory: the toolsets and
+ * tools it names, nothing else), or — with neither a config nor --tools — the
+ * default toolsets (fs in ./workspace, csv, time, math).
  * `--tools <module>` adds a tools module; without a config it is served alone.
  * Transport: --stdio / --http, else the config's, else stdio (what desktop
  * clients spawn). Resolves with the exit code once the server has stopped:
@@ -60,7 +61,7 @@ export async function serveCommand(options: ServeOptions, io: CliIo, version: st
 }
 
 async function serveWith(options: ServeOptions, io: CliIo, version: string, cliGrace: number | undefined): Promise<number> {
-  const { plan, state } = await planServer(options, version);
+  const { plan, state } = await planServer(options, version, io);
   const transport = options.http ? 'http' : options.stdio ? 'stdio' : (plan.transport ?? 'stdio');
   const graceMs = cliGrace ?? plan.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
   let address: { host: string; port: number } | undefined;
@@ -87,7 +88,7 @@ async function serveWith(options: ServeOptions, io: CliIo, version: string, cliG
   }
 }
 
-async function planServer(options: ServeOptions, version: string): Promise<{ plan: ServerPlan; state: StateLocation }> {
+async function planServer(options: ServeOptions, version: string, io: CliIo): Promise<{ plan: ServerPlan; state: StateLocation }> {
   const cwd = process.cwd();
   const file = options.config || !options.tools ? findConfig(cwd, options.config) : undefined;
   // Where the audit trail, tasks and (with no config) ./workspace go: docs/audit.md, "Where state lives".
@@ -105,10 +106,16 @@ async function planServer(options: ServeOptions, version: string): Promise<{ pla
       plan = buildServer(loaded.config, loaded.baseDir, version, loaded.file, state.dir);
       modules = (loaded.config.tools ?? []).map((m) => resolve(loaded.baseDir, m));
       middleware = (loaded.config.middleware ?? []).map((m) => resolve(loaded.baseDir, m));
+      const { toolsets, tools, resources, prompts } = loaded.config;
+      // Configs once got the default toolsets when they named none: say why such a server is empty.
+      if (!toolsets && !tools?.length && !resources && !prompts && !options.tools)
+        io.stderr(
+          `toolwright: ${loaded.file} names no toolsets and no tools, so it serves none; add a toolsets: section for the built-in tools (docs/configuration.md)\n`,
+        );
     } else if (options.tools) {
-      plan = buildServer({ toolsets: {} }, state.base, version, 'the tools module', state.dir);
+      plan = buildServer({}, state.base, version, 'the tools module', state.dir);
     } else {
-      plan = buildServer({}, state.base, version, 'the default toolsets', state.dir);
+      plan = buildServer({ toolsets: DEFAULT_TOOLSETS }, state.base, version, 'the default toolsets', state.dir);
     }
   } catch (err) {
     // A trail whose SQLite driver cannot load is a set-up problem with a known fix: say it and stop.

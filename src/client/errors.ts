@@ -25,7 +25,17 @@ export class McpRpcError extends ToolClientError {
   }
 }
 
-export type ConnectionFailure = 'spawn' | 'exit' | 'http' | 'network' | 'closed' | 'session-expired' | 'unsupported-version' | 'connect-timeout';
+export type ConnectionFailure =
+  | 'spawn'
+  | 'exit'
+  | 'http'
+  | 'network'
+  | 'closed'
+  | 'session-expired'
+  | 'unsupported-version'
+  | 'connect-timeout'
+  /** A stdio server said on stderr that it serves another transport (StdioTarget.detectWrongTransport). */
+  | 'wrong-transport';
 
 /** The server could not be started or reached, or went away. */
 export class ConnectionError extends ToolClientError {

@@ -26,7 +26,10 @@ import type { ServerConfig, ToolsetsConfig, ToolwrightConfig } from './types.js'
 import { ConfigError } from './validate.js';
 import { addConfiguredPrimitives } from './primitives.js';
 
-/** What `npm start` serves with no config: files in ./workspace, CSV analysis, time and math. */
+/**
+ * What `toolwright serve` (and `npm start`) serves with no config and no --tools: files in
+ * ./workspace, CSV analysis, time and math. A config gets built-in tools only by naming them.
+ */
 export const DEFAULT_TOOLSETS: ToolsetsConfig = { fs: { roots: ['./workspace'] }, csv: {}, time: {}, math: {} };
 
 export interface ServerPlan {
@@ -50,7 +53,8 @@ export function authenticationConfigured(plan: ServerPlan): boolean {
 }
 
 /**
- * Builds the server a config describes (toolsets included; tool modules are the caller's).
+ * Builds the server a config describes (the toolsets it names, none without `toolsets`; tool
+ * modules are the caller's).
  * `stateDir` (see locateState) is where the default audit trail and task store go; without
  * it, the ToolServer's own defaults (the working directory).
  */
@@ -71,7 +75,9 @@ export function buildServer(config: ToolwrightConfig, baseDir: string, version: 
     tasks: tasksOf(s.tasks, baseDir, stateDir, s.state?.redis !== undefined),
     ...sharedState(s, file),
   } satisfies ToolServerOptions);
-  const { tools, fsSandbox } = toolsetTools(config.toolsets ?? DEFAULT_TOOLSETS, baseDir, file);
+  // Only the toolsets the config names: a config that lists its own tools must not also hand
+  // the model write_file and delete_file (nor create ./workspace) unasked.
+  const { tools, fsSandbox } = toolsetTools(config.toolsets ?? {}, baseDir, file);
   try {
     server.addTool(...tools);
   } catch (err) {

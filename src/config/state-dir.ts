@@ -1,9 +1,14 @@
-import { accessSync, constants, existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 
-/** What marks a folder as the user's project: `toolwright serve` keeps its state there. */
+/**
+ * What marks a folder as the user's project: `toolwright serve` keeps its state there. A
+ * `workspace/` folder too: it is what the default toolsets serve, so a folder that has one
+ * (made by hand, or by `toolwright init` before the config was moved) means it to be served.
+ */
 const PROJECT_MARKERS = ['package.json', '.git', '.toolwright', 'toolwright.config.json', 'toolwright.config.yaml', 'toolwright.config.yml'];
+const PROJECT_FOLDERS = ['workspace'];
 
 /** Where a server started by the CLI keeps its state (audit trail, tasks, the default workspace). */
 export interface StateLocation {
@@ -19,7 +24,8 @@ export interface StateLocation {
  * The state folder of `toolwright serve` (and where `toolwright audit` looks):
  * - with a config file, its folder's `.toolwright/`;
  * - else the working directory's `.toolwright/`, when the working directory is a project
- *   (package.json, .git, .toolwright or a toolwright config) that this user can write;
+ *   (package.json, .git, .toolwright, a toolwright config or a workspace/ folder) that this
+ *   user can write;
  * - else the per-user state dir (see userStateDir). Desktop clients spawn stdio servers
  *   from `/` or their own install folder: state must not land there, nor fail there.
  * $TOOLWRIGHT_AUDIT_DIR and a config's `server.audit` still say where the audit trail goes.
@@ -49,7 +55,15 @@ export function userStateDir(env: NodeJS.ProcessEnv = process.env, platform: Nod
 }
 
 function isProject(dir: string): boolean {
-  return PROJECT_MARKERS.some((name) => existsSync(join(dir, name)));
+  return PROJECT_MARKERS.some((name) => existsSync(join(dir, name))) || PROJECT_FOLDERS.some((name) => isDirectory(join(dir, name)));
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function isWritable(dir: string): boolean {

@@ -14,7 +14,7 @@ import type { StateFailurePolicy } from '../state/index.js';
 export interface ToolwrightConfig {
   $schema?: string;
   server?: ServerConfig;
-  /** Absent: fs (./workspace), csv, time and math. Present: exactly the toolsets listed (unless `enabled: false`). */
+  /** Exactly the toolsets listed (unless `enabled: false`); absent, no built-in toolset. With no config file at all, `toolwright serve` offers fs (./workspace), csv, time and math. */
   toolsets?: ToolsetsConfig;
   /** Modules whose default export is an array of tools, or a function (server) => tools. */
   tools?: string[];

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { runInit } from '../../src/cli/init.js';
@@ -14,14 +15,14 @@ function writtenSchema(folder: string): string {
 }
 
 describe('toolwright init writes a $schema that resolves where the config is', () => {
-  it('outside any project: the schema of the toolwright that wrote it, which exists and is the published one', () => {
+  it('outside any project: a file URL of the schema of the toolwright that wrote it, not a path into another folder', () => {
     const folder = tempDir('toolwright-init-');
     expect(runInit({ dir: folder }, quiet)).toBe(0);
     const ref = writtenSchema(folder);
-    // Relative to the config's folder: an absolute path is this machine's alone.
-    expect(isAbsolute(ref)).toBe(false);
-    expect(ref).toMatch(/^\.\.?\//);
-    const target = resolve(folder, ref);
+    // Relative, it climbed out of the folder into wherever the CLI is installed (another project's
+    // node_modules): a file URL says plainly where it points, and resolves from anywhere.
+    expect(ref).toMatch(/^file:\/\//);
+    const target = fileURLToPath(ref);
     expect(existsSync(target)).toBe(true);
     expect(target).toBe(resolve(import.meta.dirname, '../../schema/toolwright.config.schema.json'));
     expect(Object.keys(loadConfig(join(folder, 'toolwright.config.yaml')).config.toolsets!)).toContain('fs');

@@ -1,4 +1,4 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -50,6 +50,23 @@ describe('toolwright serve: where state lives', () => {
     expect((await serve.exit).code).toBe(0);
     expect(readFileSync(join(project, 'workspace', 'note.txt'), 'utf8')).toBe('here');
     expect(auditedTools(join(project, '.toolwright', 'audit.db'))).toEqual(['write_file']);
+  });
+});
+
+describe('toolwright serve: a folder with a workspace/ and nothing else', () => {
+  it('counts as the project: its ./workspace is the one served, and state goes in its .toolwright/', async () => {
+    const folder = tempDir('tw-state-workspace-');
+    const stateHome = tempDir('tw-state-home-');
+    mkdirSync(join(folder, 'workspace'));
+    writeFileSync(join(folder, 'workspace', 'data.txt'), 'mine');
+    const serve = startStdioServe([], { cwd: folder, env: { TOOLWRIGHT_AUDIT_DIR: '', XDG_STATE_HOME: stateHome } });
+    const read = await serve.call('read_file', { path: 'data.txt' });
+    expect(read.result.isError).toBeFalsy();
+    expect(read.result.content[0].text).toContain('mine');
+    expect(serve.stderr()).toContain(`toolwright: state in ${join(folder, '.toolwright')}; audit trail: ${join(folder, '.toolwright', 'audit.db')}`);
+    serve.child.stdin.end();
+    expect((await serve.exit).code).toBe(0);
+    expect(existsSync(join(stateHome, 'toolwright'))).toBe(false);
   });
 });
 

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runInit } from '../../src/cli/init.js';
-import { buildServer } from '../../src/config/build.js';
+import { buildServer, DEFAULT_TOOLSETS } from '../../src/config/build.js';
 import { findConfig, loadConfig } from '../../src/config/load.js';
 import { refusedConfigProblems } from '../helpers/config.js';
 import { tempDir } from '../helpers/temp.js';
@@ -59,9 +59,16 @@ describe('loading a config', () => {
 });
 
 describe('building a server from a config', () => {
-  it('serves fs (./workspace, created), csv, time and math when no toolsets are given', () => {
+  it('serves no built-in tool when no toolsets are given: a config names the ones it wants', () => {
     const folder = dir();
-    const plan = buildServer({ server: { audit: false } }, folder, '1.0.0');
+    const plan = buildServer({ server: { audit: false }, tools: ['./mine.ts'] }, folder, '1.0.0');
+    expect(names(plan)).toEqual([]);
+    expect(existsSync(join(folder, 'workspace'))).toBe(false);
+  });
+
+  it('serves fs (./workspace, created), csv, time and math for DEFAULT_TOOLSETS (serve with no config)', () => {
+    const folder = dir();
+    const plan = buildServer({ server: { audit: false }, toolsets: DEFAULT_TOOLSETS }, folder, '1.0.0');
     expect(names(plan)).toEqual([
       'read_file',
       'list_directory',

@@ -7,6 +7,7 @@ import { encodeHeaderValue, NAMED_PARAM, SESSION_HEADER } from '../../protocol/h
 import { Method } from '../../protocol/methods.js';
 import { plainFetch } from '../../io/fetch.js';
 import { readCappedText, ResponseTooLargeError } from '../../io/read-capped.js';
+import { errorDetail } from './error-detail.js';
 import { LegacyListenStream } from './http-listen-stream.js';
 import { resumableSseEvents } from './sse-resume.js';
 
@@ -291,25 +292,4 @@ export class HttpClientTransport implements ClientTransport {
     await reply.body?.cancel();
     if (!reply.ok) throw new ConnectionError(`the server refused the answer (HTTP ${reply.status})`, 'http', { httpStatus: reply.status });
   }
-}
-
-/**
- * What an error response's body says, in one line: the message of a JSON-RPC error (a server's
- * 401 often carries one with no id), an OAuth error's description, else the start of the text
- * (issue 21: a wrong API key printed the raw JSON).
- */
-function errorDetail(text: string): string {
-  let said: string | undefined;
-  try {
-    const body = JSON.parse(text) as Record<string, unknown>;
-    const error = body?.error;
-    if (error && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string') said = (error as { message: string }).message;
-    else if (typeof body?.error_description === 'string') said = body.error_description;
-    else if (typeof error === 'string') said = error;
-    else if (typeof body?.message === 'string') said = body.message;
-  } catch {
-    // not JSON: the text itself
-  }
-  const clean = (said ?? text).replace(/[\x00-\x1F\x7F]+/g, ' ').trim();
-  return clean.length > 200 ? `${clean.slice(0, 200)}…` : clean;
 }

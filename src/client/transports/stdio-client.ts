@@ -72,9 +72,11 @@ export class StdioClientTransport extends StreamClientTransport {
     if (this.ownsGroup) process.on('exit', this.killGroupOnExit);
     child.stdin!.on('error', () => {}); // EPIPE when the server died; 'close' reports it
     child.stderr?.setEncoding('utf8');
+    const checkLines = target.detectWrongTransport && wrongTransportCheck(target.detectWrongTransport, (message) => this.wrongTransport(message));
     child.stderr?.on('data', (text: string) => {
       this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL_BYTES);
       target.onStderr?.(text);
+      checkLines?.(text);
     });
     // 'close' waits for stdout to end, so every answer the server wrote is handled first.
     this.exitedPromise = once(child, 'close').then(([code, signal]) => {
@@ -149,6 +151,13 @@ export class StdioClientTransport extends StreamClientTransport {
     this.child.stdin!.write(`${json}\n`);
   }
 
+  /** The server said it serves another transport: fail what waits on its stdout now, and stop it (it may not stop when stdin closes). */
+  private wrongTransport(message: string): void {
+    if (this.exited) return;
+    this.connection.fail(new ConnectionError(message, 'wrong-transport', { stderr: this.capturedStderr() }));
+    this.signal('SIGTERM');
+  }
+
   private releaseGroup(): void {
     if (this.ownsGroup) process.off('exit', this.killGroupOnExit);
   }
@@ -175,6 +184,24 @@ export class StdioClientTransport extends StreamClientTransport {
       clearTimeout(timer);
     }
   }
+}
+
+/** Calls `detect` with each whole line of stderr (a partial line is kept, bounded) until it returns a message, once. */
+function wrongTransportCheck(detect: (line: string) => string | undefined, found: (message: string) => void): (text: string) => void {
+  let partial = '';
+  let done = false;
+  return (text) => {
+    if (done) return;
+    const lines = (partial + text).split('\n');
+    partial = lines.pop()!.slice(-STDERR_TAIL_BYTES);
+    for (const line of lines) {
+      const message = detect(line.replace(/\r$/, ''));
+      if (message === undefined) continue;
+      done = true;
+      found(message);
+      return;
+    }
+  };
 }
 
 function buildEnv(target: StdioTarget): NodeJS.ProcessEnv {

@@ -18,6 +18,13 @@ export interface StdioTarget {
   /** Receives the server's stderr text when `stderr` is 'capture'. */
   onStderr?: (text: string) => void;
   /**
+   * Reads each line of the server's stderr (when `stderr` is 'capture') for a sign that it is
+   * not speaking stdio at all, such as a line announcing the HTTP URL it serves: a message
+   * returned fails the connection with it at once (a ConnectionError, reason 'wrong-transport')
+   * and stops the server, instead of waiting for answers that will never come on its stdout.
+   */
+  detectWrongTransport?: (line: string) => string | undefined;
+  /**
    * Start the server in a process group of its own (POSIX; ignored on
    * Windows), so the Ctrl-C a person presses at the terminal reaches only
    * this process, which cancels its requests, and not the server too.

@@ -3,6 +3,9 @@
  * compensated sum (Neumaier, so a million small values do not drift),
  * Welford's mean and variance, numeric min/max, a capped table of distinct
  * values, and the first few cells that were not numbers, with where they were.
+ * A column none of whose cells is a number is text: its summary leaves the
+ * numeric statistics out (a "sum 0" of names says nothing) and gives its
+ * distinct and most frequent values instead.
  */
 const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const MAX_EXAMPLES = 5;
@@ -26,9 +29,13 @@ export interface BadCell {
   value: string;
 }
 
+/** number: some cell is a number; text: cells, none a number; empty: no cell at all. */
+export type ColumnKind = 'number' | 'text' | 'empty';
+
 export interface ColumnSummary {
   name: string;
   index: number;
+  kind: ColumnKind;
   count: number;
   empty: number;
   numeric: number;
@@ -57,17 +64,16 @@ export class ColumnStats {
   private max = -Infinity;
   private badCount = 0;
   private readonly bad: BadCell[] = [];
-  private readonly distinct: Map<string, number> | undefined;
+  /** Kept while asked for, or while the column may be text (no number seen yet), to summarise it as text. */
+  private distinct: Map<string, number> | undefined = new Map();
   private distinctCapped = false;
 
   constructor(
     readonly name: string,
     readonly index: number,
-    trackDistinct: boolean,
+    private readonly distinctAsked: boolean,
     private readonly maxDistinct: number,
-  ) {
-    this.distinct = trackDistinct ? new Map() : undefined;
-  }
+  ) {}
 
   add(cell: string | undefined, row: number, line: number): void {
     if (cell === undefined || cell.trim() === '') {
@@ -83,6 +89,8 @@ export class ColumnStats {
       return;
     }
     this.numeric++;
+    // Not text after all: the values are no longer needed unless they were asked for.
+    if (!this.distinctAsked) this.distinct = undefined;
     // Neumaier's compensated summation.
     const t = this.sum + n;
     this.compensation += Math.abs(this.sum) >= Math.abs(n) ? this.sum - t + n : n - t + this.sum;
@@ -106,20 +114,25 @@ export class ColumnStats {
   summary(ops: ReadonlySet<Operation>): ColumnSummary {
     const all = ops.has('describe');
     const has = this.numeric > 0;
+    const kind: ColumnKind = has ? 'number' : this.count > 0 ? 'text' : 'empty';
     const out: ColumnSummary = {
       name: this.name,
       index: this.index,
+      kind,
       count: this.count,
       empty: this.empty,
       numeric: this.numeric,
       non_numeric: { count: this.badCount, examples: this.bad },
     };
-    if (all || ops.has('sum')) out.sum = this.sum + this.compensation;
-    if (all || ops.has('average')) out.average = has ? (this.sum + this.compensation) / this.numeric : null;
-    if (all || ops.has('min')) out.min = has ? this.min : null;
-    if (all || ops.has('max')) out.max = has ? this.max : null;
-    if (all) out.stddev = this.numeric > 1 ? Math.sqrt(this.m2 / (this.numeric - 1)) : null;
-    if (this.distinct) {
+    if (kind === 'number') {
+      if (all || ops.has('sum')) out.sum = this.sum + this.compensation;
+      if (all || ops.has('average')) out.average = (this.sum + this.compensation) / this.numeric;
+      if (all || ops.has('min')) out.min = this.min;
+      if (all || ops.has('max')) out.max = this.max;
+      if (all) out.stddev = this.numeric > 1 ? Math.sqrt(this.m2 / (this.numeric - 1)) : null;
+    }
+    // A text column asked for numbers answers with what it has: its values.
+    if (this.distinct && (this.distinctAsked || (kind === 'text' && wantsNumbers(ops)))) {
       const top = [...this.distinct]
         .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
         .slice(0, TOP_VALUES)

@@ -39,7 +39,7 @@ export function csvTools(options: CsvToolsetOptions): Tool[] {
     title: 'Analyze CSV',
     description:
       'Computes per-column statistics of a CSV file in the workspace (sum, average, count, min, max, distinct values, or all with describe), reading it as a stream so any size works. ' +
-      'Use it instead of reading a CSV with read_file and adding numbers yourself. Cells that are not numbers are left out of the numeric results and reported with their row numbers. No side effects.',
+      'Use it instead of reading a CSV with read_file and adding numbers yourself. Cells that are not numbers are left out of the numeric results and reported with their row numbers; a column with no numbers at all is text, summarised by its distinct and most frequent values. No side effects.',
     inputSchema: inputSchema(sandbox, maxColumns),
     outputSchema,
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -83,7 +83,7 @@ function render(r: Analysis & { path: string; delimiter: string }, ops: Readonly
   const out = [`${quote(r.path)}: ${r.rows} data row(s), ${r.columns.length} column(s) analyzed, delimiter ${quote(r.delimiter)}.`];
   for (const c of r.columns) {
     out.push(`- ${quote(c.name)}: ${stats(c)}`);
-    if (c.non_numeric.count > 0 && wantsNumbers(ops)) {
+    if (c.kind === 'number' && c.non_numeric.count > 0 && wantsNumbers(ops)) {
       const where = c.non_numeric.examples.map((e) => `row ${e.row} (line ${e.line}): ${quote(e.value)}`).join('; ');
       out.push(
         `  ${c.non_numeric.count} cell(s) are not numbers and were left out of the numeric results, e.g. ${where}. ` +
@@ -98,7 +98,7 @@ function render(r: Analysis & { path: string; delimiter: string }, ops: Readonly
 }
 
 function stats(c: ColumnSummary): string {
-  const parts = [`count ${c.count}`, `empty ${c.empty}`, `numeric ${c.numeric}`];
+  const parts = c.kind === 'number' ? [`count ${c.count}`, `empty ${c.empty}`, `numeric ${c.numeric}`] : [c.kind, `count ${c.count}`, `empty ${c.empty}`];
   for (const key of ['sum', 'average', 'min', 'max', 'stddev'] as const) {
     if (c[key] !== undefined) parts.push(`${key} ${c[key] === null ? 'n/a' : String(c[key])}`);
   }

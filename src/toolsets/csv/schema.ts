@@ -14,7 +14,7 @@ export function inputSchema(sandbox: PathSandbox, maxColumns: number) {
         minItems: 1,
         uniqueItems: true,
         description:
-          'What to compute per column: "sum", "average", "min", "max" (over the cells that are numbers), "count" (non-empty cells), "distinct" (number of different values and the most frequent ones), "describe" (all of these plus standard deviation).',
+          'What to compute per column: "sum", "average", "min", "max" (over the cells that are numbers; a text column, with none, gives its distinct values instead), "count" (non-empty cells), "distinct" (number of different values and the most frequent ones), "describe" (all of these plus standard deviation).',
       },
       columns: {
         type: 'array',
@@ -54,6 +54,11 @@ export const outputSchema = {
         properties: {
           name: { type: 'string' },
           index: { type: 'integer', description: '1-based position' },
+          kind: {
+            type: 'string',
+            enum: ['number', 'text', 'empty'],
+            description: 'number: some cell is a number; text: none is (no numeric results, distinct values instead); empty: no cell',
+          },
           count: { type: 'integer', description: 'Non-empty cells' },
           empty: { type: 'integer', description: 'Empty (or missing) cells' },
           numeric: { type: 'integer', description: 'Cells that are numbers' },
@@ -103,7 +108,7 @@ export const outputSchema = {
             additionalProperties: false,
           },
         },
-        required: ['name', 'index', 'count', 'empty', 'numeric', 'non_numeric'],
+        required: ['name', 'index', 'kind', 'count', 'empty', 'numeric', 'non_numeric'],
         additionalProperties: false,
       },
     },

@@ -19,6 +19,7 @@ beforeAll(async () => {
   await ws.write('sales.csv', 'region,amount,units\nnorth,10.5,1\nsouth,4.5,2\nnorth,-3,3\neast,,4\n');
   await ws.write('messy.csv', 'id,price\n1,12\n2,n/a\n3,$3\n4,"1,5"\n5,7\n6,1e2\n7,NaN\n8,9\n');
   await ws.write('semi.csv', 'a;b\n1;2\n3;4\n');
+  await ws.write('cities.csv', 'city,country,population\nTokyo,Japan,13960000\nOsaka,Japan,2750000\nParis,France,2102650\nLyon,France,\nKyoto,Japan,1460000\n');
   await ws.write('nohead.tsv', '1\tx\n2\ty\n3\tz\n');
   await ws.write('broken.csv', 'a,b\n1,"unclosed\n2,3\n');
   await ws.write('ragged.csv', 'a,b,c\n1,2,3\n4,5\n');
@@ -71,6 +72,29 @@ describe('analyze_csv', () => {
     });
     expect(textOf(r)).toMatch(/4 cell\(s\) are not numbers and were left out of the numeric results, e\.g\. row 2 \(line 3\): "n\/a"/);
     expect(textOf(r)).toMatch(/no thousands separators, currency signs or decimal commas/);
+  });
+
+  it('summarises a text column as text: count, distinct and top values, no numeric statistics and no paragraph on non-numbers', async () => {
+    const r = await ws.call('analyze_csv', { path: 'cities.csv', operations: ['describe'] });
+    const country = col(r, 'country');
+    expect(country).toMatchObject({ kind: 'text', count: 5, empty: 0, numeric: 0, distinct: { count: 2, capped: false } });
+    expect(country.distinct.top).toEqual([
+      { value: 'Japan', count: 3 },
+      { value: 'France', count: 2 },
+    ]);
+    for (const key of ['sum', 'average', 'min', 'max', 'stddev']) expect(country).not.toHaveProperty(key);
+    expect(col(r, 'population')).toMatchObject({ kind: 'number', count: 4, empty: 1, sum: 20272650 });
+    const text = textOf(r);
+    expect(text).toContain('- "country": text, count 5, empty 0, distinct 2 (top: "Japan"×3, "France"×2)\n');
+    expect(text).not.toContain('sum 0');
+    expect(text).not.toContain('are not numbers');
+  });
+
+  it('asked only for numbers, still says what a text column holds instead of "sum 0"', async () => {
+    const r = await ws.call('analyze_csv', { path: 'cities.csv', operations: ['sum'], columns: ['city'] });
+    expect(col(r, 'city')).toMatchObject({ kind: 'text', count: 5, distinct: { count: 5 } });
+    expect(col(r, 'city')).not.toHaveProperty('sum');
+    expect(textOf(r)).toContain('- "city": text, count 5, empty 0, distinct 5 (top: ');
   });
 
   it('counts distinct values up to the cap and says when it was reached', async () => {
