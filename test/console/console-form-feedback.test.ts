@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectedConsole, requireChromium, saveScreenshot, type ConnectedConsole } from '../helpers/console.js';
+import { connectedConsole, requireChromium, type ConnectedConsole } from '../helpers/console.js';
 
 /**
  * Issue 30, the console's first hour in a real browser: an untouched form shows no mistakes, a
@@ -129,7 +129,6 @@ describe.skipIf(!haveChromium)('the console’s feedback on forms and calls', ()
     await card.getByRole('button', { name: 'Edit expectation of fails' }).click();
     const editor = card.getByRole('form', { name: 'Expectation of fails' });
     expect(await editor.getByLabel('An error (isError)').isChecked()).toBe(true);
-    await saveScreenshot(page, 'collections-expectation');
     // Either outcome: no check on isError at all.
     await editor.getByLabel('Either (not checked)').check();
     await editor.getByRole('button', { name: 'Save expectation' }).click();

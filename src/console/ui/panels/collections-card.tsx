@@ -96,7 +96,7 @@ export function CollectionCard({ collection, onChanged }: { collection: SavedCol
         >
           <p>
             {confirming.length === 1 ? 'This call' : `These ${confirming.length} calls`} may change or destroy data (the server does not say the tool is
-            read-only or harmless). They will be called with exactly these arguments:
+            read-only or harmless). {confirming.length === 1 ? 'It' : 'They'} will be called with exactly these arguments:
           </p>
           <ul data-testid="confirm-calls">
             {confirming.map((call) => (
