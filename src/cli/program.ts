@@ -103,8 +103,9 @@ function buildProgram(io: CliIo, command: string[], setCode: (code: number) => v
     )
     .argument('<collection>', 'a collection name (.toolwright/collections/<name>.json) or a path to a collection file')
     .argument('[url]', 'http(s):// URL of a Streamable HTTP server, or @name')
-    .option('--collections-dir <dir>', "where named collections are (default: the project's .toolwright/collections)")
+    .option('--collections-dir <dir>', 'where named collections are (default: .toolwright/collections in this folder)')
     .option('--json', 'machine-readable JSON report')
+    .option('--yes', 'run calls that may change or destroy data without asking (required for them without a terminal)')
     .action(async (collection: string, url: string | undefined, options: RunCollectionCliOptions) =>
       setCode(await runCollectionCommand(collection, url, command, options, io, packageVersion())),
     );

@@ -1,9 +1,10 @@
-import { basename, resolve } from 'node:path';
+import { basename, relative, resolve } from 'node:path';
 import { runCollection, type CallReport, type CollectionReport } from '../collections/run.js';
 import { collectionNameProblem } from '../collections/names.js';
 import { findCollectionsDir, readCollection, readCollectionFile } from '../collections/store.js';
 import type { Collection } from '../collections/types.js';
 import { CollectionFileError } from '../collections/validate.js';
+import { confirmDestructiveCalls } from './run-collection-confirm.js';
 import { connectClient, resolveTarget, type ClientCommandOptions } from './connect.js';
 import { ExitCode, UsageError, type CliIo } from './errors.js';
 import { jsonForTerminal, sanitize } from './sanitize.js';
@@ -12,6 +13,8 @@ import { styleFor, type Style } from './style.js';
 export interface RunCollectionCliOptions extends ClientCommandOptions {
   collectionsDir?: string;
   json?: boolean;
+  /** Run calls that may destroy data without asking (needed when there is no terminal to ask). */
+  yes?: boolean;
 }
 
 /** How much of a call's first failure its line shows (the --json report has them all). */
@@ -31,7 +34,7 @@ export async function loadCollectionOperand(operand: string, collectionsDir: str
     const dir = collectionsDir !== undefined ? resolve(cwd, collectionsDir) : findCollectionsDir(cwd);
     return await readCollection(dir, operand).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT') throw error;
-      const where = collectionsDir ?? '.toolwright/collections';
+      const where = collectionsDir ?? relative(cwd, dir);
       throw new UsageError(`no collection "${operand}" in ${where} (looked for ${operand}.json; give a file path or --collections-dir <dir>)`);
     });
   } catch (error) {
@@ -43,13 +46,21 @@ export async function loadCollectionOperand(operand: string, collectionsDir: str
   }
 }
 
-function callLine(call: CallReport, labelWidth: number, style: Style): string {
+/** Columns: labels and tool names are padded to the longest of the collection (at most 40), so the times line up. */
+interface Widths {
+  label: number;
+  tool: number;
+}
+
+function callLine(call: CallReport, widths: Widths, style: Style): string {
   const mark = call.passed ? style.green('✓') : style.red('✗');
-  const label = sanitize(call.label).padEnd(labelWidth);
+  const label = sanitize(call.label).padEnd(widths.label);
   const first = call.failures[0];
   const failure = first === undefined ? '' : `  ${style.red(sanitize(first.length > MAX_FAILURE_CHARS ? `${first.slice(0, MAX_FAILURE_CHARS)}…` : first))}`;
   const more = call.failures.length > 1 ? style.dim(` (+${call.failures.length - 1} more)`) : '';
-  return `${mark} ${label}  ${style.cyan(sanitize(call.tool))}  ${style.dim(`${call.durationMs} ms`)}${failure}${more}\n`;
+  // Padded outside the colour codes, which take no columns.
+  const tool = sanitize(call.tool);
+  return `${mark} ${label}  ${style.cyan(tool)}${' '.repeat(Math.max(0, widths.tool - tool.length))}  ${style.dim(`${call.durationMs} ms`)}${failure}${more}\n`;
 }
 
 function summaryLine(report: CollectionReport, style: Style): string {
@@ -76,10 +87,15 @@ export async function runCollectionCommand(
   const collection = await loadCollectionOperand(operand, options.collectionsDir);
   const client = await connectClient(target, options, io, version);
   try {
+    if (!(await confirmDestructiveCalls(client, collection, options.yes, io))) {
+      io.stderr(`toolwright: ${sanitize(collection.name)} was not run\n`);
+      return ExitCode.usage;
+    }
     const style = styleFor(process.stdout);
-    const labelWidth = Math.min(40, Math.max(0, ...collection.calls.map((call) => sanitize(call.name || call.id).length)));
+    const widest = (texts: string[]) => Math.min(40, Math.max(0, ...texts.map((text) => sanitize(text).length)));
+    const widths = { label: widest(collection.calls.map((call) => call.name || call.id)), tool: widest(collection.calls.map((call) => call.tool)) };
     const report = await runCollection(client, collection, {
-      onResult: options.json ? undefined : (call) => io.stdout(callLine(call, labelWidth, style)),
+      onResult: options.json ? undefined : (call) => io.stdout(callLine(call, widths, style)),
     });
     io.stdout(options.json ? `${jsonForTerminal(report)}\n` : summaryLine(report, style));
     // A lost connection says nothing about the tools: exit 2, as when connecting fails.

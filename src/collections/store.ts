@@ -1,5 +1,5 @@
-// Collections as plain files: <project>/.toolwright/collections/<name>.json, 2-space JSON with a
-// trailing newline, checked against schema/toolwright.collection.schema.json on every read.
+// Collections as plain files: <folder>/.toolwright/collections/<name>.json (the folder the console
+// or run-collection is started in), 2-space JSON with a trailing newline, checked against schema/toolwright.collection.schema.json on every read.
 // Names are checked (names.ts) and links are refused, so a name from the console API cannot read
 // or write outside the folder: files are opened with O_NOFOLLOW (no lstat-then-open race), and
 // writes go to a new temp file (O_EXCL never follows a link) renamed over the target (rename
@@ -7,8 +7,8 @@
 // there needs someone who can already write the project folder.
 import { constants } from 'node:fs';
 import { lstat, mkdir, open, readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
-import { locateState } from '../config/state-dir.js';
+import { homedir } from 'node:os';
+import { basename, join, sep } from 'node:path';
 import { collectionNameProblem } from './names.js';
 import type { Collection, SavedCall } from './types.js';
 import { CollectionFileError, validateCollection } from './validate.js';
@@ -16,8 +16,20 @@ import { CollectionFileError, validateCollection } from './validate.js';
 /** A collection file larger than this is refused before it is read (it is a list of calls, not data). */
 export const MAX_COLLECTION_BYTES = 4 * 1024 * 1024;
 
+/**
+ * Where collections live: `.toolwright/collections/` of the folder the command is started in,
+ * always. The console writes there and `run-collection` reads there (both call this). Unlike a
+ * server's state (config/state-dir.ts), there is no per-user fallback: collections are meant to
+ * be committed with the project, and a fallback that depends on what the folder holds made the
+ * two commands disagree once the folder changed (a `git init`, a config written by `init`).
+ */
 export function findCollectionsDir(cwd: string): string {
-  return join(locateState(cwd).dir, 'collections');
+  return join(cwd, '.toolwright', 'collections');
+}
+
+/** The folder as a person reads it: its absolute path, with the home folder as `~`. */
+export function collectionsDirLabel(dir: string, home = homedir()): string {
+  return home && (dir === home || dir.startsWith(home + sep)) ? `~${dir.slice(home.length)}` : dir;
 }
 
 async function refuseSymlink(path: string): Promise<void> {

@@ -1,9 +1,11 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
 import { builtCli, startBuiltCli } from '../helpers/cli-process.js';
+import { TerminalSession, TMUX } from '../helpers/tmux.js';
 
 // `toolwright run-collection` as a user (or CI) runs it: the built CLI in a child process, against
 // the built `toolwright serve` (its default tools include `calculate`) over stdio.
@@ -47,7 +49,8 @@ describe('toolwright run-collection (built CLI, real server)', () => {
         ],
       },
     });
-    const { code, stdout } = await run(['smoke', ...server], cwd);
+    // no_such_tool is not listed, so nothing says it is harmless: --yes lets it run without a terminal.
+    const { code, stdout } = await run(['smoke', '--yes', ...server], cwd);
     expect(code).toBe(3);
     const lines = stdout.split('\n');
     expect(lines[0]).toMatch(/^✗ wrong +calculate +\d+ ms +\$\.structuredContent\.result: expected 5, got 4$/);
@@ -108,7 +111,7 @@ describe('toolwright run-collection (built CLI, real server)', () => {
   { name: 'ok', description: 'Fine.', inputSchema: { type: 'object', properties: {} }, handler: () => 'fine' },
 ];\n`,
     );
-    const { code, stdout, stderr } = await run(['die', '--', process.execPath, builtCli, 'serve', '--tools', './die.mjs'], cwd);
+    const { code, stdout, stderr } = await run(['die', '--yes', '--', process.execPath, builtCli, 'serve', '--tools', './die.mjs'], cwd);
     expect(code).toBe(2);
     expect(stdout).toMatch(/^✓ a +ok .*\n✗ b +die +\d+ ms +the server process exited with code 1\n✗ c +ok .*\ndie: 1 passed, 2 failed/);
     expect(stderr).toContain('toolwright: the connection was lost during the run (at call "b": the server process exited with code 1)');
@@ -116,9 +119,94 @@ describe('toolwright run-collection (built CLI, real server)', () => {
 
   it('strips terminal escapes from labels, tool names and failures', async () => {
     const cwd = project({ evil: { calls: [{ id: 'x', name: 'red\u001b[31m\u202elabel', tool: 'no\u001b]0;title\u0007_tool' }] } });
-    const { code, stdout } = await run(['evil', ...server], cwd);
+    const { code, stdout } = await run(['evil', '--yes', ...server], cwd);
     expect(code).toBe(3);
     expect(stdout).not.toMatch(/[\u001b\u0007\u202e]/);
     expect(stdout).toMatch(/^✗ redlabel +no_tool +\d+ ms/);
+  });
+});
+
+const collectionTools = fileURLToPath(new URL('../fixtures/cli/collection-tools.mjs', import.meta.url));
+const withTools = ['--', process.execPath, builtCli, 'serve', '--tools', collectionTools];
+const mixed = {
+  calls: [
+    { id: 'count', tool: 'count' },
+    { id: 'append', tool: 'append' },
+    { id: 'wipe-all', tool: 'wipe', arguments: { everything: true } },
+    { id: 'mystery', tool: 'mystery' },
+  ],
+};
+const calledIn = (cwd: string) => (existsSync(join(cwd, 'called.log')) ? readFileSync(join(cwd, 'called.log'), 'utf8').split('\n').filter(Boolean) : []);
+
+describe('toolwright run-collection and destructive calls (issue 30)', () => {
+  it('without a terminal, refuses a collection with destructive calls unless --yes, naming them and --yes, before any call', async () => {
+    const cwd = project({ mixed });
+    const refused = await run(['mixed', ...withTools], cwd);
+    expect(refused.code).toBe(1);
+    // wipe says destructiveHint: true; mystery says nothing, which the spec's defaults count as destructive.
+    expect(refused.stderr).toContain(
+      'mixed has 2 calls that may change or destroy data (wipe-all (wipe), mystery), and there is no terminal to confirm: run it with --yes',
+    );
+    expect(refused.stdout).toBe('');
+    expect(calledIn(cwd)).toEqual([]);
+
+    const allowed = await run(['mixed', '--yes', ...withTools], cwd);
+    expect(allowed.code).toBe(0);
+    expect(calledIn(cwd)).toEqual(['count', 'append', 'wipe', 'mystery']);
+  });
+
+  it('runs a collection of read-only and harmless calls without asking', async () => {
+    const cwd = project({ safe: { calls: [mixed.calls[0], mixed.calls[1]] } });
+    const { code } = await run(['safe', ...withTools], cwd);
+    expect(code).toBe(0);
+    expect(calledIn(cwd)).toEqual(['count', 'append']);
+  });
+
+  it('lines up the tool column whatever the tool names’ lengths', async () => {
+    const cwd = project({
+      mixed: {
+        calls: [
+          { id: 'a', tool: 'calculate', arguments: { expression: '1+1' } },
+          { id: 'b', tool: 'get_current_time', arguments: {} },
+        ],
+      },
+    });
+    const { code, stdout } = await run(['mixed', ...server], cwd);
+    expect(code).toBe(0);
+    const [first, second] = stdout.split('\n');
+    expect(first).toMatch(/^✓ a {2}calculate {9}\d+ ms$/);
+    expect(second).toMatch(/^✓ b {2}get_current_time {2}\d+ ms$/);
+    expect(first.search(/\d+ ms/)).toBe(second.search(/\d+ ms/));
+  });
+});
+
+describe.skipIf(!TMUX)('toolwright run-collection at a terminal (issue 30)', () => {
+  let term: TerminalSession | undefined;
+  afterEach(async () => {
+    await term?.kill();
+    term = undefined;
+  });
+
+  it('lists the destructive calls and asks; no runs nothing (exit 1), yes runs them', async () => {
+    const cwd = project({ mixed });
+    term = await TerminalSession.start([process.execPath, builtCli, 'run-collection', 'mixed', ...withTools], { cwd, env: { NO_COLOR: '1' } });
+    const screen = await term.waitFor('Run mixed? [y/N]');
+    expect(screen).toContain('toolwright: mixed has 2 calls that may change or destroy data');
+    expect(screen).toContain('  wipe-all (wipe) {"everything":true}');
+    expect(screen).toContain('  mystery {}');
+    await term.type('n');
+    await term.press('Enter');
+    await term.waitFor('[exited 1]');
+    expect(await term.screen()).toContain('toolwright: mixed was not run');
+    expect(calledIn(cwd)).toEqual([]);
+    await term.kill();
+
+    term = await TerminalSession.start([process.execPath, builtCli, 'run-collection', 'mixed', ...withTools], { cwd, env: { NO_COLOR: '1' } });
+    await term.waitFor('Run mixed? [y/N]');
+    await term.type('y');
+    await term.press('Enter');
+    await term.waitFor('[exited 0]');
+    expect(await term.screen()).toMatch(/mixed: 4 passed, 0 failed/);
+    expect(calledIn(cwd)).toEqual(['count', 'append', 'wipe', 'mystery']);
   });
 });

@@ -110,4 +110,30 @@ describe('the console collections API', () => {
     expect((await api('collections/save-call', { collection: 'linked', call: { tool: 'calculate' } })).status).toBe(400);
     expect(readFileSync(outside, 'utf8')).toBe(JSON.stringify({ calls: [{ id: 'a', tool: 'calculate' }] }));
   });
+
+  it('runs calls that may destroy data only once the page confirms them (issue 30), by the server’s tools/list', async () => {
+    const calls = [
+      { id: 'sum', tool: 'calculate', arguments: { expression: '1+1' } },
+      { id: 'drop', name: 'drop it', tool: 'delete_file', arguments: { path: 'nothing-here.txt' } },
+      { id: 'ghost', tool: 'no_such_tool' },
+    ];
+    mkdirSync(dir(), { recursive: true });
+    writeFileSync(join(dir(), 'risky.json'), JSON.stringify({ calls }));
+    // calculate is read-only; delete_file says destructiveHint: true; an unlisted tool says nothing, so it may destroy.
+    expect((await api('collections/destructive-calls', { name: 'risky' })).body).toEqual({
+      calls: [
+        { id: 'drop', label: 'drop it', tool: 'delete_file', arguments: { path: 'nothing-here.txt' } },
+        { id: 'ghost', label: 'ghost', tool: 'no_such_tool', arguments: {} },
+      ],
+    });
+    const refused = await api('collections/run', { name: 'risky' });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({ message: 'risky has 2 calls that may change or destroy data: confirm to run' });
+
+    writeFileSync(join(dir(), 'ghostly.json'), JSON.stringify({ calls: [calls[0], calls[2]] }));
+    expect((await api('collections/run', { name: 'ghostly' })).status).toBe(409);
+    const confirmed = await api('collections/run', { name: 'ghostly', confirmDestructive: true });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body).toMatchObject({ total: 2, failed: 1 });
+  });
 });

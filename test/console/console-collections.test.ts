@@ -1,6 +1,7 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBuiltCli } from '../helpers/cli-process.js';
@@ -102,4 +103,90 @@ describe.skipIf(!haveChromium)('toolwright console: collections', () => {
     expect((await again.exit).code).toBe(0);
     expect(errors).toEqual([]);
   });
+});
+
+/**
+ * Issue 30: the console started in a folder that is not a project saved its collections in the
+ * per-user state folder while the page said .toolwright/collections/, and run-collection did not
+ * find them; and Run called destructive tools without asking.
+ */
+const collectionTools = fileURLToPath(new URL('../fixtures/cli/collection-tools.mjs', import.meta.url));
+
+describe.skipIf(!haveChromium)('toolwright console: where collections live, and destructive runs (issue 30)', () => {
+  let browser: Browser;
+  let console_: ConsoleProcess;
+  let folder: string;
+  let state: string;
+  const env = () => ({ XDG_STATE_HOME: state, NO_COLOR: '1' });
+  const called = () => (existsSync(join(folder, 'called.log')) ? readFileSync(join(folder, 'called.log'), 'utf8').split('\n').filter(Boolean) : []);
+
+  beforeAll(async () => {
+    // No package.json, .git or config: the folder a new user tries the console in.
+    folder = realpathSync(mkdtempSync(join(tmpdir(), 'tw-console-loose-')));
+    state = mkdtempSync(join(tmpdir(), 'tw-console-state-'));
+    browser = await launchChromium();
+    console_ = await startConsoleProcess(['--', process.execPath, builtCli, 'serve', '--tools', collectionTools], { cwd: folder, env: env() });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await console_?.stop();
+  });
+
+  it('saves where the page says, and run-collection in the same folder finds it', async () => {
+    const { page, errors } = await openConsolePage(browser, console_);
+    await expect.poll(() => page.getByTestId('connection-status').textContent(), { timeout: 20_000 }).toMatch(/Connected/);
+    await page.getByRole('link', { name: 'Collections' }).click();
+    await expect.poll(() => page.getByTestId('collections-dir').textContent()).toBe(join(folder, '.toolwright', 'collections'));
+
+    await page.getByText('Add a call').click();
+    for (const [tool, label, args] of [
+      ['count', 'counts', '{}'],
+      ['wipe', 'wipes', '{"everything": true}'],
+    ]) {
+      await page.getByLabel('Tool').selectOption(tool);
+      await page.getByLabel('Arguments (JSON)').fill(args);
+      await page.getByRole('combobox', { name: 'Collection' }).fill('smoke');
+      await page.getByLabel('Label (optional)').fill(label);
+      await page.getByRole('button', { name: 'Save call' }).click();
+      await page
+        .getByRole('status')
+        .filter({ hasText: `Saved as "${label}" in smoke.` })
+        .waitFor();
+    }
+    expect(existsSync(join(folder, '.toolwright', 'collections', 'smoke.json'))).toBe(true);
+    expect(readdirSync(state)).toEqual([]);
+
+    const cli = startBuiltCli(['run-collection', 'smoke', '--yes', '--', process.execPath, builtCli, 'serve', '--tools', collectionTools], {
+      cwd: folder,
+      env: env(),
+    });
+    expect((await cli.exit).code).toBe(0);
+    expect(cli.stdout()).toMatch(/smoke: 2 passed, 0 failed/);
+    expect(called()).toEqual(['count', 'wipe']);
+    expect(errors).toEqual([]);
+  }, 60_000);
+
+  it('asks before a run with calls that may destroy data, listing them; Cancel runs nothing', async () => {
+    rmSync(join(folder, 'called.log'), { force: true });
+    const { page, errors } = await openConsolePage(browser, console_);
+    await page.getByRole('link', { name: 'Collections' }).click();
+    const smoke = page.locator('[data-collection="smoke"]');
+    await smoke.getByRole('button', { name: 'Run smoke' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Run smoke?' });
+    await dialog.waitFor({ timeout: 20_000 });
+    // wipe is not read-only and does not say it is harmless; count is read-only and not listed.
+    expect(await dialog.getByTestId('confirm-calls').locator('li').allTextContents()).toEqual(['wipes wipe {"everything":true}']);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await saveScreenshot(page, 'collections-confirm');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(await smoke.getByTestId('collection-summary').count()).toBe(0);
+    expect(called()).toEqual([]);
+
+    await smoke.getByRole('button', { name: 'Run smoke' }).click();
+    await page.getByRole('dialog', { name: 'Run smoke?' }).getByRole('button', { name: 'Confirm and run' }).click();
+    await expect.poll(() => smoke.getByTestId('collection-summary').textContent(), { timeout: 20_000 }).toMatch(/^2 passed, 0 failed/);
+    expect(called()).toEqual(['count', 'wipe']);
+    expect(errors).toEqual([]);
+  }, 60_000);
 });

@@ -97,6 +97,13 @@ describe.skipIf(!haveChromium)('the operator panels in a browser', () => {
     expect(await page.locator('[data-testid="calls-chart"] rect.bar.errors').count()).toBe(1);
     expect(await page.locator('[data-testid="latency-chart"] g.latency').count()).toBe(2);
     expect(await page.getByTestId('calls-chart').getAttribute('aria-label')).toMatch(/11 calls and 1 errors/);
+    // One clock for the chart and the table beside it (issue 30: the chart said 14:05, the table 2:05:33 PM).
+    // The last two ticks are the time axis' ends (the first ones are the count axis).
+    const ticks = (await page.locator('[data-testid="calls-chart"] text.tick').allTextContents()).slice(-2);
+    for (const tick of ticks) expect(tick).toMatch(/^\d\d:\d\d$/);
+    const rowTime = (await rows.first().locator('time').textContent()) ?? '';
+    expect(rowTime).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    expect(rowTime).not.toMatch(/AM|PM/);
     await saveScreenshot(page, 'audit');
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
 

@@ -1,15 +1,17 @@
+import { destructiveCalls } from '../../collections/destructive.js';
 import { collectionNameProblem } from '../../collections/names.js';
 import { runCollection } from '../../collections/run.js';
-import { deleteCall, deleteCollection, findCollectionsDir, listCollections, readCollection, saveCall } from '../../collections/store.js';
-import type { SavedCall } from '../../collections/types.js';
+import { collectionsDirLabel, deleteCall, deleteCollection, findCollectionsDir, listCollections, readCollection, saveCall } from '../../collections/store.js';
+import type { Collection, SavedCall } from '../../collections/types.js';
+import type { ToolClient } from '../../client/client.js';
 import { CollectionFileError } from '../../collections/validate.js';
 import type { ApiRoutes } from './api-routes.js';
 import { ApiError, optionalObject, optionalString, requiredString } from './http-io.js';
 
 /**
  * Saved calls and collections (issue 25) for the page: the same files as `toolwright
- * run-collection` (<project>/.toolwright/collections/, the project of the console's working
- * directory). Every name goes through names.ts and every call through the collection schema
+ * run-collection` (findCollectionsDir: .toolwright/collections/ of the console's working
+ * directory, shown on the page as it is). Every name goes through names.ts and every call through the collection schema
  * before anything is written; refusals are 400s that say what to fix, and file errors never
  * carry an absolute path.
  */
@@ -86,8 +88,22 @@ async function summaries() {
   );
 }
 
+/**
+ * The calls that may destroy, by the Tools screen's rule (protocol/tool-annotations.ts) applied
+ * to the server's own tools/list now, never to what the file says.
+ */
+async function destructiveOf(client: ToolClient, collection: Collection) {
+  return destructiveCalls(collection, await client.listTools()).map((call) => ({
+    id: call.id,
+    label: call.name || call.id,
+    tool: call.tool,
+    arguments: call.arguments ?? {},
+  }));
+}
+
 export const collectionRoutes: ApiRoutes = {
-  'GET collections': async () => ({ collections: await summaries() }),
+  // `dir` is the real folder (home as ~), so the page says where the files are.
+  'GET collections': async () => ({ dir: collectionsDirLabel(collectionsDir()), collections: await summaries() }),
 
   'POST collections/read': async ({ body }) => {
     const name = nameFrom(await body(), 'name');
@@ -121,10 +137,33 @@ export const collectionRoutes: ApiRoutes = {
     return { deleted: true };
   },
 
-  'POST collections/run': async ({ body, session, res }) => {
+  /** The calls of a collection that need a person's yes before a run (the page asks, listing them). */
+  'POST collections/destructive-calls': async ({ body, session }) => {
     const name = nameFrom(await body(), 'name');
     const collection = await readCollection(collectionsDir(), name).catch((err: unknown) => asApiError(err, name));
+    return { calls: await destructiveOf(session.requireClient(), collection) };
+  },
+
+  /**
+   * Runs a collection. Calls that may destroy run only with `confirmDestructive: true`, which
+   * the page sends after the person said yes to the list above; without it, a 409 lists them.
+   */
+  'POST collections/run': async ({ body, session, res }) => {
+    const given = await body();
+    const name = nameFrom(given, 'name');
+    const collection = await readCollection(collectionsDir(), name).catch((err: unknown) => asApiError(err, name));
     const client = session.requireClient();
+    if (given.confirmDestructive !== true) {
+      const destructive = await destructiveOf(client, collection);
+      if (destructive.length)
+        throw new ApiError(
+          409,
+          `${name} has ${destructive.length} call${destructive.length === 1 ? '' : 's'} that may change or destroy data: confirm to run`,
+          {
+            destructive,
+          },
+        );
+    }
     // The page going away (tab closed, reload) stops the run.
     const stop = new AbortController();
     res.once('close', () => {

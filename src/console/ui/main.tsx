@@ -5,7 +5,8 @@ import { GlobalQuestions } from './components/global-questions.js';
 import { refreshConnectionStatus, useConnection } from './connection.js';
 import { startServerEvents } from './events.js';
 import { useOperatorAvailability } from './panels/operator/availability.js';
-import { capabilityAllows, operatorAllows, PANELS } from './panels/registry.js';
+import { useListing } from './panels/listing.js';
+import { listingAllows, operatorAllows, PANELS } from './panels/registry.js';
 import { useRoute } from './route.js';
 import './styles.css';
 
@@ -13,6 +14,7 @@ function App() {
   const route = useRoute();
   const status = useConnection();
   const operator = useOperatorAvailability();
+  const listing = useListing(status);
   useEffect(() => {
     startServerEvents();
     void refreshConnectionStatus().catch(() => {});
@@ -25,9 +27,13 @@ function App() {
       </main>
     );
   }
-  const visible = PANELS.filter((p) => (!p.needsConnection || status.connected) && operatorAllows(p, operator) && capabilityAllows(p, status.capabilities));
+  // A screen over a declared but empty list leaves the navigation; a link to it still opens it.
+  const reachable = PANELS.filter(
+    (p) => (!p.needsConnection || status.connected) && operatorAllows(p, operator) && (!p.needsCapability || Boolean(status.capabilities?.[p.needsCapability])),
+  );
+  const visible = reachable.filter((p) => listingAllows(p, listing));
   const [screen = status.connected ? 'tools' : 'connect', ...rest] = route;
-  const panel = visible.find((p) => p.id === screen) ?? visible[0];
+  const panel = reachable.find((p) => p.id === screen) ?? visible[0];
   const Screen = panel.component;
   return (
     <div class="shell">

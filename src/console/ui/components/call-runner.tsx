@@ -60,7 +60,9 @@ export function CallRunner({ spec, onDone }: { spec: CallSpec; onDone?: (event: 
       abort.signal,
     )
       .catch((err: Error) => {
-        if (!abort.signal.aborted) setFailed(err.message);
+        if (abort.signal.aborted) return;
+        setFailed(err.message);
+        onDone?.({ type: 'error', error: { message: err.message } });
       })
       .finally(() => clearInterval(clock));
     return () => {
@@ -115,7 +117,12 @@ export function CallRunner({ spec, onDone }: { spec: CallSpec; onDone?: (event: 
           <p class="muted">Answered in {String(end.ms)} ms</p>
           <ResultView result={end.result as Record<string, unknown>} tool={spec.tool} />
           <AppView tool={spec.tool} args={spec.arguments} result={end.result as Record<string, unknown>} />
-          <SaveCall tool={spec.tool} args={spec.arguments} />
+          {/* Saved as observed: a call whose result is an error is saved expecting one. */}
+          <SaveCall
+            tool={spec.tool}
+            args={spec.arguments}
+            {...((end.result as { isError?: unknown })?.isError === true ? { expect: { isError: true } } : {})}
+          />
         </>
       ) : null}
     </div>

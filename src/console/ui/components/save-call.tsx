@@ -1,13 +1,25 @@
 import { useEffect, useId, useState } from 'preact/hooks';
 import { collectionNameProblem } from '../../../collections/names.js';
+import type { Expectation } from '../panels/collections-types.js';
 import { apiGet, apiPost } from '../api.js';
 import './save-call.css';
 
 /**
  * Saves a call (tool and arguments) into a collection under .toolwright/collections/, created
- * when new. Self-contained: mount it wherever a call is made, e.g. after a call's result.
+ * when new. Self-contained: mount it wherever a call is made, e.g. after a call's result, with
+ * what that result showed as `expect` (an error result is saved expecting an error).
  */
-export function SaveCall({ tool, args, onSaved }: { tool: string; args: Record<string, unknown>; onSaved?: (collection: string) => void }) {
+export function SaveCall({
+  tool,
+  args,
+  expect,
+  onSaved,
+}: {
+  tool: string;
+  args: Record<string, unknown>;
+  expect?: Expectation;
+  onSaved?: (collection: string) => void;
+}) {
   const id = useId();
   const [names, setNames] = useState<string[]>([]);
   const [collection, setCollection] = useState('');
@@ -35,7 +47,7 @@ export function SaveCall({ tool, args, onSaved }: { tool: string; args: Record<s
     try {
       const answer = await apiPost<{ collection: string; call: { id: string } }>('collections/save-call', {
         collection,
-        call: { tool, arguments: args, ...(label.trim() ? { name: label.trim() } : {}) },
+        call: { tool, arguments: args, ...(label.trim() ? { name: label.trim() } : {}), ...(expect ? { expect } : {}) },
       });
       setSaved(`Saved as "${answer.call.id}" in ${answer.collection}.`);
       if (!names.includes(collection)) setNames([...names, collection].sort());

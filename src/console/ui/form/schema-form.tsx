@@ -1,9 +1,22 @@
-import { useState } from 'preact/hooks';
+import { createContext } from 'preact';
+import { useContext, useEffect, useState } from 'preact/hooks';
 import { branchesOf, branchLabel, branchOfValue, childPath, choicesOf, initialValue, isSchema, typesOf, type Schema } from './schema.js';
 import './schema-form.css';
 
 /** Problems by the path the server's validator names them with (`arguments.a[0].x`). */
 export type Problems = Map<string, string[]>;
+
+/**
+ * What the fields tell the form around them: a field the person changed (its problems may show
+ * from then on), and a problem only the page can see (a number input holding text the browser
+ * cannot read as a finite number gives no value at all, so the server would only say "missing").
+ */
+export interface FormReports {
+  touched(path: string): void;
+  localProblem(path: string, problem: string | undefined): void;
+}
+
+export const FormReportsContext = createContext<FormReports>({ touched: () => {}, localProblem: () => {} });
 
 interface FieldProps {
   schema: Schema;
@@ -39,10 +52,24 @@ const STRING_INPUT: Record<string, 'email' | 'url' | 'date' | 'time' | 'datetime
  * and nullable types, and a JSON box for whatever else. Labels, descriptions and problems are
  * text (a schema is the server's, so hostile).
  */
-export function Field(props: FieldProps) {
-  const { schema, path, label, required, problems } = props;
+export function Field(given: FieldProps) {
+  const { schema, path, label, required, problems } = given;
+  const reports = useContext(FormReportsContext);
+  const props: FieldProps = {
+    ...given,
+    onChange: (value) => {
+      reports.touched(path);
+      given.onChange(value);
+    },
+  };
   const [id] = useState(() => fieldId(path));
-  const mine = problems.get(path) ?? [];
+  const [local, setLocal] = useState<string | undefined>();
+  // A number input's text as typed: "1e9" stays "1e9" (not "1000000000") while its value is that number.
+  const [typed, setTyped] = useState<string | undefined>();
+  useEffect(() => reports.localProblem(path, local), [local]);
+  useEffect(() => () => reports.localProblem(path, undefined), []);
+  // The page's own finding replaces the server's: for "1e999" the server only sees a missing value.
+  const mine = local ? [local] : (problems.get(path) ?? []);
   const described = [schema.description ? `${id}-help` : '', mine.length ? `${id}-problems` : ''].filter(Boolean).join(' ') || undefined;
   const title = typeof schema.title === 'string' ? schema.title : label;
   const head = (
@@ -149,10 +176,21 @@ export function Field(props: FieldProps) {
           step={type === 'integer' ? 1 : 'any'}
           min={numberOr(schema.minimum)}
           max={numberOr(schema.maximum)}
-          value={typeof props.value === 'number' ? String(props.value) : ''}
+          value={
+            typed !== undefined && (typed === '' ? props.value === undefined : Number(typed) === props.value)
+              ? typed
+              : typeof props.value === 'number'
+                ? String(props.value)
+                : ''
+          }
           onInput={(e) => {
-            const text = (e.target as HTMLInputElement).value;
-            props.onChange(text === '' ? undefined : Number(text));
+            const input = e.target as HTMLInputElement;
+            const text = input.value;
+            setTyped(text);
+            // The browser gives '' for text it cannot read as a finite number (1e999, a lone "-"): say so, send nothing.
+            const number = text === '' ? undefined : Number(text);
+            setLocal(input.validity.badInput || (number !== undefined && !Number.isFinite(number)) ? 'not a finite number' : undefined);
+            props.onChange(number !== undefined && Number.isFinite(number) ? number : undefined);
           }}
         />
         {bounds(schema)}

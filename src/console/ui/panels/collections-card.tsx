@@ -1,23 +1,42 @@
 import { useState } from 'preact/hooks';
 import { apiPost } from '../api.js';
+import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { describeExpectation, ExpectationEditor } from './collections-expectation.js';
 import type { CallReport, CollectionReport, Expectation, SavedCall, SavedCollection } from './collections-types.js';
 import { ErrorAlert } from '../components/error-alert.js';
 
-/** One collection: its calls, Run, and after a run each call's ✓/✗ with its first failures. */
+/** A call the console will not run without a person's yes (collections/destructive-calls lists them). */
+interface DestructiveCall {
+  id: string;
+  label: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+}
+
+/**
+ * One collection: its calls, Run (asking first when the server's tools/list says a call may
+ * destroy, as the Tools screen does), and after a run each call's ✓/✗ with its first failures.
+ */
 export function CollectionCard({ collection, onChanged }: { collection: SavedCollection; onChanged: () => void }) {
   const [report, setReport] = useState<CollectionReport | undefined>();
   const [running, setRunning] = useState(false);
   const [error, setError] = useState<string | undefined>();
   const [editing, setEditing] = useState<string | undefined>();
+  const [confirming, setConfirming] = useState<DestructiveCall[] | undefined>();
   const headingId = `collection-${collection.name}`;
 
-  const run = async () => {
+  const run = async (confirmed = false) => {
+    setConfirming(undefined);
     setRunning(true);
     setError(undefined);
     setReport(undefined);
     try {
-      setReport(await apiPost<CollectionReport>('collections/run', { name: collection.name }));
+      if (!confirmed) {
+        const { calls } = await apiPost<{ calls: DestructiveCall[] }>('collections/destructive-calls', { name: collection.name });
+        if (calls.length) return setConfirming(calls);
+      }
+      // Confirmed, or nothing to confirm: the server still checks, and refuses a run with calls that need a yes.
+      setReport(await apiPost<CollectionReport>('collections/run', { name: collection.name, confirmDestructive: confirmed }));
     } catch (err) {
       setError((err as Error).message);
     } finally {
@@ -67,6 +86,26 @@ export function CollectionCard({ collection, onChanged }: { collection: SavedCol
         <p role="status" class={`collection-summary ${report.passed ? 'passed' : 'failed'}`} data-testid="collection-summary">
           {report.calls.length - report.failed} passed, {report.failed} failed ({report.total} calls, {report.durationMs} ms)
         </p>
+      ) : null}
+      {confirming ? (
+        <ConfirmDialog
+          title={`Run ${collection.name}?`}
+          confirmLabel="Confirm and run"
+          onConfirm={() => void run(true)}
+          onCancel={() => setConfirming(undefined)}
+        >
+          <p>
+            {confirming.length === 1 ? 'This call' : `These ${confirming.length} calls`} may change or destroy data (the server does not say the tool is
+            read-only or harmless). {confirming.length === 1 ? 'It' : 'They'} will be called with exactly these arguments:
+          </p>
+          <ul data-testid="confirm-calls">
+            {confirming.map((call) => (
+              <li key={call.id}>
+                <strong>{call.label}</strong> <code>{call.tool}</code> <code>{JSON.stringify(call.arguments)}</code>
+              </li>
+            ))}
+          </ul>
+        </ConfirmDialog>
       ) : null}
       <ul class="collection-calls">
         {collection.calls.map((call) => {

@@ -14,9 +14,17 @@ export function describeExpectation(expect: Expectation | undefined): string {
   return parts.join('; ');
 }
 
+type Outcome = 'not-error' | 'error' | 'either';
+
+function outcomeOf(expect: Expectation | undefined): Outcome {
+  if (expect === undefined || expect.notError === true || expect.isError === false) return 'not-error';
+  return expect.isError === true ? 'error' : 'either';
+}
+
 /**
- * Edits a call's expectation: "not an error", a JSON subset of the structured content, a text
- * the result contains. Keys it does not show (isError, content) are kept as they are.
+ * Edits a call's expectation: whether the result is an error (not one, one, or either), a JSON
+ * subset of the structured content, a text the result contains. A `content` subset written in
+ * the file is kept as it is.
  */
 export function ExpectationEditor({
   expect,
@@ -30,7 +38,7 @@ export function ExpectationEditor({
   onCancel: () => void;
 }) {
   const id = useId();
-  const [notError, setNotError] = useState(expect === undefined || expect.notError === true);
+  const [outcome, setOutcome] = useState<Outcome>(outcomeOf(expect));
   const [subset, setSubset] = useState(expect?.structuredContent === undefined ? '' : JSON.stringify(expect.structuredContent, null, 2));
   const [text, setText] = useState(expect?.text ?? '');
   const [problem, setProblem] = useState<string | undefined>();
@@ -38,9 +46,11 @@ export function ExpectationEditor({
     event.preventDefault();
     const next: Expectation = { ...expect };
     delete next.notError;
+    delete next.isError;
     delete next.structuredContent;
     delete next.text;
-    if (notError) next.notError = true;
+    if (outcome === 'not-error') next.notError = true;
+    if (outcome === 'error') next.isError = true;
     if (subset.trim()) {
       try {
         next.structuredContent = JSON.parse(subset);
@@ -58,9 +68,20 @@ export function ExpectationEditor({
   };
   return (
     <form class="expectation-editor" onSubmit={submit} aria-label={`Expectation of ${label}`}>
-      <label class="check">
-        <input type="checkbox" checked={notError} onChange={(e) => setNotError((e.target as HTMLInputElement).checked)} /> Not an error
-      </label>
+      <fieldset class="expect-outcome">
+        <legend>The result is</legend>
+        {(
+          [
+            ['not-error', 'Not an error'],
+            ['error', 'An error (isError)'],
+            ['either', 'Either (not checked)'],
+          ] as const
+        ).map(([value, text]) => (
+          <label class="check" key={value}>
+            <input type="radio" name={`${id}-outcome`} value={value} checked={outcome === value} onChange={() => setOutcome(value)} /> {text}
+          </label>
+        ))}
+      </fieldset>
       <label class="field" for={`${id}-subset`}>
         Structured content contains (a JSON subset; empty for none)
       </label>

@@ -59,15 +59,17 @@ function NewCall({ onSaved }: { onSaved: () => void }) {
   );
 }
 
-/** Saved calls and collections: .toolwright/collections/ of the console's project. */
+/** Saved calls and collections: .toolwright/collections/ of the console's folder, its real path shown. */
 export function CollectionsPanel() {
   const status = useConnection();
   const [collections, setCollections] = useState<SavedCollection[] | undefined>();
+  const [dir, setDir] = useState<string | undefined>();
   const [error, setError] = useState<string | undefined>();
   const load = () =>
-    apiGet<{ collections: SavedCollection[] }>('collections').then(
+    apiGet<{ dir: string; collections: SavedCollection[] }>('collections').then(
       (answer) => {
         setCollections(answer.collections);
+        setDir(answer.dir);
         setError(undefined);
       },
       (err: Error) => setError(err.message),
@@ -77,7 +79,8 @@ export function CollectionsPanel() {
     <section aria-labelledby="collections-title" class="panel collections">
       <h1 id="collections-title">Collections</h1>
       <p class="collections-intro">
-        Saved calls in <code>.toolwright/collections/</code>; <code>toolwright run-collection &lt;name&gt;</code> runs them from a terminal or CI.
+        Saved calls in <code data-testid="collections-dir">{dir ?? '.toolwright/collections'}</code>; <code>toolwright run-collection &lt;name&gt;</code> in the
+        same folder runs them from a terminal or CI.
         {status.connected ? null : ' Connect to a server to run them.'}
       </p>
       {status.connected ? <NewCall onSaved={() => void load()} /> : null}

@@ -1,4 +1,5 @@
 import type { ComponentType } from 'preact';
+import type { Listing } from './listing.js';
 import { CollectionsPanel } from './collections.js';
 import { ConnectPanel } from './connect.js';
 import { AuditPanel } from './operator/audit.js';
@@ -15,8 +16,8 @@ export interface Panel {
   label: string;
   /** Shown only while connected to a server. */
   needsConnection?: boolean;
-  /** Shown only when the server declares this capability (`resources`, `prompts`). */
-  needsCapability?: string;
+  /** Shown only when the server declares this capability and lists something in it (see listing.ts). */
+  needsCapability?: keyof Listing;
   /** Shown only beside a server that has this operator data (`serve --console`; never standalone). */
   needsOperator?: 'audit' | 'tasks' | 'limits';
   component: ComponentType<{ route: string[] }>;
@@ -39,7 +40,7 @@ export function operatorAllows(panel: Panel, operator: OperatorAvailability): bo
   return !panel.needsOperator || Boolean(operator[panel.needsOperator]);
 }
 
-/** Whether the connected server declares what the panel shows. */
-export function capabilityAllows(panel: Panel, capabilities: Record<string, unknown> | undefined): boolean {
-  return !panel.needsCapability || Boolean(capabilities?.[panel.needsCapability]);
+/** Whether the connected server declares what the panel shows, and lists some of it. */
+export function listingAllows(panel: Panel, listing: Listing): boolean {
+  return !panel.needsCapability || listing[panel.needsCapability] === true;
 }

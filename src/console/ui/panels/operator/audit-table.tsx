@@ -1,3 +1,4 @@
+import { dateTime } from '../../time.js';
 /** One audit record as `GET audit/records` returns it (arguments: the sink's redacted JSON text). */
 export interface AuditRow {
   id: number;
@@ -52,7 +53,7 @@ export function AuditTable({ rows }: { rows: AuditRow[] }) {
         {rows.map((row) => (
           <tr key={row.id} data-testid="audit-row" class={failed(row) ? 'failed' : undefined}>
             <td>
-              <time dateTime={row.time}>{new Date(row.time).toLocaleString()}</time>
+              <time dateTime={row.time}>{dateTime(row.time)}</time>
             </td>
             <td>
               <code>{row.tool}</code>

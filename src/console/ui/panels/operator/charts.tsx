@@ -1,4 +1,5 @@
 import type { AuditBucket, ToolLatency } from '../../../operator/types.js';
+import { clockTime } from '../../time.js';
 import { formatMs } from './audit-table.js';
 import './charts.css';
 
@@ -11,11 +12,6 @@ import './charts.css';
 const WIDTH = 640;
 const HEIGHT = 160;
 const PAD = { left: 36, right: 8, top: 8, bottom: 20 };
-
-function shortTime(iso: string): string {
-  const d = new Date(iso);
-  return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
-}
 
 /** Calls (and, inside each bar, errors) per time bucket. */
 export function CallsChart({ buckets, end }: { buckets: AuditBucket[] /** When the span ends (the right edge). */; end: string }) {
@@ -30,7 +26,7 @@ export function CallsChart({ buckets, end }: { buckets: AuditBucket[] /** When t
   const label =
     buckets.length === 0
       ? 'Calls over time: no data'
-      : `Calls over time: ${calls} calls and ${errors} errors in ${buckets.length} intervals from ${shortTime(buckets[0].start)} to ${shortTime(end)}; busiest interval ${top} calls`;
+      : `Calls over time: ${calls} calls and ${errors} errors in ${buckets.length} intervals from ${clockTime(buckets[0].start)} to ${clockTime(end)}; busiest interval ${top} calls`;
   return (
     <figure class="op-chart">
       <figcaption>Calls and errors over time</figcaption>
@@ -47,7 +43,7 @@ export function CallsChart({ buckets, end }: { buckets: AuditBucket[] /** When t
           return (
             <g key={b.start} class="bucket">
               <rect class="bar calls" x={x} y={y(b.calls)} width={barW} height={PAD.top + plotH - y(b.calls)}>
-                <title>{`${shortTime(b.start)}: ${b.calls} calls, ${b.errors} errors`}</title>
+                <title>{`${clockTime(b.start)}: ${b.calls} calls, ${b.errors} errors`}</title>
               </rect>
               {b.errors > 0 ? <rect class="bar errors" x={x} y={y(b.errors)} width={barW} height={PAD.top + plotH - y(b.errors)} /> : null}
             </g>
@@ -56,10 +52,10 @@ export function CallsChart({ buckets, end }: { buckets: AuditBucket[] /** When t
         {buckets.length > 0 ? (
           <>
             <text x={PAD.left} y={HEIGHT - 4} class="tick">
-              {shortTime(buckets[0].start)}
+              {clockTime(buckets[0].start)}
             </text>
             <text x={WIDTH - PAD.right} y={HEIGHT - 4} class="tick" text-anchor="end">
-              {shortTime(end)}
+              {clockTime(end)}
             </text>
           </>
         ) : null}

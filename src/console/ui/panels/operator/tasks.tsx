@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { RunningTask } from '../../../operator/types.js';
 import { apiGet } from '../../api.js';
+import { dateTime } from '../../time.js';
 import './operator.css';
 import { ErrorAlert } from '../../components/error-alert.js';
 
@@ -54,10 +55,10 @@ export function TasksPanel() {
                 <td>{task.status.replace(/_/g, ' ')}</td>
                 <td>{task.owner === '' ? <span class="op-muted">anonymous</span> : task.owner}</td>
                 <td>
-                  <time dateTime={task.createdAt}>{new Date(task.createdAt).toLocaleString()}</time>
+                  <time dateTime={task.createdAt}>{dateTime(task.createdAt)}</time>
                 </td>
                 <td>
-                  <time dateTime={task.lastUpdatedAt}>{new Date(task.lastUpdatedAt).toLocaleString()}</time>
+                  <time dateTime={task.lastUpdatedAt}>{dateTime(task.lastUpdatedAt)}</time>
                 </td>
               </tr>
             ))}

@@ -1,3 +1,5 @@
+import { isDestructiveTool } from '../../../../protocol/tool-annotations.js';
+
 /** What the annotations say, with the spec's defaults where the server said nothing (they are hints, not guarantees). */
 export function annotationFacts(annotations: Record<string, unknown> | undefined): {
   readOnly: boolean;
@@ -11,8 +13,8 @@ export function annotationFacts(annotations: Record<string, unknown> | undefined
   const readOnly = a.readOnlyHint === true;
   return {
     readOnly,
-    // Defaults (schema.ts ToolAnnotations): destructive true and open-world true unless read-only says otherwise.
-    destructive: readOnly ? false : a.destructiveHint !== false,
+    // The spec's defaults (protocol/tool-annotations.ts), the rule the Collections screen and run-collection ask by too.
+    destructive: isDestructiveTool(a),
     idempotent: a.idempotentHint === true,
     openWorld: a.openWorldHint !== false, // default true
     given,

@@ -3,7 +3,7 @@ import { apiPost } from '../../api.js';
 import { CallRunner, type CallSpec } from '../../components/call-runner.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { useConnection } from '../../connection.js';
-import { ObjectFields, type Problems } from '../../form/schema-form.js';
+import { FormReportsContext, ObjectFields, type FormReports, type Problems } from '../../form/schema-form.js';
 import { initialValue, isSchema } from '../../form/schema.js';
 import { AnnotationBadges, annotationFacts } from './badges.js';
 import { iconOf, type ListedTool } from './types.js';
@@ -15,6 +15,8 @@ const remembered = (tool: string) => `toolwright-args:${tool}`;
  * One tool: its description and annotations, a form generated from its input schema (or its
  * arguments as raw JSON), checked as the server would check them while typing, a confirmation
  * of the final arguments for tools that are not read-only and may destroy, and the call.
+ * Problems show beside a field once it is changed, and all of them once Call is pressed: an
+ * untouched form is not a list of mistakes.
  */
 export function ToolDetail({ tool }: { tool: ListedTool }) {
   const status = useConnection();
@@ -28,7 +30,12 @@ export function ToolDetail({ tool }: { tool: ListedTool }) {
   const [asTask, setAsTask] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [call, setCall] = useState<{ spec: CallSpec; key: number } | undefined>();
+  const [running, setRunning] = useState(false);
+  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
+  const [submitted, setSubmitted] = useState(false);
+  const [local, setLocal] = useState<ReadonlyMap<string, string>>(new Map());
   const checks = useRef(0);
+  const top = useRef<HTMLElement>(null);
   const facts = annotationFacts(tool.annotations);
   const canTask = Boolean((status.capabilities?.extensions as Record<string, unknown> | undefined)?.[TASKS_EXTENSION]);
 
@@ -36,7 +43,31 @@ export function ToolDetail({ tool }: { tool: ListedTool }) {
     setArgs(start);
     setRaw(undefined);
     setCall(undefined);
+    setRunning(false);
+    setTouched(new Set());
+    setSubmitted(false);
   }, [tool]);
+
+  // Chosen low in a long list, the form would be above the window: bring it into view.
+  useEffect(() => {
+    const box = top.current?.getBoundingClientRect();
+    if (box && (box.top < 0 || box.top > window.innerHeight - 80)) top.current?.scrollIntoView({ block: 'start' });
+  }, [tool.name]);
+
+  const reports = useMemo<FormReports>(
+    () => ({
+      touched: (path) => setTouched((all) => (all.has(path) ? all : new Set(all).add(path))),
+      localProblem: (path, problem) =>
+        setLocal((all) => {
+          if (all.get(path) === problem) return all;
+          const next = new Map(all);
+          if (problem === undefined) next.delete(path);
+          else next.set(path, problem);
+          return next;
+        }),
+    }),
+    [],
+  );
 
   // The server's own checks, a moment after typing stops.
   useEffect(() => {
@@ -68,20 +99,27 @@ export function ToolDetail({ tool }: { tool: ListedTool }) {
 
   const run = () => {
     setConfirming(false);
+    setRunning(true);
     setCall({ spec: { tool: tool.name, arguments: args, task: asTask, ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}) }, key: Date.now() });
   };
 
   const submit = (event: Event) => {
     event.preventDefault();
-    if (!valid || raw !== undefined) return;
+    setSubmitted(true);
+    if (!valid || local.size > 0 || raw !== undefined || running) return;
     if (facts.destructive) setConfirming(true);
     else run();
   };
 
   const icon = iconOf(tool);
-  const problemCount = general.length + [...problems.values()].reduce((n, list) => n + list.length, 0);
+  // Before Call is pressed, only the problems of fields the person changed (and what is under them).
+  const shown = (path: string) => submitted || [...touched].some((t) => path === t || path.startsWith(`${t}.`) || path.startsWith(`${t}[`));
+  const shownProblems: Problems = new Map([...problems].filter(([path]) => shown(path) && !local.has(path)));
+  const shownGeneral = submitted || touched.size > 0 ? general : [];
+  const problemCount = shownGeneral.length + local.size + [...shownProblems.values()].reduce((n, list) => n + list.length, 0);
+  const ready = valid && local.size === 0;
   return (
-    <article class="tool-detail" aria-labelledby="tool-title">
+    <article class="tool-detail" aria-labelledby="tool-title" ref={top}>
       <h2 id="tool-title">
         {icon ? <img src={icon} alt="" class="tool-icon" width={24} height={24} /> : null}
         {tool.title ?? tool.name} {tool.title ? <code>{tool.name}</code> : null}
@@ -103,7 +141,9 @@ export function ToolDetail({ tool }: { tool: ListedTool }) {
         </div>
         {raw === undefined ? (
           isSchema(tool.inputSchema) && isSchema(tool.inputSchema.properties) && Object.keys(tool.inputSchema.properties).length ? (
-            <ObjectFields schema={tool.inputSchema} value={args} path="arguments" problems={problems} onChange={change} />
+            <FormReportsContext.Provider value={reports}>
+              <ObjectFields schema={tool.inputSchema} value={args} path="arguments" problems={shownProblems} onChange={change} />
+            </FormReportsContext.Provider>
           ) : (
             <p class="muted">This tool takes no arguments.</p>
           )
@@ -136,11 +176,13 @@ export function ToolDetail({ tool }: { tool: ListedTool }) {
             ) : null}
           </label>
         )}
-        {general.length || (raw !== undefined && problemCount) ? (
+        {shownGeneral.length || (raw !== undefined && problemCount) ? (
           <ul class="field-problems" data-testid="form-problems">
-            {(raw !== undefined ? [...general, ...[...problems].flatMap(([path, list]) => list.map((m) => `${path}: ${m}`))] : general).map((p) => (
-              <li key={p}>{p}</li>
-            ))}
+            {(raw !== undefined ? [...shownGeneral, ...[...shownProblems].flatMap(([path, list]) => list.map((m) => `${path}: ${m}`))] : shownGeneral).map(
+              (p) => (
+                <li key={p}>{p}</li>
+              ),
+            )}
           </ul>
         ) : null}
         {canTask ? (
@@ -149,17 +191,22 @@ export function ToolDetail({ tool }: { tool: ListedTool }) {
           </label>
         ) : null}
         <div class="call-buttons">
-          <button type="submit" disabled={!valid || raw !== undefined}>
+          {/* Enabled on an untouched form: pressing it shows what is missing. */}
+          <button type="submit" disabled={raw !== undefined || running || (!ready && problemCount > 0)}>
             Call {tool.name}
           </button>
           <span aria-live="polite" class="muted" data-testid="form-state">
             {raw !== undefined
               ? 'Go back to the form to call'
-              : valid
-                ? 'Ready'
-                : problemCount
-                  ? `${problemCount} problem${problemCount === 1 ? '' : 's'} to fix`
-                  : 'Checking…'}
+              : running
+                ? `Calling ${tool.name}…`
+                : ready
+                  ? 'Ready'
+                  : problemCount
+                    ? `${problemCount} problem${problemCount === 1 ? '' : 's'} to fix`
+                    : problems.size || general.length
+                      ? 'Fields marked * are required'
+                      : 'Checking…'}
           </span>
         </div>
       </form>
@@ -169,7 +216,7 @@ export function ToolDetail({ tool }: { tool: ListedTool }) {
           <pre data-testid="confirm-arguments">{JSON.stringify(args, null, 2)}</pre>
         </ConfirmDialog>
       ) : null}
-      {call ? <CallRunner key={call.key} spec={call.spec} /> : null}
+      {call ? <CallRunner key={call.key} spec={call.spec} onDone={() => setRunning(false)} /> : null}
     </article>
   );
 }
