@@ -1,5 +1,6 @@
 import type { CallToolResult, ContentBlock, ListedTool } from '../client/types.js';
 import { isPlainObject } from '../protocol/content.js';
+import { isDestructiveTool } from '../protocol/tool-annotations.js';
 import { sanitize } from './sanitize.js';
 import { PLAIN, type Style } from './style.js';
 import { structuredAddsToText } from './structured-redundancy.js';
@@ -77,20 +78,11 @@ function listOf(item: string): string {
   return item.includes('|') ? `(${item})[]` : `${item}[]`;
 }
 
-/**
- * Whether a client should treat the tool as destructive, by the spec's
- * defaults (schema ToolAnnotations): readOnlyHint defaults to false and
- * destructiveHint to true, so a tool that says nothing may destroy.
- */
-export function isDestructive(annotations: Record<string, unknown> | undefined): boolean {
-  return annotations?.readOnlyHint !== true && annotations?.destructiveHint !== false;
-}
-
 /** What the annotations mean with the spec's defaults applied; openWorld only when the server said so. */
 function effectiveHints(annotations: Record<string, unknown> | undefined): string[] {
   const hints: string[] = [];
   if (annotations?.readOnlyHint === true) hints.push('read-only');
-  else hints.push(isDestructive(annotations) ? 'destructive' : 'additive');
+  else hints.push(isDestructiveTool(annotations) ? 'destructive' : 'additive');
   if (annotations?.readOnlyHint !== true && annotations?.idempotentHint === true) hints.push('idempotent');
   if (annotations?.openWorldHint === true) hints.push('open-world');
   return hints;

@@ -1,6 +1,7 @@
 import type { ListedTool } from '../../client/types.js';
 import { isPlainObject } from '../../protocol/content.js';
-import { isDestructive, oneLine, titleOf, typeLabel } from '../format.js';
+import { oneLine, titleOf, typeLabel } from '../format.js';
+import { isDestructiveTool } from '../../protocol/tool-annotations.js';
 import { sanitize } from '../sanitize.js';
 import type { Style } from '../style.js';
 import { wrap } from '../wrap.js';
@@ -35,7 +36,7 @@ export function describeTool(tool: ListedTool, style: Style): string {
 function hintLine(annotations: Record<string, unknown> | undefined, style: Style): string {
   if (annotations?.readOnlyHint === true) return 'read-only (does not change anything)';
   const parts = [
-    isDestructive(annotations) ? style.yellow('destructive: you confirm each call before it is sent') : 'additive (changes things, destroys nothing)',
+    isDestructiveTool(annotations) ? style.yellow('destructive: you confirm each call before it is sent') : 'additive (changes things, destroys nothing)',
   ];
   if (annotations?.idempotentHint === true) parts.push('idempotent');
   if (annotations?.openWorldHint === true) parts.push('reaches the outside world');

@@ -4,7 +4,8 @@ import type { CallToolResult, ListedTool } from '../../client/types.js';
 import { isPlainObject } from '../../protocol/content.js';
 import { buildArguments } from '../args.js';
 import { describeRpcError, scrubPaths, UsageError } from '../errors.js';
-import { formatToolList, isDestructive } from '../format.js';
+import { formatToolList } from '../format.js';
+import { isDestructiveTool } from '../../protocol/tool-annotations.js';
 import { ProgressBar } from '../progress-bar.js';
 import { sanitize } from '../sanitize.js';
 import type { Style } from '../style.js';
@@ -230,7 +231,7 @@ export class InteractiveSession {
 
   /** tools.mdx "Security Considerations": a destructive call is shown and confirmed before it is sent. */
   private async confirm(tool: ListedTool, args: Record<string, unknown>): Promise<boolean> {
-    if (!isDestructive(tool.annotations)) return true;
+    if (!isDestructiveTool(tool.annotations)) return true;
     const why =
       tool.annotations?.destructiveHint === true ? 'says it is destructive' : 'does not say it is read-only or harmless, so it may change or delete things';
     this.prompter.print(
