@@ -34,6 +34,7 @@ import type { AuthInfo } from '../policy/auth/principal.js';
 import type { LegacySession } from './legacy-session.js';
 import type { Exchange, Reply } from './exchange.js';
 import type { DispatcherOptions, PrimitiveContext } from './primitive-context.js';
+import { recordedId, recordedValue } from '../jsonrpc/recorded.js';
 
 export type { DispatcherOptions, PrimitiveContext };
 
@@ -176,7 +177,7 @@ export class Dispatcher {
         if (typeof id === 'string' || typeof id === 'number') {
           const controller = peer.inflight.get(id);
           if (controller) {
-            this.logger.debug({ requestId: id, reason: notification.params?.reason }, 'request cancelled by client');
+            this.logger.debug({ requestId: recordedId(id), reason: recordedValue(notification.params?.reason) }, 'request cancelled by client');
             controller.abort(new Error('cancelled by the client'));
           }
         }

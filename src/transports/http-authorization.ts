@@ -9,6 +9,7 @@ import { AuthUnavailableError, InvalidTokenError } from '../policy/auth/token-er
 import { tokenDigest, TokenVerifier } from '../policy/auth/token-verifier.js';
 import type { Logger } from '../server/logger.js';
 import type { HttpResponse } from './http-response.js';
+import { recordedText } from '../jsonrpc/recorded.js';
 
 /** A custom hook: a principal id, a richer AuthInfo, or undefined for "answer 401". */
 export type AuthenticateHook = (req: IncomingMessage) => AuthenticateResult | Promise<AuthenticateResult>;
@@ -154,7 +155,7 @@ export class HttpAuthorization {
         return this.refuse(res, 401, `Unauthorized: ${err.description}`, { error: 'invalid_token', description: err.description });
       }
       const cause = err instanceof AuthUnavailableError ? (err.cause ?? err) : err;
-      this.logger.warn({ err: cause, reason: (err as Error).message }, 'could not verify an access token');
+      this.logger.warn({ err: cause, reason: recordedText((err as Error).message, 1024) }, 'could not verify an access token');
       res.setHeader('retry-after', '5');
       return this.refuse(res, 503, 'Service Unavailable: the access token cannot be verified right now; retry later', undefined);
     }

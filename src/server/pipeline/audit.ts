@@ -1,14 +1,12 @@
 import { auditArgumentsJson } from '../../audit/arguments.js';
 import type { AuditRecord, AuditSink } from '../../audit/record.js';
 import { RpcError } from '../../jsonrpc/errors.js';
+import { recordedId, recordedText } from '../../jsonrpc/recorded.js';
 import { isAnonymous } from '../../policy/auth/caller.js';
 import { callerOf, type Exchange } from '../exchange.js';
 import type { Logger } from '../logger.js';
 import { AuditGuard } from './audit-guard.js';
 import type { CallOutcome, Stage, ToolCall } from './call.js';
-
-/** Client-chosen strings are capped so one hostile request cannot bloat the trail. */
-const MAX_NAME_CHARS = 256;
 
 /**
  * The outermost stage: every call, however it ends (allowed, refused, failed,
@@ -79,15 +77,20 @@ export interface AuditedRequest {
   errorCode: number | null;
 }
 
-/** The record of one finished request: client-chosen strings capped, arguments redacted and capped. */
+/**
+ * The record of one finished request: every client-chosen string (the name or URI, the request id,
+ * clientInfo's name, the caller's fields) bounded by recordedText, so one hostile request cannot
+ * bloat the trail; arguments redacted and capped.
+ */
 export function auditRecord(request: AuditedRequest): AuditRecord {
-  const tool = capAuditName(request.target);
+  const tool = recordedText(request.target);
   const argumentsJson = auditArgumentsJson(request.args, request.schema);
   const durationMs = Math.round((performance.now() - request.startedAt) * 1000) / 1000;
   const correlationId = request.correlationId ?? null;
-  const requestId = request.requestId ?? null;
-  const clientName = typeof request.clientName === 'string' ? capAuditName(request.clientName) : null;
-  const { era, protocolVersion, status, isError, errorCode } = request;
+  const requestId = recordedId(request.requestId ?? null);
+  const clientName = typeof request.clientName === 'string' ? recordedText(request.clientName) : null;
+  const { era, status, isError, errorCode } = request;
+  const protocolVersion = recordedText(request.protocolVersion);
   const caller = auditCallerOf(request.exchange);
   // Two literals: `method` sits after the caller's fields (JSONL lines keep their order) and a tool call's record has none.
   if (request.method === undefined)
@@ -158,10 +161,10 @@ export function auditCallerOf(exchange: Exchange): Pick<AuditRecord, 'principal'
   if (isAnonymous(caller)) return { principal: null };
   const { clientId, scopes, tenant } = caller;
   return {
-    principal: caller.id,
-    ...(clientId !== undefined ? { clientId: capAuditName(clientId) } : {}),
-    ...(scopes !== undefined ? { scopes: scopes.slice(0, MAX_AUDIT_SCOPES).map(capAuditName) } : {}),
-    ...(tenant !== undefined ? { tenant: capAuditName(tenant) } : {}),
+    principal: recordedText(caller.id),
+    ...(clientId !== undefined ? { clientId: recordedText(clientId) } : {}),
+    ...(scopes !== undefined ? { scopes: scopes.slice(0, MAX_AUDIT_SCOPES).map((scope) => recordedText(scope)) } : {}),
+    ...(tenant !== undefined ? { tenant: recordedText(tenant) } : {}),
   };
 }
 
@@ -176,8 +179,4 @@ export function isoNow(): string {
     lastIso = new Date(now).toISOString();
   }
   return lastIso;
-}
-
-export function capAuditName(text: string): string {
-  return text.length > MAX_NAME_CHARS ? `${text.slice(0, MAX_NAME_CHARS)}…` : text;
 }

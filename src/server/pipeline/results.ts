@@ -3,6 +3,7 @@ import { ServerShutdown } from '../calls-in-flight.js';
 import type { Logger } from '../logger.js';
 import type { ToolResult } from '../tool.js';
 import type { ToolCall } from './call.js';
+import { recordedText } from '../../jsonrpc/recorded.js';
 
 /** An `isError` result the model can read and act on. */
 export function errorResult(text: string): ToolResult {
@@ -53,7 +54,12 @@ export function internalFailure(call: ToolCall, detail: unknown, logger: Logger)
   call.status = 'internal_error';
   call.correlationId = correlationId;
   logger.error(
-    { correlationId, tool: call.requestedName, err: detail instanceof Error ? detail : undefined, detail: detail instanceof Error ? undefined : detail },
+    {
+      correlationId,
+      tool: recordedText(call.requestedName),
+      err: detail instanceof Error ? detail : undefined,
+      detail: detail instanceof Error ? undefined : detail,
+    },
     'tool call failed',
   );
   return errorResult(

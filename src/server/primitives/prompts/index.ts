@@ -15,6 +15,7 @@ import type { CompiledPrompt } from './compile.js';
 import { normalizePrompt } from './messages.js';
 import type { PromptReturn } from './prompt.js';
 import type { PromptRegistry } from './registry.js';
+import { recordedText } from '../../../jsonrpc/recorded.js';
 
 export interface PromptsPrimitiveOptions extends ListingServices {
   prompts: PromptRegistry;
@@ -111,7 +112,7 @@ export class PromptsPrimitive implements Primitive {
           const normalized = normalizePrompt(outcome.value, prompt.description);
           if (!normalized.ok) {
             tracked.status = 'internal_error';
-            logger.error({ prompt: target.name, problem: normalized.problem }, 'a prompt returned an invalid result');
+            logger.error({ prompt: recordedText(target.name), problem: normalized.problem }, 'a prompt returned an invalid result');
             throw new RpcError(ErrorCode.InternalError, `Internal error: prompt ${target.name} produced an invalid result`);
           }
           return normalized.result as unknown as MethodResult;
