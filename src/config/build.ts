@@ -20,7 +20,7 @@ import { timeTools } from '../toolsets/time/index.js';
 import { weatherTools } from '../toolsets/weather/index.js';
 import type { HttpServeOptions } from '../transports/http-server.js';
 import { postgresTrailOf, sqliteTrailOf } from './audit-trail.js';
-import { requestStateSecretOf, stateOf } from './state.js';
+import { sharedStateOf } from './state.js';
 import type { ServerConfig, ToolsetsConfig, ToolwrightConfig } from './types.js';
 import { ConfigError } from './validate.js';
 import { addConfiguredPrimitives } from './primitives.js';
@@ -125,7 +125,7 @@ function checkedAuth(auth: ResourceServerOptions, file: string): ResourceServerO
 /** server.state and server.requestStateSecret, `${NAME}` expanded; a problem names its key. */
 function sharedState(s: ServerConfig, file: string): Pick<ToolServerOptions, 'state' | 'requestStateSecret'> {
   try {
-    return { state: stateOf(s.state), requestStateSecret: requestStateSecretOf(s.requestStateSecret) };
+    return sharedStateOf(s.state, s.requestStateSecret);
   } catch (err) {
     throw new ConfigError(file, [(err as Error).message]);
   }

@@ -32,7 +32,7 @@ import { RedisSessionRecords } from '../state/redis/sessions.js';
 import { RedisTaskStore } from '../state/redis/tasks.js';
 import type { SessionRecords } from '../state/sessions.js';
 import type { CreateLimiter, StateOptions } from '../state/index.js';
-import { sharedState, type SharedState } from '../state/shared.js';
+import { requireSharedSecret, sharedState, type SharedState } from '../state/shared.js';
 
 /** After stopping the calls that outlived a shutdown's grace, how long their answers may take. */
 const STOPPED_CALLS_WAIT_MS = 2_000;
@@ -68,6 +68,7 @@ export interface ToolServerOptions {
   /**
    * Key that signs `requestState` (multi round-trip requests). Set the same
    * secret on every instance behind a load balancer; default: random per process.
+   * Required with `state` (shared state means several instances).
    */
   requestStateSecret?: string | Buffer;
   /** How long a `requestState` stays valid (default 10 minutes). */
@@ -219,6 +220,7 @@ export class ToolServer {
     if (!Number.isInteger(ttlMs) || ttlMs < 0) throw new RangeError('listTtlMs must be a non-negative integer');
     const cache = { ttlMs, cacheScope: 'public' as const };
     const limits = options.limits ?? {};
+    requireSharedSecret(options.state, options.requestStateSecret);
     this.state = sharedState(options.state, limits.resultStore, this.logger);
     this.results = this.state.results;
     this.createLimiter = this.state.createLimiter;
