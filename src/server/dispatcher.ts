@@ -94,7 +94,8 @@ export class Dispatcher {
    */
   private compose(): void {
     const chainOf = (method: string) => this.middleware.filter((m) => m.method === undefined || m.method === method).map((m) => m.middleware);
-    const tracking = { calls: this.options.calls, auditSink: this.options.auditSink, auditGuard: this.options.auditGuard, logger: this.options.logger };
+    const { calls, auditSink, auditGuard, auditInstance: instance, logger } = this.options;
+    const tracking = { calls, auditSink, auditGuard, instance, logger };
     const routes = new Map<string, Route>();
     const catalog: TracedCatalog = {
       knownTarget: (method, name) => (method === Method.toolsCall ? this.options.registry.has(name) : this.options.prompts.has(name)),

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { ConcurrencyGate } from '../policy/concurrency.js';
 import { ScopePolicy, type ScopePolicyOptions } from '../policy/auth/scope-policy.js';
 import { RateLimiter, withRateLimitDefaults, type RateLimitOptions } from '../policy/rate-limit.js';
@@ -71,6 +72,8 @@ export interface ToolServerOptions {
    * Required with `state` (shared state means several instances).
    */
   requestStateSecret?: string | Buffer;
+  /** Names this instance in its audit records (default `host:pid`): which of several answered. */
+  instanceId?: string;
   /** How long a `requestState` stays valid (default 10 minutes). */
   requestStateTtlMs?: number;
   limits?: LimitOptions;
@@ -198,6 +201,8 @@ export class ToolServer {
   readonly audit?: AuditSink;
   /** The audit trail's health and failure policy: records lost, requests refused (if auditing is on). */
   readonly auditGuard?: AuditGuard;
+  /** Which instance this is, as its audit records name it (`instanceId`, default `host:pid`). */
+  readonly instanceId: string;
   /** @internal */
   private readonly calls = new CallsInFlight();
   /** @internal the calls' rate limiter (undefined: rate limits off); the console's Limits panel reads its use */
@@ -215,6 +220,7 @@ export class ToolServer {
 
   constructor(options: ToolServerOptions = {}) {
     this.logger = options.logger ?? createLogger();
+    this.instanceId = options.instanceId ?? `${hostname()}:${process.pid}`;
     this.info = { name: options.name ?? 'toolwright', version: options.version ?? '0.1.0', ...(options.title ? { title: options.title } : {}) };
     const ttlMs = options.listTtlMs ?? 300_000;
     if (!Number.isInteger(ttlMs) || ttlMs < 0) throw new RangeError('listTtlMs must be a non-negative integer');
@@ -263,10 +269,11 @@ export class ToolServer {
       cacheHints: cache,
       subscriptions: this.subscriptions,
       calls: this.calls,
-      outer: this.audit ? [auditStage(this.audit, this.logger, this.auditGuard)] : [],
+      outer: this.audit ? [auditStage(this.audit, this.logger, this.auditGuard, this.instanceId)] : [],
       tracing: options.tracing === false ? false : options.tracing === true || options.tracing === undefined ? {} : options.tracing,
       auditSink: this.audit,
       auditGuard: this.auditGuard,
+      auditInstance: this.instanceId,
       primitives: (context) => [
         ...(this.taskStore
           ? [

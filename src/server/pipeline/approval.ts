@@ -26,6 +26,7 @@ async function askThenRun(call: ToolCall, next: () => Promise<CallOutcome>): Pro
   if (call.info.clientCapabilities.elicitation === undefined) {
     return refuse(
       call,
+      'approval_failed',
       `Tool ${call.tool.name} needs the user's approval, but this client cannot ask the user (it did not declare the elicitation capability). The tool was not run.`,
     );
   }
@@ -35,7 +36,11 @@ async function askThenRun(call: ToolCall, next: () => Promise<CallOutcome>): Pro
     answer = call.info.era === 'modern' ? modernAnswer(inputs, params) : ((await inputs.ask('elicitation/create', params, KEY, call.signal)) as ElicitResult);
   } catch (err) {
     if (!call.signal.aborted)
-      return refuse(call, `Tool ${call.tool.name} needs the user's approval, but asking failed (${(err as Error).message}). The tool was not run.`);
+      return refuse(
+        call,
+        'approval_failed',
+        `Tool ${call.tool.name} needs the user's approval, but asking failed (${(err as Error).message}). The tool was not run.`,
+      );
     return abortedOutcome(call);
   }
   if (answer === undefined) {
@@ -43,15 +48,16 @@ async function askThenRun(call: ToolCall, next: () => Promise<CallOutcome>): Pro
     return inputs.inputRequiredResult();
   }
   if (answer.action !== 'accept')
-    return refuse(call, `The user did not approve running ${call.tool.name}; it was not run. Do not retry unless the user asks for it.`);
+    return refuse(call, 'approval_declined', `The user did not approve running ${call.tool.name}; it was not run. Do not retry unless the user asks for it.`);
   const misfit = misfitAnswer(answer.content);
   if (misfit)
     return refuse(
       call,
+      'approval_failed',
       `The approval answer for ${call.tool.name} was not understood (${misfit}); the form has one field, "${FIELD}", a boolean: true runs the tool, false does not. The tool was not run.`,
     );
   if (answer.content![FIELD] === true) return next();
-  return refuse(call, `The user did not approve running ${call.tool.name}; it was not run. Do not retry unless the user asks for it.`);
+  return refuse(call, 'approval_declined', `The user did not approve running ${call.tool.name}; it was not run. Do not retry unless the user asks for it.`);
 }
 
 /**

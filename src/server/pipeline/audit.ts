@@ -1,5 +1,5 @@
 import { auditArgumentsJson } from '../../audit/arguments.js';
-import type { AuditRecord, AuditSink } from '../../audit/record.js';
+import type { AuditReason, AuditRecord, AuditSink } from '../../audit/record.js';
 import { RpcError } from '../../jsonrpc/errors.js';
 import { recordedId, recordedText } from '../../jsonrpc/recorded.js';
 import { isAnonymous } from '../../policy/auth/caller.js';
@@ -17,7 +17,7 @@ import type { CallOutcome, Stage, ToolCall } from './call.js';
  * A failing sink follows the guard's policy (see AuditFailurePolicy): under
  * 'refuse' later calls are refused before they run, under 'warn' the loss is counted.
  */
-export function auditStage(sink: AuditSink, logger: Logger, guard: AuditGuard = new AuditGuard(sink, 'refuse', logger)): Stage {
+export function auditStage(sink: AuditSink, logger: Logger, guard: AuditGuard = new AuditGuard(sink, 'refuse', logger), instance?: string): Stage {
   const write = auditWriter(sink, guard);
   return async (call, next) => {
     // Refused here, the call never ran: there is nothing to record (the guard counts it).
@@ -29,10 +29,10 @@ export function auditStage(sink: AuditSink, logger: Logger, guard: AuditGuard = 
       const rpc = err instanceof RpcError;
       // A policy refusal answered with a protocol error (403 insufficient_scope) stays 'refused'.
       if (call.status !== 'refused') call.status = rpc ? 'protocol_error' : 'internal_error';
-      await write(auditRecordOf(call, undefined, rpc ? err.code : null), call.requestedName);
+      await write(auditRecordOf(call, undefined, rpc ? err.code : null, instance), call.requestedName);
       throw err;
     }
-    const written = write(auditRecordOf(call, outcome, null), call.requestedName);
+    const written = write(auditRecordOf(call, outcome, null, instance), call.requestedName);
     if (written) await written;
     return outcome;
   };
@@ -75,7 +75,18 @@ export interface AuditedRequest {
   requestId: AuditRecord['requestId'] | undefined;
   clientName: unknown;
   errorCode: number | null;
+  /** Why it did not run as asked; absent: what the status implies (`timeout`, `validation`, `cancelled`), or nothing. */
+  reason?: AuditReason;
+  /** The server instance that answered (ToolServer's `instanceId`). */
+  instance?: string;
 }
+
+/** The reason a status implies when no stage named one. */
+const REASON_OF_STATUS: Partial<Record<AuditRecord['status'], AuditReason>> = {
+  timeout: 'timeout',
+  invalid_arguments: 'validation',
+  cancelled: 'cancelled',
+};
 
 /**
  * The record of one finished request: every client-chosen string (the name or URI, the request id,
@@ -89,46 +100,53 @@ export function auditRecord(request: AuditedRequest): AuditRecord {
   const correlationId = request.correlationId ?? null;
   const requestId = recordedId(request.requestId ?? null);
   const clientName = typeof request.clientName === 'string' ? recordedText(request.clientName) : null;
-  const { era, status, isError, errorCode } = request;
+  const { era, status, isError, errorCode, instance } = request;
   const protocolVersion = recordedText(request.protocolVersion);
   const caller = auditCallerOf(request.exchange);
+  const reason = request.reason ?? REASON_OF_STATUS[status];
+
   // Two literals: `method` sits after the caller's fields (JSONL lines keep their order) and a tool call's record has none.
-  if (request.method === undefined)
-    return {
-      time: isoNow(),
-      era,
-      protocolVersion,
-      ...caller,
-      tool,
-      argumentsJson,
-      status,
-      isError,
-      durationMs,
-      correlationId,
-      requestId,
-      clientName,
-      errorCode,
-    };
-  return {
-    time: isoNow(),
-    era,
-    protocolVersion,
-    ...caller,
-    method: request.method,
-    tool,
-    argumentsJson,
-    status,
-    isError,
-    durationMs,
-    correlationId,
-    requestId,
-    clientName,
-    errorCode,
-  };
+  const record: AuditRecord =
+    request.method === undefined
+      ? {
+          time: isoNow(),
+          era,
+          protocolVersion,
+          ...caller,
+          tool,
+          argumentsJson,
+          status,
+          isError,
+          durationMs,
+          correlationId,
+          requestId,
+          clientName,
+          errorCode,
+        }
+      : {
+          time: isoNow(),
+          era,
+          protocolVersion,
+          ...caller,
+          method: request.method,
+          tool,
+          argumentsJson,
+          status,
+          isError,
+          durationMs,
+          correlationId,
+          requestId,
+          clientName,
+          errorCode,
+        };
+  // Last, and only when known: a record without them reads as one written before they existed.
+  if (reason !== undefined) record.reason = reason;
+  if (instance !== undefined) record.instance = instance;
+  return record;
 }
 
 /** The record of one finished call. */
-export function auditRecordOf(call: ToolCall, outcome: CallOutcome, errorCode: number | null): AuditRecord {
+export function auditRecordOf(call: ToolCall, outcome: CallOutcome, errorCode: number | null, instance?: string): AuditRecord {
   // `call.tool` is unset when resolving failed (unknown tool, bad params).
   const tool = call.tool as ToolCall['tool'] | undefined;
   return auditRecord({
@@ -145,6 +163,8 @@ export function auditRecordOf(call: ToolCall, outcome: CallOutcome, errorCode: n
     requestId: call.info.requestId,
     clientName: call.info.clientInfo?.name,
     errorCode,
+    reason: call.reason,
+    instance,
   });
 }
 

@@ -100,7 +100,10 @@ export async function runWithInputs<T>(
     }
     // Stopped by a shutdown: unlike a client's cancellation, the client still waits for an answer.
     if (controller.signal.reason instanceof ServerShutdown) {
-      if (tracked) tracked.status = 'cancelled';
+      if (tracked) {
+        tracked.status = 'cancelled';
+        tracked.reason = 'shutting_down';
+      }
       throw new RpcError(
         ErrorCode.InternalError,
         `${what} was stopped because the server is shutting down; retry in a few seconds (another instance may answer).`,

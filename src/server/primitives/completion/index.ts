@@ -154,6 +154,7 @@ export class CompletionPrimitive implements Primitive {
     } catch (err) {
       if (stopped) {
         tracked.status = 'cancelled';
+        tracked.reason = 'shutting_down';
         throw new RpcError(ErrorCode.InternalError, `Completion for ${label} was stopped because the server is shutting down; retry in a few seconds.`);
       }
       const correlationId = nodeCrypto().randomUUID();
