@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RpcError, ToolServer } from '../../src/index.js';
+import { RpcError, ToolServer, type Middleware } from '../../src/index.js';
 import { createInMemoryPair } from '../../src/testing.js';
 import { codeBlocks } from '../helpers/markdown-blocks.js';
 import { memoryLogger } from '../helpers/wire.js';
@@ -10,13 +10,13 @@ import { memoryLogger } from '../helpers/wire.js';
  * docs/middleware.md's logging middleware, run as the page prints it (examples.test.ts only
  * type-checks it): its code is taken from the page, so the page cannot drift from what is tested.
  */
-function documentedLogger(): (log: (...args: unknown[]) => void) => Parameters<ToolServer['use']>[0] {
+function documentedLogger(): (log: (...args: unknown[]) => void) => Middleware {
   const page = readFileSync(join(import.meta.dirname, '../../docs/middleware.md'), 'utf8');
   const block = codeBlocks(page).find((b) => b.code.includes('// Every method.'));
   const source = /server\.use\((async \(ctx, next\) => \{[\s\S]*?\n\})\);/.exec(block?.code ?? '')?.[1];
   if (!source) throw new Error('docs/middleware.md: the "Every method." logging middleware is not where this test looks for it');
   // Plain JavaScript as written (no type annotations): its `console` is the test's.
-  return (log) => new Function('console', `return ${source};`)({ error: log }) as Parameters<ToolServer['use']>[0];
+  return (log) => new Function('console', `return ${source};`)({ error: log }) as Middleware;
 }
 
 describe("docs/middleware.md's logging middleware", () => {
