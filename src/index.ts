@@ -99,7 +99,7 @@ export type { AuditGuard, AuditFailurePolicy } from './server/pipeline/audit-gua
 export type { HostGuardOptions } from './transports/http-guard.js';
 export type { HttpRequestLimitOptions, HttpSocketLimitOptions, AuthFailureLimit } from './transports/http-limits.js';
 export type { HttpLimitOptions } from './transports/http-limits.js';
-export type { AuditStatus } from './audit/record.js';
+export type { AuditStatus, AuditReason } from './audit/record.js';
 export type { JsonRpcResultResponse, JsonRpcErrorResponse, JsonRpcErrorObject } from './jsonrpc/types.js';
 export type { ResultEncoder, StructuredJson } from './protocol/result.js';
 export type { RequestEnvelope } from './protocol/meta.js';

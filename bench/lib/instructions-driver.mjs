@@ -36,7 +36,9 @@ const server = new ToolServer({
   // The rate limiter is counted, with limits 24,000 calls never reach.
   limits: { rateLimit: unhitRateLimit },
   // $TOOLWRIGHT_BENCH_REDIS: the rate-limit points go to that Redis (state.redis), as in the toolwright-redis target.
-  ...(process.env.TOOLWRIGHT_BENCH_REDIS ? { state: { redis: process.env.TOOLWRIGHT_BENCH_REDIS, keyPrefix: `instr-${process.pid}-${Date.now()}` } } : {}),
+  ...(process.env.TOOLWRIGHT_BENCH_REDIS
+    ? { state: { redis: process.env.TOOLWRIGHT_BENCH_REDIS, keyPrefix: `instr-${process.pid}-${Date.now()}` }, requestStateSecret: 'toolwright-bench' }
+    : {}),
   tools: [{ name: 'calculate_sum', description: 'Add two numbers', inputSchema: jsonSchemas.sum, handler }],
 });
 

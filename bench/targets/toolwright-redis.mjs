@@ -14,6 +14,8 @@ if (!url) throw new Error('toolwright-redis needs TOOLWRIGHT_BENCH_REDIS=redis:/
 
 const server = buildToolwrightServer(toolCount, {
   state: { redis: url, keyPrefix: process.env.TOOLWRIGHT_BENCH_REDIS_PREFIX || `bench-${process.pid}-${Date.now()}` },
+  // Shared state needs one secret for every instance; the bench's instances share this one.
+  requestStateSecret: process.env.TOOLWRIGHT_BENCH_REQUEST_STATE_SECRET || 'toolwright-bench',
 });
 if (!(await server.stateReady())) throw new Error('toolwright-redis: Redis cannot be reached');
 const handle = await serveHttp(server, { host: '127.0.0.1', port: 0 });

@@ -1,5 +1,5 @@
 /** The audit trail: one record per `tools/call`, redacted, in SQLite (default), PostgreSQL (./postgres/), JSON lines, or any sink; read through an AuditReader. */
-export type { AuditRecord, AuditSink, AuditStatus } from './record.js';
+export type { AuditRecord, AuditReason, AuditSink, AuditStatus } from './record.js';
 export { auditArgumentsJson, MAX_AUDIT_ARGUMENT_BYTES, MAX_AUDIT_STRING_CHARS } from './arguments.js';
 export { isSecretKey, redactArguments, REDACTED } from './redact.js';
 export { SqliteAuditSink, type SqliteAuditSinkOptions } from './sqlite-sink.js';

@@ -15,6 +15,34 @@ export type AuditStatus =
   | 'internal_error'
   | 'protocol_error';
 
+/**
+ * Why a request did not run as asked, beside its status (a `refused` call says which policy
+ * said no; issue 30: a rate-limited call and a declined approval read alike):
+ * - `rate_limit`: over a rate limit (per caller or per tool)
+ * - `scope`: the caller's credentials lack the scopes it needs
+ * - `approval_declined`: the user did not approve a destructive tool; `approval_failed`: asking failed
+ * - `overloaded`: no slot among the calls in flight, and the queue was full
+ * - `arguments_too_large`, `result_too_large`: over `limits.maxArgumentBytes` / `maxResultBytes`
+ * - `validation`: the arguments do not match the schema
+ * - `missing_capability`: the tool needs something the client did not declare
+ * - `timeout`, `cancelled` (by the client, or its connection went away), `shutting_down`
+ * - `state_unavailable`: shared state (Redis) could not be reached for the limits
+ */
+export type AuditReason =
+  | 'rate_limit'
+  | 'scope'
+  | 'approval_declined'
+  | 'approval_failed'
+  | 'overloaded'
+  | 'arguments_too_large'
+  | 'result_too_large'
+  | 'validation'
+  | 'missing_capability'
+  | 'timeout'
+  | 'cancelled'
+  | 'shutting_down'
+  | 'state_unavailable';
+
 /** One `tools/call` (or another audited request: see `method`), however it ended: what the audit trail keeps. */
 export interface AuditRecord {
   /** When the call ended, ISO 8601 in UTC. */
@@ -53,6 +81,10 @@ export interface AuditRecord {
   clientName: string | null;
   /** The JSON-RPC error code, when the call was answered with a protocol error. */
   errorCode: number | null;
+  /** Why it did not run as asked (see AuditReason); absent when the status says all (`ok`, `tool_error`, …) and in records written before it existed. */
+  reason?: AuditReason;
+  /** Which server instance answered (`ToolServer` option `instanceId`, default `host:pid`); absent in records written before it existed. */
+  instance?: string;
 }
 
 /**

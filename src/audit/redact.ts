@@ -54,16 +54,27 @@ type Schema = Record<string, unknown>;
  * inputSchema, followed through `properties`, `items`, `additionalProperties`,
  * `allOf`/`anyOf`/`oneOf` and local `$ref`s) says `"x-sensitive": true`.
  */
-export function redactArguments(value: unknown, inputSchema?: Schema, options: { maxStringChars?: number } = {}): unknown {
+export function redactArguments(value: unknown, inputSchema?: Schema, options: { maxStringChars?: number; maxEntries?: number } = {}): unknown {
   const root = isPlainObject(inputSchema) && marksSensitive(inputSchema) ? inputSchema : undefined;
-  return walk(value, root ? expand([root], root) : [], root, 0, options.maxStringChars ?? Infinity);
+  const budget = { left: options.maxEntries ?? MAX_ENTRIES };
+  return walk(value, root ? expand([root], root) : [], root, 0, options.maxStringChars ?? Infinity, budget);
 }
 
 /**
- * Copy-on-write: a value with nothing to redact or shorten comes back as the
+ * Object fields and array items a copy keeps in all (1,000): every record, log line and span
+ * that keeps arguments keeps far less than that many (16 KiB at most in the audit trail), so
+ * the walk stops there and says how many more it left out, instead of visiting 300,000 names
+ * a hostile call sent (issue 30).
+ */
+export const MAX_ENTRIES = 1_000;
+/** The field that stands for what the budget left out of an object. */
+export const LEFT_OUT_KEY = '…';
+
+/**
+ * Copy-on-write: a value with nothing to redact, shorten or leave out comes back as the
  * same object, so the common case allocates nothing.
  */
-function walk(value: unknown, schemas: Schema[], root: Schema | undefined, depth: number, maxString: number): unknown {
+function walk(value: unknown, schemas: Schema[], root: Schema | undefined, depth: number, maxString: number, budget: { left: number }): unknown {
   if (schemas.length && schemas.some((s) => s['x-sensitive'] === true)) return REDACTED;
   if (typeof value === 'string') return value.length > maxString ? shorten(value, maxString) : value;
   if (value === null || typeof value !== 'object') return value;
@@ -71,6 +82,13 @@ function walk(value: unknown, schemas: Schema[], root: Schema | undefined, depth
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
     for (let index = 0; index < value.length; index++) {
+      if (budget.left <= 0) {
+        // Only the items walked: the rest are counted, never looked at.
+        const kept = (copy ?? value).slice(0, index);
+        kept.push(`${LEFT_OUT_KEY} ${value.length - index} more items left out`);
+        return kept;
+      }
+      budget.left--;
       const item = value[index];
       const next = walk(
         item,
@@ -83,13 +101,27 @@ function walk(value: unknown, schemas: Schema[], root: Schema | undefined, depth
         root,
         depth + 1,
         maxString,
+        budget,
       );
       if (next !== item) (copy ??= value.slice())[index] = next;
     }
     return copy ?? value;
   }
+  const keys = Object.keys(value);
   let copy: Record<string, unknown> | undefined;
-  for (const key of Object.keys(value)) {
+  // Where the budget may run out here, the fields walked are kept as walked, so cutting reads none again.
+  const walked: unknown[] | undefined = keys.length > budget.left ? [] : undefined;
+  for (let i = 0; i < keys.length; i++) {
+    if (budget.left <= 0) {
+      if (!copy) {
+        copy = {};
+        for (let j = 0; j < i; j++) define(copy, keys[j], walked![j]);
+      }
+      define(copy, LEFT_OUT_KEY, `${keys.length - i} more fields left out`);
+      return copy;
+    }
+    budget.left--;
+    const key = keys[i];
     const child = (value as Record<string, unknown>)[key];
     const next = isSecretKey(key)
       ? REDACTED
@@ -104,19 +136,29 @@ function walk(value: unknown, schemas: Schema[], root: Schema | undefined, depth
           root,
           depth + 1,
           maxString,
+          budget,
         );
-    if (next === child) continue;
-    copy ??= copyObject(value as Record<string, unknown>);
-    // defineProperty keeps a hostile "__proto__" key an own property.
-    Object.defineProperty(copy, key, { value: next, enumerable: true, writable: true, configurable: true });
+    walked?.push(next);
+    // Once copying, every field walked goes in: the copy holds exactly what was looked at.
+    if (copy) define(copy, key, next);
+    else if (next !== child) {
+      copy = copyFirst(value as Record<string, unknown>, keys, i);
+      define(copy, key, next);
+    }
   }
   return copy ?? value;
 }
 
-function copyObject(value: Record<string, unknown>): Record<string, unknown> {
+/** The first `count` fields of `value`, as they are. */
+function copyFirst(value: Record<string, unknown>, keys: string[], count: number): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) Object.defineProperty(out, key, { value: value[key], enumerable: true, writable: true, configurable: true });
+  for (let i = 0; i < count; i++) define(out, keys[i], value[keys[i]]);
   return out;
+}
+
+/** A plain data property, even for a key such as `__proto__`. */
+function define(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /** A long string keeps its start and says how much was left out: the trail is for who did what, not payloads. */

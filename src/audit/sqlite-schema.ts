@@ -1,4 +1,4 @@
-import type { AuditRecord, AuditStatus } from './record.js';
+import type { AuditReason, AuditRecord, AuditStatus } from './record.js';
 import { openSqlite } from './sqlite-driver.js';
 import type { SqliteDatabase, SqliteOptions } from './sqlite-types.js';
 
@@ -18,8 +18,9 @@ export function openDatabase(file: string, options?: SqliteOptions): Database {
  * 2: `method` (records of prompts/get, resources/read, completion/complete,
  * resources/subscribe beside tools/call; old rows read as tools/call).
  * 3: `client_id`, `scopes` (a JSON array) and `tenant` of the caller (old rows: NULL).
+ * 4: `reason` (why a request did not run as asked) and `instance` (which server answered); old rows: NULL.
  */
-const SCHEMA_VERSION = 3;
+const SCHEMA_VERSION = 4;
 
 /** The method a row written before version 2 (or a record without one) stands for. */
 export const DEFAULT_AUDIT_METHOD = 'tools/call';
@@ -52,7 +53,9 @@ CREATE TABLE IF NOT EXISTS audit (
   method TEXT NOT NULL DEFAULT 'tools/call',
   client_id TEXT,
   scopes TEXT,
-  tenant TEXT
+  tenant TEXT,
+  reason TEXT,
+  instance TEXT
 );
 `;
 
@@ -63,8 +66,8 @@ export function ensureSchema(db: Database): void {
     // A version 1 file keeps its rows: they gain the column with the default (adding a column with a constant default rewrites nothing).
     const columns = db.prepare("SELECT name FROM pragma_table_info('audit')").pluck().all() as string[];
     if (columns.length > 0 && !columns.includes('method')) db.exec("ALTER TABLE audit ADD COLUMN method TEXT NOT NULL DEFAULT 'tools/call'");
-    // Version 3's caller columns: NULL in older rows (adding a nullable column rewrites nothing either).
-    for (const column of ['client_id', 'scopes', 'tenant']) {
+    // Version 3's caller columns and version 4's reason and instance: NULL in older rows (adding a nullable column rewrites nothing either).
+    for (const column of ['client_id', 'scopes', 'tenant', 'reason', 'instance']) {
       if (columns.length > 0 && !columns.includes(column)) db.exec(`ALTER TABLE audit ADD COLUMN ${column} TEXT`);
     }
     db.exec(CREATE);
@@ -80,9 +83,9 @@ export function knownSchemaVersion(db: Database): number {
 }
 
 const COLUMNS =
-  'time, era, protocol_version, principal, tool, arguments, status, is_error, duration_ms, correlation_id, request_id, client_name, error_code, method, client_id, scopes, tenant';
+  'time, era, protocol_version, principal, tool, arguments, status, is_error, duration_ms, correlation_id, request_id, client_name, error_code, method, client_id, scopes, tenant, reason, instance';
 /** Values per row, in `appendRow` order. */
-export const COLUMN_COUNT = 17;
+export const COLUMN_COUNT = 19;
 const ROW_PLACEHOLDERS = `(${Array(COLUMN_COUNT).fill('?').join(', ')})`;
 
 /** The INSERT of `rows` rows, with positional parameters in `appendRow` order, row after row. */
@@ -114,6 +117,8 @@ export function appendRow(values: unknown[], entry: AuditRecord): void {
     entry.clientId ?? null,
     entry.scopes ? JSON.stringify(entry.scopes) : null,
     entry.tenant ?? null,
+    entry.reason ?? null,
+    entry.instance ?? null,
   );
 }
 
@@ -138,6 +143,9 @@ export interface AuditRow {
   client_id?: string | null;
   scopes?: string | null;
   tenant?: string | null;
+  /** Absent in a row read from a file this toolwright has not opened for writing (versions 1 to 3); NULL in rows written before version 4. */
+  reason?: string | null;
+  instance?: string | null;
 }
 
 export function fromRow(row: AuditRow): AuditRecord {
@@ -160,6 +168,8 @@ export function fromRow(row: AuditRow): AuditRecord {
     ...(typeof row.client_id === 'string' ? { clientId: row.client_id } : {}),
     ...(typeof row.scopes === 'string' ? { scopes: scopesOf(row.scopes) } : {}),
     ...(typeof row.tenant === 'string' ? { tenant: row.tenant } : {}),
+    ...(typeof row.reason === 'string' ? { reason: row.reason as AuditReason } : {}),
+    ...(typeof row.instance === 'string' ? { instance: row.instance } : {}),
   };
 }
 

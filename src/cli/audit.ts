@@ -199,7 +199,10 @@ export function formatAuditTable(records: AuditRecord[]): string {
   const rows = records.map((r) => [
     r.time.replace('T', ' ').replace(/\.\d+Z$/, 'Z'),
     cell(r.tool, 32),
-    r.status + (r.isError && r.status === 'ok' ? ' (isError)' : '') + (r.errorCode !== null ? ` ${r.errorCode}` : ''),
+    r.status +
+      (r.isError && r.status === 'ok' ? ' (isError)' : '') +
+      (r.reason && r.reason !== r.status ? ` (${r.reason})` : '') +
+      (r.errorCode !== null ? ` ${r.errorCode}` : ''),
     r.durationMs < 10 ? r.durationMs.toFixed(1) : String(Math.round(r.durationMs)),
     callerCell(r),
     cell(r.clientName ?? '-', 24),

@@ -21,7 +21,7 @@ import { weatherTools } from '../toolsets/weather/index.js';
 import type { HttpServeOptions } from '../transports/http-server.js';
 import { postgresTrailOf, sqliteTrailOf } from './audit-trail.js';
 import { expandEnv } from './expand-env.js';
-import { requestStateSecretOf, stateOf } from './state.js';
+import { sharedStateOf } from './state.js';
 import type { ServerConfig, ToolsetsConfig, ToolwrightConfig } from './types.js';
 import { ConfigError } from './validate.js';
 import { addConfiguredPrimitives } from './primitives.js';
@@ -137,7 +137,7 @@ function checkedAuth(configured: ResourceServerOptions, file: string): ResourceS
 /** server.state and server.requestStateSecret, `${NAME}` expanded; a problem names its key. */
 function sharedState(s: ServerConfig, file: string): Pick<ToolServerOptions, 'state' | 'requestStateSecret'> {
   try {
-    return { state: stateOf(s.state), requestStateSecret: requestStateSecretOf(s.requestStateSecret) };
+    return sharedStateOf(s.state, s.requestStateSecret);
   } catch (err) {
     throw new ConfigError(file, [(err as Error).message]);
   }

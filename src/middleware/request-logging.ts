@@ -2,6 +2,7 @@ import { redactArguments } from '../audit/redact.js';
 import { RpcError } from '../jsonrpc/errors.js';
 import { createLogger } from '../server/logger.js';
 import type { MiddlewareContext, ToolCallMiddlewareContext, AnyMiddleware } from '../server/middleware.js';
+import { recordedId, recordedText } from '../jsonrpc/recorded.js';
 
 /** What requestLogging writes to: pino, or anything with pino's `info(object, message)`. */
 export interface RequestLogger {
@@ -39,11 +40,12 @@ export function requestLogging(options: RequestLoggingOptions = {}): AnyMiddlewa
   return async (ctx: MiddlewareContext, next) => {
     const startedAt = performance.now();
     const fields: Record<string, unknown> = {
-      method: ctx.method,
+      method: recordedText(ctx.method),
       era: ctx.era,
-      principal: ctx.caller.method === 'anonymous' ? null : ctx.caller.id,
-      ...(ctx.caller.tenant !== undefined ? { tenant: ctx.caller.tenant } : {}),
-      requestId: ctx.requestId,
+      // Every value a client chose is bounded (jsonrpc/recorded.ts), as the audit trail bounds it.
+      principal: ctx.caller.method === 'anonymous' ? null : recordedText(ctx.caller.id),
+      ...(ctx.caller.tenant !== undefined ? { tenant: recordedText(ctx.caller.tenant) } : {}),
+      requestId: recordedId(ctx.requestId),
       transport: ctx.transport,
     };
     const target = targetOf(ctx.params);
@@ -72,5 +74,5 @@ export function requestLogging(options: RequestLoggingOptions = {}): AnyMiddlewa
 /** The tool or prompt name, or the resource URI, a request names. */
 function targetOf(params: Record<string, unknown> | undefined): string | undefined {
   const named = params?.name ?? params?.uri;
-  return typeof named === 'string' ? named.slice(0, 256) : undefined;
+  return typeof named === 'string' ? recordedText(named) : undefined;
 }

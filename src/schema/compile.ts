@@ -2,6 +2,7 @@ import type { Ajv, ValidateFunction } from 'ajv';
 import { checkSchemaBounds, DEFAULT_SCHEMA_BOUNDS, type SchemaBounds } from './bounds.js';
 import { dialectOf, SchemaError, type Dialect } from './dialect.js';
 import { ajvClass, ajvFormats, precompiledMetaValidator, type MetaValidator } from './ajv-load.js';
+import { closedNames, tooManyNames } from './closed-names.js';
 import { describeValidationErrors } from './format-errors.js';
 import { describeMetaSchemaErrors } from './meta-errors.js';
 import { isPlainlyValid } from './plain-schema.js';
@@ -90,7 +91,14 @@ export function compileSchema(schema: unknown, options: { root?: string; bounds?
     return compiled;
   };
   const root = options.root ?? 'arguments';
+  const admitted = closedNames(schema as Record<string, unknown>);
+  const required = (schema as Record<string, unknown>).required;
   const validator: Validator = (value) => {
+    // Too many names for a closed schema: the answer is known from the first few, without walking the rest.
+    if (admitted && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      const problems = tooManyNames(value as Record<string, unknown>, admitted, required, root);
+      if (problems) return { ok: false, problems };
+    }
     const validate = compile();
     return validate(value) ? { ok: true } : { ok: false, problems: describeValidationErrors(validate.errors, root) };
   };

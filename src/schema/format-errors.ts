@@ -58,6 +58,11 @@ function describe(e: ErrorObject, root: string): string {
   }
 }
 
+/** `root.key`, or `root["odd key"]`: how a problem names a property of the root. */
+export function propertyPath(root: string, key: string): string {
+  return join(root, key);
+}
+
 function join(at: string, key: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(key) ? `${at}.${key}` : `${at}[${JSON.stringify(key)}]`;
 }

@@ -7,6 +7,7 @@ import type { CallInfo, ToolCall } from './pipeline/call.js';
 import { MissingClientCapability } from './inputs/missing-capability.js';
 import type { CreateMessageResult, ElicitResult, InputMethod, ListRootsResult } from './inputs/responses.js';
 import type { AskOptions, ElicitSchema, ToolContext } from './tool.js';
+import { recordedText, recordedValue } from '../jsonrpc/recorded.js';
 
 /**
  * The handler's view of a call. `finish()` seals it: nothing is sent for the
@@ -64,7 +65,7 @@ export class CallContext implements ToolContext {
     const token = this.info.progressToken;
     if (token === undefined || !this.live()) return;
     if (typeof done !== 'number' || !Number.isFinite(done) || done <= this.lastProgress) {
-      this.logger.debug({ tool: this.toolName, done, last: this.lastProgress }, 'progress value not increasing; dropped');
+      this.logger.debug({ tool: recordedText(this.toolName), done: recordedValue(done), last: this.lastProgress }, 'progress value not increasing; dropped');
       return;
     }
     this.lastProgress = done;
@@ -75,7 +76,7 @@ export class CallContext implements ToolContext {
   }
 
   log(level: LogLevel, data: unknown, logger?: string): void {
-    this.logger.debug({ tool: this.toolName, level, data }, 'tool log');
+    this.logger.debug({ tool: recordedText(this.toolName), level: recordedValue(level), data }, 'tool log');
     const min = this.info.logLevel;
     if (min === undefined || !this.live() || LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(min)) return;
     const params: Record<string, unknown> = { level, data };

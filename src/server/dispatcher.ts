@@ -34,6 +34,7 @@ import type { AuthInfo } from '../policy/auth/principal.js';
 import type { LegacySession } from './legacy-session.js';
 import type { Exchange, Reply } from './exchange.js';
 import type { DispatcherOptions, PrimitiveContext } from './primitive-context.js';
+import { recordedId, recordedValue } from '../jsonrpc/recorded.js';
 
 export type { DispatcherOptions, PrimitiveContext };
 
@@ -93,7 +94,8 @@ export class Dispatcher {
    */
   private compose(): void {
     const chainOf = (method: string) => this.middleware.filter((m) => m.method === undefined || m.method === method).map((m) => m.middleware);
-    const tracking = { calls: this.options.calls, auditSink: this.options.auditSink, auditGuard: this.options.auditGuard, logger: this.options.logger };
+    const { calls, auditSink, auditGuard, auditInstance: instance, logger } = this.options;
+    const tracking = { calls, auditSink, auditGuard, instance, logger };
     const routes = new Map<string, Route>();
     const catalog: TracedCatalog = {
       knownTarget: (method, name) => (method === Method.toolsCall ? this.options.registry.has(name) : this.options.prompts.has(name)),
@@ -176,7 +178,7 @@ export class Dispatcher {
         if (typeof id === 'string' || typeof id === 'number') {
           const controller = peer.inflight.get(id);
           if (controller) {
-            this.logger.debug({ requestId: id, reason: notification.params?.reason }, 'request cancelled by client');
+            this.logger.debug({ requestId: recordedId(id), reason: recordedValue(notification.params?.reason) }, 'request cancelled by client');
             controller.abort(new Error('cancelled by the client'));
           }
         }

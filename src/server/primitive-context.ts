@@ -24,6 +24,8 @@ export interface DispatcherOptions extends PipelineOptions {
   auditSink?: AuditSink;
   /** The audit trail's failure policy, shared with the tools/call audit stage. */
   auditGuard?: AuditGuard;
+  /** The server instance every audit record names. */
+  auditInstance?: string;
   /** The tracing middleware's options around every route (false: none). */
   tracing?: TracingOptions | false;
   /** Primitives beyond the standard ones, registered after them (so they may wrap their methods). */

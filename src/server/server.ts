@@ -1,5 +1,6 @@
+import { hostname } from 'node:os';
 import { ConcurrencyGate } from '../policy/concurrency.js';
-import { ScopePolicy, type ScopePolicyOptions } from '../policy/auth/scope-policy.js';
+import { ScopePolicy } from '../policy/auth/scope-policy.js';
 import { RateLimiter, withRateLimitDefaults, type RateLimitOptions } from '../policy/rate-limit.js';
 import type { Implementation } from '../protocol/meta.js';
 import { DefaultAuditSink } from '../audit/default-sink.js';
@@ -7,22 +8,18 @@ import type { AuditSink } from '../audit/record.js';
 import { CallsInFlight, ServerShutdown } from './calls-in-flight.js';
 import { Connection, type ConnectOptions, type ServerConnection } from './connection.js';
 import { Dispatcher } from './dispatcher.js';
-import type { PrimitiveContext } from './primitive-context.js';
-import { middlewareEntry, type Middleware, type MiddlewareFor, type MiddlewareModule, type AnyMiddleware } from './middleware.js';
-import type { TracingOptions } from '../tracing/options.js';
-import type { Primitive } from './primitives/method-table.js';
-import { PromptRegistry, type Prompt } from './primitives/prompts/index.js';
-import { ResourceRegistry, type Resource, type ResourceTemplate } from './primitives/resources/index.js';
+import { middlewareEntry, type Middleware, type MiddlewareFor, type AnyMiddleware } from './middleware.js';
+import { PromptRegistry } from './primitives/prompts/index.js';
+import { ResourceRegistry } from './primitives/resources/index.js';
 import { auditStage } from './pipeline/audit.js';
-import { AuditGuard, type AuditFailurePolicy } from './pipeline/audit-guard.js';
+import { AuditGuard } from './pipeline/audit-guard.js';
 import { RequestStateCodec } from './inputs/request-state.js';
-import type { ApprovalMode } from './pipeline/index.js';
 import { createLogger, type Logger } from './logger.js';
 import { ToolRegistry } from './registry.js';
-import type { ResultStore, ResultStoreOptions } from './result-store.js';
+import type { ResultStore } from './result-store.js';
 import { SubscriptionHub } from './subscriptions.js';
 import type { Tool } from './tool.js';
-import { TasksPrimitive, type TasksOptions } from './primitives/tasks/index.js';
+import { TasksPrimitive } from './primitives/tasks/index.js';
 import { createDefaultTaskStore } from '../tasks/default-store.js';
 import type { TaskStore } from '../tasks/store.js';
 import { InProcessEventBus, type EventBus } from '../state/bus.js';
@@ -31,145 +28,14 @@ import { RedisEventBus } from '../state/redis/bus.js';
 import { RedisSessionRecords } from '../state/redis/sessions.js';
 import { RedisTaskStore } from '../state/redis/tasks.js';
 import type { SessionRecords } from '../state/sessions.js';
-import type { CreateLimiter, StateOptions } from '../state/index.js';
-import { sharedState, type SharedState } from '../state/shared.js';
+import type { CreateLimiter } from '../state/index.js';
+import { requireSharedSecret, sharedState, type SharedState } from '../state/shared.js';
 
 /** After stopping the calls that outlived a shutdown's grace, how long their answers may take. */
 const STOPPED_CALLS_WAIT_MS = 2_000;
 
-export interface ToolServerOptions {
-  name?: string;
-  version?: string;
-  title?: string;
-  /** Guidance for the model on how to use this server (sent by discover and initialize). */
-  instructions?: string;
-  tools?: Tool[];
-  /** Resources at fixed URIs (`server.resources.add` adds more at run time). */
-  resources?: Resource[];
-  /** Resource templates (RFC 6570 URI templates; `server.resources.addTemplate` adds more). */
-  // biome-ignore lint/suspicious/noExplicitAny: each entry has its own argument type; unknown would refuse every typed one
-  resourceTemplates?: ResourceTemplate<any>[];
-  /** Prompt templates (`server.prompts.add` adds more). */
-  // biome-ignore lint/suspicious/noExplicitAny: each entry has its own argument type; unknown would refuse every typed one
-  prompts?: Prompt<any>[];
-  /** Tools per `tools/list` page (default 100). */
-  pageSize?: number;
-  /** Freshness hint for modern list and discover results (default 5 minutes). */
-  listTtlMs?: number;
-  /** Default time a tool call may run (default 60 s); a tool's own `timeoutMs` wins. */
-  timeoutMs?: number;
-  logger?: Logger;
-  /**
-   * Which calls wait for the user's approval through an elicitation:
-   * 'destructive' (default: tools with `destructiveHint: true` or `approval: 'always'`),
-   * 'always' (every call) or 'never'.
-   */
-  approval?: ApprovalMode;
-  /**
-   * Key that signs `requestState` (multi round-trip requests). Set the same
-   * secret on every instance behind a load balancer; default: random per process.
-   */
-  requestStateSecret?: string | Buffer;
-  /** How long a `requestState` stays valid (default 10 minutes). */
-  requestStateTtlMs?: number;
-  limits?: LimitOptions;
-  /**
-   * Which scopes each tool needs and who may know of it (config: the scope
-   * keys of `server.auth`). Enforced for callers whose credentials carry
-   * scopes; tools' own `scopes` apply without it.
-   */
-  scopes?: ScopePolicyOptions;
-  /**
-   * Where every call is recorded (default: SQLite at `.toolwright/audit.db` under
-   * $TOOLWRIGHT_AUDIT_DIR or the working directory, kept in memory instead when the server
-   * is used through createInMemoryPair); false turns auditing off.
-   */
-  audit?: AuditSink | false;
-  /** When a record cannot be written: 'refuse' further requests until it can (default), or 'warn' once and count the losses (see AuditFailurePolicy). */
-  auditFailure?: AuditFailurePolicy;
-  /**
-   * Protocol modules beyond the standard primitives (tools, resources,
-   * prompts, completion), registered after them: each adds its methods and
-   * capabilities, and may wrap a method registered before it.
-   */
-  primitives?: (context: PrimitiveContext) => Primitive[];
-  /**
-   * Middleware around requests, outermost first, as `server.use` adds it: a
-   * middleware for every method, or `{ method, middleware }` for one
-   * (docs/middleware.md).
-   */
-  middleware?: readonly MiddlewareModule[];
-  /**
-   * OpenTelemetry (docs/tracing.md): a SERVER span and a
-   * `mcp.server.operation.duration` point per request, by the MCP semantic
-   * conventions, through `@opentelemetry/api`. On by default and free when
-   * the application registers no OpenTelemetry SDK; `{ recordArguments,
-   * recordResults }` opt in to tool arguments and results on spans; false: off.
-   */
-  tracing?: boolean | TracingOptions;
-  /**
-   * Long-running calls as tasks (the io.modelcontextprotocol/tasks extension):
-   * where tasks are kept, their TTL and polling interval, and which tools
-   * become tasks (a tool's own `task`, the operator's per-tool modes and
-   * default). false: no tasks (the extension is not advertised).
-   */
-  tasks?: ServerTasksOptions | false;
-  /**
-   * What this instance tells the others behind the same load balancer (docs/deployment.md): list
-   * changes, resource updates, task status, and tasks/cancel or tasks/update for a task another
-   * instance runs. Default: in-process (one instance). `server.state.redis` in a config file
-   * makes it a Redis bus (src/state/redis/bus.ts). `server.close()` closes it.
-   */
-  bus?: EventBus;
-  /**
-   * Where legacy (2025-11-25-era) HTTP session records are kept, so that any instance serves a
-   * request carrying `Mcp-Session-Id` (docs/deployment.md). Default: none, each session lives in
-   * the process that opened it; `server.state.redis` keeps them in Redis. `server.close()` closes it.
-   */
-  sessionRecords?: SessionRecords;
-  /**
-   * Shared state for several instances behind a load balancer (docs/scale-out.md):
-   * `{ redis: 'redis://…' }` keeps rate limits, the failed-authentication
-   * throttle and stored results in Redis; `results` / `createLimiter` plug in
-   * other engines. Default: each process keeps its own, in memory.
-   */
-  state?: StateOptions;
-}
-
-/** What a graceful drain does past its grace: stop the calls still running; and if some stay unanswered even then. */
-export type DrainEvent = { kind: 'stopping'; calls: number } | { kind: 'unanswered'; calls: number };
-
-export interface ServerTasksOptions extends Partial<Omit<TasksOptions, 'store'>> {
-  /** A TaskStore, or the SQLite file to keep tasks in (default `.toolwright/tasks.db`; with `state.redis`, Redis). */
-  store?: TaskStore | string;
-  /**
-   * The built-in SQLite store: how long this process's claim on its unfinished
-   * tasks lasts unless renewed (default 30,000 ms, at least 1,000). Another
-   * server sharing the file marks them failed only once it runs out.
-   */
-  leaseMs?: number;
-}
-
-export interface LimitOptions {
-  /** Largest arguments object, in bytes of JSON (default 1 MiB). */
-  maxArgumentBytes?: number;
-  /** Largest result sent inline; larger content travels by resource_link (default 1 MiB). */
-  maxResultBytes?: number;
-  /** Calls running at once (default 64). */
-  maxInFlight?: number;
-  /** Calls waiting for a slot; beyond this a call is refused at once (default 256). */
-  maxQueued?: number;
-  /**
-   * Per-caller and per-tool rate limits, on by default (tools.mdx: servers MUST
-   * rate limit tool invocations): 1,200 calls a minute per caller across tools,
-   * 6,000 a minute per tool across callers (DEFAULT_RATE_LIMIT). A rule left out
-   * keeps its default; `perPrincipal: false` / `perTool: false` drop one;
-   * `rateLimit: false` switches rate limiting off.
-   */
-  rateLimit?: RateLimitOptions | false;
-  /** Where large results are kept for `resources/read`. */
-  resultStore?: ResultStoreOptions;
-}
+export type { ToolServerOptions, DrainEvent, ServerTasksOptions, LimitOptions } from './server-options.js';
+import type { ToolServerOptions, DrainEvent } from './server-options.js';
 
 /**
  * A tools server for both protocol eras. Build it once; serve it over any
@@ -197,6 +63,8 @@ export class ToolServer {
   readonly audit?: AuditSink;
   /** The audit trail's health and failure policy: records lost, requests refused (if auditing is on). */
   readonly auditGuard?: AuditGuard;
+  /** Which instance this is, as its audit records name it (`instanceId`, default `host:pid`). */
+  readonly instanceId: string;
   /** @internal */
   private readonly calls = new CallsInFlight();
   /** @internal the calls' rate limiter (undefined: rate limits off); the console's Limits panel reads its use */
@@ -214,11 +82,13 @@ export class ToolServer {
 
   constructor(options: ToolServerOptions = {}) {
     this.logger = options.logger ?? createLogger();
+    this.instanceId = options.instanceId ?? `${hostname()}:${process.pid}`;
     this.info = { name: options.name ?? 'toolwright', version: options.version ?? '0.1.0', ...(options.title ? { title: options.title } : {}) };
     const ttlMs = options.listTtlMs ?? 300_000;
     if (!Number.isInteger(ttlMs) || ttlMs < 0) throw new RangeError('listTtlMs must be a non-negative integer');
     const cache = { ttlMs, cacheScope: 'public' as const };
     const limits = options.limits ?? {};
+    requireSharedSecret(options.state, options.requestStateSecret);
     this.state = sharedState(options.state, limits.resultStore, this.logger);
     this.results = this.state.results;
     this.createLimiter = this.state.createLimiter;
@@ -261,10 +131,11 @@ export class ToolServer {
       cacheHints: cache,
       subscriptions: this.subscriptions,
       calls: this.calls,
-      outer: this.audit ? [auditStage(this.audit, this.logger, this.auditGuard)] : [],
+      outer: this.audit ? [auditStage(this.audit, this.logger, this.auditGuard, this.instanceId)] : [],
       tracing: options.tracing === false ? false : options.tracing === true || options.tracing === undefined ? {} : options.tracing,
       auditSink: this.audit,
       auditGuard: this.auditGuard,
+      auditInstance: this.instanceId,
       primitives: (context) => [
         ...(this.taskStore
           ? [

@@ -62,7 +62,7 @@ export interface ToolContext {
    * Who is calling, as the transport verified it: `id`, `subject`,
    * `clientId`, granted `scopes`, the token's verified `claims`, `method`
    * (how it authenticated) and `tenant`; ANONYMOUS_CALLER (`method`
-   * 'anonymous', empty `id`) when nobody authenticated the request. Never
+   * and `id` 'anonymous') when nobody authenticated the request. Never
    * the token itself (the client's token is not for forwarding: upstream
    * APIs take their own credentials).
    */

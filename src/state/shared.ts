@@ -17,6 +17,18 @@ export interface SharedState {
   close(): Promise<void>;
 }
 
+/**
+ * Shared state means several instances, and a client's retry of an input-required round may reach
+ * any of them: each signing `requestState` with a random key of its own would refuse the others'
+ * rounds, quietly (issue 30). So `state` without `requestStateSecret` is refused at construction.
+ */
+export function requireSharedSecret(options: StateOptions | undefined, secret: string | Buffer | undefined): void {
+  if (options?.redis && (secret === undefined || secret.length === 0))
+    throw new TypeError(
+      'requestStateSecret is required with state: every instance must sign input-required rounds with the same key, or a retry that reaches another instance is refused (config: server.requestStateSecret)',
+    );
+}
+
 export function sharedState(options: StateOptions | undefined, resultStore: ResultStoreOptions | undefined, logger: Logger): SharedState {
   if (options?.onFailure !== undefined && options.onFailure !== 'refuse' && options.onFailure !== 'open')
     throw new TypeError("state.onFailure must be 'refuse' or 'open'");

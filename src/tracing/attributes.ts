@@ -1,4 +1,5 @@
 import type { Attributes } from '@opentelemetry/api';
+import { recordedId, recordedText } from '../jsonrpc/recorded.js';
 
 /**
  * Attribute names of the OpenTelemetry GenAI semantic conventions for MCP
@@ -65,7 +66,7 @@ function target(method: string, params: Record<string, unknown> | undefined, kno
 export function operationSpanName(method: string, params: Record<string, unknown> | undefined, known?: OperationFacts['knownTarget']): string {
   const { tool, prompt } = target(method, params, known);
   const name = tool ?? prompt;
-  return name === undefined ? method : `${method} ${name}`;
+  return name === undefined ? recordedText(method) : `${recordedText(method)} ${recordedText(name)}`;
 }
 
 /** stdio is a pipe; HTTP and WebSocket run on TCP; an in-process pair has no network at all. */
@@ -82,19 +83,20 @@ function networkAttributes(transport: string, into: Attributes): void {
  * them; the histogram leaves out the per-request ones, see metricAttributes).
  */
 export function requestAttributes(facts: OperationFacts): Attributes {
-  const attributes: Attributes = { [McpAttr.methodName]: facts.method };
+  const attributes: Attributes = { [McpAttr.methodName]: recordedText(facts.method) };
   const { tool, prompt } = target(facts.method, facts.params, facts.knownTarget);
+  // Every value a client chose is bounded (jsonrpc/recorded.ts): an attribute lives in the span queue and the collector.
   if (tool !== undefined) {
-    attributes[McpAttr.toolName] = tool;
+    attributes[McpAttr.toolName] = recordedText(tool);
     attributes[McpAttr.operationName] = 'execute_tool';
   }
-  if (prompt !== undefined) attributes[McpAttr.promptName] = prompt;
+  if (prompt !== undefined) attributes[McpAttr.promptName] = recordedText(prompt);
   const uri = facts.params?.uri;
-  if (typeof uri === 'string' && facts.method.startsWith('resources/')) attributes[McpAttr.resourceUri] = uri;
+  if (typeof uri === 'string' && facts.method.startsWith('resources/')) attributes[McpAttr.resourceUri] = recordedText(uri);
   // The spec: not when the id is null or absent (a notification).
-  if (facts.requestId !== undefined && facts.requestId !== null) attributes[McpAttr.requestId] = String(facts.requestId);
-  if (facts.protocolVersion) attributes[McpAttr.protocolVersion] = facts.protocolVersion;
-  if (facts.sessionId) attributes[McpAttr.sessionId] = facts.sessionId;
+  if (facts.requestId !== undefined && facts.requestId !== null) attributes[McpAttr.requestId] = String(recordedId(facts.requestId));
+  if (facts.protocolVersion) attributes[McpAttr.protocolVersion] = recordedText(facts.protocolVersion);
+  if (facts.sessionId) attributes[McpAttr.sessionId] = recordedText(facts.sessionId);
   networkAttributes(facts.transport, attributes);
   if (facts.serverAddress) {
     attributes[McpAttr.serverAddress] = facts.serverAddress;
@@ -138,6 +140,9 @@ export function resultOutcome(method: string, result: unknown): Outcome {
   return SUCCESS;
 }
 
+/** Longest span status description (an error message, which may quote a client's input). */
+const MAX_STATUS_MESSAGE_CHARS = 1024;
+
 /**
  * A failure: an error with a JSON-RPC code (the server's RpcError, the
  * client's McpRpcError) is that code; `fallback` names the rest (the server
@@ -147,7 +152,9 @@ export function errorOutcome(err: unknown, fallback: (err: unknown) => Outcome):
   const code = (err as { code?: unknown } | null)?.code;
   if (typeof code === 'number' && Number.isInteger(code)) {
     const text = String(code);
-    return { errorType: text, statusCode: text, message: (err as Error).message };
+    // The message may quote what the client sent (an unknown name, a URI): bounded like the rest.
+    const message = (err as Error).message;
+    return { errorType: text, statusCode: text, message: typeof message === 'string' ? recordedText(message, MAX_STATUS_MESSAGE_CHARS) : undefined };
   }
   return fallback(err);
 }

@@ -9,6 +9,8 @@ import { AuthUnavailableError, InvalidTokenError } from '../policy/auth/token-er
 import { tokenDigest, TokenVerifier } from '../policy/auth/token-verifier.js';
 import type { Logger } from '../server/logger.js';
 import type { HttpResponse } from './http-response.js';
+import { recordedText } from '../jsonrpc/recorded.js';
+import { checkAuthorizationOptions } from './http-handler-options.js';
 
 /** A custom hook: a principal id, a richer AuthInfo, or undefined for "answer 401". */
 export type AuthenticateHook = (req: IncomingMessage) => AuthenticateResult | Promise<AuthenticateResult>;
@@ -154,7 +156,7 @@ export class HttpAuthorization {
         return this.refuse(res, 401, `Unauthorized: ${err.description}`, { error: 'invalid_token', description: err.description });
       }
       const cause = err instanceof AuthUnavailableError ? (err.cause ?? err) : err;
-      this.logger.warn({ err: cause, reason: (err as Error).message }, 'could not verify an access token');
+      this.logger.warn({ err: cause, reason: recordedText((err as Error).message, 1024) }, 'could not verify an access token');
       res.setHeader('retry-after', '5');
       return this.refuse(res, 503, 'Service Unavailable: the access token cannot be verified right now; retry later', undefined);
     }
@@ -217,28 +219,7 @@ export function createHttpAuthorization(
   logger: Logger,
 ): HttpAuthorization | undefined {
   if (!options.authenticate && !options.auth) return undefined;
-  if (options.authenticate && options.auth) throw new TypeError('HTTP: give either an authenticate hook or auth options, not both');
+  const canonical = checkAuthorizationOptions(options, resource);
   const auth = options.auth;
-  if (auth?.resource !== undefined && resource !== undefined && auth.resource !== resource) {
-    throw new TypeError(`HTTP: resource (${resource}) and auth.resource (${auth.resource}) differ; give the canonical resource URI once`);
-  }
-  const canonical = auth?.resource ?? resource;
-  const namesResource = auth && (auth.issuer !== undefined || auth.introspection !== undefined || !!auth.authorizationServers?.length);
-  if (namesResource && canonical === undefined) {
-    throw new TypeError(
-      'HTTP: OAuth needs the canonical resource URI: set `resource` to the URL clients use (and tokens name), e.g. https://mcp.example.com/mcp',
-    );
-  }
-  if (canonical !== undefined) assertAbsoluteUrl(canonical);
   return new HttpAuthorization(logger, options.authenticate, auth, canonical, servedPath);
-}
-
-function assertAbsoluteUrl(resource: string): void {
-  let url: URL;
-  try {
-    url = new URL(resource);
-  } catch {
-    throw new TypeError(`HTTP: the resource URI must be an absolute URL, e.g. https://mcp.example.com/mcp; got ${JSON.stringify(resource.slice(0, 100))}`);
-  }
-  if (url.hash) throw new TypeError('HTTP: the resource URI must not have a fragment (RFC 8707 §2)');
 }

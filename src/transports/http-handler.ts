@@ -6,6 +6,7 @@ import { AuthFailureThrottle } from './http-auth-throttle.js';
 import { createHttpAuthorization, type AuthenticateHook } from './http-authorization.js';
 import { ANSWER_LINGER_MS, type HttpCloseOptions } from './http-drain.js';
 import { createMcpEndpoint } from './http-endpoint.js';
+import { checkHttpHandlerOptions } from './http-handler-options.js';
 import { serveFetch, type FetchRequestInfo } from './http-fetch.js';
 import type { HostGuardOptions } from './http-guard.js';
 import { resolveHttpLimits, type HttpRequestLimitOptions } from './http-limits.js';
@@ -94,9 +95,8 @@ export interface HttpHandler {
 
 /** Builds the MCP endpoint handler of `toolServer`; throws TypeError or RangeError for bad options. */
 export function createHttpHandler(toolServer: ToolServer, options: HttpHandlerOptions = {}): HttpHandler {
+  checkHttpHandlerOptions(options);
   const path = options.path ?? '/mcp';
-  if (!path.startsWith('/') || /[?#]/.test(path))
-    throw new TypeError(`HTTP: path must start with "/" and have no query or fragment, got ${JSON.stringify(path)}`);
   const logger = toolServer.logger;
   const limits = resolveHttpLimits(options);
   const authorization = createHttpAuthorization(options, options.resource, path, logger);

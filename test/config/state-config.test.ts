@@ -5,6 +5,7 @@ import { buildServer } from '../../src/config/build.js';
 import { loadConfig } from '../../src/config/load.js';
 import { requestStateSecretOf, stateOf } from '../../src/config/state.js';
 import { ConfigError } from '../../src/config/validate.js';
+import { ToolServer } from '../../src/server/server.js';
 import { configProblems } from '../helpers/config.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -53,5 +54,23 @@ describe('server.state and server.requestStateSecret', () => {
     expect(problems({ state: { redis: 'redis://h', keyPrefix: 'has space' } })).toContain('keyPrefix');
     expect(problems({ state: {} })).toContain('redis');
     expect(problems({ requestStateSecret: '' })).toContain('requestStateSecret');
+  });
+
+  it('refuses shared state without a shared requestStateSecret, naming the key and how to give it', () => {
+    // Each instance would sign input-required rounds with a random key of its own: a retry landing elsewhere is refused.
+    const refusal = (() => {
+      try {
+        build({ state: { redis: 'redis://127.0.0.1:1' } });
+      } catch (err) {
+        return err;
+      }
+    })();
+    expect(refusal).toBeInstanceOf(ConfigError);
+    expect((refusal as ConfigError).problems.join('\n')).toMatch(/server\.requestStateSecret.*"\$\{TOOLWRIGHT_REQUEST_STATE_SECRET\}"/);
+  });
+
+  it('a ToolServer built in code refuses state without requestStateSecret too', () => {
+    expect(() => new ToolServer({ audit: false, tasks: false, state: { redis: 'redis://127.0.0.1:1' } })).toThrow(/requestStateSecret/);
+    expect(() => new ToolServer({ audit: false, tasks: false, state: { redis: 'redis://127.0.0.1:1' }, requestStateSecret: '' })).toThrow(/requestStateSecret/);
   });
 });

@@ -122,6 +122,7 @@ describe.skipIf(!REDIS_SERVER)('rate-limit use in Redis', () => {
       audit: false,
       limits: { rateLimit: RULES },
       state: { redis: redis.url, keyPrefix },
+      requestStateSecret: 'operator-limits-test',
     });
     try {
       expect(await redisConnection(redis.url, { keyPrefix }).run((c) => c.ping())).toBe('PONG');

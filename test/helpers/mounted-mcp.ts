@@ -40,7 +40,7 @@ export async function mountedFixture(extra: HttpHandlerOptions = {}) {
     tools: [...interopTools, { name: 'limited', description: 'Once a minute', inputSchema: { type: 'object' }, handler: () => 'ran' }],
     limits: { rateLimit: { tools: { limited: { points: 1, durationSeconds: 60 } } } },
   });
-  const handler = await createHttpHandler(toolServer, {
+  const handler = createHttpHandler(toolServer, {
     auth: { apiKeys: [{ hash, principal: 'app-user' }] },
     maxBodyBytes: MAX_BODY_BYTES,
     allowedOrigins: [ALLOWED_ORIGIN],

@@ -18,7 +18,9 @@ export type ServeInstance = Awaited<ReturnType<typeof startHttpServe>>;
  */
 export async function startCluster(server: Record<string, unknown>, count = 3) {
   const cwd = tempDir('tw-scale-out-');
-  writeFileSync(join(cwd, 'toolwright.config.json'), JSON.stringify({ tools: [scaleOutTools], server }));
+  // One requestStateSecret for all, as shared state requires (docs/scale-out.md); a test may give its own.
+  const config = { tools: [scaleOutTools], server: { requestStateSecret: `scale-out-${process.pid}`, ...server } };
+  writeFileSync(join(cwd, 'toolwright.config.json'), JSON.stringify(config));
   const instances: ServeInstance[] = [];
   for (let i = 0; i < count; i++) instances.push(await startHttpServe(['--config', 'toolwright.config.json'], { cwd, env: { TOOLWRIGHT_AUDIT_DIR: '' } }));
   const nginx = await TestNginx.create(instances.map((s) => Number(new URL(s.url).port)));

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDIS_SERVER, TestRedis } from '../helpers/redis.js';
-import { startHttpServe } from '../helpers/serve-process.js';
+import { startHttpServe, startServe } from '../helpers/serve-process.js';
 import { tempDir } from '../helpers/temp.js';
 import { modernMeta, MODERN } from '../helpers/wire.js';
 
@@ -105,4 +105,21 @@ describe.skipIf(!REDIS_SERVER)('two `toolwright serve --http` processes sharing 
     expect(a.child.exitCode).toBeNull();
     expect(b.child.exitCode).toBeNull();
   }, 60_000);
+});
+
+describe('toolwright serve with server.state and no requestStateSecret', () => {
+  it('refuses to start, naming server.requestStateSecret and the environment way to give it', async () => {
+    const cwd = tempDir('tw-redis-serve-');
+    // Port 1: nothing is asked of Redis; the config is refused before.
+    writeFileSync(
+      join(cwd, 'toolwright.config.json'),
+      JSON.stringify({ toolsets: { math: {} }, server: { audit: false, tasks: false, state: { redis: 'redis://127.0.0.1:1' } } }),
+    );
+    const serve = startServe(['--http', '--port', '0', '--config', 'toolwright.config.json'], { cwd, env: { TOOLWRIGHT_AUDIT_DIR: '' } });
+    const exit = await serve.exit;
+    expect(exit.code).not.toBe(0);
+    expect(serve.stderr()).toContain('server.requestStateSecret');
+    expect(serve.stderr()).toContain('${TOOLWRIGHT_REQUEST_STATE_SECRET}');
+    expect(serve.stderr()).not.toMatch(/\n\s+at /); // no stack trace
+  }, 30_000);
 });

@@ -48,6 +48,7 @@ async function instances(
       tools,
       limits: { maxResultBytes: 1_000, ...options.limits },
       state: { redis: redis.url, keyPrefix, ...state },
+      requestStateSecret: `pair-${keyPrefix}`,
     });
     servers.push(server);
     return server;

@@ -90,7 +90,7 @@ describe("createHttpHandler().fetch with Node's Request and Response", () => {
         },
       ],
     });
-    handler = await createHttpHandler(toolServer, { maxBodyBytes: 1024, allowedOrigins: ['http://app.example'] });
+    handler = createHttpHandler(toolServer, { maxBodyBytes: 1024, allowedOrigins: ['http://app.example'] });
   });
   afterAll(() => handler.close());
 

@@ -51,7 +51,7 @@ describe('createHttpHandler on node:http', () => {
     });
 
   it('answers 404 itself for a path it does not own when given no next', async () => {
-    handler = await createHttpHandler(toolServer(), { path: '/tools/mcp' });
+    handler = createHttpHandler(toolServer(), { path: '/tools/mcp' });
     app = await listen(createServer(handler.handle));
     const other = await fetch(`${app.base}/mcp`);
     expect(other.status).toBe(404);
@@ -61,7 +61,7 @@ describe('createHttpHandler on node:http', () => {
 
   it('serves its Protected Resource Metadata beside MCP, naming the resource it was given', async () => {
     const resource = 'https://mcp.example.com/mcp';
-    handler = await createHttpHandler(toolServer(), { resource, auth: { issuer: 'https://as.example.com', scopesSupported: ['tools:read'] } });
+    handler = createHttpHandler(toolServer(), { resource, auth: { issuer: 'https://as.example.com', scopesSupported: ['tools:read'] } });
     app = await listen(createServer((req, res) => handler!.handle(req, res, () => res.writeHead(418).end())));
     const metadata = await fetch(`${app.base}/.well-known/oauth-protected-resource/mcp`);
     expect(metadata.status).toBe(200);
@@ -73,22 +73,23 @@ describe('createHttpHandler on node:http', () => {
     expect((await fetch(`${app.base}/.well-known/other`)).status).toBe(418);
   });
 
-  it('refuses OAuth without a resource URI, and a resource that is no absolute URL', async () => {
-    await expect(createHttpHandler(toolServer(), { auth: { issuer: 'https://as.example.com' } })).rejects.toThrow(
+  it('refuses OAuth without a resource URI, and a resource that is no absolute URL, at once (a TypeError, not a later rejection)', () => {
+    expect(() => createHttpHandler(toolServer(), { auth: { issuer: 'https://as.example.com' } })).toThrow(
       /OAuth needs the canonical resource URI: set `resource`/,
     );
-    await expect(createHttpHandler(toolServer(), { resource: 'mcp.example.com/mcp', auth: { issuer: 'https://as.example.com' } })).rejects.toThrow(
+    expect(() => createHttpHandler(toolServer(), { resource: 'mcp.example.com/mcp', auth: { issuer: 'https://as.example.com' } })).toThrow(
       /must be an absolute URL/,
     );
-    await expect(
+    expect(() =>
       createHttpHandler(toolServer(), { resource: 'https://a.example/mcp', auth: { resource: 'https://b.example/mcp', issuer: 'https://as.example.com' } }),
-    ).rejects.toThrow(/differ/);
-    await expect(createHttpHandler(toolServer(), { path: 'mcp' })).rejects.toThrow(/path must start with "\/"/);
+    ).toThrow(/differ/);
+    expect(() => createHttpHandler(toolServer(), { path: 'mcp' })).toThrow(/path must start with "\/"/);
+    expect(() => createHttpHandler(toolServer(), { maxStreams: 0 })).toThrow(RangeError);
   });
 
   it('answers 500 (and logs why) when the app read the body first and left nothing to serve', async () => {
     const { logger, records } = memoryLogger();
-    handler = await createHttpHandler(new ToolServer({ logger, audit: false }), {});
+    handler = createHttpHandler(new ToolServer({ logger, audit: false }), {});
     // A host that drains the body itself before handing the request on.
     app = await listen(createServer((req, res) => req.resume().once('end', () => handler!.handle(req, res))));
     const res = await list(`${app.base}/mcp`);

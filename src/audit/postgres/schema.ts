@@ -18,8 +18,10 @@ import type { PgQueryable } from './connection.js';
  *   as one array parameter, and a text[] column would need a two-dimensional one, which
  *   PostgreSQL requires to be rectangular (scope lists differ in length) and `unnest` flattens.
  *   jsonb still answers "calls granted scope X" (`scopes ? 'X'`).
+ * - `reason`, `instance` (version 3): why a request did not run as asked, and which server
+ *   answered, as in SQLite's version 4; NULL in rows written before.
  */
-export const AUDIT_SCHEMA_VERSION = 2;
+export const AUDIT_SCHEMA_VERSION = 3;
 export const AUDIT_TABLE = 'toolwright_audit';
 
 /** Any number, fixed: the advisory lock that lets one instance migrate at a time. */
@@ -59,6 +61,11 @@ ALTER TABLE ${AUDIT_TABLE}
   ADD COLUMN IF NOT EXISTS tenant text;
 CREATE INDEX IF NOT EXISTS ${AUDIT_TABLE}_client_id ON ${AUDIT_TABLE} (client_id, id) WHERE client_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS ${AUDIT_TABLE}_tenant ON ${AUDIT_TABLE} (tenant, id) WHERE tenant IS NOT NULL;
+`,
+  3: `
+ALTER TABLE ${AUDIT_TABLE}
+  ADD COLUMN IF NOT EXISTS reason text,
+  ADD COLUMN IF NOT EXISTS instance text;
 `,
 };
 

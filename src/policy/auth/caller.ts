@@ -19,7 +19,9 @@ export interface Caller {
   /**
    * The stable identifier within the tenant: the token's `sub` (or
    * `client:<client_id>`), an API key's principal, a hook's id. What
-   * `ctx.principal` holds. Empty only for ANONYMOUS_CALLER.
+   * `ctx.principal` holds. `'anonymous'` for ANONYMOUS_CALLER (a log line
+   * prints something), which `method: 'anonymous'` tells apart from an
+   * authenticated caller of that name.
    */
   readonly id: string;
   /** The token's `sub`, when it has one. */
@@ -47,7 +49,7 @@ export interface Caller {
 }
 
 /** The caller of a request nobody authenticated (no authorization configured, an anonymous connection). */
-export const ANONYMOUS_CALLER: Caller = Object.freeze({ id: '', claims: Object.freeze({}), method: 'anonymous' as const });
+export const ANONYMOUS_CALLER: Caller = Object.freeze({ id: 'anonymous', claims: Object.freeze({}), method: 'anonymous' as const });
 
 /**
  * The one key every per-caller store and limit uses. A caller without a
@@ -57,17 +59,19 @@ export const ANONYMOUS_CALLER: Caller = Object.freeze({ id: '', claims: Object.f
  * "[", an encoded one always does, and JSON is one-to-one: no choice of id or
  * tenant reaches another caller's state. Keys never hold a NUL (which
  * PostgreSQL text refuses). The anonymous caller's key is '' (no
- * authenticated caller has an empty id).
+ * authenticated caller has an empty id), not its id: a principal named
+ * "anonymous" shares nothing with it.
  */
 export function callerKey(caller: Caller): string {
+  if (caller.method === 'anonymous') return '';
   const { id, tenant } = caller;
   if (tenant === undefined && !id.startsWith('[') && !id.includes('\u0000')) return id;
   return JSON.stringify([tenant ?? null, id]);
 }
 
-/** Whether nobody authenticated this caller. */
+/** Whether nobody authenticated this caller (callerFrom never gives another caller the method 'anonymous'). */
 export function isAnonymous(caller: Caller): boolean {
-  return caller.id === '';
+  return caller.method === 'anonymous';
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { CallInputs } from '../inputs/call-inputs.js';
+import { APPROVAL_FIELD, approvalForm, misfitApproval } from '../inputs/approval-form.js';
 import type { ElicitResult } from '../inputs/responses.js';
 import type { CallOutcome, Stage, ToolCall } from './call.js';
 import { refuse, abortedOutcome } from './results.js';
@@ -8,7 +9,7 @@ export type ApprovalMode = 'destructive' | 'always' | 'never';
 
 const KEY = 'toolwright_approval';
 /** The approval form's one field (documented in docs/server.md, "Human approval"): a boolean, true to run the tool. */
-const FIELD = 'approve';
+const FIELD = APPROVAL_FIELD;
 const PREVIEW_CHARS = 2_000;
 
 /**
@@ -26,6 +27,7 @@ async function askThenRun(call: ToolCall, next: () => Promise<CallOutcome>): Pro
   if (call.info.clientCapabilities.elicitation === undefined) {
     return refuse(
       call,
+      'approval_failed',
       `Tool ${call.tool.name} needs the user's approval, but this client cannot ask the user (it did not declare the elicitation capability). The tool was not run.`,
     );
   }
@@ -35,7 +37,11 @@ async function askThenRun(call: ToolCall, next: () => Promise<CallOutcome>): Pro
     answer = call.info.era === 'modern' ? modernAnswer(inputs, params) : ((await inputs.ask('elicitation/create', params, KEY, call.signal)) as ElicitResult);
   } catch (err) {
     if (!call.signal.aborted)
-      return refuse(call, `Tool ${call.tool.name} needs the user's approval, but asking failed (${(err as Error).message}). The tool was not run.`);
+      return refuse(
+        call,
+        'approval_failed',
+        `Tool ${call.tool.name} needs the user's approval, but asking failed (${(err as Error).message}). The tool was not run.`,
+      );
     return abortedOutcome(call);
   }
   if (answer === undefined) {
@@ -43,33 +49,16 @@ async function askThenRun(call: ToolCall, next: () => Promise<CallOutcome>): Pro
     return inputs.inputRequiredResult();
   }
   if (answer.action !== 'accept')
-    return refuse(call, `The user did not approve running ${call.tool.name}; it was not run. Do not retry unless the user asks for it.`);
-  const misfit = misfitAnswer(answer.content);
+    return refuse(call, 'approval_declined', `The user did not approve running ${call.tool.name}; it was not run. Do not retry unless the user asks for it.`);
+  const misfit = misfitApproval(answer.content);
   if (misfit)
     return refuse(
       call,
+      'approval_failed',
       `The approval answer for ${call.tool.name} was not understood (${misfit}); the form has one field, "${FIELD}", a boolean: true runs the tool, false does not. The tool was not run.`,
     );
   if (answer.content![FIELD] === true) return next();
-  return refuse(call, `The user did not approve running ${call.tool.name}; it was not run. Do not retry unless the user asks for it.`);
-}
-
-/**
- * Why an accepted answer is not the form's (`{ "approve": true|false }`), or
- * undefined. A client that filled in some other field, or none, has not said
- * no: reading it as "not approved" hid the client's bug behind a refusal.
- */
-function misfitAnswer(content: Record<string, unknown> | undefined): string | undefined {
-  const keys = Object.keys(content ?? {});
-  const unknown = keys.filter((k) => k !== FIELD);
-  if (unknown.length)
-    return `unknown field${unknown.length > 1 ? 's' : ''} ${unknown
-      .slice(0, 5)
-      .map((k) => JSON.stringify(k.slice(0, 64)))
-      .join(', ')}`;
-  if (!keys.includes(FIELD)) return `no "${FIELD}" field`;
-  if (typeof content![FIELD] !== 'boolean') return `"${FIELD}" is ${JSON.stringify(content![FIELD])?.slice(0, 64)}, not true or false`;
-  return undefined;
+  return refuse(call, 'approval_declined', `The user did not approve running ${call.tool.name}; it was not run. Do not retry unless the user asks for it.`);
 }
 
 function needsApproval(call: ToolCall, mode: ApprovalMode): boolean {
@@ -99,10 +88,6 @@ function approvalRequest(call: ToolCall): Record<string, unknown> {
   const title = call.tool.tool.title ?? call.tool.tool.annotations?.title ?? call.tool.name;
   return {
     message: `Allow the tool "${title}" (${call.tool.name}) to run with these arguments?\n\n${args}`,
-    requestedSchema: {
-      type: 'object',
-      properties: { [FIELD]: { type: 'boolean', title: 'Approve this call?', description: `Run ${call.tool.name} now`, default: false } },
-      required: [FIELD],
-    },
+    requestedSchema: approvalForm('Approve this call?', `Run ${call.tool.name} now`),
   };
 }

@@ -1,6 +1,7 @@
 import type { AuditSink } from '../../audit/record.js';
 import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
 import type { Logger } from '../logger.js';
+import { recordedText, recordedValue } from '../../jsonrpc/recorded.js';
 
 /**
  * What a server does when an audit record cannot be written.
@@ -74,7 +75,7 @@ export class AuditGuard {
       this.unavailable = true;
       this.nextProbeAt = this.now() + PROBE_INTERVAL_MS;
       this.logger.error(
-        { error, request: what, requestId },
+        { error, request: recordedText(what), requestId: recordedValue(requestId) },
         'audit trail unavailable: a record could not be written; requests are refused until it can be written again (server.audit.onFailure)',
       );
       return;
@@ -82,7 +83,7 @@ export class AuditGuard {
     if (this.warned) return;
     this.warned = true;
     this.logger.warn(
-      { error, request: what, requestId },
+      { error, request: recordedText(what), requestId: recordedValue(requestId) },
       'audit trail: a record could not be written; serving on without records (server.audit.onFailure: warn), lost records are counted',
     );
   }

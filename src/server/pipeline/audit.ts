@@ -1,14 +1,12 @@
 import { auditArgumentsJson } from '../../audit/arguments.js';
-import type { AuditRecord, AuditSink } from '../../audit/record.js';
+import type { AuditReason, AuditRecord, AuditSink } from '../../audit/record.js';
 import { RpcError } from '../../jsonrpc/errors.js';
+import { recordedId, recordedText } from '../../jsonrpc/recorded.js';
 import { isAnonymous } from '../../policy/auth/caller.js';
 import { callerOf, type Exchange } from '../exchange.js';
 import type { Logger } from '../logger.js';
 import { AuditGuard } from './audit-guard.js';
 import type { CallOutcome, Stage, ToolCall } from './call.js';
-
-/** Client-chosen strings are capped so one hostile request cannot bloat the trail. */
-const MAX_NAME_CHARS = 256;
 
 /**
  * The outermost stage: every call, however it ends (allowed, refused, failed,
@@ -19,7 +17,7 @@ const MAX_NAME_CHARS = 256;
  * A failing sink follows the guard's policy (see AuditFailurePolicy): under
  * 'refuse' later calls are refused before they run, under 'warn' the loss is counted.
  */
-export function auditStage(sink: AuditSink, logger: Logger, guard: AuditGuard = new AuditGuard(sink, 'refuse', logger)): Stage {
+export function auditStage(sink: AuditSink, logger: Logger, guard: AuditGuard = new AuditGuard(sink, 'refuse', logger), instance?: string): Stage {
   const write = auditWriter(sink, guard);
   return async (call, next) => {
     // Refused here, the call never ran: there is nothing to record (the guard counts it).
@@ -31,10 +29,10 @@ export function auditStage(sink: AuditSink, logger: Logger, guard: AuditGuard = 
       const rpc = err instanceof RpcError;
       // A policy refusal answered with a protocol error (403 insufficient_scope) stays 'refused'.
       if (call.status !== 'refused') call.status = rpc ? 'protocol_error' : 'internal_error';
-      await write(auditRecordOf(call, undefined, rpc ? err.code : null), call.requestedName);
+      await write(auditRecordOf(call, undefined, rpc ? err.code : null, instance), call.requestedName);
       throw err;
     }
-    const written = write(auditRecordOf(call, outcome, null), call.requestedName);
+    const written = write(auditRecordOf(call, outcome, null, instance), call.requestedName);
     if (written) await written;
     return outcome;
   };
@@ -77,55 +75,78 @@ export interface AuditedRequest {
   requestId: AuditRecord['requestId'] | undefined;
   clientName: unknown;
   errorCode: number | null;
+  /** Why it did not run as asked; absent: what the status implies (`timeout`, `validation`, `cancelled`), or nothing. */
+  reason?: AuditReason;
+  /** The server instance that answered (ToolServer's `instanceId`). */
+  instance?: string;
 }
 
-/** The record of one finished request: client-chosen strings capped, arguments redacted and capped. */
+/** The reason a status implies when no stage named one. */
+const REASON_OF_STATUS: Partial<Record<AuditRecord['status'], AuditReason>> = {
+  timeout: 'timeout',
+  invalid_arguments: 'validation',
+  cancelled: 'cancelled',
+};
+
+/**
+ * The record of one finished request: every client-chosen string (the name or URI, the request id,
+ * clientInfo's name, the caller's fields) bounded by recordedText, so one hostile request cannot
+ * bloat the trail; arguments redacted and capped.
+ */
 export function auditRecord(request: AuditedRequest): AuditRecord {
-  const tool = capAuditName(request.target);
+  const tool = recordedText(request.target);
   const argumentsJson = auditArgumentsJson(request.args, request.schema);
   const durationMs = Math.round((performance.now() - request.startedAt) * 1000) / 1000;
   const correlationId = request.correlationId ?? null;
-  const requestId = request.requestId ?? null;
-  const clientName = typeof request.clientName === 'string' ? capAuditName(request.clientName) : null;
-  const { era, protocolVersion, status, isError, errorCode } = request;
+  const requestId = recordedId(request.requestId ?? null);
+  const clientName = typeof request.clientName === 'string' ? recordedText(request.clientName) : null;
+  const { era, status, isError, errorCode, instance } = request;
+  const protocolVersion = recordedText(request.protocolVersion);
   const caller = auditCallerOf(request.exchange);
+  const reason = request.reason ?? REASON_OF_STATUS[status];
+
   // Two literals: `method` sits after the caller's fields (JSONL lines keep their order) and a tool call's record has none.
-  if (request.method === undefined)
-    return {
-      time: isoNow(),
-      era,
-      protocolVersion,
-      ...caller,
-      tool,
-      argumentsJson,
-      status,
-      isError,
-      durationMs,
-      correlationId,
-      requestId,
-      clientName,
-      errorCode,
-    };
-  return {
-    time: isoNow(),
-    era,
-    protocolVersion,
-    ...caller,
-    method: request.method,
-    tool,
-    argumentsJson,
-    status,
-    isError,
-    durationMs,
-    correlationId,
-    requestId,
-    clientName,
-    errorCode,
-  };
+  const record: AuditRecord =
+    request.method === undefined
+      ? {
+          time: isoNow(),
+          era,
+          protocolVersion,
+          ...caller,
+          tool,
+          argumentsJson,
+          status,
+          isError,
+          durationMs,
+          correlationId,
+          requestId,
+          clientName,
+          errorCode,
+        }
+      : {
+          time: isoNow(),
+          era,
+          protocolVersion,
+          ...caller,
+          method: request.method,
+          tool,
+          argumentsJson,
+          status,
+          isError,
+          durationMs,
+          correlationId,
+          requestId,
+          clientName,
+          errorCode,
+        };
+  // Last, and only when known: a record without them reads as one written before they existed.
+  if (reason !== undefined) record.reason = reason;
+  if (instance !== undefined) record.instance = instance;
+  return record;
 }
 
 /** The record of one finished call. */
-export function auditRecordOf(call: ToolCall, outcome: CallOutcome, errorCode: number | null): AuditRecord {
+export function auditRecordOf(call: ToolCall, outcome: CallOutcome, errorCode: number | null, instance?: string): AuditRecord {
   // `call.tool` is unset when resolving failed (unknown tool, bad params).
   const tool = call.tool as ToolCall['tool'] | undefined;
   return auditRecord({
@@ -142,6 +163,8 @@ export function auditRecordOf(call: ToolCall, outcome: CallOutcome, errorCode: n
     requestId: call.info.requestId,
     clientName: call.info.clientInfo?.name,
     errorCode,
+    reason: call.reason,
+    instance,
   });
 }
 
@@ -158,10 +181,10 @@ export function auditCallerOf(exchange: Exchange): Pick<AuditRecord, 'principal'
   if (isAnonymous(caller)) return { principal: null };
   const { clientId, scopes, tenant } = caller;
   return {
-    principal: caller.id,
-    ...(clientId !== undefined ? { clientId: capAuditName(clientId) } : {}),
-    ...(scopes !== undefined ? { scopes: scopes.slice(0, MAX_AUDIT_SCOPES).map(capAuditName) } : {}),
-    ...(tenant !== undefined ? { tenant: capAuditName(tenant) } : {}),
+    principal: recordedText(caller.id),
+    ...(clientId !== undefined ? { clientId: recordedText(clientId) } : {}),
+    ...(scopes !== undefined ? { scopes: scopes.slice(0, MAX_AUDIT_SCOPES).map((scope) => recordedText(scope)) } : {}),
+    ...(tenant !== undefined ? { tenant: recordedText(tenant) } : {}),
   };
 }
 
@@ -176,8 +199,4 @@ export function isoNow(): string {
     lastIso = new Date(now).toISOString();
   }
   return lastIso;
-}
-
-export function capAuditName(text: string): string {
-  return text.length > MAX_NAME_CHARS ? `${text.slice(0, MAX_NAME_CHARS)}…` : text;
 }

@@ -31,6 +31,7 @@ export function authorizeStage(policy: ScopePolicy): Stage {
     if (decision.allowed) return next();
     if (decision.hidden) throw unknownToolError(call.tool.name);
     call.status = 'refused';
+    call.reason = 'scope';
     throw new InsufficientScopeError(decision.needed);
   };
 }

@@ -7,6 +7,7 @@ import type { ToolResult } from '../tool.js';
 import type { ClientCapabilities, Implementation, LogLevel } from '../../protocol/meta.js';
 import type { Era } from '../../protocol/versions.js';
 import type { RequestId } from '../../jsonrpc/types.js';
+import type { AuditReason } from '../../audit/record.js';
 
 const NO_ANSWERS: Readonly<Record<string, unknown>> = Object.freeze({});
 
@@ -54,6 +55,8 @@ export class ToolCall {
   // Opened only by a call that asks or answers something: most calls never do.
   private openedInputs?: CallInputs;
   status: CallStatus = 'ok';
+  /** Why it did not run as asked, when its status alone does not say (the audit record's `reason`). */
+  reason?: AuditReason;
   correlationId?: string;
   readonly startedAt = performance.now();
   /** Set once the call is cancelled, its client is gone, or its handler timed out. */

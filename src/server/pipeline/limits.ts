@@ -14,7 +14,9 @@ import { formatDuration, refuse, abortedOutcome, withRetryAfter } from './result
 export function openStage(calls: CallsInFlight): Stage {
   return (call, next) => {
     if (!calls.closed) return next();
-    return Promise.resolve(refuse(call, `The server is shutting down; ${call.tool.name} was not run. Retry in a few seconds (another instance may answer).`));
+    return Promise.resolve(
+      refuse(call, 'shutting_down', `The server is shutting down; ${call.tool.name} was not run. Retry in a few seconds (another instance may answer).`),
+    );
   };
 }
 
@@ -26,7 +28,10 @@ export function rateLimitStage(limiter: RateLimiter): Stage {
     if (decision instanceof Promise)
       return decision.then(
         (d) => (d.allowed ? next() : limited(call, d)),
-        (err: unknown) => limitsUnavailable(err, call.tool.name),
+        (err: unknown) => {
+          call.reason = 'state_unavailable';
+          return limitsUnavailable(err, call.tool.name);
+        },
       );
     // The in-process store decides synchronously: an allowed call adds no promise here.
     if (decision.allowed) return next();
@@ -39,7 +44,7 @@ function limited(call: ToolCall, decision: Extract<RateDecision, { allowed: fals
   const whose = decision.scope === 'tool' ? `tool ${call.tool.name}` : 'this caller';
   const retryAfterMs = Math.max(decision.retryAfterMs, 1);
   return withRetryAfter(
-    refuse(call, `Rate limit exceeded for ${whose} (${points} calls per ${durationSeconds} s). Retry after ${formatDuration(retryAfterMs)}.`),
+    refuse(call, 'rate_limit', `Rate limit exceeded for ${whose} (${points} calls per ${durationSeconds} s). Retry after ${formatDuration(retryAfterMs)}.`),
     retryAfterMs,
   );
 }
@@ -73,6 +78,7 @@ async function queued(gate: ConcurrencyGate, call: ToolCall, next: () => Promise
   if (call.signal.aborted) return abortedOutcome(call);
   return refuse(
     call,
+    'overloaded',
     `The server is overloaded (${gate.maxInFlight} calls running, ${gate.maxQueued} waiting); ${call.tool.name} was not run. Retry in a few seconds.`,
   );
 }
@@ -88,6 +94,7 @@ export function argumentSizeStage(maxBytes: number): Stage {
     return Promise.resolve(
       refuse(
         call,
+        'arguments_too_large',
         `The arguments of ${call.tool.name} are ${bytes} bytes; the limit is ${maxBytes}. Send less data, or pass a reference (a path or URL) instead of the content.`,
       ),
     );

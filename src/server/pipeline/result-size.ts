@@ -30,6 +30,7 @@ export function resultSizeStage(maxBytes: number, store: ResultStore): Stage {
     const slim: ToolResult = { ...result, content };
     if (resultBytes(slim) <= maxBytes) return slim;
     call.status = 'refused';
+    call.reason = 'result_too_large';
     if (result[STRUCTURED_JSON] === undefined) {
       // Only a limit smaller than a handful of links gets here: nothing smaller can be sent.
       return errorResult(
@@ -58,6 +59,7 @@ export function resultSizeStage(maxBytes: number, store: ResultStore): Stage {
  */
 function unstored(call: ToolCall, err: unknown): ToolResult {
   call.status = 'refused';
+  call.reason = 'result_too_large';
   // Only messages written for the caller pass; anything else (a driver's error) stays out.
   const why = err instanceof StateUnavailableError || err instanceof ResultTooLargeError ? err.message : 'the result store failed';
   return errorResult(

@@ -3,15 +3,18 @@ import { ServerShutdown } from '../calls-in-flight.js';
 import type { Logger } from '../logger.js';
 import type { ToolResult } from '../tool.js';
 import type { ToolCall } from './call.js';
+import type { AuditReason } from '../../audit/record.js';
+import { recordedText } from '../../jsonrpc/recorded.js';
 
 /** An `isError` result the model can read and act on. */
 export function errorResult(text: string): ToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
-/** A policy stage said no (rate limit, overload, size, approval): the call is marked refused. */
-export function refuse(call: ToolCall, text: string): ToolResult {
+/** A policy stage said no (rate limit, overload, size, approval): the call is marked refused, and why. */
+export function refuse(call: ToolCall, reason: AuditReason, text: string): ToolResult {
   call.status = 'refused';
+  call.reason = reason;
   return errorResult(text);
 }
 
@@ -42,6 +45,7 @@ export function retryAfterMsOf(outcome: object): number | undefined {
 export function abortedOutcome(call: ToolCall): ToolResult | undefined {
   call.status = 'cancelled';
   if (!(call.abortReason instanceof ServerShutdown)) return undefined;
+  call.reason = 'shutting_down';
   return errorResult(
     `Tool ${call.requestedName} was stopped because the server is shutting down; it may have done part of its work. Retry in a few seconds (another instance may answer).`,
   );
@@ -53,7 +57,12 @@ export function internalFailure(call: ToolCall, detail: unknown, logger: Logger)
   call.status = 'internal_error';
   call.correlationId = correlationId;
   logger.error(
-    { correlationId, tool: call.requestedName, err: detail instanceof Error ? detail : undefined, detail: detail instanceof Error ? undefined : detail },
+    {
+      correlationId,
+      tool: recordedText(call.requestedName),
+      err: detail instanceof Error ? detail : undefined,
+      detail: detail instanceof Error ? undefined : detail,
+    },
     'tool call failed',
   );
   return errorResult(

@@ -98,6 +98,7 @@ function finishResult(call: ToolCall, value: unknown, logger: Logger): ToolResul
 /** -32021 for modern clients (HTTP 400); legacy clients read why in an isError result. */
 function missingCapability(call: ToolCall, err: MissingClientCapability): ToolResult {
   call.status = 'refused';
+  call.reason = 'missing_capability';
   if (call.info.era === 'modern') {
     call.status = 'protocol_error';
     throw new RpcError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${err.capability}`, {

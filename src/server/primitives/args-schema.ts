@@ -1,4 +1,5 @@
 import { compileSchema, type Validator } from '../../schema/compile.js';
+import { closedNames, tooManyNames } from '../../schema/closed-names.js';
 import { SchemaError } from '../../schema/dialect.js';
 import { isStandardSchema, parseWithStandard, standardToJsonSchema, type StandardSchemaV1 } from '../../schema/standard.js';
 import type { JsonSchema } from '../tool.js';
@@ -8,6 +9,8 @@ export interface ArgsSchema {
   readonly json: JsonSchema;
   /** Checks `value` (compiled validator, then the Standard Schema's own parse, whose output the handler gets). */
   check(value: Record<string, unknown>): Promise<{ ok: true; value: unknown } | { ok: false; problems: string[] }>;
+  /** The problems of an object with too many names the schema does not admit, found from its first few; undefined otherwise (schema/closed-names.ts). */
+  tooManyNames(value: Record<string, unknown>): string[] | undefined;
 }
 
 /** Throws a readable Error (SchemaError) when the schema is not an object schema or does not compile. */
@@ -18,8 +21,10 @@ export function compileArgsSchema(schema: JsonSchema | StandardSchemaV1, root: s
     throw new SchemaError('a schema must be a JSON Schema object or a Standard Schema (zod, valibot, arktype)');
   if ((json as JsonSchema).type !== 'object') throw new SchemaError('the schema must be an object schema ({ "type": "object", ... })');
   const validate: Validator = compileSchema(json, { root });
+  const admitted = closedNames(json as Record<string, unknown>);
   return {
     json: json as JsonSchema,
+    tooManyNames: (value) => (admitted ? tooManyNames(value, admitted, (json as Record<string, unknown>).required, root) : undefined),
     async check(value) {
       const outcome = validate(value);
       if (!outcome.ok) return outcome;

@@ -14,6 +14,7 @@ import type { AskOptions, ToolContext } from '../tool.js';
 import type { MethodResult, RequestFacts } from './method-table.js';
 import type { TrackedRequest } from './tracked-request.js';
 import { ServerShutdown } from '../calls-in-flight.js';
+import { recordedText } from '../../jsonrpc/recorded.js';
 
 /**
  * What a prompt's or a resource's handler knows about its request, and what
@@ -99,7 +100,10 @@ export async function runWithInputs<T>(
     }
     // Stopped by a shutdown: unlike a client's cancellation, the client still waits for an answer.
     if (controller.signal.reason instanceof ServerShutdown) {
-      if (tracked) tracked.status = 'cancelled';
+      if (tracked) {
+        tracked.status = 'cancelled';
+        tracked.reason = 'shutting_down';
+      }
       throw new RpcError(
         ErrorCode.InternalError,
         `${what} was stopped because the server is shutting down; retry in a few seconds (another instance may answer).`,
@@ -185,6 +189,6 @@ function failure(err: unknown, era: Era, what: string, logger: Logger, tracked?:
   }
   const correlationId = nodeCrypto().randomUUID();
   if (tracked) tracked.correlationId = correlationId;
-  logger.error({ correlationId, what, err }, 'a prompt or resource handler failed');
+  logger.error({ correlationId, what: recordedText(what), err }, 'a prompt or resource handler failed');
   return new RpcError(ErrorCode.InternalError, `Internal error (correlation id ${correlationId})`);
 }

@@ -10,6 +10,7 @@ import type { CallsInFlight } from '../calls-in-flight.js';
 import type { Logger } from '../logger.js';
 import type { Exchange } from '../exchange.js';
 import { InsufficientScopeError } from '../pipeline/authorize.js';
+import { RateLimitedError } from './rate-limit.js';
 import { auditRecord, auditWriter } from '../pipeline/audit.js';
 import { AuditGuard } from '../pipeline/audit-guard.js';
 import type { MethodHandler, MethodResult, RequestFacts } from './method-table.js';
@@ -22,6 +23,8 @@ export interface RequestTracking {
   auditSink?: AuditSink;
   /** What happens when a record cannot be written (shared with the tools/call audit stage). */
   auditGuard?: AuditGuard;
+  /** The server instance its records name (ToolServer's `instanceId`). */
+  instance?: string;
   logger: Logger;
 }
 
@@ -51,14 +54,18 @@ export function trackedRequest(method: string, era: Era, tracking: RequestTracki
     try {
       if (calls?.closed) {
         tracked.status = 'refused';
+        tracked.reason = 'shutting_down';
         throw new RpcError(ErrorCode.InternalError, 'The server is shutting down; retry in a few seconds (another instance may answer).');
       }
       const result = await handler(request, exchange, facts, tracked);
       if (result === undefined && tracked.status === 'ok') tracked.status = 'cancelled';
       return result;
     } catch (err) {
-      if (err instanceof InsufficientScopeError) tracked.status = 'refused';
-      else if (tracked.status === 'ok') tracked.status = err instanceof RpcError && err.code !== ErrorCode.InternalError ? 'protocol_error' : 'internal_error';
+      if (err instanceof InsufficientScopeError || err instanceof RateLimitedError) {
+        tracked.status = 'refused';
+        tracked.reason = err instanceof RateLimitedError ? 'rate_limit' : 'scope';
+      } else if (tracked.status === 'ok')
+        tracked.status = err instanceof RpcError && err.code !== ErrorCode.InternalError ? 'protocol_error' : 'internal_error';
       errorCode = err instanceof RpcError ? err.code : ErrorCode.InternalError;
       throw err;
     } finally {
@@ -77,6 +84,8 @@ export function trackedRequest(method: string, era: Era, tracking: RequestTracki
           requestId: request.id,
           clientName: facts.clientInfo?.name,
           errorCode,
+          reason: tracked.reason,
+          instance: tracking.instance,
         });
         await write(record, `${method} ${tracked.target}`);
       }

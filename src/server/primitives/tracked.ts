@@ -1,4 +1,4 @@
-import type { AuditStatus } from '../../audit/record.js';
+import type { AuditReason, AuditStatus } from '../../audit/record.js';
 import { ServerShutdown } from '../calls-in-flight.js';
 
 /**
@@ -11,6 +11,8 @@ export class TrackedRequest {
   target = '';
   args: unknown = {};
   status: AuditStatus = 'ok';
+  /** Why it did not run as asked, when its status alone does not say (the audit record's `reason`). */
+  reason?: AuditReason;
   correlationId: string | null = null;
   private stopReason?: unknown;
   private stopRun?: (reason: unknown) => void;

@@ -2,6 +2,7 @@ import { nodeCrypto } from '../../lazy-crypto.js';
 import { PathError, quote } from '../../policy/path-errors.js';
 import { EntryStats, MAX_REMOVE_DEPTH, removePath } from '../../policy/path-io.js';
 import type { PathSandbox, ResolvedPath } from '../../policy/paths.js';
+import { APPROVAL_FIELD, approvalForm, misfitApproval } from '../../server/inputs/approval-form.js';
 import { defineTool, ToolError, type ElicitSchema, type Tool, type ToolContext } from '../../server/tool.js';
 import { pathProperty } from '../path-property.js';
 import { formatBytes, type FsSettings } from './options.js';
@@ -21,11 +22,8 @@ interface Survey {
   fingerprint: string;
 }
 
-const CONFIRM_SCHEMA: ElicitSchema = {
-  type: 'object',
-  properties: { confirm: { type: 'boolean', title: 'Delete', description: 'Yes, delete it permanently', default: false } },
-  required: ['confirm'],
-};
+/** The same one field as the server's approval of destructive tools (`approve`), so a client answers both alike. */
+const CONFIRM_SCHEMA: ElicitSchema = approvalForm('Delete', 'Yes, delete it permanently');
 
 /**
  * delete_file: removes a file, or a directory tree with recursive. Deleting
@@ -108,7 +106,14 @@ async function confirm(target: ResolvedPath, survey: Survey, ctx: ToolContext): 
   }
   // The key carries the fingerprint: an answer given for other content does not count.
   const answer = await ctx.elicit(`Delete ${what}? This cannot be undone.`, CONFIRM_SCHEMA, { key: `confirm_delete_${survey.fingerprint}` });
-  if (answer.action !== 'accept' || answer.content?.confirm !== true) {
+  const misfit = answer.action === 'accept' ? misfitApproval(answer.content) : undefined;
+  if (misfit) {
+    // Not a "no": a client answered some other form. Said loudly, naming the field it should fill in.
+    throw new ToolError(
+      `The answer to the confirmation for deleting ${quote(target.display)} was not understood (${misfit}); the form has one field, "${APPROVAL_FIELD}", a boolean: true deletes, false does not. Nothing was deleted.`,
+    );
+  }
+  if (answer.action !== 'accept' || answer.content?.[APPROVAL_FIELD] !== true) {
     throw new ToolError(`The user did not confirm deleting ${quote(target.display)}; nothing was deleted. Do not retry unless the user asks for it.`);
   }
 }

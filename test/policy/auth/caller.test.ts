@@ -13,6 +13,9 @@ describe('callerKey', () => {
   it('is the id itself for a caller without a tenant (what stores held before tenants), and "" for the anonymous caller', () => {
     expect(callerKey(caller('alice'))).toBe('alice');
     expect(callerKey(ANONYMOUS_CALLER)).toBe('');
+    // Its id says who it is in a log line; its key stays apart from a principal of that name.
+    expect(ANONYMOUS_CALLER.id).toBe('anonymous');
+    expect(callerKey(caller('anonymous'))).toBe('anonymous');
   });
 
   it('never gives two different (tenant, id) pairs one key, whatever characters they hold', () => {
@@ -91,7 +94,7 @@ describe('ctx.caller over server.connect', () => {
   };
 
   it('is the anonymous caller without one (principal and auth stay undefined, as before)', async () => {
-    expect(await whoami()).toEqual({ caller: { id: '', claims: {}, method: 'anonymous' }, principal: null, auth: null });
+    expect(await whoami()).toEqual({ caller: { id: 'anonymous', claims: {}, method: 'anonymous' }, principal: null, auth: null });
   });
 
   it("is a transport caller for a bare id (stdio's principal): principal is its id, auth stays undefined", async () => {

@@ -45,7 +45,7 @@ describe('delete_file, modern era', () => {
       { path: 'docs', recursive: true },
       {
         capabilities: ELICIT,
-        params: { requestState: first.requestState, inputResponses: { [key]: { action: 'accept', content: { confirm: true } } } },
+        params: { requestState: first.requestState, inputResponses: { [key]: { action: 'accept', content: { approve: true } } } },
       },
     );
     expect(yes.isError).toBeUndefined();
@@ -56,7 +56,7 @@ describe('delete_file, modern era', () => {
   it.each([
     ['declines', { action: 'decline' }],
     ['cancels', { action: 'cancel' }],
-    ['accepts without confirming', { action: 'accept', content: { confirm: false } }],
+    ['accepts without confirming', { action: 'accept', content: { approve: false } }],
   ])('keeps the directory when the user %s', async (_label, answer) => {
     const first = await ws.call('delete_file', { path: 'docs', recursive: true }, { capabilities: ELICIT });
     const key = Object.keys(first.inputRequests)[0];
@@ -70,6 +70,27 @@ describe('delete_file, modern era', () => {
     );
     expect(r.isError).toBe(true);
     expect(textOf(r)).toBe('The user did not confirm deleting "docs"; nothing was deleted. Do not retry unless the user asks for it.');
+    expect(await exists('docs/sub/b.md')).toBe(true);
+  });
+
+  it.each([
+    ['the field of another form', { confirm: true }, 'unknown field "confirm"'],
+    ['no field at all', {}, 'no "approve" field'],
+    ['a string for the boolean', { approve: 'yes' }, '"approve" is "yes", not true or false'],
+  ])('refuses loudly, naming the expected field, an accepted answer with %s (nothing deleted)', async (_label, content, problem) => {
+    const first = await ws.call('delete_file', { path: 'docs', recursive: true }, { capabilities: ELICIT });
+    const key = Object.keys(first.inputRequests)[0];
+    // The question asks with the same field as the generic approval: one name for one confirmation.
+    expect(first.inputRequests[key].params.requestedSchema).toMatchObject({ properties: { approve: { type: 'boolean' } }, required: ['approve'] });
+    const r = await ws.call(
+      'delete_file',
+      { path: 'docs', recursive: true },
+      { capabilities: ELICIT, params: { requestState: first.requestState, inputResponses: { [key]: { action: 'accept', content } } } },
+    );
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toBe(
+      `The answer to the confirmation for deleting "docs" was not understood (${problem}); the form has one field, "approve", a boolean: true deletes, false does not. Nothing was deleted.`,
+    );
     expect(await exists('docs/sub/b.md')).toBe(true);
   });
 
@@ -101,7 +122,7 @@ describe('delete_file, modern era', () => {
       { path: 'docs', recursive: true },
       {
         capabilities: ELICIT,
-        params: { requestState: first.requestState, inputResponses: { [key]: { action: 'accept', content: { confirm: true } } } },
+        params: { requestState: first.requestState, inputResponses: { [key]: { action: 'accept', content: { approve: true } } } },
       },
     );
     expect(r.resultType).toBe('input_required');
@@ -136,7 +157,7 @@ describe('delete_file, modern era', () => {
       { path: 'docs', recursive: true },
       {
         capabilities: ELICIT,
-        params: { requestState: first.requestState, inputResponses: { [key]: { action: 'accept', content: { confirm: true } } } },
+        params: { requestState: first.requestState, inputResponses: { [key]: { action: 'accept', content: { approve: true } } } },
       },
     );
     expect(textOf(yes)).toMatch(/^Deleted the directory "docs"/);
@@ -178,7 +199,7 @@ describe('delete_file, legacy era', () => {
   }
 
   it('sends elicitation/create and deletes after the user confirms', async () => {
-    const r = await answered({ action: 'accept', content: { confirm: true } });
+    const r = await answered({ action: 'accept', content: { approve: true } });
     expect(textOf(r)).toMatch(/^Deleted the directory "docs"/);
     expect(await exists('docs')).toBe(false);
   });

@@ -14,6 +14,7 @@ import type { TrackedRequest } from '../tracked-request.js';
 import type { RequestServices } from '../services.js';
 import type { ResourceRegistry } from '../resources/registry.js';
 import type { Completer } from '../resources/resource.js';
+import { recordedText } from '../../../jsonrpc/recorded.js';
 
 /** completion.mdx "Completion Results": at most 100 values per response. */
 const MAX_VALUES = 100;
@@ -153,11 +154,12 @@ export class CompletionPrimitive implements Primitive {
     } catch (err) {
       if (stopped) {
         tracked.status = 'cancelled';
+        tracked.reason = 'shutting_down';
         throw new RpcError(ErrorCode.InternalError, `Completion for ${label} was stopped because the server is shutting down; retry in a few seconds.`);
       }
       const correlationId = nodeCrypto().randomUUID();
       tracked.correlationId = correlationId;
-      this.options.logger.error({ correlationId, what: label, err }, 'a completer failed');
+      this.options.logger.error({ correlationId, what: recordedText(label), err }, 'a completer failed');
       throw new RpcError(ErrorCode.InternalError, `Internal error (correlation id ${correlationId})`);
     } finally {
       clearTimeout(timer);

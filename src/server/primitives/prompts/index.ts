@@ -15,6 +15,7 @@ import type { CompiledPrompt } from './compile.js';
 import { normalizePrompt } from './messages.js';
 import type { PromptReturn } from './prompt.js';
 import type { PromptRegistry } from './registry.js';
+import { recordedText } from '../../../jsonrpc/recorded.js';
 
 export interface PromptsPrimitiveOptions extends ListingServices {
   prompts: PromptRegistry;
@@ -81,7 +82,7 @@ export class PromptsPrimitive implements Primitive {
         if (typeof name !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "name" must be a string');
         const given = params.arguments ?? {};
         const compiled = this.authorized(name, exchange);
-        checkStrings(given);
+        checkStrings(compiled, given);
         await takeRequestPoint(this.options.rateLimiter, Method.promptsGet, callerKeyOf(exchange));
         const checked = await checkArguments(compiled, given);
         return user(request, exchange, facts, { name, arguments: checked }, { prompt: compiled.prompt }, async (after) => {
@@ -94,7 +95,7 @@ export class PromptsPrimitive implements Primitive {
             target = this.authorized(after.name, exchange);
             tracked.target = after.name;
             bound = after.arguments ?? {};
-            checkStrings(bound);
+            checkStrings(target, bound);
             args = await checkArguments(target, bound as Record<string, unknown>);
             tracked.args = bound;
           } else if (after.arguments !== checked) {
@@ -111,7 +112,7 @@ export class PromptsPrimitive implements Primitive {
           const normalized = normalizePrompt(outcome.value, prompt.description);
           if (!normalized.ok) {
             tracked.status = 'internal_error';
-            logger.error({ prompt: target.name, problem: normalized.problem }, 'a prompt returned an invalid result');
+            logger.error({ prompt: recordedText(target.name), problem: normalized.problem }, 'a prompt returned an invalid result');
             throw new RpcError(ErrorCode.InternalError, `Internal error: prompt ${target.name} produced an invalid result`);
           }
           return normalized.result as unknown as MethodResult;
@@ -131,14 +132,22 @@ export class PromptsPrimitive implements Primitive {
   }
 }
 
-function checkStrings(given: unknown): asserts given is Record<string, string> {
-  if (!isPlainObject(given) || !allStrings(given)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "arguments" must be an object of strings');
+function checkStrings(compiled: CompiledPrompt, given: unknown): asserts given is Record<string, string> {
+  if (!isPlainObject(given)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "arguments" must be an object of strings');
+  // Far more names than the prompt has: answered from the first few, before any walk over all of them.
+  const tooMany = compiled.args.tooManyNames(given);
+  if (tooMany) throw invalidArguments(compiled, tooMany);
+  if (!allStrings(given)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "arguments" must be an object of strings');
+}
+
+function invalidArguments(compiled: CompiledPrompt, problems: string[]): RpcError {
+  return new RpcError(ErrorCode.InvalidParams, `Invalid params for prompt ${compiled.name}: ${problems.join('; ')}`);
 }
 
 /** The prompt's arguments, checked against what it declares. */
 async function checkArguments(compiled: CompiledPrompt, given: Record<string, unknown>): Promise<unknown> {
   const checked = await compiled.args.check(given);
-  if (!checked.ok) throw new RpcError(ErrorCode.InvalidParams, `Invalid params for prompt ${compiled.name}: ${checked.problems.join('; ')}`);
+  if (!checked.ok) throw invalidArguments(compiled, checked.problems);
   return checked.value;
 }
 

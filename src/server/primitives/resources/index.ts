@@ -19,6 +19,7 @@ import type { CompiledResource, CompiledTemplate } from './compile.js';
 import type { ResourceRegistry } from './registry.js';
 import { StateUnavailableError } from '../../../state/redis/connection.js';
 import type { ReadReturn } from './resource.js';
+import { recordedText } from '../../../jsonrpc/recorded.js';
 
 /** Longest URI a read may name; longer ones are -32602 before any matching. */
 const MAX_READ_URI_CHARS = 8192;
@@ -194,7 +195,7 @@ export class ResourcesPrimitive implements Primitive {
     if (!normalized.ok || normalized.bytes > MAX_READ_BYTES) {
       const problem = normalized.ok ? `the contents are ${normalized.bytes} bytes, over the ${MAX_READ_BYTES}-byte limit` : normalized.problem;
       tracked.status = 'internal_error';
-      this.options.logger.error({ uri, problem }, 'a resource read returned invalid contents');
+      this.options.logger.error({ uri: recordedText(uri), problem }, 'a resource read returned invalid contents');
       throw new RpcError(ErrorCode.InternalError, `Internal error: the server could not read ${uri}`);
     }
     // Retried with answers (mrtr.mdx): the result depends on them, so it is not for any cache (caching.mdx "Cache Key").

@@ -13,6 +13,10 @@ export interface AuditRow {
   durationMs: number;
   argumentsJson: string;
   errorCode: number | null;
+  /** Why it did not run as asked (`rate_limit`, `approval_declined`, …); absent in older records. */
+  reason?: string;
+  /** The server instance that answered; absent in older records. */
+  instance?: string;
 }
 
 /** Milliseconds as people read them: a decimal under 10 ms, whole above. */
@@ -64,6 +68,7 @@ export function AuditTable({ rows }: { rows: AuditRow[] }) {
               <span class={`op-badge ${failed(row) ? 'bad' : 'good'}`} data-testid="audit-outcome">
                 {row.isError && row.status === 'ok' ? 'error' : row.status.replace(/_/g, ' ')}
               </span>
+              {row.reason && row.reason !== row.status ? <span class="op-muted"> {row.reason.replace(/_/g, ' ')}</span> : null}
               {row.errorCode !== null ? <span class="op-muted"> {row.errorCode}</span> : null}
             </td>
             <td>{formatMs(row.durationMs)}</td>
