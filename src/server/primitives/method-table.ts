@@ -60,11 +60,18 @@ export interface Route {
   modern?: MethodHandler;
   legacy?: MethodHandler;
   /**
+   * The audit rule: a method that changes state or runs user code is tracked.
    * Audited and counted by the dispatcher (tracked-request.ts): refused once the
    * server shuts down, waited for by a drain, one audit record however it ends.
    * (tools/call is tracked by its own pipeline's stages.)
    */
   tracked?: boolean;
+  /**
+   * A long-lived request (subscriptions/listen): tracked, but not among the
+   * requests a drain waits for (server.close() ends it); its record is written
+   * when it ends.
+   */
+  stream?: boolean;
   /** The handlers run the route's user middleware themselves, after their built-in checks (their fifth argument, UserStage). */
   userStage?: boolean;
 }
@@ -88,7 +95,7 @@ export class MethodTable {
   }
 
   /** Serves `method` in both eras; `make` builds each era's handler once (the era is fixed in its closure). */
-  both(method: string, make: (era: Era) => MethodHandler, options?: { tracked?: boolean; userStage?: boolean }): this {
+  both(method: string, make: (era: Era) => MethodHandler, options?: { tracked?: boolean; userStage?: boolean; stream?: boolean }): this {
     return this.add(method, { modern: make('modern'), legacy: make('legacy'), ...options });
   }
 

@@ -38,8 +38,11 @@ export interface RequestTracking {
  * dispatcher wraps every route registered `{ tracked: true }` with it, outside
  * the user's middleware (so a refusal by a middleware is recorded too).
  */
-export function trackedRequest(method: string, era: Era, tracking: RequestTracking, handler: MethodHandler): MethodHandler {
-  const { calls, auditSink } = tracking;
+export function trackedRequest(method: string, era: Era, tracking: RequestTracking, handler: MethodHandler, stream = false): MethodHandler {
+  const { auditSink } = tracking;
+  // A stream (subscriptions/listen) is ended by server.close(), not waited for by a drain.
+  const calls = stream ? undefined : tracking.calls;
+  const shuttingDown = () => tracking.calls?.closed === true;
   const guard = auditSink && (tracking.auditGuard ?? new AuditGuard(auditSink, 'refuse', tracking.logger));
   const write = auditSink && auditWriter(auditSink, guard!);
   return async (request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts): Promise<MethodResult | undefined> => {
@@ -52,7 +55,7 @@ export function trackedRequest(method: string, era: Era, tracking: RequestTracki
     let errorCode: number | null = null;
     calls?.add(tracked);
     try {
-      if (calls?.closed) {
+      if (shuttingDown()) {
         tracked.status = 'refused';
         tracked.reason = 'shutting_down';
         throw new RpcError(ErrorCode.InternalError, 'The server is shutting down; retry in a few seconds (another instance may answer).');
@@ -104,7 +107,19 @@ function named(tracked: TrackedRequest, method: string, params: Record<string, u
     tracked.args = { argument: params.argument, context: params.context };
     return;
   }
-  const target = typeof params.name === 'string' ? params.name : params.uri;
-  if (typeof target === 'string') tracked.target = target;
+  if (method === 'subscriptions/listen') {
+    // What the stream listens to: the notifications it names (its filter is the arguments).
+    const filter = params.notifications;
+    if (isPlainObject(filter)) tracked.target = Object.keys(filter).join(',');
+    tracked.args = filter;
+    return;
+  }
+  const target = firstString(params.name, params.uri, params.taskId, params.level);
+  if (target !== undefined) tracked.target = target;
   if (params.arguments !== undefined) tracked.args = params.arguments;
+}
+
+function firstString(...values: unknown[]): string | undefined {
+  for (const value of values) if (typeof value === 'string') return value;
+  return undefined;
 }

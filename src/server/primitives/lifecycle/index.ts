@@ -34,6 +34,7 @@ export class LifecyclePrimitive implements Primitive {
     methods.add(Method.discover, { modern: () => (this.discovered ??= this.discover()) });
     methods.add(Method.ping, { legacy: () => ({}) });
     methods.add(Method.setLogLevel, {
+      tracked: true,
       legacy: (request, _exchange, facts) => {
         const level = request.params?.level;
         if (!isLogLevel(level)) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: "level" must be one of ${LOG_LEVELS.join(', ')}`);

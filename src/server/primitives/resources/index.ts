@@ -99,6 +99,7 @@ export class ResourcesPrimitive implements Primitive {
       },
     });
     methods.add(Method.resourcesUnsubscribe, {
+      tracked: true,
       userStage: true,
       legacy: (request, exchange, facts, _tracked, user = NO_USER_MIDDLEWARE) =>
         user(request, exchange, facts, { uri: watchedUri(request.params?.uri) }, undefined, async (after) => {

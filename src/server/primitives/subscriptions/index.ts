@@ -26,7 +26,7 @@ export class SubscriptionsPrimitive implements Primitive {
   ) {}
 
   register(methods: MethodTable): void {
-    methods.add(Method.subscriptionsListen, { modern: (request, exchange) => this.listen(request, exchange) });
+    methods.add(Method.subscriptionsListen, { tracked: true, stream: true, modern: (request, exchange) => this.listen(request, exchange) });
   }
 
   /** Ends every open subscription gracefully (server shutdown). */

@@ -122,12 +122,14 @@ export class TasksPrimitive implements Primitive {
   register(methods: MethodTable): void {
     methods.wrap(Method.toolsCall, 'modern', (inner) => this.wrapCall(inner));
     methods.wrap(Method.subscriptionsListen, 'modern', (inner) => this.notifications.wrapListen(inner));
+    // tasks/update and tasks/cancel change a task: audited (the audit rule); tasks/get only reads.
     methods.add(TaskMethod.get, {
       modern: (request, exchange, facts) => this.get(request, exchange, facts),
       legacy: (request, exchange) => this.legacyGet(request, exchange),
     });
-    methods.add(TaskMethod.update, { modern: (request, exchange, facts) => this.update(request, exchange, facts) });
+    methods.add(TaskMethod.update, { tracked: true, modern: (request, exchange, facts) => this.update(request, exchange, facts) });
     methods.add(TaskMethod.cancel, {
+      tracked: true,
       modern: (request, exchange, facts) => this.cancel(request, exchange, facts),
       legacy: (request, exchange) => this.legacyCancel(request, exchange),
     });
