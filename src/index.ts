@@ -63,6 +63,7 @@ export type {
   PromptGetMiddlewareContext,
   ResourceReadMiddlewareContext,
 } from './server/middleware.js';
+export type { ClientNotification, ClientNotificationObserver } from './server/client-notifications.js';
 export type { TracingOptions } from './tracing/options.js';
 export type { PrimitiveContext } from './server/primitive-context.js';
 export type { ServerConnection, ConnectOptions, ReceiveOptions, Reply } from './server/connection.js';

@@ -173,7 +173,10 @@ export class Connection implements ServerConnection {
       if (request.method === Method.subscriptionsListen) return this.listen(request, exchange);
       return this.dispatcher.handleRequest(request, exchange);
     }
-    if (kind === 'notification') this.dispatcher.handleNotification(value as JsonRpcNotification, this.peer);
+    if (kind === 'notification') {
+      const { caller } = options?.caller === undefined ? this.caller : callerFacts(options.caller);
+      this.dispatcher.handleNotification(value as JsonRpcNotification, this.peer, caller);
+    }
     // The client answering a server-to-client request (legacy elicitation, sampling, roots).
     else this.peer.handleResponse(value as JsonRpcResponse);
     return undefined;

@@ -29,6 +29,8 @@ import { retryAfterMsOf } from './pipeline/results.js';
 import { jsonOf } from './serialized.js';
 import { userStage, withMiddleware, type MiddlewareEntry } from './middleware.js';
 import type { Logger } from './logger.js';
+import { ClientNotificationHub } from './client-notifications.js';
+import { ANONYMOUS_CALLER, type Caller } from '../policy/auth/caller.js';
 import type { Peer } from './peer.js';
 import type { AuthInfo } from '../policy/auth/principal.js';
 import type { LegacySession } from './legacy-session.js';
@@ -65,6 +67,7 @@ export class Dispatcher {
   private routes = new Map<string, Route>();
 
   constructor(private readonly options: DispatcherOptions) {
+    this.clientNotifications = new ClientNotificationHub(options.logger);
     const results = (this.results = new ResultEncoder(options.serverInfo));
     let modernCapabilities: Record<string, unknown> | undefined;
     this.primitives = [
@@ -170,7 +173,11 @@ export class Dispatcher {
     return reply;
   }
 
-  handleNotification(notification: JsonRpcNotification, peer: Peer): void {
+  /** Who observes the client's notifications (server.onClientNotification). */
+  readonly clientNotifications: ClientNotificationHub;
+
+  handleNotification(notification: JsonRpcNotification, peer: Peer, caller: Caller = ANONYMOUS_CALLER): void {
+    this.clientNotifications.tell(notification, caller, peer.transport);
     switch (notification.method) {
       case Method.cancelled: {
         // cancellation.mdx: unknown or finished ids, and malformed notifications, are ignored.

@@ -8,6 +8,7 @@ import type { AuditSink } from '../audit/record.js';
 import { CallsInFlight, ServerShutdown } from './calls-in-flight.js';
 import { Connection, type ConnectOptions, type ServerConnection } from './connection.js';
 import { Dispatcher } from './dispatcher.js';
+import type { ClientNotificationObserver } from './client-notifications.js';
 import { middlewareEntry, type Middleware, type MiddlewareFor, type AnyMiddleware } from './middleware.js';
 import { PromptRegistry } from './primitives/prompts/index.js';
 import { ResourceRegistry } from './primitives/resources/index.js';
@@ -184,6 +185,16 @@ export class ToolServer {
   use(methodOrMiddleware: string | Middleware, middleware?: AnyMiddleware): this {
     this.dispatcher.use(middlewareEntry(methodOrMiddleware, middleware));
     return this;
+  }
+
+  /**
+   * Observes every notification a client sends (`notifications/cancelled`,
+   * `notifications/initialized`, `notifications/roots/list_changed`, …), on
+   * every transport, before the server acts on it (docs/middleware.md). The
+   * one hook for them: middleware sees requests. Returns the undo.
+   */
+  onClientNotification(observer: ClientNotificationObserver): () => void {
+    return this.dispatcher.clientNotifications.add(observer);
   }
 
   /**
