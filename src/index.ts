@@ -162,5 +162,15 @@ export {
   type PostgresPoolOptions,
   type PostgresRetentionPolicy,
 } from './audit/postgres/index.js';
-export type { RateLimitOptions, RateLimitRule } from './policy/rate-limit.js';
+export type {
+  CreateRateLimitStore,
+  FlexibleLimiter,
+  RateLimitOptions,
+  RateLimitPairDecide,
+  RateLimitPairTool,
+  RateLimitRule,
+  RateLimitStore,
+  RateLimitTake,
+  RateLimitWindow,
+} from './policy/rate-limit.js';
 export type { LimitOptions, ServerTasksOptions, DrainEvent } from './server/server.js';

@@ -1,3 +1,5 @@
+import type { RateLimitStore, RateLimitWindow } from './rate-limit-store.js';
+
 interface Window {
   used: number;
   endsAt: number;
@@ -7,7 +9,7 @@ interface Window {
 const SWEEP_AT_KEYS = 1024;
 
 /**
- * The default rate-limit store: per key, `points` calls per window of
+ * The default rate-limit store (a RateLimitStore): per key, `points` calls per window of
  * `durationMs`, the window starting with the key's first call (the same
  * semantics as rate-limiter-flexible's memory store, so a rule means the same
  * whichever store serves it). Synchronous: a decision costs a Map lookup, no
@@ -16,7 +18,7 @@ const SWEEP_AT_KEYS = 1024;
  * keys active in one window. Time is monotonic (a clock set back cannot
  * extend a window).
  */
-export class FixedWindows {
+export class FixedWindows implements RateLimitStore {
   private readonly windows = new Map<string, Window>();
   private nextSweep = 0;
 
@@ -47,7 +49,7 @@ export class FixedWindows {
   }
 
   /** A key's window as it stands (no point taken): undefined when it has none or it ended. */
-  peek(key: string): { used: number; resetsInMs: number } | undefined {
+  peek(key: string): RateLimitWindow | undefined {
     const now = performance.now();
     const window = this.windows.get(key);
     if (window === undefined || now >= window.endsAt) return undefined;
@@ -55,7 +57,7 @@ export class FixedWindows {
   }
 
   /** The live windows (ended ones left out), for the operator's view; reads only. */
-  *live(): Generator<{ key: string; used: number; resetsInMs: number }> {
+  *live(): Generator<RateLimitWindow & { key: string }> {
     const now = performance.now();
     for (const [key, window] of this.windows) if (now < window.endsAt) yield { key, used: window.used, resetsInMs: Math.ceil(window.endsAt - now) };
   }

@@ -1,13 +1,18 @@
-import { createRequire } from 'node:module';
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { FixedWindows } from './fixed-windows.js';
+import type { CreateLimiter } from './flexible-store.js';
+import type { RateLimitPairDecide, RateLimitPairTool, RateLimitRule, RateLimitStore, RateLimitTake } from './rate-limit-store.js';
 import type { RateLimitUse, RateLimitUsage } from './rate-limit-usage.js';
+import { storeMaker } from './rule-stores.js';
 
-/** `points` calls per `durationSeconds`, as a fixed window that starts with the first call and refills when it ends. */
-export interface RateLimitRule {
-  points: number;
-  durationSeconds: number;
-}
+export type { CreateLimiter, FlexibleLimiter } from './flexible-store.js';
+export type {
+  CreateRateLimitStore,
+  RateLimitPairDecide,
+  RateLimitPairTool,
+  RateLimitRule,
+  RateLimitStore,
+  RateLimitTake,
+  RateLimitWindow,
+} from './rate-limit-store.js';
 
 export interface RateLimitOptions {
   /** Applies to each tool separately (all callers together); false: none. Default 6,000 a minute. */
@@ -17,10 +22,11 @@ export interface RateLimitOptions {
   /** Rules for particular tools, replacing `perTool` for them (false: no per-tool limit for that tool). */
   tools?: Record<string, RateLimitRule | false>;
   /**
-   * Builds the limiter for a rule. Default: an in-process fixed window per key;
-   * pass one that returns a rate-limiter-flexible RateLimiterRedis to share limits across instances.
+   * Builds the store for each rule (docs/scale-out.md, "Rate limits of your own"): a
+   * RateLimitStore, or a rate-limiter-flexible limiter such as RateLimiterRedis, adapted into one.
+   * Default: an in-process fixed window per key.
    */
-  createLimiter?: (rule: RateLimitRule, keyPrefix: string) => RateLimiterAbstract;
+  createLimiter?: CreateLimiter;
 }
 
 /**
@@ -36,54 +42,15 @@ export const DEFAULT_RATE_LIMIT: Readonly<{ perPrincipal: RateLimitRule; perTool
   perTool: Object.freeze({ points: 6000, durationSeconds: 60 }),
 });
 
-/** Undefined: the point was taken. A number: ms until one is free. */
-type Attempt = number | undefined;
-
-/**
- * Where a limiter from `createLimiter` can take a caller's point and a tool's in one
- * store command (the built-in Redis state: src/state/redis/limits.ts): the tool's point
- * only when the caller's was taken. `decide` turns what the store counted into the call's
- * decision (the store settles each call with it directly: no promise chained per call).
- * Undefined: it cannot for this pair (the points are then taken apart). A rejection: the
- * store failed (not a limit decision).
- */
-export const TAKE_PAIR: unique symbol = Symbol('toolwright.rateLimit.takePair');
-export type PairTake = (
-  callerKey: string,
-  tool: { limiter: RateLimiterAbstract; key: string } | undefined,
-  decide: PairDecide,
-) => Promise<RateDecision> | undefined;
-/** A paired take's decision from the ms left of each window that is over its limit (undefined: within it). */
-export type PairDecide = (caller: Attempt, tool: Attempt) => RateDecision;
-
-/** How a tool's calls take their points in one command with the caller's (null in the cache: they cannot). */
+/** How a tool's calls take their points in one command with the caller's (a store with takePair). */
 interface PairPlan {
-  tool: { limiter: RateLimiterAbstract; key: string } | undefined;
-  decide: PairDecide;
-}
-
-/** A key's window as it stands: points used and ms until it refills. */
-interface WindowUse {
-  used: number;
-  resetsInMs: number;
-}
-
-/** One rule's counters: keyed by tool name or caller. */
-interface RuleStore {
-  take(key: string): Attempt | Promise<Attempt>;
-  /** The key's current window, no point taken (undefined: none, or it ended). */
-  peek(key: string): WindowUse | undefined | Promise<WindowUse | undefined>;
-  /** Every live window: the in-process store only (a shared store is not scanned). */
-  live?(): Iterable<WindowUse & { key: string }>;
-  /** Gives back a point taken (a shared store only; best effort). */
-  refund?(key: string): void;
-  /** A shared store's limiter and its key for a given key, for a paired take. */
-  shared?: { limiter: RateLimiterAbstract; keyOf(key: string): string };
+  tool: RateLimitPairTool | undefined;
+  decide: RateLimitPairDecide<RateDecision>;
 }
 
 interface Limit {
   rule: RateLimitRule;
-  store: RuleStore;
+  store: RateLimitStore;
 }
 
 export type { RateLimitUse, RateLimitUsage } from './rate-limit-usage.js';
@@ -101,7 +68,7 @@ const MAX_PAIR_PLANS = 1024;
 /**
  * Per-principal and per-tool limits, consulted once per call. With the
  * default in-process store a decision is synchronous (no promise per call);
- * a shared store (`createLimiter`) answers asynchronously.
+ * a store from `createLimiter` may answer asynchronously.
  */
 export class RateLimiter {
   private readonly perTool?: Limit;
@@ -111,11 +78,11 @@ export class RateLimiter {
    * is keyed by the principal itself): an authenticated caller named
    * "anonymous" never shares it, and no key string is built per call.
    */
-  private readonly anonymous?: RuleStore;
+  private readonly anonymous?: RateLimitStore;
   /** A tool's own rule, or null when it is exempt from the per-tool limit. */
   private readonly toolSpecific = new Map<string, Limit | null>();
-  /** Per tool: how its calls take both points in one store command (a shared store only). */
-  private readonly pairPlans = new Map<string, PairPlan | null>();
+  /** Per tool: how its calls take both points in one store command (stores with takePair only). */
+  private readonly pairPlans = new Map<string, PairPlan>();
 
   /** `options` as given: rules it leaves out are not applied (see `withRateLimitDefaults`). */
   constructor(options: RateLimitOptions) {
@@ -149,52 +116,48 @@ export class RateLimiter {
   }
 
   /**
-   * A shared store that takes both points in one command (the built-in Redis state: one
+   * A store that takes both points in one command (`takePair`; the built-in Redis state: one
    * Lua script), the tool's only when the caller is within its limit. Undefined when the
-   * store cannot (an in-process store, another engine's limiter).
+   * store cannot (an in-process store, a rate-limiter-flexible limiter, a tool counted elsewhere).
    */
   private consumePaired(tool: string, principal: string | undefined): Promise<RateDecision> | undefined {
     const callers = principal === undefined ? this.anonymous! : this.perPrincipal!.store;
-    const takePair = (callers.shared?.limiter as { [TAKE_PAIR]?: PairTake } | undefined)?.[TAKE_PAIR];
-    if (!takePair) return undefined;
+    if (callers.takePair === undefined) return undefined;
     let plan = this.pairPlans.get(tool);
     if (plan === undefined) plan = this.planPair(tool);
-    return plan ? takePair(callers.shared!.keyOf(principal ?? ''), plan.tool, plan.decide) : undefined;
+    return callers.takePair(principal ?? '', plan.tool, plan.decide);
   }
 
   /** A tool's pair plan, made on its first call and kept (tool names are few; the cache is bounded all the same). */
-  private planPair(tool: string): PairPlan | null {
+  private planPair(tool: string): PairPlan {
     const limit = this.toolLimit(tool);
-    const toolShared = limit?.store.shared;
     const principalRule = this.perPrincipal!.rule;
-    const plan =
-      limit && !toolShared
-        ? null
-        : {
-            tool: toolShared && { limiter: toolShared.limiter, key: toolShared.keyOf(tool) },
-            decide: (principalMs: Attempt, toolMs: Attempt): RateDecision => {
-              if (principalMs !== undefined) return refused(principalMs, principalRule, 'principal');
-              return toolMs === undefined ? ALLOWED : refused(toolMs, limit!.rule, 'tool');
-            },
-          };
+    const plan: PairPlan = {
+      tool: limit && { store: limit.store, key: tool },
+      decide: (principalMs: RateLimitTake, toolMs: RateLimitTake): RateDecision => {
+        if (principalMs !== undefined) return refused(principalMs, principalRule, 'principal');
+        return toolMs === undefined ? ALLOWED : refused(toolMs, limit!.rule, 'tool');
+      },
+    };
     if (this.pairPlans.size >= MAX_PAIR_PLANS) this.pairPlans.clear();
     this.pairPlans.set(tool, plan);
     return plan;
   }
 
   /**
-   * A shared store (Redis): the tool's point is asked for together with the caller's, one
-   * round trip instead of two (sent in one write), and given back when the caller turns out
-   * to be over its own limit, so such a caller still does not spend the tool's budget.
+   * A store that answers asynchronously and has no takePair (a shared one): the tool's point is
+   * asked for together with the caller's, one round trip instead of two (sent in one write), and
+   * given back when the caller turns out to be over its own limit, so such a caller still does
+   * not spend the tool's budget.
    */
-  private consumeBoth(principalTaken: Promise<Attempt>, tool: string): Promise<RateDecision> {
+  private consumeBoth(principalTaken: Promise<RateLimitTake>, tool: string): Promise<RateDecision> {
     const principalRule = this.perPrincipal!.rule;
     const limit = this.toolLimit(tool);
     const toolTaken = limit?.store.take(tool);
     return Promise.all([principalTaken, toolTaken]).then(([principalMs, toolMs]) => {
       if (principalMs !== undefined) {
-        // A refused take is counted too (rate-limiter-flexible): give it back either way.
-        limit?.store.refund?.(tool);
+        // The tool's point was asked for beside the caller's: give it back (the store is told what its take answered).
+        limit?.store.refund?.(tool, toolMs);
         return refused(principalMs, principalRule, 'principal');
       }
       return toolMs === undefined ? ALLOWED : refused(toolMs, limit!.rule, 'tool');
@@ -210,7 +173,7 @@ export class RateLimiter {
     const entries: RateLimitUse[] = [];
     let shared = false;
     const cap = Math.max(0, Math.trunc(max));
-    const add = (name: string, scope: RateLimitUse['scope'], limit: Limit, stores: RuleStore[]) => {
+    const add = (name: string, scope: RateLimitUse['scope'], limit: Limit, stores: RateLimitStore[]) => {
       rules.push({ rule: name, scope, points: limit.rule.points, durationSeconds: limit.rule.durationSeconds });
       for (const store of stores) {
         if (!store.live) {
@@ -234,7 +197,7 @@ export class RateLimiter {
    */
   async usageFor(principal: string | undefined, tool?: string): Promise<RateLimitUse[]> {
     // Both windows are read at once (a shared store: two commands in one write, not two round trips).
-    const read = async (name: string, scope: RateLimitUse['scope'], limit: Limit, store: RuleStore, key: string): Promise<RateLimitUse[]> => {
+    const read = async (name: string, scope: RateLimitUse['scope'], limit: Limit, store: RateLimitStore, key: string): Promise<RateLimitUse[]> => {
       const window = await store.peek(key);
       return window ? [{ rule: name, scope, key, ...window, points: limit.rule.points, durationSeconds: limit.rule.durationSeconds }] : [];
     };
@@ -285,49 +248,6 @@ export function withRateLimitDefaults(option: RateLimitOptions | false | undefin
 
 function refused(retryAfterMs: number, rule: RateLimitRule, scope: 'tool' | 'principal'): RateDecision {
   return { allowed: false, retryAfterMs, rule, scope };
-}
-
-interface StoreMaker {
-  (rule: RateLimitRule, keyPrefix: string): RuleStore;
-  /** The per-caller stores: authenticated callers (keyed by principal), and the anonymous bucket. */
-  perCaller(rule: RateLimitRule): [callers: RuleStore, anonymous: RuleStore];
-}
-
-function storeMaker(createLimiter: RateLimitOptions['createLimiter']): StoreMaker {
-  if (!createLimiter) {
-    const inProcess = (rule: RateLimitRule): RuleStore => new FixedWindows(rule.points, rule.durationSeconds * 1000);
-    // Two maps: the principal string is the key as it comes, no `p:` prefix concatenated (and hashed afresh) per call.
-    return Object.assign(inProcess, { perCaller: (rule: RateLimitRule): [RuleStore, RuleStore] => [inProcess(rule), inProcess(rule)] });
-  }
-  // Loaded only by a server that brings its own limiter store.
-  type Flexible = typeof import('rate-limiter-flexible');
-  const { RateLimiterRes } = createRequire(import.meta.url)('rate-limiter-flexible') as Flexible;
-  const wrap = (limiter: RateLimiterAbstract, keyOf: (key: string) => string): RuleStore => ({
-    shared: { limiter, keyOf },
-    peek: async (key) => {
-      const res = await limiter.get(keyOf(key));
-      if (!res || res.consumedPoints <= 0) return undefined;
-      return { used: res.consumedPoints, resetsInMs: Math.max(0, res.msBeforeNext) };
-    },
-    refund: (key) => void limiter.reward(keyOf(key), 1).catch(() => {}),
-    take: async (key) => {
-      try {
-        await limiter.consume(keyOf(key), 1);
-        return undefined;
-      } catch (res) {
-        if (res instanceof RateLimiterRes) return res.msBeforeNext;
-        throw res; // the store failed (e.g. Redis down): not a limit decision
-      }
-    },
-  });
-  const shared = (rule: RateLimitRule, keyPrefix: string): RuleStore => wrap(createLimiter(rule, keyPrefix), (key) => key);
-  return Object.assign(shared, {
-    perCaller: (rule: RateLimitRule): [RuleStore, RuleStore] => {
-      // One limiter, as before: authenticated callers keyed apart from the anonymous bucket, whatever their name.
-      const limiter = createLimiter(rule, 'principal');
-      return [wrap(limiter, (principal) => `p:${principal}`), wrap(limiter, () => 'anonymous')];
-    },
-  });
 }
 
 function check(rule: RateLimitRule): RateLimitRule {

@@ -1,5 +1,4 @@
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { RateLimitRule } from '../policy/rate-limit.js';
+import type { CreateLimiter } from '../policy/flexible-store.js';
 import type { ResultStore } from '../server/result-store.js';
 
 /**
@@ -11,8 +10,11 @@ import type { ResultStore } from '../server/result-store.js';
 /** When Redis cannot be reached: 'refuse' the calls that need it (default), or serve on with each instance's own state ('open'). */
 export type StateFailurePolicy = 'refuse' | 'open';
 
-/** Builds the limiter for one rule (a rate limit, the failed-authentication throttle); `keyPrefix` names the rule. */
-export type CreateLimiter = (rule: RateLimitRule, keyPrefix: string) => RateLimiterAbstract;
+/**
+ * Builds the store for one rule (a rate limit, the failed-authentication throttle); `keyPrefix`
+ * names the rule. It returns a RateLimitStore, or a rate-limiter-flexible limiter, adapted into one.
+ */
+export type { CreateLimiter } from '../policy/flexible-store.js';
 
 export interface StateOptions {
   /**
@@ -27,7 +29,10 @@ export interface StateOptions {
   onFailure?: StateFailurePolicy;
   /** Where large results are kept, instead of the default (memory, or Redis with `redis`). */
   results?: ResultStore;
-  /** Builds every rate limiter (per caller, per tool, failed authentications), instead of the default (memory, or Redis with `redis`). */
+  /**
+   * Builds every rate-limit store (per caller, per tool, failed authentications), instead of the
+   * default (memory, or Redis with `redis`): a RateLimitStore, or a rate-limiter-flexible limiter.
+   */
   createLimiter?: CreateLimiter;
 }
 

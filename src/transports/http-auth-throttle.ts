@@ -1,14 +1,12 @@
 import type { IncomingMessage } from 'node:http';
-import { createRequire } from 'node:module';
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { CreateLimiter } from '../state/index.js';
+import { FixedWindows } from '../policy/fixed-windows.js';
+import { type CreateLimiter, storesFrom } from '../policy/flexible-store.js';
+import type { RateLimitStore } from '../policy/rate-limit-store.js';
 import { encodeError } from '../jsonrpc/encode.js';
 import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
 import { clientAddressKey } from './client-address.js';
 import type { AuthFailureLimit } from './http-limits.js';
 import type { HttpResponse } from './http-response.js';
-
-type Flexible = typeof import('rate-limiter-flexible');
 
 /** Blocked addresses kept before expired ones are swept out. */
 const SWEEP_AT = 10_000;
@@ -16,7 +14,7 @@ const SWEEP_AT = 10_000;
 /**
  * Throttles failed authentication per client address, so credentials cannot
  * be guessed at the speed of the network. Each failure (a 401) takes a point
- * from the address's allowance (rate-limiter-flexible, in memory); once it is
+ * from the address's allowance (a RateLimitStore: in memory, or shared); once it is
  * used up, every request from that address is answered 429 with Retry-After
  * until the window ends, before its credentials are looked at (otherwise a
  * correct guess would still be recognised at full speed). Successful
@@ -27,26 +25,23 @@ const SWEEP_AT = 10_000;
  * and `failed` after it answered 401.
  */
 export class AuthFailureThrottle {
-  private readonly limiter: RateLimiterAbstract;
-  private readonly flexible: Flexible;
+  private readonly store: RateLimitStore;
   private readonly blockedUntil = new Map<string, number>();
 
   /** Counts in this process when the shared store cannot be reached. */
-  private readonly local: RateLimiterAbstract;
+  private readonly local: FixedWindows;
 
   /**
    * `createLimiter`: where failures are counted (the ToolServer's shared state: with
    * `state.redis`, an address's failures on every instance add up). Default: this process.
    */
   constructor(
-    limit: AuthFailureLimit,
+    private readonly limit: AuthFailureLimit,
     private readonly trustProxy: boolean,
     createLimiter?: CreateLimiter,
   ) {
-    // Loaded only by a server that authenticates.
-    this.flexible = createRequire(import.meta.url)('rate-limiter-flexible') as Flexible;
-    this.local = new this.flexible.RateLimiterMemory({ points: limit.points, duration: limit.durationSeconds, keyPrefix: 'auth-failures' });
-    this.limiter = createLimiter ? createLimiter({ points: limit.points, durationSeconds: limit.durationSeconds }, 'auth-failures') : this.local;
+    this.local = new FixedWindows(limit.points, limit.durationSeconds * 1000);
+    this.store = createLimiter ? storesFrom(createLimiter)({ points: limit.points, durationSeconds: limit.durationSeconds }, 'auth-failures') : this.local;
   }
 
   /** Answers 429 (and returns true) when the request's address has used up its failures. */
@@ -67,31 +62,24 @@ export class AuthFailureThrottle {
   /** Counts a failed authentication of `req` (already answered); the one that uses up the allowance blocks its address. */
   async failed(req: IncomingMessage): Promise<void> {
     const address = clientAddressKey(req, this.trustProxy);
-    let waitMs: number;
-    try {
-      const taken = await this.consume(address);
-      if (taken.remainingPoints > 0) return;
-      waitMs = taken.msBeforeNext;
-    } catch (rejection) {
-      // Failures racing past the last point are refused by the limiter: block as well.
-      if (!(rejection instanceof this.flexible.RateLimiterRes)) throw rejection;
-      waitMs = rejection.msBeforeNext;
-    }
+    const waitMs = await this.count(address);
+    if (waitMs === undefined) return;
     if (this.blockedUntil.size >= SWEEP_AT) this.sweep();
     this.blockedUntil.set(address, Date.now() + Math.max(waitMs, 1_000));
   }
 
   /**
-   * A point from the shared count; while its store cannot be reached (Redis down), from this
+   * Takes a point for the failure: the ms to block the address for when it used up the
+   * allowance (its last point, or a failure racing past it is refused), undefined while points
+   * are left. From the shared count; while its store cannot be reached (Redis down), from this
    * process's own: guessing stays throttled per instance, and the 401 already sent stands.
    */
-  private async consume(address: string) {
-    if (this.limiter === this.local) return this.local.consume(address, 1);
+  private async count(address: string): Promise<number | undefined> {
+    if (this.store === this.local) return usedUp(this.local, address, this.limit.points);
     try {
-      return await this.limiter.consume(address, 1);
-    } catch (rejection) {
-      if (rejection instanceof this.flexible.RateLimiterRes) throw rejection;
-      return this.local.consume(address, 1);
+      return await usedUp(this.store, address, this.limit.points);
+    } catch {
+      return usedUp(this.local, address, this.limit.points);
     }
   }
 
@@ -99,6 +87,15 @@ export class AuthFailureThrottle {
     const now = Date.now();
     for (const [address, until] of this.blockedUntil) if (until <= now) this.blockedUntil.delete(address);
   }
+}
+
+/** Takes a point: the ms until the window ends when that used up the allowance or was refused, undefined while points are left. */
+async function usedUp(store: RateLimitStore, key: string, points: number): Promise<number | undefined> {
+  const refusedMs = await store.take(key);
+  if (refusedMs !== undefined) return refusedMs;
+  // Taken: was it the last one? (A shared store is asked once more: failures are few.)
+  const window = await store.peek(key);
+  return window && window.used >= points ? window.resetsInMs : undefined;
 }
 
 function tooManyFailures(res: HttpResponse, waitMs: number): void {

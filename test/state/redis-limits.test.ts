@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RateLimiter } from '../../src/policy/rate-limit.js';
 import { redisConnection } from '../../src/state/redis/connection.js';
@@ -135,8 +136,9 @@ describe.skipIf(!REDIS_SERVER)('rate limits in Redis', () => {
   });
 
   it('share counts with RateLimiterRedis: points it took count against the one-command path and the other way round', async () => {
-    const { limiter, keyPrefix, connection, createLimiter } = await limiterFor(3, 100);
-    const flexible = createLimiter({ points: 3, durationSeconds: 60 }, 'principal');
+    const { limiter, keyPrefix, connection } = await limiterFor(3, 100);
+    // rate-limiter-flexible's own RateLimiterRedis on the keys of the built-in store's 'principal' rule.
+    const flexible = new RateLimiterRedis({ storeClient: connection.client, keyPrefix: `${keyPrefix}rl:principal`, points: 3, duration: 60 });
     await flexible.consume('p:alice', 2);
     expect(await limiter.consume('t', 'alice')).toEqual({ allowed: true });
     expect(await limiter.consume('t', 'alice')).toMatchObject({ allowed: false, scope: 'principal' });

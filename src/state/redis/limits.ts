@@ -1,99 +1,120 @@
-import { createRequire } from 'node:module';
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { type PairDecide, type PairTake, type RateDecision, type RateLimitRule, TAKE_PAIR } from '../../policy/rate-limit.js';
-import type { CreateLimiter, StateFailurePolicy } from '../index.js';
+import { loadFlexible, rateLimitStoreFrom } from '../../policy/flexible-store.js';
+import type {
+  CreateRateLimitStore,
+  RateLimitPairDecide,
+  RateLimitPairTool,
+  RateLimitStore,
+  RateLimitTake,
+  RateLimitWindow,
+} from '../../policy/rate-limit-store.js';
+import type { StateFailurePolicy } from '../index.js';
 import type { RedisConnection } from './connection.js';
 import { TakeBatcher } from './take-batch.js';
 
-type Flexible = typeof import('rate-limiter-flexible');
-
-/** One batcher per ioredis client: every limiter on a connection shares its turn's command. */
+/** One batcher per ioredis client: every store on a connection shares its turn's command. */
 const batchers = new WeakMap<object, TakeBatcher>();
 
-interface Window {
-  points: number;
-  ms: number;
-  insurance?: RateLimiterAbstract;
-}
-
 /**
- * Rate limiters in Redis (rate-limiter-flexible's RateLimiterRedis on the
- * shared ioredis client): a rule of N calls is N across every instance, not N
- * per instance. Keys: `<prefix>rl:<rule>:<key>`, where the key is a tool name,
- * a caller's key or a client address; never a credential.
+ * Rate-limit stores in Redis: a rule of N calls is N across every instance, not N per
+ * instance. Keys: `<prefix>rl:<rule>:<key>`, where the key is a tool name, a caller's key or a
+ * client address; never a credential. They are rate-limiter-flexible's RateLimiterRedis keys and
+ * counts, and a single point (the throttle, a rule without a per-caller limit) is taken by a
+ * RateLimiterRedis on the shared ioredis client.
  *
- * A call's two points (the caller's, the tool's) are taken by one Lua script
- * (take-batch.ts, EVALSHA with an EVAL fallback), with the points of every other call
- * asking in the same event-loop turn: one Redis command per turn, not per call.
+ * A call's two points (the caller's, the tool's) are taken by `takePair`: one Lua script
+ * (take-batch.ts, EVALSHA with an EVAL fallback), with the points of every other call asking in
+ * the same event-loop turn: one Redis command per turn, not per call.
  *
- * While Redis cannot be reached, a limiter rejects with an error (not a
- * decision), and the call that asked is refused ('refuse'); under 'open' each
- * instance counts in its own memory instead (rate-limiter-flexible's
- * insuranceLimiter), so limits hold per instance until Redis is back.
+ * While Redis cannot be reached, a take rejects with an error (not a decision), and the call
+ * that asked is refused ('refuse'); under 'open' each instance counts in its own memory instead
+ * (rate-limiter-flexible's insuranceLimiter), so limits hold per instance until Redis is back.
  */
-export function redisLimiters(redis: RedisConnection, onFailure: StateFailurePolicy): CreateLimiter {
-  const flexible = createRequire(import.meta.url)('rate-limiter-flexible') as Flexible;
-  const windows = new WeakMap<RateLimiterAbstract, Window>();
+export function redisLimiters(redis: RedisConnection, onFailure: StateFailurePolicy): CreateRateLimitStore {
+  const flexible = loadFlexible();
   let batcher = batchers.get(redis.client);
   if (!batcher) batchers.set(redis.client, (batcher = new TakeBatcher(redis)));
   const batch = batcher;
 
-  const takePair = (
-    caller: RateLimiterAbstract,
-    callerKey: string,
-    tool: { limiter: RateLimiterAbstract; key: string } | undefined,
-    decide: PairDecide,
-  ): ReturnType<PairTake> => {
-    const callerWindow = windows.get(caller)!;
-    const toolWindow = tool && windows.get(tool.limiter);
-    if (tool && !toolWindow) return undefined; // not one of ours: the caller takes the two points apart
-    if (redis.client.status !== 'ready') return onRedisFailure(new Error('Redis connection is not ready'));
-    const request = {
-      callerKey: caller.getKey(callerKey),
-      callerPoints: callerWindow.points,
-      callerMs: callerWindow.ms,
-      toolKey: tool && toolWindow ? tool.limiter.getKey(tool.key) : undefined,
-      toolPoints: toolWindow?.points,
-      toolMs: toolWindow?.ms,
-    };
-    return batch.take(request, decide, onRedisFailure);
-
-    // As RateLimiterRedis does: under 'open' the points go to each limiter's in-memory insurance; under 'refuse' the error stands.
-    async function onRedisFailure(err: unknown): Promise<RateDecision> {
-      if (!callerWindow.insurance) throw err;
-      const callerMs = await insuranceTake(callerWindow.insurance, callerKey);
-      if (callerMs !== undefined || !tool || !toolWindow?.insurance) return decide(callerMs, undefined);
-      return decide(undefined, await insuranceTake(toolWindow.insurance, tool.key));
-    }
-  };
-
-  const insuranceTake = async (insurance: RateLimiterAbstract, key: string): Promise<number | undefined> => {
-    try {
-      await insurance.consume(key, 1);
-      return undefined;
-    } catch (res) {
-      if (res instanceof flexible.RateLimiterRes) return res.msBeforeNext;
-      throw res;
-    }
-  };
-
-  return (rule: RateLimitRule, keyPrefix: string): RateLimiterAbstract => {
+  return (rule, name) => {
     const options = { points: rule.points, duration: rule.durationSeconds };
-    const insurance = onFailure === 'open' ? new flexible.RateLimiterMemory({ ...options, keyPrefix }) : undefined;
+    const insurance = onFailure === 'open' ? new flexible.RateLimiterMemory({ ...options, keyPrefix: name }) : undefined;
+    const keyPrefix = redis.key(`rl:${name}`);
     const limiter = new flexible.RateLimiterRedis({
       ...options,
       storeClient: redis.client,
-      keyPrefix: redis.key(`rl:${keyPrefix}`),
+      keyPrefix,
       // Down means down at once, not a wait for a command timeout.
       rejectIfRedisNotReady: true,
       ...(insurance ? { insuranceLimiter: insurance } : {}),
     });
-    // RateLimiterRedis's window lasts whole seconds; one shorter than a second is left to it.
-    const ms = Math.floor(rule.durationSeconds) * 1000;
-    if (ms > 0) {
-      windows.set(limiter, { points: rule.points, ms, insurance });
-      Object.defineProperty(limiter, TAKE_PAIR, { value: ((key, tool, decide) => takePair(limiter, key, tool, decide)) satisfies PairTake });
-    }
-    return limiter;
+    return new RedisRateLimitStore(redis, batch, {
+      // RateLimiterRedis's window lasts whole seconds; one shorter than a second is left to it (no paired take).
+      ms: Math.floor(rule.durationSeconds) * 1000,
+      points: rule.points,
+      // As RateLimiterRedis's getKey: `<keyPrefix>:<key>`.
+      keyPrefix: `${keyPrefix}:`,
+      single: rateLimitStoreFrom(limiter),
+      insurance: insurance && rateLimitStoreFrom(insurance),
+    });
   };
+}
+
+interface Rule {
+  /** A new window's length in ms; 0: shorter than a second, no paired take. */
+  ms: number;
+  points: number;
+  /** What a key is prefixed with in Redis. */
+  keyPrefix: string;
+  /** RateLimiterRedis, for points taken one at a time and for reading a window. */
+  single: RateLimitStore;
+  /** Under 'open': this instance's own count while Redis is away. */
+  insurance: RateLimitStore | undefined;
+}
+
+/** One rule's counts in Redis. */
+class RedisRateLimitStore implements RateLimitStore {
+  constructor(
+    private readonly redis: RedisConnection,
+    private readonly batch: TakeBatcher,
+    private readonly rule: Rule,
+  ) {}
+
+  take(key: string): Promise<RateLimitTake> {
+    return this.rule.single.take(key) as Promise<RateLimitTake>;
+  }
+
+  peek(key: string): Promise<RateLimitWindow | undefined> {
+    return this.rule.single.peek(key) as Promise<RateLimitWindow | undefined>;
+  }
+
+  refund(key: string, outcome: RateLimitTake): void {
+    this.rule.single.refund!(key, outcome);
+  }
+
+  /** Both points in the turn's script, when the tool is counted on the same connection (undefined otherwise: taken apart). */
+  takePair<T>(key: string, tool: RateLimitPairTool | undefined, decide: RateLimitPairDecide<T>): Promise<T> | undefined {
+    const caller = this.rule;
+    const toolStore = tool?.store;
+    if (caller.ms === 0) return undefined;
+    if (tool && !(toolStore instanceof RedisRateLimitStore && toolStore.batch === this.batch && toolStore.rule.ms > 0)) return undefined;
+    const toolRule = (toolStore as RedisRateLimitStore | undefined)?.rule;
+    if (this.redis.client.status !== 'ready') return onRedisFailure(new Error('Redis connection is not ready'));
+    const request = {
+      callerKey: caller.keyPrefix + key,
+      callerPoints: caller.points,
+      callerMs: caller.ms,
+      toolKey: tool && toolRule ? toolRule.keyPrefix + tool.key : undefined,
+      toolPoints: toolRule?.points,
+      toolMs: toolRule?.ms,
+    };
+    return this.batch.take(request, decide, onRedisFailure);
+
+    // As RateLimiterRedis does: under 'open' the points go to each rule's in-memory insurance; under 'refuse' the error stands.
+    async function onRedisFailure(err: unknown): Promise<T> {
+      if (!caller.insurance) throw err;
+      const callerMs = await caller.insurance.take(key);
+      if (callerMs !== undefined || !tool || !toolRule?.insurance) return decide(callerMs, undefined);
+      return decide(undefined, await toolRule.insurance.take(tool.key));
+    }
+  }
 }

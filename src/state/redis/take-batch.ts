@@ -1,4 +1,4 @@
-import type { PairDecide, RateDecision } from '../../policy/rate-limit.js';
+import type { RateLimitPairDecide } from '../../policy/rate-limit-store.js';
 import { TAKE_MANY_COMMAND } from './command-names.js';
 import type { RedisConnection } from './connection.js';
 
@@ -82,13 +82,13 @@ export interface PointsRequest {
   toolMs?: number | undefined;
 }
 
-interface Pending {
+interface Pending<T = unknown> {
   request: PointsRequest;
-  resolve(decision: RateDecision | Promise<RateDecision>): void;
+  resolve(decision: T | Promise<T>): void;
   /** The call's decision from the ms left of each window over its limit (undefined: within it). */
-  decide: PairDecide;
-  /** What the take becomes when the command fails (the limiter's failure policy). */
-  onFailure(err: unknown): Promise<RateDecision>;
+  decide: RateLimitPairDecide<T>;
+  /** What the take becomes when the command fails (the store's failure policy). */
+  onFailure(err: unknown): Promise<T>;
 }
 
 type TakeMany = (numberOfKeys: number, ...keysThenArgs: (string | number)[]) => Promise<number[]>;
@@ -113,9 +113,9 @@ export class TakeBatcher {
   }
 
   /** The call's decision, settled with the rest of its turn's: one promise per call, no chain. */
-  take(request: PointsRequest, decide: PairDecide, onFailure: Pending['onFailure']): Promise<RateDecision> {
-    return new Promise<RateDecision>((resolve) => {
-      this.pending.push({ request, resolve, decide, onFailure });
+  take<T>(request: PointsRequest, decide: RateLimitPairDecide<T>, onFailure: Pending<T>['onFailure']): Promise<T> {
+    return new Promise<T>((resolve) => {
+      this.pending.push({ request, resolve, decide, onFailure } as Pending);
       if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(this.flush);
