@@ -77,16 +77,25 @@ function installedBeside(moduleFile: string): boolean {
  * Wraps CommonJS resolution (the seam tsx itself hooks) so that `require('toolwright…')` that
  * finds nothing resolves as the CLI's package resolves its own name.
  */
-function fallBackInCommonJs(own: NodeJS.Require): void {
+export function fallBackInCommonJs(own: NodeJS.Require): void {
   const Module = nodeModule.Module as unknown as { _resolveFilename?: ResolveFilename };
   const resolveFilename = Module._resolveFilename;
   if (typeof resolveFilename !== 'function') return;
+  // Set while the fallback resolves: `own.resolve` comes back through this very wrapper, and
+  // where the CLI's own package cannot resolve the name either (a checkout not built yet), that
+  // failure is the answer, not another fallback (which recursed until the stack overflowed).
+  let fallingBack = false;
   Module._resolveFilename = function (this: unknown, request, parent, isMain, options) {
     try {
       return resolveFilename.call(this, request, parent, isMain, options);
     } catch (err) {
-      if (checking || !OWN_NAME.test(request) || (err as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw err;
-      return own.resolve(request);
+      if (checking || fallingBack || !OWN_NAME.test(request) || (err as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw err;
+      fallingBack = true;
+      try {
+        return own.resolve(request);
+      } finally {
+        fallingBack = false;
+      }
     }
   };
 }
