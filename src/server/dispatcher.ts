@@ -24,7 +24,6 @@ import { trackedRequest } from './primitives/tracked-request.js';
 import { tracedRoute } from './traced-route.js';
 import type { TracedCatalog } from '../tracing/middleware.js';
 import { redactArguments } from '../audit/redact.js';
-import { ToolsPrimitive } from './primitives/tools/index.js';
 import { retryAfterMsOf } from './pipeline/results.js';
 import { jsonOf } from './serialized.js';
 import { userStage, withMiddleware, type MiddlewareEntry } from './middleware.js';
@@ -105,13 +104,15 @@ export class Dispatcher {
       redactArguments: (name, args) => redactArguments(args, this.options.registry.get(name)?.inputSchema),
     };
     for (const [method, route] of this.methods.entries()) {
-      const chain = method === Method.toolsCall ? [] : chainOf(method);
+      const chain = chainOf(method);
+      // A route whose pipeline runs the middleware as a stage of its own (tools/call) is given the chain; the handler stays as it is.
+      route.useMiddleware?.(chain);
       const composed: Route = {};
       for (const era of ['modern', 'legacy'] as const) {
         let handler: MethodHandler | undefined = route[era];
         if (!handler) continue;
         if (route.userStage) handler = withUserStage(handler, chain.length > 0 ? userStage(method, era, chain) : NO_USER_MIDDLEWARE);
-        else if (chain.length > 0) handler = withMiddleware(method, era, chain, handler);
+        else if (chain.length > 0 && !route.useMiddleware) handler = withMiddleware(method, era, chain, handler);
         if (route.tracked) handler = trackedRequest(method, era, tracking, handler, route.stream);
         if (this.options.tracing) handler = tracedRoute(method, era, this.options.tracing, handler, catalog);
         composed[era] = handler;
@@ -119,7 +120,6 @@ export class Dispatcher {
       routes.set(method, composed);
     }
     this.routes = routes;
-    for (const primitive of this.primitives) if (primitive instanceof ToolsPrimitive) primitive.pipeline.use(chainOf(Method.toolsCall));
   }
 
   get logger(): Logger {

@@ -4,6 +4,7 @@ import type { RequestEnvelope } from '../../protocol/meta.js';
 import type { Era } from '../../protocol/versions.js';
 import type { Exchange, LegacySession } from '../exchange.js';
 import { parsedWithJson } from '../serialized.js';
+import type { AnyMiddleware } from '../middleware.js';
 import type { TrackedRequest } from './tracked.js';
 
 /**
@@ -74,6 +75,12 @@ export interface Route {
   stream?: boolean;
   /** The handlers run the route's user middleware themselves, after their built-in checks (their fifth argument, UserStage). */
   userStage?: boolean;
+  /**
+   * The route's own pipeline takes the user middleware as one of its stages
+   * (tools/call: after validation, where the tool and its checked arguments
+   * are known): given the chain whenever it changes, instead of either of the above.
+   */
+  useMiddleware?: (chain: readonly AnyMiddleware[]) => void;
 }
 
 /**
@@ -95,7 +102,7 @@ export class MethodTable {
   }
 
   /** Serves `method` in both eras; `make` builds each era's handler once (the era is fixed in its closure). */
-  both(method: string, make: (era: Era) => MethodHandler, options?: { tracked?: boolean; userStage?: boolean; stream?: boolean }): this {
+  both(method: string, make: (era: Era) => MethodHandler, options?: Omit<Route, Era>): this {
     return this.add(method, { modern: make('modern'), legacy: make('legacy'), ...options });
   }
 

@@ -41,7 +41,7 @@ export class ToolsPrimitive implements Primitive {
 
   register(methods: MethodTable): void {
     methods.both(Method.toolsList, (era) => (request, exchange) => this.listing.page(era, request.params?.cursor, exchange.auth));
-    methods.both(Method.toolsCall, (era) => this.callHandler(era));
+    methods.both(Method.toolsCall, (era) => this.callHandler(era), { useMiddleware: (chain) => this.pipeline.use(chain) });
   }
 
   /** The call's result object (or undefined: cancelled); the dispatcher encodes it, with a rate-limit refusal's Retry-After. */
