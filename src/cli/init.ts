@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command } from 'commander';
-import { packageFile } from '../package-files.js';
+import { packageFile } from '../runtime/package-files.js';
 import { ExitCode, UsageError, type CliIo } from './errors.js';
 
 const SCHEMA_FILE = ['schema', 'toolwright.config.schema.json'] as const;

@@ -1,5 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
-import { packageVersion } from '../package-files.js';
+import { packageVersion } from '../runtime/package-files.js';
 import { auditCommand } from './audit.js';
 import { initCommand } from './init.js';
 import { authCommand } from './auth.js';

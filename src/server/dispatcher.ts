@@ -28,7 +28,7 @@ import { ToolsPrimitive } from './primitives/tools/index.js';
 import { retryAfterMsOf } from './pipeline/results.js';
 import { jsonOf } from './serialized.js';
 import { userStage, withMiddleware, type MiddlewareEntry } from './middleware.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../runtime/logger.js';
 import type { Peer } from './peer.js';
 import type { AuthInfo } from '../policy/auth/principal.js';
 import type { LegacySession } from './legacy-session.js';

@@ -1,4 +1,4 @@
-import { nodeCrypto } from '../lazy-crypto.js';
+import { nodeCrypto } from '../runtime/lazy-crypto.js';
 
 /** One stored piece of a large result, served by `resources/read`. */
 export interface StoredContent {

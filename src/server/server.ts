@@ -14,7 +14,7 @@ import { ResourceRegistry } from './primitives/resources/index.js';
 import { auditStage } from './pipeline/audit.js';
 import { AuditGuard } from './pipeline/audit-guard.js';
 import { RequestStateCodec } from './inputs/request-state.js';
-import { createLogger, type Logger } from './logger.js';
+import { createLogger, type Logger } from '../runtime/logger.js';
 import { ToolRegistry } from './registry.js';
 import type { ResultStore } from './result-store.js';
 import { SubscriptionHub } from './subscriptions.js';

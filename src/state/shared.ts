@@ -1,4 +1,4 @@
-import type { Logger } from '../server/logger.js';
+import type { Logger } from '../runtime/logger.js';
 import { MemoryResultStore, type ResultStore, type ResultStoreOptions, type StoredContent } from '../server/result-store.js';
 import type { CreateLimiter, StateOptions } from './index.js';
 import { describeRedisUrl, redisConnection, StateUnavailableError, type RedisConnection } from './redis/connection.js';

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { SqliteDatabase, SqliteStatement } from '../audit/sqlite-types.js';
 import { openSqlite } from '../audit/sqlite-driver.js';
-import { nodeCrypto } from '../lazy-crypto.js';
+import { nodeCrypto } from '../runtime/lazy-crypto.js';
 import {
   checkLeaseMs,
   DEFAULT_TASK_LEASE_MS,

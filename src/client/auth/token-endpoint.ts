@@ -1,5 +1,5 @@
 import type { JWK } from 'jose';
-import { loadJose } from '../../lazy-jose.js';
+import { loadJose } from '../../runtime/lazy-jose.js';
 import { randomId, toBase64, utf8Bytes } from '../../io/bytes.js';
 import { AuthorizationError } from '../errors.js';
 import { readNonce, type DpopKey } from './dpop.js';

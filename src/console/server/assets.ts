@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { packageFile } from '../../package-files.js';
+import { packageFile } from '../../runtime/package-files.js';
 
 /** One prebuilt file of the console's front end, held in memory (they are small). */
 export interface ConsoleAsset {

@@ -1,4 +1,4 @@
-import { nodeCrypto } from '../../lazy-crypto.js';
+import { nodeCrypto } from '../../runtime/lazy-crypto.js';
 import type { AuthInfo } from './principal.js';
 import { checkScopeList } from './scopes.js';
 

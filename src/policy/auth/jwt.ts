@@ -1,5 +1,5 @@
 import type { createRemoteJWKSet, JWTPayload } from 'jose';
-import { loadJose } from '../../lazy-jose.js';
+import { loadJose } from '../../runtime/lazy-jose.js';
 import type { AudienceMatcher } from './audience.js';
 import type { AuthInfo } from './principal.js';
 import { AuthUnavailableError, InvalidTokenError } from './token-error.js';
