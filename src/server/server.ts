@@ -16,7 +16,7 @@ import { AuditGuard } from './pipeline/audit-guard.js';
 import { RequestStateCodec } from './inputs/request-state.js';
 import { createLogger, type Logger } from '../runtime/logger.js';
 import { ToolRegistry } from './registry.js';
-import type { ResultStore } from './result-store.js';
+import type { ResultStore } from '../state/result-store.js';
 import { SubscriptionHub } from './subscriptions.js';
 import type { Tool } from './tool.js';
 import { TasksPrimitive } from './primitives/tasks/index.js';

@@ -1,6 +1,6 @@
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { RateLimitRule } from '../policy/rate-limit.js';
-import type { ResultStore } from '../server/result-store.js';
+import type { ResultStore } from './result-store.js';
 
 /**
  * Shared state: what several instances of one server behind a load balancer

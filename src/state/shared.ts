@@ -1,5 +1,5 @@
 import type { Logger } from '../runtime/logger.js';
-import { MemoryResultStore, type ResultStore, type ResultStoreOptions, type StoredContent } from '../server/result-store.js';
+import { MemoryResultStore, type ResultStore, type ResultStoreOptions, type StoredContent } from './result-store.js';
 import type { CreateLimiter, StateOptions } from './index.js';
 import { describeRedisUrl, redisConnection, StateUnavailableError, type RedisConnection } from './redis/connection.js';
 import { redisLimiters } from './redis/limits.js';
