@@ -1,6 +1,6 @@
 import { isPlainObject } from '../protocol/content.js';
 import { UsageError } from './errors.js';
-import { sanitize } from './sanitize.js';
+import { sanitize } from '../io/sanitize.js';
 
 /** Told when a value was read as something other than itself or its JSON (`tags=a,b` → ["a","b"]). */
 export type CoercionNote = (note: string) => void;

@@ -10,7 +10,7 @@ import { SqliteDriverError } from '../audit/sqlite-driver.js';
 import { knownSchemaVersion, openDatabase } from '../audit/sqlite-schema.js';
 import { locateTrail, openTrailReader, type Trail, type TrailOptions } from './audit-trail.js';
 import { ExitCode, reportError, scrubPaths, UsageError, type CliIo } from './errors.js';
-import { sanitize } from './sanitize.js';
+import { sanitize } from '../io/sanitize.js';
 
 export interface PruneCliOptions extends TrailOptions {
   olderThan?: string;

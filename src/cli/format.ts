@@ -1,7 +1,7 @@
 import type { CallToolResult, ContentBlock, ListedTool } from '../client/types.js';
 import { isPlainObject } from '../protocol/content.js';
 import { isDestructiveTool } from '../protocol/tool-annotations.js';
-import { sanitize } from './sanitize.js';
+import { sanitize } from '../io/sanitize.js';
 import { PLAIN, type Style } from './style.js';
 import { structuredAddsToText } from './structured-redundancy.js';
 import { wrap } from './wrap.js';

@@ -4,7 +4,7 @@ import { auditCommand } from './audit.js';
 import { initCommand } from './init.js';
 import { authCommand } from './auth.js';
 import { callCommand, type CallOptions } from './call.js';
-import type { ClientCommandOptions } from './connect.js';
+import type { ClientCommandOptions } from '../client/connect/target.js';
 import { ExitCode, reportError, type CliIo } from './errors.js';
 import { doctorCommand } from './doctor.js';
 import { listCommand } from './list.js';
@@ -15,9 +15,9 @@ import { serveCommand, type ServeOptions } from './serve.js';
 import { taskCommand } from './task.js';
 import { primitiveCommands } from './primitives.js';
 import { runCollectionCommand, type RunCollectionCliOptions } from './run-collection.js';
-import { terminalGuard } from './sanitize.js';
+import { terminalGuard } from '../io/sanitize.js';
 
-// On a terminal every write passes the last net (sanitize.ts); a pipe gets the bytes as written (`read uri > file` is the data).
+// On a terminal every write passes the last net (io/sanitize.ts); a pipe gets the bytes as written (`read uri > file` is the data).
 const defaultIo: CliIo = {
   stdout: (text) => void process.stdout.write(process.stdout.isTTY ? terminalGuard(text) : text),
   stderr: (text) => void process.stderr.write(process.stderr.isTTY ? terminalGuard(text) : text),

@@ -1,7 +1,7 @@
 // Runs a collection's calls in order with a connected ToolClient and checks each result. A call
 // that throws (unknown tool, protocol error, timeout) is a failed call with its message, and the
 // run goes on: one broken call must not hide the others' results. Only the caller's signal stops
-// the run. Failure texts carry server words: print them through src/cli/sanitize.ts.
+// the run. Failure texts carry server words: print them through src/io/sanitize.ts.
 import type { ToolClient } from '../client/client.js';
 import { ConnectionError, McpRpcError } from '../client/errors.js';
 import type { CallToolResult } from '../client/types.js';

@@ -1,6 +1,6 @@
 import type { ListedTool } from '../../client/types.js';
 import { isPlainObject } from '../../protocol/content.js';
-import { sanitize } from '../sanitize.js';
+import { sanitize } from '../../io/sanitize.js';
 import type { Completer } from './prompter.js';
 
 /** The session's commands; a line may also start with a tool's name, which calls it. */

@@ -1,6 +1,6 @@
 import { isPlainObject } from '../../protocol/content.js';
 import { typesOf } from '../args.js';
-import { sanitize } from '../sanitize.js';
+import { sanitize } from '../../io/sanitize.js';
 
 type Schema = Record<string, unknown>;
 

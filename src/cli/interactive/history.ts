@@ -1,4 +1,4 @@
-import { sanitize } from '../sanitize.js';
+import { sanitize } from '../../io/sanitize.js';
 import type { Style } from '../style.js';
 
 export type Outcome = 'ok' | 'tool error' | 'cancelled' | 'failed' | 'not sent';

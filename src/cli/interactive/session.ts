@@ -7,7 +7,7 @@ import { describeRpcError, scrubPaths, UsageError } from '../errors.js';
 import { formatToolList } from '../format.js';
 import { isDestructiveTool } from '../../protocol/tool-annotations.js';
 import { ProgressBar } from '../progress-bar.js';
-import { sanitize } from '../sanitize.js';
+import { sanitize } from '../../io/sanitize.js';
 import type { Style } from '../style.js';
 import { askArguments, CANCELLED } from './argument-form.js';
 import { afterWords, commandCompleter, splitWords } from './command-line.js';

@@ -1,5 +1,5 @@
 import type { InputResult } from '../../client/inputs/types.js';
-import { UsageError } from '../../cli/errors.js';
+import { UsageError } from '../../client/connect/usage-error.js';
 import { AuthorizationError } from '../../client/errors.js';
 import { STREAMED, type ApiRoutes } from './api-routes.js';
 import { parseCallRequest } from './calls.js';

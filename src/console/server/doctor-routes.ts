@@ -1,10 +1,10 @@
 import { FileTokenStore } from '../../client/auth/file-token-store.js';
 import { diagnoseConnection } from '../../client/doctor/index.js';
 import type { EraPreference } from '../../client/types.js';
-import { resolveTarget } from '../../cli/connect.js';
-import { UsageError } from '../../cli/errors.js';
-import { storedAuthorization } from '../../cli/login.js';
-import { sanitize } from '../../cli/sanitize.js';
+import { resolveTarget } from '../../client/connect/target.js';
+import { UsageError } from '../../client/connect/usage-error.js';
+import { storedAuthorization } from '../../client/connect/login.js';
+import { sanitize } from '../../io/sanitize.js';
 import type { ApiRoutes } from './api-routes.js';
 import { parseConnectRequest } from './core-routes.js';
 import { ApiError } from './http-io.js';
@@ -37,7 +37,7 @@ export const doctorRoutes: ApiRoutes = {
       stepTimeoutMs: 5_000,
       totalTimeoutMs: 40_000,
       tokenStore: new FileTokenStore(),
-      authorization: storedAuthorization(target, { stdout: () => {}, stderr: () => {} }),
+      authorization: storedAuthorization(target, { stderr: () => {} }),
     });
     return {
       ok: report.ok,

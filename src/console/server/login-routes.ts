@@ -1,5 +1,5 @@
-import { logIn, serverUrl } from '../../cli/login.js';
-import { sanitize } from '../../cli/sanitize.js';
+import { logIn, serverUrl } from '../../client/connect/login.js';
+import { sanitize } from '../../io/sanitize.js';
 import { STREAMED, type ApiRoutes } from './api-routes.js';
 import { ApiError, openJsonLines, optionalString, requiredString } from './http-io.js';
 

@@ -1,10 +1,10 @@
-import { ToolClient } from '../../client.js';
+import { ToolClient } from '../../client/client.js';
 import type { ClientTransport } from '../../client/transport.js';
 import type { InputRequest, InputResult } from '../../client/inputs/types.js';
 import type { ClientTarget, ListedTool, ToolClientOptions } from '../../client/types.js';
-import { connectClient, resolveTarget, type ClientCommandOptions } from '../../cli/connect.js';
-import type { CliIo } from '../../cli/errors.js';
-import { sanitize } from '../../cli/sanitize.js';
+import { connectClient } from '../../client/connect/connect.js';
+import { resolveTarget, type ClientCommandOptions } from '../../client/connect/target.js';
+import { sanitize } from '../../io/sanitize.js';
 import { APPS_CAPABILITY } from './apps-capability.js';
 import { ApiError, type JsonLineStream } from './http-io.js';
 import { randomId } from './random-id.js';
@@ -124,7 +124,7 @@ export class ConsoleSession {
       target.kind === 'command-line'
         ? { resolved: resolveTarget(target.operand, target.command, target.options), options: target.options, label: describeTarget(target) }
         : this.resolve(target.request);
-    const io: CliIo = { stdout: () => {}, stderr: (text) => this.warn(text) };
+    const io = { stderr: (text: string) => this.warn(text) };
     const client = await connectClient(resolved, options, io, this.options.version, this.clientOptions());
     this.adopt(client, label, resolved);
   }

@@ -1,8 +1,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { HEADER_NAME_TOKEN } from '../protocol/header-params.js';
-import { UsageError } from './errors.js';
+import { HEADER_NAME_TOKEN } from '../../protocol/header-params.js';
+import { UsageError } from './usage-error.js';
 import { expandVariables, VariableError } from './expand-variables.js';
 
 /** One named server from a servers file, as the command line starts or reaches it. */
