@@ -12,7 +12,7 @@ import type { ToolClientOptions } from './client/types.js';
 import type { ToolServer } from './server/server.js';
 import { MessageStreamSession } from './transports/message-stream.js';
 
-export interface MemoryTransportOptions {
+interface MemoryTransportOptions {
   /** Largest message either side accepts (default 16 MiB), as a real transport would. */
   maxMessageBytes?: number;
   onWarning?: (message: string) => void;

@@ -12,7 +12,7 @@ import { locateTrail, openTrailReader, type Trail, type TrailOptions } from './a
 import { ExitCode, reportError, scrubPaths, UsageError, type CliIo } from './errors.js';
 import { sanitize } from '../io/sanitize.js';
 
-export interface PruneCliOptions extends TrailOptions {
+interface PruneCliOptions extends TrailOptions {
   olderThan?: string;
   maxBytes?: string;
   maxRows?: string;
@@ -50,7 +50,7 @@ function definedOnly<T extends object>(options: T): Partial<T> {
 }
 
 /** Prunes the trail the options name: PostgreSQL's through its reader, SQLite's with runAuditPrune. */
-export async function runAuditPruneOnTrail(options: PruneCliOptions, io: CliIo, now: Date = new Date()): Promise<number> {
+async function runAuditPruneOnTrail(options: PruneCliOptions, io: CliIo, now: Date = new Date()): Promise<number> {
   let trail: Trail;
   try {
     trail = locateTrail(options, options.olderThan === undefined && options.maxRows === undefined && options.maxBytes === undefined);

@@ -9,7 +9,7 @@ import { locateTrail, openTrailReader, type TrailOptions } from './audit-trail.j
 import { ExitCode, reportError, scrubPaths, UsageError, type CliIo } from './errors.js';
 import { sanitize } from '../io/sanitize.js';
 
-export interface AuditCliOptions extends TrailOptions {
+interface AuditCliOptions extends TrailOptions {
   tool?: string;
   caller?: string;
   clientId?: string;

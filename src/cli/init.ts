@@ -9,7 +9,7 @@ const SCHEMA_FILE = ['schema', 'toolwright.config.schema.json'] as const;
 const SCHEMA_PLACEHOLDER = '__SCHEMA_LINE__';
 
 /** The starter config: every toolset shown, the safe ones on, the rest commented out until configured. */
-export const STARTER_CONFIG = `# toolwright configuration (the $schema line gives editors completion and checks)
+const STARTER_CONFIG = `# toolwright configuration (the $schema line gives editors completion and checks)
 # Serve it:  toolwright serve --http      (or --stdio for desktop clients)
 # Relative paths are relative to this file.
 ${SCHEMA_PLACEHOLDER}

@@ -129,7 +129,7 @@ function splitOperands(operands: string[], command: string[], min: number, usage
 }
 
 /** `key=value` pairs: prompt arguments are strings, taken as typed (the first "=" splits). */
-export function promptArguments(pairs: string[]): Record<string, string> {
+function promptArguments(pairs: string[]): Record<string, string> {
   const args: Record<string, string> = {};
   for (const pair of pairs) {
     const eq = pair.indexOf('=');

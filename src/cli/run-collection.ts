@@ -27,7 +27,7 @@ function isFileOperand(operand: string): boolean {
 }
 
 /** The collection, or a UsageError (exit 1) that says which file and what is wrong, before any server is started. */
-export async function loadCollectionOperand(operand: string, collectionsDir: string | undefined, cwd = process.cwd()): Promise<Collection> {
+async function loadCollectionOperand(operand: string, collectionsDir: string | undefined, cwd = process.cwd()): Promise<Collection> {
   try {
     if (isFileOperand(operand)) return await readCollectionFile(resolve(cwd, operand), basename(operand, '.json'), operand);
     const problem = collectionNameProblem(operand);

@@ -11,7 +11,7 @@ import type { HttpServerHandle } from '../transports/http-server.js';
 import { UsageError, type CliIo } from './errors.js';
 
 /** Where `serve --console` puts the console on the server's own listener. */
-export const CONSOLE_PREFIX = '/console';
+const CONSOLE_PREFIX = '/console';
 
 /**
  * `toolwright serve --http --console`: the console beside the MCP endpoint, on the same

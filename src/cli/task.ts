@@ -108,7 +108,7 @@ function operandsOf(operands: string[], command: string[]): { url?: string; task
   return { url: command.length ? undefined : operands[0], taskId };
 }
 
-export async function getTaskCommand(operands: string[], command: string[], options: TaskCommandOptions, io: CliIo, version: string): Promise<number> {
+async function getTaskCommand(operands: string[], command: string[], options: TaskCommandOptions, io: CliIo, version: string): Promise<number> {
   const { url, taskId } = operandsOf(operands, command);
   const target = resolveTarget(url, command, options);
   const client = await connectAtTerminal(target, options, io, version);
@@ -127,7 +127,7 @@ export async function getTaskCommand(operands: string[], command: string[], opti
   }
 }
 
-export async function cancelTaskCommand(operands: string[], command: string[], options: TaskCommandOptions, io: CliIo, version: string): Promise<number> {
+async function cancelTaskCommand(operands: string[], command: string[], options: TaskCommandOptions, io: CliIo, version: string): Promise<number> {
   const { url, taskId } = operandsOf(operands, command);
   const target = resolveTarget(url, command, options);
   const client = await connectAtTerminal(target, options, io, version);

@@ -5,7 +5,7 @@ import type { CallToolResult } from '../client/types.js';
 import { subsetFailures } from './expectation.js';
 import type { CallExpectation } from './types.js';
 
-export interface ExpectationOutcome {
+interface ExpectationOutcome {
   passed: boolean;
   failures: string[];
 }

@@ -16,7 +16,7 @@ const MAX_ERROR_CHARS = 500;
 export type CallReport = GenericCallReport<CallToolResult>;
 export type CollectionReport = GenericCollectionReport<CallToolResult>;
 
-export interface RunCollectionOptions {
+interface RunCollectionOptions {
   /** Told each call's report as soon as it is known (for a live list or a line on the terminal). */
   onResult?: (report: CallReport, index: number) => void;
   /** Stops the run: the call in flight is cancelled, the rest are not made. */

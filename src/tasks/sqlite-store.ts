@@ -69,7 +69,7 @@ interface Row {
   error: string | null;
 }
 
-export interface SqliteTaskStoreOptions {
+interface SqliteTaskStoreOptions {
   /** 'full' also survives a power loss (default 'normal': survives a process crash). */
   synchronous?: 'normal' | 'full';
   /** How long this instance's claim on its unfinished tasks lasts unless renewed (default 30 s, at least 1 s). */

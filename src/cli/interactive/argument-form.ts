@@ -8,7 +8,7 @@ import { INTERRUPTED, type Answer, type Completer } from './prompter.js';
 type Schema = Record<string, unknown>;
 
 /** How the form talks to the person. */
-export interface FormIo {
+interface FormIo {
   ask(query: string, completer?: Completer): Promise<Answer>;
   print(text: string): void;
   style: Style;

@@ -4,7 +4,7 @@ import { sanitize } from '../../io/sanitize.js';
 import type { Completer } from './prompter.js';
 
 /** The session's commands; a line may also start with a tool's name, which calls it. */
-export const COMMANDS = ['help', 'tools', 'describe', 'call', 'history', 'rerun', 'read', 'structured', 'quit', 'exit'] as const;
+const COMMANDS = ['help', 'tools', 'describe', 'call', 'history', 'rerun', 'read', 'structured', 'quit', 'exit'] as const;
 
 /**
  * Splits a command line into words the way a shell would for simple cases:

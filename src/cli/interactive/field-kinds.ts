@@ -90,7 +90,7 @@ function choicesOf(schema: Schema): Choice[] | undefined {
   return undefined;
 }
 
-export function allowsNull(schema: Schema): boolean {
+function allowsNull(schema: Schema): boolean {
   return typesOf(schema).has('null');
 }
 

@@ -3,7 +3,7 @@ import type { Style } from '../style.js';
 
 export type Outcome = 'ok' | 'tool error' | 'cancelled' | 'failed' | 'not sent';
 
-export interface HistoryEntry {
+interface HistoryEntry {
   n: number;
   tool: string;
   args: Record<string, unknown>;

@@ -19,7 +19,7 @@ import { LinkBook, showContents, showResult } from './show-result.js';
 import { renderTree } from './tree.js';
 import { HELP } from './help-text.js';
 
-export interface SessionOptions {
+interface SessionOptions {
   /** Time each call may take; undefined: the client's default (--timeout). */
   callTimeoutMs?: number;
   /** How the server was reached, for the banner ("stdio", "http://…"). */

@@ -31,7 +31,7 @@ export class LinkBook {
 
 const REDUNDANT_STRUCTURE = 'redundant-structure';
 
-export interface ShowContext {
+interface ShowContext {
   style: Style;
   files: SavedFiles;
   links: LinkBook;

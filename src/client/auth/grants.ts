@@ -7,7 +7,7 @@ import { describe, secureUrl } from './urls.js';
 import { scopeSet } from './www-authenticate.js';
 
 /** What asking for a grant needs of the OAuthClient (oauth-client.ts). */
-export interface GrantContext {
+interface GrantContext {
   /** The MCP server, as errors name it. */
   server: string;
   options: OAuthOptions;

@@ -19,7 +19,7 @@ interface WarningOut {
 const ERAS: readonly EraPreference[] = ['auto', 'modern', 'legacy'];
 
 /** A server that has not answered the handshake by then is not going to (issue #17: a silent server made list wait 69 s). */
-export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
 /**
  * Connects the way every client command and the console do. One session shape whatever the

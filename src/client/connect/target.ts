@@ -68,7 +68,7 @@ function namedTarget(name: string, options: ClientCommandOptions): ClientTarget 
  * environment (their server, started on their behalf) plus `-e`, in `--cwd`,
  * its stderr kept to be shown if it fails (all of it as it comes with --verbose).
  */
-export function stdioTarget(base: StdioTarget, options: ClientCommandOptions): StdioTarget {
+function stdioTarget(base: StdioTarget, options: ClientCommandOptions): StdioTarget {
   const env = { ...base.env, ...parseEnv(options.env ?? []) };
   const cwd = options.cwd !== undefined ? checkedCwd(options.cwd, '--cwd') : base.cwd !== undefined ? checkedCwd(base.cwd, "the server's cwd") : undefined;
   return capturingStderr({ ...base, env, ...(cwd !== undefined ? { cwd } : {}), inheritEnv: true, detectWrongTransport: servesHttp }, options.verbose);
@@ -89,7 +89,7 @@ function servesHttp(line: string): string | undefined {
 }
 
 /** -e and --cwd start a process: an HTTP server is not one this command starts. */
-export function refuseStdioOptions(options: ClientCommandOptions): void {
+function refuseStdioOptions(options: ClientCommandOptions): void {
   if (options.env?.length) throw new UsageError('-e applies to stdio servers only (a command after --), not to a URL');
   if (options.cwd !== undefined) throw new UsageError('--cwd applies to stdio servers only (a command after --), not to a URL');
 }

@@ -30,7 +30,7 @@ export const STREAMED = Symbol('streamed');
  * An API handler answers with a JSON value (sent with 200), or STREAMED when it wrote the
  * response itself. It throws ApiError for a refusal the page should show.
  */
-export type ApiHandler = (ctx: ApiContext) => Promise<unknown>;
+type ApiHandler = (ctx: ApiContext) => Promise<unknown>;
 
 /** Routes by `"<METHOD> <path under api/>"`, e.g. `"POST call"`. Each feature module exports its own. */
 export type ApiRoutes = Record<string, ApiHandler>;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { packageFile } from '../../runtime/package-files.js';
 
 /** One prebuilt file of the console's front end, held in memory (they are small). */
-export interface ConsoleAsset {
+interface ConsoleAsset {
   body: Buffer;
   type: string;
 }

@@ -15,7 +15,7 @@ import { apiProblem, PAGE_CSP, pageProblem, securityHeaders, type ConsoleGuard }
 import { ApiError, readJsonObject, sendApiError, sendJson } from './http-io.js';
 import { ConsoleSession, type ConsoleTarget } from './session.js';
 
-export interface ConsoleAppOptions {
+interface ConsoleAppOptions {
   /** toolwright's version, as the console's client introduces itself. */
   version: string;
   guard: ConsoleGuard;

@@ -7,7 +7,7 @@ import { sendJson } from './http-io.js';
 import { randomId } from './random-id.js';
 import type { ConsoleTarget } from './session.js';
 
-export interface StartConsoleOptions {
+interface StartConsoleOptions {
   version: string;
   /** Default 0: a free port. */
   port?: number;

@@ -245,7 +245,7 @@ export class ConsoleSession {
 }
 
 /** A target as the page shows it: a URL, a command line, or `@name`. */
-export function describeTarget(target: ConsoleTarget): string {
+function describeTarget(target: ConsoleTarget): string {
   if (target.kind === 'transport') return target.label;
   if (target.kind === 'command-line') return target.operand ?? target.command.join(' ');
   const { url, server, command, args } = target.request;

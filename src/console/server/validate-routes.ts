@@ -4,7 +4,7 @@ import type { ApiRoutes } from './api-routes.js';
 import { optionalObject, requiredString } from './http-io.js';
 
 /** One problem as the page shows it beside its field: `arguments.a[0].x` and what is wrong. */
-export interface FieldProblem {
+interface FieldProblem {
   path: string;
   message: string;
 }
@@ -42,7 +42,7 @@ function check(validator: () => Validator | undefined, value: unknown): { valid:
 }
 
 /** "arguments.n: must be <= 10" → { path: "arguments.n", message: "must be <= 10" }. */
-export function splitProblem(problem: string): FieldProblem {
+function splitProblem(problem: string): FieldProblem {
   const match = /^((?:arguments|structuredContent)(?:\.[A-Za-z_$][\w$]*|\[\d+\]|\["(?:[^"\\]|\\.)*"\])*): (.*)$/s.exec(problem);
   return match ? { path: match[1], message: match[2] } : { path: '', message: problem };
 }

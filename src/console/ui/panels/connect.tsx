@@ -180,7 +180,7 @@ export function ConnectPanel() {
 }
 
 /** Splits a command line as a shell would for plain words and quotes (no expansion). */
-export function splitCommandLine(line: string): string[] {
+function splitCommandLine(line: string): string[] {
   const words: string[] = [];
   const pattern = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g;
   for (let m = pattern.exec(line); m; m = pattern.exec(line)) words.push(m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : (m[2] ?? m[3]));

@@ -11,7 +11,7 @@ import { ResourcesPanel } from './resources.js';
 import { ToolsPanel } from './tools.js';
 
 /** A screen of the console, reached from the navigation by its id (`#/<id>/…`). */
-export interface Panel {
+interface Panel {
   id: string;
   label: string;
   /** Shown only while connected to a server. */

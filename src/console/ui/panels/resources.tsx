@@ -20,14 +20,14 @@ interface Template {
 type Contents = { contents: Array<Record<string, unknown>> };
 
 /** The variables of a URI template (`{name}`, `{+path}`, `{?a,b}`), in order. */
-export function templateVariables(template: string): string[] {
+function templateVariables(template: string): string[] {
   const names: string[] = [];
   for (const match of template.matchAll(/\{([+#./;?&]?)([^}]+)\}/g)) for (const v of match[2].split(',')) names.push(v.replace(/[*]|:\d+$/g, ''));
   return [...new Set(names)];
 }
 
 /** A simple expansion (RFC 6570 level 1 and `+`): enough to name a resource of the template. */
-export function expandTemplate(template: string, values: Record<string, string>): string {
+function expandTemplate(template: string, values: Record<string, string>): string {
   return template.replace(/\{([+#./;?&]?)([^}]+)\}/g, (_m, op: string, vars: string) => {
     const parts = vars.split(',').map((v) => v.replace(/[*]|:\d+$/g, ''));
     const enc = (s: string) => (op === '+' || op === '#' ? encodeURI(s) : encodeURIComponent(s));
