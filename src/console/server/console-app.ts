@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ApiContext, ApiRoutes, ConsoleOperator } from './api-routes.js';
+import type { ApiContext, ApiRoutes, ConsoleOperator, ExtraRoutes } from './api-routes.js';
 import { STREAMED } from './api-routes.js';
 import { consoleAssets } from './assets.js';
 import { CallRegistry } from './calls.js';
@@ -24,8 +24,8 @@ interface ConsoleAppOptions {
   /** What to connect to when the page first asks (the command line's target). */
   target?: ConsoleTarget;
   operator?: ConsoleOperator;
-  /** Feature routes beside the core ones. */
-  routes?: ApiRoutes;
+  /** Feature routes beside the console's own. */
+  routes?: ExtraRoutes;
   /** Where an API handler's unexpected failure is logged (never sent to the page). */
   onError?: (err: unknown) => void;
 }
@@ -47,7 +47,8 @@ export function createConsoleApp(options: ConsoleAppOptions): ConsoleApp {
   const session = new ConsoleSession({ version: options.version, ...(options.target ? { defaultTarget: options.target } : {}) });
   const calls = new CallRegistry(session);
   const apps = new AppFrames();
-  const routes: ApiRoutes = {
+  // Every route ConsoleApi declares is served (Required: one missing is a type error).
+  const served: Required<ApiRoutes> = {
     ...coreRoutes,
     ...loginRoutes,
     ...doctorRoutes,
@@ -56,8 +57,8 @@ export function createConsoleApp(options: ConsoleAppOptions): ConsoleApp {
     ...operatorRoutes,
     ...validateRoutes,
     ...primitiveRoutes,
-    ...options.routes,
   };
+  const routes: ExtraRoutes = { ...served, ...options.routes };
   const assets = consoleAssets();
   const onError = options.onError ?? (() => {});
 

@@ -14,7 +14,7 @@ import { ApiError } from './http-io.js';
  * (URL, DNS, TCP, TLS, HTTP, authorization metadata, token, era, tools; or the command and its
  * handshake) with what to try, texts cleaned as for a terminal.
  */
-export const doctorRoutes: ApiRoutes = {
+export const doctorRoutes = {
   'POST doctor': async ({ body, session }) => {
     let resolved: ReturnType<typeof session.resolve>;
     const given = await body();
@@ -49,4 +49,4 @@ export const doctorRoutes: ApiRoutes = {
       })),
     };
   },
-};
+} satisfies ApiRoutes;

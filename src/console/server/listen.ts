@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ApiRoutes } from './api-routes.js';
+import type { ExtraRoutes } from './api-routes.js';
 import { createConsoleApp, type ConsoleApp } from './console-app.js';
 import { loopbackGuard } from './guard.js';
 import { sendJson } from './http-io.js';
@@ -13,7 +13,7 @@ interface StartConsoleOptions {
   port?: number;
   /** What to connect to at once (the command line's target); the page can connect elsewhere. */
   target?: ConsoleTarget;
-  routes?: ApiRoutes;
+  routes?: ExtraRoutes;
   onError?: (err: unknown) => void;
 }
 

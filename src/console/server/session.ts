@@ -5,22 +5,10 @@ import type { ClientTarget, ListedTool, ToolClientOptions } from '../../client/t
 import { connectClient } from '../../client/connect/connect.js';
 import { resolveTarget, type ClientCommandOptions } from '../../client/connect/target.js';
 import { sanitize } from '../../io/sanitize.js';
+import type { ConnectionStatus, ConnectRequest } from '../api-types.js';
 import { APPS_CAPABILITY } from './apps-capability.js';
 import { ApiError, type JsonLineStream } from './http-io.js';
 import { randomId } from './random-id.js';
-
-/** What the page asks to connect to: a URL, a stdio command, or a named server from `.mcp.json`. */
-export interface ConnectRequest {
-  url?: string;
-  headers?: Record<string, string>;
-  command?: string;
-  args?: string[];
-  env?: Record<string, string>;
-  cwd?: string;
-  /** A server named in a servers file (`@name` on the command line), without the `@`. */
-  server?: string;
-  era?: 'auto' | 'modern' | 'legacy';
-}
 
 /** How the console reaches the server it shows: a request from the page, or a client it is given. */
 export type ConsoleTarget =
@@ -80,7 +68,7 @@ export class ConsoleSession {
     return this.options.defaultTarget;
   }
 
-  status(): Record<string, unknown> {
+  status(): ConnectionStatus {
     const client = this.current?.client;
     if (!client) return { connected: false, connecting: this.connecting !== undefined, ...(this.lastError ? { lastError: this.lastError } : {}) };
     return {
