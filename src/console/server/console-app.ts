@@ -47,18 +47,7 @@ export function createConsoleApp(options: ConsoleAppOptions): ConsoleApp {
   const session = new ConsoleSession({ version: options.version, ...(options.target ? { defaultTarget: options.target } : {}) });
   const calls = new CallRegistry(session);
   const apps = new AppFrames();
-  // Every route ConsoleApi declares is served (Required: one missing is a type error).
-  const served: Required<ApiRoutes> = {
-    ...coreRoutes,
-    ...loginRoutes,
-    ...doctorRoutes,
-    ...collectionRoutes,
-    ...apps.routes(),
-    ...operatorRoutes,
-    ...validateRoutes,
-    ...primitiveRoutes,
-  };
-  const routes: ExtraRoutes = { ...served, ...options.routes };
+  const routes: ExtraRoutes = { ...consoleRoutes(apps), ...options.routes };
   const assets = consoleAssets();
   const onError = options.onError ?? (() => {});
 
@@ -108,20 +97,7 @@ export function createConsoleApp(options: ConsoleAppOptions): ConsoleApp {
       calls,
       ...(options.operator ? { operator: options.operator } : {}),
     };
-    try {
-      const answer = await route(ctx);
-      if (answer !== STREAMED) sendJson(res, 200, answer ?? {});
-    } catch (err) {
-      if (res.headersSent) {
-        res.end();
-        return;
-      }
-      if (err instanceof ApiError) sendApiError(res, err);
-      else {
-        onError(err);
-        sendApiError(res, new ApiError(500, err instanceof Error ? err.message : 'the console failed to answer'));
-      }
-    }
+    await answer(route, ctx, onError);
   }
 
   return {
@@ -129,6 +105,40 @@ export function createConsoleApp(options: ConsoleAppOptions): ConsoleApp {
     session,
     close: () => session.close(),
   };
+}
+
+/** Every route of the console's API. */
+function consoleRoutes(apps: AppFrames): Required<ApiRoutes> {
+  // Every route ConsoleApi declares is served (Required: one missing is a type error).
+  return {
+    ...coreRoutes,
+    ...loginRoutes,
+    ...doctorRoutes,
+    ...collectionRoutes,
+    ...apps.routes(),
+    ...operatorRoutes,
+    ...validateRoutes,
+    ...primitiveRoutes,
+  };
+}
+
+/** Runs a route: its JSON answer with 200 (a stream route wrote its own), a refusal as its ApiError, anything else 500 and logged. */
+async function answer(route: ExtraRoutes[string], ctx: ApiContext, onError: (err: unknown) => void): Promise<void> {
+  const { res } = ctx;
+  try {
+    const answer = await route(ctx);
+    if (answer !== STREAMED) sendJson(res, 200, answer ?? {});
+  } catch (err) {
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    if (err instanceof ApiError) sendApiError(res, err);
+    else {
+      onError(err);
+      sendApiError(res, new ApiError(500, err instanceof Error ? err.message : 'the console failed to answer'));
+    }
+  }
 }
 
 function refuse(res: ServerResponse, status: number, message: string): true {
