@@ -111,7 +111,7 @@ export interface PromptMessage {
   content: { type: string };
 }
 
-export interface GetPromptAnswer {
+interface GetPromptAnswer {
   description?: string;
   messages: PromptMessage[];
 }
@@ -123,7 +123,7 @@ export interface CompleteRequest {
   context?: { arguments?: Record<string, string> };
 }
 
-export interface CompleteAnswer {
+interface CompleteAnswer {
   completion?: { values?: unknown[]; total?: number; hasMore?: boolean };
 }
 
@@ -175,7 +175,7 @@ export interface LimitsAnswer extends RateLimitUsage {
 }
 
 /** The MCP App of a tool, served in its own frame (`POST app-frame`). */
-export interface AppFrameAnswer {
+interface AppFrameAnswer {
   src: string;
   /** CSP entries the console left out (not plain https origins). */
   refusedCsp?: string[];

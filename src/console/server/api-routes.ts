@@ -32,7 +32,7 @@ export const STREAMED = Symbol('streamed');
  * STREAMED for a stream route, whose response it wrote itself. It throws ApiError for a refusal
  * the page should show.
  */
-export type ApiHandler<R extends ConsoleRoute> = (ctx: ApiContext) => Promise<R extends StreamRoute ? typeof STREAMED : AnswerOf<R>>;
+type ApiHandler<R extends ConsoleRoute> = (ctx: ApiContext) => Promise<R extends StreamRoute ? typeof STREAMED : AnswerOf<R>>;
 
 /** Routes by `"<METHOD> <path under api/>"`, e.g. `"POST call"`, each typed by ConsoleApi (api-types.ts). Each feature module serves some. */
 export type ApiRoutes = { [R in ConsoleRoute]?: ApiHandler<R> };
