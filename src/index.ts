@@ -75,8 +75,8 @@ export type { ResourceServerOptions, IntrospectionConfig } from './policy/auth/o
 export type { ApiKeyEntry } from './policy/auth/api-keys.js';
 export type { ScopePolicyOptions, ScopedEntry, ScopeFields } from './policy/auth/scope-policy.js';
 export type { Exchange, LegacySession } from './server/exchange.js';
-export type { Logger } from './server/logger.js';
-export { MemoryResultStore, type ResultStore, type ResultStoreOptions, type StoredContent } from './server/result-store.js';
+export type { Logger } from './runtime/logger.js';
+export { MemoryResultStore, type ResultStore, type ResultStoreOptions, type StoredContent } from './state/result-store.js';
 export {
   StateUnavailableError,
   redisConnection,

@@ -23,7 +23,7 @@ export function openDatabase(file: string, options?: SqliteOptions): Database {
 const SCHEMA_VERSION = 4;
 
 /** The method a row written before version 2 (or a record without one) stands for. */
-export const DEFAULT_AUDIT_METHOD = 'tools/call';
+const DEFAULT_AUDIT_METHOD = 'tools/call';
 
 /**
  * `request_id` has no declared type on purpose: SQLite then keeps each value

@@ -5,7 +5,7 @@
  * a reference to them is TS7016 in that project's build. openSqlite (sqlite-driver.ts)
  * returns the real driver as these types, so the compiler checks that it fits them.
  */
-export interface SqliteRunResult {
+interface SqliteRunResult {
   changes: number;
   lastInsertRowid: number | bigint;
 }
@@ -20,7 +20,7 @@ export interface SqliteStatement {
   raw(toggleState?: boolean): this;
 }
 
-export interface SqliteTransaction<A extends unknown[], R> {
+interface SqliteTransaction<A extends unknown[], R> {
   (...params: A): R;
   immediate(...params: A): R;
 }

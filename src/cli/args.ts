@@ -1,9 +1,9 @@
 import { isPlainObject } from '../protocol/content.js';
 import { UsageError } from './errors.js';
-import { sanitize } from './sanitize.js';
+import { sanitize } from '../io/sanitize.js';
 
 /** Told when a value was read as something other than itself or its JSON (`tags=a,b` → ["a","b"]). */
-export type CoercionNote = (note: string) => void;
+type CoercionNote = (note: string) => void;
 
 /**
  * Builds tool arguments from `--args '<json>'` and `key=value` pairs. A value
@@ -65,7 +65,7 @@ const SCALARS = new Set(['string', 'number', 'integer', 'boolean', 'null']);
  * One value read from the schema. `guessed` is true when it took more than
  * JSON to read it (boolean words, a comma list): the caller says so.
  */
-export function coerceValue(raw: string, schema: unknown): { value: unknown; guessed: boolean } {
+function coerceValue(raw: string, schema: unknown): { value: unknown; guessed: boolean } {
   const types = typesOf(schema);
   if (types.size === 0 || (types.size === 1 && types.has('string'))) return { value: raw, guessed: false };
   const parsed = parseJson(raw);

@@ -10,9 +10,9 @@ import { SqliteDriverError } from '../audit/sqlite-driver.js';
 import { knownSchemaVersion, openDatabase } from '../audit/sqlite-schema.js';
 import { locateTrail, openTrailReader, type Trail, type TrailOptions } from './audit-trail.js';
 import { ExitCode, reportError, scrubPaths, UsageError, type CliIo } from './errors.js';
-import { sanitize } from './sanitize.js';
+import { sanitize } from '../io/sanitize.js';
 
-export interface PruneCliOptions extends TrailOptions {
+interface PruneCliOptions extends TrailOptions {
   olderThan?: string;
   maxBytes?: string;
   maxRows?: string;
@@ -50,7 +50,7 @@ function definedOnly<T extends object>(options: T): Partial<T> {
 }
 
 /** Prunes the trail the options name: PostgreSQL's through its reader, SQLite's with runAuditPrune. */
-export async function runAuditPruneOnTrail(options: PruneCliOptions, io: CliIo, now: Date = new Date()): Promise<number> {
+async function runAuditPruneOnTrail(options: PruneCliOptions, io: CliIo, now: Date = new Date()): Promise<number> {
   let trail: Trail;
   try {
     trail = locateTrail(options, options.olderThan === undefined && options.maxRows === undefined && options.maxBytes === undefined);

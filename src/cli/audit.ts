@@ -7,9 +7,9 @@ import { SqliteDriverError } from '../audit/sqlite-driver.js';
 import { auditPruneCommand } from './audit-prune.js';
 import { locateTrail, openTrailReader, type TrailOptions } from './audit-trail.js';
 import { ExitCode, reportError, scrubPaths, UsageError, type CliIo } from './errors.js';
-import { sanitize } from './sanitize.js';
+import { sanitize } from '../io/sanitize.js';
 
-export interface AuditCliOptions extends TrailOptions {
+interface AuditCliOptions extends TrailOptions {
   tool?: string;
   caller?: string;
   clientId?: string;

@@ -1,13 +1,15 @@
 import { McpRpcError } from '../client/errors.js';
 import { ErrorCode } from '../jsonrpc/errors.js';
 import { buildArguments } from './args.js';
-import { connectClient, forTheCommandLine, resolveTarget, type ClientCommandOptions } from './connect.js';
+import { connectAtTerminal } from './connect.js';
+import { forTheCommandLine } from '../client/connect/connect.js';
+import { resolveTarget, type ClientCommandOptions } from '../client/connect/target.js';
 import { ExitCode, InterruptedError, UsageError, type CliIo } from './errors.js';
 import { formatCallResult } from './format.js';
 import { INTERRUPTED_CLOSE_GRACE_MS, ownProcessGroup, withCallFeedback } from './call-feedback.js';
 import { styleFor } from './style.js';
 import { cliInputHandler, processTerminal, type Terminal } from './prompt.js';
-import { jsonForTerminal, sanitize } from './sanitize.js';
+import { jsonForTerminal, sanitize } from '../io/sanitize.js';
 import { binaryContentsOfCall, writeOutputFiles } from './output-files.js';
 import { taskRequiredRefusal, withTaskFeedback } from './task.js';
 
@@ -47,7 +49,7 @@ export async function callCommand(
   if (options.force && options.output === undefined) throw new UsageError('--force applies to --output only');
   if (!name) throw new UsageError('which tool? e.g. toolwright call http://127.0.0.1:3000/mcp calculate_sum a=1 b=2');
   const target = ownProcessGroup(resolveTarget(url, command, options));
-  const client = await connectClient(target, options, io, version, { onInputRequest: cliInputHandler(io, terminal), inputCapabilities: ['elicitation'] });
+  const client = await connectAtTerminal(target, options, io, version, { onInputRequest: cliInputHandler(io, terminal), inputCapabilities: ['elicitation'] });
   let interrupted = false;
   try {
     const tools = await client.listTools().catch((err: unknown) => Promise.reject(forTheCommandLine(err, target)));

@@ -1,9 +1,9 @@
 import { openBrowser } from '../client/auth/loopback.js';
 import { startConsole } from '../console/server/listen.js';
 import type { ConsoleTarget } from '../console/server/session.js';
-import type { ClientCommandOptions } from './connect.js';
+import type { ClientCommandOptions } from '../client/connect/target.js';
 import { ExitCode, UsageError, type CliIo } from './errors.js';
-import { sanitize } from './sanitize.js';
+import { sanitize } from '../io/sanitize.js';
 
 export interface ConsoleOptions extends ClientCommandOptions {
   port?: string;

@@ -2,10 +2,10 @@ import { FileTokenStore } from '../client/auth/file-token-store.js';
 import { diagnoseConnection } from '../client/doctor/index.js';
 import type { DoctorStep } from '../client/doctor/index.js';
 import type { EraPreference } from '../client/types.js';
-import { parseTimeout, resolveTarget, type ClientCommandOptions } from './connect.js';
+import { parseTimeout, resolveTarget, type ClientCommandOptions } from '../client/connect/target.js';
 import { ExitCode, type CliIo } from './errors.js';
-import { storedAuthorization } from './login.js';
-import { jsonForTerminal, sanitize } from './sanitize.js';
+import { storedAuthorization } from '../client/connect/login.js';
+import { jsonForTerminal, sanitize } from '../io/sanitize.js';
 
 const MARK: Record<DoctorStep['status'], string> = { ok: '✓', failed: '✗', skipped: '–', warning: '!' };
 

@@ -1,7 +1,8 @@
 import { readdirSync } from 'node:fs';
-import { doctorHintOf } from './connect-hints.js';
-import { sanitize } from './sanitize.js';
-import { serverStderrOf } from './server-stderr.js';
+import { UsageError } from '../client/connect/usage-error.js';
+import { doctorHintOf } from '../client/connect/hints.js';
+import { sanitize } from '../io/sanitize.js';
+import { serverStderrOf } from '../client/connect/server-stderr.js';
 import {
   CancelledError,
   ConnectionError,
@@ -15,13 +16,9 @@ import {
 /** Exit codes (documented in docs/cli.md). */
 export const ExitCode = { ok: 0, usage: 1, failure: 2, toolError: 3, interrupted: 130 } as const;
 
-/** The user asked for something the CLI cannot do: exit 1 with the message. */
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
+// The user asked for something the CLI cannot do: exit 1 with the message. Declared beside the
+// target resolution and login that throw it (the console catches it too); the CLI's commands take it from here.
+export { UsageError };
 
 /** The user stopped the command (Ctrl-C) and it wound down cleanly: exit 130, as a shell reports SIGINT. */
 export class InterruptedError extends Error {
@@ -52,7 +49,7 @@ export function reportError(err: unknown, io: CliIo, context: { verbose?: boolea
   }
   // Error messages carry the server's words (its error message, names it sent): sanitized like all its text.
   io.stderr(`toolwright: ${scrubPaths(sanitize(describe(err)))}\n`);
-  // The stdio server's own last words (captured, bounded, sanitized: server-stderr.ts), not scrubbed: the server is the user's.
+  // The stdio server's own last words (captured, bounded, sanitized: client/connect/server-stderr.ts), not scrubbed: the server is the user's.
   const stderr = serverStderrOf(err);
   if (stderr?.length)
     io.stderr(

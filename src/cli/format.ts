@@ -1,7 +1,7 @@
 import type { CallToolResult, ContentBlock, ListedTool } from '../client/types.js';
 import { isPlainObject } from '../protocol/content.js';
 import { isDestructiveTool } from '../protocol/tool-annotations.js';
-import { sanitize } from './sanitize.js';
+import { sanitize } from '../io/sanitize.js';
 import { PLAIN, type Style } from './style.js';
 import { structuredAddsToText } from './structured-redundancy.js';
 import { wrap } from './wrap.js';
@@ -88,7 +88,7 @@ function effectiveHints(annotations: Record<string, unknown> | undefined): strin
   return hints;
 }
 
-export interface CallResultFormat {
+interface CallResultFormat {
   style?: Style;
   /** Show the structured content even when the text already carries it (`--structured`). */
   structured?: boolean;
@@ -130,7 +130,7 @@ export function formatCallResult(result: CallToolResult, options: CallResultForm
 }
 
 /** Strings longer than this are cut for a terminal; base64 data at least MIN_BASE64 long is not shown at all. */
-export const MAX_SHOWN_STRING = 2_000;
+const MAX_SHOWN_STRING = 2_000;
 const MIN_BASE64 = 200;
 const BASE64 = /^(?:data:[\w.+-]+\/[\w.+-]+(?:;[\w.+-]+=[\w.+-]+)*;base64,)?[A-Za-z0-9+/]+={0,2}$/;
 
@@ -149,7 +149,7 @@ export function shownString(value: string): string {
 }
 
 /** A copy of `value` with every string as shownString makes it (keys too); bounded in depth like JSON itself. */
-export function elideLongStrings(value: unknown): unknown {
+function elideLongStrings(value: unknown): unknown {
   if (typeof value === 'string') return shownString(value);
   if (Array.isArray(value)) return value.map(elideLongStrings);
   if (value !== null && typeof value === 'object') {

@@ -2,14 +2,14 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command } from 'commander';
-import { packageFile } from '../package-files.js';
+import { packageFile } from '../runtime/package-files.js';
 import { ExitCode, UsageError, type CliIo } from './errors.js';
 
 const SCHEMA_FILE = ['schema', 'toolwright.config.schema.json'] as const;
 const SCHEMA_PLACEHOLDER = '__SCHEMA_LINE__';
 
 /** The starter config: every toolset shown, the safe ones on, the rest commented out until configured. */
-export const STARTER_CONFIG = `# toolwright configuration (the $schema line gives editors completion and checks)
+const STARTER_CONFIG = `# toolwright configuration (the $schema line gives editors completion and checks)
 # Serve it:  toolwright serve --http      (or --stdio for desktop clients)
 # Relative paths are relative to this file.
 ${SCHEMA_PLACEHOLDER}

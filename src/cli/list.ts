@@ -1,13 +1,15 @@
 import { ExitCode, type CliIo } from './errors.js';
 import { formatToolList } from './format.js';
-import { jsonForTerminal } from './sanitize.js';
+import { jsonForTerminal } from '../io/sanitize.js';
 import { styleFor } from './style.js';
-import { connectClient, forTheCommandLine, resolveTarget, type ClientCommandOptions } from './connect.js';
+import { connectAtTerminal } from './connect.js';
+import { forTheCommandLine } from '../client/connect/connect.js';
+import { resolveTarget, type ClientCommandOptions } from '../client/connect/target.js';
 
 /** `toolwright list <url> | -- <command…>`: the server's tools. */
 export async function listCommand(url: string | undefined, command: string[], options: ClientCommandOptions, io: CliIo, version: string): Promise<number> {
   const target = resolveTarget(url, command, options);
-  const client = await connectClient(target, options, io, version);
+  const client = await connectAtTerminal(target, options, io, version);
   try {
     const tools = await client.listTools().catch((err: unknown) => Promise.reject(forTheCommandLine(err, target)));
     if (options.json) {

@@ -11,7 +11,7 @@ const TYPESCRIPT = new Set(['.ts', '.mts', '.cts']);
 const JAVASCRIPT = new Set(['.js', '.mjs', '.cjs']);
 
 /** A tools module exports its tools, or a function that gets the server (to change tools at run time). */
-export type ToolsExport = Tool[] | ((server: ToolServer) => Tool[] | Promise<Tool[]>);
+type ToolsExport = Tool[] | ((server: ToolServer) => Tool[] | Promise<Tool[]>);
 
 /**
  * Loads `--tools <module>`: its default export (or a `tools` export) is an

@@ -34,7 +34,7 @@ export function openTelemetryRequested(env: Env): boolean {
 }
 
 /** Flushes and stops the SDK; bounded, so a collector that is gone cannot hold the exit. */
-export type StopOpenTelemetry = () => Promise<void>;
+type StopOpenTelemetry = () => Promise<void>;
 
 /**
  * Starts the OpenTelemetry Node SDK when the environment asks for it

@@ -1,7 +1,7 @@
 import type { ReadResourceResult } from '../client/resources.js';
 import type { GetPromptResult, ListedPrompt, ListedResource, ListedResourceTemplate } from '../client/server-surface.js';
 import type { ContentBlock } from '../client/types.js';
-import { sanitize } from './sanitize.js';
+import { sanitize } from '../io/sanitize.js';
 import { PLAIN, type Style } from './style.js';
 import { wrap } from './wrap.js';
 

@@ -1,10 +1,12 @@
 import { Command } from 'commander';
 import type { ToolClient } from '../client/client.js';
 import type { ClientTarget } from '../client/types.js';
-import { connectClient, forTheCommandLine, resolveTarget, type ClientCommandOptions } from './connect.js';
+import { connectAtTerminal } from './connect.js';
+import { forTheCommandLine } from '../client/connect/connect.js';
+import { resolveTarget, type ClientCommandOptions } from '../client/connect/target.js';
 import { ExitCode, UsageError, type CliIo } from './errors.js';
 import { describeContents, formatPrompt, formatPromptList, formatResourceList } from './primitives-format.js';
-import { jsonForTerminal, sanitize } from './sanitize.js';
+import { jsonForTerminal, sanitize } from '../io/sanitize.js';
 import { writeOutputFiles, type OutputContent } from './output-files.js';
 import { styleFor } from './style.js';
 
@@ -110,7 +112,7 @@ async function withClient(
   work: (client: ToolClient) => Promise<number>,
 ): Promise<number> {
   const target: ClientTarget = resolveTarget(url, command, options);
-  const client = await connectClient(target, options, io, version);
+  const client = await connectAtTerminal(target, options, io, version);
   try {
     return await work(client).catch((err: unknown) => Promise.reject(forTheCommandLine(err, target)));
   } finally {
@@ -127,7 +129,7 @@ function splitOperands(operands: string[], command: string[], min: number, usage
 }
 
 /** `key=value` pairs: prompt arguments are strings, taken as typed (the first "=" splits). */
-export function promptArguments(pairs: string[]): Record<string, string> {
+function promptArguments(pairs: string[]): Record<string, string> {
   const args: Record<string, string> = {};
   for (const pair of pairs) {
     const eq = pair.indexOf('=');

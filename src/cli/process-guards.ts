@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '../server/logger.js';
+import type { Logger } from '../runtime/logger.js';
 
 /** At most this many stray rejections are logged in full per window; the rest are counted. */
 const REJECTIONS_LOGGED_PER_WINDOW = 20;

@@ -1,10 +1,10 @@
 import { Command, CommanderError, Option } from 'commander';
-import { packageVersion } from '../package-files.js';
+import { packageVersion } from '../runtime/package-files.js';
 import { auditCommand } from './audit.js';
 import { initCommand } from './init.js';
 import { authCommand } from './auth.js';
 import { callCommand, type CallOptions } from './call.js';
-import type { ClientCommandOptions } from './connect.js';
+import type { ClientCommandOptions } from '../client/connect/target.js';
 import { ExitCode, reportError, type CliIo } from './errors.js';
 import { doctorCommand } from './doctor.js';
 import { listCommand } from './list.js';
@@ -15,9 +15,9 @@ import { serveCommand, type ServeOptions } from './serve.js';
 import { taskCommand } from './task.js';
 import { primitiveCommands } from './primitives.js';
 import { runCollectionCommand, type RunCollectionCliOptions } from './run-collection.js';
-import { terminalGuard } from './sanitize.js';
+import { terminalGuard } from '../io/sanitize.js';
 
-// On a terminal every write passes the last net (sanitize.ts); a pipe gets the bytes as written (`read uri > file` is the data).
+// On a terminal every write passes the last net (io/sanitize.ts); a pipe gets the bytes as written (`read uri > file` is the data).
 const defaultIo: CliIo = {
   stdout: (text) => void process.stdout.write(process.stdout.isTTY ? terminalGuard(text) : text),
   stderr: (text) => void process.stderr.write(process.stderr.isTTY ? terminalGuard(text) : text),
@@ -54,6 +54,20 @@ function buildProgram(io: CliIo, command: string[], setCode: (code: number) => v
     .enablePositionalOptions()
     .showHelpAfterError('(run toolwright --help for usage)');
 
+  addServeCommand(program, io, setCode);
+  addClientCommands(program, io, command, setCode);
+  addLoginCommands(program, io, setCode);
+  program.addCommand(auditCommand(io, setCode));
+  program.addCommand(initCommand(io, setCode));
+  program.addCommand(authCommand(io, setCode));
+  program.addCommand(taskCommand(io, command, setCode, packageVersion(), withClientOptions));
+  for (const sub of primitiveCommands(io, command, setCode, packageVersion(), withClientOptions)) program.addCommand(sub);
+
+  return program;
+}
+
+/** `serve`: this machine's tools, over stdio or HTTP. */
+function addServeCommand(program: Command, io: CliIo, setCode: (code: number) => void): void {
   program
     .command('serve')
     .description('serve tools over stdio (default) or Streamable HTTP')
@@ -73,7 +87,10 @@ function buildProgram(io: CliIo, command: string[], setCode: (code: number) => v
       'on SIGTERM/SIGINT, how long calls in flight may finish before they are stopped (default 10000); a second signal exits at once',
     )
     .action(async (options: ServeOptions) => setCode(await serveCommand(options, io, packageVersion())));
+}
 
+/** The commands that talk to a server as its client: list, doctor, call, run-collection, connect, console. */
+function addClientCommands(program: Command, io: CliIo, command: string[], setCode: (code: number) => void): void {
   withClientOptions(program.command('list'))
     .option('--json', 'machine-readable JSON output')
     .description('list the tools of a server: toolwright list <url> | toolwright list -- <command> [args...]')
@@ -122,7 +139,10 @@ function buildProgram(io: CliIo, command: string[], setCode: (code: number) => v
     .option('--port <port>', 'port on 127.0.0.1 (default: a free one)')
     .option('--no-open', 'print the URL without opening a browser')
     .action(async (url: string | undefined, options: ConsoleOptions) => setCode(await consoleCommand(url, command, options, io, packageVersion())));
+}
 
+/** `login` and `logout`: the tokens the client commands use. */
+function addLoginCommands(program: Command, io: CliIo, setCode: (code: number) => void): void {
   program
     .command('login')
     .description('log in to an HTTP server that asks for authorization (OAuth, in your browser); list, call and connect then use the stored tokens')
@@ -141,14 +161,6 @@ function buildProgram(io: CliIo, command: string[], setCode: (code: number) => v
     .description('forget the tokens stored for a server by toolwright login')
     .argument('<url>', 'http(s):// URL of the server')
     .action(async (url: string) => setCode(await logoutCommand(url, io)));
-
-  program.addCommand(auditCommand(io, setCode));
-  program.addCommand(initCommand(io, setCode));
-  program.addCommand(authCommand(io, setCode));
-  program.addCommand(taskCommand(io, command, setCode, packageVersion(), withClientOptions));
-  for (const sub of primitiveCommands(io, command, setCode, packageVersion(), withClientOptions)) program.addCommand(sub);
-
-  return program;
 }
 
 function withClientOptions(cmd: Command): Command {

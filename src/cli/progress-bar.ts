@@ -1,5 +1,5 @@
 import type { Progress } from '../client/types.js';
-import { sanitize } from './sanitize.js';
+import { sanitize } from '../io/sanitize.js';
 import type { Style } from './style.js';
 
 const BAR_WIDTH = 24;

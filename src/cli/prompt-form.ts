@@ -1,6 +1,6 @@
 import type { ElicitResult } from '../client/inputs/types.js';
 import { isPlainObject } from '../protocol/content.js';
-import { sanitize } from './sanitize.js';
+import { sanitize } from '../io/sanitize.js';
 
 /** Reads one answer after showing `query`; undefined when the user ended input (Ctrl-D, Ctrl-C). */
 export type Ask = (query: string) => Promise<string | undefined>;

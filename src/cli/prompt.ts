@@ -3,7 +3,7 @@ import type { InputRequestHandler } from '../client/inputs/types.js';
 import type { CliIo } from './errors.js';
 import { ProgressBar } from './progress-bar.js';
 import { fillForm, type Ask } from './prompt-form.js';
-import { sanitize, terminalGuard } from './sanitize.js';
+import { sanitize, terminalGuard } from '../io/sanitize.js';
 
 /** Where the CLI talks to its user: answers come from `input`, prompts go to `output` (stderr, so stdout stays the result). */
 export interface Terminal {

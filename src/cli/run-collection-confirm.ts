@@ -4,7 +4,7 @@ import { describeCalls, destructiveCalls } from '../collections/destructive.js';
 import type { Collection, SavedCall } from '../collections/types.js';
 import { UsageError, type CliIo } from './errors.js';
 import { processTerminal, type Terminal } from './prompt.js';
-import { sanitize, terminalGuard } from './sanitize.js';
+import { sanitize, terminalGuard } from '../io/sanitize.js';
 
 /** How much of a call's arguments the question shows. */
 const MAX_ARGS_CHARS = 200;

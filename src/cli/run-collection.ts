@@ -5,9 +5,10 @@ import { findCollectionsDir, readCollection, readCollectionFile } from '../colle
 import type { Collection } from '../collections/types.js';
 import { CollectionFileError } from '../collections/validate.js';
 import { confirmDestructiveCalls } from './run-collection-confirm.js';
-import { connectClient, resolveTarget, type ClientCommandOptions } from './connect.js';
+import { connectAtTerminal } from './connect.js';
+import { resolveTarget, type ClientCommandOptions } from '../client/connect/target.js';
 import { ExitCode, UsageError, type CliIo } from './errors.js';
-import { jsonForTerminal, sanitize } from './sanitize.js';
+import { jsonForTerminal, sanitize } from '../io/sanitize.js';
 import { styleFor, type Style } from './style.js';
 
 export interface RunCollectionCliOptions extends ClientCommandOptions {
@@ -26,7 +27,7 @@ function isFileOperand(operand: string): boolean {
 }
 
 /** The collection, or a UsageError (exit 1) that says which file and what is wrong, before any server is started. */
-export async function loadCollectionOperand(operand: string, collectionsDir: string | undefined, cwd = process.cwd()): Promise<Collection> {
+async function loadCollectionOperand(operand: string, collectionsDir: string | undefined, cwd = process.cwd()): Promise<Collection> {
   try {
     if (isFileOperand(operand)) return await readCollectionFile(resolve(cwd, operand), basename(operand, '.json'), operand);
     const problem = collectionNameProblem(operand);
@@ -85,7 +86,7 @@ export async function runCollectionCommand(
 ): Promise<number> {
   const target = resolveTarget(url, command, options);
   const collection = await loadCollectionOperand(operand, options.collectionsDir);
-  const client = await connectClient(target, options, io, version);
+  const client = await connectAtTerminal(target, options, io, version);
   try {
     if (!(await confirmDestructiveCalls(client, collection, options.yes, io))) {
       io.stderr(`toolwright: ${sanitize(collection.name)} was not run\n`);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { packageFile } from '../package-files.js';
+import { packageFile } from '../runtime/package-files.js';
 
 /** `toolwright` and its subpaths (`toolwright/http`, `toolwright/toolsets`, …). */
 const OWN_NAME = /^toolwright(?:\/|$)/;

@@ -5,13 +5,13 @@ import { loopbackGuard } from '../console/server/guard.js';
 import { sendJson } from '../console/server/http-io.js';
 import { randomId } from '../console/server/random-id.js';
 import type { ToolServer } from '../server/server.js';
-import { MemoryClientTransport } from '../transports/memory-client.js';
+import { MemoryClientTransport } from '../testing.js';
 import { isLoopbackBind } from '../transports/http-guard.js';
 import type { HttpServerHandle } from '../transports/http-server.js';
 import { UsageError, type CliIo } from './errors.js';
 
 /** Where `serve --console` puts the console on the server's own listener. */
-export const CONSOLE_PREFIX = '/console';
+const CONSOLE_PREFIX = '/console';
 
 /**
  * `toolwright serve --http --console`: the console beside the MCP endpoint, on the same

@@ -21,7 +21,7 @@ import { installProcessGuards } from './process-guards.js';
 import { shutdownRequests, type ShutdownReason, type ShutdownRequests } from './shutdown-requests.js';
 
 /** On SIGTERM/SIGINT, how long calls in flight may finish before they are stopped. */
-export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
 export interface ServeOptions {
   stdio?: boolean;

@@ -6,7 +6,7 @@ export type ShutdownReason = 'SIGINT' | 'SIGTERM' | 'uncaughtException';
  * the process exits at once, as a shell reports a process the signal killed
  * (128 + the signal's number); a second uncaught exception exits with 2.
  */
-export const IMMEDIATE_EXIT_CODES: Record<ShutdownReason, number> = { SIGINT: 130, SIGTERM: 143, uncaughtException: 2 };
+const IMMEDIATE_EXIT_CODES: Record<ShutdownReason, number> = { SIGINT: 130, SIGTERM: 143, uncaughtException: 2 };
 
 export interface ShutdownRequests {
   /** Resolves with the first reason to stop. */

@@ -5,10 +5,12 @@ import { isPlainObject } from '../protocol/content.js';
 import { TASKS_EXTENSION } from '../protocol/extensions.js';
 import type { TaskInfo } from '../client/tasks.js';
 import type { CallToolOptions, CallToolResult } from '../client/types.js';
-import { connectClient, forTheCommandLine, resolveTarget, type ClientCommandOptions } from './connect.js';
+import { connectAtTerminal } from './connect.js';
+import { forTheCommandLine } from '../client/connect/connect.js';
+import { resolveTarget, type ClientCommandOptions } from '../client/connect/target.js';
 import { ExitCode, UsageError, withoutRepeatedCode, type CliIo } from './errors.js';
 import { formatCallResult, oneLine } from './format.js';
-import { jsonForTerminal, sanitize } from './sanitize.js';
+import { jsonForTerminal, sanitize } from '../io/sanitize.js';
 import { styleFor } from './style.js';
 
 /**
@@ -106,10 +108,10 @@ function operandsOf(operands: string[], command: string[]): { url?: string; task
   return { url: command.length ? undefined : operands[0], taskId };
 }
 
-export async function getTaskCommand(operands: string[], command: string[], options: TaskCommandOptions, io: CliIo, version: string): Promise<number> {
+async function getTaskCommand(operands: string[], command: string[], options: TaskCommandOptions, io: CliIo, version: string): Promise<number> {
   const { url, taskId } = operandsOf(operands, command);
   const target = resolveTarget(url, command, options);
-  const client = await connectClient(target, options, io, version);
+  const client = await connectAtTerminal(target, options, io, version);
   try {
     const task = await client.getTask(taskId).catch((err: unknown) => Promise.reject(forTheCommandLine(err, target)));
     if (options.json) {
@@ -125,10 +127,10 @@ export async function getTaskCommand(operands: string[], command: string[], opti
   }
 }
 
-export async function cancelTaskCommand(operands: string[], command: string[], options: TaskCommandOptions, io: CliIo, version: string): Promise<number> {
+async function cancelTaskCommand(operands: string[], command: string[], options: TaskCommandOptions, io: CliIo, version: string): Promise<number> {
   const { url, taskId } = operandsOf(operands, command);
   const target = resolveTarget(url, command, options);
-  const client = await connectClient(target, options, io, version);
+  const client = await connectAtTerminal(target, options, io, version);
   try {
     await client.cancelTask(taskId).catch((err: unknown) => Promise.reject(forTheCommandLine(err, target)));
     // Cancellation is cooperative (SEP-2663): say what the server reports now, not what we hope.

@@ -1,32 +1,28 @@
 import type { JsonRpcNotification } from '../jsonrpc/types.js';
 import { runClientChain, type ClientMiddleware, type ClientRequestContext } from './middleware.js';
-import { ErrorCode } from '../jsonrpc/errors.js';
 import { isPlainObject } from '../protocol/content.js';
 import type { ClientCapabilities, Implementation } from '../protocol/meta.js';
 import { Method } from '../protocol/methods.js';
 import type { Era } from '../protocol/versions.js';
-import { waitWithin, withDeadline, type Budget } from './deadline.js';
-import { checkInputOptions, checkOutput, increasingOnly } from './call-checks.js';
+import { checkInputOptions, increasingOnly } from './call-checks.js';
 import { CONNECT_TIMEOUT_CLOSE_GRACE_MS, withinConnectTimeout } from './connect-timeout.js';
-import { ConnectionError, InputRequiredError, InputRoundsExceededError, McpRpcError, ProtocolViolationError } from './errors.js';
+import { ConnectionError } from './errors.js';
 import { handshake, type ServerIdentity } from './handshake.js';
 import { declareCapabilities } from './inputs/capabilities.js';
-import { readInputRequired } from './inputs/check.js';
 import { InputResponder } from './inputs/responder.js';
-import { mirrorHeaders } from './mirror-headers.js';
 import { openTransport } from './open-transport.js';
 import type { CloseOptions, ServerRequestContext } from './transport.js';
 import type { ReadResourceResult } from './resources.js';
 import * as surface from './server-surface.js';
-import { readCallResult, readListPage } from './results.js';
 import { answerLegacyRequests } from './server-requests.js';
 import { Listening } from './listening.js';
 import type { ClientEventListener, ClientEventName } from './server-events.js';
 import { ClientSession, type RequestOptions } from './session.js';
+import { SessionRenewal } from './session-renewal.js';
 import { SharedRun } from './shared-run.js';
-import { MAX_TOOLS, ToolCatalog, type CatalogEntry } from './tool-catalog.js';
+import { fetchToolPages, lookupTool, readProgress, runToolCall, type ToolCallDeps } from './tool-call.js';
+import { ToolCatalog } from './tool-catalog.js';
 import * as tasks from './tasks.js';
-import * as legacyTasks from './legacy-tasks.js';
 import type { CallToolOptions, CallToolResult, ClientTarget, ListedTool, Progress, RequestMethodOptions, ToolClientOptions } from './types.js';
 
 const DEFAULT_CLIENT_INFO: Implementation = { name: 'toolwright-client', version: '0.1.0' };
@@ -44,10 +40,8 @@ export class ToolClient {
   private identity?: ServerIdentity;
   private catalog?: ToolCatalog;
   private listing?: SharedRun<ListedTool[]>;
-  /** The legacy session being re-established, while it is. */
-  private renewal?: Promise<void>;
-  /** How many legacy sessions have been re-established: tells a late 404 from a current one. */
-  private renewals = 0;
+  /** Re-establishes a legacy session the server ended. */
+  private readonly renewal: SessionRenewal;
   private state: 'new' | 'connecting' | 'open' | 'closed' = 'new';
   private readonly warn: (message: string) => void;
   /** Answers the server's questions; absent without `onInputRequest`. */
@@ -66,6 +60,13 @@ export class ToolClient {
     this.warn = options.onWarning ?? ((message) => console.warn(`toolwright client: ${message}`));
     checkInputOptions(options);
     this.listening = new Listening(this.warn, options);
+    this.renewal = new SessionRenewal((identity, session) => {
+      this.identity = identity;
+      // The new session knows none of the old one's resource subscriptions.
+      this.listening
+        .resubscribe((m, p, o) => session.request(m, p, o))
+        .catch((err: unknown) => this.warn(`resource updates may be missed: subscribing again failed: ${(err as Error).message}`));
+    }, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   }
 
   /** Connects and finds out which era the server speaks. */
@@ -197,7 +198,10 @@ export class ToolClient {
     if (!options.refresh && catalog.isFresh()) return catalog.list();
     // Concurrent callers share one fetch; each one's signal ends only its own wait (SharedRun).
     if (!this.listing || this.listing.stopped) {
-      const listing = new SharedRun(Method.toolsList, (signal) => this.fetchTools(catalog, signal));
+      const listing = new SharedRun(Method.toolsList, async (signal) => {
+        await fetchToolPages(this.toolCalls(), catalog, this.options.maxListPages ?? 100, signal);
+        return catalog.list();
+      });
       const done = () => {
         if (this.listing === listing) this.listing = undefined;
       };
@@ -216,65 +220,15 @@ export class ToolClient {
   async callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Promise<CallToolResult> {
     if (!isPlainObject(args)) throw new TypeError('tool arguments must be a plain object');
     if (options.onInputRequest !== undefined && typeof options.onInputRequest !== 'function') throw new TypeError('onInputRequest must be a function');
-    const entry = await this.lookup(name, options.signal);
+    const entry = await lookupTool(this.open().catalog, name, () => this.listTools({ refresh: true, signal: options.signal }));
     // A call's own handler answers its questions instead of the client's (within the capabilities declared at connect).
     const inputs = options.onInputRequest ? new InputResponder(options.onInputRequest, this.declared ?? {}) : this.inputs;
     const sent: number[] = [];
+    const onRequestId = options.onInputRequest ? (id: number) => (sent.push(id), this.callInputs.set(id, inputs!)) : undefined;
     try {
-      return await this.runCall(name, args, options, entry, inputs, sent);
+      return await runToolCall(this.toolCalls(), name, args, options, entry, { inputs, onRequestId });
     } finally {
       for (const id of sent) this.callInputs.delete(id);
-    }
-  }
-
-  private async runCall(
-    name: string,
-    args: Record<string, unknown>,
-    options: CallToolOptions,
-    entry: CatalogEntry | undefined,
-    inputs: InputResponder | undefined,
-    sent: number[],
-  ): Promise<CallToolResult> {
-    const timeoutMs = options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const budget = { deadline: Date.now() + timeoutMs, timeoutMs, signal: options.signal };
-    const maxRounds = this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
-    let retry: Record<string, unknown> = {};
-    for (let round = 0; ; round++) {
-      let result: Record<string, unknown>;
-      // A legacy server is asked for a task in params.task (2025-11-25 tasks.mdx) where it and the tool allow one.
-      const legacyTask = options.task && this.era === 'legacy' ? legacyTasks.legacyTaskParams(this.capabilities, entry?.tool) : undefined;
-      const onRequestId = options.onInputRequest ? (id: number) => (sent.push(id), this.callInputs.set(id, inputs!)) : undefined;
-      ({ entry, result } = await this.sendCall(
-        name,
-        { name, arguments: args, ...retry, ...legacyTask },
-        entry,
-        options,
-        budget.deadline,
-        timeoutMs,
-        inputs,
-        onRequestId,
-      ));
-      if (result.resultType === 'task')
-        result = await tasks.followTask(this.tasks(timeoutMs, inputs), result, name, {
-          ...(typeof options.task === 'object' ? options.task : {}),
-          signal: options.signal,
-        });
-      else if (legacyTask && legacyTasks.isCreateTaskResult(result))
-        result = await legacyTasks.followLegacyTask(this.tasks(timeoutMs, inputs), result, name, {
-          ...(typeof options.task === 'object' ? options.task : {}),
-          signal: options.signal,
-        });
-      if (result.resultType !== 'input_required') return checkOutput(name, entry, readCallResult(result));
-      if (!inputs) throw new InputRequiredError(Method.toolsCall, result.inputRequests);
-      if (round >= maxRounds) throw new InputRoundsExceededError(name, maxRounds);
-      const input = readInputRequired(Method.toolsCall, result);
-      const responder = inputs;
-      const inputResponses = await withDeadline(Method.toolsCall, budget, (signal) => responder.answerRound(input, name, signal));
-      // mrtr.mdx: echo requestState exactly when there was one; answers go to this retry only.
-      retry = {
-        ...(input.requests.length ? { inputResponses } : {}),
-        ...(input.requestState !== undefined ? { requestState: input.requestState } : {}),
-      };
     }
   }
 
@@ -343,6 +297,26 @@ export class ToolClient {
     };
   }
 
+  /** What `tools/call` and `tools/list` (tool-call.ts) need of the client. */
+  private toolCalls(): ToolCallDeps {
+    return {
+      rpc: (method, params, options) => this.rpc(method, params, options),
+      era: () => this.era,
+      capabilities: () => this.capabilities,
+      wire: () => {
+        const session = this.open().session;
+        return { era: session.wire.era, transportKind: session.transport.kind };
+      },
+      transportKind: () => this.session?.transport.kind,
+      relist: async (signal) => void (await this.listTools({ refresh: true, signal })),
+      entry: (name) => this.catalog?.get(name),
+      tasks: (timeoutMs, inputs) => this.tasks(timeoutMs, inputs),
+      onCallNotification: (n, onProgress) => this.onCallNotification(n, onProgress),
+      timeoutMs: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      maxInputRounds: this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
+    };
+  }
+
   /** What the resources, prompts and completion methods (server-surface.ts) need of the client. */
   private surface(): surface.SurfaceDeps {
     return {
@@ -362,84 +336,6 @@ export class ToolClient {
     this.state = 'closed';
     this.listening.stop();
     await this.session?.transport.close(options);
-  }
-
-  private async fetchTools(catalog: ToolCatalog, signal?: AbortSignal): Promise<ListedTool[]> {
-    const maxPages = this.options.maxListPages ?? 100;
-    const tools: unknown[] = [];
-    const seen = new Set<string>();
-    let cursor: string | undefined;
-    let ttlMs = Infinity;
-    for (let page = 0; ; page++) {
-      if (page >= maxPages) throw new ProtocolViolationError(`tools/list: the server returned more than ${maxPages} pages`);
-      const result = await this.rpc(Method.toolsList, cursor === undefined ? {} : { cursor }, { signal });
-      const listed = readListPage(result);
-      for (const tool of listed.tools) tools.push(tool); // no spread: a page may hold more items than a call has arguments
-      ttlMs = Math.min(ttlMs, this.era === 'modern' ? listed.ttlMs : 0);
-      // Past the catalog's cap, further pages would only cost memory (the catalog warns about the excess).
-      if (listed.nextCursor === undefined || tools.length > MAX_TOOLS) break;
-      if (seen.has(listed.nextCursor)) throw new ProtocolViolationError('tools/list: the server repeated a pagination cursor');
-      seen.add(listed.nextCursor);
-      cursor = listed.nextCursor;
-    }
-    catalog.replace(tools, ttlMs);
-    return catalog.list();
-  }
-
-  /** The checked definition of `name`, listing tools first when needed. */
-  private async lookup(name: string, signal?: AbortSignal): Promise<CatalogEntry | undefined> {
-    const catalog = this.open().catalog;
-    if (!catalog.isLoaded || (!catalog.get(name) && !catalog.rejection(name) && !catalog.isFresh())) {
-      await this.listTools({ refresh: true, signal });
-    }
-    const rejected = catalog.rejection(name);
-    if (rejected) throw new ProtocolViolationError(`tool ${name} cannot be called: the server's definition was rejected (${rejected})`);
-    // A tool the server did not list is still sent: the server decides (and answers -32602 if unknown).
-    return catalog.get(name);
-  }
-
-  /**
-   * One `tools/call` request. streamable-http.mdx: on HeaderMismatch, re-list
-   * (the schema may have changed) and send it once more with fresh headers.
-   */
-  private async sendCall(
-    name: string,
-    params: Record<string, unknown>,
-    entry: CatalogEntry | undefined,
-    options: CallToolOptions,
-    deadline: number,
-    timeoutMs: number,
-    inputs: InputResponder | undefined,
-    onRequestId: ((id: number) => void) | undefined,
-  ): Promise<{ entry: CatalogEntry | undefined; result: Record<string, unknown> }> {
-    const send = (e: CatalogEntry | undefined) => {
-      const session = this.open().session;
-      const modern = session.wire.era === 'modern';
-      // Progress is per request (progress.mdx): each retry re-runs the tool and counts afresh.
-      const onProgress = options.onProgress && increasingOnly(options.onProgress);
-      return this.rpc(Method.toolsCall, params, {
-        signal: options.signal,
-        timeoutMs,
-        deadline,
-        acceptInputRequired: modern && inputs !== undefined,
-        acceptTask: modern && Boolean(options.task),
-        extensions: modern && options.task ? tasks.TASKS_EXTENSIONS : undefined,
-        // A task's progress becomes its status message, shown to onTask: ask for it.
-        progress: onProgress !== undefined || (modern && Boolean(options.task)),
-        onNotification: (n) => this.onCallNotification(n, onProgress),
-        headers: e && session.transport.kind === 'http' && modern ? mirrorHeaders(e.headerParams, params.arguments as Record<string, unknown>) : undefined,
-        meta: options.meta,
-        onRequestId,
-      });
-    };
-    try {
-      return { entry, result: await send(entry) };
-    } catch (err) {
-      if (!(err instanceof McpRpcError) || err.code !== ErrorCode.HeaderMismatch || this.session?.transport.kind !== 'http') throw err;
-      await this.listTools({ refresh: true, signal: options.signal });
-      const fresh = this.catalog?.get(name);
-      return { entry: fresh, result: await send(fresh) };
-    }
   }
 
   private readonly middleware: ClientMiddleware[] = [];
@@ -464,57 +360,15 @@ export class ToolClient {
     );
   }
 
-  /** One request; a legacy HTTP session the server ended is re-established once (2025-11-25 "Session Management"). */
-  private async send(method: string, params: Record<string, unknown>, options: RequestOptions): Promise<Record<string, unknown>> {
-    const session = this.open().session;
-    // Sent now, the request would go out without a session: wait for the new one.
-    if (this.renewal) await this.waitForRenewal(this.renewal, method, options);
-    const sentIn = this.renewals;
-    try {
-      return await session.request(method, params, options);
-    } catch (err) {
-      if (!(err instanceof ConnectionError) || err.reason !== 'session-expired') throw err;
-      // Every request that finds the session gone joins the same handshake; one that was
-      // answered late, after a new session was made, just goes again in the new one.
-      if (this.renewals === sentIn) this.renewal ??= this.renew(session);
-      if (this.renewal) await this.waitForRenewal(this.renewal, method, options);
-      return session.request(method, params, options);
-    }
-  }
-
-  /** A new legacy session; it runs under no caller's signal, so one who gives up cannot take it from the others. */
-  private renew(session: ClientSession): Promise<void> {
-    this.renewals++;
-    const renewal = handshake(session, { preference: 'legacy', probeTimeoutMs: 0 })
-      .then((identity) => {
-        this.identity = identity;
-        // The new session knows none of the old one's resource subscriptions.
-        this.listening
-          .resubscribe((m, p, o) => session.request(m, p, o))
-          .catch((err: unknown) => this.warn(`resource updates may be missed: subscribing again failed: ${(err as Error).message}`));
-      })
-      .finally(() => (this.renewal = undefined));
-    // Every waiter may have given up before it fails: that is nobody's unhandled rejection.
-    renewal.catch(() => {});
-    return renewal;
-  }
-
-  /** Waits for the new session within the caller's own budget: its abort or deadline ends its wait, not the handshake. */
-  private waitForRenewal(renewal: Promise<void>, method: string, options: RequestOptions): Promise<void> {
-    const { signal, deadline } = options;
-    // A call's deadline covers this wait as it covers the call's requests; a listing page has only its signal.
-    const budget: Budget =
-      deadline === undefined ? { signal } : { signal, deadline, timeoutMs: options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS };
-    return waitWithin(method, budget, renewal);
+  /** One request; a legacy HTTP session the server ended is re-established once (session-renewal.ts). */
+  private send(method: string, params: Record<string, unknown>, options: RequestOptions): Promise<Record<string, unknown>> {
+    return this.renewal.send(this.open().session, method, params, options);
   }
 
   private onCallNotification(n: JsonRpcNotification, onProgress?: (p: Progress) => void): void {
     if (n.method !== Method.progress) return void this.onServerNotification(n);
-    const p = n.params;
-    if (!onProgress || !p || typeof p.progress !== 'number' || !Number.isFinite(p.progress)) return;
-    const progress: Progress = { progress: p.progress };
-    if (typeof p.total === 'number' && Number.isFinite(p.total)) progress.total = p.total;
-    if (typeof p.message === 'string') progress.message = p.message;
+    const progress = onProgress && readProgress(n.params);
+    if (!progress) return;
     try {
       onProgress(progress);
     } catch (err) {

@@ -16,7 +16,7 @@ export interface ServerIdentity {
   instructions?: string;
 }
 
-export interface HandshakeOptions {
+interface HandshakeOptions {
   preference: EraPreference;
   /** How long the stdio probe waits before concluding the server is legacy. */
   probeTimeoutMs: number;
@@ -132,7 +132,7 @@ function legacyFallback(err: unknown, stream: boolean): string {
  * modern "unknown method" answer; on stdio -32601 is what legacy servers
  * commonly say to a request before `initialize`, so it means legacy there.
  */
-export function isRecognizedModernError(err: McpRpcError, stream: boolean): boolean {
+function isRecognizedModernError(err: McpRpcError, stream: boolean): boolean {
   switch (err.code) {
     case ErrorCode.HeaderMismatch:
     case ErrorCode.MissingRequiredClientCapability:

@@ -56,7 +56,7 @@ export function isCreateTaskResult(result: Record<string, unknown>): boolean {
 }
 
 /** Checks a 2025-11-25 Task (a CreateTaskResult's `task`, a tasks/get result, a notifications/tasks/status). */
-export function readLegacyTask(method: string, value: unknown): TaskInfo {
+function readLegacyTask(method: string, value: unknown): TaskInfo {
   if (!isPlainObject(value)) throw new ProtocolViolationError(`${method}: the task must be an object`);
   const { taskId, status, statusMessage, createdAt, lastUpdatedAt, ttl, pollInterval } = value;
   if (typeof taskId !== 'string' || taskId.length === 0 || taskId.length > MAX_TASK_ID)

@@ -5,7 +5,7 @@ import { canonicalResource } from './auth/urls.js';
 import type { ClientTransport } from './transport.js';
 import type { ClientTarget, StdioTarget } from './types.js';
 
-export interface OpenOptions {
+interface OpenOptions {
   maxMessageBytes?: number;
   closeGraceMs?: number;
   onWarning: (message: string) => void;
@@ -13,7 +13,7 @@ export interface OpenOptions {
 }
 
 /** Starts a stdio server: installed by the Node entry (client/node.ts); the runtime-neutral core has none. */
-export type StdioStarter = (target: StdioTarget, options: OpenOptions) => Promise<ClientTransport>;
+type StdioStarter = (target: StdioTarget, options: OpenOptions) => Promise<ClientTransport>;
 let startStdio: StdioStarter | undefined;
 
 /** Lets `{ command }` targets start a local process (Node only; see client/node.ts). */

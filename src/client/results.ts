@@ -59,7 +59,7 @@ export function readCallResult(result: Record<string, unknown>): CallToolResult 
   return result as CallToolResult;
 }
 
-export interface ListPage {
+interface ListPage {
   tools: unknown[];
   nextCursor?: string;
   /** Freshness in ms; absent or invalid counts as 0 (caching.mdx). */
@@ -80,7 +80,7 @@ export function readListPage(result: Record<string, unknown>): ListPage {
   };
 }
 
-export interface DiscoverInfo {
+interface DiscoverInfo {
   supportedVersions: string[];
   capabilities: Record<string, unknown>;
   serverInfo?: Implementation;
@@ -101,7 +101,7 @@ export function readDiscover(result: Record<string, unknown>): DiscoverInfo {
   };
 }
 
-export interface InitializeInfo {
+interface InitializeInfo {
   protocolVersion: string;
   capabilities: Record<string, unknown>;
   serverInfo?: Implementation;

@@ -17,7 +17,7 @@ export interface ClientEvents {
 export type ClientEventName = keyof ClientEvents;
 export type ClientEventListener<E extends ClientEventName> = (...args: ClientEvents[E]) => void;
 
-export const CLIENT_EVENTS: readonly ClientEventName[] = ['toolsChanged', 'promptsChanged', 'resourcesChanged', 'resourceUpdated', 'log'];
+const CLIENT_EVENTS: readonly ClientEventName[] = ['toolsChanged', 'promptsChanged', 'resourcesChanged', 'resourceUpdated', 'log'];
 
 /** The list-change events, each with the `subscriptions/listen` field that asks for it (subscriptions.mdx). */
 export const LIST_CHANGE_FIELDS = { toolsChanged: 'toolsListChanged', promptsChanged: 'promptsListChanged', resourcesChanged: 'resourcesListChanged' } as const;

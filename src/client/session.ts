@@ -34,7 +34,7 @@ export interface RequestOptions {
   onRequestId?: (id: number) => void;
 }
 
-export interface SessionIdentity {
+interface SessionIdentity {
   clientInfo: Implementation;
   capabilities: ClientCapabilities;
   logLevel?: LogLevel;

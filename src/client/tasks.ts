@@ -71,7 +71,7 @@ export class TaskExpiredError extends ToolClientError {
 }
 
 /** Checks a task from the server (a CreateTaskResult, a GetTaskResult or a notifications/tasks). */
-export function readTask(method: string, value: Record<string, unknown>): TaskInfo {
+function readTask(method: string, value: Record<string, unknown>): TaskInfo {
   const { taskId, status, statusMessage, createdAt, lastUpdatedAt, ttlMs, pollIntervalMs } = value;
   if (typeof taskId !== 'string' || taskId.length === 0 || taskId.length > MAX_TASK_ID)
     throw new ProtocolViolationError(`${method}: "taskId" must be a non-empty string`);

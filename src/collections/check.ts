@@ -1,11 +1,11 @@
 // Checks one tools/call result against a saved call's expectation. With no expectation a call
 // passes when it is not an error; failure messages are plain text (print them through
-// src/cli/sanitize.ts: server text is hostile).
+// src/io/sanitize.ts: server text is hostile).
 import type { CallToolResult } from '../client/types.js';
 import { subsetFailures } from './expectation.js';
 import type { CallExpectation } from './types.js';
 
-export interface ExpectationOutcome {
+interface ExpectationOutcome {
   passed: boolean;
   failures: string[];
 }

@@ -1,7 +1,7 @@
 // Runs a collection's calls in order with a connected ToolClient and checks each result. A call
 // that throws (unknown tool, protocol error, timeout) is a failed call with its message, and the
 // run goes on: one broken call must not hide the others' results. Only the caller's signal stops
-// the run. Failure texts carry server words: print them through src/cli/sanitize.ts.
+// the run. Failure texts carry server words: print them through src/io/sanitize.ts.
 import type { ToolClient } from '../client/client.js';
 import { ConnectionError, McpRpcError } from '../client/errors.js';
 import type { CallToolResult } from '../client/types.js';
@@ -16,7 +16,7 @@ const MAX_ERROR_CHARS = 500;
 export type CallReport = GenericCallReport<CallToolResult>;
 export type CollectionReport = GenericCollectionReport<CallToolResult>;
 
-export interface RunCollectionOptions {
+interface RunCollectionOptions {
   /** Told each call's report as soon as it is known (for a live list or a line on the terminal). */
   onResult?: (report: CallReport, index: number) => void;
   /** Stops the run: the call in flight is cancelled, the rest are not made. */

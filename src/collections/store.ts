@@ -14,7 +14,7 @@ import type { Collection, SavedCall } from './types.js';
 import { CollectionFileError, validateCollection } from './validate.js';
 
 /** A collection file larger than this is refused before it is read (it is a list of calls, not data). */
-export const MAX_COLLECTION_BYTES = 4 * 1024 * 1024;
+const MAX_COLLECTION_BYTES = 4 * 1024 * 1024;
 
 /**
  * Where collections live: `.toolwright/collections/` of the folder the command is started in,
@@ -37,7 +37,7 @@ async function refuseSymlink(path: string): Promise<void> {
   if (stat?.isSymbolicLink()) throw new Error(`refusing to follow a symbolic link: ${basename(path)}`);
 }
 
-export function collectionPath(dir: string, name: string): string {
+function collectionPath(dir: string, name: string): string {
   const problem = collectionNameProblem(name);
   if (problem) throw new Error(`invalid collection name ${JSON.stringify(name).slice(0, 80)}: ${problem}`);
   return join(dir, `${name}.json`);

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { clip } from '../jsonrpc/error-bounds.js';
-import { packageFile } from '../package-files.js';
+import { packageFile } from '../runtime/package-files.js';
 import { boundedProblems, describeValidationErrors } from '../schema/format-errors.js';
 
 export class CollectionFileError extends Error {

@@ -6,7 +6,7 @@ import type { AuditRetentionConfig, ServerConfig } from './types.js';
 import { expandEnv } from './expand-env.js';
 
 /** The retention policy of a config's `server.audit.retention` (undefined: the default policy). */
-export function retentionOf(config: AuditRetentionConfig | false | undefined): RetentionPolicy | false | undefined {
+function retentionOf(config: AuditRetentionConfig | false | undefined): RetentionPolicy | false | undefined {
   if (config === undefined || config === false) return config;
   return {
     ...(config.maxAgeDays === undefined ? {} : { maxAgeDays: config.maxAgeDays }),
@@ -16,7 +16,7 @@ export function retentionOf(config: AuditRetentionConfig | false | undefined): R
 }
 
 /** The PostgreSQL retention policy of a config's `server.audit.retention` (maxBytes is SQLite's). */
-export function postgresRetentionOf(config: AuditRetentionConfig | false | undefined): PostgresRetentionPolicy | false | undefined {
+function postgresRetentionOf(config: AuditRetentionConfig | false | undefined): PostgresRetentionPolicy | false | undefined {
   if (config === undefined || config === false) return config;
   return {
     ...(config.maxAgeDays === undefined ? {} : { maxAgeDays: config.maxAgeDays }),
@@ -39,7 +39,7 @@ export function postgresTrailOf(audit: ServerConfig['audit'], env: NodeJS.Proces
   return { url, retention: postgresRetentionOf(audit.retention) };
 }
 
-export interface SqliteTrail {
+interface SqliteTrail {
   /** The database file, absolute. */
   file: string;
   retention: RetentionPolicy | false | undefined;

@@ -22,6 +22,7 @@ import type { HttpServeOptions } from '../transports/http-server.js';
 import { postgresTrailOf, sqliteTrailOf } from './audit-trail.js';
 import { expandEnv } from './expand-env.js';
 import { sharedStateOf } from './state.js';
+import { tasksInRedis } from '../state/backends.js';
 import type { ServerConfig, ToolsetsConfig, ToolwrightConfig } from './types.js';
 import { ConfigError } from './validate.js';
 import { addConfiguredPrimitives } from './primitives.js';
@@ -72,7 +73,7 @@ export function buildServer(config: ToolwrightConfig, baseDir: string, version: 
     audit: auditSink(s.audit, baseDir, stateDir, file),
     auditFailure: (s.audit || undefined)?.onFailure,
     scopes: auth,
-    tasks: tasksOf(s.tasks, baseDir, stateDir, s.state?.redis !== undefined),
+    tasks: tasksOf(s.tasks, baseDir, stateDir, s.state),
     ...sharedState(s, file),
   } satisfies ToolServerOptions);
   // Only the toolsets the config names: a config that lists its own tools must not also hand
@@ -106,10 +107,11 @@ export function buildServer(config: ToolwrightConfig, baseDir: string, version: 
  * server.tasks: the store path is relative to the config file (default: tasks.db in the state
  * folder, or under $TOOLWRIGHT_AUDIT_DIR as the server's own default has it; with server.state.redis, Redis).
  */
-function tasksOf(tasks: ServerConfig['tasks'], baseDir: string, stateDir: string | undefined, redis: boolean): ToolServerOptions['tasks'] {
+function tasksOf(tasks: ServerConfig['tasks'], baseDir: string, stateDir: string | undefined, state: ServerConfig['state']): ToolServerOptions['tasks'] {
   if (tasks === false) return tasks;
-  // With server.state.redis and no store named, the server keeps tasks in Redis (docs/deployment.md).
-  const fallback = stateDir !== undefined && !process.env.TOOLWRIGHT_AUDIT_DIR && !redis ? join(stateDir, 'tasks.db') : undefined;
+  // Where the server would keep tasks itself (Redis, with server.state.redis and no store named) no file is named for it.
+  const inRedis = tasksInRedis(state, tasks?.store);
+  const fallback = stateDir !== undefined && !process.env.TOOLWRIGHT_AUDIT_DIR && !inRedis ? join(stateDir, 'tasks.db') : undefined;
   if (tasks === undefined) return fallback === undefined ? undefined : { store: fallback };
   return { ...tasks, store: tasks.store === undefined ? fallback : resolve(baseDir, tasks.store) };
 }

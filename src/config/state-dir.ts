@@ -46,7 +46,7 @@ function projectState(project: string): StateLocation {
  * for it: `~/Library/Application Support/toolwright` (macOS), `%LOCALAPPDATA%\toolwright`
  * (Windows), `~/.local/state/toolwright` (elsewhere).
  */
-export function userStateDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+function userStateDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
   if (env.XDG_STATE_HOME) return join(env.XDG_STATE_HOME, 'toolwright');
   const home = env.HOME || homedir();
   if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'toolwright');

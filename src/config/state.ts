@@ -37,6 +37,6 @@ export function sharedStateOf(
   return { state: shared, requestStateSecret };
 }
 
-export const MISSING_SHARED_SECRET =
+const MISSING_SHARED_SECRET =
   'server.requestStateSecret is required with server.state: every instance must sign input-required rounds with the same key, ' +
   'or a retry that reaches another instance is refused. Give it from the environment: "requestStateSecret": "${TOOLWRIGHT_REQUEST_STATE_SECRET}" (docs/scale-out.md)';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { packageFile } from '../package-files.js';
+import { packageFile } from '../runtime/package-files.js';
 import { describeValidationErrors } from '../schema/format-errors.js';
 
 export class ConfigError extends Error {

@@ -17,18 +17,6 @@ import { isAllowedAppOrigin } from '../server/apps/csp-origin.js';
 
 export { isAllowedAppOrigin };
 
-/** The `_meta.ui.csp` fields of an app resource (each a list of origins). */
-export interface AppCspDomains {
-  /** fetch/XHR/WebSocket targets: `connect-src`. */
-  connectDomains?: string[];
-  /** Scripts, styles, images, fonts, media: `script-src`, `style-src`, `img-src`, `font-src`, `media-src`. */
-  resourceDomains?: string[];
-  /** Nested frames: `frame-src`. */
-  frameDomains?: string[];
-  /** Allowed `<base href>`: `base-uri`. */
-  baseUriDomains?: string[];
-}
-
 export interface AppCsp {
   /** The header value. */
   policy: string;

@@ -37,7 +37,7 @@ export class RpcError extends Error {
  * HTTP status for a protocol error (streamable-http.mdx: 404 for unknown methods,
  * 400 for envelope errors). Errors a handler produces travel in-band with 200.
  */
-export function defaultHttpStatus(code: number): number {
+function defaultHttpStatus(code: number): number {
   switch (code) {
     case ErrorCode.MethodNotFound:
       return 404;

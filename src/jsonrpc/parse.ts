@@ -14,7 +14,7 @@ export type ParsedMessage =
  */
 export const MAX_JSON_DEPTH = 128;
 
-export interface ParseOptions {
+interface ParseOptions {
   /**
    * Refuse strings holding an unpaired surrogate escape (`"\\ud800"`): valid
    * JSON grammar, but not Unicode text; written to a file or sent on, it turns
@@ -93,7 +93,7 @@ export function messageKind(value: unknown): ParsedMessage['kind'] {
   throw invalid('the message is neither a request, a notification nor a response', m.id);
 }
 
-export function isRequestId(id: unknown): id is RequestId {
+function isRequestId(id: unknown): id is RequestId {
   return typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id));
 }
 
@@ -121,7 +121,7 @@ function firstCharCode(text: string): number {
  * (file contents) costs native scans. Garbage is not judged here: JSON.parse
  * refuses it next.
  */
-export function nestingExceeds(text: string, max: number): boolean {
+function nestingExceeds(text: string, max: number): boolean {
   if (text.length <= max || atMostOpeners(text, max)) return false;
   let depth = 0;
   for (let i = 0; i < text.length; i++) {

@@ -1,6 +1,6 @@
 import { redactArguments } from '../audit/redact.js';
 import { RpcError } from '../jsonrpc/errors.js';
-import { createLogger } from '../server/logger.js';
+import { createLogger } from '../runtime/logger.js';
 import type { MiddlewareContext, ToolCallMiddlewareContext, AnyMiddleware } from '../server/middleware.js';
 import { recordedId, recordedText } from '../jsonrpc/recorded.js';
 

@@ -41,9 +41,9 @@ export interface AllowedCommand {
 }
 
 /** Hardening profiles the exec toolset knows. */
-export type HardeningProfile = 'git';
+type HardeningProfile = 'git';
 
-export interface CommandPolicyOptions {
+interface CommandPolicyOptions {
   commands: Record<string, AllowedCommand>;
   /** Longest single argument, in characters (default 4096). */
   maxArgLength?: number;

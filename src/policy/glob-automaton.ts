@@ -30,7 +30,7 @@ const enum Kind {
 }
 
 /** How much the DFA cache holds before it starts over: interned states, NFA state ids held by them, transitions. */
-export interface CacheLimits {
+interface CacheLimits {
   states: number;
   ids: number;
   transitions: number;

@@ -15,7 +15,7 @@
 export class GlobSyntaxError extends Error {}
 
 export const MAX_GLOB_CHARS = 1_000;
-export const MAX_BRACE_DEPTH = 16;
+const MAX_BRACE_DEPTH = 16;
 
 export interface CharClass {
   negated: boolean;

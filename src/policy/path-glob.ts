@@ -12,7 +12,7 @@ import { GlobSyntaxError, MAX_GLOB_CHARS, parseGlob } from './glob-parse.js';
  */
 export { GlobSyntaxError, MAX_GLOB_CHARS };
 
-export interface GlobOptions {
+interface GlobOptions {
   /** Match regardless of case (each character compared in lower case, as String#toLowerCase maps it). */
   caseInsensitive?: boolean;
 }

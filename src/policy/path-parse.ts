@@ -8,7 +8,7 @@ import { PathError } from './path-errors.js';
  * would escape: after symlinks, `a/../b` need not mean `b`, and a rule with
  * no exceptions cannot be talked around.
  */
-export const MAX_PATH_CHARS = 4_096;
+const MAX_PATH_CHARS = 4_096;
 
 export type ParsedPath = { absolute: false; segments: string[] } | { absolute: true; normalized: string };
 

@@ -19,7 +19,7 @@ import type { ResolvedPath, SandboxRoot } from './path-types.js';
 /** Linux's limit on links followed in one resolution (MAXSYMLINKS). */
 const MAX_LINKS = 40;
 
-export interface CheckOptions {
+interface CheckOptions {
   roots: readonly SandboxRoot[];
   /** A link as the last segment is followed (reads), or refused (writes, moves, deletes). */
   followLast: boolean;
@@ -196,7 +196,7 @@ function linkRefused(display: string): PathError {
   );
 }
 
-export interface OpenParentOptions {
+interface OpenParentOptions {
   /**
    * Create the parent directories that were missing when the path was
    * checked (its missingDirs), one at a time through the held parent

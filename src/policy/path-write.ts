@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import fsp from 'node:fs/promises';
-import { nodeCrypto } from '../lazy-crypto.js';
+import { nodeCrypto } from '../runtime/lazy-crypto.js';
 import { at, closeDir, lstatAt, sameFile, stillReal, syncDir, type HeldDir } from './path-fd.js';
 import { asPathError, PathError, quote } from './path-errors.js';
 import { openParentOf } from './path-resolve.js';

@@ -6,7 +6,7 @@ import ipaddr from 'ipaddr.js';
  * 'public' is the only kind reachable by default; every other kind names
  * why not, so a refusal can say it.
  */
-export type AddressKind =
+type AddressKind =
   | 'public'
   | 'loopback'
   | 'private' // 10/8, 172.16/12, 192.168/16

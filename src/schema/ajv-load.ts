@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Ajv } from 'ajv';
 import type { Dialect } from './dialect.js';
-import { packageFile, runsFromBuild } from '../package-files.js';
+import { packageFile, runsFromBuild } from '../runtime/package-files.js';
 
 /**
  * Where compile.ts gets Ajv from, on Node: loaded when first needed (loading

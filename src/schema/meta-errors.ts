@@ -1,13 +1,13 @@
 import { TYPE_NAMES } from './plain-schema.js';
 
 /** One meta-schema failure as Ajv reports it (the precompiled validators report the same shape). */
-export interface MetaSchemaError {
+interface MetaSchemaError {
   instancePath: string;
   message?: string;
 }
 
 /** A problem with one key of a schema: where (`properties.a.type`, '' for the root) and what is allowed there. */
-export interface SchemaProblem {
+interface SchemaProblem {
   path: string;
   message: string;
 }
@@ -163,7 +163,7 @@ function pointerSegments(pointer: string): string[] {
 }
 
 /** `properties.a.type`, `anyOf[1]`, `properties["x-y"]`: how a user would write the key in code. */
-export function keyPath(segments: readonly string[]): string {
+function keyPath(segments: readonly string[]): string {
   let path = '';
   for (const segment of segments) {
     if (/^(0|[1-9]\d*)$/.test(segment)) path += `[${segment}]`;

@@ -1,7 +1,7 @@
 import { SchemaError } from './dialect.js';
 import { checkPattern, ReferenceTargets, type Place } from './resolve-refs.js';
 
-export interface SchemaScan {
+interface SchemaScan {
   /** Why Ajv would fail to compile the schema, naming the JSON Pointer of the culprit; undefined if it would not. */
   compileProblem?: string;
 }

@@ -8,7 +8,7 @@
 /** Where a value sits: a subschema, a list or map of them, a value only searched for `$id`s (an unknown keyword), or instance data such as `enum`. */
 export type Place = 'schema' | 'list' | 'map' | 'scanned' | 'data';
 
-export interface Reference {
+interface Reference {
   keyword: '$ref' | '$dynamicRef';
   ref: string;
   /** JSON Pointer of the keyword, for messages. */

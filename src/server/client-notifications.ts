@@ -2,7 +2,7 @@ import type { JsonRpcNotification } from '../jsonrpc/types.js';
 import type { Caller } from '../policy/auth/caller.js';
 import { hasModernClaim } from '../protocol/meta.js';
 import type { Era } from '../protocol/versions.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../runtime/logger.js';
 
 /** A notification a client sent (`notifications/cancelled`, `notifications/initialized`, `notifications/roots/list_changed`, …), as observers see it. */
 export interface ClientNotification {

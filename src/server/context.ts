@@ -1,7 +1,7 @@
 import { encodeNotification } from '../jsonrpc/encode.js';
 import { LOG_LEVELS, type LogLevel } from '../protocol/meta.js';
 import { Method } from '../protocol/methods.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../runtime/logger.js';
 import { callerOf, type Exchange } from './exchange.js';
 import type { CallInfo, ToolCall } from './pipeline/call.js';
 import { MissingClientCapability } from './inputs/missing-capability.js';

@@ -27,7 +27,7 @@ import { redactArguments } from '../audit/redact.js';
 import { retryAfterMsOf } from './pipeline/results.js';
 import { jsonOf } from './serialized.js';
 import { userStage, withMiddleware, type MiddlewareEntry } from './middleware.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../runtime/logger.js';
 import { ClientNotificationHub } from './client-notifications.js';
 import { ANONYMOUS_CALLER, type Caller } from '../policy/auth/caller.js';
 import type { Peer } from './peer.js';

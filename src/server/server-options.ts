@@ -14,8 +14,8 @@ import type { Resource, ResourceTemplate } from './primitives/resources/index.js
 import type { TasksOptions } from './primitives/tasks/index.js';
 import type { AuditFailurePolicy } from './pipeline/audit-guard.js';
 import type { ApprovalMode } from './pipeline/index.js';
-import type { Logger } from './logger.js';
-import type { ResultStoreOptions } from './result-store.js';
+import type { Logger } from '../runtime/logger.js';
+import type { ResultStoreOptions } from '../state/result-store.js';
 import type { Tool } from './tool.js';
 
 // ToolServer's options, in a file of their own (server.ts holds the server itself).

@@ -3,7 +3,6 @@ import { ConcurrencyGate } from '../policy/concurrency.js';
 import { ScopePolicy } from '../policy/auth/scope-policy.js';
 import { RateLimiter, withRateLimitDefaults, type RateLimitOptions } from '../policy/rate-limit.js';
 import type { Implementation } from '../protocol/meta.js';
-import { DefaultAuditSink } from '../audit/default-sink.js';
 import type { AuditSink } from '../audit/record.js';
 import { CallsInFlight, ServerShutdown } from './calls-in-flight.js';
 import { Connection, type ConnectOptions, type ServerConnection } from './connection.js';
@@ -15,22 +14,17 @@ import { ResourceRegistry } from './primitives/resources/index.js';
 import { auditStage } from './pipeline/audit.js';
 import { AuditGuard } from './pipeline/audit-guard.js';
 import { RequestStateCodec } from './inputs/request-state.js';
-import { createLogger, type Logger } from './logger.js';
+import { createLogger, type Logger } from '../runtime/logger.js';
 import { ToolRegistry } from './registry.js';
-import type { ResultStore } from './result-store.js';
+import type { ResultStore } from '../state/result-store.js';
 import { SubscriptionHub } from './subscriptions.js';
 import type { Tool } from './tool.js';
 import { TasksPrimitive } from './primitives/tasks/index.js';
-import { createDefaultTaskStore } from '../tasks/default-store.js';
 import type { TaskStore } from '../tasks/store.js';
-import { InProcessEventBus, type EventBus } from '../state/bus.js';
-import { redisConnection } from '../state/redis/connection.js';
-import { RedisEventBus } from '../state/redis/bus.js';
-import { RedisSessionRecords } from '../state/redis/sessions.js';
-import { RedisTaskStore } from '../state/redis/tasks.js';
+import { auditSinkFor, eventBusFor, requireSharedSecret, sessionRecordsFor, sharedState, taskStoreFor, type SharedState } from '../state/backends.js';
+import type { EventBus } from '../state/bus.js';
 import type { SessionRecords } from '../state/sessions.js';
 import type { CreateLimiter } from '../state/index.js';
-import { requireSharedSecret, sharedState, type SharedState } from '../state/shared.js';
 
 /** After stopping the calls that outlived a shutdown's grace, how long their answers may take. */
 const STOPPED_CALLS_WAIT_MS = 2_000;
@@ -93,27 +87,14 @@ export class ToolServer {
     this.state = sharedState(options.state, limits.resultStore, this.logger);
     this.results = this.state.results;
     this.createLimiter = this.state.createLimiter;
-    this.audit = options.audit === undefined ? new DefaultAuditSink() : options.audit || undefined;
+    this.audit = auditSinkFor(options.audit);
     if (this.audit) this.auditGuard = new AuditGuard(this.audit, options.auditFailure ?? 'refuse', this.logger);
     const onListenerError = (err: unknown) => this.logger.error({ err }, 'an event listener failed');
-    const redis = options.state?.redis;
-    this.bus =
-      options.bus ??
-      (redis ? new RedisEventBus(redisConnection(redis, { keyPrefix: options.state?.keyPrefix }), onListenerError) : new InProcessEventBus(onListenerError));
-    this.sessionRecords =
-      options.sessionRecords ?? (redis ? new RedisSessionRecords(redisConnection(redis, { keyPrefix: options.state?.keyPrefix })) : undefined);
+    this.bus = options.bus ?? eventBusFor(options.state, onListenerError);
+    this.sessionRecords = options.sessionRecords ?? sessionRecordsFor(options.state);
     this.subscriptions.useBus(this.bus, (err) => this.logger.warn({ err }, 'a change could not be shared with the other instances'));
     const tasks = options.tasks === false ? undefined : (options.tasks ?? {});
-    if (tasks) {
-      // With state.redis and no store named, tasks are kept in Redis: every instance reads them, on any machine.
-      const inRedis = redis !== undefined && tasks.store === undefined;
-      this.taskStore =
-        typeof tasks.store === 'object'
-          ? tasks.store
-          : inRedis
-            ? new RedisTaskStore(redisConnection(redis, { keyPrefix: options.state?.keyPrefix }), { leaseMs: tasks.leaseMs })
-            : createDefaultTaskStore(tasks.store, { leaseMs: tasks.leaseMs });
-    }
+    if (tasks) this.taskStore = taskStoreFor(tasks, options.state);
     this.dispatcher = new Dispatcher({
       registry: this.tools,
       logger: this.logger,

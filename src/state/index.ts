@@ -1,5 +1,5 @@
 import type { CreateLimiter } from '../policy/flexible-store.js';
-import type { ResultStore } from '../server/result-store.js';
+import type { ResultStore } from './result-store.js';
 
 /**
  * Shared state: what several instances of one server behind a load balancer

@@ -30,7 +30,7 @@ export interface SessionRecords {
 }
 
 /** Largest record read back (a client's capabilities and info are small; a huge one is refused). */
-export const MAX_SESSION_RECORD_CHARS = 64 * 1024;
+const MAX_SESSION_RECORD_CHARS = 64 * 1024;
 
 /** The record as read back, or undefined when it is not one (never trusted blindly: it crossed a network). */
 export function parseSessionRecord(text: string | null | undefined): SessionRecord | undefined {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { nodeCrypto } from '../lazy-crypto.js';
+import { nodeCrypto } from '../runtime/lazy-crypto.js';
 import { DEFAULT_TASKS_DB, SqliteTaskStore } from './sqlite-store.js';
 import { checkLeaseMs, type TaskCursor, type TaskPatch, type TaskRecord, type TaskStore, type TaskError } from './store.js';
 

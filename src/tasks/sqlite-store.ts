@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { SqliteDatabase, SqliteStatement } from '../audit/sqlite-types.js';
 import { openSqlite } from '../audit/sqlite-driver.js';
-import { nodeCrypto } from '../lazy-crypto.js';
+import { nodeCrypto } from '../runtime/lazy-crypto.js';
 import {
   checkLeaseMs,
   DEFAULT_TASK_LEASE_MS,
@@ -69,7 +69,7 @@ interface Row {
   error: string | null;
 }
 
-export interface SqliteTaskStoreOptions {
+interface SqliteTaskStoreOptions {
   /** 'full' also survives a power loss (default 'normal': survives a process crash). */
   synchronous?: 'normal' | 'full';
   /** How long this instance's claim on its unfinished tasks lasts unless renewed (default 30 s, at least 1 s). */

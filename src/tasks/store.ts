@@ -56,7 +56,7 @@ export const ORPHANED_TASK_ERROR: TaskError = Object.freeze({
 
 /** How long an instance's claim on its unfinished tasks lasts unless renewed (default 30 s; renewed every third of it). */
 export const DEFAULT_TASK_LEASE_MS = 30_000;
-export const MIN_TASK_LEASE_MS = 1_000;
+const MIN_TASK_LEASE_MS = 1_000;
 
 /** Throws a RangeError unless `leaseMs` is a whole number of milliseconds from 1,000 to 1 hour. */
 export function checkLeaseMs(leaseMs: number): void {

@@ -3,7 +3,7 @@
  * that names the toolset and the option and says what was wrong, so a config
  * mistake fails at start-up with a message pointing at the setting to fix.
  */
-export interface OptionChecks {
+interface OptionChecks {
   /** `value` if it is an integer above zero. */
   positiveInt(name: string, value: number): number;
   /** `value` if it is an integer of zero or more. */

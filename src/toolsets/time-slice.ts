@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /** How long tool work may run before it lets the event loop take a turn. */
-export const DEFAULT_SLICE_MS = 8;
+const DEFAULT_SLICE_MS = 8;
 
 /**
  * Lets CPU-heavy tool work (walking a tree, scanning text, folding CSV

@@ -7,7 +7,7 @@ import { toAuthInfo, type AuthenticateResult, type AuthInfo } from '../policy/au
 import { metadataPaths, metadataUrl, protectedResourceMetadata } from '../policy/auth/resource-metadata.js';
 import { AuthUnavailableError, InvalidTokenError } from '../policy/auth/token-error.js';
 import { tokenDigest, TokenVerifier } from '../policy/auth/token-verifier.js';
-import type { Logger } from '../server/logger.js';
+import type { Logger } from '../runtime/logger.js';
 import type { HttpResponse } from './http-response.js';
 import { recordedText } from '../jsonrpc/recorded.js';
 import { checkAuthorizationOptions } from './http-handler-options.js';

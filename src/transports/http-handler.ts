@@ -6,6 +6,7 @@ import { AuthFailureThrottle } from './http-auth-throttle.js';
 import { createHttpAuthorization, type AuthenticateHook } from './http-authorization.js';
 import { ANSWER_LINGER_MS, type HttpCloseOptions } from './http-drain.js';
 import { createMcpEndpoint } from './http-endpoint.js';
+import type { EndpointParts } from './http-endpoint-parts.js';
 import { checkHttpHandlerOptions } from './http-handler-options.js';
 import { serveFetch, type FetchRequestInfo } from './http-fetch.js';
 import type { HostGuardOptions } from './http-guard.js';
@@ -98,29 +99,9 @@ export function createHttpHandler(toolServer: ToolServer, options: HttpHandlerOp
   checkHttpHandlerOptions(options);
   const path = options.path ?? '/mcp';
   const logger = toolServer.logger;
-  const limits = resolveHttpLimits(options);
-  const authorization = createHttpAuthorization(options, options.resource, path, logger);
-  const authThrottle =
-    authorization && limits.authFailureLimit ? new AuthFailureThrottle(limits.authFailureLimit, limits.trustProxy, toolServer.createLimiter) : undefined;
-  const sessions = new SessionStore(
-    options.sessionIdleMs ?? 30 * 60_000,
-    options.maxSessions ?? 1_000,
-    toolServer.sessionRecords,
-    (err) => logger.warn({ err }, 'a shared legacy session record could not be read or written'),
-    toolServer.bus,
-  );
-  const serveMcp = createMcpEndpoint({
-    server: toolServer,
-    // Without a bind address to judge by: any Host, and no Origin (a browser page) unless allowed.
-    guard: { allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins ?? [] },
-    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
-    keepAliveMs: options.keepAliveMs ?? 25_000,
-    trustProxy: limits.trustProxy,
-    sessions,
-    streams: new StreamSlots(limits.maxStreams, limits.maxStreamsPerPrincipal),
-    authorization,
-    authThrottle,
-  });
+  const parts = endpointParts(toolServer, options, path);
+  const { authorization, sessions } = parts;
+  const serveMcp = createMcpEndpoint(parts);
 
   let inFlight = 0;
   let closed = false;
@@ -183,6 +164,34 @@ export function createHttpHandler(toolServer: ToolServer, options: HttpHandlerOp
       };
     });
   }
+}
+
+/** What the endpoint serves with, from the handler's options: limits, authorization and its throttle, sessions, stream slots. */
+function endpointParts(toolServer: ToolServer, options: HttpHandlerOptions, path: string): EndpointParts {
+  const logger = toolServer.logger;
+  const limits = resolveHttpLimits(options);
+  const authorization = createHttpAuthorization(options, options.resource, path, logger);
+  const authThrottle =
+    authorization && limits.authFailureLimit ? new AuthFailureThrottle(limits.authFailureLimit, limits.trustProxy, toolServer.createLimiter) : undefined;
+  const sessions = new SessionStore(
+    options.sessionIdleMs ?? 30 * 60_000,
+    options.maxSessions ?? 1_000,
+    toolServer.sessionRecords,
+    (err) => logger.warn({ err }, 'a shared legacy session record could not be read or written'),
+    toolServer.bus,
+  );
+  return {
+    server: toolServer,
+    // Without a bind address to judge by: any Host, and no Origin (a browser page) unless allowed.
+    guard: { allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins ?? [] },
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+    keepAliveMs: options.keepAliveMs ?? 25_000,
+    trustProxy: limits.trustProxy,
+    sessions,
+    streams: new StreamSlots(limits.maxStreams, limits.maxStreamsPerPrincipal),
+    authorization,
+    authThrottle,
+  };
 }
 
 function pathOf(url: string | undefined): string {

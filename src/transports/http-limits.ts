@@ -54,7 +54,7 @@ export interface AuthFailureLimit {
   durationSeconds: number;
 }
 
-export type ResolvedHttpLimits = Required<Omit<HttpLimitOptions, 'authFailureLimit'>> & { authFailureLimit: AuthFailureLimit | false };
+type ResolvedHttpLimits = Required<Omit<HttpLimitOptions, 'authFailureLimit'>> & { authFailureLimit: AuthFailureLimit | false };
 
 export const DEFAULT_HTTP_LIMITS: ResolvedHttpLimits = {
   headersTimeoutMs: 10_000,

@@ -58,33 +58,7 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
   if (auth && (auth.issuer !== undefined || auth.introspection !== undefined) && !resource && /^(0\.0\.0\.0|::|\[::\])$/.test(host)) {
     throw new TypeError(`auth.resource must be set when binding ${host}: it is the URL clients use (and tokens name), e.g. https://mcp.example.com/mcp`);
   }
-  const logger = toolServer.logger;
-  const serveRoute = (route: HttpRoute, req: IncomingMessage, res: ServerResponse): void => {
-    const failed = (err: unknown) => {
-      try {
-        logger.error({ err }, 'HTTP route failed');
-      } catch {
-        // A logger that throws must not keep the answer back.
-      }
-      if (!res.headersSent) plain(res, 500, 'Internal Server Error');
-      else res.end();
-    };
-    try {
-      const pending = route(req, res);
-      // Any thenable (an async route, or a promise from another realm) is watched for its rejection.
-      if (typeof (pending as PromiseLike<unknown> | undefined)?.then === 'function') Promise.resolve(pending).catch(failed);
-    } catch (err) {
-      failed(err);
-    }
-  };
-  const other =
-    routes || options.fallback
-      ? (req: IncomingMessage, res: ServerResponse) => {
-          const route = routes?.get(pathOf(req.url)) ?? options.fallback;
-          if (route) serveRoute(route, req, res);
-          else plain(res, 404, 'Not Found');
-        }
-      : undefined;
+  const other = otherRoutes(routes, options.fallback, toolServer.logger);
   // Set once the server listens (the default resource URI is its URL); requests only come after.
   let handler: HttpHandler | undefined;
   const server = createServer(nodeServerOptions(limits), (req, res) => {
@@ -130,6 +104,38 @@ export async function serveHttp(toolServer: ToolServer, options: HttpServeOption
       await mcp.close(closeOptions);
       await endDrainedConnections(server, closed);
     },
+  };
+}
+
+/** What answers beside MCP: the `routes` by path, else the `fallback`, else 404; a route that fails is answered 500 and logged. */
+function otherRoutes(
+  routes: Map<string, HttpRoute> | undefined,
+  fallback: HttpRoute | undefined,
+  logger: ToolServer['logger'],
+): ((req: IncomingMessage, res: ServerResponse) => void) | undefined {
+  const serveRoute = (route: HttpRoute, req: IncomingMessage, res: ServerResponse): void => {
+    const failed = (err: unknown) => {
+      try {
+        logger.error({ err }, 'HTTP route failed');
+      } catch {
+        // A logger that throws must not keep the answer back.
+      }
+      if (!res.headersSent) plain(res, 500, 'Internal Server Error');
+      else res.end();
+    };
+    try {
+      const pending = route(req, res);
+      // Any thenable (an async route, or a promise from another realm) is watched for its rejection.
+      if (typeof (pending as PromiseLike<unknown> | undefined)?.then === 'function') Promise.resolve(pending).catch(failed);
+    } catch (err) {
+      failed(err);
+    }
+  };
+  if (!routes && !fallback) return undefined;
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const route = routes?.get(pathOf(req.url)) ?? fallback;
+    if (route) serveRoute(route, req, res);
+    else plain(res, 404, 'Not Found');
   };
 }
 

@@ -1,4 +1,4 @@
-import { nodeCrypto } from '../lazy-crypto.js';
+import { nodeCrypto } from '../runtime/lazy-crypto.js';
 import type { AuthInfo } from '../policy/auth/principal.js';
 import type { ServerConnection } from '../server/connection.js';
 import type { ToolServer } from '../server/server.js';

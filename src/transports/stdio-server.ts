@@ -4,6 +4,7 @@ import type { ToolServer } from '../server/server.js';
 import { LineSplitter } from '../io/line-splitter.js';
 import { DEFAULT_MAX_LISTEN_STREAMS, MessageStreamSession } from './message-stream.js';
 import { RequestGroups } from './request-groups.js';
+import { StdioFlow } from './stdio-flow.js';
 
 export interface StdioServeOptions {
   input?: Readable;
@@ -47,40 +48,10 @@ export function serveStdio(server: ToolServer, options: StdioServeOptions = {}):
   // the server MUST NOT write anything to stdout that is not a valid MCP message).
   if (output === process.stdout) routeConsoleToStderr();
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-  let open = true;
-  // Reading stops while stdout is backed up (a client that reads slowly) or too
-  // many requests wait (a client that sends faster than we answer): neither may
-  // make us hold data without bound.
-  let stdoutBlocked = false;
-  let backlogFull = false;
-  const updateReading = () => {
-    const stop = stdoutBlocked || backlogFull;
-    if (stop && !input.isPaused()) input.pause();
-    else if (!stop && input.isPaused()) input.resume();
-  };
-
-  // Answers produced together leave in one write: a pipelining client gets
-  // many answers per syscall instead of one each.
-  let batch: string[] = [];
-  const flush = () => {
-    const lines = batch;
-    batch = [];
-    if (!open || !lines.length) return;
-    if (!output.write(lines.length === 1 ? lines[0] : lines.join('')) && !stdoutBlocked) {
-      stdoutBlocked = true;
-      updateReading();
-      output.once('drain', () => {
-        stdoutBlocked = false;
-        updateReading();
-      });
-    }
-  };
+  const flow = new StdioFlow(input, output);
   const session = new MessageStreamSession(
     server,
-    (json) => {
-      if (!open) return;
-      if (batch.push(`${json}\n`) === 1) process.nextTick(flush);
-    },
+    (json) => flow.send(json),
     'stdio',
     options.caller ?? options.principal,
     options.maxListenStreams ?? DEFAULT_MAX_LISTEN_STREAMS,
@@ -91,10 +62,7 @@ export function serveStdio(server: ToolServer, options: StdioServeOptions = {}):
   const groups = new RequestGroups<string | typeof OVERSIZED | typeof INVALID_UTF8>(
     (line) => (line === OVERSIZED ? session.oversized(maxLineBytes) : line === INVALID_UTF8 ? session.invalidUtf8() : session.receive(line)),
     () => server.audit?.flush?.(),
-    (full) => {
-      backlogFull = full;
-      updateReading();
-    },
+    (full) => flow.backlog(full),
   );
   const splitter = new LineSplitter(
     maxLineBytes,
@@ -111,8 +79,8 @@ export function serveStdio(server: ToolServer, options: StdioServeOptions = {}):
   };
   let finishing = false;
   const stop = () => {
-    flush();
-    open = false;
+    flow.flush();
+    flow.open = false;
     session.close();
     resolveClosed();
   };

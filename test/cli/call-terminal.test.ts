@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/server/logger.js';
+import { createLogger } from '../../src/runtime/logger.js';
 import { ToolServer } from '../../src/server/server.js';
 import { defineTool, type Tool } from '../../src/server/tool.js';
 import { serveHttp, type HttpServerHandle } from '../../src/transports/http-server.js';

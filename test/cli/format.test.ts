@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { scrubPaths } from '../../src/cli/errors.js';
 import { formatCallResult, formatToolList } from '../../src/cli/format.js';
-import { sanitize } from '../../src/cli/sanitize.js';
+import { sanitize } from '../../src/io/sanitize.js';
 import { makeStyle } from '../../src/cli/style.js';
 
 describe('output from an untrusted server', () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CancelledError, McpRpcError, TimeoutError } from '../../src/client.js';
-import { createLogger } from '../../src/server/logger.js';
+import { createLogger } from '../../src/runtime/logger.js';
 import { ToolServer } from '../../src/server/server.js';
 import { ToolError } from '../../src/server/tool.js';
 import { createInMemoryPair, type InMemoryPair } from '../../src/testing.js';

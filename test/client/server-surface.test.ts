@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { InputRequiredError, McpRpcError, ProtocolViolationError, ToolClient } from '../../src/client.js';
-import { createLogger } from '../../src/server/logger.js';
+import { createLogger } from '../../src/runtime/logger.js';
 import { ToolServer } from '../../src/server/server.js';
 import { createInMemoryPair, type InMemoryPair } from '../../src/testing.js';
 import { modernServer, scriptedTransport, type Script } from './scripted-server.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCollection, type CallReport } from '../../src/collections/run.js';
-import { createLogger } from '../../src/server/logger.js';
+import { createLogger } from '../../src/runtime/logger.js';
 import { ToolServer } from '../../src/server/server.js';
 import { defineTool, type Tool } from '../../src/server/tool.js';
 import { createInMemoryPair } from '../../src/testing.js';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConsole, type RunningConsole } from '../../src/console/server/listen.js';
-import { createLogger } from '../../src/server/logger.js';
+import { createLogger } from '../../src/runtime/logger.js';
 import { ToolServer } from '../../src/server/server.js';
-import { MemoryClientTransport } from '../../src/transports/memory-client.js';
+import { MemoryClientTransport } from '../../src/testing.js';
 import appTools from '../fixtures/console/app-tools.js';
 
 /**

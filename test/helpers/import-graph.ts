@@ -1,7 +1,8 @@
-import { dirname, resolve } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 
 /**
- * The relative imports of one TypeScript module, as absolute paths of .ts files:
+ * The relative imports of one TypeScript module, as absolute paths of .ts (or .tsx) files:
  * static imports and re-exports (type-only ones too), side-effect imports,
  * dynamic `import()` and `typeof import()`. Package imports are left out.
  */
@@ -15,8 +16,25 @@ export function relativeImports(file: string, source: string): string[] {
     // import('…'), in code or in a type.
     ...code.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g),
   ].map((match) => match[1]);
-  const files = specifiers.filter((specifier) => specifier.startsWith('.')).map((specifier) => resolve(dirname(file), specifier.replace(/\.js$/, '.ts')));
+  const files = specifiers.filter((specifier) => specifier.startsWith('.')).map((specifier) => sourceOf(resolve(dirname(file), specifier)));
   return [...new Set(files)];
+}
+
+/** The source file an emitted `.js` path comes from: `x.ts`, or `x.tsx` when only that exists (the console's page). */
+function sourceOf(path: string): string {
+  if (!path.endsWith('.js')) return path;
+  const ts = path.replace(/\.js$/, '.ts');
+  const tsx = `${ts}x`;
+  return !existsSync(ts) && existsSync(tsx) ? tsx : ts;
+}
+
+/** Every .ts and .tsx file under `dir`, its sub-folders included. */
+export function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return /\.tsx?$/.test(entry.name) ? [path] : [];
+  });
 }
 
 /**

@@ -1,24 +1,17 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { findImportCycles, relativeImports } from '../helpers/import-graph.js';
+import { findImportCycles, relativeImports, sourceFiles } from '../helpers/import-graph.js';
 
 /**
  * No two modules of src/ import each other, directly or round a longer circle
  * (issue 22): imports point one way, so a layer can be read, tested and
  * bundled without the ones above it. `import type` counts too: a type-only
- * circle is still two files that cannot be understood apart.
+ * circle is still two files that cannot be understood apart. The console's
+ * page (.tsx) counts like any other module.
  */
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
 
 describe('import graph of src/', () => {
   it('has no import circles', () => {
@@ -55,5 +48,10 @@ describe('the circle finder', () => {
     ].join('\n');
     const imports = relativeImports('/p/src/x/file.ts', source).map((file) => relative('/p/src', file));
     expect(imports.sort()).toEqual(['b.ts', 'x/a.ts', 'x/c.ts', 'x/d.ts', 'x/e.ts', 'x/f.ts', 'x/g.ts', 'x/h.ts', 'x/i.ts']);
+  });
+
+  it('reads an import of a page component as its .tsx file', () => {
+    const registry = resolve(root, 'console/ui/panels/registry.ts');
+    expect(relativeImports(registry, "import { ConnectPanel } from './connect.js';")).toEqual([resolve(root, 'console/ui/panels/connect.tsx')]);
   });
 });

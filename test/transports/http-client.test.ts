@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CancelledError, ToolClient, type ToolClientOptions } from '../../src/client.js';
-import { createLogger } from '../../src/server/logger.js';
+import { createLogger } from '../../src/runtime/logger.js';
 import { ToolServer } from '../../src/server/server.js';
 import { serveHttp, type HttpServerHandle } from '../../src/transports/http-server.js';
 

@@ -5,7 +5,7 @@
  * @types/pg still compiles (see sqlite-types.ts for the same rule with SQLite).
  */
 
-export interface PgQueryResult {
+interface PgQueryResult {
   rows: Array<Record<string, unknown>>;
   rowCount: number | null;
 }
@@ -14,7 +14,7 @@ export interface PgQueryable {
   query(text: string, values?: unknown[]): Promise<PgQueryResult>;
 }
 
-export interface PgPoolClient extends PgQueryable {
+interface PgPoolClient extends PgQueryable {
   /** Returns the connection to the pool; with an error, the pool closes it instead. */
   release(err?: Error | boolean): void;
 }

@@ -1,4 +1,4 @@
-import { nodeCrypto } from '../../lazy-crypto.js';
+import { nodeCrypto } from '../../runtime/lazy-crypto.js';
 import type { AuditReason, AuditRecord, AuditStatus } from '../record.js';
 import type { StoredAuditRecord } from '../reader.js';
 import { AUDIT_TABLE } from './schema.js';

@@ -1,6 +1,6 @@
 import { isPlainObject } from '../../protocol/content.js';
 import { compileSchema } from '../../schema/compile.js';
-import { sanitize } from '../sanitize.js';
+import { sanitize } from '../../io/sanitize.js';
 import type { Style } from '../style.js';
 import { deref, kindOf, parseScalar, shown, typeHint, type FieldKind } from './field-kinds.js';
 import { INTERRUPTED, type Answer, type Completer } from './prompter.js';
@@ -8,7 +8,7 @@ import { INTERRUPTED, type Answer, type Completer } from './prompter.js';
 type Schema = Record<string, unknown>;
 
 /** How the form talks to the person. */
-export interface FormIo {
+interface FormIo {
   ask(query: string, completer?: Completer): Promise<Answer>;
   print(text: string): void;
   style: Style;

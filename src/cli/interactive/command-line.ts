@@ -1,10 +1,10 @@
 import type { ListedTool } from '../../client/types.js';
 import { isPlainObject } from '../../protocol/content.js';
-import { sanitize } from '../sanitize.js';
+import { sanitize } from '../../io/sanitize.js';
 import type { Completer } from './prompter.js';
 
 /** The session's commands; a line may also start with a tool's name, which calls it. */
-export const COMMANDS = ['help', 'tools', 'describe', 'call', 'history', 'rerun', 'read', 'structured', 'quit', 'exit'] as const;
+const COMMANDS = ['help', 'tools', 'describe', 'call', 'history', 'rerun', 'read', 'structured', 'quit', 'exit'] as const;
 
 /**
  * Splits a command line into words the way a shell would for simple cases:

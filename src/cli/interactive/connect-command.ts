@@ -1,6 +1,7 @@
 import type { InputRequestHandler } from '../../client/inputs/types.js';
 import { ownProcessGroup } from '../call-feedback.js';
-import { connectClient, resolveTarget, type ClientCommandOptions } from '../connect.js';
+import { connectAtTerminal } from '../connect.js';
+import { resolveTarget, type ClientCommandOptions } from '../../client/connect/target.js';
 import { UsageError, type CliIo } from '../errors.js';
 import { styleFor } from '../style.js';
 import { sessionInputHandler } from './input-requests.js';
@@ -31,7 +32,7 @@ export async function connectCommand(url: string | undefined, command: string[],
   // Both exist only once connected; a question before that (none is expected) is declined.
   let answer: InputRequestHandler | undefined;
   const session: { current?: InteractiveSession } = {};
-  const client = await connectClient(target, options, io, version, {
+  const client = await connectAtTerminal(target, options, io, version, {
     // Elicitation only: this session can show a form, not run a model or name roots.
     onInputRequest: (request) => (answer ? answer(request) : { action: 'decline' }),
     inputCapabilities: ['elicitation'],

@@ -2,7 +2,7 @@ import type { ListedTool } from '../../client/types.js';
 import { isPlainObject } from '../../protocol/content.js';
 import { oneLine, titleOf, typeLabel } from '../format.js';
 import { isDestructiveTool } from '../../protocol/tool-annotations.js';
-import { sanitize } from '../sanitize.js';
+import { sanitize } from '../../io/sanitize.js';
 import type { Style } from '../style.js';
 import { wrap } from '../wrap.js';
 

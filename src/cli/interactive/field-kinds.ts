@@ -1,6 +1,6 @@
 import { isPlainObject } from '../../protocol/content.js';
 import { typesOf } from '../args.js';
-import { sanitize } from '../sanitize.js';
+import { sanitize } from '../../io/sanitize.js';
 
 type Schema = Record<string, unknown>;
 
@@ -90,7 +90,7 @@ function choicesOf(schema: Schema): Choice[] | undefined {
   return undefined;
 }
 
-export function allowsNull(schema: Schema): boolean {
+function allowsNull(schema: Schema): boolean {
   return typesOf(schema).has('null');
 }
 

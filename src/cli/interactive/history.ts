@@ -1,9 +1,9 @@
-import { sanitize } from '../sanitize.js';
+import { sanitize } from '../../io/sanitize.js';
 import type { Style } from '../style.js';
 
 export type Outcome = 'ok' | 'tool error' | 'cancelled' | 'failed' | 'not sent';
 
-export interface HistoryEntry {
+interface HistoryEntry {
   n: number;
   tool: string;
   args: Record<string, unknown>;

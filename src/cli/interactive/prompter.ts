@@ -1,5 +1,5 @@
 import { createInterface, type Interface } from 'node:readline';
-import { terminalGuard } from '../sanitize.js';
+import { terminalGuard } from '../../io/sanitize.js';
 
 /** What tab completion offers for the line typed so far: candidates, and the part of the line they complete. */
 export type Completer = (line: string) => [string[], string];
@@ -109,7 +109,7 @@ export class Prompter {
     answer(INTERRUPTED);
   }
 
-  /** Writes text in the flow of the session (between questions), through the terminal's last net (sanitize.ts). */
+  /** Writes text in the flow of the session (between questions), through the terminal's last net (io/sanitize.ts). */
   print(text: string): void {
     this.output.write(terminalGuard(text));
   }

@@ -7,7 +7,7 @@ import { describeRpcError, scrubPaths, UsageError } from '../errors.js';
 import { formatToolList } from '../format.js';
 import { isDestructiveTool } from '../../protocol/tool-annotations.js';
 import { ProgressBar } from '../progress-bar.js';
-import { sanitize } from '../sanitize.js';
+import { sanitize } from '../../io/sanitize.js';
 import type { Style } from '../style.js';
 import { askArguments, CANCELLED } from './argument-form.js';
 import { afterWords, commandCompleter, splitWords } from './command-line.js';
@@ -17,29 +17,14 @@ import { INTERRUPTED, type Prompter } from './prompter.js';
 import type { SavedFiles } from './saved-files.js';
 import { LinkBook, showContents, showResult } from './show-result.js';
 import { renderTree } from './tree.js';
+import { HELP } from './help-text.js';
 
-export interface SessionOptions {
+interface SessionOptions {
   /** Time each call may take; undefined: the client's default (--timeout). */
   callTimeoutMs?: number;
   /** How the server was reached, for the banner ("stdio", "http://…"). */
   where: string;
 }
-
-const HELP = `Commands (Tab completes commands, tool names and argument names):
-  tools                      list the tools
-  describe <tool>            what a tool does and what it takes
-  <tool> | call <tool>       call a tool: its arguments are asked field by field
-  <tool> key=value …         call it with these arguments (missing required ones are asked)
-  <tool> {"key": …}          call it with a JSON object of arguments
-  history                    the calls of this session
-  rerun <n>                  call number n again, with the same arguments
-  read <n|uri>               read a resource link a tool returned (resources/read)
-  structured                 the last result's structured content, as a tree
-  help                       this text
-  quit | exit | Ctrl-D       leave
-Ctrl-C cancels a running call (the server is told to stop); at the prompt, Ctrl-C twice leaves.
-Destructive tools show their arguments and wait for your yes before anything is sent.
-`;
 
 /**
  * The interactive session: a prompt that reads commands, calls tools with

@@ -1,7 +1,7 @@
 import type { CallToolResult, ContentBlock } from '../../client/types.js';
 import type { ResourceContents } from '../../protocol/content.js';
 import { formatBlock, oneLine, size } from '../format.js';
-import { sanitize } from '../sanitize.js';
+import { sanitize } from '../../io/sanitize.js';
 import { structuredAddsToText } from '../structured-redundancy.js';
 import type { Style } from '../style.js';
 import type { SavedFiles } from './saved-files.js';
@@ -31,7 +31,7 @@ export class LinkBook {
 
 const REDUNDANT_STRUCTURE = 'redundant-structure';
 
-export interface ShowContext {
+interface ShowContext {
   style: Style;
   files: SavedFiles;
   links: LinkBook;

@@ -1,5 +1,5 @@
 import { shownString } from '../format.js';
-import { sanitize } from '../sanitize.js';
+import { sanitize } from '../../io/sanitize.js';
 import type { Style } from '../style.js';
 
 const MAX_LINES = 400;

@@ -8,7 +8,7 @@ import { describe } from './urls.js';
  * "Authorization Response Validation": the expected issuer is recorded with
  * the PKCE verifier and the state).
  */
-export interface PendingAuthorization {
+interface PendingAuthorization {
   url: URL;
   codeVerifier: string;
   state: string;

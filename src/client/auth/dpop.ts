@@ -1,5 +1,5 @@
 import type { JWK } from 'jose';
-import { loadJose } from '../../lazy-jose.js';
+import { loadJose } from '../../runtime/lazy-jose.js';
 import { randomId, sha256, toBase64Url } from '../../io/bytes.js';
 
 /** The one proof algorithm this client signs with (RFC 9449 §4.2 asks for an asymmetric one). */

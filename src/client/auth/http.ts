@@ -7,7 +7,7 @@ const MAX_BYTES = 256 * 1024;
 /** Each authorization request's time (a hung authorization server must not hang the client). */
 const TIMEOUT_MS = 15_000;
 
-export interface JsonResponse {
+interface JsonResponse {
   status: number;
   /** The parsed body when it is a JSON object; undefined otherwise. */
   body?: Record<string, unknown>;

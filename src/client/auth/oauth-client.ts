@@ -1,16 +1,16 @@
 import { plainFetch } from '../../io/fetch.js';
 import { untilAborted } from '../deadline.js';
 import { AuthorizationError } from '../errors.js';
-import { readAuthorizationResponse, requirePkce, startAuthorization } from './authorization-code.js';
 import { discoverAuthorizationServer, discoverProtectedResource } from './discovery.js';
 import { DPOP_ALGORITHM, DpopKey, readNonce } from './dpop.js';
+import { grantFromUser, grantWithoutUser } from './grants.js';
 import { clientFor } from './registration.js';
-import { JWT_BEARER, requestTokens, revokeToken, type TokenGrant, type TokenResponse } from './token-endpoint.js';
+import { requestTokens, revokeToken, type TokenResponse } from './token-endpoint.js';
 import { operationOf, probeChallenge, withBearer, withDpop } from './request-auth.js';
 import { MemoryTokenStore } from './token-store.js';
 import { SharedWork } from './shared-work.js';
-import type { AssertionTarget, AuthorizationServer, OAuthOptions, ProtectedResource, StoredTokens, TokenStore } from './types.js';
-import { canonicalResource, describe, secureUrl } from './urls.js';
+import type { AuthorizationServer, OAuthOptions, ProtectedResource, StoredTokens, TokenStore } from './types.js';
+import { canonicalResource, describe } from './urls.js';
 import { parseBearerChallenge, scopeSet, type BearerChallenge } from './www-authenticate.js';
 
 /** A token this close to its expiry is refreshed before use rather than sent to fail. */
@@ -289,64 +289,15 @@ export class OAuthClient {
       scope = scopeSet(scope, 'offline_access').join(' ');
     }
     const key = await this.dpopFor(server, resource);
-    if (grant !== 'authorization_code') {
-      // No user: the client's own credentials, or its workload's identity token, for the resource.
-      const client = await clientFor(server, this.options, this.store, { fetch: this.http, signal });
-      const request: TokenGrant =
-        grant === 'client_credentials'
-          ? { grantType: 'client_credentials' }
-          : { grantType: JWT_BEARER, assertion: await this.assertion({ issuer: server.issuer, resource: resource.resource, ...(scope ? { scope } : {}) }) };
-      const tokens = await requestTokens(server, client, request, {
-        resource: resource.resource,
-        scope,
-        fetch: this.http,
-        signal,
-        privateKey: this.options.privateKey,
-        ...this.proofs(server, key),
-      });
-      await this.keep(resource.resource, server.issuer, client.clientId, tokens, scope);
-      return;
-    }
-    const { redirectUri, authorize } = this.options;
-    if (!redirectUri || !authorize) {
-      // offline_access is the client's own wish, added again by whoever logs in; the resource's scopes are the point.
-      const needed = scopeSet(wanted)
-        .filter((s) => s !== 'offline_access')
-        .join(' ');
-      throw new AuthorizationError(
-        `${this.server} needs authorization${needed ? ` (scope ${describe(needed)})` : ''}, and this client has no way to ask the user (no redirectUri and authorize)`,
-        'login_required',
-        needed ? { scope: needed } : {},
-      );
-    }
-    const redirect = secureRedirect(redirectUri);
-    requirePkce(server);
-    const client = await clientFor(server, this.options, this.store, { redirectUri: redirect, fetch: this.http, signal });
-    const pending = await startAuthorization(server, { clientId: client.clientId, redirectUri: redirect, resource: resource.resource, scope });
-    const controller = new AbortController();
-    const prompt = {
-      url: pending.url,
-      redirectUri: redirect,
-      issuer: server.issuer,
+    const context = { server: this.server, options: this.options, store: this.store, http: this.http, signal };
+    const userless = grant !== 'authorization_code';
+    const { client, request } = userless
+      ? await grantWithoutUser(server, resource, scope, context)
+      : await grantFromUser(server, resource, { wanted, scope }, context, (prompting) => this.whilePrompting(prompting));
+    const tokens = await requestTokens(server, client, request, {
       resource: resource.resource,
-      ...(scope ? { scope } : {}),
-      signal: signal ? AbortSignal.any([signal, controller.signal]) : controller.signal,
-    };
-    let response: string | URL;
-    this.promptsOpen++;
-    try {
-      response = await authorize(prompt);
-    } catch (err) {
-      if (err instanceof AuthorizationError) throw err;
-      throw new AuthorizationError(`authorization did not complete: ${(err as Error).message}`, undefined, { cause: err });
-    } finally {
-      this.promptsOpen--;
-      controller.abort();
-    }
-    const code = readAuthorizationResponse(pending, response);
-    const grantRequest: TokenGrant = { grantType: 'authorization_code', code, codeVerifier: pending.codeVerifier, redirectUri: redirect };
-    const tokens = await requestTokens(server, client, grantRequest, {
-      resource: resource.resource,
+      // The scope goes with a grant of the client's own; a person's code already carries it.
+      ...(userless ? { scope } : {}),
       fetch: this.http,
       signal,
       privateKey: this.options.privateKey,
@@ -355,17 +306,14 @@ export class OAuthClient {
     await this.keep(resource.resource, server.issuer, client.clientId, tokens, scope);
   }
 
-  private async assertion(target: AssertionTarget): Promise<string> {
-    const given = this.options.assertion;
-    let assertion: unknown;
+  /** While a person is being asked, token work is not shared (SharedWork waits for no prompt). */
+  private async whilePrompting<T>(prompting: () => Promise<T>): Promise<T> {
+    this.promptsOpen++;
     try {
-      assertion = typeof given === 'function' ? await given(target) : given;
-    } catch (err) {
-      if (err instanceof AuthorizationError) throw err;
-      throw new AuthorizationError(`the assertion could not be obtained: ${(err as Error).message}`, undefined, { cause: err });
+      return await prompting();
+    } finally {
+      this.promptsOpen--;
     }
-    if (typeof assertion !== 'string' || !assertion) throw new AuthorizationError('the workload assertion is empty');
-    return assertion;
   }
 
   /** The authorization server to use: the pre-registered client's, else the one already used, else the first listed. */
@@ -438,10 +386,4 @@ export class OAuthClient {
       this.warn(`the tokens for ${this.server} could not be saved: ${(err as Error).message}`);
     }
   }
-}
-
-/** security-considerations.mdx "Communication Security": redirect URIs are localhost or https. */
-function secureRedirect(uri: string): string {
-  secureUrl(uri, 'the redirect URI');
-  return uri;
 }

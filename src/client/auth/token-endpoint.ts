@@ -1,5 +1,5 @@
 import type { JWK } from 'jose';
-import { loadJose } from '../../lazy-jose.js';
+import { loadJose } from '../../runtime/lazy-jose.js';
 import { randomId, toBase64, utf8Bytes } from '../../io/bytes.js';
 import { AuthorizationError } from '../errors.js';
 import { readNonce, type DpopKey } from './dpop.js';
@@ -24,7 +24,7 @@ export interface TokenResponse {
   scope?: string;
 }
 
-export interface TokenRequestOptions {
+interface TokenRequestOptions {
   /** The resource the token is for (RFC 8707): on every token request. */
   resource: string;
   scope?: string;
@@ -124,7 +124,7 @@ export async function revokeToken(
 }
 
 /** The method the client authenticates with, when its registration does not fix one. */
-export function chooseAuthMethod(server: AuthorizationServer, client: ClientRegistration, hasKey: boolean): TokenEndpointAuthMethod {
+function chooseAuthMethod(server: AuthorizationServer, client: ClientRegistration, hasKey: boolean): TokenEndpointAuthMethod {
   if (client.tokenEndpointAuthMethod) return client.tokenEndpointAuthMethod;
   if (hasKey) return 'private_key_jwt';
   if (!client.clientSecret) return 'none';

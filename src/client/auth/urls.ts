@@ -4,7 +4,7 @@ import { AuthorizationError } from '../errors.js';
 const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
 
 /** Whether a host names this machine (RFC 8252 §7.3 loopback; "localhost" per RFC 6761). */
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
   if (IPV4.test(host)) return host.startsWith('127.');

@@ -3,7 +3,7 @@ import { ProtocolViolationError } from '../errors.js';
 import { CAPABILITY_FOR, type InputRequestMethod } from './types.js';
 
 /** Most questions one InputRequiredResult may hold: each may reach a human, so a flood is refused. */
-export const MAX_INPUT_REQUESTS = 32;
+const MAX_INPUT_REQUESTS = 32;
 
 export interface PendingInput {
   key: string;

@@ -7,7 +7,7 @@ import type { ServerRequestHandler } from '../transport.js';
 /** How long connecting waits for the server to open its stream before going on without it. */
 const OPEN_WAIT_MS = 3_000;
 
-export interface ListenChannel {
+interface ListenChannel {
   /** GETs the stream (resumed after `lastEventId` when given); undefined when the server has none. */
   open(lastEventId: string | undefined, signal: AbortSignal): Promise<ReadableStream<Uint8Array> | undefined>;
   maxEventBytes: number;

@@ -2,11 +2,11 @@ import { readSseEvents, type SseEvent, type SseStreamState } from './sse-reader.
 import { ProtocolViolationError } from '../errors.js';
 
 /** How long to wait before reconnecting when the server gave no `retry` (the SSE standard leaves it to the client). */
-export const DEFAULT_RETRY_MS = 1_000;
+const DEFAULT_RETRY_MS = 1_000;
 /** Reconnections in a row that bring no event before the stream is given up. */
-export const MAX_IDLE_RECONNECTS = 5;
+const MAX_IDLE_RECONNECTS = 5;
 
-export interface ResumeOptions {
+interface ResumeOptions {
   maxEventBytes: number;
   /**
    * Reopens the stream after it dropped (2025-11-25 transports "Resumability

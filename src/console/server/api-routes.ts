@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AnswerOf, ConsoleRoute, StreamRoute } from '../api-types.js';
 import type { OperatorSources } from '../operator/sources.js';
 import type { CallRegistry } from './calls.js';
 import type { ConsoleSession } from './session.js';
@@ -27,10 +28,14 @@ export type ConsoleOperator = OperatorSources;
 export const STREAMED = Symbol('streamed');
 
 /**
- * An API handler answers with a JSON value (sent with 200), or STREAMED when it wrote the
- * response itself. It throws ApiError for a refusal the page should show.
+ * A route's handler answers with its JSON answer as ConsoleApi declares it (sent with 200), or
+ * STREAMED for a stream route, whose response it wrote itself. It throws ApiError for a refusal
+ * the page should show.
  */
-export type ApiHandler = (ctx: ApiContext) => Promise<unknown>;
+type ApiHandler<R extends ConsoleRoute> = (ctx: ApiContext) => Promise<R extends StreamRoute ? typeof STREAMED : AnswerOf<R>>;
 
-/** Routes by `"<METHOD> <path under api/>"`, e.g. `"POST call"`. Each feature module exports its own. */
-export type ApiRoutes = Record<string, ApiHandler>;
+/** Routes by `"<METHOD> <path under api/>"`, e.g. `"POST call"`, each typed by ConsoleApi (api-types.ts). Each feature module serves some. */
+export type ApiRoutes = { [R in ConsoleRoute]?: ApiHandler<R> };
+
+/** Routes beside the console's own (createConsoleApp's `routes`), outside ConsoleApi. */
+export type ExtraRoutes = Record<string, (ctx: ApiContext) => Promise<unknown>>;

@@ -29,7 +29,8 @@ interface AppFrame {
 export class AppFrames {
   private readonly frames = new Map<string, AppFrame>();
 
-  routes(): ApiRoutes {
+  /** The app routes (`POST app-frame`, `POST app-call`), bound to these frames. */
+  routes() {
     return {
       'POST app-frame': async ({ body, session }) => {
         const uri = requiredString(await body(), 'uri', 2048);
@@ -55,7 +56,7 @@ export class AppFrames {
         if (!isCallableByApp(tool._meta)) throw new ApiError(403, `${name} is not callable by apps (its _meta.ui.visibility leaves out "app")`);
         return session.requireClient().callTool(name, args);
       },
-    };
+    } satisfies ApiRoutes;
   }
 
   /** Serves `app-frame/<id>`; false when the path is not one. */

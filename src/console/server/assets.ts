@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { packageFile } from '../../package-files.js';
+import { packageFile } from '../../runtime/package-files.js';
 
 /** One prebuilt file of the console's front end, held in memory (they are small). */
-export interface ConsoleAsset {
+interface ConsoleAsset {
   body: Buffer;
   type: string;
 }

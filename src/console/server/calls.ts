@@ -4,7 +4,7 @@ import { randomId } from './random-id.js';
 import type { ConsoleSession } from './session.js';
 
 /** What the page asks for in `POST /api/call`. */
-export interface CallRequest {
+interface CallRequest {
   tool: string;
   arguments: Record<string, unknown>;
   /** Let the server run the call as a task (the tasks extension; modern servers). */

@@ -101,7 +101,7 @@ async function destructiveOf(client: ToolClient, collection: Collection) {
   }));
 }
 
-export const collectionRoutes: ApiRoutes = {
+export const collectionRoutes = {
   // `dir` is the real folder (home as ~), so the page says where the files are.
   'GET collections': async () => ({ dir: collectionsDirLabel(collectionsDir()), collections: await summaries() }),
 
@@ -171,4 +171,4 @@ export const collectionRoutes: ApiRoutes = {
     });
     return runCollection(client, collection, { signal: stop.signal });
   },
-};
+} satisfies ApiRoutes;

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ApiContext, ApiRoutes, ConsoleOperator } from './api-routes.js';
+import type { ApiContext, ApiRoutes, ConsoleOperator, ExtraRoutes } from './api-routes.js';
 import { STREAMED } from './api-routes.js';
 import { consoleAssets } from './assets.js';
 import { CallRegistry } from './calls.js';
@@ -15,7 +15,7 @@ import { apiProblem, PAGE_CSP, pageProblem, securityHeaders, type ConsoleGuard }
 import { ApiError, readJsonObject, sendApiError, sendJson } from './http-io.js';
 import { ConsoleSession, type ConsoleTarget } from './session.js';
 
-export interface ConsoleAppOptions {
+interface ConsoleAppOptions {
   /** toolwright's version, as the console's client introduces itself. */
   version: string;
   guard: ConsoleGuard;
@@ -24,8 +24,8 @@ export interface ConsoleAppOptions {
   /** What to connect to when the page first asks (the command line's target). */
   target?: ConsoleTarget;
   operator?: ConsoleOperator;
-  /** Feature routes beside the core ones. */
-  routes?: ApiRoutes;
+  /** Feature routes beside the console's own. */
+  routes?: ExtraRoutes;
   /** Where an API handler's unexpected failure is logged (never sent to the page). */
   onError?: (err: unknown) => void;
 }
@@ -47,17 +47,7 @@ export function createConsoleApp(options: ConsoleAppOptions): ConsoleApp {
   const session = new ConsoleSession({ version: options.version, ...(options.target ? { defaultTarget: options.target } : {}) });
   const calls = new CallRegistry(session);
   const apps = new AppFrames();
-  const routes: ApiRoutes = {
-    ...coreRoutes,
-    ...loginRoutes,
-    ...doctorRoutes,
-    ...collectionRoutes,
-    ...apps.routes(),
-    ...operatorRoutes,
-    ...validateRoutes,
-    ...primitiveRoutes,
-    ...options.routes,
-  };
+  const routes: ExtraRoutes = { ...consoleRoutes(apps), ...options.routes };
   const assets = consoleAssets();
   const onError = options.onError ?? (() => {});
 
@@ -107,20 +97,7 @@ export function createConsoleApp(options: ConsoleAppOptions): ConsoleApp {
       calls,
       ...(options.operator ? { operator: options.operator } : {}),
     };
-    try {
-      const answer = await route(ctx);
-      if (answer !== STREAMED) sendJson(res, 200, answer ?? {});
-    } catch (err) {
-      if (res.headersSent) {
-        res.end();
-        return;
-      }
-      if (err instanceof ApiError) sendApiError(res, err);
-      else {
-        onError(err);
-        sendApiError(res, new ApiError(500, err instanceof Error ? err.message : 'the console failed to answer'));
-      }
-    }
+    await answer(route, ctx, onError);
   }
 
   return {
@@ -128,6 +105,40 @@ export function createConsoleApp(options: ConsoleAppOptions): ConsoleApp {
     session,
     close: () => session.close(),
   };
+}
+
+/** Every route of the console's API. */
+function consoleRoutes(apps: AppFrames): Required<ApiRoutes> {
+  // Every route ConsoleApi declares is served (Required: one missing is a type error).
+  return {
+    ...coreRoutes,
+    ...loginRoutes,
+    ...doctorRoutes,
+    ...collectionRoutes,
+    ...apps.routes(),
+    ...operatorRoutes,
+    ...validateRoutes,
+    ...primitiveRoutes,
+  };
+}
+
+/** Runs a route: its JSON answer with 200 (a stream route wrote its own), a refusal as its ApiError, anything else 500 and logged. */
+async function answer(route: ExtraRoutes[string], ctx: ApiContext, onError: (err: unknown) => void): Promise<void> {
+  const { res } = ctx;
+  try {
+    const answer = await route(ctx);
+    if (answer !== STREAMED) sendJson(res, 200, answer ?? {});
+  } catch (err) {
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    if (err instanceof ApiError) sendApiError(res, err);
+    else {
+      onError(err);
+      sendApiError(res, new ApiError(500, err instanceof Error ? err.message : 'the console failed to answer'));
+    }
+  }
 }
 
 function refuse(res: ServerResponse, status: number, message: string): true {

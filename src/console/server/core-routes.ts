@@ -1,13 +1,13 @@
 import type { InputResult } from '../../client/inputs/types.js';
-import { UsageError } from '../../cli/errors.js';
+import { UsageError } from '../../client/connect/usage-error.js';
 import { AuthorizationError } from '../../client/errors.js';
 import { STREAMED, type ApiRoutes } from './api-routes.js';
 import { parseCallRequest } from './calls.js';
 import { ApiError, openJsonLines, optionalObject, optionalString, requiredString } from './http-io.js';
-import type { ConnectRequest } from './session.js';
+import type { ConnectRequest } from '../api-types.js';
 
 /** Connection, tools, calls and the server's questions: what every console page needs. */
-export const coreRoutes: ApiRoutes = {
+export const coreRoutes = {
   'GET status': async ({ session }) => session.status(),
 
   'POST connect': async ({ body, session }) => {
@@ -53,7 +53,7 @@ export const coreRoutes: ApiRoutes = {
     if (!session.answer(id, result as unknown as InputResult)) throw new ApiError(410, 'that question is no longer waiting for an answer');
     return { answered: true };
   },
-};
+} satisfies ApiRoutes;
 
 export function parseConnectRequest(body: Record<string, unknown>): ConnectRequest {
   const era = optionalString(body, 'era', 16);

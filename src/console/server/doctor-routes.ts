@@ -1,10 +1,10 @@
 import { FileTokenStore } from '../../client/auth/file-token-store.js';
 import { diagnoseConnection } from '../../client/doctor/index.js';
 import type { EraPreference } from '../../client/types.js';
-import { resolveTarget } from '../../cli/connect.js';
-import { UsageError } from '../../cli/errors.js';
-import { storedAuthorization } from '../../cli/login.js';
-import { sanitize } from '../../cli/sanitize.js';
+import { resolveTarget } from '../../client/connect/target.js';
+import { UsageError } from '../../client/connect/usage-error.js';
+import { storedAuthorization } from '../../client/connect/login.js';
+import { sanitize } from '../../io/sanitize.js';
 import type { ApiRoutes } from './api-routes.js';
 import { parseConnectRequest } from './core-routes.js';
 import { ApiError } from './http-io.js';
@@ -14,7 +14,7 @@ import { ApiError } from './http-io.js';
  * (URL, DNS, TCP, TLS, HTTP, authorization metadata, token, era, tools; or the command and its
  * handshake) with what to try, texts cleaned as for a terminal.
  */
-export const doctorRoutes: ApiRoutes = {
+export const doctorRoutes = {
   'POST doctor': async ({ body, session }) => {
     let resolved: ReturnType<typeof session.resolve>;
     const given = await body();
@@ -37,7 +37,7 @@ export const doctorRoutes: ApiRoutes = {
       stepTimeoutMs: 5_000,
       totalTimeoutMs: 40_000,
       tokenStore: new FileTokenStore(),
-      authorization: storedAuthorization(target, { stdout: () => {}, stderr: () => {} }),
+      authorization: storedAuthorization(target, { stderr: () => {} }),
     });
     return {
       ok: report.ok,
@@ -49,4 +49,4 @@ export const doctorRoutes: ApiRoutes = {
       })),
     };
   },
-};
+} satisfies ApiRoutes;

@@ -23,7 +23,7 @@ export interface ConsoleGuard {
   token: string;
 }
 
-export const TOKEN_HEADER = 'x-console-token';
+const TOKEN_HEADER = 'x-console-token';
 
 /** The Host and Origin values a listener on a loopback port answers to. */
 export function loopbackGuard(port: number, token: string, hostnames: string[] = ['127.0.0.1', 'localhost', '[::1]']): ConsoleGuard {

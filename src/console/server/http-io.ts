@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** Largest JSON body the console's API reads: arguments of a call, a collection. */
-export const MAX_API_BODY_BYTES = 4 * 1024 * 1024;
+const MAX_API_BODY_BYTES = 4 * 1024 * 1024;
 
 /** A refusal the API answers with its status and a message for the person at the page. */
 export class ApiError extends Error {

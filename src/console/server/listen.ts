@@ -1,19 +1,19 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ApiRoutes } from './api-routes.js';
+import type { ExtraRoutes } from './api-routes.js';
 import { createConsoleApp, type ConsoleApp } from './console-app.js';
 import { loopbackGuard } from './guard.js';
 import { sendJson } from './http-io.js';
 import { randomId } from './random-id.js';
 import type { ConsoleTarget } from './session.js';
 
-export interface StartConsoleOptions {
+interface StartConsoleOptions {
   version: string;
   /** Default 0: a free port. */
   port?: number;
   /** What to connect to at once (the command line's target); the page can connect elsewhere. */
   target?: ConsoleTarget;
-  routes?: ApiRoutes;
+  routes?: ExtraRoutes;
   onError?: (err: unknown) => void;
 }
 

@@ -1,5 +1,5 @@
-import { logIn, serverUrl } from '../../cli/login.js';
-import { sanitize } from '../../cli/sanitize.js';
+import { logIn, serverUrl } from '../../client/connect/login.js';
+import { sanitize } from '../../io/sanitize.js';
 import { STREAMED, type ApiRoutes } from './api-routes.js';
 import { ApiError, openJsonLines, optionalString, requiredString } from './http-io.js';
 
@@ -12,7 +12,7 @@ const LOGIN_TIMEOUT_MS = 5 * 60_000;
  * then `logged-in` or `error`. Tokens go to the same store the CLI uses; the page connects again.
  * Closing the page's stream gives up the login.
  */
-export const loginRoutes: ApiRoutes = {
+export const loginRoutes = {
   'POST login': async ({ body, res, session }) => {
     const given = await body();
     let server: string;
@@ -42,4 +42,4 @@ export const loginRoutes: ApiRoutes = {
     }
     return STREAMED;
   },
-};
+} satisfies ApiRoutes;

@@ -1,3 +1,4 @@
+import type { OperatorAvailability } from '../api-types.js';
 import { AuditLogMissingError } from '../../audit/query.js';
 import type { AuditReader } from '../../audit/reader.js';
 import { auditSummary } from '../operator/audit-summary.js';
@@ -6,16 +7,6 @@ import type { OperatorSources } from '../operator/sources.js';
 import { runningTasks } from '../operator/tasks.js';
 import type { ApiContext, ApiRoutes } from './api-routes.js';
 import { ApiError } from './http-io.js';
-
-/** What `GET operator` tells the page: which operator panels have data behind them. */
-export interface OperatorAvailability {
-  /** Served beside a server (`serve --console`); false standalone, where no operator panel shows. */
-  available: boolean;
-  audit: boolean;
-  tasks: boolean;
-  /** 'in-process': every live window is listed; 'shared': only per caller/tool lookups; false: rate limits off. */
-  limits: 'in-process' | 'shared' | false;
-}
 
 function sourcesOf(ctx: ApiContext): OperatorSources {
   if (!ctx.operator) throw new ApiError(404, 'the operator panels need the console beside a server (toolwright serve --http --console)');
@@ -48,7 +39,7 @@ function param(ctx: ApiContext, name: string): string | undefined {
  * trail's records (arguments as the sink redacted them) and summary, the running tasks, and the
  * rate limiter's current use. Each answers 404 when the console runs without that source.
  */
-export const operatorRoutes: ApiRoutes = {
+export const operatorRoutes = {
   'GET operator': async ({ operator }): Promise<OperatorAvailability> => {
     if (!operator) return { available: false, audit: false, tasks: false, limits: false };
     return {
@@ -105,4 +96,4 @@ export const operatorRoutes: ApiRoutes = {
         : undefined;
     return { ...usage, ...(lookup ? { lookup } : {}) };
   },
-};
+} satisfies ApiRoutes;

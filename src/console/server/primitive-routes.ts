@@ -5,7 +5,7 @@ import { ApiError, optionalObject, requiredString } from './http-io.js';
  * Resources, prompts and completion through the console's client: browse, read, fill a
  * template or a prompt's arguments with the server's completions.
  */
-export const primitiveRoutes: ApiRoutes = {
+export const primitiveRoutes = {
   'GET resources': async ({ session }) => ({ resources: await session.requireClient().listResources() }),
   'GET resource-templates': async ({ session }) => ({ resourceTemplates: await session.requireClient().listResourceTemplates() }),
   'POST resources/read': async ({ body, session }) => session.requireClient().readResource(requiredString(await body(), 'uri', 8192)),
@@ -25,7 +25,7 @@ export const primitiveRoutes: ApiRoutes = {
     const context = optionalObject(given, 'context');
     return session.requireClient().request('completion/complete', { ref, argument, ...(context ? { context } : {}) });
   },
-};
+} satisfies ApiRoutes;
 
 function stringArguments(args: Record<string, unknown>): Record<string, string> {
   for (const [key, value] of Object.entries(args)) if (typeof value !== 'string') throw new ApiError(400, `prompt argument ${key} must be a string`);

@@ -1,26 +1,14 @@
-import { ToolClient } from '../../client.js';
+import { ToolClient } from '../../client/client.js';
 import type { ClientTransport } from '../../client/transport.js';
 import type { InputRequest, InputResult } from '../../client/inputs/types.js';
 import type { ClientTarget, ListedTool, ToolClientOptions } from '../../client/types.js';
-import { connectClient, resolveTarget, type ClientCommandOptions } from '../../cli/connect.js';
-import type { CliIo } from '../../cli/errors.js';
-import { sanitize } from '../../cli/sanitize.js';
+import { connectClient } from '../../client/connect/connect.js';
+import { resolveTarget, type ClientCommandOptions } from '../../client/connect/target.js';
+import { sanitize } from '../../io/sanitize.js';
+import type { ConnectionStatus, ConnectRequest } from '../api-types.js';
 import { APPS_CAPABILITY } from './apps-capability.js';
 import { ApiError, type JsonLineStream } from './http-io.js';
 import { randomId } from './random-id.js';
-
-/** What the page asks to connect to: a URL, a stdio command, or a named server from `.mcp.json`. */
-export interface ConnectRequest {
-  url?: string;
-  headers?: Record<string, string>;
-  command?: string;
-  args?: string[];
-  env?: Record<string, string>;
-  cwd?: string;
-  /** A server named in a servers file (`@name` on the command line), without the `@`. */
-  server?: string;
-  era?: 'auto' | 'modern' | 'legacy';
-}
 
 /** How the console reaches the server it shows: a request from the page, or a client it is given. */
 export type ConsoleTarget =
@@ -80,7 +68,7 @@ export class ConsoleSession {
     return this.options.defaultTarget;
   }
 
-  status(): Record<string, unknown> {
+  status(): ConnectionStatus {
     const client = this.current?.client;
     if (!client) return { connected: false, connecting: this.connecting !== undefined, ...(this.lastError ? { lastError: this.lastError } : {}) };
     return {
@@ -124,7 +112,7 @@ export class ConsoleSession {
       target.kind === 'command-line'
         ? { resolved: resolveTarget(target.operand, target.command, target.options), options: target.options, label: describeTarget(target) }
         : this.resolve(target.request);
-    const io: CliIo = { stdout: () => {}, stderr: (text) => this.warn(text) };
+    const io = { stderr: (text: string) => this.warn(text) };
     const client = await connectClient(resolved, options, io, this.options.version, this.clientOptions());
     this.adopt(client, label, resolved);
   }
@@ -245,7 +233,7 @@ export class ConsoleSession {
 }
 
 /** A target as the page shows it: a URL, a command line, or `@name`. */
-export function describeTarget(target: ConsoleTarget): string {
+function describeTarget(target: ConsoleTarget): string {
   if (target.kind === 'transport') return target.label;
   if (target.kind === 'command-line') return target.operand ?? target.command.join(' ');
   const { url, server, command, args } = target.request;

@@ -1,13 +1,8 @@
+import type { CheckAnswer, FieldProblem } from '../api-types.js';
 import type { ListedTool } from '../../client/types.js';
 import { compileSchema, type Validator } from '../../schema/compile.js';
 import type { ApiRoutes } from './api-routes.js';
 import { optionalObject, requiredString } from './http-io.js';
-
-/** One problem as the page shows it beside its field: `arguments.a[0].x` and what is wrong. */
-export interface FieldProblem {
-  path: string;
-  message: string;
-}
 
 /**
  * The server's own checks, for the page: the tool's input schema (and output schema) compiled
@@ -27,7 +22,7 @@ function validatorOf(tool: ListedTool, which: 'input' | 'output'): Validator | u
   return entry[which];
 }
 
-function check(validator: () => Validator | undefined, value: unknown): { valid: boolean; problems: FieldProblem[]; unchecked?: string } {
+function check(validator: () => Validator | undefined, value: unknown): CheckAnswer {
   let outcome: ReturnType<Validator>;
   try {
     const validate = validator();
@@ -42,12 +37,12 @@ function check(validator: () => Validator | undefined, value: unknown): { valid:
 }
 
 /** "arguments.n: must be <= 10" → { path: "arguments.n", message: "must be <= 10" }. */
-export function splitProblem(problem: string): FieldProblem {
+function splitProblem(problem: string): FieldProblem {
   const match = /^((?:arguments|structuredContent)(?:\.[A-Za-z_$][\w$]*|\[\d+\]|\["(?:[^"\\]|\\.)*"\])*): (.*)$/s.exec(problem);
   return match ? { path: match[1], message: match[2] } : { path: '', message: problem };
 }
 
-export const validateRoutes: ApiRoutes = {
+export const validateRoutes = {
   'POST validate': async ({ body, session }) => {
     const given = await body();
     const tool = await session.listedTool(requiredString(given, 'tool', 512));
@@ -60,4 +55,4 @@ export const validateRoutes: ApiRoutes = {
     if (!tool.outputSchema) return { valid: true, problems: [], noSchema: true };
     return check(() => validatorOf(tool, 'output'), given.structuredContent);
   },
-};
+} satisfies ApiRoutes;

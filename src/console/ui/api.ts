@@ -3,6 +3,10 @@
  * arrives in the URL's fragment (`#token=…`, never sent to any server), moves to sessionStorage
  * (so a reload keeps working) and leaves the address bar.
  */
+import type { AnswerOf, BodyOf, ConsoleRoute, GetPath, PostPath, StreamEvent, StreamRoute } from '../api-types.js';
+
+export type { StreamEvent };
+
 const TOKEN_KEY = 'toolwright-console-token';
 
 function takeToken(): string {
@@ -56,22 +60,36 @@ async function send(path: string, init: RequestInit): Promise<Response> {
   return res;
 }
 
-export async function apiGet<T>(path: string, signal?: AbortSignal): Promise<T> {
-  return (await (await send(path, { method: 'GET', signal })).json()) as T;
+type GetAnswer<P extends GetPath> = AnswerOf<Extract<`GET ${P}`, ConsoleRoute>>;
+type PostRoute<P extends PostPath> = Extract<`POST ${P}`, ConsoleRoute>;
+/** A POST's body, optional for a route that takes none. */
+type PostArgs<P extends PostPath> =
+  BodyOf<PostRoute<P>> extends Record<string, never> ? [body?: BodyOf<PostRoute<P>>, signal?: AbortSignal] : [body: BodyOf<PostRoute<P>>, signal?: AbortSignal];
+
+/** A route's JSON answer (api-types.ts declares each); `query` is its query string, without the `?`. */
+export async function apiGet<P extends GetPath>(path: P, query = '', signal?: AbortSignal): Promise<GetAnswer<P>> {
+  return (await (await send(query ? `${path}?${query}` : path, { method: 'GET', signal })).json()) as GetAnswer<P>;
 }
 
-export async function apiPost<T>(path: string, body: unknown = {}, signal?: AbortSignal): Promise<T> {
-  return (await (await send(path, { method: 'POST', body: JSON.stringify(body), signal })).json()) as T;
+export async function apiPost<P extends PostPath>(path: P, ...[body = {}, signal]: PostArgs<P>): Promise<AnswerOf<PostRoute<P>>> {
+  return (await (await send(path, { method: 'POST', body: JSON.stringify(body), signal })).json()) as AnswerOf<PostRoute<P>>;
 }
 
-/** An event of a JSON-lines stream (a call's life, the connection's events). */
-export type StreamEvent = { type: string } & Record<string, unknown>;
+/** The stream routes by path: a GET takes no body, a POST its route's. */
+type StreamBodies = {
+  [R in StreamRoute as R extends `${string} ${infer P}` ? P : never]: R extends `GET ${string}` ? undefined : BodyOf<R>;
+};
 
 /**
  * Reads a JSON-lines answer (POST with a body, or GET without), one event at a time, until
  * it ends or `signal` aborts.
  */
-export async function apiStream(path: string, body: unknown | undefined, onEvent: (event: StreamEvent) => void, signal?: AbortSignal): Promise<void> {
+export async function apiStream<P extends keyof StreamBodies>(
+  path: P,
+  body: StreamBodies[P],
+  onEvent: (event: StreamEvent) => void,
+  signal?: AbortSignal,
+): Promise<void> {
   const res = await send(path, body === undefined ? { method: 'GET', signal } : { method: 'POST', body: JSON.stringify(body), signal });
   if (!res.body) return;
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();

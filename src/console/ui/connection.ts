@@ -1,20 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { apiGet } from './api.js';
 import { onServerEvent } from './events.js';
-
-/** The connection as `GET /api/status` and the `connection` events describe it. */
-export interface ConnectionStatus {
-  connected: boolean;
-  connecting?: boolean;
-  target?: string;
-  era?: 'modern' | 'legacy';
-  protocolVersion?: string;
-  serverInfo?: { name?: string; title?: string; version?: string };
-  capabilities?: Record<string, unknown>;
-  instructions?: string;
-  warnings?: string[];
-  lastError?: { message: string; target: string };
-}
+import type { ConnectionStatus } from '../api-types.js';
 
 let current: ConnectionStatus = { connected: false, connecting: true };
 const watchers = new Set<(status: ConnectionStatus) => void>();
@@ -36,7 +23,7 @@ onServerEvent('connection', (event) => setConnectionStatus(event.status as Conne
  */
 export async function refreshConnectionStatus(): Promise<void> {
   const before = changes;
-  const status = await apiGet<ConnectionStatus>('status');
+  const status = await apiGet('status');
   if (changes === before) setConnectionStatus(status);
 }
 

@@ -1,4 +1,4 @@
-import { nodeCrypto } from '../../lazy-crypto.js';
+import { nodeCrypto } from '../../runtime/lazy-crypto.js';
 import type { AuthInfo } from './principal.js';
 import { checkScopeList } from './scopes.js';
 
@@ -21,8 +21,8 @@ export interface ApiKeyEntry {
   tenant?: string;
 }
 
-export const API_KEY_PREFIX = 'twk_';
-export const MIN_KEY_CHARS = 24;
+const API_KEY_PREFIX = 'twk_';
+const MIN_KEY_CHARS = 24;
 const HASH_FORMAT = /^sha256:([A-Za-z0-9_-]{43})$/;
 
 /** A new random key (256 bits) and its config entry's hash. */

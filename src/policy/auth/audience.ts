@@ -3,7 +3,7 @@
  * a URI audience is compared in its canonical form, so an upper-case scheme
  * or host, or a default port, matches; anything else must be equal.
  */
-export function canonicalAudience(value: string): string {
+function canonicalAudience(value: string): string {
   if (!/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(value)) return value;
   try {
     return new URL(value).href;

@@ -1,7 +1,7 @@
 import { AuthUnavailableError } from './token-error.js';
 
 /** The parts of an authorization server's metadata (RFC 8414 / OpenID Connect Discovery) the resource server uses. */
-export interface AuthorizationServerMetadata {
+interface AuthorizationServerMetadata {
   issuer: string;
   jwks_uri?: string;
   introspection_endpoint?: string;
@@ -13,7 +13,7 @@ export interface AuthorizationServerMetadata {
  * gives: RFC 8414 path insertion, OpenID Connect path insertion, then
  * OpenID Connect path appending (the first two only for an issuer without a path).
  */
-export function metadataUrls(issuer: string): string[] {
+function metadataUrls(issuer: string): string[] {
   const url = new URL(issuer);
   const path = url.pathname.replace(/\/+$/, '');
   const origin = url.origin;
@@ -30,7 +30,7 @@ export function metadataUrls(issuer: string): string[] {
  * to the configured one is refused (RFC 8414 §3.3): it would let another
  * server name the keys our tokens are checked with.
  */
-export async function discoverMetadata(issuer: string, timeoutMs = 5_000): Promise<AuthorizationServerMetadata> {
+async function discoverMetadata(issuer: string, timeoutMs = 5_000): Promise<AuthorizationServerMetadata> {
   const problems: string[] = [];
   for (const url of metadataUrls(issuer)) {
     let res: Response;

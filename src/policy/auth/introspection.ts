@@ -3,7 +3,7 @@ import type { AuthInfo } from './principal.js';
 import { AuthUnavailableError, InvalidTokenError } from './token-error.js';
 import { principalOfToken } from './token-principal.js';
 
-export interface IntrospectionOptions {
+interface IntrospectionOptions {
   /** The endpoint, or how to learn it (discovery). */
   endpoint: () => Promise<string>;
   /** This resource server's credentials at the authorization server (client_secret_basic). */

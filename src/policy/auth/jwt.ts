@@ -1,5 +1,5 @@
 import type { createRemoteJWKSet, JWTPayload } from 'jose';
-import { loadJose } from '../../lazy-jose.js';
+import { loadJose } from '../../runtime/lazy-jose.js';
 import type { AudienceMatcher } from './audience.js';
 import type { AuthInfo } from './principal.js';
 import { AuthUnavailableError, InvalidTokenError } from './token-error.js';
@@ -10,7 +10,7 @@ type Jose = typeof import('jose');
 /** Asymmetric JWS algorithms: the only ones a resource server can verify with published keys. */
 export const ASYMMETRIC_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'] as const;
 
-export interface JwtVerifierOptions {
+interface JwtVerifierOptions {
   issuer: string;
   audience: AudienceMatcher;
   /** The issuer's key set URL, or how to learn it (discovery). */

@@ -1,6 +1,6 @@
 import type { ResourceServerOptions } from './options.js';
 
-export const PRM_WELL_KNOWN = '/.well-known/oauth-protected-resource';
+const PRM_WELL_KNOWN = '/.well-known/oauth-protected-resource';
 
 /**
  * Where the Protected Resource Metadata (RFC 9728) of `resource` is served:

@@ -38,7 +38,7 @@ export interface ScopePolicyOptions {
 }
 
 /** What the policy needs to know of a tool (a registry's compiled tool fits). */
-export interface ScopedTool {
+interface ScopedTool {
   readonly name: string;
   readonly tool: {
     readonly scopes?: readonly string[];
@@ -67,7 +67,7 @@ export interface ToolRequirement {
   readonly all: readonly string[];
 }
 
-export type ScopeDecision = { allowed: true } | { allowed: false; hidden: true } | { allowed: false; hidden: false; needed: readonly string[] };
+type ScopeDecision = { allowed: true } | { allowed: false; hidden: true } | { allowed: false; hidden: false; needed: readonly string[] };
 
 const ALLOWED: ScopeDecision = Object.freeze({ allowed: true });
 const HIDDEN: ScopeDecision = Object.freeze({ allowed: false, hidden: true });

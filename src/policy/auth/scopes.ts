@@ -4,7 +4,7 @@
  */
 const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
 
-export function isScopeToken(value: unknown): value is string {
+function isScopeToken(value: unknown): value is string {
   return typeof value === 'string' && value.length <= 256 && SCOPE_TOKEN.test(value);
 }
 

@@ -1,4 +1,4 @@
-import { nodeCrypto } from '../../lazy-crypto.js';
+import { nodeCrypto } from '../../runtime/lazy-crypto.js';
 import { ApiKeyVerifier } from './api-keys.js';
 import { AudienceMatcher } from './audience.js';
 import { MetadataSource } from './discovery.js';
@@ -14,7 +14,7 @@ import { VerificationCache } from './verify-cache.js';
  * SHA-256 of a token, base64. `crypto.hash` (Node >= 20.12) is one native
  * call; `createHash().update().digest()` is three and a Hash object, ~2 µs
  * more a request on the hot path. Feature-detected: Node 20 before 20.12
- * lacks it. node:crypto is loaded by the first token (lazy-crypto.ts).
+ * lacks it. node:crypto is loaded by the first token (runtime/lazy-crypto.ts).
  */
 type OneShotHash = (algorithm: string, data: string, encoding: 'base64') => string;
 let digestOf: ((token: string) => string) | undefined;

@@ -1,6 +1,6 @@
 import type { AuditSink } from '../../audit/record.js';
 import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../runtime/logger.js';
 import { recordedText, recordedValue } from '../../jsonrpc/recorded.js';
 
 /**

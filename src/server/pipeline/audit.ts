@@ -4,7 +4,7 @@ import { RpcError } from '../../jsonrpc/errors.js';
 import { recordedId, recordedText } from '../../jsonrpc/recorded.js';
 import { isAnonymous } from '../../policy/auth/caller.js';
 import { callerOf, type Exchange } from '../exchange.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../runtime/logger.js';
 import { AuditGuard } from './audit-guard.js';
 import type { CallOutcome, Stage, ToolCall } from './call.js';
 

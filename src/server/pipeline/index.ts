@@ -5,7 +5,7 @@ import { compose, thenCleanUp, ToolCall, type CallInfo, type CallOutcome, type S
 import type { ConcurrencyGate } from '../../policy/concurrency.js';
 import type { RateLimiter } from '../../policy/rate-limit.js';
 import type { RequestStateCodec } from '../inputs/request-state.js';
-import type { ResultStore } from '../result-store.js';
+import type { ResultStore } from '../../state/result-store.js';
 import { argumentSizeStage, concurrencyStage, openStage, rateLimitStage } from './limits.js';
 import { resultSizeStage } from './result-size.js';
 import { approvalStage, type ApprovalMode } from './approval.js';

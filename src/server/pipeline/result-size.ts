@@ -1,7 +1,7 @@
 import type { ContentBlock } from '../../protocol/content.js';
 import { STRUCTURED_JSON, type StructuredJson } from '../../protocol/result.js';
 import { callerKeyOf } from '../exchange.js';
-import { ResultTooLargeError, type ResultStore, type StoredContent } from '../result-store.js';
+import { ResultTooLargeError, type ResultStore, type StoredContent } from '../../state/result-store.js';
 import { StateUnavailableError } from '../../state/redis/connection.js';
 import type { ToolResult } from '../tool.js';
 import type { Stage, ToolCall } from './call.js';

@@ -1,6 +1,6 @@
-import { nodeCrypto } from '../../lazy-crypto.js';
+import { nodeCrypto } from '../../runtime/lazy-crypto.js';
 import { ServerShutdown } from '../calls-in-flight.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../runtime/logger.js';
 import type { ToolResult } from '../tool.js';
 import type { ToolCall } from './call.js';
 import type { AuditReason } from '../../audit/record.js';

@@ -1,7 +1,7 @@
 import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
 import { CallContext } from '../context.js';
 import { MissingClientCapability } from '../inputs/missing-capability.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../runtime/logger.js';
 import { normalizeResult } from '../normalize-result.js';
 import { ToolError, type ToolResult } from '../tool.js';
 import type { CallOutcome, ToolCall } from './call.js';

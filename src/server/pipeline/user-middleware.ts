@@ -6,7 +6,7 @@ import { callerOf } from '../exchange.js';
 import { getMeta, type Implementation } from '../../protocol/meta.js';
 import { ToolError } from '../../protocol/tool-error.js';
 import type { Era } from '../../protocol/versions.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../runtime/logger.js';
 import { runChain, type ToolCallMiddlewareContext, type AnyMiddleware } from '../middleware.js';
 import type { ToolAnnotations } from '../tool.js';
 import type { CallOutcome, Stage, ToolCall } from './call.js';

@@ -4,7 +4,6 @@ import type { RequestEnvelope } from '../../protocol/meta.js';
 import type { Era } from '../../protocol/versions.js';
 import type { Exchange, LegacySession } from '../exchange.js';
 import { parsedWithJson } from '../serialized.js';
-import type { AnyMiddleware } from '../middleware.js';
 import type { TrackedRequest } from './tracked.js';
 
 /**
@@ -56,6 +55,9 @@ export type UserStage = (
 /** The user stage of a route nobody added middleware to. */
 export const NO_USER_MIDDLEWARE: UserStage = (_request, _exchange, _facts, params, _entry, next) => next(params);
 
+/** A user middleware as a route's own pipeline is handed it (server/middleware.ts types it fully; named here so the two modules need not import each other). */
+export type RouteMiddleware = (ctx: never, next: () => Promise<unknown>) => unknown;
+
 /** A method's handlers; a missing era answers -32601 (the method does not exist in that revision). */
 export interface Route {
   modern?: MethodHandler;
@@ -80,7 +82,7 @@ export interface Route {
    * (tools/call: after validation, where the tool and its checked arguments
    * are known): given the chain whenever it changes, instead of either of the above.
    */
-  useMiddleware?: (chain: readonly AnyMiddleware[]) => void;
+  useMiddleware?: (chain: readonly RouteMiddleware[]) => void;
 }
 
 /**

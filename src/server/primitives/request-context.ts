@@ -1,6 +1,6 @@
 import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
 import type { JsonRpcRequest, RequestId } from '../../jsonrpc/types.js';
-import { nodeCrypto } from '../../lazy-crypto.js';
+import { nodeCrypto } from '../../runtime/lazy-crypto.js';
 import { isPlainObject } from '../../protocol/content.js';
 import { ToolError } from '../../protocol/tool-error.js';
 import type { Era } from '../../protocol/versions.js';
@@ -8,7 +8,7 @@ import { MissingClientCapability } from '../inputs/missing-capability.js';
 import { CallInputs, INPUT_REQUIRED, type InputRequiredResult } from '../inputs/call-inputs.js';
 import type { RequestStateCodec, StateBinding } from '../inputs/request-state.js';
 import type { CreateMessageResult, ElicitResult, InputMethod, ListRootsResult } from '../inputs/responses.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../runtime/logger.js';
 import { callerOf, type Exchange } from '../exchange.js';
 import type { AskOptions, ToolContext } from '../tool.js';
 import type { MethodResult, RequestFacts } from './method-table.js';

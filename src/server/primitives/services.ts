@@ -2,7 +2,7 @@ import type { RateLimiter } from '../../policy/rate-limit.js';
 import type { ScopePolicy } from '../../policy/auth/scope-policy.js';
 import type { CacheHints, ResultEncoder } from '../../protocol/result.js';
 import type { RequestStateCodec } from '../inputs/request-state.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../runtime/logger.js';
 import type { SubscriptionHub } from '../subscriptions.js';
 import type { RequestTracking } from './tracked-request.js';
 

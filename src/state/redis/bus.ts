@@ -1,4 +1,4 @@
-import { nodeCrypto } from '../../lazy-crypto.js';
+import { nodeCrypto } from '../../runtime/lazy-crypto.js';
 import type { Redis } from 'ioredis';
 import { deliver, type BusEvent, type BusListener, type EventBus } from '../bus.js';
 import type { RedisConnection } from './connection.js';

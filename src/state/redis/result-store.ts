@@ -1,4 +1,4 @@
-import { ResultTooLargeError, resultUri, type ResultStore, type StoredContent } from '../../server/result-store.js';
+import { ResultTooLargeError, resultUri, type ResultStore, type StoredContent } from '../result-store.js';
 import type { RedisConnection } from './connection.js';
 
 export interface RedisResultStoreOptions {

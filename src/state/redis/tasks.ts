@@ -1,4 +1,4 @@
-import { nodeCrypto } from '../../lazy-crypto.js';
+import { nodeCrypto } from '../../runtime/lazy-crypto.js';
 import {
   checkLeaseMs,
   DEFAULT_TASK_LEASE_MS,

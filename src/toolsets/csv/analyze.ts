@@ -6,7 +6,7 @@ import { ToolError } from '../../server/tool.js';
 import { TimeSlicer } from '../time-slice.js';
 import { ColumnStats, type ColumnSummary, type Operation } from './column-stats.js';
 
-export interface AnalyzeRequest {
+interface AnalyzeRequest {
   display: string;
   size: number;
   operations: ReadonlySet<Operation>;

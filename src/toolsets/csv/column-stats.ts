@@ -21,7 +21,7 @@ export function parseNumber(cell: string): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
-export interface BadCell {
+interface BadCell {
   /** Data row, 1-based, the header not counted. */
   row: number;
   /** Line of the file where the record ends. */
@@ -30,7 +30,7 @@ export interface BadCell {
 }
 
 /** number: some cell is a number; text: cells, none a number; empty: no cell at all. */
-export type ColumnKind = 'number' | 'text' | 'empty';
+type ColumnKind = 'number' | 'text' | 'empty';
 
 export interface ColumnSummary {
   name: string;

@@ -5,7 +5,7 @@ import { isWithin } from '../../policy/path-parse.js';
 import { dangerousGitConfig, gitConfigOverrideArgs } from '../../policy/git-hardening.js';
 import { runProcess } from './run-process.js';
 
-export interface GitGuardSpec {
+interface GitGuardSpec {
   /** The git executable (the allow-listed entry's path). */
   gitPath: string;
   cwd: string;

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { CappedOutput } from './capped-output.js';
 
-export interface ProcessSpec {
+interface ProcessSpec {
   path: string;
   args: readonly string[];
   cwd: string;

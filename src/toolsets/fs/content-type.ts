@@ -33,7 +33,7 @@ const BINARY_TYPES: Record<string, string> = {
   '.db': 'application/vnd.sqlite3',
 };
 
-export type Sniffed = { kind: 'image'; mimeType: string } | { kind: 'text' } | { kind: 'binary'; mimeType: string };
+type Sniffed = { kind: 'image'; mimeType: string } | { kind: 'text' } | { kind: 'binary'; mimeType: string };
 
 /** Classifies a file from its first bytes (up to SNIFF_BYTES) and its name. */
 export function sniff(head: Uint8Array, name: string): Sniffed {

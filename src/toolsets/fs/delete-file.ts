@@ -1,4 +1,4 @@
-import { nodeCrypto } from '../../lazy-crypto.js';
+import { nodeCrypto } from '../../runtime/lazy-crypto.js';
 import { PathError, quote } from '../../policy/path-errors.js';
 import { EntryStats, MAX_REMOVE_DEPTH, removePath } from '../../policy/path-io.js';
 import type { PathSandbox, ResolvedPath } from '../../policy/paths.js';

@@ -21,7 +21,7 @@ interface Entry {
 
 const MAX_DEPTH = 10;
 
-export const entrySchema = {
+const entrySchema = {
   type: 'object',
   properties: {
     path: { type: 'string', description: 'Path relative to the root, usable in other calls' },

@@ -32,7 +32,6 @@ const SCAN_PIECE_CHARS = 64 * 1024;
 
 /** search_files: names by glob or substring, optionally content by substring, within fixed bounds. */
 export function searchFilesTool(s: FsSettings): Tool {
-  const { sandbox } = s;
   return defineTool({
     name: 'search_files',
     title: 'Search files',
@@ -40,112 +39,123 @@ export function searchFilesTool(s: FsSettings): Tool {
       'Finds files and directories in the workspace by name (a glob such as "*.md" or "src/**/*.ts", or a plain substring) and, with content, files whose text contains a string, with the matching lines. ' +
       'Use it to locate files when you do not know where they are; use list_directory to browse one directory. ' +
       'Bounded: stops at max_results, or after looking at a fixed number of entries, and says so. Symbolic links and protected names are skipped. No side effects.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        path: { ...pathProperty(sandbox, 'The directory to search in'), default: '.' },
-        pattern: {
-          type: 'string',
-          minLength: 1,
-          maxLength: 500,
-          description:
-            'Name to match: a glob (*, ?, **, [abc], {a,b}) matched against the name, or against the path below `path` when it contains "/"; without glob characters, a substring of the name.',
-        },
-        content: {
-          type: 'string',
-          minLength: 1,
-          maxLength: 1000,
-          description: 'Only files whose text contains this string (plain text, not a regular expression).',
-        },
-        case_sensitive: { type: 'boolean', default: false, description: 'Match pattern and content with exact case.' },
-        max_results: {
-          type: 'integer',
-          minimum: 1,
-          maximum: s.maxSearchResults,
-          default: Math.min(100, s.maxSearchResults),
-          description: 'Most matches to return.',
-        },
-        max_depth: { type: 'integer', minimum: 1, maximum: 64, default: 20, description: 'Levels below `path` to search.' },
+    inputSchema: searchInputSchema(s),
+    outputSchema: SEARCH_OUTPUT_SCHEMA,
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    handler: (args: SearchArgs, ctx) => searchFiles(s, args, ctx.signal),
+  });
+}
+
+/** What search_files takes: its bounds are the settings'. */
+function searchInputSchema(s: FsSettings): Record<string, unknown> {
+  return {
+    type: 'object',
+    properties: {
+      path: { ...pathProperty(s.sandbox, 'The directory to search in'), default: '.' },
+      pattern: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 500,
+        description:
+          'Name to match: a glob (*, ?, **, [abc], {a,b}) matched against the name, or against the path below `path` when it contains "/"; without glob characters, a substring of the name.',
       },
-      additionalProperties: false,
+      content: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 1000,
+        description: 'Only files whose text contains this string (plain text, not a regular expression).',
+      },
+      case_sensitive: { type: 'boolean', default: false, description: 'Match pattern and content with exact case.' },
+      max_results: {
+        type: 'integer',
+        minimum: 1,
+        maximum: s.maxSearchResults,
+        default: Math.min(100, s.maxSearchResults),
+        description: 'Most matches to return.',
+      },
+      max_depth: { type: 'integer', minimum: 1, maximum: 64, default: 20, description: 'Levels below `path` to search.' },
     },
-    outputSchema: {
-      type: 'object',
-      properties: {
-        matches: {
-          type: 'array',
-          items: {
-            type: 'object',
-            properties: {
-              path: { type: 'string' },
-              type: { type: 'string', enum: ['file', 'directory', 'symlink', 'other'] },
-              lines: {
-                type: 'array',
-                items: {
-                  type: 'object',
-                  properties: { line: { type: 'integer' }, text: { type: 'string' } },
-                  required: ['line', 'text'],
-                  additionalProperties: false,
-                },
-              },
+    additionalProperties: false,
+  };
+}
+
+const SEARCH_OUTPUT_SCHEMA = {
+  type: 'object',
+  properties: {
+    matches: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          path: { type: 'string' },
+          type: { type: 'string', enum: ['file', 'directory', 'symlink', 'other'] },
+          lines: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: { line: { type: 'integer' }, text: { type: 'string' } },
+              required: ['line', 'text'],
+              additionalProperties: false,
             },
-            required: ['path', 'type'],
-            additionalProperties: false,
           },
         },
-        scanned: { type: 'integer', description: 'Entries looked at' },
-        complete: { type: 'boolean', description: 'false when the search stopped early (see stopped)' },
-        stopped: { type: 'string', enum: ['max_results', 'max_scanned', 'large_directory'], description: 'Why the search stopped early' },
-        skipped_files: { type: 'integer', description: 'Files not searched for content: too large, binary, hard-linked or unreadable' },
+        required: ['path', 'type'],
+        additionalProperties: false,
       },
-      required: ['matches', 'scanned', 'complete', 'skipped_files'],
-      additionalProperties: false,
     },
-    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    handler: async (args: SearchArgs, ctx) => {
-      if (args.pattern === undefined && args.content === undefined) throw new ToolError('Give a name pattern, a content string, or both.');
-      const matchName = nameMatcher(args.pattern, args.case_sensitive ?? false);
-      const dir = await sandbox.resolve(args.path ?? '.');
-      if (!dir.stat?.isDirectory()) throw new PathError(`${quote(dir.display)} is not a directory; search_files searches in a directory.`, 'ENOTDIR');
-      const maxResults = Math.min(args.max_results ?? 100, s.maxSearchResults);
-      const counters: WalkCounters = { denied: 0, truncatedDirectories: 0, unreadable: 0 };
-      const matches: Match[] = [];
-      let scanned = 0;
-      let skipped = 0;
-      let stopped: 'max_results' | 'max_scanned' | 'large_directory' | undefined;
-      // One time slice for the walk and the matching alike: the loop gets a turn every few ms, and a cancel or timeout stops the search.
-      const slicer = new TimeSlicer(ctx.signal);
-      for await (const e of walk(
-        sandbox,
-        dir.real,
-        dir.display,
-        { maxDepth: args.max_depth ?? 20, maxPerDirectory: s.maxSearchScanned, signal: ctx.signal, slicer },
-        counters,
-      )) {
-        if (scanned >= s.maxSearchScanned) {
-          stopped = 'max_scanned';
-          break;
-        }
-        scanned++;
-        if (!matchName(e)) continue;
-        if (args.content === undefined) {
-          matches.push({ path: e.display, type: e.type });
-        } else {
-          if (e.type !== 'file') continue;
-          const lines = await grep(e, args.content, args.case_sensitive ?? false, s, slicer);
-          if (lines === undefined) skipped++;
-          else if (lines.length > 0) matches.push({ path: e.display, type: e.type, lines });
-        }
-        if (matches.length >= maxResults) {
-          stopped = 'max_results';
-          break;
-        }
-      }
-      if (!stopped && counters.truncatedDirectories > 0) stopped = 'large_directory';
-      const result = { matches, scanned, complete: stopped === undefined, ...(stopped ? { stopped } : {}), skipped_files: skipped };
-      return { content: [{ type: 'text', text: render(result) }], structuredContent: result };
-    },
-  });
+    scanned: { type: 'integer', description: 'Entries looked at' },
+    complete: { type: 'boolean', description: 'false when the search stopped early (see stopped)' },
+    stopped: { type: 'string', enum: ['max_results', 'max_scanned', 'large_directory'], description: 'Why the search stopped early' },
+    skipped_files: { type: 'integer', description: 'Files not searched for content: too large, binary, hard-linked or unreadable' },
+  },
+  required: ['matches', 'scanned', 'complete', 'skipped_files'],
+  additionalProperties: false,
+};
+
+/** The search itself: one walk below `path`, names matched, and content grepped where asked, within the bounds. */
+async function searchFiles(s: FsSettings, args: SearchArgs, signal: AbortSignal) {
+  const { sandbox } = s;
+  if (args.pattern === undefined && args.content === undefined) throw new ToolError('Give a name pattern, a content string, or both.');
+  const matchName = nameMatcher(args.pattern, args.case_sensitive ?? false);
+  const dir = await sandbox.resolve(args.path ?? '.');
+  if (!dir.stat?.isDirectory()) throw new PathError(`${quote(dir.display)} is not a directory; search_files searches in a directory.`, 'ENOTDIR');
+  const maxResults = Math.min(args.max_results ?? 100, s.maxSearchResults);
+  const counters: WalkCounters = { denied: 0, truncatedDirectories: 0, unreadable: 0 };
+  const matches: Match[] = [];
+  let scanned = 0;
+  let skipped = 0;
+  let stopped: 'max_results' | 'max_scanned' | 'large_directory' | undefined;
+  // One time slice for the walk and the matching alike: the loop gets a turn every few ms, and a cancel or timeout stops the search.
+  const slicer = new TimeSlicer(signal);
+  for await (const e of walk(
+    sandbox,
+    dir.real,
+    dir.display,
+    { maxDepth: args.max_depth ?? 20, maxPerDirectory: s.maxSearchScanned, signal: signal, slicer },
+    counters,
+  )) {
+    if (scanned >= s.maxSearchScanned) {
+      stopped = 'max_scanned';
+      break;
+    }
+    scanned++;
+    if (!matchName(e)) continue;
+    if (args.content === undefined) {
+      matches.push({ path: e.display, type: e.type });
+    } else {
+      if (e.type !== 'file') continue;
+      const lines = await grep(e, args.content, args.case_sensitive ?? false, s, slicer);
+      if (lines === undefined) skipped++;
+      else if (lines.length > 0) matches.push({ path: e.display, type: e.type, lines });
+    }
+    if (matches.length >= maxResults) {
+      stopped = 'max_results';
+      break;
+    }
+  }
+  if (!stopped && counters.truncatedDirectories > 0) stopped = 'large_directory';
+  const result = { matches, scanned, complete: stopped === undefined, ...(stopped ? { stopped } : {}), skipped_files: skipped };
+  return { content: [{ type: 'text', text: render(result) }], structuredContent: result };
 }
 
 function nameMatcher(pattern: string | undefined, caseSensitive: boolean): (e: WalkEntry) => boolean {

@@ -10,7 +10,7 @@ import { readFully } from '../../policy/path-io.js';
 const CHUNK = 64 * 1024;
 const decoder = new TextDecoder('utf-8');
 
-export interface ByteWindow {
+interface ByteWindow {
   text: string;
   start: number;
   /** Offset just past the last byte returned: where the next call continues. */
@@ -28,7 +28,7 @@ export async function readByteWindow(handle: FileHandle, size: number, offset: n
   return { text: decoder.decode(buf.subarray(from, to)), start: offset + from, end: offset + to };
 }
 
-export interface LineWindow {
+interface LineWindow {
   text: string;
   firstLine: number;
   /** The last line returned, or firstLine - 1 when none was. */

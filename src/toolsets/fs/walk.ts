@@ -19,7 +19,7 @@ export interface WalkEntry {
   depth: number;
 }
 
-export interface WalkOptions {
+interface WalkOptions {
   maxDepth: number;
   /** Entries read from any one directory; the rest of a larger directory is skipped (and counted). */
   maxPerDirectory: number;
@@ -76,7 +76,7 @@ export async function* walk(
   }
 }
 
-export function joinDisplay(base: string, relative: string): string {
+function joinDisplay(base: string, relative: string): string {
   if (relative === '') return base;
   return base === '.' ? relative : `${base}/${relative}`;
 }

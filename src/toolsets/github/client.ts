@@ -5,7 +5,7 @@ import { githubFailure, type RequestSubject } from './errors.js';
 import type { GithubSettings } from './options.js';
 
 /** What every request carries: headers (auth) and the abort signal. */
-export interface RequestExtras {
+interface RequestExtras {
   headers: Record<string, string>;
   request: { signal: AbortSignal };
 }

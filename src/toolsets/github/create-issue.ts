@@ -1,4 +1,4 @@
-import { defineTool, type Tool } from '../../server/tool.js';
+import { defineTool, type Tool, type ToolContext } from '../../server/tool.js';
 import { ensureAllowed } from './allow-list.js';
 import type { GithubClient } from './client.js';
 import { checkMultiLine, checkSingleLine, MULTI_LINE_PATTERN, NON_BLANK_SINGLE_LINE_PATTERN, SINGLE_LINE_PATTERN } from './input-text.js';
@@ -61,35 +61,47 @@ export function createIssueTool(client: GithubClient, settings: GithubSettings):
     },
     annotations: { title: 'Create a GitHub issue', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     ...(settings.approveCreate ? { approval: 'always' as const } : {}),
-    handler: async ({ owner, repo, title, body, labels }, ctx) => {
-      ensureAllowed(settings.allowList, NAME, owner, repo);
-      const requested: string[] = labels ?? [];
-      // The schema patterns say the same; the handler does not rest on them.
-      checkSingleLine(NAME, 'title', title);
-      requested.forEach((label, i) => {
-        checkSingleLine(NAME, `labels[${i}]`, label);
-      });
-      if (body) checkMultiLine(NAME, 'body', body);
-      const data = await client.send(
-        ctx,
-        { target: `repository ${owner}/${repo}`, permission: 'Issues: write', access: 'write' },
-        // Only the fields given are sent, so GitHub's own defaults apply to the rest.
-        (octokit, extras) =>
-          octokit.request('POST /repos/{owner}/{repo}/issues', {
-            owner,
-            repo,
-            title,
-            ...(body ? { body } : {}),
-            ...(requested.length ? { labels: requested } : {}),
-            ...extras,
-          }),
-      );
-      const summary = toIssueSummary(data, `${owner}/${repo}`);
-      const applied = new Set(summary.labels.map((l) => l.toLowerCase()));
-      const notApplied = requested.filter((l) => !applied.has(l.toLowerCase()));
-      const dropped = notApplied.length ? ` GitHub did not apply the labels ${notApplied.join(', ')} (the token needs push access to set labels).` : '';
-      const text = `Created issue ${summary.repository}#${summary.number}: ${summary.title} — ${summary.url}.${dropped}`;
-      return structuredResult(text, { ...summary, labels_not_applied: notApplied });
-    },
+    handler: (args: CreateIssueArgs, ctx) => createIssue(client, settings, args, ctx),
   });
+}
+
+/** What github_create_issue takes (its input schema, above). */
+interface CreateIssueArgs {
+  owner: string;
+  repo: string;
+  title: string;
+  body?: string;
+  labels?: string[];
+}
+
+/** Files the issue, after the allow-list and the text checks, and says which labels GitHub left off. */
+async function createIssue(client: GithubClient, settings: GithubSettings, { owner, repo, title, body, labels }: CreateIssueArgs, ctx: ToolContext) {
+  ensureAllowed(settings.allowList, NAME, owner, repo);
+  const requested: string[] = labels ?? [];
+  // The schema patterns say the same; the handler does not rest on them.
+  checkSingleLine(NAME, 'title', title);
+  requested.forEach((label, i) => {
+    checkSingleLine(NAME, `labels[${i}]`, label);
+  });
+  if (body) checkMultiLine(NAME, 'body', body);
+  const data = await client.send(
+    ctx,
+    { target: `repository ${owner}/${repo}`, permission: 'Issues: write', access: 'write' },
+    // Only the fields given are sent, so GitHub's own defaults apply to the rest.
+    (octokit, extras) =>
+      octokit.request('POST /repos/{owner}/{repo}/issues', {
+        owner,
+        repo,
+        title,
+        ...(body ? { body } : {}),
+        ...(requested.length ? { labels: requested } : {}),
+        ...extras,
+      }),
+  );
+  const summary = toIssueSummary(data, `${owner}/${repo}`);
+  const applied = new Set(summary.labels.map((l) => l.toLowerCase()));
+  const notApplied = requested.filter((l) => !applied.has(l.toLowerCase()));
+  const dropped = notApplied.length ? ` GitHub did not apply the labels ${notApplied.join(', ')} (the token needs push access to set labels).` : '';
+  const text = `Created issue ${summary.repository}#${summary.number}: ${summary.title} — ${summary.url}.${dropped}`;
+  return structuredResult(text, { ...summary, labels_not_applied: notApplied });
 }

@@ -3,7 +3,7 @@ import { ToolError, type JsonSchema } from '../../server/tool.js';
 import { capText } from './text.js';
 
 /** The fields every github tool reports about an issue. */
-export interface IssueSummary {
+interface IssueSummary {
   repository: string;
   number: number;
   title: string;

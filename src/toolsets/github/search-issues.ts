@@ -1,5 +1,5 @@
 import { isPlainObject } from '../../protocol/content.js';
-import { defineTool, ToolError, type Tool } from '../../server/tool.js';
+import { defineTool, ToolError, type Tool, type ToolContext } from '../../server/tool.js';
 import { ensureAllowed, repoOfUrl } from './allow-list.js';
 import type { GithubClient } from './client.js';
 import { ISSUE_SUMMARY_PROPERTIES, ISSUE_SUMMARY_REQUIRED, malformed, str, toIssueSummary } from './issue-shape.js';
@@ -54,74 +54,90 @@ export function searchIssuesTool(client: GithubClient, settings: GithubSettings)
       required: ['query'],
       additionalProperties: false,
     },
-    outputSchema: {
-      type: 'object',
-      properties: {
-        query: { type: 'string', description: 'The query sent to GitHub, with the scope qualifiers added.' },
-        total_count: { type: 'integer', minimum: 0, description: 'Matches GitHub reports in the allowed scope (may exceed the items returned).' },
-        incomplete_results: { type: 'boolean', description: 'GitHub stopped the search early (timeout); retry or narrow it.' },
-        items: {
-          type: 'array',
-          items: {
-            type: 'object',
-            properties: { ...ISSUE_SUMMARY_PROPERTIES, body_preview: { type: 'string' } },
-            required: [...ISSUE_SUMMARY_REQUIRED, 'body_preview'],
-            additionalProperties: false,
-          },
-        },
-      },
-      required: ['query', 'total_count', 'incomplete_results', 'items'],
-      additionalProperties: false,
-    },
+    outputSchema: SEARCH_OUTPUT_SCHEMA,
     annotations: { title: 'Search GitHub issues', readOnlyHint: true, openWorldHint: true },
-    handler: async (args, ctx) => {
-      const { query, repo } = args as { query: string; repo?: string };
-      const state: string = args.state ?? 'open';
-      const type: string = args.type ?? 'issue';
-      const sort: string = args.sort ?? 'best_match';
-      const limit: number = args.limit ?? 10;
-      checkSingleLine(NAME, 'query', query);
-      if (SCOPE_QUALIFIER.test(query)) {
-        throw new ToolError(
-          `${NAME}: the query may not contain repo:, user:, org: or owner: qualifiers. Pass the repository as the "repo" argument ("owner/name"); allowed: ${allowList.describe()}.`,
-        );
-      }
-      let scope: string[];
-      if (repo !== undefined) {
-        const [owner, name] = repo.split('/');
-        ensureAllowed(allowList, NAME, owner, name);
-        scope = [`repo:${repo}`];
-      } else {
-        scope = allowList.searchQualifiers();
-      }
-      const q = [query.trim(), ...scope, type === 'pull_request' ? 'is:pr' : 'is:issue', ...(state === 'all' ? [] : [`state:${state}`])].join(' ');
-      const data: unknown = await client.send(ctx, { target: 'the issue search', permission: 'Issues: read', access: 'read' }, (octokit, extras) =>
-        octokit.request('GET /search/issues', {
-          q,
-          per_page: limit,
-          ...(sort === 'best_match' ? {} : { sort: sort as 'created' | 'updated' | 'comments', order: 'desc' as const }),
-          ...extras,
-        }),
-      );
-      if (!isPlainObject(data) || !Array.isArray(data.items)) throw malformed('the search answer has no items list');
-      // Enforced here, whatever GitHub's qualifier semantics: items outside the allow-list are never shown.
-      const items = [];
-      for (const raw of data.items) {
-        const where = isPlainObject(raw) ? repoOfUrl(raw.repository_url) : undefined;
-        if (!where || !allowList.allows(where.owner, where.repo)) continue;
-        if (repo !== undefined && `${where.owner}/${where.repo}`.toLowerCase() !== repo.toLowerCase()) continue;
-        const summary = toIssueSummary(raw, `${where.owner}/${where.repo}`);
-        items.push({ ...summary, body_preview: cleanText(str((raw as Record<string, unknown>).body) ?? '', PREVIEW_CHARS) });
-        if (items.length === limit) break;
-      }
-      const total = Number.isInteger(data.total_count) && (data.total_count as number) >= 0 ? (data.total_count as number) : items.length;
-      const value = { query: q, total_count: total, incomplete_results: data.incomplete_results === true, items };
-      const lines = items.map((i) => `- ${i.repository}#${i.number} [${i.state}] ${i.title} (${i.url})`);
-      const head =
-        items.length === 0
-          ? `No ${type === 'pull_request' ? 'pull requests' : 'issues'} matched "${q}". Try fewer words, state "all", or another repository.`
-          : `${total} matched "${q}"; showing ${items.length}:`;
-      return structuredResult([head, ...lines].join('\n'), value);
-    },
+    handler: (args, ctx) => searchIssues(client, settings, args, ctx),
   });
+}
+
+const SEARCH_OUTPUT_SCHEMA = {
+  type: 'object',
+  properties: {
+    query: { type: 'string', description: 'The query sent to GitHub, with the scope qualifiers added.' },
+    total_count: { type: 'integer', minimum: 0, description: 'Matches GitHub reports in the allowed scope (may exceed the items returned).' },
+    incomplete_results: { type: 'boolean', description: 'GitHub stopped the search early (timeout); retry or narrow it.' },
+    items: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { ...ISSUE_SUMMARY_PROPERTIES, body_preview: { type: 'string' } },
+        required: [...ISSUE_SUMMARY_REQUIRED, 'body_preview'],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ['query', 'total_count', 'incomplete_results', 'items'],
+  additionalProperties: false,
+};
+
+/** What github_search_issues takes (its input schema, above). */
+interface SearchIssuesArgs {
+  query: string;
+  repo?: string;
+  state?: string;
+  type?: string;
+  sort?: string;
+  limit?: number;
+}
+
+/** The search, scoped to the allow-list, and its answer for the model: a line per issue and the structured items. */
+async function searchIssues(client: GithubClient, settings: GithubSettings, args: SearchIssuesArgs, ctx: ToolContext) {
+  const { query, repo } = args;
+  const state: string = args.state ?? 'open';
+  const type: string = args.type ?? 'issue';
+  const sort: string = args.sort ?? 'best_match';
+  const limit: number = args.limit ?? 10;
+  const { allowList } = settings;
+  checkSingleLine(NAME, 'query', query);
+  if (SCOPE_QUALIFIER.test(query)) {
+    throw new ToolError(
+      `${NAME}: the query may not contain repo:, user:, org: or owner: qualifiers. Pass the repository as the "repo" argument ("owner/name"); allowed: ${allowList.describe()}.`,
+    );
+  }
+  let scope: string[];
+  if (repo !== undefined) {
+    const [owner, name] = repo.split('/');
+    ensureAllowed(allowList, NAME, owner, name);
+    scope = [`repo:${repo}`];
+  } else {
+    scope = allowList.searchQualifiers();
+  }
+  const q = [query.trim(), ...scope, type === 'pull_request' ? 'is:pr' : 'is:issue', ...(state === 'all' ? [] : [`state:${state}`])].join(' ');
+  const data: unknown = await client.send(ctx, { target: 'the issue search', permission: 'Issues: read', access: 'read' }, (octokit, extras) =>
+    octokit.request('GET /search/issues', {
+      q,
+      per_page: limit,
+      ...(sort === 'best_match' ? {} : { sort: sort as 'created' | 'updated' | 'comments', order: 'desc' as const }),
+      ...extras,
+    }),
+  );
+  if (!isPlainObject(data) || !Array.isArray(data.items)) throw malformed('the search answer has no items list');
+  // Enforced here, whatever GitHub's qualifier semantics: items outside the allow-list are never shown.
+  const items = [];
+  for (const raw of data.items) {
+    const where = isPlainObject(raw) ? repoOfUrl(raw.repository_url) : undefined;
+    if (!where || !allowList.allows(where.owner, where.repo)) continue;
+    if (repo !== undefined && `${where.owner}/${where.repo}`.toLowerCase() !== repo.toLowerCase()) continue;
+    const summary = toIssueSummary(raw, `${where.owner}/${where.repo}`);
+    items.push({ ...summary, body_preview: cleanText(str((raw as Record<string, unknown>).body) ?? '', PREVIEW_CHARS) });
+    if (items.length === limit) break;
+  }
+  const total = Number.isInteger(data.total_count) && (data.total_count as number) >= 0 ? (data.total_count as number) : items.length;
+  const value = { query: q, total_count: total, incomplete_results: data.incomplete_results === true, items };
+  const lines = items.map((i) => `- ${i.repository}#${i.number} [${i.state}] ${i.title} (${i.url})`);
+  const head =
+    items.length === 0
+      ? `No ${type === 'pull_request' ? 'pull requests' : 'issues'} matched "${q}". Try fewer words, state "all", or another repository.`
+      : `${total} matched "${q}"; showing ${items.length}:`;
+  return structuredResult([head, ...lines].join('\n'), value);
 }

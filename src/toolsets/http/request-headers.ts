@@ -1,7 +1,7 @@
 import { UrlRefusal } from '../../policy/urls.js';
 import { HEADER_NAME_TOKEN } from '../../protocol/header-params.js';
 
-export interface HeaderLimits {
+interface HeaderLimits {
   /** Most headers a caller may send (default 50). */
   maxHeaders: number;
   /** Most bytes of names and values together (default 16 KiB). */

@@ -3,7 +3,7 @@ import { isText } from '../text-bytes.js';
 import type { HopResponse } from './send.js';
 
 /** How a body is shown to the model. */
-export type BodyKind = 'text' | 'image' | 'binary';
+type BodyKind = 'text' | 'image' | 'binary';
 
 /**
  * Images a model client can display; SVG is XML text, so it is shown as text
@@ -25,13 +25,13 @@ const TEXT_APPLICATION = new Set([
   'application/x-ndjson',
 ]);
 
-export interface MediaType {
+interface MediaType {
   /** `type/subtype` in lower case, or '' when the response had none. */
   essence: string;
   charset?: string;
 }
 
-export function parseMediaType(header: string | undefined): MediaType {
+function parseMediaType(header: string | undefined): MediaType {
   if (!header) return { essence: '' };
   const [essence, ...params] = header.split(';');
   const charset = params.map((p) => p.trim().split('=')).find(([k]) => k.trim().toLowerCase() === 'charset')?.[1];
@@ -50,7 +50,7 @@ export function bodyKind(type: MediaType, body: Buffer): BodyKind {
 }
 
 /** Decodes with the declared charset; an unknown label falls back to UTF-8 (never an exception). */
-export function decodeText(body: Buffer, charset: string | undefined): string {
+function decodeText(body: Buffer, charset: string | undefined): string {
   try {
     return new TextDecoder(charset ?? 'utf-8').decode(body);
   } catch {

@@ -8,7 +8,7 @@ import type { CheckedTarget } from '../../policy/urls.js';
 /** Where to connect for an address the policy approved: {address, port} in, {address, port} out. */
 export type DialOverride = (target: { address: string; family: 4 | 6; port: number }) => { address: string; port: number };
 
-export interface HopRequest {
+interface HopRequest {
   target: CheckedTarget;
   method: string;
   /** Sanitized, lower-case request headers (never `host`). */

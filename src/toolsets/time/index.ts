@@ -52,7 +52,7 @@ export const getCurrentTime = defineTool({
   },
 });
 
-export const convertTime = defineTool({
+const convertTime = defineTool({
   name: 'convert_time',
   title: 'Convert time between zones',
   description: 'Converts a wall-clock time from one time zone to another, honouring daylight saving. Use it to schedule across zones. No side effects.',

@@ -4,7 +4,7 @@ import { FORECAST, getJson } from './upstream.js';
 
 export type Units = 'metric' | 'imperial';
 
-export interface CurrentWeather {
+interface CurrentWeather {
   /** Local time of the observation, ISO 8601 without offset (Open-Meteo's "iso8601" with timezone=auto). */
   time: string;
   timezone: string;

@@ -6,7 +6,7 @@ import { describeWeatherCode } from './wmo-codes.js';
 
 const nullableNumber = { type: ['number', 'null'] };
 
-export const WEATHER_OUTPUT_SCHEMA = {
+const WEATHER_OUTPUT_SCHEMA = {
   type: 'object',
   properties: {
     location: { type: 'string', description: 'Name of the place found.' },

@@ -3,7 +3,7 @@ import { ToolError, type ToolContext } from '../../server/tool.js';
 import type { WeatherSettings } from './options.js';
 
 /** Which Open-Meteo API a request goes to: named in errors, with the option that sets its URL. */
-export interface UpstreamApi {
+interface UpstreamApi {
   label: string;
   option: 'geocodingUrl' | 'forecastUrl';
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../../src/server/logger.js';
+import { createLogger } from '../../../src/runtime/logger.js';
 import { ToolServer } from '../../../src/server/server.js';
 import { defineTool, type Tool } from '../../../src/server/tool.js';
 import { serveHttp } from '../../../src/transports/http-server.js';

@@ -4,13 +4,6 @@ import { apiGet, apiPost } from '../api.js';
 import { AppBridge, AppBridgeError, appFrameAttributes } from '../apps/index.js';
 import './app-view.css';
 
-interface ListedTool {
-  name: string;
-  title?: string;
-  description?: string;
-  _meta?: Record<string, unknown>;
-}
-
 /**
  * A tool's MCP App (its `_meta.ui.resourceUri`), shown after a call in a sandboxed iframe
  * served by the console with the app's own CSP, talking only through the bridge: the tool's
@@ -29,11 +22,11 @@ export function AppView({ tool, args, result }: { tool: string; args: Record<str
     let bridge: AppBridge | undefined;
     let cancelled = false;
     (async () => {
-      const listed = (await apiGet<{ tools: ListedTool[] }>('tools')).tools.find((t) => t.name === tool);
+      const listed = (await apiGet('tools')).tools.find((t) => t.name === tool);
       const app = appResourceUriOf(listed?._meta);
       if (!app || cancelled || !holder.current) return;
       setUri(app);
-      const { src } = await apiPost<{ src: string }>('app-frame', { uri: app });
+      const { src } = await apiPost('app-frame', { uri: app });
       if (cancelled || !holder.current) return;
       const frame = document.createElement('iframe');
       for (const [name, value] of Object.entries(appFrameAttributes(src, `App of ${tool}`))) if (name !== 'src') frame.setAttribute(name, value);
@@ -46,14 +39,14 @@ export function AppView({ tool, args, result }: { tool: string; args: Record<str
         hostContext: { toolInfo: { tool: listed }, theme: 'light', displayMode: 'inline', availableDisplayModes: ['inline'], platform: 'web' },
         callTool: async (params) => {
           try {
-            return await apiPost<Record<string, unknown>>('app-call', params);
+            return await apiPost('app-call', params);
           } catch (err) {
             throw new AppBridgeError(-32603, err instanceof Error ? err.message : String(err));
           }
         },
         readResource: async (params) => {
           try {
-            return await apiPost<Record<string, unknown>>('resources/read', params);
+            return await apiPost('resources/read', params);
           } catch (err) {
             throw new AppBridgeError(-32603, err instanceof Error ? err.message : String(err));
           }

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import type { CompleteRequest } from '../../api-types.js';
 import { apiPost } from '../api.js';
 
 let lists = 0;
@@ -20,7 +21,7 @@ export function CompletingInput({
   label: string;
   value: string;
   onChange: (value: string) => void;
-  completionRef: Record<string, unknown>;
+  completionRef: CompleteRequest['ref'];
   argument: string;
   context?: Record<string, string>;
   required?: boolean;
@@ -30,7 +31,7 @@ export function CompletingInput({
   const [options, setOptions] = useState<string[]>([]);
   useEffect(() => {
     const timer = setTimeout(() => {
-      apiPost<{ completion?: { values?: unknown[] } }>('complete', {
+      apiPost('complete', {
         ref: completionRef,
         argument: { name: argument, value },
         ...(context ? { context: { arguments: context } } : {}),

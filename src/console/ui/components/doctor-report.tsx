@@ -1,13 +1,5 @@
 import './doctor-report.css';
-
-export interface DoctorStep {
-  id: string;
-  status: 'ok' | 'failed' | 'skipped' | 'warning';
-  summary: string;
-  detail?: string;
-  hint?: string;
-  ms: number;
-}
+import type { DoctorStep } from '../../api-types.js';
 
 const MARK: Record<DoctorStep['status'], { sign: string; label: string }> = {
   ok: { sign: '✓', label: 'passed' },

@@ -96,11 +96,7 @@ function ResourceLink({ block }: { block: Block }) {
         Resource <strong>{String(block.title ?? block.name ?? uri)}</strong> <code>{uri}</code>
         {block.mimeType ? <span class="muted"> {String(block.mimeType)}</span> : null}
       </span>{' '}
-      <button
-        type="button"
-        class="small"
-        onClick={() => apiPost<{ contents: Array<Record<string, unknown>> }>('resources/read', { uri }).then(setRead, (err: Error) => setRead(err.message))}
-      >
+      <button type="button" class="small" onClick={() => apiPost('resources/read', { uri }).then(setRead, (err: Error) => setRead(err.message))}>
         Read
       </button>
       {typeof read === 'string' ? <p role="alert">{read}</p> : read ? read.contents.map((c, i) => <EmbeddedResource key={i} resource={c} />) : null}
@@ -132,7 +128,7 @@ export function EmbeddedResource({ resource }: { resource: Record<string, unknow
 function StructuredContent({ value, tool }: { value: unknown; tool?: string }) {
   const [check, setCheck] = useState<{ valid: boolean; problems: Array<{ path: string; message: string }>; noSchema?: boolean } | undefined>();
   useEffect(() => {
-    if (tool) void apiPost<typeof check>('check-output', { tool, structuredContent: value }).then(setCheck, () => setCheck(undefined));
+    if (tool) void apiPost('check-output', { tool, structuredContent: value }).then(setCheck, () => setCheck(undefined));
   }, [tool, value]);
   return (
     <section class="block structured" aria-label="Structured content">

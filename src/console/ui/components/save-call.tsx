@@ -28,7 +28,7 @@ export function SaveCall({
   const [saved, setSaved] = useState<string | undefined>();
   const [error, setError] = useState<string | undefined>();
   useEffect(() => {
-    apiGet<{ collections: Array<{ name: string }> }>('collections').then(
+    apiGet('collections').then(
       (answer) => setNames(answer.collections.map((c) => c.name)),
       () => {},
     );
@@ -45,7 +45,7 @@ export function SaveCall({
     }
     setSaving(true);
     try {
-      const answer = await apiPost<{ collection: string; call: { id: string } }>('collections/save-call', {
+      const answer = await apiPost('collections/save-call', {
         collection,
         call: { tool, arguments: args, ...(label.trim() ? { name: label.trim() } : {}), ...(expect ? { expect } : {}) },
       });

@@ -4,14 +4,7 @@ import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { describeExpectation, ExpectationEditor } from './collections-expectation.js';
 import type { CallReport, CollectionReport, Expectation, SavedCall, SavedCollection } from './collections-types.js';
 import { ErrorAlert } from '../components/error-alert.js';
-
-/** A call the console will not run without a person's yes (collections/destructive-calls lists them). */
-interface DestructiveCall {
-  id: string;
-  label: string;
-  tool: string;
-  arguments: Record<string, unknown>;
-}
+import type { DestructiveCall } from '../../api-types.js';
 
 /**
  * One collection: its calls, Run (asking first when the server's tools/list says a call may
@@ -32,11 +25,11 @@ export function CollectionCard({ collection, onChanged }: { collection: SavedCol
     setReport(undefined);
     try {
       if (!confirmed) {
-        const { calls } = await apiPost<{ calls: DestructiveCall[] }>('collections/destructive-calls', { name: collection.name });
+        const { calls } = await apiPost('collections/destructive-calls', { name: collection.name });
         if (calls.length) return setConfirming(calls);
       }
       // Confirmed, or nothing to confirm: the server still checks, and refuses a run with calls that need a yes.
-      setReport(await apiPost<CollectionReport>('collections/run', { name: collection.name, confirmDestructive: confirmed }));
+      setReport(await apiPost('collections/run', { name: collection.name, confirmDestructive: confirmed }));
     } catch (err) {
       setError((err as Error).message);
     } finally {

@@ -14,7 +14,7 @@ function NewCall({ onSaved }: { onSaved: () => void }) {
   const [tool, setTool] = useState('');
   const [argsText, setArgsText] = useState('{}');
   useEffect(() => {
-    apiGet<{ tools: Array<{ name: string }> }>('tools').then(
+    apiGet('tools').then(
       (answer) => {
         setTools(answer.tools.map((t) => t.name));
         setTool((current) => current || answer.tools[0]?.name || '');
@@ -66,7 +66,7 @@ export function CollectionsPanel() {
   const [dir, setDir] = useState<string | undefined>();
   const [error, setError] = useState<string | undefined>();
   const load = () =>
-    apiGet<{ dir: string; collections: SavedCollection[] }>('collections').then(
+    apiGet('collections').then(
       (answer) => {
         setCollections(answer.collections);
         setDir(answer.dir);

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { ApiFailure, apiPost, apiStream } from '../api.js';
-import { setConnectionStatus, useConnection, type ConnectionStatus } from '../connection.js';
-import { DoctorReport, type DoctorStep } from '../components/doctor-report.js';
+import type { DoctorAnswer } from '../../api-types.js';
+import { setConnectionStatus, useConnection } from '../connection.js';
+import { DoctorReport } from '../components/doctor-report.js';
 import { navigate } from '../route.js';
 
 type Kind = 'url' | 'command' | 'server';
@@ -19,13 +20,13 @@ export function ConnectPanel() {
     { url: string; scope?: string; signInAt?: { url: string; issuer: string }; state: 'offer' | 'waiting' | 'failed' } | undefined
   >();
 
-  const [doctor, setDoctor] = useState<{ ok: boolean; steps: DoctorStep[] } | 'running' | undefined>();
+  const [doctor, setDoctor] = useState<DoctorAnswer | 'running' | undefined>();
 
   /** The connection doctor on what the form names, or on the target the console was started with. */
   const diagnose = async (startTarget: boolean) => {
     setDoctor('running');
     try {
-      setDoctor(await apiPost<{ ok: boolean; steps: DoctorStep[] }>('doctor', startTarget ? {} : request()));
+      setDoctor(await apiPost('doctor', startTarget ? {} : request()));
     } catch (err) {
       setDoctor(undefined);
       setError(err instanceof Error ? err.message : String(err));
@@ -50,7 +51,7 @@ export function ConnectPanel() {
     setLogin(undefined);
     setDoctor(undefined);
     try {
-      setConnectionStatus(await apiPost<ConnectionStatus>('connect', request()));
+      setConnectionStatus(await apiPost('connect', request()));
       navigate('tools');
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
@@ -85,7 +86,7 @@ export function ConnectPanel() {
     else setLogin((l) => l && { ...l, state: 'failed' });
   };
 
-  const disconnect = async () => setConnectionStatus(await apiPost<ConnectionStatus>('disconnect'));
+  const disconnect = async () => setConnectionStatus(await apiPost('disconnect'));
 
   return (
     <section aria-labelledby="connect-title" class="panel">
@@ -180,7 +181,7 @@ export function ConnectPanel() {
 }
 
 /** Splits a command line as a shell would for plain words and quotes (no expansion). */
-export function splitCommandLine(line: string): string[] {
+function splitCommandLine(line: string): string[] {
   const words: string[] = [];
   const pattern = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g;
   for (let m = pattern.exec(line); m; m = pattern.exec(line)) words.push(m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : (m[2] ?? m[3]));

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { apiGet } from '../api.js';
-import type { ConnectionStatus } from '../connection.js';
+import type { ConnectionStatus } from '../../api-types.js';
 import { onServerEvent } from '../events.js';
 
 /** Which of the server's optional lists hold something: a screen for an empty list is not shown. */
@@ -9,8 +9,8 @@ export interface Listing {
   prompts?: boolean;
 }
 
-async function countOf(paths: string[]): Promise<boolean> {
-  const answers = await Promise.all(paths.map((path) => apiGet<Record<string, unknown[]>>(path).catch(() => ({}))));
+async function countOf(paths: Array<'resources' | 'resource-templates' | 'prompts'>): Promise<boolean> {
+  const answers = await Promise.all(paths.map((path) => apiGet(path).catch(() => ({}))));
   return answers.some((answer) => Object.values(answer).some((list) => Array.isArray(list) && list.length > 0));
 }
 
@@ -29,7 +29,7 @@ export function useListing(status: ConnectionStatus): Listing {
   useEffect(() => {
     setListing({});
     let live = true;
-    const load = (which: keyof Listing, paths: string[]) => () =>
+    const load = (which: keyof Listing, paths: Parameters<typeof countOf>[0]) => () =>
       void countOf(paths).then((has) => {
         if (live) setListing((now) => ({ ...now, [which]: has }));
       });

@@ -3,27 +3,17 @@ import { apiGet, apiPost } from '../api.js';
 import { CompletingInput } from '../components/completing-input.js';
 import { ContentBlock } from '../components/result-view.js';
 import { onServerEvent } from '../events.js';
-
-interface Prompt {
-  name: string;
-  title?: string;
-  description?: string;
-  arguments?: Array<{ name: string; title?: string; description?: string; required?: boolean }>;
-}
-interface PromptMessage {
-  role: string;
-  content: { type: string } & Record<string, unknown>;
-}
+import type { ListedPrompt, PromptMessage } from '../../api-types.js';
 
 /** The server's prompts: fill one's arguments (with completion) and see its messages; kept current. */
 export function PromptsPanel() {
-  const [prompts, setPrompts] = useState<Prompt[]>([]);
-  const [chosen, setChosen] = useState<Prompt | undefined>();
+  const [prompts, setPrompts] = useState<ListedPrompt[]>([]);
+  const [chosen, setChosen] = useState<ListedPrompt | undefined>();
   const [values, setValues] = useState<Record<string, string>>({});
   const [got, setGot] = useState<{ description?: string; messages: PromptMessage[] } | string | undefined>();
   useEffect(() => {
     const load = () =>
-      apiGet<{ prompts: Prompt[] }>('prompts').then(
+      apiGet('prompts').then(
         (a) => setPrompts(a.prompts),
         () => setPrompts([]),
       );
@@ -35,7 +25,7 @@ export function PromptsPanel() {
     if (!chosen) return;
     const args = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ''));
     try {
-      setGot(await apiPost<{ description?: string; messages: PromptMessage[] }>('prompts/get', { name: chosen.name, arguments: args }));
+      setGot(await apiPost('prompts/get', { name: chosen.name, arguments: args }));
     } catch (err) {
       setGot(err instanceof Error ? err.message : String(err));
     }
@@ -86,7 +76,7 @@ export function PromptsPanel() {
           {typeof got === 'string' ? (
             <p role="alert">{got}</p>
           ) : got ? (
-            <section aria-label="Prompt messages" data-testid="prompt-messages">
+            <section aria-label="ListedPrompt messages" data-testid="prompt-messages">
               {got.description ? <p>{got.description}</p> : null}
               {got.messages.map((m, i) => (
                 <div key={i} class="prompt-message">

@@ -3,7 +3,7 @@ import type { Listing } from './listing.js';
 import { CollectionsPanel } from './collections.js';
 import { ConnectPanel } from './connect.js';
 import { AuditPanel } from './operator/audit.js';
-import type { OperatorAvailability } from './operator/availability.js';
+import type { OperatorAvailability } from '../../api-types.js';
 import { LimitsPanel } from './operator/limits.js';
 import { TasksPanel } from './operator/tasks.js';
 import { PromptsPanel } from './prompts.js';
@@ -11,7 +11,7 @@ import { ResourcesPanel } from './resources.js';
 import { ToolsPanel } from './tools.js';
 
 /** A screen of the console, reached from the navigation by its id (`#/<id>/…`). */
-export interface Panel {
+interface Panel {
   id: string;
   label: string;
   /** Shown only while connected to a server. */

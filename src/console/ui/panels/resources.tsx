@@ -3,31 +3,17 @@ import { apiGet, apiPost } from '../api.js';
 import { CompletingInput } from '../components/completing-input.js';
 import { EmbeddedResource } from '../components/result-view.js';
 import { onServerEvent } from '../events.js';
-
-interface Resource {
-  uri: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-}
-interface Template {
-  uriTemplate: string;
-  name: string;
-  title?: string;
-  description?: string;
-}
-type Contents = { contents: Array<Record<string, unknown>> };
+import type { ListedResource, ListedResourceTemplate, ResourceContents } from '../../api-types.js';
 
 /** The variables of a URI template (`{name}`, `{+path}`, `{?a,b}`), in order. */
-export function templateVariables(template: string): string[] {
+function templateVariables(template: string): string[] {
   const names: string[] = [];
   for (const match of template.matchAll(/\{([+#./;?&]?)([^}]+)\}/g)) for (const v of match[2].split(',')) names.push(v.replace(/[*]|:\d+$/g, ''));
   return [...new Set(names)];
 }
 
 /** A simple expansion (RFC 6570 level 1 and `+`): enough to name a resource of the template. */
-export function expandTemplate(template: string, values: Record<string, string>): string {
+function expandTemplate(template: string, values: Record<string, string>): string {
   return template.replace(/\{([+#./;?&]?)([^}]+)\}/g, (_m, op: string, vars: string) => {
     const parts = vars.split(',').map((v) => v.replace(/[*]|:\d+$/g, ''));
     const enc = (s: string) => (op === '+' || op === '#' ? encodeURI(s) : encodeURIComponent(s));
@@ -42,18 +28,18 @@ export function expandTemplate(template: string, values: Record<string, string>)
 
 /** The server's resources and templates: read one, or fill a template (with completion) and read it; kept current. */
 export function ResourcesPanel() {
-  const [resources, setResources] = useState<Resource[]>([]);
-  const [templates, setTemplates] = useState<Template[]>([]);
-  const [read, setRead] = useState<{ uri: string; answer?: Contents; error?: string } | undefined>();
-  const [template, setTemplate] = useState<Template | undefined>();
+  const [resources, setResources] = useState<ListedResource[]>([]);
+  const [templates, setTemplates] = useState<ListedResourceTemplate[]>([]);
+  const [read, setRead] = useState<{ uri: string; answer?: ResourceContents; error?: string } | undefined>();
+  const [template, setTemplate] = useState<ListedResourceTemplate | undefined>();
   const [values, setValues] = useState<Record<string, string>>({});
   useEffect(() => {
     const load = () => {
-      apiGet<{ resources: Resource[] }>('resources').then(
+      apiGet('resources').then(
         (a) => setResources(a.resources),
         () => setResources([]),
       );
-      apiGet<{ resourceTemplates: Template[] }>('resource-templates').then(
+      apiGet('resource-templates').then(
         (a) => setTemplates(a.resourceTemplates),
         () => setTemplates([]),
       );
@@ -64,7 +50,7 @@ export function ResourcesPanel() {
   const readUri = async (uri: string) => {
     setRead({ uri });
     try {
-      setRead({ uri, answer: await apiPost<Contents>('resources/read', { uri }) });
+      setRead({ uri, answer: await apiPost('resources/read', { uri }) });
     } catch (err) {
       setRead({ uri, error: err instanceof Error ? err.message : String(err) });
     }
@@ -87,7 +73,7 @@ export function ResourcesPanel() {
             ))}
           </ul>
           <h2>Templates ({templates.length})</h2>
-          <ul class="tool-list" aria-label="Resource templates">
+          <ul class="tool-list" aria-label="ListedResource templates">
             {templates.map((t) => (
               <li key={t.uriTemplate}>
                 <button
@@ -134,7 +120,7 @@ export function ResourcesPanel() {
             </form>
           ) : null}
           {read ? (
-            <section aria-label={`Contents of ${read.uri}`} data-testid="resource-read">
+            <section aria-label={`ResourceContents of ${read.uri}`} data-testid="resource-read">
               <h2>
                 <code>{read.uri}</code>
               </h2>

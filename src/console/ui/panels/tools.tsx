@@ -14,7 +14,7 @@ export function ToolsPanel({ route }: { route: string[] }) {
   const [query, setQuery] = useState('');
   useEffect(() => {
     const load = (refresh: boolean) =>
-      apiGet<{ tools: ListedTool[] }>(refresh ? 'tools?refresh=1' : 'tools').then(
+      apiGet('tools', refresh ? 'refresh=1' : '').then(
         (answer) => {
           setTools(answer.tools);
           setError(undefined);

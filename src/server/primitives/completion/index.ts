@@ -1,6 +1,6 @@
 import { ErrorCode, RpcError } from '../../../jsonrpc/errors.js';
 import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
-import { nodeCrypto } from '../../../lazy-crypto.js';
+import { nodeCrypto } from '../../../runtime/lazy-crypto.js';
 import { isPlainObject } from '../../../protocol/content.js';
 import { Method } from '../../../protocol/methods.js';
 import { callerKeyOf, type Exchange } from '../../exchange.js';

@@ -6,7 +6,7 @@ import type { AuthInfo } from '../../../policy/auth/principal.js';
 import { authorizeEntry, mayKnow, mayUse } from '../../pipeline/authorize.js';
 import { ScopedListing } from '../../scoped-listing.js';
 import { callerKeyOf, type Exchange } from '../../exchange.js';
-import type { ResultStore } from '../../result-store.js';
+import type { ResultStore } from '../../../state/result-store.js';
 import { MAX_WATCHED_URI_CHARS } from '../../subscriptions.js';
 import { NO_USER_MIDDLEWARE, type MethodResult, type MethodTable, type Primitive, type RequestFacts, type UserStage } from '../method-table.js';
 import { takeRequestPoint } from '../rate-limit.js';

@@ -1,4 +1,4 @@
-import { nodeCrypto } from '../../../lazy-crypto.js';
+import { nodeCrypto } from '../../../runtime/lazy-crypto.js';
 import { ErrorCode, RpcError } from '../../../jsonrpc/errors.js';
 import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
 import { isPlainObject } from '../../../protocol/content.js';
@@ -6,7 +6,7 @@ import { Method } from '../../../protocol/methods.js';
 import { shapeResult, type ResultEncoder } from '../../../protocol/result.js';
 import type { Implementation } from '../../../protocol/meta.js';
 import { ORPHANED_TASK_ERROR, type TaskRecord, type TaskStore } from '../../../tasks/store.js';
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../../runtime/logger.js';
 import { callerKeyOf, type Exchange } from '../../exchange.js';
 import type { ToolRegistry } from '../../registry.js';
 import type { MethodHandler, MethodResult, MethodTable, Primitive, RequestFacts } from '../method-table.js';

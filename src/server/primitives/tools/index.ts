@@ -9,6 +9,7 @@ import { ScopedToolListing } from '../../scoped-listing.js';
 import type { SubscriptionHub } from '../../subscriptions.js';
 import type { Exchange } from '../../exchange.js';
 import type { MethodHandler, MethodTable, Primitive, RequestFacts } from '../method-table.js';
+import type { AnyMiddleware } from '../../middleware.js';
 
 export interface ToolsPrimitiveOptions extends PipelineOptions {
   scopePolicy: ScopePolicy;
@@ -41,7 +42,10 @@ export class ToolsPrimitive implements Primitive {
 
   register(methods: MethodTable): void {
     methods.both(Method.toolsList, (era) => (request, exchange) => this.listing.page(era, request.params?.cursor, exchange.auth));
-    methods.both(Method.toolsCall, (era) => this.callHandler(era), { useMiddleware: (chain) => this.pipeline.use(chain) });
+    methods.both(Method.toolsCall, (era) => this.callHandler(era), {
+      // The dispatcher's chain of server.use middleware, typed loosely in the method table.
+      useMiddleware: (chain) => this.pipeline.use(chain as readonly AnyMiddleware[]),
+    });
   }
 
   /** The call's result object (or undefined: cancelled); the dispatcher encodes it, with a rate-limit refusal's Retry-After. */

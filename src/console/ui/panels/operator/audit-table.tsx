@@ -1,24 +1,5 @@
 import { dateTime } from '../../time.js';
-/** One audit record as `GET audit/records` returns it (arguments: the sink's redacted JSON text). */
-export interface AuditRow {
-  id: number;
-  time: string;
-  tool: string;
-  method?: string;
-  principal: string | null;
-  tenant?: string;
-  clientName: string | null;
-  status: string;
-  isError: boolean;
-  durationMs: number;
-  argumentsJson: string;
-  errorCode: number | null;
-  /** Why it did not run as asked (`rate_limit`, `approval_declined`, …); absent in older records. */
-  reason?: string;
-  /** The server instance that answered; absent in older records. */
-  instance?: string;
-}
-
+import type { AuditRow } from '../../../api-types.js';
 /** Milliseconds as people read them: a decimal under 10 ms, whole above. */
 export function formatMs(ms: number): string {
   return `${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms`;

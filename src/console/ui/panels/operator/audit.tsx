@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { AuditSummary } from '../../../operator/types.js';
 import { apiGet } from '../../api.js';
-import { AuditTable, type AuditRow } from './audit-table.js';
+import type { AuditRow } from '../../../api-types.js';
+import { AuditTable } from './audit-table.js';
 import { CallsChart, LatencyChart } from './charts.js';
 import './operator.css';
 import { ErrorAlert } from '../../components/error-alert.js';
@@ -51,10 +52,7 @@ export function AuditPanel() {
     try {
       const until = iso(f.to) || new Date(Date.now() + 1000).toISOString();
       const since = iso(f.from) || new Date(Date.parse(until) - HOUR).toISOString();
-      const [records, span] = await Promise.all([
-        apiGet<{ records: AuditRow[] }>(`audit/records?${recordsQuery(f)}`),
-        apiGet<AuditSummary>(`audit/summary?${query({ since, until, buckets: '24' })}`),
-      ]);
+      const [records, span] = await Promise.all([apiGet('audit/records', recordsQuery(f)), apiGet('audit/summary', query({ since, until, buckets: '24' }))]);
       setRows(records.records.slice().reverse());
       setMore(records.records.length === Number(f.perPage));
       setSummary({ ...span, until });
@@ -71,7 +69,7 @@ export function AuditPanel() {
   const older = async () => {
     if (!rows || rows.length === 0) return;
     try {
-      const page = await apiGet<{ records: AuditRow[] }>(`audit/records?${recordsQuery(filters, String(rows[rows.length - 1].id))}`);
+      const page = await apiGet('audit/records', recordsQuery(filters, String(rows[rows.length - 1].id)));
       setRows([...rows, ...page.records.slice().reverse()]);
       setMore(page.records.length === Number(filters.perPage));
     } catch (err) {

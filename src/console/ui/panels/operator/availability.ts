@@ -1,13 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { apiGet } from '../../api.js';
-
-/** What `GET operator` says: which operator panels have data (none when the console runs standalone). */
-export interface OperatorAvailability {
-  available: boolean;
-  audit: boolean;
-  tasks: boolean;
-  limits: 'in-process' | 'shared' | false;
-}
+import type { OperatorAvailability } from '../../../api-types.js';
 
 const NONE: OperatorAvailability = { available: false, audit: false, tasks: false, limits: false };
 let current = NONE;
@@ -15,7 +8,7 @@ let asked: Promise<void> | undefined;
 const watchers = new Set<(value: OperatorAvailability) => void>();
 
 function ask(): Promise<void> {
-  asked ??= apiGet<OperatorAvailability>('operator').then(
+  asked ??= apiGet('operator').then(
     (answer) => {
       current = answer;
       for (const watch of watchers) watch(answer);

@@ -1,13 +1,9 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import type { RateLimitUse, RateLimitUsage } from '../../../../policy/rate-limit-usage.js';
+import type { RateLimitUse } from '../../../../policy/rate-limit-usage.js';
 import { apiGet } from '../../api.js';
 import './operator.css';
 import { ErrorAlert } from '../../components/error-alert.js';
-
-/** GET limits: the limiter's usage, and the caller and tool looked up. */
-interface LimitsAnswer extends RateLimitUsage {
-  lookup?: RateLimitUse[];
-}
+import type { LimitsAnswer } from '../../../api-types.js';
 
 function who(use: RateLimitUse) {
   if (use.scope === 'tool') return <code>{use.key}</code>;
@@ -59,8 +55,7 @@ export function LimitsPanel() {
     const params = new URLSearchParams();
     if (lookup?.caller) params.set('caller', lookup.caller);
     if (lookup?.tool) params.set('tool', lookup.tool);
-    const search = params.toString();
-    apiGet<LimitsAnswer>(`limits${search ? `?${search}` : ''}`).then(setAnswer, (err: Error) => setError(err.message));
+    apiGet('limits', params.toString()).then(setAnswer, (err: Error) => setError(err.message));
   }, []);
   useEffect(() => load(), [load]);
   return (

@@ -11,7 +11,7 @@ export function TasksPanel() {
   const [error, setError] = useState<string | undefined>();
   const load = useCallback(() => {
     setError(undefined);
-    apiGet<{ tasks: RunningTask[] }>('tasks/running').then(
+    apiGet('tasks/running').then(
       (answer) => setTasks(answer.tasks),
       (err: Error) => setError(err.message),
     );

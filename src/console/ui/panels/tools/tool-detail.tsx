@@ -74,7 +74,7 @@ export function ToolDetail({ tool }: { tool: ListedTool }) {
     const n = ++checks.current;
     const timer = setTimeout(async () => {
       try {
-        const answer = await apiPost<{ valid: boolean; problems: Array<{ path: string; message: string }> }>('validate', { tool: tool.name, arguments: args });
+        const answer = await apiPost('validate', { tool: tool.name, arguments: args });
         if (n !== checks.current) return;
         const byPath: Problems = new Map();
         const loose: string[] = [];

@@ -1,12 +1,12 @@
 import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { HEADER_NAME_TOKEN } from '../protocol/header-params.js';
-import { UsageError } from './errors.js';
+import { HEADER_NAME_TOKEN } from '../../protocol/header-params.js';
+import { UsageError } from './usage-error.js';
 import { expandVariables, VariableError } from './expand-variables.js';
 
 /** One named server from a servers file, as the command line starts or reaches it. */
-export type NamedServer =
+type NamedServer =
   | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
   | { kind: 'http'; url: string; headers: Record<string, string> };
 
@@ -25,7 +25,7 @@ const HTTP_TYPES = new Set(['http', 'streamable-http', 'streamableHttp']);
  * `mcp.json` in the current directory, then the user's
  * `$XDG_CONFIG_HOME/toolwright/servers.json` (default `~/.config/…`).
  */
-export function defaultServersFiles(cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): string[] {
+function defaultServersFiles(cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): string[] {
   const config = env.XDG_CONFIG_HOME || join(homedir(), '.config');
   return [join(cwd, '.mcp.json'), join(cwd, 'mcp.json'), join(config, 'toolwright', 'servers.json')];
 }
@@ -76,7 +76,7 @@ export function findServer(
 }
 
 /** One file's servers by name, unchecked (each is checked when it is named), and the key they are under. */
-export function readServersFile(file: string): { key: string; entries: Record<string, unknown> } {
+function readServersFile(file: string): { key: string; entries: Record<string, unknown> } {
   let text: string;
   try {
     if (statSync(file).size > MAX_FILE_BYTES) throw new UsageError(`${file}: larger than 1 MiB; not a servers file`);

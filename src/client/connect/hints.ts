@@ -1,6 +1,6 @@
-import { NO_RESOURCE_METADATA } from '../client/auth/discovery.js';
-import { AuthorizationError, ConnectionError, ProtocolViolationError } from '../client/errors.js';
-import type { ClientTarget } from '../client/types.js';
+import { NO_RESOURCE_METADATA } from '../auth/discovery.js';
+import { AuthorizationError, ConnectionError, ProtocolViolationError } from '../errors.js';
+import type { ClientTarget } from '../types.js';
 
 /** How a user sends an API key (a server's `server.auth.apiKeys` take them as bearer tokens). */
 const KEY_HINT = "pass an API key with --header 'Authorization: Bearer <key>'";

@@ -1,4 +1,4 @@
-import { nodeCrypto } from '../lazy-crypto.js';
+import { nodeCrypto } from '../runtime/lazy-crypto.js';
 
 /** One stored piece of a large result, served by `resources/read`. */
 export interface StoredContent {
@@ -24,7 +24,7 @@ export interface ResultStoreOptions {
  * for a while and the result carries a `resource_link` to it (tools.mdx
  * "Resource Links"), so the client fetches it on demand with
  * `resources/read`. Async, so that it can live outside the process (Redis,
- * for several instances: state/redis); MemoryResultStore is the default.
+ * for several instances: redis/result-store.ts); MemoryResultStore is the default.
  * Either method may reject when the store cannot be reached: the call is
  * then answered with an error, never with a link to nothing.
  */

@@ -1,6 +1,6 @@
-import type { StdioTarget } from '../client/transports/stdio-client.js';
-import type { ClientTarget } from '../client/types.js';
-import { sanitize } from './sanitize.js';
+import type { StdioTarget } from '../transports/stdio-client.js';
+import type { ClientTarget } from '../types.js';
+import { sanitize } from '../../io/sanitize.js';
 
 /** How much of a stdio server's stderr is kept, and shown with a failure (issue #17). */
 const KEPT_CHARS = 4 * 1024;

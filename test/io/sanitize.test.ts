@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonForTerminal, sanitize, terminalGuard } from '../../src/cli/sanitize.js';
+import { jsonForTerminal, sanitize, terminalGuard } from '../../src/io/sanitize.js';
 
 describe('sanitize: server text before a terminal', () => {
   it.each([

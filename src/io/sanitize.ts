@@ -1,5 +1,6 @@
 /**
- * The one place that decides what text from a server may reach a terminal.
+ * The one place that decides what text from a server may reach a terminal (or the console's page as
+ * plain text). It sits in io/, below the client, because client/connect, the CLI and the console all use it.
  * Every CLI path that prints server text (names, descriptions, content,
  * error messages, log and progress messages, form texts, its stderr) passes
  * it through `sanitize`; JSON output goes through `jsonForTerminal`; and the

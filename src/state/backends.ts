@@ -1,9 +1,56 @@
-import type { Logger } from '../server/logger.js';
-import { MemoryResultStore, type ResultStore, type ResultStoreOptions, type StoredContent } from '../server/result-store.js';
-import type { CreateLimiter, StateOptions } from './index.js';
+import { DefaultAuditSink } from '../audit/default-sink.js';
+import type { AuditSink } from '../audit/record.js';
+import { createDefaultTaskStore } from '../tasks/default-store.js';
+import type { TaskStore } from '../tasks/store.js';
+import { InProcessEventBus, type EventBus } from './bus.js';
+import { RedisEventBus } from './redis/bus.js';
+import { RedisSessionRecords } from './redis/sessions.js';
+import { RedisTaskStore } from './redis/tasks.js';
+import type { SessionRecords } from './sessions.js';
+import type { Logger } from '../runtime/logger.js';
+import { MemoryResultStore, type ResultStore, type ResultStoreOptions, type StoredContent } from './result-store.js';
 import { describeRedisUrl, redisConnection, StateUnavailableError, type RedisConnection } from './redis/connection.js';
 import { redisLimiters } from './redis/limits.js';
 import { RedisResultStore } from './redis/result-store.js';
+import type { CreateLimiter, StateOptions } from './index.js';
+
+/**
+ * Which backend keeps each piece of a server's state: the one place that decides. A ToolServer
+ * asks here for what its options do not give it (audit trail, event bus, session records, task
+ * store, stored results and rate limiters), and a config asks `tasksInRedis` before it names a
+ * task file. The rule: memory or a local SQLite file by default; with `state.redis`, what
+ * instances must share goes to that Redis.
+ */
+
+/** The audit trail of a server's `audit` option: the default SQLite trail when none is given, none for `false`. */
+export function auditSinkFor(audit: AuditSink | false | undefined): AuditSink | undefined {
+  return audit === undefined ? new DefaultAuditSink() : audit || undefined;
+}
+
+/** Where list changes, resource updates, task status and cancellations travel between instances. */
+export function eventBusFor(state: StateOptions | undefined, onListenerError: (err: unknown) => void): EventBus {
+  return state?.redis
+    ? new RedisEventBus(redisConnection(state.redis, { keyPrefix: state.keyPrefix }), onListenerError)
+    : new InProcessEventBus(onListenerError);
+}
+
+/** Where legacy sessions are recorded so that any instance can serve them; undefined: each instance keeps its own. */
+export function sessionRecordsFor(state: StateOptions | undefined): SessionRecords | undefined {
+  return state?.redis ? new RedisSessionRecords(redisConnection(state.redis, { keyPrefix: state.keyPrefix })) : undefined;
+}
+
+/** With `state.redis` and no store named, tasks are kept in Redis: every instance reads them, on any machine. */
+export function tasksInRedis(state: StateOptions | undefined, store: TaskStore | string | undefined): boolean {
+  return state?.redis !== undefined && store === undefined;
+}
+
+/** The task store: the one given, Redis (tasksInRedis), or SQLite (the file named, else the default file). */
+export function taskStoreFor(tasks: { store?: TaskStore | string; leaseMs?: number }, state: StateOptions | undefined): TaskStore {
+  if (typeof tasks.store === 'object') return tasks.store;
+  if (state?.redis && tasksInRedis(state, tasks.store))
+    return new RedisTaskStore(redisConnection(state.redis, { keyPrefix: state.keyPrefix }), { leaseMs: tasks.leaseMs });
+  return createDefaultTaskStore(tasks.store, { leaseMs: tasks.leaseMs });
+}
 
 /** The stores a ToolServer uses, built from its `state` option. */
 export interface SharedState {
