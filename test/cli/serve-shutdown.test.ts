@@ -54,7 +54,12 @@ describe('toolwright serve --http shuts down gracefully', () => {
     expect(streamed.at(-1)).toMatchObject({ id: 'sub', result: { _meta: { 'io.modelcontextprotocol/subscriptionId': 'sub' } } });
     expect(await serve.exit).toEqual({ code: 0, signal: null });
     expect(serve.stderr()).toMatch(/SIGTERM: shutting down; 1 call\(s\) in flight have 10000 ms to finish/);
-    expect(auditRows(where.db)).toEqual([expect.objectContaining({ tool: 'sleep', status: 'ok', is_error: 0 })]);
+    // One record each (the audit rule): the call, and the listen stream the shutdown ended.
+    const rows = auditRows(where.db).sort((a, b) => a.tool.localeCompare(b.tool));
+    expect(rows).toEqual([
+      expect.objectContaining({ tool: 'sleep', status: 'ok', is_error: 0 }),
+      expect.objectContaining({ tool: 'toolsListChanged', status: 'ok', is_error: 0 }),
+    ]);
   });
 
   it('a call longer than --shutdown-grace is stopped and answered with an error (recorded), exit 0', async () => {

@@ -90,7 +90,11 @@ export function trackedRequest(method: string, era: Era, tracking: RequestTracki
           reason: tracked.reason,
           instance: tracking.instance,
         });
-        await write(record, `${method} ${tracked.target}`);
+        const written = write(record, `${method} ${tracked.target}`);
+        // A stream's end is not held for the commit: its record is in the sink's queue before the
+        // closing answer goes, and a shutdown ends streams just before it closes the sink (which
+        // commits what it holds), so the answer is not lost to a socket the shutdown closes meanwhile.
+        if (!stream) await written;
       }
       // Counted until its record is written: a drain that resolves finds the trail complete.
       calls?.remove(tracked);
