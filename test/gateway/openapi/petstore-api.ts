@@ -131,7 +131,7 @@ export class PetstoreApi {
     }
   }
 
-  private token(got: Received, reply: Reply): void {
+  private token(got: Received, reply: Reply) {
     const expected = `Basic ${Buffer.from(`${encodeURIComponent(SECRETS.clientId)}:${encodeURIComponent(SECRETS.clientSecret)}`).toString('base64')}`;
     const form = new URLSearchParams(got.body);
     if (got.method !== 'POST' || got.headers.authorization !== expected || form.get('grant_type') !== 'client_credentials')
@@ -159,7 +159,7 @@ export class PetstoreApi {
     }
   }
 
-  private pet(got: Received, route: string[], reply: Reply): void {
+  private pet(got: Received, route: string[], reply: Reply) {
     const body = () => (got.body ? JSON.parse(got.body) : {});
     if (route.length === 0) {
       if (!this.authorized(got, 'oauth')) return reply(401, { message: 'token required' });
@@ -213,7 +213,7 @@ export class PetstoreApi {
     reply(405);
   }
 
-  private store(got: Received, route: string[], reply: Reply): void {
+  private store(got: Received, route: string[], reply: Reply) {
     if (route[0] === 'inventory') {
       if (!this.authorized(got, 'apiKey')) return reply(401, { message: 'api_key required' });
       const counts: Record<string, number> = {};
@@ -236,7 +236,7 @@ export class PetstoreApi {
     reply(200, order);
   }
 
-  private user(got: Received, route: string[], reply: Reply): void {
+  private user(got: Received, route: string[], reply: Reply) {
     const withoutPassword = (user: Record<string, unknown>) => Object.fromEntries(Object.entries(user).filter(([k]) => k !== 'password'));
     if (route.length === 0 && got.method === 'POST') {
       const user = { ...JSON.parse(got.body || '{}'), id: this.nextId++ };
