@@ -104,7 +104,11 @@ describe("a document's own paths stay under baseUrl", () => {
         '/../admin': { get: { operationId: 'climb', responses: { '200': { description: 'ok' } } } },
         '/%2e%2e/admin': { get: { operationId: 'climbEncoded', responses: { '200': { description: 'ok' } } } },
         '/user/{name}/../../admin': {
-          get: { operationId: 'climbAfter', parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: 'ok' } } },
+          get: {
+            operationId: 'climbAfter',
+            parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }],
+            responses: { '200': { description: 'ok' } },
+          },
         },
       }),
     );

@@ -60,7 +60,11 @@ describe('3.0 schemas become JSON Schema 2020-12', () => {
             operationId: 'mixed',
             requestBody: {
               required: true,
-              content: { 'application/json': { schema: { allOf: [{ type: 'object', properties: { a: { type: 'string' } } }, { oneOf: [{ required: ['a'] }, { required: ['b'] }] }] } } },
+              content: {
+                'application/json': {
+                  schema: { allOf: [{ type: 'object', properties: { a: { type: 'string' } } }, { oneOf: [{ required: ['a'] }, { required: ['b'] }] }] },
+                },
+              },
             },
             responses: ok,
           },
@@ -101,12 +105,17 @@ describe('3.0 schemas become JSON Schema 2020-12', () => {
     // Each level refers to the next one ten times: 10^5 subschemas once inlined.
     const schemas: Record<string, unknown> = { L5: { type: 'string' } };
     for (let level = 4; level >= 0; level--) {
-      schemas[`L${level}`] = { type: 'object', properties: Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`p${i}`, { $ref: `#/components/schemas/L${level + 1}` }])) };
+      schemas[`L${level}`] = {
+        type: 'object',
+        properties: Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`p${i}`, { $ref: `#/components/schemas/L${level + 1}` }])),
+      };
     }
     const { tools, notes } = await toolsOf(
       document(
         {
-          '/bomb': { post: { operationId: 'bomb', requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/L0' } } } }, responses: ok } },
+          '/bomb': {
+            post: { operationId: 'bomb', requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/L0' } } } }, responses: ok },
+          },
           '/fine': { get: { operationId: 'fine', responses: ok } },
         },
         { components: { schemas } },
@@ -159,7 +168,9 @@ describe('names, filters and skipped operations', () => {
       delete: { operationId: 'getPet', tags: ['pets', 'write'], responses: ok },
     },
     '/admin/users/{id}': { get: { operationId: 'adminUser', tags: ['admin'], responses: ok } },
-    '/upload': { put: { operationId: 'upload', requestBody: { required: true, content: { 'multipart/form-data': { schema: { type: 'object' } } } }, responses: ok } },
+    '/upload': {
+      put: { operationId: 'upload', requestBody: { required: true, content: { 'multipart/form-data': { schema: { type: 'object' } } } }, responses: ok },
+    },
   });
 
   it('makes operationIds valid tool names, names operations without one by method and path, and keeps names unique', async () => {
