@@ -28,11 +28,17 @@ export async function loadDocument(source: string, cwd: string): Promise<LoadedD
 }
 
 function parseUrl(source: string): URL {
+  let url: URL;
   try {
-    return new URL(source);
+    url = new URL(source);
   } catch {
-    throw new OpenApiError(`OpenAPI document ${source}: not a valid URL.`);
+    throw new OpenApiError('OpenAPI document: its "openapi" URL is not a valid URL.');
   }
+  if (url.username !== '' || url.password !== '') {
+    // Named without its user part: the message must not repeat a password.
+    throw new OpenApiError(`OpenAPI document ${url.protocol}//${url.host}${url.pathname}: URLs with credentials (user:password@host) are refused.`);
+  }
+  return url;
 }
 
 async function readText(source: string, cwd: string): Promise<string> {
