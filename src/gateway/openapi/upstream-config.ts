@@ -3,6 +3,8 @@ import type { LoadedDocument } from './load-document.js';
 import { isObject, OpenApiError, type OpenApiFilter, type OpenApiUpstream, type SchemeCredentials } from './types.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+/** Headers the request itself decides (RFC 9110 §7.6.1 connection headers, framing, the target host). */
+const OWNED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'te', 'trailer', 'upgrade', 'expect']);
 const DEFAULT_MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
 
 /** An upstream with its `${VAR}`s replaced, its defaults filled and its fields checked. */
@@ -37,6 +39,7 @@ export function resolveUpstream(upstream: OpenApiUpstream, env: Env): ResolvedUp
   for (const [name, value] of Object.entries(upstream.headers ?? {})) {
     if (!HEADER_NAME_TOKEN.test(name) || typeof value !== 'string')
       throw new OpenApiError(`headers.${name.slice(0, 60)}: a header needs a valid name and a string value.`);
+    if (OWNED_HEADERS.has(name.toLowerCase())) throw new OpenApiError(`headers.${name}: that header is set by the request itself and cannot be configured.`);
     const text = expand(value, `headers.${name}`, env);
     if (/[\r\n\0]/.test(text)) throw new OpenApiError(`headers.${name}: the value must not contain line breaks.`);
     headers[name] = text;

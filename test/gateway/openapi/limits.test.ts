@@ -133,7 +133,7 @@ describe('loading the document', () => {
     expect((failure as Error).message).not.toContain(docs.dir);
   });
 
-  it('refuses a base URL that carries credentials or a query', async () => {
+  it('refuses a base URL that carries credentials or a query, and headers the request owns', async () => {
     await expect(openApiTools({ openapi: 'petstore.yaml', baseUrl: 'http://u:p@127.0.0.1/v3' }, { cwd: FIXTURES })).rejects.toThrow(
       'baseUrl must not carry credentials',
     );
