@@ -1,7 +1,7 @@
 import type { LocalRefs } from './refs.js';
 import { convertSchema } from './schema-convert.js';
 import type { BodyPlan, ParamLocation, ParamPlan } from './plan.js';
-import { isObject, type JsonObject } from './types.js';
+import { isObject, setOwn, type JsonObject } from './types.js';
 
 /** Why an operation is left out; the message becomes a start-up note. */
 export class SkipOperation extends Error {
@@ -39,7 +39,8 @@ export function buildInput(path: string, operation: JsonObject, pathItem: JsonOb
   const notes: string[] = [];
   const params: ParamPlan[] = [];
   const claim = (wanted: string, suffix: string): string => {
-    let arg = Object.hasOwn(properties, wanted) ? `${wanted}_${suffix}` : wanted;
+    // "__proto__" is never an argument's own name: validators treat it apart, so it always gets its suffix.
+    let arg = Object.hasOwn(properties, wanted) || wanted === '__proto__' ? `${wanted}_${suffix}` : wanted;
     for (let n = 2; Object.hasOwn(properties, arg); n++) arg = `${wanted}_${suffix}${n}`;
     return arg;
   };
@@ -54,7 +55,7 @@ export function buildInput(path: string, operation: JsonObject, pathItem: JsonOb
     const { schema, json } = parameterSchema(param, ctx);
     const arg = claim(name, location);
     if (location === 'path' && typeof schema === 'object' && (schema.type === 'string' || schema.type === undefined)) schema.minLength ??= 1;
-    properties[arg] = describe(schema, param.description, arg === name ? undefined : `${location} parameter ${JSON.stringify(name)}`);
+    setOwn(properties, arg, describe(schema, param.description, arg === name ? undefined : `${location} parameter ${JSON.stringify(name)}`));
     if (param.required === true || location === 'path') required.push(arg);
     params.push({
       arg,
@@ -161,7 +162,7 @@ function buildBody(
     Object.keys(schema).every((k) => SPREADABLE.has(k));
   if (!spreadable) {
     const arg = claim('body', 'arg');
-    properties[arg] = describe(schema, requestBody.description, undefined);
+    setOwn(properties, arg, describe(schema, requestBody.description, undefined));
     if (bodyRequired) required.push(arg);
     return { mediaType, required: bodyRequired, arg };
   }
@@ -169,7 +170,7 @@ function buildBody(
   const bodyRequiredNames = new Set(Array.isArray(schema.required) ? schema.required : []);
   for (const [name, sub] of Object.entries(schema.properties as JsonObject)) {
     const arg = claim(name, 'body');
-    properties[arg] = describe(sub as JsonObject | boolean, undefined, arg === name ? undefined : `request body property ${JSON.stringify(name)}`);
+    setOwn(properties, arg, describe(sub as JsonObject | boolean, undefined, arg === name ? undefined : `request body property ${JSON.stringify(name)}`));
     if (bodyRequired && bodyRequiredNames.has(name)) required.push(arg);
     spread.set(arg, name);
   }

@@ -2,6 +2,7 @@ import { ToolError } from '../../protocol/tool-error.js';
 import type { OperationPlan } from './plan.js';
 import type { AuthParts } from './security.js';
 import { appendQuery, cookieText, formBody, headerText, pathText } from './serialize.js';
+import { setOwn } from './types.js';
 
 export interface BuiltRequest {
   url: URL;
@@ -37,7 +38,7 @@ export function buildRequest(
       placed.set(param.name, pathText(param, value));
     } else if (value === undefined) continue;
     else if (param.in === 'query') appendQuery(query, param, value);
-    else if (param.in === 'header') headers[param.name.toLowerCase()] = headerText(param, value);
+    else if (param.in === 'header') setOwn(headers, param.name.toLowerCase(), headerText(param, value));
     else cookies.push(cookieText(param, value));
   }
   const path = fillTemplate(plan.path, placed);
@@ -54,7 +55,7 @@ export function buildRequest(
   }
 
   // The operator's headers and the credentials win over arguments of the same name.
-  Object.assign(headers, lowerKeys(staticHeaders), auth.headers);
+  for (const [name, value] of [...Object.entries(staticHeaders), ...Object.entries(auth.headers)]) setOwn(headers, name.toLowerCase(), value);
   const cookie = [...cookies, ...auth.cookies];
   if (cookie.length > 0) headers.cookie = cookie.join('; ');
   headers.accept ??= 'application/json, */*;q=0.8';
@@ -88,14 +89,10 @@ function buildBody(plan: OperationPlan, args: Record<string, unknown>): Buffer |
     value = Object.hasOwn(args, body.arg) ? args[body.arg] : undefined;
   } else if (body.spread) {
     const fields: Record<string, unknown> = {};
-    for (const [arg, name] of body.spread) if (Object.hasOwn(args, arg) && args[arg] !== undefined) fields[name] = args[arg];
+    for (const [arg, name] of body.spread) if (Object.hasOwn(args, arg) && args[arg] !== undefined) setOwn(fields, name, args[arg]);
     value = Object.keys(fields).length > 0 || body.required ? fields : undefined;
   }
   if (value === undefined) return undefined;
   if (body.mediaType === 'application/json') return Buffer.from(JSON.stringify(value), 'utf8');
   return Buffer.from(formBody(typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : { value }), 'utf8');
-}
-
-function lowerKeys(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 }

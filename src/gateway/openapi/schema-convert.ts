@@ -1,5 +1,5 @@
 import { showRef, type LocalRefs } from './refs.js';
-import { isObject, type JsonObject } from './types.js';
+import { isObject, setOwn, type JsonObject } from './types.js';
 
 /** Which side a schema describes: input drops readOnly properties, output drops writeOnly ones (OpenAPI 3.0 §4.7.24). */
 export type SchemaSide = 'input' | 'output';
@@ -58,11 +58,16 @@ function convert(node: unknown, walk: Walk, stack: string[], depth: number): Jso
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(node)) {
     if (DROPPED.has(key) || key.startsWith('x-')) continue;
-    if (ONE.has(key)) out[key] = convert(value, walk, stack, depth + 1);
-    else if (LIST.has(key) && Array.isArray(value)) out[key] = value.map((s) => convert(s, walk, stack, depth + 1));
-    else if (MAP.has(key) && isObject(value)) out[key] = convertMap(key, value, walk, stack, depth);
+    if (ONE.has(key)) setOwn(out, key, convert(value, walk, stack, depth + 1));
+    else if (LIST.has(key) && Array.isArray(value))
+      setOwn(
+        out,
+        key,
+        value.map((s) => convert(s, walk, stack, depth + 1)),
+      );
+    else if (MAP.has(key) && isObject(value)) setOwn(out, key, convertMap(key, value, walk, stack, depth));
     else if (key === 'format' && typeof value === 'string' && !FORMATS.has(value)) continue;
-    else out[key] = value;
+    else setOwn(out, key, value);
   }
   if (walk.version === '3.0') rewrite30(node, out);
   dropHiddenRequired(node, out);
@@ -75,7 +80,7 @@ function convertMap(key: string, value: JsonObject, walk: Walk, stack: string[],
   for (const [name, sub] of Object.entries(value)) {
     // readOnly properties are the server's to set, writeOnly ones never come back.
     if (key === 'properties' && isObject(sub) && hiddenOnSide(sub, walk)) continue;
-    out[name] = convert(sub, walk, stack, depth + 1);
+    setOwn(out, name, convert(sub, walk, stack, depth + 1));
   }
   return out;
 }
@@ -169,7 +174,7 @@ function mergeAllOf(schema: JsonObject): JsonObject {
   const merged: JsonObject = { type: 'object' };
   for (const part of parts as JsonObject[]) {
     for (const [name, sub] of Object.entries(isObject(part.properties) ? part.properties : {})) {
-      properties[name] = Object.hasOwn(properties, name) ? { allOf: [properties[name], sub] } : sub;
+      setOwn(properties, name, Object.hasOwn(properties, name) ? { allOf: [properties[name], sub] } : sub);
     }
     if (Array.isArray(part.required)) for (const name of part.required) if (typeof name === 'string') required.add(name);
     if (typeof part.title === 'string') merged.title ??= part.title;

@@ -1,7 +1,7 @@
 import { ClientCredentialsToken } from './oauth.js';
 import type { SecurityRequirement } from './plan.js';
 import type { LocalRefs } from './refs.js';
-import { isObject, OpenApiError, type ClientCredentials, type JsonObject, type SchemeCredentials } from './types.js';
+import { isObject, OpenApiError, setOwn, type ClientCredentials, type JsonObject, type SchemeCredentials } from './types.js';
 
 /** What one call adds to its request for authentication. */
 export interface AuthParts {
@@ -138,7 +138,7 @@ export async function authParts(schemes: AppliedScheme[], signal: AbortSignal): 
   for (const scheme of schemes) {
     if (scheme.kind === 'header') parts.headers.authorization = scheme.value;
     else if (scheme.kind === 'oauth') parts.headers.authorization = `Bearer ${await scheme.token.get(signal)}`;
-    else if (scheme.in === 'header') parts.headers[scheme.name.toLowerCase()] = scheme.value;
+    else if (scheme.in === 'header') setOwn(parts.headers, scheme.name.toLowerCase(), scheme.value);
     else if (scheme.in === 'query') parts.query.push([scheme.name, scheme.value]);
     else parts.cookies.push(`${scheme.name}=${encodeURIComponent(scheme.value)}`);
   }

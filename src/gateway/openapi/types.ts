@@ -67,3 +67,11 @@ export type JsonObject = Record<string, unknown>;
 export function isObject(value: unknown): value is JsonObject {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
+
+/**
+ * Sets an own, enumerable property whatever its name: a document's or a model's `__proto__`
+ * is a name like any other, never the object's prototype.
+ */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}

@@ -1,6 +1,6 @@
 import { HEADER_NAME_TOKEN } from '../../protocol/header-params.js';
 import type { LoadedDocument } from './load-document.js';
-import { isObject, OpenApiError, type OpenApiFilter, type OpenApiUpstream, type SchemeCredentials } from './types.js';
+import { isObject, OpenApiError, setOwn, type OpenApiFilter, type OpenApiUpstream, type SchemeCredentials } from './types.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 /** Headers the request itself decides (RFC 9110 §7.6.1 connection headers, framing, the target host). */
@@ -42,10 +42,10 @@ export function resolveUpstream(upstream: OpenApiUpstream, env: Env): ResolvedUp
     if (OWNED_HEADERS.has(name.toLowerCase())) throw new OpenApiError(`headers.${name}: that header is set by the request itself and cannot be configured.`);
     const text = expand(value, `headers.${name}`, env);
     if (/[\r\n\0]/.test(text)) throw new OpenApiError(`headers.${name}: the value must not contain line breaks.`);
-    headers[name] = text;
+    setOwn(headers, name, text);
   }
   const credentials: Record<string, SchemeCredentials> = {};
-  for (const [name, value] of Object.entries(upstream.credentials ?? {})) credentials[name] = expandCredentials(value, `credentials.${name}`, env);
+  for (const [name, value] of Object.entries(upstream.credentials ?? {})) setOwn(credentials, name, expandCredentials(value, `credentials.${name}`, env));
   return {
     openapi: expand(upstream.openapi, 'openapi', env),
     baseUrl: upstream.baseUrl === undefined ? undefined : expand(upstream.baseUrl, 'baseUrl', env),
@@ -63,7 +63,7 @@ function expandCredentials(value: SchemeCredentials, field: string, env: Env): S
   if (typeof value === 'string') return expand(value, field, env);
   if (!isObject(value)) throw new OpenApiError(`${field}: give a string, { username, password } or { clientId, clientSecret, scopes }.`);
   const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) out[key] = typeof item === 'string' ? expand(item, `${field}.${key}`, env) : item;
+  for (const [key, item] of Object.entries(value)) setOwn(out, key, typeof item === 'string' ? expand(item, `${field}.${key}`, env) : item);
   return out as unknown as SchemeCredentials;
 }
 

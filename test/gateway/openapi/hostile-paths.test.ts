@@ -132,3 +132,51 @@ describe("a document's own paths stay under baseUrl", () => {
     }
   });
 });
+
+describe('hostile names in the document', () => {
+  const docs = new TempDocs();
+  afterAll(() => docs.cleanup());
+
+  it('keeps "__proto__" and "constructor" as plain names, in the schema and on the wire', async () => {
+    const name = docs.write(
+      'names.json',
+      JSON.stringify(
+        document({
+          '/user': {
+            post: {
+              operationId: 'createUser',
+              parameters: [{ name: '__proto__', in: 'header', schema: { type: 'string' } }],
+              requestBody: {
+                required: true,
+                content: {
+                  'application/json': {
+                    schema: { type: 'object', properties: { __proto__: { type: 'string' }, constructor: { type: 'string' }, username: { type: 'string' } } },
+                  },
+                },
+              },
+              responses: { '200': { description: 'ok' } },
+            },
+          },
+        }),
+      ).replace('"properties":{', '"properties":{"__proto__":{"type":"string"},'),
+    );
+    const named = await serveUpstream({ openapi: name, baseUrl: `${api.url}/v3`, headers: JSON.parse('{"__proto__":"configured"}') }, docs.dir);
+    try {
+      const tool = (await named.client.listTools()).find((t) => t.name === 'createUser');
+      const properties = (tool?.inputSchema as { properties: Record<string, unknown> }).properties;
+      expect(Object.keys(properties)).toEqual(['__proto___header', '__proto___body', 'constructor', 'username']);
+      const result = await named.client.callTool('createUser', { __proto___header: 'h', __proto___body: 'p', constructor: 'c', username: 'eve' });
+      expect(result.isError, textOf(result)).toBeFalsy();
+      const body = JSON.parse(api.received.at(-1)?.body ?? '{}');
+      expect(Object.hasOwn(body, '__proto__')).toBe(true);
+      expect(body.__proto__).toBe('p');
+      expect(body.constructor).toBe('c');
+      // The operator's header wins over the model's argument of the same name.
+      const raw = api.received.at(-1)?.rawHeaders ?? [];
+      expect(raw.filter((_, i) => i % 2 === 0 && raw[i] === '__proto__').length).toBe(1);
+      expect(raw[raw.indexOf('__proto__') + 1]).toBe('configured');
+    } finally {
+      await named.close();
+    }
+  });
+});

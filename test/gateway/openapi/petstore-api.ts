@@ -17,6 +17,8 @@ export interface Received {
   segments: string[];
   query: URLSearchParams;
   headers: IncomingHttpHeaders;
+  /** Name, value, name, value… as sent. */
+  rawHeaders: string[];
   body: string;
 }
 
@@ -95,6 +97,7 @@ export class PetstoreApi {
       segments,
       query: new URLSearchParams(rawQuery),
       headers: req.headers,
+      rawHeaders: req.rawHeaders,
       body: Buffer.concat(chunks).toString('utf8'),
     };
     this.received.push(got);
@@ -290,7 +293,15 @@ function safeDecode(segment: string): string {
 export class OtherOrigin {
   readonly received: Received[] = [];
   private server = createServer((req, res) => {
-    this.received.push({ method: req.method ?? '', target: req.url ?? '', segments: [], query: new URLSearchParams(), headers: req.headers, body: '' });
+    this.received.push({
+      method: req.method ?? '',
+      target: req.url ?? '',
+      segments: [],
+      query: new URLSearchParams(),
+      headers: req.headers,
+      rawHeaders: req.rawHeaders,
+      body: '',
+    });
     res.end('{}');
   });
 
