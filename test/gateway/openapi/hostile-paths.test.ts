@@ -163,13 +163,13 @@ describe('hostile names in the document', () => {
     const named = await serveUpstream({ openapi: name, baseUrl: `${api.url}/v3`, headers: JSON.parse('{"__proto__":"configured"}') }, docs.dir);
     try {
       const tool = (await named.client.listTools()).find((t) => t.name === 'createUser');
-      const properties = (tool?.inputSchema as { properties: Record<string, unknown> }).properties;
+      const properties = (tool?.inputSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
       expect(Object.keys(properties)).toEqual(['__proto___header', '__proto___body', 'constructor', 'username']);
       const result = await named.client.callTool('createUser', { __proto___header: 'h', __proto___body: 'p', constructor: 'c', username: 'eve' });
       expect(result.isError, textOf(result)).toBeFalsy();
       const body = JSON.parse(api.received.at(-1)?.body ?? '{}');
       expect(Object.hasOwn(body, '__proto__')).toBe(true);
-      expect(body.__proto__).toBe('p');
+      expect(Object.getOwnPropertyDescriptor(body, '__proto__')?.value).toBe('p');
       expect(body.constructor).toBe('c');
       // The operator's header wins over the model's argument of the same name.
       const raw = api.received.at(-1)?.rawHeaders ?? [];
