@@ -108,7 +108,8 @@ function planOne(
     throw new SkipOperation('its path is not valid Unicode');
   }
   const input = buildInput(path, operation, pathItem, { refs: ctx.refs, version: ctx.version });
-  const outputSchema = buildOutputSchema(operation, ctx.refs, ctx.version);
+  // A HEAD answer has no body to hold the structured value.
+  const outputSchema = method === 'HEAD' ? undefined : buildOutputSchema(operation, ctx.refs, ctx.version);
   // Checked now (bounds, meta-schema, patterns), so a broken schema is a note and not a failed start.
   let validateOutput: ReturnType<typeof compileSchema> | undefined;
   try {

@@ -42,6 +42,8 @@ interface Pet {
 export class PetstoreApi {
   readonly received: Received[] = [];
   readonly tokensIssued: string[] = [];
+  /** Tokens the API no longer accepts (as after a key rotation): calls with them get 401. */
+  readonly revoked = new Set<string>();
   /** Lifetime of issued tokens, in seconds (tests shorten it to see a refresh). */
   tokenLifetime = 3600;
   private server?: Server;
@@ -148,7 +150,7 @@ export class PetstoreApi {
     const { headers } = got;
     switch (scheme) {
       case 'oauth':
-        return this.tokensIssued.some((t) => headers.authorization === `Bearer ${t}`);
+        return this.tokensIssued.some((t) => !this.revoked.has(t) && headers.authorization === `Bearer ${t}`);
       case 'apiKey':
         return headers.api_key === SECRETS.apiKey;
       case 'queryKey':

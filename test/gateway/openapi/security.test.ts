@@ -24,19 +24,32 @@ afterAll(async () => {
 const oauth = { petstore_auth: { clientId: SECRETS.clientId, clientSecret: SECRETS.clientSecret } };
 
 describe('OAuth client credentials', () => {
-  it('fetches one token for many calls, and a new one once it expires', async () => {
+  it('fetches one token for many calls, a new one after the API refuses it, and a new one once it expires', async () => {
     const fresh = await new PetstoreApi().start();
-    fresh.tokenLifetime = 1; // seconds: renewed after half of it
     const served = await serveUpstream({ openapi: 'petstore.yaml', baseUrl: `${fresh.url}/v3`, credentials: oauth, include: { operations: ['addPet'] } });
+    const add = async (name: string) => served.client.callTool('addPet', { name });
     try {
-      for (const name of ['a', 'b', 'c']) expect((await served.client.callTool('addPet', { name })).isError).toBeFalsy();
+      for (const name of ['a', 'b', 'c']) expect((await add(name)).isError).toBeFalsy();
       expect(fresh.tokensIssued).toEqual(['tok-1']);
       const token = fresh.to('oauth', 'token')[0];
       expect(token.headers.authorization).toBe(`Basic ${Buffer.from(`${SECRETS.clientId}:${encodeURIComponent(SECRETS.clientSecret)}`).toString('base64')}`);
-      await sleep(700);
-      expect((await served.client.callTool('addPet', { name: 'd' })).isError).toBeFalsy();
+
+      // Refused (401): that call fails, the next one fetches a new token.
+      fresh.revoked.add('tok-1');
+      expect(textOf(await add('d'))).toContain('HTTP 401');
+      expect((await add('e')).isError).toBeFalsy();
       expect(fresh.tokensIssued).toEqual(['tok-1', 'tok-2']);
-      expect(fresh.to('v3', 'pet').at(-1)?.headers.authorization).toBe('Bearer tok-2');
+
+      // A token said to live 1 s is renewed once that time has passed.
+      fresh.tokenLifetime = 1;
+      fresh.revoked.add('tok-2');
+      await add('f');
+      expect((await add('g')).isError).toBeFalsy();
+      expect(fresh.tokensIssued).toEqual(['tok-1', 'tok-2', 'tok-3']);
+      await sleep(1_100);
+      expect((await add('h')).isError).toBeFalsy();
+      expect(fresh.tokensIssued).toEqual(['tok-1', 'tok-2', 'tok-3', 'tok-4']);
+      expect(fresh.to('v3', 'pet').at(-1)?.headers.authorization).toBe('Bearer tok-4');
     } finally {
       await served.close();
       await fresh.close();
