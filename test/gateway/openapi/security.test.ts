@@ -56,6 +56,19 @@ describe('OAuth client credentials', () => {
     }
   });
 
+  it('shares one token request among calls made at once', async () => {
+    const fresh = await new PetstoreApi().start();
+    const served = await serveUpstream({ openapi: 'petstore.yaml', baseUrl: `${fresh.url}/v3`, credentials: oauth, include: { operations: ['addPet'] } });
+    try {
+      const results = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((name) => served.client.callTool('addPet', { name })));
+      expect(results.every((r) => !r.isError)).toBe(true);
+      expect(fresh.to('oauth', 'token')).toHaveLength(1);
+    } finally {
+      await served.close();
+      await fresh.close();
+    }
+  });
+
   it('says which scheme failed when the token endpoint refuses, without the secret', async () => {
     const served = await serveUpstream({
       openapi: 'petstore.yaml',
