@@ -14,7 +14,7 @@ import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
-const entries = ['index', 'http', 'middleware', 'client', 'client/core', 'testing', 'toolsets', 'config', 'cli/main'];
+const entries = ['index', 'http', 'middleware', 'client', 'client/core', 'testing', 'toolsets', 'config', 'gateway', 'cli/main'];
 
 /**
  * esbuild puts each module in the chunk of the exact set of entry points that reach it, so the
@@ -31,7 +31,7 @@ const entries = ['index', 'http', 'middleware', 'client', 'client/core', 'testin
  */
 const CLIENT_NODE_PARTS = ['./transports/stdio-client.js', './auth/file-token-store.js', './auth/loopback.js'];
 const CLIENT_CORE = join(dist, 'client', 'core.js');
-const CORE_USERS = ['http', 'middleware', 'testing', 'toolsets', 'config', 'cli/main', 'transports/http-server'].map((e) => join(dist, `${e}.js`));
+const CORE_USERS = ['http', 'middleware', 'testing', 'toolsets', 'config', 'gateway', 'cli/main', 'transports/http-server'].map((e) => join(dist, `${e}.js`));
 const reachWholeCore = {
   name: 'reach-whole-core',
   setup(build) {

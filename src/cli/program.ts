@@ -79,6 +79,10 @@ function addServeCommand(program: Command, io: CliIo, setCode: (code: number) =>
     .option('--config <file>', 'toolwright.config.json or .yaml (default: the one in this directory, if any)')
     .option('--tools <module>', 'a .js, .mjs or .ts module exporting tools (alone, unless a config is used too)')
     .option(
+      '--upstreams <file>',
+      "mount every server of a desktop client's servers file (.mcp.json: mcpServers) as <name>_<tool> (alone, unless a config is used too)",
+    )
+    .option(
       '--allow-unauthenticated-network',
       'serve HTTP on a non-loopback --host without authentication (refused otherwise: every tool would be open to the network)',
     )

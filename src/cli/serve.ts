@@ -1,9 +1,12 @@
 import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { buildServer, DEFAULT_TOOLSETS, type ServerPlan } from '../config/build.js';
 import { findConfig, loadConfig } from '../config/load.js';
 import { locateState, type StateLocation } from '../config/state-dir.js';
 import { SqliteDriverError } from '../audit/sqlite-driver.js';
+import { readServers } from '../client/connect/servers-file.js';
+import { Gateway } from '../gateway/gateway.js';
+import { GatewayCollisionError } from '../gateway/mount.js';
 import { ConfigError } from '../config/validate.js';
 import { ToolDefinitionError } from '../server/compile-tool.js';
 import type { ToolServer } from '../server/server.js';
@@ -20,6 +23,9 @@ import { startOpenTelemetry } from './otel.js';
 import { installProcessGuards } from './process-guards.js';
 import { shutdownRequests, type ShutdownReason, type ShutdownRequests } from './shutdown-requests.js';
 
+/** How long start-up waits for the upstreams' first listings before serving without the slow ones. */
+const UPSTREAM_START_WAIT_MS = 3_000;
+
 /** On SIGTERM/SIGINT, how long calls in flight may finish before they are stopped. */
 const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
@@ -29,6 +35,8 @@ export interface ServeOptions {
   host?: string;
   port?: string;
   tools?: string;
+  /** A servers file (.mcp.json) whose every server is mounted as an upstream. */
+  upstreams?: string;
   config?: string;
   allowUnauthenticatedNetwork?: boolean;
   shutdownGrace?: string;
@@ -62,6 +70,23 @@ export async function serveCommand(options: ServeOptions, io: CliIo, version: st
 
 async function serveWith(options: ServeOptions, io: CliIo, version: string, cliGrace: number | undefined): Promise<number> {
   const { plan, state } = await planServer(options, version, io);
+  try {
+    await startUpstreams(plan, io);
+    return await servePlan(plan, options, io, state, cliGrace, version);
+  } finally {
+    // Every upstream stopped, a stdio one with its whole process group.
+    await plan.gateway?.close();
+  }
+}
+
+async function servePlan(
+  plan: ServerPlan,
+  options: ServeOptions,
+  io: CliIo,
+  state: StateLocation,
+  cliGrace: number | undefined,
+  version: string,
+): Promise<number> {
   const transport = options.http ? 'http' : options.stdio ? 'stdio' : (plan.transport ?? 'stdio');
   const graceMs = cliGrace ?? plan.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
   let address: { host: string; port: number } | undefined;
@@ -90,7 +115,8 @@ async function serveWith(options: ServeOptions, io: CliIo, version: string, cliG
 
 async function planServer(options: ServeOptions, version: string, io: CliIo): Promise<{ plan: ServerPlan; state: StateLocation }> {
   const cwd = process.cwd();
-  const file = options.config || !options.tools ? findConfig(cwd, options.config) : undefined;
+  const alone = options.tools || options.upstreams;
+  const file = options.config || !alone ? findConfig(cwd, options.config) : undefined;
   // Where the audit trail, tasks and (with no config) ./workspace go: docs/audit.md, "Where state lives".
   const state = locateState(cwd, file);
   // A per-user state folder is private (audit data names callers and their arguments): made
@@ -112,8 +138,8 @@ async function planServer(options: ServeOptions, version: string, io: CliIo): Pr
         io.stderr(
           `toolwright: ${loaded.file} names no toolsets and no tools, so it serves none; add a toolsets: section for the built-in tools (docs/configuration.md)\n`,
         );
-    } else if (options.tools) {
-      plan = buildServer({}, state.base, version, 'the tools module', state.dir);
+    } else if (alone) {
+      plan = buildServer({}, state.base, version, options.tools ? 'the tools module' : 'the upstreams file', state.dir);
     } else {
       plan = buildServer({ toolsets: DEFAULT_TOOLSETS }, state.base, version, 'the default toolsets', state.dir);
     }
@@ -131,6 +157,7 @@ async function planServer(options: ServeOptions, version: string, io: CliIo): Pr
       throw err;
     }
   }
+  if (options.upstreams) mountServersFile(plan, options.upstreams);
   // In the config's order, outermost first (server.use).
   for (const module of middleware) {
     const loaded = await loadMiddlewareModule(module);
@@ -138,6 +165,38 @@ async function planServer(options: ServeOptions, version: string, io: CliIo): Pr
     else plan.server.use(loaded.method!, loaded.middleware);
   }
   return { plan, state };
+}
+
+/**
+ * Waits a little for the upstreams' first listings, so the server starts with the tools of those
+ * that answer quickly; a slower one does not hold it (its tools appear when it connects). A name
+ * clash found meanwhile stops start-up, naming both sources.
+ */
+async function startUpstreams(plan: ServerPlan, io: CliIo): Promise<void> {
+  if (!plan.gateway) return;
+  let pending: string[];
+  try {
+    pending = await plan.gateway.started(UPSTREAM_START_WAIT_MS);
+  } catch (err) {
+    if (err instanceof GatewayCollisionError) throw new UsageError(`upstream names clash: ${err.message}; give one of them another prefix`);
+    throw err;
+  }
+  if (pending.length)
+    io.stderr(`toolwright: still connecting to upstream(s) ${pending.map((n) => JSON.stringify(n)).join(', ')}: their tools appear when they answer\n`);
+}
+
+/** A desktop client's servers file, every server in it mounted as it stands (prefixed by its name). */
+function mountServersFile(plan: ServerPlan, file: string): void {
+  const gateway = (plan.gateway ??= new Gateway(plan.server, { cwd: dirname(resolve(file)) }));
+  for (const [name, server] of readServers(file)) {
+    const entry =
+      server.kind === 'stdio' ? { command: server.command, args: server.args, env: server.env, cwd: server.cwd } : { url: server.url, headers: server.headers };
+    try {
+      gateway.add(name, entry);
+    } catch (err) {
+      throw new UsageError(`${file}: ${JSON.stringify(name)}: ${(err as Error).message}`);
+    }
+  }
 }
 
 function parsePort(value: string | number): number {

@@ -1,0 +1,62 @@
+/**
+ * Upstreams from files: the config's `upstreams:` (checked against the published schema) and
+ * `toolwright serve --upstreams .mcp.json`, a desktop client's servers file mounted as it stands.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ToolClient } from '../../src/client.js';
+import { validateConfig } from '../../src/config/validate.js';
+import { startBuiltCli } from '../helpers/cli-process.js';
+import { configProblems } from '../helpers/config.js';
+import { EVERYTHING } from './helpers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'tw-gateway-serve-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the config file', () => {
+  it('takes stdio, HTTP and OpenAPI upstreams with their mount options', () => {
+    const config = {
+      upstreams: {
+        everything: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'], prefix: 'ev', exclude: ['get-env'], timeoutMs: 5000 },
+        remote: { url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer ${REMOTE_TOKEN}' }, forwardAuthorization: false },
+        petstore: { openapi: './petstore.yaml', baseUrl: 'https://petstore.example.com/v3', headers: { 'X-Api-Key': '${PETSTORE_KEY}' } },
+        fs: { command: 'mcp-server-filesystem', tools: { write_file: { approval: 'always', annotations: { destructiveHint: true } } } },
+      },
+    };
+    expect(configProblems(() => validateConfig(config, 'toolwright.config.json'))).toEqual([]);
+  });
+
+  it('refuses an upstream that is neither, and a misspelt option', () => {
+    expect(configProblems(() => validateConfig({ upstreams: { x: { comand: 'oops' } } }, 'c.json')).join('\n')).toMatch(/upstreams/);
+    expect(configProblems(() => validateConfig({ upstreams: { 'bad name': { command: 'x' } } }, 'c.json')).join('\n')).toMatch(/upstreams/);
+  });
+});
+
+describe('toolwright serve', () => {
+  it('--upstreams mounts every server of a .mcp.json, prefixed by its name', async () => {
+    const file = join(dir, '.mcp.json');
+    writeFileSync(file, JSON.stringify({ mcpServers: { everything: { command: EVERYTHING }, off: { command: 'nope', disabled: true } } }));
+    const cli = startBuiltCli(['serve', '--http', '--port', '0', '--upstreams', file], { cwd: dir });
+    const [, url] = await cli.waitForStderr(/serving \d+ tool\(s\) on (\S+)/);
+    const client = await ToolClient.connect({ url });
+    try {
+      const names = (await client.listTools()).map((t) => t.name);
+      expect(names).toContain('everything_echo');
+      const echo = await client.callTool('everything_echo', { message: 'from .mcp.json' });
+      expect(echo.content).toEqual([{ type: 'text', text: 'Echo: from .mcp.json' }]);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+
+  it('stops at start-up when two upstreams give the same name, naming both', async () => {
+    const config = join(dir, 'clash.config.json');
+    writeFileSync(config, JSON.stringify({ upstreams: { one: { command: EVERYTHING, prefix: false }, two: { command: EVERYTHING, prefix: false } } }));
+    const cli = startBuiltCli(['serve', '--http', '--port', '0', '--config', config], { cwd: dir });
+    const { code } = await cli.exit;
+    expect(code).not.toBe(0);
+    expect(cli.stderr()).toMatch(/tool "echo" of upstream "(one|two)" clashes with upstream "(one|two)" tool/);
+  }, 60_000);
+});
