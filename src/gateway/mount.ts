@@ -74,7 +74,6 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
   };
   private readonly syncing = new Map<string, { again: boolean }>();
   private firstSync?: { resolve: () => void; reject: (err: Error) => void };
-  private staticTools = 0;
   private staticError?: string;
   private closed = false;
 
@@ -301,7 +300,6 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
         })),
         (shape) => (args: Record<string, unknown>, ctx: ToolContext) => byName.get(shape.name)!.handler(args, ctx),
       );
-      this.staticTools = tools.length;
       this.firstSync?.resolve();
     } catch (err) {
       this.staticError = describe(err);
