@@ -23,8 +23,8 @@ import { startOpenTelemetry } from './otel.js';
 import { installProcessGuards } from './process-guards.js';
 import { shutdownRequests, type ShutdownReason, type ShutdownRequests } from './shutdown-requests.js';
 
-/** How long start-up waits for the upstreams' first listings before serving without the slow ones. */
-const UPSTREAM_START_WAIT_MS = 3_000;
+/** At most how long start-up waits for the upstreams' first listings (or first failures) before serving without the slow ones. */
+const UPSTREAM_START_WAIT_MS = 10_000;
 
 /** On SIGTERM/SIGINT, how long calls in flight may finish before they are stopped. */
 const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
@@ -132,9 +132,9 @@ async function planServer(options: ServeOptions, version: string, io: CliIo): Pr
       plan = buildServer(loaded.config, loaded.baseDir, version, loaded.file, state.dir);
       modules = (loaded.config.tools ?? []).map((m) => resolve(loaded.baseDir, m));
       middleware = (loaded.config.middleware ?? []).map((m) => resolve(loaded.baseDir, m));
-      const { toolsets, tools, resources, prompts } = loaded.config;
+      const { toolsets, tools, resources, prompts, upstreams } = loaded.config;
       // Configs once got the default toolsets when they named none: say why such a server is empty.
-      if (!toolsets && !tools?.length && !resources && !prompts && !options.tools)
+      if (!toolsets && !tools?.length && !resources && !prompts && !upstreams && !options.tools && !options.upstreams)
         io.stderr(
           `toolwright: ${loaded.file} names no toolsets and no tools, so it serves none; add a toolsets: section for the built-in tools (docs/configuration.md)\n`,
         );

@@ -46,20 +46,24 @@ export class Gateway {
   }
 
   /**
-   * Waits up to `waitMs` for every upstream's first listing, so that a server starts with the tools
-   * of those that answer quickly; one that is slower does not hold the others (its tools appear
-   * when it connects, with list_changed). Rejects on a name clash (naming both sources). Resolves
-   * with the names of those still connecting.
+   * Waits, up to `waitMs`, until every upstream has either listed its tools or failed its first
+   * attempt, so that a server starts with the tools of those that answer and a clash between them
+   * is found before it serves; one that is down or slower does not hold it past that (its tools
+   * appear when it connects, with list_changed). Rejects on a name clash (naming both sources).
+   * Resolves with the names of those not yet listed.
    */
   async started(waitMs: number): Promise<string[]> {
     const pending = new Set(this.mounts.map((m) => m.name));
+    for (const m of this.mounts) m.ready.then(() => pending.delete(m.name)).catch(() => {});
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)));
     try {
-      await Promise.race([Promise.all(this.mounts.map((m) => m.ready.then(() => pending.delete(m.name)))), timeout]);
+      await Promise.race([Promise.all(this.mounts.map((m) => m.settled)), timeout]);
     } finally {
       clearTimeout(timer);
     }
+    // A clash found meanwhile is the start-up's failure.
+    for (const m of this.mounts) await Promise.race([m.ready, Promise.resolve()]);
     return [...pending];
   }
 

@@ -30,6 +30,8 @@ export interface MountHandle {
   readonly name: string;
   /** Resolves once the upstream's entries are first registered; rejects with GatewayCollisionError on a clash. Never resolves while the upstream cannot be reached: race it with a timer. */
   readonly ready: Promise<void>;
+  /** Resolves once `ready` has settled or the first attempt to reach the upstream failed: what start-up waits for. */
+  readonly settled: Promise<void>;
   health(): UpstreamHealth;
   /** Removes its entries and stops the upstream (a stdio upstream's whole process group). */
   close(): Promise<void>;
@@ -61,6 +63,8 @@ export function mount(server: ToolServer, name: string, upstream: Upstream, opti
 
 class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
   readonly ready: Promise<void>;
+  readonly settled: Promise<void>;
+  private settle_!: () => void;
   readonly gate: ConcurrencyGate;
   readonly timeoutMs: number;
   readonly inFlight = new Set<ToolContext>();
@@ -90,6 +94,8 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
     this.scheme = uriScheme(prefix);
     this.ready = new Promise((resolve, reject) => (this.firstSync = { resolve, reject }));
     this.ready.catch(() => {}); // a clash nobody awaits is still logged (event 'collision'), not an unhandled rejection
+    this.settled = new Promise((resolve) => (this.settle_ = resolve));
+    this.ready.then(this.settle_, this.settle_);
     const loader = UPSTREAM_LOADERS[upstreamKind(upstream)];
     if (!loader) throw new TypeError(`upstream "${name}": ${upstreamKind(upstream)} upstreams are not available in this build`);
     if (loader.kind === 'client') {
@@ -116,7 +122,10 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
           if (state === 'up') {
             this.event('connected', 'connected');
             for (const kind of ['tools', 'prompts', 'resources'] as const) this.scheduleSync(kind);
-          } else this.event('disconnected', detail ?? 'disconnected');
+          } else {
+            this.event('disconnected', detail ?? 'disconnected');
+            this.settle_();
+          }
         },
       });
     }
@@ -304,6 +313,7 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
     } catch (err) {
       this.staticError = describe(err);
       this.event('disconnected', this.staticError);
+      this.settle_();
     }
   }
 

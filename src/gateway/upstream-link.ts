@@ -35,20 +35,11 @@ export class UpstreamLink {
   private attempt = 0;
   private timer?: NodeJS.Timeout;
   private closing = false;
-  private readonly connected: Promise<void>;
-  private resolveConnected!: () => void;
 
-  constructor(private readonly options: LinkOptions) {
-    this.connected = new Promise((resolve) => (this.resolveConnected = resolve));
-  }
+  constructor(private readonly options: LinkOptions) {}
 
   start(): void {
     void this.connectOnce();
-  }
-
-  /** Resolves once the upstream is first connected (or never, if it never is: race it with a timer). */
-  firstConnection(): Promise<void> {
-    return this.connected;
   }
 
   /** A call saw the connection fail: drop it and reconnect (once, however many calls saw it). */
@@ -94,7 +85,6 @@ export class UpstreamLink {
     this.lastError = undefined;
     opened.ended?.then(() => this.lost(client, 'its process exited'));
     this.options.onState('up');
-    this.resolveConnected();
   }
 
   private clientOptions(): ConstructorParameters<typeof ToolClient>[1] {

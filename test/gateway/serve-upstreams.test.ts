@@ -2,10 +2,10 @@
  * Upstreams from files: the config's `upstreams:` (checked against the published schema) and
  * `toolwright serve --upstreams .mcp.json`, a desktop client's servers file mounted as it stands.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { ToolClient } from '../../src/client.js';
 import { validateConfig } from '../../src/config/validate.js';
 import { startBuiltCli } from '../helpers/cli-process.js';
@@ -53,10 +53,38 @@ describe('toolwright serve', () => {
 
   it('stops at start-up when two upstreams give the same name, naming both', async () => {
     const config = join(dir, 'clash.config.json');
-    writeFileSync(config, JSON.stringify({ upstreams: { one: { command: EVERYTHING, prefix: false }, two: { command: EVERYTHING, prefix: false } } }));
+    const scripted = { command: process.execPath, args: [resolve('test/gateway/fixtures/scripted-upstream.mjs')], prefix: false };
+    writeFileSync(config, JSON.stringify({ upstreams: { one: scripted, two: scripted } }));
     const cli = startBuiltCli(['serve', '--http', '--port', '0', '--config', config], { cwd: dir });
     const { code } = await cli.exit;
     expect(code).not.toBe(0);
     expect(cli.stderr()).toMatch(/tool "echo" of upstream "(one|two)" clashes with upstream "(one|two)" tool/);
   }, 60_000);
+
+  it('stops a stdio upstream with its whole process group at shutdown (what a launcher started goes too)', async () => {
+    const record = join(dir, 'group.jsonl');
+    const fixture = resolve('test/gateway/fixtures/scripted-upstream.mjs');
+    const config = join(dir, 'group.config.json');
+    // sh stays the parent (two commands), so the upstream server is its child: a grandchild of toolwright.
+    const launcher = { command: 'sh', args: ['-c', `"${process.execPath}" "${fixture}"; true`], env: { RECORD_FILE: record, BEHAVIOUR: 'stubborn' } };
+    writeFileSync(config, JSON.stringify({ upstreams: { launched: launcher } }));
+    const cli = startBuiltCli(['serve', '--http', '--port', '0', '--config', config], { cwd: dir });
+    await cli.waitForStderr(/serving \d+ tool\(s\) on/);
+    const pid = (JSON.parse(readFileSync(record, 'utf8').split('\n')[0]) as { started: number }).started;
+    // Should the test fail, the stubborn upstream must not outlive it.
+    onTestFinished(() => void (alive(pid) && process.kill(pid, 'SIGKILL')));
+    expect(alive(pid)).toBe(true);
+    cli.child.kill('SIGTERM');
+    expect((await cli.exit).code).toBe(0);
+    await expect.poll(() => alive(pid), { timeout: 5_000 }).toBe(false);
+  }, 60_000);
 });
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mount, type MountHandle } from '../../src/gateway/index.js';
 import { serveHttp, type HttpServerHandle } from '../../src/transports/http-server.js';
@@ -91,11 +91,19 @@ describe('server-everything and server-filesystem behind the gateway', () => {
   }, 60_000);
 
   it('@modelcontextprotocol/sdk 1.x, legacy era over HTTP', async () => {
-    const client = new ClientV1({ name: 'gw-legacy', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    const client = new ClientV1({ name: 'gw-legacy', version: '1.0.0' }, { capabilities: { elicitation: {}, sampling: {} } });
     client.setRequestHandler(ElicitRequestSchema, answerForm);
+    client.setRequestHandler(CreateMessageRequestSchema, async () => ({
+      role: 'assistant' as const,
+      content: { type: 'text' as const, text: 'sampled by the client' },
+      model: 'test-model',
+    }));
     await client.connect(new HttpV1(new URL(http.url)));
     try {
       await exercise(client as unknown as AnyClient, 2);
+      // The upstream asks the gateway for a completion mid-call; the gateway asks this client's model.
+      const sampled = await client.callTool({ name: 'everything_trigger-sampling-request', arguments: { prompt: 'hello', maxTokens: 20 } });
+      expect(JSON.stringify(sampled.content)).toContain('sampled by the client');
       const prompts = await client.listPrompts();
       expect(prompts.prompts.map((p) => p.name)).toContain('everything_simple-prompt');
       const prompt = await client.getPrompt({ name: 'everything_simple-prompt' });
