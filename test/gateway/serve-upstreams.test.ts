@@ -2,7 +2,7 @@
  * Upstreams from files: the config's `upstreams:` (checked against the published schema) and
  * `toolwright serve --upstreams .mcp.json`, a desktop client's servers file mounted as it stands.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
