@@ -1,6 +1,6 @@
 import type { ToolClient } from '../client/client.js';
 import { CancelledError, ConnectionError, McpRpcError, OutputValidationError, TimeoutError } from '../client/errors.js';
-import type { InputRequest, InputResult } from '../client/inputs/types.js';
+import { CAPABILITY_FOR, type InputRequest, type InputResult } from '../client/inputs/types.js';
 import type { CallToolResult } from '../client/types.js';
 import type { ConcurrencyGate } from '../policy/concurrency.js';
 import type { ElicitSchema, ToolContext, ToolResult } from '../server/tool.js';
@@ -37,27 +37,17 @@ export async function relayCall(target: RelayTarget, tool: string, args: Record<
   const stop = new AbortController();
   const onAbort = () => stop.abort(ctx.signal.reason);
   ctx.signal.addEventListener('abort', onAbort, { once: true });
-  // A question the caller's side refused (a missing capability, a modern client's retry) ends the upstream call and is rethrown.
-  let askFailed: { error: unknown } | undefined;
   target.inFlight.add(ctx);
   try {
     const result = await client.callTool(tool, args, {
       signal: stop.signal,
       timeoutMs: target.timeoutMs,
       onProgress: (p) => ctx.progress(p.progress, p.total, p.message === undefined ? undefined : upstreamText(p.message)),
-      onInputRequest: async (request) => {
-        try {
-          return await askCaller(request, ctx);
-        } catch (error) {
-          askFailed ??= { error };
-          stop.abort(error);
-          throw error;
-        }
-      },
+      // A modern caller answers in a later round: its context stops this run (ctx.signal), which cancels the upstream call.
+      onInputRequest: (request) => askCaller(request, ctx),
     });
     return passOn(result, target.mapUri);
   } catch (err) {
-    if (askFailed) throw askFailed.error;
     if (ctx.signal.aborted) throw ctx.signal.reason;
     return failureOf(target, client, err);
   } finally {
@@ -67,8 +57,14 @@ export async function relayCall(target: RelayTarget, tool: string, args: Record<
   }
 }
 
-/** The upstream's question, asked of the caller (the context knows its era: a request, or an input-required round). */
+/**
+ * The upstream's question, asked of the caller (the context knows its era: a request, or an
+ * input-required round). A caller that did not declare the capability is not asked: the upstream
+ * gets an error answer, as from a client without it, and decides (servers ask for roots unbidden).
+ */
 function askCaller(request: InputRequest, ctx: ToolContext): Promise<InputResult> {
+  const capability = CAPABILITY_FOR[request.method];
+  if (ctx.clientCapabilities[capability] === undefined) return Promise.reject(new Error(`the client of this call does not support ${capability}`));
   const p = request.params;
   if (request.method === 'elicitation/create') {
     // URL-mode elicitation names a site for the user to visit: not relayed (a form is).

@@ -12,6 +12,7 @@ import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextpr
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mount, type MountHandle } from '../../src/gateway/index.js';
 import { serveHttp, type HttpServerHandle } from '../../src/transports/http-server.js';
+import { createInMemoryPair } from '../../src/testing.js';
 import { EVERYTHING, FILESYSTEM, filesystemRoot, gatewayServer } from './helpers.js';
 
 const root = filesystemRoot();
@@ -121,6 +122,18 @@ describe('server-everything and server-filesystem behind the gateway', () => {
       await client.close();
     }
   }, 60_000);
+
+  it('a client that cannot answer is not asked: the upstream gets an error answer and its own result comes back', async () => {
+    const { client, close } = await createInMemoryPair(server);
+    try {
+      const result = await client.callTool('everything_trigger-elicitation-request', {});
+      expect(result.isError).toBe(true);
+      // The upstream's own result: it was answered with an error, as a client without elicitation would answer.
+      expect(JSON.stringify(result.content)).toContain('could not answer elicitation/create');
+    } finally {
+      await close();
+    }
+  }, 30_000);
 
   it('reports each upstream up, with its tools counted', () => {
     expect(mounts.map((m) => m.health())).toEqual([
