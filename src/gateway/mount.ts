@@ -8,6 +8,7 @@ import { captureAuthorization, forwardingFetch } from './forward-authorization.j
 import { UPSTREAM_LOADERS, upstreamKind, type LoaderContext } from './loaders.js';
 import { gatewayNameProblem, prefixProblem, selected, toolTags } from './names.js';
 import { relayCall, type RelayTarget } from './relay-call.js';
+import { watchResourceSubscriptions } from './resource-subscriptions.js';
 import { relayPrompt, relayResource, relayTemplate, uriScheme, type SurfaceSource } from './surfaces.js';
 import { transformTool, type UpstreamToolShape } from './transform.js';
 import type { MountOptions, Upstream, UpstreamEvent, UpstreamHealth } from './types.js';
@@ -16,6 +17,7 @@ import { describe, UpstreamLink } from './upstream-link.js';
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_CONCURRENCY = 16;
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+const MAX_SUBSCRIPTIONS = 1024;
 
 /** Two sources give the same name: refused, naming both. */
 export class GatewayCollisionError extends Error {
@@ -78,6 +80,9 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
   };
   private readonly syncing = new Map<string, { again: boolean }>();
   private firstSync?: { resolve: () => void; reject: (err: Error) => void };
+  /** Upstream URIs a client subscribed to through the gateway (bounded: a client cannot make it hold more). */
+  private readonly subscribed = new Set<string>();
+  private unwatch?: () => void;
   private staticError?: string;
   private closed = false;
 
@@ -108,6 +113,7 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
         maxMessageBytes: MAX_MESSAGE_BYTES,
         ...(forward ? { fetch: forwardingFetch() } : {}),
       };
+      this.unwatch = watchResourceSubscriptions(server, (uri) => this.subscribeUpstream(uri));
       this.link = new UpstreamLink({
         name,
         open: () => loader.open(upstream, loaderContext),
@@ -121,6 +127,8 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
         onState: (state, detail) => {
           if (state === 'up') {
             this.event('connected', 'connected');
+            // A new connection knows none of the old one's subscriptions.
+            for (const uri of this.subscribed) this.subscribeOnce(uri);
             for (const kind of ['tools', 'prompts', 'resources'] as const) this.scheduleSync(kind);
           } else {
             this.event('disconnected', detail ?? 'disconnected');
@@ -162,9 +170,26 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
     return { name: this.name, state, tools: this.registered.tool.size, restarts: this.link?.restarts ?? 0, ...(lastError ? { lastError } : {}) };
   }
 
+  /** A client subscribed to `uri`: if it is one of this upstream's resources, the upstream is asked to tell of its changes (once). */
+  private subscribeUpstream(uri: string): void {
+    if (!this.scheme || !uri.startsWith(`${this.scheme}+`) || this.subscribed.size >= MAX_SUBSCRIPTIONS) return;
+    const upstreamUri = this.unmapUri(uri);
+    if (this.subscribed.has(upstreamUri)) return;
+    this.subscribed.add(upstreamUri);
+    this.subscribeOnce(upstreamUri);
+  }
+
+  private subscribeOnce(upstreamUri: string): void {
+    const client = this.link?.client;
+    const resources = client?.capabilities?.resources as { subscribe?: unknown } | undefined;
+    if (!client || !resources?.subscribe) return;
+    client.subscribeResource(upstreamUri).catch((err: unknown) => this.event('log', `subscribing to a resource failed: ${describe(err)}`));
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.unwatch?.();
     await this.link?.close();
     const s = this.server;
     for (const key of this.registered.tool.keys()) s.tools.remove(key);
