@@ -18,6 +18,8 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_CONCURRENCY = 16;
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 const MAX_SUBSCRIPTIONS = 1024;
+/** Tools mounted from one upstream at most: a hostile list cannot fill the server's memory with compiled schemas. */
+const MAX_TOOLS = 10_000;
 
 /** Two sources give the same name: refused, naming both. */
 export class GatewayCollisionError extends Error {
@@ -238,7 +240,8 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
 
   private applyTools(listed: readonly UpstreamToolShape[], call: (shape: UpstreamToolShape) => Tool['handler']): void {
     const desired = new Map<string, { entry: Tool; fingerprint: string }>();
-    for (const shape of listed) {
+    if (listed.length > MAX_TOOLS) this.event('refused', `it lists ${listed.length} tools; the first ${MAX_TOOLS} are mounted`);
+    for (const shape of listed.slice(0, MAX_TOOLS)) {
       const t = this.options.tools?.[shape.name];
       if (t?.hidden || !selected(shape.name, toolTags(shape), this.options)) continue;
       const tool = transformTool(shape, this.prefix, this.options, call(shape));

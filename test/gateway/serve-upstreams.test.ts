@@ -9,6 +9,8 @@ import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { ToolClient } from '../../src/client.js';
 import { validateConfig } from '../../src/config/validate.js';
 import { startBuiltCli } from '../helpers/cli-process.js';
+import { ExitCode } from '../../src/cli/errors.js';
+import { runCliCaptured } from '../helpers/cli.js';
 import { configProblems } from '../helpers/config.js';
 import { EVERYTHING } from './helpers.js';
 
@@ -88,3 +90,19 @@ function alive(pid: number): boolean {
     return false;
   }
 }
+
+describe('toolwright doctor --upstreams', () => {
+  it('says which upstreams of a servers file work and which do not', async () => {
+    const file = join(dir, 'doctor.mcp.json');
+    const fixture = resolve('test/gateway/fixtures/scripted-upstream.mjs');
+    writeFileSync(
+      file,
+      JSON.stringify({ mcpServers: { good: { command: process.execPath, args: [fixture] }, broken: { command: 'no-such-command-for-toolwright' } } }),
+    );
+    const { code, stdout } = await runCliCaptured('doctor', '--upstreams', file);
+    expect(code).toBe(ExitCode.failure);
+    expect(stdout).toContain('upstream good: works');
+    expect(stdout).toContain('upstream broken: does not work');
+    expect(stdout).toContain('1 of 2 upstream(s) work');
+  }, 60_000);
+});
