@@ -1,12 +1,10 @@
 import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { buildServer, DEFAULT_TOOLSETS, type ServerPlan } from '../config/build.js';
 import { findConfig, loadConfig } from '../config/load.js';
 import { locateState, type StateLocation } from '../config/state-dir.js';
 import { SqliteDriverError } from '../audit/sqlite-driver.js';
-import { readServers } from '../client/connect/servers-file.js';
-import { Gateway } from '../gateway/gateway.js';
-import { GatewayCollisionError } from '../gateway/mount.js';
+import { startUpstreams } from './serve-upstreams.js';
 import { ConfigError } from '../config/validate.js';
 import { ToolDefinitionError } from '../server/compile-tool.js';
 import type { ToolServer } from '../server/server.js';
@@ -22,9 +20,6 @@ import { ConsoleBesideServer } from './serve-console.js';
 import { startOpenTelemetry } from './otel.js';
 import { installProcessGuards } from './process-guards.js';
 import { shutdownRequests, type ShutdownReason, type ShutdownRequests } from './shutdown-requests.js';
-
-/** At most how long start-up waits for the upstreams' first listings (or first failures) before serving without the slow ones. */
-const UPSTREAM_START_WAIT_MS = 10_000;
 
 /** On SIGTERM/SIGINT, how long calls in flight may finish before they are stopped. */
 const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
@@ -70,12 +65,12 @@ export async function serveCommand(options: ServeOptions, io: CliIo, version: st
 
 async function serveWith(options: ServeOptions, io: CliIo, version: string, cliGrace: number | undefined): Promise<number> {
   const { plan, state } = await planServer(options, version, io);
+  const gateway = await startUpstreams(plan, options.upstreams, io);
   try {
-    await startUpstreams(plan, io);
     return await servePlan(plan, options, io, state, cliGrace, version);
   } finally {
     // Every upstream stopped, a stdio one with its whole process group.
-    await plan.gateway?.close();
+    await gateway?.close();
   }
 }
 
@@ -157,7 +152,6 @@ async function planServer(options: ServeOptions, version: string, io: CliIo): Pr
       throw err;
     }
   }
-  if (options.upstreams) mountServersFile(plan, options.upstreams);
   // In the config's order, outermost first (server.use).
   for (const module of middleware) {
     const loaded = await loadMiddlewareModule(module);
@@ -165,38 +159,6 @@ async function planServer(options: ServeOptions, version: string, io: CliIo): Pr
     else plan.server.use(loaded.method!, loaded.middleware);
   }
   return { plan, state };
-}
-
-/**
- * Waits a little for the upstreams' first listings, so the server starts with the tools of those
- * that answer quickly; a slower one does not hold it (its tools appear when it connects). A name
- * clash found meanwhile stops start-up, naming both sources.
- */
-async function startUpstreams(plan: ServerPlan, io: CliIo): Promise<void> {
-  if (!plan.gateway) return;
-  let pending: string[];
-  try {
-    pending = await plan.gateway.started(UPSTREAM_START_WAIT_MS);
-  } catch (err) {
-    if (err instanceof GatewayCollisionError) throw new UsageError(`upstream names clash: ${err.message}; give one of them another prefix`);
-    throw err;
-  }
-  if (pending.length)
-    io.stderr(`toolwright: still connecting to upstream(s) ${pending.map((n) => JSON.stringify(n)).join(', ')}: their tools appear when they answer\n`);
-}
-
-/** A desktop client's servers file, every server in it mounted as it stands (prefixed by its name). */
-function mountServersFile(plan: ServerPlan, file: string): void {
-  const gateway = (plan.gateway ??= new Gateway(plan.server, { cwd: dirname(resolve(file)) }));
-  for (const [name, server] of readServers(file)) {
-    const entry =
-      server.kind === 'stdio' ? { command: server.command, args: server.args, env: server.env, cwd: server.cwd } : { url: server.url, headers: server.headers };
-    try {
-      gateway.add(name, entry);
-    } catch (err) {
-      throw new UsageError(`${file}: ${JSON.stringify(name)}: ${(err as Error).message}`);
-    }
-  }
 }
 
 function parsePort(value: string | number): number {

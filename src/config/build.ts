@@ -21,7 +21,7 @@ import { weatherTools } from '../toolsets/weather/index.js';
 import type { HttpServeOptions } from '../transports/http-server.js';
 import { postgresTrailOf, sqliteTrailOf } from './audit-trail.js';
 import { expandEnv } from './expand-env.js';
-import { Gateway, type UpstreamEntry } from '../gateway/gateway.js';
+import type { UpstreamEntry } from '../gateway/gateway.js';
 import { sharedStateOf } from './state.js';
 import { tasksInRedis } from '../state/backends.js';
 import type { ServerConfig, ToolsetsConfig, ToolwrightConfig } from './types.js';
@@ -42,22 +42,11 @@ export interface ServerPlan {
   allowUnauthenticatedNetwork?: boolean;
   /** Grace for calls in flight on SIGTERM/SIGINT (server.shutdownGraceMs). */
   shutdownGraceMs?: number;
-  /** The config's `upstreams:`, mounted (they connect in the background: `gateway.started(ms)` waits for them). */
-  gateway?: Gateway;
-}
-
-/** The config's upstreams, each mounted (relative paths are the config file's); a bad entry is a ConfigError naming it. */
-function mountUpstreams(server: ToolServer, upstreams: Record<string, UpstreamEntry>, baseDir: string, file: string): Gateway {
-  const gateway = new Gateway(server, { cwd: baseDir });
-  for (const [name, entry] of Object.entries(upstreams)) {
-    try {
-      gateway.add(name, entry);
-    } catch (err) {
-      void gateway.close();
-      throw new ConfigError(file, [`upstreams.${name}: ${(err as Error).message}`]);
-    }
-  }
-  return gateway;
+  /**
+   * The config's `upstreams:`, to mount (`toolwright serve` does, loading the gateway only then;
+   * in code: `Gateway` from toolwright/gateway, with `baseDir` as its cwd).
+   */
+  upstreams?: { entries: Record<string, UpstreamEntry>; baseDir: string; file: string };
 }
 
 /**
@@ -104,7 +93,7 @@ export function buildServer(config: ToolwrightConfig, baseDir: string, version: 
   addConfiguredPrimitives(server, config, baseDir, file, fsSandbox);
   return {
     server,
-    ...(config.upstreams ? { gateway: mountUpstreams(server, config.upstreams, baseDir, file) } : {}),
+    ...(config.upstreams ? { upstreams: { entries: config.upstreams, baseDir, file } } : {}),
     transport: s.transport,
     http: {
       host: s.host,

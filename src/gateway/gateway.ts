@@ -37,10 +37,10 @@ export class Gateway {
     private readonly context: MountContext = {},
   ) {}
 
-  /** Mounts one entry (`${VAR}` in its env and headers expanded from the context's environment). */
-  add(name: string, entry: UpstreamEntry): MountHandle {
-    const { upstream, options } = splitEntry(entry, this.context.env ?? process.env, name);
-    const handle = mount(this.server, name, upstream, options, this.context);
+  /** Mounts one entry (`${VAR}` in its env and headers expanded from the context's environment; `context` overrides the gateway's, e.g. the file it came from as cwd). */
+  add(name: string, entry: UpstreamEntry, context: MountContext = {}): MountHandle {
+    const { upstream, options } = splitEntry(entry, context.env ?? this.context.env ?? process.env, name);
+    const handle = mount(this.server, name, upstream, options, { ...this.context, ...context });
     this.mounts.push(handle);
     return handle;
   }
