@@ -16,8 +16,7 @@ const UPSTREAM_START_WAIT_MS = 10_000;
  */
 export async function startUpstreams(plan: ServerPlan, serversFile: string | undefined, io: CliIo): Promise<Gateway | undefined> {
   if (!plan.upstreams && serversFile === undefined) return undefined;
-  const { Gateway } = await import('../gateway/gateway.js');
-  const { GatewayCollisionError } = await import('../gateway/mount.js');
+  const { Gateway, GatewayCollisionError } = await import('../gateway/index.js');
   const gateway = new Gateway(plan.server, { cwd: plan.upstreams?.baseDir ?? process.cwd() });
   try {
     for (const [name, entry] of Object.entries(plan.upstreams?.entries ?? {})) {
