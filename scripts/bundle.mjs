@@ -31,7 +31,9 @@ const entries = ['index', 'http', 'middleware', 'client', 'client/core', 'testin
  */
 const CLIENT_NODE_PARTS = ['./transports/stdio-client.js', './auth/file-token-store.js', './auth/loopback.js'];
 const CLIENT_CORE = join(dist, 'client', 'core.js');
-const CORE_USERS = ['http', 'middleware', 'testing', 'toolsets', 'config', 'gateway', 'cli/main', 'transports/http-server', 'gateway/index'].map((e) => join(dist, `${e}.js`));
+const CORE_USERS = ['http', 'middleware', 'testing', 'toolsets', 'config', 'gateway', 'cli/main', 'transports/http-server', 'gateway/index'].map((e) =>
+  join(dist, `${e}.js`),
+);
 const reachWholeCore = {
   name: 'reach-whole-core',
   setup(build) {
