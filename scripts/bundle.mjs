@@ -14,15 +14,15 @@ import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
-const entries = ['index', 'http', 'middleware', 'client', 'client/core', 'testing', 'toolsets', 'config', 'cli/main'];
+const entries = ['index', 'http', 'middleware', 'client', 'client/core', 'testing', 'toolsets', 'config', 'gateway', 'cli/main'];
 
 /**
  * esbuild puts each module in the chunk of the exact set of entry points that reach it, so the
  * server core (everything `index` reaches) came out as 11 chunks, one per set of entries
  * sharing a piece of it, and Node 20 pays ~1 ms per ES module file at start-up. Entries that
  * run a server anyway (and the HTTP transport, loaded on demand by serveHttp) import all of
- * `index` here, so the core is one chunk (plus one for what it shares with the client, which
- * stays free of server code): `import 'toolwright'` loads 3 files instead of 12, ~8 ms sooner.
+ * `index` here (the gateway too, which the CLI loads on demand), so the core is one chunk (plus
+ * one for what it shares with the client, which stays free of server code): `import 'toolwright'` loads 3 files instead of 12, ~8 ms sooner.
  */
 /**
  * `toolwright/client/core` on Node reaches the same modules as `toolwright/client` (all but the
@@ -31,7 +31,9 @@ const entries = ['index', 'http', 'middleware', 'client', 'client/core', 'testin
  */
 const CLIENT_NODE_PARTS = ['./transports/stdio-client.js', './auth/file-token-store.js', './auth/loopback.js'];
 const CLIENT_CORE = join(dist, 'client', 'core.js');
-const CORE_USERS = ['http', 'middleware', 'testing', 'toolsets', 'config', 'cli/main', 'transports/http-server'].map((e) => join(dist, `${e}.js`));
+const CORE_USERS = ['http', 'middleware', 'testing', 'toolsets', 'config', 'gateway', 'cli/main', 'transports/http-server', 'gateway/index'].map((e) =>
+  join(dist, `${e}.js`),
+);
 const reachWholeCore = {
   name: 'reach-whole-core',
   setup(build) {

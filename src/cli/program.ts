@@ -6,7 +6,7 @@ import { authCommand } from './auth.js';
 import { callCommand, type CallOptions } from './call.js';
 import type { ClientCommandOptions } from '../client/connect/target.js';
 import { ExitCode, reportError, type CliIo } from './errors.js';
-import { doctorCommand } from './doctor.js';
+import { doctorCommand, type DoctorCommandOptions } from './doctor.js';
 import { listCommand } from './list.js';
 import { loginCommand, logoutCommand, type LoginOptions } from './login.js';
 import { connectCommand, type ConnectOptions } from './interactive/connect-command.js';
@@ -79,6 +79,10 @@ function addServeCommand(program: Command, io: CliIo, setCode: (code: number) =>
     .option('--config <file>', 'toolwright.config.json or .yaml (default: the one in this directory, if any)')
     .option('--tools <module>', 'a .js, .mjs or .ts module exporting tools (alone, unless a config is used too)')
     .option(
+      '--upstreams <file>',
+      "mount every server of a desktop client's servers file (.mcp.json: mcpServers) as <name>_<tool> (alone, unless a config is used too)",
+    )
+    .option(
       '--allow-unauthenticated-network',
       'serve HTTP on a non-loopback --host without authentication (refused otherwise: every tool would be open to the network)',
     )
@@ -99,9 +103,10 @@ function addClientCommands(program: Command, io: CliIo, command: string[], setCo
 
   withClientOptions(program.command('doctor'))
     .option('--json', 'machine-readable JSON report')
+    .option('--upstreams <file>', 'check every server of a servers file (.mcp.json), as serve --upstreams would mount them')
     .description('say step by step why connecting fails, and what to try: toolwright doctor <url> | @name | -- <command> [args...]')
     .argument('[url]', 'http(s):// URL of a Streamable HTTP server, or @name')
-    .action(async (url: string | undefined, options: ClientCommandOptions) => setCode(await doctorCommand(url, command, options, io)));
+    .action(async (url: string | undefined, options: DoctorCommandOptions) => setCode(await doctorCommand(url, command, options, io)));
 
   withClientOptions(program.command('call'))
     .description('call a tool: toolwright call <url> <tool> [key=value...] | toolwright call <tool> [key=value...] -- <command> [args...]')

@@ -4,6 +4,7 @@ import { buildServer, DEFAULT_TOOLSETS, type ServerPlan } from '../config/build.
 import { findConfig, loadConfig } from '../config/load.js';
 import { locateState, type StateLocation } from '../config/state-dir.js';
 import { SqliteDriverError } from '../audit/sqlite-driver.js';
+import { startUpstreams } from './serve-upstreams.js';
 import { ConfigError } from '../config/validate.js';
 import { ToolDefinitionError } from '../server/compile-tool.js';
 import type { ToolServer } from '../server/server.js';
@@ -29,6 +30,8 @@ export interface ServeOptions {
   host?: string;
   port?: string;
   tools?: string;
+  /** A servers file (.mcp.json) whose every server is mounted as an upstream. */
+  upstreams?: string;
   config?: string;
   allowUnauthenticatedNetwork?: boolean;
   shutdownGrace?: string;
@@ -62,6 +65,23 @@ export async function serveCommand(options: ServeOptions, io: CliIo, version: st
 
 async function serveWith(options: ServeOptions, io: CliIo, version: string, cliGrace: number | undefined): Promise<number> {
   const { plan, state } = await planServer(options, version, io);
+  const gateway = await startUpstreams(plan, options.upstreams, io);
+  try {
+    return await servePlan(plan, options, io, state, cliGrace, version);
+  } finally {
+    // Every upstream stopped, a stdio one with its whole process group.
+    await gateway?.close();
+  }
+}
+
+async function servePlan(
+  plan: ServerPlan,
+  options: ServeOptions,
+  io: CliIo,
+  state: StateLocation,
+  cliGrace: number | undefined,
+  version: string,
+): Promise<number> {
   const transport = options.http ? 'http' : options.stdio ? 'stdio' : (plan.transport ?? 'stdio');
   const graceMs = cliGrace ?? plan.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
   let address: { host: string; port: number } | undefined;
@@ -90,7 +110,8 @@ async function serveWith(options: ServeOptions, io: CliIo, version: string, cliG
 
 async function planServer(options: ServeOptions, version: string, io: CliIo): Promise<{ plan: ServerPlan; state: StateLocation }> {
   const cwd = process.cwd();
-  const file = options.config || !options.tools ? findConfig(cwd, options.config) : undefined;
+  const alone = options.tools || options.upstreams;
+  const file = options.config || !alone ? findConfig(cwd, options.config) : undefined;
   // Where the audit trail, tasks and (with no config) ./workspace go: docs/audit.md, "Where state lives".
   const state = locateState(cwd, file);
   // A per-user state folder is private (audit data names callers and their arguments): made
@@ -106,14 +127,14 @@ async function planServer(options: ServeOptions, version: string, io: CliIo): Pr
       plan = buildServer(loaded.config, loaded.baseDir, version, loaded.file, state.dir);
       modules = (loaded.config.tools ?? []).map((m) => resolve(loaded.baseDir, m));
       middleware = (loaded.config.middleware ?? []).map((m) => resolve(loaded.baseDir, m));
-      const { toolsets, tools, resources, prompts } = loaded.config;
+      const { toolsets, tools, resources, prompts, upstreams } = loaded.config;
       // Configs once got the default toolsets when they named none: say why such a server is empty.
-      if (!toolsets && !tools?.length && !resources && !prompts && !options.tools)
+      if (!toolsets && !tools?.length && !resources && !prompts && !upstreams && !options.tools && !options.upstreams)
         io.stderr(
           `toolwright: ${loaded.file} names no toolsets and no tools, so it serves none; add a toolsets: section for the built-in tools (docs/configuration.md)\n`,
         );
-    } else if (options.tools) {
-      plan = buildServer({}, state.base, version, 'the tools module', state.dir);
+    } else if (alone) {
+      plan = buildServer({}, state.base, version, options.tools ? 'the tools module' : 'the upstreams file', state.dir);
     } else {
       plan = buildServer({ toolsets: DEFAULT_TOOLSETS }, state.base, version, 'the default toolsets', state.dir);
     }

@@ -21,6 +21,7 @@ import { weatherTools } from '../toolsets/weather/index.js';
 import type { HttpServeOptions } from '../transports/http-server.js';
 import { postgresTrailOf, sqliteTrailOf } from './audit-trail.js';
 import { expandEnv } from './expand-env.js';
+import type { UpstreamEntry } from '../gateway/gateway.js';
 import { sharedStateOf } from './state.js';
 import { tasksInRedis } from '../state/backends.js';
 import type { ServerConfig, ToolsetsConfig, ToolwrightConfig } from './types.js';
@@ -41,6 +42,11 @@ export interface ServerPlan {
   allowUnauthenticatedNetwork?: boolean;
   /** Grace for calls in flight on SIGTERM/SIGINT (server.shutdownGraceMs). */
   shutdownGraceMs?: number;
+  /**
+   * The config's `upstreams:`, to mount (`toolwright serve` does, loading the gateway only then;
+   * in code: `Gateway` from toolwright/gateway, with `baseDir` as its cwd).
+   */
+  upstreams?: { entries: Record<string, UpstreamEntry>; baseDir: string; file: string };
 }
 
 /**
@@ -87,6 +93,7 @@ export function buildServer(config: ToolwrightConfig, baseDir: string, version: 
   addConfiguredPrimitives(server, config, baseDir, file, fsSandbox);
   return {
     server,
+    ...(config.upstreams ? { upstreams: { entries: config.upstreams, baseDir, file } } : {}),
     transport: s.transport,
     http: {
       host: s.host,

@@ -1,3 +1,4 @@
+import type { UpstreamEntry } from '../gateway/gateway.js';
 import type { AllowedCommand } from '../policy/commands.js';
 import type { ApprovalMode } from '../server/pipeline/index.js';
 import type { LimitOptions } from '../server/server.js';
@@ -24,6 +25,8 @@ export interface ToolwrightConfig {
   resources?: ResourcesConfig;
   /** A folder of prompt files (Markdown with YAML front matter; docs/server.md#prompt-files-and-resource-folders). */
   prompts?: PromptsConfig;
+  /** Other MCP servers and HTTP APIs mounted as this server's own tools, by name (docs/gateway.md). */
+  upstreams?: Record<string, UpstreamEntry>;
 }
 
 export interface ResourcesConfig {

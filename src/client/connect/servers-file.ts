@@ -6,7 +6,7 @@ import { UsageError } from './usage-error.js';
 import { expandVariables, VariableError } from './expand-variables.js';
 
 /** One named server from a servers file, as the command line starts or reaches it. */
-type NamedServer =
+export type NamedServer =
   | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
   | { kind: 'http'; url: string; headers: Record<string, string> };
 
@@ -73,6 +73,21 @@ export function findServer(
     .map((n) => JSON.stringify(n))
     .join(', ');
   throw new UsageError(`no server named ${JSON.stringify(name)} in ${files.join(', ')}${names ? `; it has: ${names}` : ''}`);
+}
+
+/**
+ * Every server of a servers file (`toolwright serve --upstreams .mcp.json` mounts them all), each
+ * checked and expanded as `findServer` does; entries marked `"disabled": true` are left out.
+ */
+export function readServers(file: string, env: NodeJS.ProcessEnv = process.env): Map<string, NamedServer> {
+  if (!isFile(file)) throw new UsageError(`--upstreams: no such file: ${JSON.stringify(file)}`);
+  const { key, entries } = readServersFile(file);
+  const servers = new Map<string, NamedServer>();
+  for (const [name, entry] of Object.entries(entries)) {
+    if (isObject(entry) && entry.disabled === true) continue;
+    servers.set(name, checkEntry(entry, `${key}.${name}`, file, env));
+  }
+  return servers;
 }
 
 /** One file's servers by name, unchecked (each is checked when it is named), and the key they are under. */

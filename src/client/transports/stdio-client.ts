@@ -117,6 +117,11 @@ export class StdioClientTransport extends StreamClientTransport {
     return this.child.pid;
   }
 
+  /** Settles once the server process has exited and its output is read (the gateway restarts an upstream that died). */
+  get whenExited(): Promise<void> {
+    return this.exitedPromise;
+  }
+
   /**
    * Stdin closed, then after `graceMs` SIGTERM, then after `graceMs` again SIGKILL (default
    * closeGraceMs). A server in its own process group is signalled as the whole group: a

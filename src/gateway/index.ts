@@ -1,0 +1,16 @@
+/** The gateway: upstream MCP servers (stdio, HTTP, in process) and HTTP APIs mounted as a ToolServer's own entries. */
+export { mount, GatewayCollisionError, type MountHandle, type MountContext } from './mount.js';
+export { UPSTREAM_LOADERS, upstreamKind, type UpstreamKind, type UpstreamLoader } from './loaders.js';
+export type {
+  Upstream,
+  StdioUpstream,
+  HttpUpstream,
+  OpenApiUpstream,
+  InProcessUpstream,
+  MountOptions,
+  ToolTransform,
+  UpstreamEvent,
+  UpstreamHealth,
+  UpstreamState,
+} from './types.js';
+export { Gateway, splitEntry, type UpstreamEntry } from './gateway.js';

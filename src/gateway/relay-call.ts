@@ -1,0 +1,122 @@
+import type { ToolClient } from '../client/client.js';
+import { CancelledError, ConnectionError, McpRpcError, OutputValidationError, TimeoutError } from '../client/errors.js';
+import { CAPABILITY_FOR, type InputRequest, type InputResult } from '../client/inputs/types.js';
+import type { CallToolResult } from '../client/types.js';
+import type { ConcurrencyGate } from '../policy/concurrency.js';
+import type { ElicitSchema, ToolContext, ToolResult } from '../server/tool.js';
+import { upstreamText } from './names.js';
+import { describe } from './upstream-link.js';
+
+/** What a relayed call needs of its upstream's mount. */
+export interface RelayTarget {
+  name: string;
+  client(): ToolClient | undefined;
+  /** Why it is down, when it is. */
+  downBecause(): string | undefined;
+  lost(client: ToolClient, why: string): void;
+  gate: ConcurrencyGate;
+  timeoutMs: number;
+  /** The calls in flight, so that a log message of the upstream reaches the caller when only one could have caused it. */
+  inFlight: Set<ToolContext>;
+  /** Upstream URIs in results made into the gateway's (resource_link, embedded resources). */
+  mapUri(uri: string): string;
+}
+
+/**
+ * Calls `tool` on the upstream for one downstream call: its signal cancels the upstream request
+ * (toolwright's client sends notifications/cancelled with the request id IT used upstream), its
+ * progress is passed on one to one, and what the upstream asks mid-call (elicitation, sampling,
+ * roots) is asked of this call's own client through the handler context. Every failure is an
+ * isError result naming the upstream; nothing waits longer than the upstream's timeoutMs.
+ */
+export async function relayCall(target: RelayTarget, tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+  const client = target.client();
+  if (!client) return unavailable(target.name, target.downBecause());
+  const release = target.gate.tryAcquire() ?? (await target.gate.acquire(ctx.signal));
+  if (!release) return failure(`upstream "${target.name}" is busy: too many calls are waiting for it; try again shortly`);
+  const stop = new AbortController();
+  const onAbort = () => stop.abort(ctx.signal.reason);
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  target.inFlight.add(ctx);
+  try {
+    const result = await client.callTool(tool, args, {
+      signal: stop.signal,
+      timeoutMs: target.timeoutMs,
+      onProgress: (p) => ctx.progress(p.progress, p.total, p.message === undefined ? undefined : upstreamText(p.message)),
+      // A modern caller answers in a later round: its context stops this run (ctx.signal), which cancels the upstream call.
+      onInputRequest: (request) => askCaller(request, ctx),
+    });
+    return passOn(result, target.mapUri);
+  } catch (err) {
+    if (ctx.signal.aborted) throw ctx.signal.reason;
+    return failureOf(target, client, err);
+  } finally {
+    target.inFlight.delete(ctx);
+    ctx.signal.removeEventListener('abort', onAbort);
+    release();
+  }
+}
+
+/**
+ * The upstream's question, asked of the caller (the context knows its era: a request, or an
+ * input-required round). A caller that did not declare the capability is not asked: the upstream
+ * gets an error answer, as from a client without it, and decides (servers ask for roots unbidden).
+ */
+function askCaller(request: InputRequest, ctx: ToolContext): Promise<InputResult> {
+  const capability = CAPABILITY_FOR[request.method];
+  if (ctx.clientCapabilities[capability] === undefined) return Promise.reject(new Error(`the client of this call does not support ${capability}`));
+  const p = request.params;
+  if (request.method === 'elicitation/create') {
+    // URL-mode elicitation names a site for the user to visit: not relayed (a form is).
+    if (p.mode === 'url' || typeof p.requestedSchema !== 'object') return Promise.resolve({ action: 'decline' });
+    return ctx.elicit(upstreamText(String(p.message ?? '')) ?? '', p.requestedSchema as ElicitSchema) as Promise<InputResult>;
+  }
+  if (request.method === 'sampling/createMessage') return ctx.sample(p as Parameters<ToolContext['sample']>[0]) as Promise<InputResult>;
+  return ctx.listRoots() as Promise<InputResult>;
+}
+
+function passOn(result: CallToolResult, mapUri: (uri: string) => string): ToolResult {
+  const content = Array.isArray(result.content) ? result.content.map((block) => withGatewayUris(block, mapUri)) : [];
+  return {
+    content,
+    ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}),
+    ...(result.isError ? { isError: true } : {}),
+    ...(result._meta ? { _meta: result._meta } : {}),
+  };
+}
+
+/** A resource link or embedded resource names the upstream's URI: clients read it through the gateway. */
+function withGatewayUris<B extends { type: string }>(block: B, mapUri: (uri: string) => string): B {
+  const b = block as B & { uri?: unknown; resource?: { uri?: unknown } };
+  if (b.type === 'resource_link' && typeof b.uri === 'string') return { ...b, uri: mapUri(b.uri) };
+  if (b.type === 'resource' && b.resource && typeof b.resource.uri === 'string') return { ...b, resource: { ...b.resource, uri: mapUri(b.resource.uri) } };
+  return block;
+}
+
+function failureOf(target: RelayTarget, client: ToolClient, err: unknown): ToolResult {
+  const name = target.name;
+  if (err instanceof TimeoutError) return failure(`upstream "${name}" did not answer within ${target.timeoutMs} ms; the call was cancelled there`);
+  if (err instanceof CancelledError) return failure(`upstream "${name}": the call was cancelled`);
+  if (err instanceof ConnectionError) {
+    target.lost(client, describe(err));
+    return unavailable(name, clientSafe(describe(err)));
+  }
+  if (err instanceof OutputValidationError)
+    return failure(`upstream "${name}" returned output that does not match its output schema: ${clientSafe(describe(err))}`);
+  if (err instanceof McpRpcError) return failure(`upstream "${name}" refused the call: ${clientSafe(describe(err))}`);
+  return failure(`upstream "${name}" failed: ${clientSafe(describe(err))}`);
+}
+
+export function unavailable(name: string, why: string | undefined): ToolResult {
+  const reason = why ? ` (${clientSafe(why)})` : '';
+  return failure(`upstream "${name}" is unavailable${reason}; the gateway keeps reconnecting: try again shortly`);
+}
+
+function failure(text: string): ToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** What an upstream said, fit for a client: sanitized, one line, no absolute paths (they say where things live here). */
+export function clientSafe(text: string): string {
+  return (upstreamText(text) ?? '').replace(/(?:[A-Za-z]:)?(?:[\\/][^\s"'\\/:]+){2,}[\\/]?/g, '…').slice(0, 300);
+}

@@ -1,0 +1,96 @@
+import type { ToolClient } from '../client/client.js';
+import type { ListedPrompt, ListedResource, ListedResourceTemplate } from '../client/server-surface.js';
+import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
+import type { Prompt, PromptMessage } from '../server/primitives/prompts/index.js';
+import type { ReadReturn, Resource, ResourceContent, ResourceTemplate } from '../server/primitives/resources/index.js';
+import { prefixed, upstreamText } from './names.js';
+import { clientSafe } from './relay-call.js';
+import { describe } from './upstream-link.js';
+
+/** What prompts and resources need of their upstream's mount. */
+export interface SurfaceSource {
+  name: string;
+  prefix: string | false;
+  client(): ToolClient | undefined;
+  timeoutMs: number;
+  mapUri(uri: string): string;
+  unmapUri(uri: string): string;
+}
+
+/** The resource URI prefix: `<prefix>+<uri>` (a new URI scheme, RFC 3986 §3.1: letters, digits, "+", "-", "."). */
+export function uriScheme(prefix: string | false): string | undefined {
+  if (prefix === false) return undefined;
+  const scheme = prefix.toLowerCase().replace(/[^a-z0-9+.-]/g, '-');
+  return /^[a-z]/.test(scheme) ? scheme : `u-${scheme}`;
+}
+
+function connected(source: SurfaceSource): ToolClient {
+  const client = source.client();
+  if (!client) throw new RpcError(ErrorCode.InternalError, `upstream "${source.name}" is unavailable; the gateway keeps reconnecting: try again shortly`);
+  return client;
+}
+
+function upstreamFailed(source: SurfaceSource, err: unknown): never {
+  if (err instanceof RpcError) throw err;
+  throw new RpcError(ErrorCode.InternalError, `upstream "${source.name}" failed: ${clientSafe(describe(err))}`);
+}
+
+export function relayPrompt(source: SurfaceSource, listed: ListedPrompt): Prompt {
+  const prompt: Prompt = {
+    name: prefixed(source.prefix, listed.name),
+    get: async (args, ctx) => {
+      try {
+        const result = await connected(source).getPrompt(listed.name, args, { signal: ctx.signal, timeoutMs: source.timeoutMs });
+        return { ...(result.description ? { description: result.description } : {}), messages: result.messages as PromptMessage[] };
+      } catch (err) {
+        if (ctx.signal.aborted) throw ctx.signal.reason;
+        upstreamFailed(source, err);
+      }
+    },
+  };
+  const description = upstreamText(listed.description);
+  if (description !== undefined) prompt.description = description;
+  if (listed.title !== undefined) prompt.title = upstreamText(listed.title);
+  if (listed.arguments?.length) {
+    prompt.arguments = listed.arguments.map((a) => ({
+      name: a.name,
+      ...(a.description !== undefined ? { description: upstreamText(a.description) } : {}),
+      ...(a.required !== undefined ? { required: a.required } : {}),
+    }));
+  }
+  return prompt;
+}
+
+async function readUpstream(source: SurfaceSource, uri: string, signal: AbortSignal): Promise<ReadReturn> {
+  try {
+    const result = await connected(source).readResource(source.unmapUri(uri), { signal, timeoutMs: source.timeoutMs });
+    return result.contents.map((c) => ({ ...c, uri: source.mapUri(c.uri) }) as ResourceContent);
+  } catch (err) {
+    if (signal.aborted) throw signal.reason;
+    upstreamFailed(source, err);
+  }
+}
+
+export function relayResource(source: SurfaceSource, listed: ListedResource): Resource {
+  const uri = source.mapUri(listed.uri);
+  return {
+    uri,
+    name: upstreamText(listed.name) ?? listed.name,
+    ...(listed.title !== undefined ? { title: upstreamText(listed.title) } : {}),
+    ...(listed.description !== undefined ? { description: upstreamText(listed.description) } : {}),
+    ...(listed.mimeType !== undefined ? { mimeType: listed.mimeType } : {}),
+    ...(listed.size !== undefined ? { size: listed.size } : {}),
+    read: (ctx) => readUpstream(source, uri, ctx.signal),
+  };
+}
+
+export function relayTemplate(source: SurfaceSource, listed: ListedResourceTemplate): ResourceTemplate {
+  return {
+    uriTemplate: source.mapUri(listed.uriTemplate),
+    name: prefixed(source.prefix, upstreamText(listed.name) ?? listed.name),
+    ...(listed.title !== undefined ? { title: upstreamText(listed.title) } : {}),
+    ...(listed.description !== undefined ? { description: upstreamText(listed.description) } : {}),
+    ...(listed.mimeType !== undefined ? { mimeType: listed.mimeType } : {}),
+    read: (uri, _variables, ctx) => readUpstream(source, uri, ctx.signal),
+  };
+}

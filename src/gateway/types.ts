@@ -1,0 +1,117 @@
+import type { ToolServer } from '../server/server.js';
+import type { ToolAnnotations } from '../server/tool.js';
+
+/** A server started as a child process, spoken to over its stdin and stdout. */
+export interface StdioUpstream {
+  command: string;
+  args?: string[];
+  /** Added to the few safe variables the child gets (PATH, HOME, …): this process's secrets are not passed on. */
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+/** A Streamable HTTP endpoint, either era (the client detects which). */
+export interface HttpUpstream {
+  url: string;
+  /** Sent with every request: the upstream's own credentials (an API key, a token). */
+  headers?: Record<string, string>;
+  /**
+   * Pass the calling client's `Authorization` header on to this upstream. Off by default:
+   * a token issued for the gateway is not a token for every server behind it.
+   */
+  forwardAuthorization?: boolean;
+}
+
+/** An HTTP API described by an OpenAPI 3.0/3.1 document (loaded by src/gateway/openapi). */
+export interface OpenApiUpstream {
+  openapi: string;
+  baseUrl?: string;
+  useDocumentServers?: boolean;
+  headers?: Record<string, string>;
+  credentials?: Record<string, unknown>;
+  include?: unknown;
+  exclude?: unknown;
+  timeoutMs?: number;
+}
+
+/** Another ToolServer in this process. */
+export interface InProcessUpstream {
+  server: ToolServer;
+}
+
+export type Upstream = StdioUpstream | HttpUpstream | OpenApiUpstream | InProcessUpstream;
+
+/** How one upstream tool is shown and called through the gateway. */
+export interface ToolTransform {
+  /** Its name through the gateway (not prefixed: the name is used as given). */
+  name?: string;
+  title?: string;
+  description?: string;
+  /**
+   * Arguments filled in by the gateway and hidden from clients: removed from the
+   * schema, always sent with this value (a client cannot override it).
+   */
+  fixedArguments?: Record<string, unknown>;
+  /** Arguments made required, or optional (taken out of `required`). */
+  required?: string[];
+  optional?: string[];
+  /** Merged over the upstream's annotations (a tool marked read-only or destructive). */
+  annotations?: ToolAnnotations;
+  /** Scopes a caller must hold to call it. */
+  scopes?: string[];
+  /** 'always': every call waits for the user's approval; 'never': none does. */
+  approval?: 'always' | 'never';
+  timeoutMs?: number;
+  /** Leave the tool out. */
+  hidden?: boolean;
+}
+
+export interface MountOptions {
+  /** Prefix of tool, prompt and template names (`<prefix>_<tool>`); default the upstream's name; false: none. */
+  prefix?: string | false;
+  /** Only these tools (upstream names, `*` as a wildcard). */
+  include?: string[];
+  /** Leave these tools out (upstream names, `*` as a wildcard). */
+  exclude?: string[];
+  /** Only tools carrying one of these tags (`_meta.tags`, or `annotations.tags`, where the upstream gives tags). */
+  includeTags?: string[];
+  excludeTags?: string[];
+  /** Per tool, by its upstream name. */
+  tools?: Record<string, ToolTransform>;
+  /** Applies to every tool of the upstream (a per-tool setting wins). */
+  scopes?: string[];
+  approval?: 'always' | 'never';
+  /** How long a call to the upstream may take (default 60 s); it is cancelled upstream after that. */
+  timeoutMs?: number;
+  /** Calls in flight to the upstream at once (default 16); more wait their turn, within `timeoutMs`. */
+  maxConcurrency?: number;
+  /** How long connecting may take before it counts as a failure and is retried (default 30 s). */
+  connectTimeoutMs?: number;
+  /** Mount prompts (default true). */
+  prompts?: boolean;
+  /** Mount resources and resource templates (default true). */
+  resources?: boolean;
+  /** Pass the client's `Authorization` header on (HTTP upstreams; default false). */
+  forwardAuthorization?: boolean;
+  /** Where the upstream's log messages and failures go besides the server log. */
+  onEvent?: (event: UpstreamEvent) => void;
+}
+
+export type UpstreamState = 'connecting' | 'up' | 'down' | 'closed';
+
+/** What an upstream did, for logs, `toolwright doctor` and tests. */
+export interface UpstreamEvent {
+  upstream: string;
+  kind: 'connected' | 'disconnected' | 'retrying' | 'synced' | 'collision' | 'refused' | 'log';
+  message: string;
+}
+
+/** An upstream's health, as `toolwright doctor` and the console show it. */
+export interface UpstreamHealth {
+  name: string;
+  state: UpstreamState;
+  tools: number;
+  /** Why it is down, when it is (never a secret: the upstream's name and what failed). */
+  lastError?: string;
+  restarts: number;
+}
