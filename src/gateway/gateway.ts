@@ -86,11 +86,15 @@ export function splitEntry(entry: UpstreamEntry, env: NodeJS.ProcessEnv, name: s
     if (MOUNT_KEYS.has(key) && !(openapi && OPENAPI_OWN.has(key))) options[key] = value;
     else upstream[key] = value;
   }
-  for (const key of ['env', 'headers'] as const) {
-    const map = upstream[key] as Record<string, string> | undefined;
-    if (map) upstream[key] = expandMap(map, env, `upstreams.${name}.${key}`);
+  // An OpenAPI upstream expands its own `${VAR}`s (openApiTools, from the same environment):
+  // expanding here too would expand a secret that itself contains `${…}` twice.
+  if (!openapi) {
+    for (const key of ['env', 'headers'] as const) {
+      const map = upstream[key] as Record<string, string> | undefined;
+      if (map) upstream[key] = expandMap(map, env, `upstreams.${name}.${key}`);
+    }
+    if (typeof upstream.url === 'string') upstream.url = expand(upstream.url, env, `upstreams.${name}.url`);
   }
-  if (typeof upstream.url === 'string') upstream.url = expand(upstream.url, env, `upstreams.${name}.url`);
   if (entry.forwardAuthorization !== undefined) upstream.forwardAuthorization = entry.forwardAuthorization;
   return { upstream: upstream as unknown as Upstream, options: options as MountOptions };
 }

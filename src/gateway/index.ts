@@ -14,3 +14,5 @@ export type {
   UpstreamState,
 } from './types.js';
 export { Gateway, splitEntry, type UpstreamEntry } from './gateway.js';
+export { openApiTools, OpenApiError } from './openapi/index.js';
+export type { OpenApiFilter, OpenApiToolsOptions, SchemeCredentials } from './openapi/types.js';

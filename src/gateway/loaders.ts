@@ -4,6 +4,8 @@ import { StdioClientTransport } from '../client/transports/stdio-client.js';
 import type { ClientTransport } from '../client/transport.js';
 import type { Tool } from '../server/tool.js';
 import { InProcessTransport } from './memory-transport.js';
+import { openApiTools } from './openapi/index.js';
+import type { OpenApiUpstream } from './openapi/types.js';
 import type { HttpUpstream, InProcessUpstream, StdioUpstream, Upstream } from './types.js';
 
 export type UpstreamKind = 'stdio' | 'http' | 'server' | 'openapi';
@@ -29,8 +31,7 @@ export interface LoaderContext {
 /**
  * How each kind of upstream is reached. A `client` loader opens a connection that toolwright's
  * client speaks MCP over (tools, prompts and resources are listed and kept in step); a `tools`
- * loader gives a fixed list of tools (an OpenAPI document: the lead wires
- * `openapi: { kind: 'tools', load: openApiTools }` from src/gateway/openapi).
+ * loader gives a fixed list of tools (an OpenAPI document's operations, src/gateway/openapi).
  */
 export type UpstreamLoader =
   | { kind: 'client'; open(upstream: Upstream, context: LoaderContext): Promise<OpenedTransport> }
@@ -40,6 +41,7 @@ export const UPSTREAM_LOADERS: Partial<Record<UpstreamKind, UpstreamLoader>> = {
   stdio: { kind: 'client', open: (u, c) => openStdio(u as StdioUpstream, c) },
   http: { kind: 'client', open: async (u, c) => ({ transport: openHttp(u as HttpUpstream, c) }) },
   server: { kind: 'client', open: async (u, c) => ({ transport: new InProcessTransport((u as InProcessUpstream).server, c.warn) }) },
+  openapi: { kind: 'tools', load: (u, c) => openApiTools(u as OpenApiUpstream, c) },
 };
 
 /** Which kind an upstream is, from the key that names it. */

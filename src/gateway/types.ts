@@ -1,3 +1,4 @@
+import type { OpenApiUpstream } from './openapi/types.js';
 import type { ToolServer } from '../server/server.js';
 import type { ToolAnnotations } from '../server/tool.js';
 
@@ -22,23 +23,12 @@ export interface HttpUpstream {
   forwardAuthorization?: boolean;
 }
 
-/** An HTTP API described by an OpenAPI 3.0/3.1 document (loaded by src/gateway/openapi). */
-export interface OpenApiUpstream {
-  openapi: string;
-  baseUrl?: string;
-  useDocumentServers?: boolean;
-  headers?: Record<string, string>;
-  credentials?: Record<string, unknown>;
-  include?: unknown;
-  exclude?: unknown;
-  timeoutMs?: number;
-}
-
 /** Another ToolServer in this process. */
 export interface InProcessUpstream {
   server: ToolServer;
 }
 
+export type { OpenApiUpstream };
 export type Upstream = StdioUpstream | HttpUpstream | OpenApiUpstream | InProcessUpstream;
 
 /** How one upstream tool is shown and called through the gateway. */

@@ -2,7 +2,7 @@
  * Upstreams from files: the config's `upstreams:` (checked against the published schema) and
  * `toolwright serve --upstreams .mcp.json`, a desktop client's servers file mounted as it stands.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -13,6 +13,7 @@ import { ExitCode } from '../../src/cli/errors.js';
 import { runCliCaptured } from '../helpers/cli.js';
 import { configProblems } from '../helpers/config.js';
 import { EVERYTHING } from './helpers.js';
+import { PetstoreApi, SECRETS } from './openapi/petstore-api.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tw-gateway-serve-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -90,6 +91,31 @@ function alive(pid: number): boolean {
     return false;
   }
 }
+
+describe('an OpenAPI upstream in the config', () => {
+  it('is served by toolwright serve: its operations are prefixed tools that reach the API with the key from the environment', async () => {
+    const api = await new PetstoreApi().start();
+    onTestFinished(() => api.close());
+    copyFileSync(resolve('test/gateway/openapi/fixtures/petstore.yaml'), join(dir, 'petstore.yaml'));
+    const config = join(dir, 'openapi.config.yaml');
+    const upstream = ['upstreams:', '  petstore:', '    openapi: ./petstore.yaml', "    baseUrl: '${PETSTORE_URL}/v3'", '    credentials:', "      api_key: '${PETSTORE_KEY}'", '    include: { tags: [pet] }'];
+    writeFileSync(config, `${upstream.join('\n')}\n`);
+    const cli = startBuiltCli(['serve', '--http', '--port', '0', '--config', config], { cwd: dir, env: { PETSTORE_URL: api.url, PETSTORE_KEY: SECRETS.apiKey } });
+    const [, url] = await cli.waitForStderr(/serving \d+ tool\(s\) on (\S+)/);
+    const client = await ToolClient.connect({ url });
+    try {
+      const names = (await client.listTools()).map((t) => t.name);
+      expect(names).toContain('petstore_getPetById');
+      expect(names).not.toContain('petstore_placeOrder');
+      const pet = await client.callTool('petstore_getPetById', { petId: 1 });
+      expect(pet.isError).toBeFalsy();
+      expect(pet.structuredContent).toMatchObject({ id: 1 });
+      expect(api.received.at(-1)?.headers.api_key).toBe(SECRETS.apiKey);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+});
 
 describe('toolwright doctor --upstreams', () => {
   it('says which upstreams of a servers file work and which do not', async () => {

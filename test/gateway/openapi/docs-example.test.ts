@@ -30,7 +30,7 @@ it('serves the Petstore as the docs say, prefixed, filtered, with the API key fr
   const block = codeBlocks(page).find((b) => b.info[0] === 'ts' && b.code.includes('openApiTools('));
   expect(block).toBeDefined();
   const src = (file: string) => pathToFileURL(join(root, 'src', file)).href;
-  const importLine = "import { openApiTools, ToolServer } from 'toolwright';";
+  const importLine = "import { ToolServer } from 'toolwright';\nimport { openApiTools } from 'toolwright/gateway';";
   expect(block?.code).toContain(importLine);
   const program = [
     block?.code.replace(importLine, `import { ToolServer } from '${src('index.ts')}';\nimport { openApiTools } from '${src('gateway/openapi/index.ts')}';`),
