@@ -1,6 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -27,6 +27,11 @@ export default function setup() {
     restore('TOOLWRIGHT_TEST_BUNDLES', previous.bundles);
     rmSync(auditDir, { recursive: true, force: true });
     rmSync(bundles, { recursive: true, force: true });
+    try {
+      rmdirSync(dirname(bundles)); // .test-cache itself, unless another run is using it
+    } catch {
+      // not empty: another run's bundles
+    }
   };
 }
 
