@@ -5,13 +5,14 @@ import base from './vitest.config.js';
 
 /**
  * The edit loop's run (`npm run test:quick`): every test file except those that start a real
- * program of their own — the built CLI or a server as a child process, a terminal (tmux), a
- * browser (Chromium), or an engine (redis-server, PostgreSQL, nginx). Those are the slow
- * three quarters of the suite's time; `npm test` runs them all, and CI runs `npm test`.
+ * program of their own — the built CLI, a server or a bundled TypeScript program (tsProgram) as
+ * a child process, a terminal (tmux), a browser (Chromium), or an engine (redis-server,
+ * PostgreSQL, nginx). Those are most of the suite's time; `npm test` runs them all, and CI
+ * runs `npm test`.
  * Found by what a file calls, so a new test lands in the right run without a list to keep.
  */
 const STARTS_A_PROGRAM =
-  /\b(startBuiltCli|startServe|startHttpServe|startStdioServe|startConsoleProcess|connectedConsole|launchChromium|requireChromium|startTmux|tmux|startRedis|startPostgres|startCluster|nginx|spawn|execFile|fork)\b/;
+  /\b(startBuiltCli|builtCli|cliCommand|tsProgram|startServe|startHttpServe|startStdioServe|startConsoleProcess|connectedConsole|launchChromium|requireChromium|startTmux|tmux|startRedis|startPostgres|startCluster|nginx|spawn|execFile|fork)\b/;
 
 function testFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

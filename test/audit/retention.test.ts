@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { statSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AuditRecord } from '../../src/audit/record.js';
@@ -8,6 +8,7 @@ import { databaseBytesInUse, pruneNow, pruneSteps, resolveRetention } from '../.
 import { openDatabase, type Database } from '../../src/audit/sqlite-schema.js';
 import { SqliteAuditSink } from '../../src/audit/sqlite-sink.js';
 import { tempDir } from '../helpers/temp.js';
+import { tsProgram } from '../helpers/ts-program.js';
 import { auditRecord } from './records.js';
 
 const DAY = 86_400_000;
@@ -178,7 +179,9 @@ describe('the background pruner', () => {
       sink.prune(); // a pass under way too
       // What keeps the event loop alive now: no timer, no immediate of the pruner's.
       console.log(JSON.stringify(process.getActiveResourcesInfo().filter((r) => r === 'Timeout' || r === 'Immediate')));`;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { env: { ...process.env, AUDIT_DB: file } });
+    const program = join(tempDir('toolwright-retention-script-'), 'script.ts');
+    writeFileSync(program, script);
+    const child = spawn(process.execPath, tsProgram(program), { env: { ...process.env, AUDIT_DB: file } });
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);

@@ -7,6 +7,7 @@ import { queryAuditLog } from '../../src/audit/query.js';
 import { killAndReap } from '../helpers/process.js';
 import { tempDir } from '../helpers/temp.js';
 import { modernMeta } from '../helpers/wire.js';
+import { tsProgram } from '../helpers/ts-program.js';
 
 const fixture = fileURLToPath(new URL('../fixtures/audit-stdio-server.ts', import.meta.url));
 let child: ChildProcessWithoutNullStreams | undefined;
@@ -20,7 +21,7 @@ afterEach(() => killAndReap(child));
 function start(onReply: (msg: Record<string, any>, answered: Array<Record<string, any>>) => void) {
   const dir = tempDir('toolwright-audit-kill-');
   const files = { db: join(dir, 'audit.db'), jsonl: join(dir, 'audit.jsonl') };
-  child = spawn(process.execPath, ['--import', 'tsx', fixture], {
+  child = spawn(process.execPath, tsProgram(fixture), {
     env: { ...process.env, TOOLWRIGHT_LOG_LEVEL: 'silent', AUDIT_DB: files.db, AUDIT_JSONL: files.jsonl },
   });
   const answered: Array<Record<string, any>> = [];

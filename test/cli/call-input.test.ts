@@ -11,7 +11,7 @@ import { buildAskingServer } from '../fixtures/client/asking-tools.js';
 // `toolwright call` when the server asks the user something: a terminal answers, anything else declines.
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const cliCommand = [process.execPath, '--import', import.meta.resolve('tsx'), `${root}src/cli/main.ts`];
+const cliCommand = [process.execPath, `${root}dist/cli/main.js`];
 
 let http: HttpServerHandle;
 beforeAll(async () => {

@@ -9,6 +9,7 @@ import { serveHttp, type HttpServerHandle } from '../../src/transports/http-serv
 import { cliCommand } from '../helpers/serve-process.js';
 import { tempDir } from '../helpers/temp.js';
 import { TerminalSession, TMUX } from '../helpers/tmux.js';
+import { tsProgram } from '../helpers/ts-program.js';
 
 /** A long call: it reports a quarter done, then waits until the test releases it or the client cancels. */
 const slowState = { release: () => {}, cancelled: false };
@@ -58,7 +59,7 @@ describe.skipIf(!TMUX)('toolwright call at a terminal', () => {
   it('over stdio, Ctrl-C reaches only the CLI: the server is told to cancel the call, it is not interrupted itself', async () => {
     const dir = tempDir('toolwright-call-stdio-');
     const events = join(dir, 'events.jsonl');
-    const server = [process.execPath, '--import', import.meta.resolve('tsx'), fileURLToPath(new URL('../fixtures/cli/interactive-server.ts', import.meta.url))];
+    const server = [process.execPath, ...tsProgram(fileURLToPath(new URL('../fixtures/cli/interactive-server.ts', import.meta.url)))];
     term = await TerminalSession.start([...cliCommand, 'call', 'slow_count', '--', ...server], { cwd: dir, env: { EVENTS_FILE: events } });
     await term.waitFor('25% counted to one', 30_000);
     await term.press('C-c');

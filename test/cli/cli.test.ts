@@ -13,9 +13,8 @@ import { killAndReap } from '../helpers/process.js';
 import { tempDir } from '../helpers/temp.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const main = `${root}src/cli/main.ts`;
-/** The CLI itself, started the way a stdio client would start it (from any directory). */
-const cliCommand = [process.execPath, '--import', import.meta.resolve('tsx'), main];
+/** The CLI itself (built), started the way a stdio client would start it (from any directory). */
+const cliCommand = [process.execPath, `${root}dist/cli/main.js`];
 
 const run = runCliCaptured;
 

@@ -10,10 +10,10 @@ import { ToolServer } from '../../src/server/server.js';
 import { serveHttp, type HttpServerHandle } from '../../src/transports/http-server.js';
 import { demoTools } from '../fixtures/cli/demo-tools.js';
 import { tempDir } from '../helpers/temp.js';
+import { tsProgram } from '../helpers/ts-program.js';
 
 const run = runCliCaptured;
 
-const tsx = import.meta.resolve('tsx');
 const stdioFixture = fileURLToPath(new URL('../fixtures/stdio-server.ts', import.meta.url));
 
 /** A stdio server (real toolwright) answering with ENV_PROBE, cwd and the header it was sent, for checking what the entry passed. */
@@ -51,7 +51,7 @@ describe('named servers from a servers file (@name)', () => {
     const dir = tempDir('tw-servers-');
     mkdirSync(join(dir, 'work'));
     const file = serversFile(dir, {
-      mcpServers: { probe: { command: process.execPath, args: ['--import', tsx, probeServer(dir)], env: { ENV_PROBE: 'from file' }, cwd: 'work' } },
+      mcpServers: { probe: { command: process.execPath, args: tsProgram(probeServer(dir)), env: { ENV_PROBE: 'from file' }, cwd: 'work' } },
     });
     const res = await run('call', '@probe', 'probe', '--json', '--servers-file', file);
     expect(res.stderr).toBe('');
@@ -77,7 +77,7 @@ describe('named servers from a servers file (@name)', () => {
 
   it('reads VS Code\'s "servers" key too', async () => {
     const dir = tempDir('tw-servers-');
-    const file = serversFile(dir, { servers: { s: { type: 'stdio', command: process.execPath, args: ['--import', tsx, stdioFixture] } } });
+    const file = serversFile(dir, { servers: { s: { type: 'stdio', command: process.execPath, args: tsProgram(stdioFixture) } } });
     const res = await run('call', '@s', 'echo', 'text=vscode', '--servers-file', file);
     expect(res.code).toBe(0);
     expect(res.stdout).toContain('vscode');
@@ -111,7 +111,7 @@ describe('named servers from a servers file (@name)', () => {
     const dir = tempDir('tw-servers-');
     const vars = {
       TW_TEST_NODE: process.execPath,
-      TW_TEST_TSX: tsx,
+      TW_TEST_PROBE: tsProgram(probeServer(dir)).join(' '),
       TW_TEST_VALUE: '${HOME} $(id) `id` $TW_TEST_NODE',
       TW_TEST_URL: http.url,
       TW_TEST_EMPTY: '',
@@ -123,7 +123,7 @@ describe('named servers from a servers file (@name)', () => {
         mcpServers: {
           probe: {
             command: '${TW_TEST_NODE}',
-            args: ['--import', '${TW_TEST_TSX}', probeServer(dir)],
+            args: ['${TW_TEST_PROBE}'],
             env: { ENV_PROBE: '[${TW_TEST_VALUE}][${TW_TEST_UNSET:-fall back}][${TW_TEST_EMPTY:-not used}]' },
           },
           remote: { url: '${TW_TEST_URL}', headers: { 'X-Team': '${TW_TEST_UNSET:-team a}' } },
@@ -220,7 +220,7 @@ describe('named servers from a servers file (@name)', () => {
       mcpServers: { both: { url: 'http://127.0.0.1:1/mcp' }, userOnly: { url: http.url }, offHere: { url: http.url } },
     });
     const cli = async (...argv: string[]) => {
-      const child = spawn(process.execPath, ['--import', tsx, fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url)), ...argv], {
+      const child = spawn(process.execPath, [fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url)), ...argv], {
         cwd: project,
         env: { ...process.env, XDG_CONFIG_HOME: config, NO_COLOR: '1' },
         stdio: ['ignore', 'pipe', 'pipe'],

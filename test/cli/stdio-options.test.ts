@@ -7,10 +7,10 @@ import { ToolServer } from '../../src/server/server.js';
 import { serveHttp, type HttpServerHandle } from '../../src/transports/http-server.js';
 import { demoTools } from '../fixtures/cli/demo-tools.js';
 import { tempDir } from '../helpers/temp.js';
+import { tsProgram } from '../helpers/ts-program.js';
 
 const run = runCliCaptured;
 
-const tsx = ['--import', import.meta.resolve('tsx')];
 /** A real toolwright stdio server whose one tool answers with its environment variable ENV_PROBE and its working directory. */
 const probeServer = (dir: string) => {
   const file = join(dir, 'probe-server.ts');
@@ -25,7 +25,7 @@ const probeServer = (dir: string) => {
     serveStdio(server);
   `,
   );
-  return [process.execPath, ...tsx, file];
+  return [process.execPath, ...tsProgram(file)];
 };
 
 let http: HttpServerHandle;
@@ -114,8 +114,7 @@ describe("the stdio server's stderr, shown when it fails", () => {
       'text=hi',
       '--',
       process.execPath,
-      ...tsx,
-      new URL('../fixtures/stdio-server.ts', import.meta.url).pathname,
+      ...tsProgram(new URL('../fixtures/stdio-server.ts', import.meta.url).pathname),
     );
     expect(code).toBe(0);
     expect(stderr).not.toContain('a careless debug print');

@@ -1,10 +1,9 @@
 import { build } from 'esbuild';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/runtime/logger.js';
 import { ToolServer } from '../../src/server/server.js';
 import { serveHttp, type HttpServerHandle } from '../../src/transports/http-server.js';
-import { launchChromium, requireChromium } from '../helpers/console.js';
+import { launchChromium, requireChromium, type TestBrowser } from '../helpers/console.js';
 
 /**
  * Issue 22: the client runs wherever `fetch` does. `toolwright/client` is bundled the way an
@@ -37,7 +36,7 @@ window.scenarioReady = true;
 
 describe.skipIf(!HAVE_CHROMIUM)('the client in a browser', () => {
   let handle: HttpServerHandle;
-  let browser: Browser;
+  let browser: TestBrowser;
   let bundled: { code: string; inputs: string[] };
 
   beforeAll(async () => {

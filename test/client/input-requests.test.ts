@@ -16,6 +16,7 @@ import { createInMemoryPair } from '../../src/testing.js';
 import { serveHttp, type HttpServerHandle } from '../../src/transports/http-server.js';
 import { buildAskingServer } from '../fixtures/client/asking-tools.js';
 import { auditEnv } from '../helpers/temp.js';
+import { tsProgram } from '../helpers/ts-program.js';
 
 // The client answering real toolwright servers that ask (ctx.elicit, ctx.sample, ctx.listRoots,
 // destructive-tool approval), on every transport, in both eras: modern servers ask with
@@ -35,7 +36,7 @@ async function open(kind: Kind, era: Era, options: ToolClientOptions): Promise<T
   const all: ToolClientOptions = { era, timeoutMs: 10_000, ...options };
   if (kind === 'memory') return (await createInMemoryPair(buildAskingServer(), all)).client;
   if (kind === 'http') return ToolClient.connect({ url: http.url }, all);
-  return ToolClient.connect({ command: process.execPath, args: ['--import', 'tsx', stdioFixture], stderr: 'capture', env: auditEnv() }, all);
+  return ToolClient.connect({ command: process.execPath, args: tsProgram(stdioFixture), stderr: 'capture', env: auditEnv() }, all);
 }
 
 const NAME: InputResult = { action: 'accept', content: { name: 'Ada' } };

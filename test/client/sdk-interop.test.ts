@@ -3,10 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpRpcError, ToolClient, type ClientTarget, type EraPreference } from '../../src/client.js';
 import { startSdkHttp } from '../fixtures/client/sdk-v2-http.js';
 import { auditEnv } from '../helpers/temp.js';
+import { tsProgram } from '../helpers/ts-program.js';
 
 // toolwright's client against servers built with the official SDKs.
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/client/${name}`, import.meta.url));
-const stdio = (name: string): ClientTarget => ({ command: process.execPath, args: ['--import', 'tsx', fixture(name)], stderr: 'capture', env: auditEnv() });
+const stdio = (name: string): ClientTarget => ({ command: process.execPath, args: tsProgram(fixture(name)), stderr: 'capture', env: auditEnv() });
 
 let http: { url: string; close(): Promise<void> };
 beforeAll(async () => {

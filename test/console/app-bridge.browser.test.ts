@@ -8,9 +8,10 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { build } from 'esbuild';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAppCsp } from '../../src/console/apps-csp.js';
+import { launchChromium, type TestBrowser } from '../helpers/console.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const counterHtml = readFileSync(`${root}examples/apps/counter.html`, 'utf8');
@@ -33,7 +34,7 @@ const hostileHtml = `<!doctype html><html lang="en"><body><script>
 
 let server: Server;
 let base: string;
-let browser: Browser;
+let browser: TestBrowser;
 const apiHits: string[] = [];
 
 beforeAll(async () => {
@@ -67,7 +68,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {

@@ -2,9 +2,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, requireChromium, startConsoleProcess, type ConsoleProcess } from '../helpers/console.js';
+import { launchChromium, requireChromium, startConsoleProcess, type ConsoleProcess, type TestBrowser } from '../helpers/console.js';
 
 /**
  * Issue 25, CVE-2025-49596 as it happened to the MCP Inspector: a web page of another origin,
@@ -15,7 +14,7 @@ import { launchChromium, requireChromium, startConsoleProcess, type ConsoleProce
 const haveChromium = requireChromium();
 
 describe.skipIf(!haveChromium)('a page from another origin against the console', () => {
-  let browser: Browser;
+  let browser: TestBrowser;
   let console_: ConsoleProcess;
   let evil: Server;
   let dir: string;

@@ -2,7 +2,6 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBuiltCli } from '../helpers/cli-process.js';
 import {
@@ -14,6 +13,7 @@ import {
   seriousAccessibilityViolations,
   startConsoleProcess,
   type ConsoleProcess,
+  type TestBrowser,
 } from '../helpers/console.js';
 
 /**
@@ -26,7 +26,7 @@ import {
 const haveChromium = requireChromium();
 
 describe.skipIf(!haveChromium)('toolwright console: collections', () => {
-  let browser: Browser;
+  let browser: TestBrowser;
   let console_: ConsoleProcess;
   let project: string;
 
@@ -113,7 +113,7 @@ describe.skipIf(!haveChromium)('toolwright console: collections', () => {
 const collectionTools = fileURLToPath(new URL('../fixtures/cli/collection-tools.mjs', import.meta.url));
 
 describe.skipIf(!haveChromium)('toolwright console: where collections live, and destructive runs (issue 30)', () => {
-  let browser: Browser;
+  let browser: TestBrowser;
   let console_: ConsoleProcess;
   let folder: string;
   let state: string;

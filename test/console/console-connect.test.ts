@@ -1,5 +1,4 @@
 import { createServer } from 'node:net';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   builtCli,
@@ -10,6 +9,7 @@ import {
   seriousAccessibilityViolations,
   startConsoleProcess,
   type ConsoleProcess,
+  type TestBrowser,
 } from '../helpers/console.js';
 
 /**
@@ -20,7 +20,7 @@ import {
 const haveChromium = requireChromium();
 
 describe.skipIf(!haveChromium)('toolwright console: connecting', () => {
-  let browser: Browser;
+  let browser: TestBrowser;
   const consoles: ConsoleProcess[] = [];
 
   beforeAll(async () => {

@@ -7,7 +7,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpServerHandle } from '../../src/transports/http-server.js';
 import { playBrowser } from '../helpers/browser.js';
@@ -18,6 +17,7 @@ import {
   seriousAccessibilityViolations,
   startConsoleProcess,
   type ConsoleProcess,
+  type TestBrowser,
 } from '../helpers/console.js';
 import { startAuthorizationServer, type LocalAuthorizationServer } from '../helpers/oidc.js';
 import { serveProtectedNotes, type NoteCall } from '../helpers/protected-notes.js';
@@ -27,7 +27,7 @@ const haveChromium = requireChromium();
 describe.skipIf(!haveChromium)('the console logs in to a server that asks for it', () => {
   let as: LocalAuthorizationServer;
   let http: HttpServerHandle;
-  let browser: Browser;
+  let browser: TestBrowser;
   let console_: ConsoleProcess;
   let config: string;
   const calls: NoteCall[] = [];

@@ -1,10 +1,18 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolClient } from '../../src/client.js';
 import { startBuiltCli } from '../helpers/cli-process.js';
-import { launchChromium, openConsolePage, requireChromium, saveScreenshot, seriousAccessibilityViolations, startConsoleProcess } from '../helpers/console.js';
+import {
+  launchChromium,
+  openConsolePage,
+  requireChromium,
+  saveScreenshot,
+  seriousAccessibilityViolations,
+  startConsoleProcess,
+  type TestBrowser,
+} from '../helpers/console.js';
 import { tempDir } from '../helpers/temp.js';
 
 /**
@@ -38,7 +46,7 @@ async function openPanel(page: Page, name: string): Promise<void> {
 }
 
 describe.skipIf(!haveChromium)('the operator panels in a browser', () => {
-  let browser: Browser;
+  let browser: TestBrowser;
   beforeAll(async () => {
     browser = await launchChromium();
   }, 60_000);

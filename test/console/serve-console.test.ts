@@ -1,8 +1,7 @@
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/program.js';
 import { startBuiltCli } from '../helpers/cli-process.js';
-import { launchChromium, requireChromium } from '../helpers/console.js';
+import { launchChromium, requireChromium, type TestBrowser } from '../helpers/console.js';
 
 /**
  * Issue 25: `toolwright serve --http --console` serves the console beside the MCP endpoint on
@@ -22,7 +21,7 @@ describe('serve --console', () => {
   });
 
   describe.skipIf(!haveChromium)('in a browser', () => {
-    let browser: Browser;
+    let browser: TestBrowser;
     beforeAll(async () => {
       browser = await launchChromium();
     }, 60_000);

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 
 /**
@@ -30,20 +30,61 @@ export function requireChromium(what = "the console's browser tests"): boolean {
   return HAVE_CHROMIUM;
 }
 
-export async function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+/**
+ * A test's browser: pages on the worker's one Chromium, each in a browser context of its own
+ * (own cookies, storage and cache), as `Browser.newPage` makes them. `close()` closes this
+ * test's contexts, not the browser.
+ */
+export interface TestBrowser {
+  newPage(options?: BrowserContextOptions): Promise<Page>;
+  close(): Promise<void>;
+}
+
+let worker: Promise<Browser> | undefined;
+
+/**
+ * The test worker's Chromium, launched on first use and kept for the files the worker runs
+ * after (vitest.config.ts: isolate false), instead of one launch per file: a launch cost ~1.3 s
+ * of CPU. Playwright ends it when the worker exits; one that crashed is launched again.
+ */
+function workerChromium(): Promise<Browser> {
+  if (!worker) {
+    const launched = chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    worker = launched;
+    const forget = () => {
+      if (worker === launched) worker = undefined;
+    };
+    launched.then((browser) => browser.on('disconnected', forget), forget);
+  }
+  return worker;
+}
+
+export async function launchChromium(): Promise<TestBrowser> {
+  const browser = await workerChromium();
+  const contexts = new Set<BrowserContext>();
+  return {
+    async newPage(options) {
+      const context = await browser.newContext(options);
+      contexts.add(context);
+      return context.newPage();
+    },
+    async close() {
+      await Promise.all([...contexts].map((context) => context.close().catch(() => undefined)));
+      contexts.clear();
+    },
+  };
 }
 
 export interface ConsoleProcess {
@@ -108,7 +149,7 @@ export async function startConsoleProcess(args: string[], options: { cwd?: strin
 }
 
 /** A page of the console, with its uncaught errors and console errors collected (a test expects none). */
-export async function openConsolePage(browser: Browser, console_: ConsoleProcess, path = ''): Promise<{ page: Page; errors: string[] }> {
+export async function openConsolePage(browser: TestBrowser, console_: ConsoleProcess, path = ''): Promise<{ page: Page; errors: string[] }> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(err.message));
@@ -161,7 +202,7 @@ export async function seriousAccessibilityViolations(page: Page): Promise<string
 
 /** A browser on a console connected to `toolwright serve --tools <module>` over stdio. */
 export interface ConnectedConsole {
-  browser: Browser;
+  browser: TestBrowser;
   console: ConsoleProcess;
   page: Page;
   /** The page's uncaught and console errors so far. */

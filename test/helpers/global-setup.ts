@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * Servers built in tests keep their default audit trail out of the repository
@@ -8,18 +9,29 @@ import { join } from 'node:path';
  * whole run, handed to the test workers (and the child processes they spawn)
  * as $TOOLWRIGHT_AUDIT_DIR and $XDG_STATE_HOME, and removed afterwards.
  * Vitest starts its workers with the main process's environment, read after
- * this setup has run.
+ * this setup has run. The TypeScript programs the tests start are bundled once
+ * for the run (test/helpers/ts-program.ts) into $TOOLWRIGHT_TEST_BUNDLES, inside
+ * the repository (so their packages resolve), removed afterwards too.
  */
 export default function setup() {
-  const previous = { audit: process.env.TOOLWRIGHT_AUDIT_DIR, state: process.env.XDG_STATE_HOME };
+  const previous = { audit: process.env.TOOLWRIGHT_AUDIT_DIR, state: process.env.XDG_STATE_HOME, bundles: process.env.TOOLWRIGHT_TEST_BUNDLES };
   const auditDir = mkdtempSync(join(tmpdir(), 'toolwright-test-audit-'));
   process.env.TOOLWRIGHT_AUDIT_DIR = auditDir;
   // A server started outside a project keeps its state in the per-user state dir: in the run's temp dir, not the user's home.
   process.env.XDG_STATE_HOME = join(auditDir, 'state');
+  const bundles = join(fileURLToPath(new URL('../..', import.meta.url)), '.test-cache', `bundles-${process.pid}`);
+  process.env.TOOLWRIGHT_TEST_BUNDLES = bundles;
   return () => {
     restore('TOOLWRIGHT_AUDIT_DIR', previous.audit);
     restore('XDG_STATE_HOME', previous.state);
+    restore('TOOLWRIGHT_TEST_BUNDLES', previous.bundles);
     rmSync(auditDir, { recursive: true, force: true });
+    rmSync(bundles, { recursive: true, force: true });
+    try {
+      rmdirSync(dirname(bundles)); // .test-cache itself, unless another run is using it
+    } catch {
+      // not empty: another run's bundles
+    }
   };
 }
 

@@ -15,8 +15,9 @@ import { serveHttp, type HttpServerHandle } from '../../src/transports/http-serv
 import { interopTools } from '../fixtures/interop-tools.js';
 import { auditEnv } from '../helpers/temp.js';
 import { memoryLogger } from '../helpers/wire.js';
+import { tsProgram } from '../helpers/ts-program.js';
 
-const stdioArgs = ['--import', 'tsx', fileURLToPath(new URL('../fixtures/interop-stdio-server.ts', import.meta.url))];
+const stdioArgs = tsProgram(fileURLToPath(new URL('../fixtures/interop-stdio-server.ts', import.meta.url)));
 // Probe on the real process instead of a throw-away sibling (see the SDK's stdio probe).
 class InPlaceStdioV2 extends StdioV2 {}
 

@@ -5,6 +5,7 @@ import { ToolServer } from '../../src/server/server.js';
 import { startHttp } from '../helpers/http.js';
 import { killAndReap } from '../helpers/process.js';
 import { memoryLogger, MODERN, modernMeta } from '../helpers/wire.js';
+import { tsProgram } from '../helpers/ts-program.js';
 
 /**
  * Messages must be UTF-8 (JSON text, RFC 8259 §8.1). Bytes that are not —
@@ -98,7 +99,7 @@ describe('invalid UTF-8 over stdio (child process)', () => {
   afterEach(() => killAndReap(child));
 
   function start() {
-    child = spawn(process.execPath, ['--import', 'tsx', fixture], { env: { ...process.env, TOOLWRIGHT_LOG_LEVEL: 'warn' } });
+    child = spawn(process.execPath, tsProgram(fixture), { env: { ...process.env, TOOLWRIGHT_LOG_LEVEL: 'warn' } });
     const lines: string[] = [];
     let buffer = '';
     let stderr = '';

@@ -4,9 +4,10 @@ import { ConnectionError, ProtocolViolationError, TimeoutError, ToolClient } fro
 import type { StdioTarget, ToolClientOptions } from '../../src/client.js';
 import { isAlive } from '../helpers/process.js';
 import { auditEnv } from '../helpers/temp.js';
+import { tsProgram } from '../helpers/ts-program.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/client/${name}`, import.meta.url));
-const toolwright: StdioTarget = { command: process.execPath, args: ['--import', 'tsx', fixture('stdio-toolwright.ts')], stderr: 'capture', env: auditEnv() };
+const toolwright: StdioTarget = { command: process.execPath, args: tsProgram(fixture('stdio-toolwright.ts')), stderr: 'capture', env: auditEnv() };
 const raw = (mode: string): StdioTarget => ({ command: process.execPath, args: [fixture('stdio-raw.mjs'), mode], stderr: 'capture', env: auditEnv() });
 
 const clients: ToolClient[] = [];

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { killAndReap } from '../helpers/process.js';
 import { modernMeta } from '../helpers/wire.js';
+import { tsProgram } from '../helpers/ts-program.js';
 
 const fixture = fileURLToPath(new URL('../fixtures/stdio-server.ts', import.meta.url));
 let child: ChildProcessWithoutNullStreams | undefined;
@@ -15,7 +16,7 @@ const MiB = 1024 * 1024;
 
 describe('stdio server under a flood (child process)', () => {
   it.runIf(process.platform === 'linux')('holds neither an over-limit line nor a deeply nested message in memory, and answers afterwards', async () => {
-    child = spawn(process.execPath, ['--import', 'tsx', fixture], { env: { ...process.env, TOOLWRIGHT_LOG_LEVEL: 'warn', MAX_LINE_BYTES: String(4 * MiB) } });
+    child = spawn(process.execPath, tsProgram(fixture), { env: { ...process.env, TOOLWRIGHT_LOG_LEVEL: 'warn', MAX_LINE_BYTES: String(4 * MiB) } });
     const c = child;
     const lines: Array<Record<string, any>> = [];
     let buffer = '';

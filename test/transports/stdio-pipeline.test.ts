@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isAlive, killAndReap } from '../helpers/process.js';
 import { tempDir } from '../helpers/temp.js';
 import { modernMeta } from '../helpers/wire.js';
+import { tsProgram } from '../helpers/ts-program.js';
 
 const fixture = fileURLToPath(new URL('../fixtures/pipeline-server.ts', import.meta.url));
 let child: ChildProcessWithoutNullStreams | undefined;
@@ -13,7 +14,7 @@ let child: ChildProcessWithoutNullStreams | undefined;
 afterEach(() => killAndReap(child));
 
 function start() {
-  child = spawn(process.execPath, ['--import', 'tsx', fixture], { env: { ...process.env, TOOLWRIGHT_LOG_LEVEL: 'silent' } });
+  child = spawn(process.execPath, tsProgram(fixture), { env: { ...process.env, TOOLWRIGHT_LOG_LEVEL: 'silent' } });
   const messages: Array<Record<string, any>> = [];
   let buffer = '';
   child.stdout.on('data', (d) => {

@@ -5,13 +5,14 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { ToolClient } from '../../src/client.js';
 import { isAlive } from '../helpers/process.js';
 import { tempDir } from '../helpers/temp.js';
+import { tsProgram } from '../helpers/ts-program.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/cli/${name}`, import.meta.url));
 const behindLauncher = (events: string) => ({
@@ -62,7 +63,9 @@ describe.skipIf(process.platform === 'win32')('stdio server in its own process g
       const { existsSync } = await import('node:fs');
       const timer = setInterval(() => { if (existsSync(${JSON.stringify(events)})) { clearInterval(timer); process.exit(0); } }, 20);
     `;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: 'ignore' });
+    const program = join(tempDir('toolwright-group-client-'), 'client.ts');
+    writeFileSync(program, script);
+    const child = spawn(process.execPath, tsProgram(program), { stdio: 'ignore' });
     const [code] = await once(child, 'exit');
     expect(code).toBe(0);
     const server = startedPid(events)!;

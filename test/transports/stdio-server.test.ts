@@ -3,13 +3,14 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { modernMeta } from '../helpers/wire.js';
+import { tsProgram } from '../helpers/ts-program.js';
 
 const fixture = fileURLToPath(new URL('../fixtures/stdio-server.ts', import.meta.url));
 let child: ChildProcessWithoutNullStreams | undefined;
 afterEach(() => child?.kill('SIGKILL'));
 
 function start(env: Record<string, string> = {}) {
-  child = spawn(process.execPath, ['--import', 'tsx', fixture], { env: { ...process.env, ...env, TOOLWRIGHT_LOG_LEVEL: 'warn' } });
+  child = spawn(process.execPath, tsProgram(fixture), { env: { ...process.env, ...env, TOOLWRIGHT_LOG_LEVEL: 'warn' } });
   const lines: string[] = [];
   let buffer = '';
   let stderr = '';

@@ -8,6 +8,7 @@ import { interactiveServer } from '../../fixtures/cli/interactive-server.js';
 import { cliCommand } from '../../helpers/serve-process.js';
 import { tempDir } from '../../helpers/temp.js';
 import { TerminalSession, TMUX } from '../../helpers/tmux.js';
+import { tsProgram } from '../../helpers/ts-program.js';
 
 /**
  * `toolwright connect`, driven the way a person uses it: in a real
@@ -16,7 +17,7 @@ import { TerminalSession, TMUX } from '../../helpers/tmux.js';
  * 127.0.0.1).
  */
 const fixture = fileURLToPath(new URL('../../fixtures/cli/interactive-server.ts', import.meta.url));
-const stdioServer = [process.execPath, '--import', import.meta.resolve('tsx'), fixture];
+const stdioServer = [process.execPath, ...tsProgram(fixture)];
 const PROMPT = 'playground> ';
 const SLOW = { timeout: 90_000 };
 

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyze } from '../../../src/toolsets/csv/analyze.js';
 import { parseNumber } from '../../../src/toolsets/csv/column-stats.js';
 import { textOf, workspace, type Workspace } from '../../fixtures/toolsets/workspace.js';
+import { tsProgram } from '../../helpers/ts-program.js';
 
 let ws: Workspace;
 const LARGE_ROWS = 200_000;
@@ -167,7 +168,7 @@ describe('analyze_csv', () => {
     // with a 16 MiB heap and a ~25 MB file, only a streaming analysis completes.
     const size = (await fs.stat(ws.file('large.csv'))).size;
     expect(size).toBeGreaterThan(20 * 1024 * 1024);
-    const { stdout } = await run(process.execPath, ['--max-old-space-size=16', '--import', 'tsx', fileURLToPath(HEAP_FIXTURE), ws.file('large.csv')]);
+    const { stdout } = await run(process.execPath, ['--max-old-space-size=16', ...tsProgram(fileURLToPath(HEAP_FIXTURE)), ws.file('large.csv')]);
     expect(JSON.parse(stdout)).toMatchObject({ rows: LARGE_ROWS, bytes: size });
   }, 60_000);
 

@@ -12,12 +12,12 @@ import { modernMeta } from '../../helpers/wire.js';
 // stdio, as a desktop client starts it, given the pattern that froze it. The
 // server must keep answering other requests and must stop on SIGTERM.
 
-const main = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url));
+const main = fileURLToPath(new URL('../../../dist/cli/main.js', import.meta.url));
 let child: ChildProcessWithoutNullStreams | undefined;
 afterEach(() => killAndReap(child));
 
 function serve(cwd: string) {
-  child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), main, 'serve', '--stdio'], {
+  child = spawn(process.execPath, [main, 'serve', '--stdio'], {
     cwd,
     env: { ...process.env, TOOLWRIGHT_LOG_LEVEL: 'warn' },
   });
