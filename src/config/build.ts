@@ -1,4 +1,5 @@
 import { isAbsolute, join, resolve } from 'node:path';
+import { openDefaultTrail } from '../audit/default-sink.js';
 import { FanoutAuditSink } from '../audit/fanout-sink.js';
 import { JsonlAuditSink } from '../audit/jsonl-sink.js';
 import type { AuditSink } from '../audit/record.js';
@@ -158,7 +159,9 @@ function auditSink(audit: ServerConfig['audit'], baseDir: string, stateDir: stri
   if (audit === false) return false;
   const sinks: AuditSink[] = [];
   const trail = sqliteTrailOf(audit, baseDir, process.env, stateDir);
-  if (trail) sinks.push(new SqliteAuditSink(trail.file, { retention: trail.retention }));
+  // No file named: the default trail (SQLite, or JSON lines beside it without better-sqlite3); a file named is SQLite.
+  if (trail)
+    sinks.push(audit?.sqlite === undefined ? openDefaultTrail(trail.file, trail.retention) : new SqliteAuditSink(trail.file, { retention: trail.retention }));
   if (audit === undefined) return sinks[0];
   const postgres = postgresTrail(audit, file);
   if (postgres) sinks.push(new PostgresAuditSink(postgres.url, { retention: postgres.retention }));
