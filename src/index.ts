@@ -134,8 +134,12 @@ export { ErrorCode, RpcError } from './jsonrpc/errors.js';
 export {
   SqliteAuditSink,
   JsonlAuditSink,
+  JsonlTrailSink,
+  JsonlAuditReader,
   FanoutAuditSink,
   createDefaultAuditSink,
+  type DefaultTrailFormat,
+  type JsonlTrailOptions,
   queryAuditLog,
   redactArguments,
   SqliteDriverError,

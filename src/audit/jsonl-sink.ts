@@ -1,5 +1,6 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { auditJsonLine } from './jsonl-line.js';
 import type { AuditRecord, AuditSink } from './record.js';
 
 /**
@@ -14,9 +15,7 @@ export class JsonlAuditSink implements AuditSink {
   constructor(readonly file: string) {}
 
   record(entry: AuditRecord): void {
-    const { argumentsJson, ...rest } = entry;
-    // The arguments are already JSON text: splice them in as an object instead of a quoted string.
-    const line = Buffer.from(`${JSON.stringify(rest).slice(0, -1)},"arguments":${argumentsJson}}\n`);
+    const line = Buffer.from(auditJsonLine(entry));
     const fd = this.descriptor();
     let written = 0;
     while (written < line.length) written += writeSync(fd, line, written);

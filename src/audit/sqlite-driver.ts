@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
+import { packageInstalled } from '../runtime/optional-package.js';
 import type { SqliteDatabase, SqliteOptions } from './sqlite-types.js';
 
 /**
@@ -20,6 +21,26 @@ export class SqliteDriverError extends Error {
     );
     this.name = 'SqliteDriverError';
   }
+
+  /**
+   * better-sqlite3 is not installed at all (an optional peer dependency): the fix is to install it.
+   * `feature`: what needs it, when not the audit trail (whose message also names its alternatives).
+   */
+  static notInstalled(cause?: unknown, feature?: string): SqliteDriverError {
+    const error = new SqliteDriverError('', { cause });
+    error.message =
+      `${feature ?? 'the SQLite audit trail'} needs the "better-sqlite3" package, which is not installed: run \`npm install better-sqlite3\` in the project that runs toolwright ` +
+      '(its install script builds a native module: approve it with `npm install-scripts approve better-sqlite3`)' +
+      (feature
+        ? ''
+        : '. Or keep the default trail, JSON lines, which needs no package (leave server.audit.sqlite unset), or turn the trail off (server.audit: false)');
+    return error;
+  }
+}
+
+/** Whether better-sqlite3 is installed (built or not): the default trail is SQLite when it is, JSON lines when not. */
+export function sqliteDriverInstalled(): boolean {
+  return packageInstalled('better-sqlite3');
 }
 
 const require = createRequire(import.meta.url);
@@ -85,7 +106,8 @@ function loadDriver(): typeof BetterSqlite3 {
   try {
     driver = require('better-sqlite3') as typeof BetterSqlite3;
   } catch (err) {
-    throw new SqliteDriverError(`is not installed (the package better-sqlite3 cannot be loaded: run \`npm install\`)`, { cause: err });
+    if (!sqliteDriverInstalled()) throw SqliteDriverError.notInstalled(err);
+    throw new SqliteDriverError(describeLoadFailure(err), { cause: err });
   }
   return driver;
 }

@@ -8,7 +8,7 @@ import type { AuditPruneBounds } from '../audit/reader.js';
 import { databaseBytesInUse, INCREMENTAL, MIN_RETENTION_BYTES, pruneNow, resolveRetention, type PruneBounds } from '../audit/retention.js';
 import { SqliteDriverError } from '../audit/sqlite-driver.js';
 import { knownSchemaVersion, openDatabase } from '../audit/sqlite-schema.js';
-import { locateTrail, openTrailReader, type Trail, type TrailOptions } from './audit-trail.js';
+import { isJsonlTrail, locateTrail, openTrailReader, type Trail, type TrailOptions } from './audit-trail.js';
 import { ExitCode, reportError, scrubPaths, UsageError, type CliIo } from './errors.js';
 import { sanitize } from '../io/sanitize.js';
 
@@ -58,6 +58,13 @@ async function runAuditPruneOnTrail(options: PruneCliOptions, io: CliIo, now: Da
     if (err instanceof UsageError) return reportError(err, io);
     throw err;
   }
+  if (isJsonlTrail(trail.file))
+    return reportError(
+      new UsageError(
+        `${scrubPaths(trail.file)} is a JSON-lines trail: it is rotated by size as it is written (server.audit.retention.maxBytes), not pruned on demand; pruning by age needs the SQLite trail (npm install better-sqlite3)`,
+      ),
+      io,
+    );
   if (!trail.postgres) {
     if (options.maxRows !== undefined) return reportError(new UsageError('--max-rows bounds a PostgreSQL trail; a SQLite trail is bounded by --max-bytes'), io);
     return runAuditPrune(options, io, now);

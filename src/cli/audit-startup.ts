@@ -1,6 +1,7 @@
 import { DefaultAuditSink } from '../audit/default-sink.js';
 import { FanoutAuditSink } from '../audit/fanout-sink.js';
 import { JsonlAuditSink } from '../audit/jsonl-sink.js';
+import { JsonlTrailSink } from '../audit/jsonl-trail.js';
 import type { AuditSink } from '../audit/record.js';
 import { PostgresAuditSink } from '../audit/postgres/sink.js';
 import { SqliteAuditSink } from '../audit/sqlite-sink.js';
@@ -48,7 +49,7 @@ export function reportAuditLosses(server: ToolServer, io: CliIo): void {
 }
 
 function filesOf(sink: AuditSink): string[] {
-  if (sink instanceof SqliteAuditSink || sink instanceof JsonlAuditSink) return [sink.file];
+  if (sink instanceof SqliteAuditSink || sink instanceof JsonlAuditSink || sink instanceof JsonlTrailSink) return [sink.file];
   if (sink instanceof PostgresAuditSink) return [sink.where];
   if (sink instanceof DefaultAuditSink) return sink.file === undefined ? ['memory'] : [sink.file];
   if (sink instanceof FanoutAuditSink) return sink.sinks.flatMap(filesOf);

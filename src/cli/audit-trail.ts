@@ -1,4 +1,7 @@
+import { existsSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
+import { defaultTrailFormat, jsonlTrailFileFor } from '../audit/default-sink.js';
+import { JsonlAuditReader } from '../audit/jsonl-reader.js';
 import type { RetentionPolicy } from '../audit/retention.js';
 import { describePostgresUrl } from '../audit/postgres/connection.js';
 import { PostgresAuditReader } from '../audit/postgres/reader.js';
@@ -54,7 +57,7 @@ function locateAnyTrail(options: TrailOptions, needPolicy: boolean): Trail {
   if (!configFile) {
     if (options.db !== undefined) return { file: options.db, retention: undefined, hint: '' };
     const state = locateState(cwd);
-    const file = defaultAuditFile(state.dir);
+    const file = defaultTrailOn(defaultAuditFile(state.dir));
     const inside = relative(cwd, file);
     const where = state.project ? '' : ', in the per-user state dir: this directory is not a project';
     return {
@@ -81,7 +84,9 @@ function locateAnyTrail(options: TrailOptions, needPolicy: boolean): Trail {
   if (postgres && (options.db === undefined || isPostgresUrl(options.db))) {
     return { file: describePostgresUrl(postgres.url), postgres, retention: undefined, hint: ` (the server of ${loaded.file} creates it when it starts)` };
   }
-  const trail = sqliteTrailOf(audit, loaded.baseDir, process.env, locateState(cwd, configFile).dir);
+  const named = sqliteTrailOf(audit, loaded.baseDir, process.env, locateState(cwd, configFile).dir);
+  // No file named: the default trail, SQLite or JSON lines (openDefaultTrail).
+  const trail = named && (audit || undefined)?.sqlite === undefined ? { ...named, file: defaultTrailOn(named.file) } : named;
   if (options.db !== undefined) return { file: options.db, retention: trail?.retention, hint: '' };
   if (!trail) {
     throw new UsageError(`${loaded.file} keeps no SQLite audit trail (server.audit${audit === false ? '' : '.sqlite'}: false); pass --db <file> to name one`);
@@ -89,7 +94,24 @@ function locateAnyTrail(options: TrailOptions, needPolicy: boolean): Trail {
   return { file: trail.file, retention: trail.retention, hint: ` (the server of ${loaded.file} writes it once it has served a call)` };
 }
 
-/** The reader of a located trail: PostgreSQL's or SQLite's. */
+/** A JSON-lines trail (the default without better-sqlite3, or a server.audit.jsonl copy): read by JsonlAuditReader. */
+export function isJsonlTrail(file: string): boolean {
+  return /\.jsonl$/i.test(file);
+}
+
+/**
+ * The default trail's file where its SQLite file would be: the one that exists (SQLite first), else
+ * the one a server started here writes (defaultTrailFormat), so the "no audit log" hint names it.
+ */
+function defaultTrailOn(sqliteFile: string): string {
+  const jsonl = jsonlTrailFileFor(sqliteFile);
+  if (existsSync(sqliteFile)) return sqliteFile;
+  if (existsSync(jsonl) || existsSync(`${jsonl}.1`)) return jsonl;
+  return defaultTrailFormat() === 'sqlite' ? sqliteFile : jsonl;
+}
+
+/** The reader of a located trail: PostgreSQL's, a JSON-lines file's, or SQLite's. */
 export function openTrailReader(trail: Trail): AuditReader {
-  return trail.postgres ? new PostgresAuditReader(trail.postgres.url) : new SqliteAuditReader(trail.file);
+  if (trail.postgres) return new PostgresAuditReader(trail.postgres.url);
+  return isJsonlTrail(trail.file) ? new JsonlAuditReader(trail.file) : new SqliteAuditReader(trail.file);
 }

@@ -51,13 +51,13 @@ toolsets:
   # http:                  # fetch_url: public hosts only; private and metadata addresses refused
   #   allowedHosts: ["api.example.com", "*.wikipedia.org"]
 
-  # github:                # github_create_issue, github_search_issues, github_get_issue
+  # github:                # github_create_issue, github_search_issues, github_get_issue (npm install @octokit/core)
   #   repos: ["your-org/your-repo"]
   #   tokenEnv: GITHUB_TOKEN
 
   # weather: {}            # get_weather (Open-Meteo)
 
-# tools: [./my-tools.ts]   # your own tool modules
+# tools: [./my-tools.ts]   # your own tool modules (.ts needs npm install tsx; .js needs nothing)
 `;
 
 const EXAMPLE_CSV = `city,country,population,area_km2

@@ -3,6 +3,7 @@ import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ToolServer } from '../server/server.js';
 import type { Tool } from '../server/tool.js';
+import { packageInstalled } from '../runtime/optional-package.js';
 import { UsageError } from './errors.js';
 import { describeLoadError } from './module-load-error.js';
 import { resolveOwnNameToSelf } from './self-resolve.js';
@@ -16,8 +17,8 @@ type ToolsExport = Tool[] | ((server: ToolServer) => Tool[] | Promise<Tool[]>);
 /**
  * Loads `--tools <module>`: its default export (or a `tools` export) is an
  * array of tools (plain objects are fine) or a function of the server that
- * returns them. TypeScript modules go through tsx's loader, so no build step
- * is needed.
+ * returns them. TypeScript modules go through tsx's loader (an optional peer
+ * dependency: `npm install tsx`), so no build step is needed.
  */
 export async function loadToolsModule(spec: string): Promise<ToolsExport> {
   const mod = await importUserModule(spec, '--tools', 'tools');
@@ -37,6 +38,11 @@ export async function importUserModule(spec: string, option: string, what: strin
   if (!TYPESCRIPT.has(ext) && !JAVASCRIPT.has(ext)) throw new UsageError(`${option} expects a .js, .mjs or .ts module, got ${JSON.stringify(spec)}`);
   if (!existsSync(file)) throw new UsageError(`${what} module not found: ${spec}`);
   const url = pathToFileURL(file).href;
+  // tsx is an optional peer dependency: a TypeScript module without it stops start-up naming the fix.
+  if (TYPESCRIPT.has(ext) && !packageInstalled('tsx'))
+    throw new UsageError(
+      `${spec} is TypeScript: loading it needs the "tsx" package, which is not installed: run \`npm install tsx\` in the project that runs toolwright (or give ${option} a compiled .js module)`,
+    );
   try {
     if (TYPESCRIPT.has(ext)) await registerTsx();
     // After tsx's hooks, so these wrap them: `import 'toolwright'` works with no install beside the module.

@@ -1,4 +1,5 @@
-import type { CliIo } from './errors.js';
+import { packageInstalled } from '../runtime/optional-package.js';
+import { UsageError, type CliIo } from './errors.js';
 
 /**
  * The documented bound on a shutdown with telemetry on (docs/tracing.md): the process is gone
@@ -44,10 +45,17 @@ type StopOpenTelemetry = () => Promise<void>;
  * `OTEL_EXPORTER_OTLP_HEADERS`, `OTEL_TRACES_SAMPLER(_ARG)`,
  * `OTEL_PROPAGATORS`, `OTEL_METRICS_EXPORTER`, … The SDK's packages are
  * imported here only: a serve without the variables never loads them.
- * An SDK that fails to load or start is a warning, not a refusal to serve.
+ * The SDK is an optional peer dependency: asked for and not installed, serve stops at start-up
+ * naming `npm install @opentelemetry/sdk-node` (the operator asked for telemetry; serving without
+ * it quietly would lose it). An installed SDK that fails to load or start is a warning, not a
+ * refusal to serve.
  */
 export async function startOpenTelemetry(env: Env, io: Pick<CliIo, 'stderr'>): Promise<StopOpenTelemetry | undefined> {
   if (!openTelemetryRequested(env)) return undefined;
+  if (!packageInstalled('@opentelemetry/sdk-node'))
+    throw new UsageError(
+      'OpenTelemetry is asked for (OTEL_ environment variables) but its SDK is not installed: run `npm install @opentelemetry/sdk-node` in the project that runs toolwright, or set OTEL_SDK_DISABLED=true to serve without it',
+    );
   let sdk: { start(): void; shutdown(): Promise<void> };
   try {
     const { NodeSDK } = await import('@opentelemetry/sdk-node');

@@ -3,8 +3,10 @@ import { resolve } from 'node:path';
 import { buildServer, DEFAULT_TOOLSETS, type ServerPlan } from '../config/build.js';
 import { findConfig, loadConfig } from '../config/load.js';
 import { locateState, type StateLocation } from '../config/state-dir.js';
+import { PostgresDriverError } from '../audit/postgres/connection.js';
 import { SqliteDriverError } from '../audit/sqlite-driver.js';
 import { startUpstreams } from './serve-upstreams.js';
+import { MissingPackageError } from '../runtime/optional-package.js';
 import { ConfigError } from '../config/validate.js';
 import { ToolDefinitionError } from '../server/compile-tool.js';
 import type { ToolServer } from '../server/server.js';
@@ -139,8 +141,9 @@ async function planServer(options: ServeOptions, version: string, io: CliIo): Pr
       plan = buildServer({ toolsets: DEFAULT_TOOLSETS }, state.base, version, 'the default toolsets', state.dir);
     }
   } catch (err) {
-    // A trail whose SQLite driver cannot load is a set-up problem with a known fix: say it and stop.
-    if (err instanceof ConfigError || err instanceof SqliteDriverError) throw new UsageError(err.message);
+    // A backend whose package is not installed (or whose SQLite driver cannot load) is a set-up problem with a known fix: say it and stop.
+    if (err instanceof ConfigError || err instanceof SqliteDriverError || err instanceof PostgresDriverError || err instanceof MissingPackageError)
+      throw new UsageError(err.message);
     throw err;
   }
   if (options.tools) modules.push(options.tools);

@@ -1,5 +1,8 @@
 import { isAbsolute, join, resolve } from 'node:path';
+import { openDefaultTrail } from '../audit/default-sink.js';
 import { FanoutAuditSink } from '../audit/fanout-sink.js';
+import { MissingPackageError } from '../runtime/optional-package.js';
+import { sqliteDriverInstalled } from '../audit/sqlite-driver.js';
 import { JsonlAuditSink } from '../audit/jsonl-sink.js';
 import type { AuditSink } from '../audit/record.js';
 import { PostgresAuditSink } from '../audit/postgres/sink.js';
@@ -118,7 +121,8 @@ function tasksOf(tasks: ServerConfig['tasks'], baseDir: string, stateDir: string
   if (tasks === false) return tasks;
   // Where the server would keep tasks itself (Redis, with server.state.redis and no store named) no file is named for it.
   const inRedis = tasksInRedis(state, tasks?.store);
-  const fallback = stateDir !== undefined && !process.env.TOOLWRIGHT_AUDIT_DIR && !inRedis ? join(stateDir, 'tasks.db') : undefined;
+  // Without better-sqlite3 (an optional peer dependency) no file either: the server keeps tasks in memory (createDefaultTaskStore).
+  const fallback = stateDir !== undefined && !process.env.TOOLWRIGHT_AUDIT_DIR && !inRedis && sqliteDriverInstalled() ? join(stateDir, 'tasks.db') : undefined;
   if (tasks === undefined) return fallback === undefined ? undefined : { store: fallback };
   return { ...tasks, store: tasks.store === undefined ? fallback : resolve(baseDir, tasks.store) };
 }
@@ -165,7 +169,9 @@ function auditSink(audit: ServerConfig['audit'], baseDir: string, stateDir: stri
   if (audit === false) return false;
   const sinks: AuditSink[] = [];
   const trail = sqliteTrailOf(audit, baseDir, process.env, stateDir);
-  if (trail) sinks.push(new SqliteAuditSink(trail.file, { retention: trail.retention }));
+  // No file named: the default trail (SQLite, or JSON lines beside it without better-sqlite3); a file named is SQLite.
+  if (trail)
+    sinks.push(audit?.sqlite === undefined ? openDefaultTrail(trail.file, trail.retention) : new SqliteAuditSink(trail.file, { retention: trail.retention }));
   if (audit === undefined) return sinks[0];
   const postgres = postgresTrail(audit, file);
   if (postgres) sinks.push(new PostgresAuditSink(postgres.url, { retention: postgres.retention }));
@@ -182,6 +188,8 @@ function toolsetTools(toolsets: ToolsetsConfig, baseDir: string, file: string): 
     try {
       tools.push(...build());
     } catch (err) {
+      // A valid config whose toolset's package is not installed: the set-up problem, with its fix.
+      if (err instanceof MissingPackageError) throw err;
       throw new ConfigError(file, [`toolsets.${name}: ${(err as Error).message}`]);
     }
   };

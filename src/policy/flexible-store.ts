@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { requireOptional } from '../runtime/optional-package.js';
 import type { CreateRateLimitStore, RateLimitRule, RateLimitStore } from './rate-limit-store.js';
 
 /*
@@ -29,22 +29,38 @@ export type CreateLimiter = (rule: RateLimitRule, keyPrefix: string) => RateLimi
 
 let flexible: Flexible | undefined;
 
-/** rate-limiter-flexible, loaded on first use: a server that keeps its limits in process never loads it. */
+/**
+ * rate-limiter-flexible, loaded on first use: a server that keeps its limits in process never
+ * loads it. An optional peer dependency (the Redis state's limits need it): missing, it is a
+ * MissingPackageError naming `npm install rate-limiter-flexible`, when the server is built.
+ * @internal
+ */
 export function loadFlexible(): Flexible {
-  flexible ??= createRequire(import.meta.url)('rate-limiter-flexible') as Flexible;
+  flexible ??= requireOptional<Flexible>('rate-limiter-flexible', 'state.redis (rate limits shared in Redis)');
   return flexible;
+}
+
+/**
+ * A refused take's answer (rate-limiter-flexible's RateLimiterRes): read by its shape, not by
+ * `instanceof`, so a limiter the application built from its own copy of the library is adapted
+ * without toolwright loading one (it is an optional peer dependency).
+ */
+function refusedAfterMs(res: unknown): number | undefined {
+  if (typeof res !== 'object' || res === null || res instanceof Error) return undefined;
+  const { msBeforeNext } = res as { msBeforeNext?: unknown };
+  return typeof msBeforeNext === 'number' ? msBeforeNext : undefined;
 }
 
 /** A rate-limiter-flexible limiter as a RateLimitStore, keys as given (asynchronous: every answer is a promise). */
 export function rateLimitStoreFrom(limiter: FlexibleLimiter): RateLimitStore {
-  const { RateLimiterRes } = loadFlexible();
   return {
     take: async (key) => {
       try {
         await limiter.consume(key, 1);
         return undefined;
       } catch (res) {
-        if (res instanceof RateLimiterRes) return res.msBeforeNext;
+        const waitMs = refusedAfterMs(res);
+        if (waitMs !== undefined) return waitMs;
         throw res; // the store failed (e.g. Redis down): not a limit decision
       }
     },

@@ -18,11 +18,11 @@ import type { CreateLimiter, StateOptions } from './index.js';
  * Which backend keeps each piece of a server's state: the one place that decides. A ToolServer
  * asks here for what its options do not give it (audit trail, event bus, session records, task
  * store, stored results and rate limiters), and a config asks `tasksInRedis` before it names a
- * task file. The rule: memory or a local SQLite file by default; with `state.redis`, what
+ * task file. The rule: memory or a local file by default (SQLite, or JSON lines for the audit trail without better-sqlite3); with `state.redis`, what
  * instances must share goes to that Redis.
  */
 
-/** The audit trail of a server's `audit` option: the default SQLite trail when none is given, none for `false`. */
+/** The audit trail of a server's `audit` option: the default trail when none is given (SQLite with better-sqlite3 installed, else JSON lines), none for `false`. */
 export function auditSinkFor(audit: AuditSink | false | undefined): AuditSink | undefined {
   return audit === undefined ? new DefaultAuditSink() : audit || undefined;
 }

@@ -1,5 +1,7 @@
 import { join } from 'node:path';
+import { SqliteDriverError, sqliteDriverInstalled } from '../audit/sqlite-driver.js';
 import { nodeCrypto } from '../runtime/lazy-crypto.js';
+import { MemoryTaskStore } from './memory-store.js';
 import { DEFAULT_TASKS_DB, SqliteTaskStore } from './sqlite-store.js';
 import { checkLeaseMs, type TaskCursor, type TaskPatch, type TaskRecord, type TaskStore, type TaskError } from './store.js';
 
@@ -9,11 +11,19 @@ import { checkLeaseMs, type TaskCursor, type TaskPatch, type TaskRecord, type Ta
  * trail, in its own file). Opened on first use, so a server whose tools never
  * become tasks never creates the file. `leaseMs`: how long this process's
  * claim on its unfinished tasks lasts unless renewed (SqliteTaskStore).
+ *
+ * better-sqlite3 is an optional peer dependency (issue 33). Without it, no file named: tasks are
+ * kept in memory (MemoryTaskStore: not across a restart). A file named needs SQLite: a
+ * SqliteDriverError naming `npm install better-sqlite3` now, at start-up, not on the first task.
  */
 export function createDefaultTaskStore(file?: string, options: { leaseMs?: number } = {}): TaskStore {
   const path = file ?? join(process.env.TOOLWRIGHT_AUDIT_DIR || process.cwd(), DEFAULT_TASKS_DB);
   // Checked now: a bad setting is a start-up error, not one on the first task.
   if (options.leaseMs !== undefined) checkLeaseMs(options.leaseMs);
+  if (!sqliteDriverInstalled()) {
+    if (file !== undefined) throw SqliteDriverError.notInstalled(undefined, 'the SQLite task store (tasks.store)');
+    return new MemoryTaskStore();
+  }
   return new LazyTaskStore((instanceId) => new SqliteTaskStore(path, { leaseMs: options.leaseMs, instanceId }));
 }
 

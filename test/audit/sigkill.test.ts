@@ -3,7 +3,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { JsonlAuditReader } from '../../src/audit/jsonl-reader.js';
 import { queryAuditLog } from '../../src/audit/query.js';
+import type { StoredAuditRecord } from '../../src/audit/reader.js';
 import { killAndReap } from '../helpers/process.js';
 import { tempDir } from '../helpers/temp.js';
 import { modernMeta } from '../helpers/wire.js';
@@ -18,11 +20,12 @@ afterEach(() => killAndReap(child));
  * Starts the fixture; `onReply` runs synchronously for each response line as
  * it arrives, so a test can SIGKILL the server the moment it has answered.
  */
-function start(onReply: (msg: Record<string, any>, answered: Array<Record<string, any>>) => void) {
+function start(onReply: (msg: Record<string, any>, answered: Array<Record<string, any>>) => void, trailOnly = false) {
   const dir = tempDir('toolwright-audit-kill-');
   const files = { db: join(dir, 'audit.db'), jsonl: join(dir, 'audit.jsonl') };
+  const sinks = trailOnly ? { AUDIT_TRAIL: files.jsonl } : { AUDIT_DB: files.db, AUDIT_JSONL: files.jsonl };
   child = spawn(process.execPath, tsProgram(fixture), {
-    env: { ...process.env, TOOLWRIGHT_LOG_LEVEL: 'silent', AUDIT_DB: files.db, AUDIT_JSONL: files.jsonl },
+    env: { ...process.env, TOOLWRIGHT_LOG_LEVEL: 'silent', ...sinks },
   });
   const answered: Array<Record<string, any>> = [];
   let buffer = '';
@@ -87,5 +90,24 @@ describe('audit durability', () => {
     // Protocol errors were answered and recorded too.
     expect(answered.some((m) => m.error?.code === -32602)).toBe(true);
     expect(queryAuditLog(files.db, { errorsOnly: true, limit: 1_000 }).every((r) => r.status === 'protocol_error' && r.tool === 'no_such_tool')).toBe(true);
+  });
+
+  it('the default JSON-lines trail (group commit): killed at its first answer mid-burst, every call that was answered is in it, read back by its reader', async () => {
+    const total = 200;
+    const { files, answered, exited, send } = start((_msg, all) => {
+      // At the first answer: the rest of the burst is still being served and recorded.
+      if (all.length === 1) child!.kill('SIGKILL');
+    }, true);
+    for (let i = 0; i < total; i++) send(call(i, 'deploy', { env: `e${i}`, token: 'ghp_supersecret' }));
+    expect(await exited).toBe('SIGKILL');
+
+    const answeredIds = answered.map((m) => m.id);
+    expect(answeredIds.length).toBeGreaterThanOrEqual(1);
+    const records: StoredAuditRecord[] = [];
+    for await (const record of new JsonlAuditReader(files.jsonl).query({ limit: false })) records.push(record);
+    const recorded = new Set(records.map((r) => r.requestId));
+    expect(answeredIds.filter((id) => !recorded.has(id))).toEqual([]);
+    expect(JSON.parse(records[0]!.argumentsJson)).toEqual({ env: 'e0', token: '[REDACTED]' });
+    expect(readFileSync(files.jsonl, 'utf8')).not.toContain('ghp_supersecret');
   });
 });

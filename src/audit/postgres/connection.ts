@@ -1,5 +1,7 @@
+import { packageInstalled } from '../../runtime/optional-package.js';
+
 /**
- * The PostgreSQL connection pool, on `pg` loaded only when a PostgreSQL trail is configured
+ * The PostgreSQL connection pool, on `pg` (an optional peer dependency) loaded only when a PostgreSQL trail is configured
  * (a dynamic import: nothing else in toolwright imports `pg`). The published declarations name
  * only the small interfaces below, never `pg`'s types: a project using toolwright without
  * @types/pg still compiles (see sqlite-types.ts for the same rule with SQLite).
@@ -42,6 +44,15 @@ export interface PostgresPoolOptions {
   connectTimeoutMs?: number;
   /** How long one statement may take before it fails (default 10000 ms): a server that hangs fails the write instead of holding answers. */
   queryTimeoutMs?: number;
+}
+
+/**
+ * Checks now, when a PostgreSQL sink or reader is built, that `pg` (an optional peer dependency)
+ * is installed: missing, it is a PostgresDriverError naming `npm install pg` at start-up, not a
+ * failed write at the first call. Loading it waits for the first connection.
+ */
+export function checkPostgresDriver(): void {
+  if (!packageInstalled('pg')) throw new PostgresDriverError(new Error('it is not installed'));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { AuditLogMissingError, DEFAULT_QUERY_LIMIT, type AuditQuery } from '../query.js';
 import type { AuditPruneBounds, AuditPruneCounts, AuditReader, StoredAuditRecord } from '../reader.js';
-import { createPool, describePostgresUrl, type PgPool } from './connection.js';
+import { checkPostgresDriver, createPool, describePostgresUrl, type PgPool } from './connection.js';
 import { prunePostgres } from './prune.js';
 import { fromPgRow, text } from './rows.js';
 import { AUDIT_TABLE, auditSchemaVersion } from './schema.js';
@@ -15,6 +15,7 @@ export class PostgresAuditReader implements AuditReader {
 
   constructor(private readonly url: string) {
     if (!/^postgres(ql)?:\/\//i.test(url)) throw new TypeError('the PostgreSQL audit trail needs a postgres:// or postgresql:// URL');
+    checkPostgresDriver();
     this.where = describePostgresUrl(url);
   }
 

@@ -1,7 +1,7 @@
 import type { AuditRecord, AuditSink } from '../record.js';
 import type { AuditPruneCounts, AuditReader } from '../reader.js';
 import { PostgresAuditReader } from './reader.js';
-import { createPool, describePostgresUrl, type PgPool, type PostgresPoolOptions } from './connection.js';
+import { checkPostgresDriver, createPool, describePostgresUrl, type PgPool, type PostgresPoolOptions } from './connection.js';
 import { PostgresPruner, resolvePostgresRetention, type PostgresRetentionPolicy, type ResolvedPostgresRetention } from './prune.js';
 import { INSERT_ROWS, insertParameters, pendingRow, type PendingRow } from './rows.js';
 import { migrateAuditSchema } from './schema.js';
@@ -71,6 +71,7 @@ export class PostgresAuditSink implements AuditSink {
     private readonly options: PostgresAuditSinkOptions = {},
   ) {
     if (!/^postgres(ql)?:\/\//i.test(url)) throw new TypeError('the PostgreSQL audit trail needs a postgres:// or postgresql:// URL');
+    checkPostgresDriver();
     this.where = describePostgresUrl(url);
     this.retention = resolvePostgresRetention(options.retention);
     this.maxBacklog = options.maxBacklog ?? 10_000;

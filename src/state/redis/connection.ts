@@ -1,10 +1,11 @@
-import { createRequire } from 'node:module';
 import type { Redis, RedisOptions } from 'ioredis';
+import { requireOptional } from '../../runtime/optional-package.js';
 import { TAKE_MANY_COMMAND } from './command-names.js';
 
 /**
- * The one place that loads ioredis. It is loaded only when a server is given
- * `state.redis` (nothing else in toolwright imports it), with `createRequire`
+ * The one place that loads ioredis, an optional peer dependency (missing, it is a
+ * MissingPackageError naming `npm install ioredis`, when the server is built). It is loaded only
+ * when a server is given `state.redis` (nothing else in toolwright imports it), with `require`
  * rather than `import()`: rate-limiter-flexible's RateLimiterRedis wants its
  * client when it is built, and a ToolServer is built synchronously.
  *
@@ -33,8 +34,13 @@ export interface RedisConnectionOptions {
   commandTimeoutMs?: number;
 }
 
+/**
+ * A shared connection, as the Redis stores take it. `client` and `run` name ioredis's types, so
+ * they are left out of the published declarations (marked internal): ioredis is an optional peer
+ * dependency, and a project without it must still compile toolwright's types with skipLibCheck off.
+ */
 export interface RedisConnection {
-  /** The ioredis client (connecting, or reconnecting on its own after an outage). Use `run` to get failures as StateUnavailableError. */
+  /** @internal The ioredis client (connecting, or reconnecting on its own after an outage). Use `run` to get failures as StateUnavailableError. */
   readonly client: Redis;
   /** The key prefix, ending in ':' (default `toolwright:`). */
   readonly keyPrefix: string;
@@ -47,6 +53,7 @@ export interface RedisConnection {
    * first connection: within `connectTimeoutMs`) with StateUnavailableError;
    * a command that fails because the connection broke or timed out does too.
    * A reply error from Redis itself (a bad command) is passed on as it is.
+   * @internal
    */
   run<T>(command: (client: Redis) => Promise<T>): Promise<T>;
   /** Drops this user's hold; the last one closes the client. */
@@ -140,12 +147,7 @@ class SharedConnection {
     options: RedisConnectionOptions,
     private readonly forget: () => void,
   ) {
-    let mod: IoRedis;
-    try {
-      mod = createRequire(import.meta.url)('ioredis') as IoRedis;
-    } catch (err) {
-      throw new Error(`state.redis needs the "ioredis" package, which cannot be loaded (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`);
-    }
+    const mod = requireOptional<IoRedis>('ioredis', 'state.redis');
     this.where = describeRedisUrl(url);
     this.connectTimeoutMs = options.connectTimeoutMs ?? 2_000;
     const settings: RedisOptions = {

@@ -1,4 +1,5 @@
-import { Octokit } from '@octokit/core';
+import type { Octokit } from '@octokit/core';
+import { importOptional, requirePackage } from '../../runtime/optional-package.js';
 import { ToolError, type ToolContext } from '../../server/tool.js';
 import { cappedFetch } from './capped-fetch.js';
 import { githubFailure, type RequestSubject } from './errors.js';
@@ -23,21 +24,34 @@ export interface Target {
 // stream (stdio), so nothing is printed.
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
+const FEATURE = 'the github toolset';
+
 /**
  * One Octokit for the toolset, built once. The token is not baked in: it is
  * read from the environment at each call (so rotating it needs no restart)
  * and sent only in the Authorization header, never logged or echoed.
+ *
+ * @octokit/core is an optional peer dependency: checked when the toolset is built (missing, a
+ * MissingPackageError naming `npm install @octokit/core` stops start-up), loaded by the first call.
  */
 export class GithubClient {
-  private readonly octokit: Octokit;
+  private octokit?: Promise<Octokit>;
 
   constructor(private readonly settings: GithubSettings) {
-    this.octokit = new Octokit({
-      baseUrl: settings.baseUrl,
-      userAgent: 'toolwright-github-toolset',
-      log: silent,
-      request: { fetch: cappedFetch(settings.maxResponseBytes) },
-    });
+    requirePackage('@octokit/core', FEATURE);
+  }
+
+  private client(): Promise<Octokit> {
+    this.octokit ??= importOptional<typeof import('@octokit/core')>('@octokit/core', FEATURE).then(
+      ({ Octokit }) =>
+        new Octokit({
+          baseUrl: this.settings.baseUrl,
+          userAgent: 'toolwright-github-toolset',
+          log: silent,
+          request: { fetch: cappedFetch(this.settings.maxResponseBytes) },
+        }),
+    );
+    return this.octokit;
   }
 
   /**
@@ -50,7 +64,7 @@ export class GithubClient {
     const headers: Record<string, string> = { accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28' };
     if (token) headers.authorization = `Bearer ${token}`;
     try {
-      const response = await run(this.octokit, { headers, request: { signal: AbortSignal.any([ctx.signal, timeout]) } });
+      const response = await run(await this.client(), { headers, request: { signal: AbortSignal.any([ctx.signal, timeout]) } });
       return response.data;
     } catch (err) {
       // A cancelled or timed-out call is answered by the pipeline; no result is read.

@@ -1,4 +1,3 @@
-import { RequestError } from '@octokit/request-error';
 import { ToolError } from '../../server/tool.js';
 import { ResponseTooLargeError } from './capped-fetch.js';
 import { cleanText } from './text.js';
@@ -17,6 +16,20 @@ export interface RequestSubject {
 }
 
 /**
+ * What Octokit throws for an HTTP failure (@octokit/request-error's RequestError, named
+ * `HttpError`), read by its shape: toolwright does not load @octokit/request-error (Octokit is an
+ * optional peer dependency, and the class of another copy of it would fail an `instanceof`).
+ */
+interface OctokitRequestError extends Error {
+  status: number;
+  response?: { headers: Record<string, unknown>; data?: unknown };
+}
+
+function isRequestError(err: unknown): err is OctokitRequestError {
+  return err instanceof Error && err.name === 'HttpError' && typeof (err as Partial<OctokitRequestError>).status === 'number';
+}
+
+/**
  * Turns whatever Octokit threw into a ToolError the model can act on. The
  * token never appears: texts name the environment variable, and GitHub's own
  * messages are echoed only after cleaning and cutting.
@@ -26,7 +39,7 @@ export function githubFailure(err: unknown, subject: RequestSubject, timedOut: b
     return new ToolError(
       `GitHub did not answer within ${seconds(subject.timeoutMs)} s (${subject.target}). Retry later; if it keeps happening, the server at ${subject.baseUrl} may be overloaded.`,
     );
-  if (!(err instanceof RequestError))
+  if (!isRequestError(err))
     return new ToolError(`The GitHub request failed before an answer arrived (${subject.target}): ${cleanText(String((err as Error)?.message ?? err), 200)}.`);
   if (err.cause instanceof ResponseTooLargeError) {
     return new ToolError(

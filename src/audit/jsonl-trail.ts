@@ -1,0 +1,230 @@
+import { closeSync, fdatasync, fdatasyncSync, fstatSync, mkdirSync, openSync, readSync, renameSync, statSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { JsonlAuditReader } from './jsonl-reader.js';
+import { auditJsonLine } from './jsonl-line.js';
+import type { AuditReader } from './reader.js';
+import type { AuditRecord, AuditSink } from './record.js';
+
+export interface JsonlTrailOptions {
+  /**
+   * true (default): each group of records is written, then fdatasync'd, before any of them
+   * settles: the trail survives a power loss. false: settled once written (in the operating
+   * system's hands: survives a crash or SIGKILL of this process, as the SQLite trail's
+   * synchronous=NORMAL does).
+   */
+  fsync?: boolean;
+  /**
+   * Past this size the file is rotated: renamed `<file>.1` (replacing the one before) and started
+   * again, so the trail holds at most about twice this (default 256 MiB, the SQLite trail's
+   * retention bound). false: never rotated.
+   */
+  maxBytes?: number | false;
+}
+
+export const DEFAULT_JSONL_MAX_BYTES = 256 * 1024 * 1024;
+/** At most how many bytes this process writes between two looks at the file's size and identity (an eighth of maxBytes when smaller). */
+const CHECK_EVERY_BYTES = 1024 * 1024;
+
+interface Batch {
+  promise: Promise<void>;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+function openBatch(): Batch {
+  let resolve!: () => void;
+  let reject!: (err: unknown) => void;
+  const promise = new Promise<void>((ok, fail) => {
+    resolve = ok;
+    reject = fail;
+  });
+  return { promise, resolve, reject };
+}
+
+/**
+ * The default audit trail where better-sqlite3 is not installed (issue 33): an append-only JSON-lines
+ * file with group commit. No native module, no package: it works on every runtime toolwright does.
+ *
+ * Commit before answer (the AuditSink contract): `record` returns a promise that settles once the
+ * record is written and (with `fsync`, the default) fdatasync'd; the pipeline waits for it before
+ * the answer goes out. Records that arrive while a group is open join it: one write(2) and one
+ * fdatasync per group, not per record. The fdatasync runs on libuv's thread pool, so the event
+ * loop serves other calls meanwhile, and records arriving during it form the next group, written
+ * as soon as it ends (group commit: the busier the server, the larger the groups).
+ *
+ * One write per group on an O_APPEND descriptor keeps several processes' groups apart. A crash in
+ * the middle of a write can leave a torn last line: the next writer starts on a new line, and
+ * readers skip a line that is not a record.
+ *
+ * Retention is by size only (`maxBytes`, see JsonlTrailOptions): records are not deleted by age.
+ * `toolwright audit` reads the file; `audit prune` needs the SQLite trail.
+ */
+export class JsonlTrailSink implements AuditSink {
+  private fd?: number;
+  private inode?: number;
+  private pending: string[] = [];
+  private batch?: Batch;
+  private syncing = false;
+  private closing = false;
+  private bytesSinceCheck = 0;
+  private readonly fsync: boolean;
+  private readonly maxBytes: number | false;
+  private readonly checkEveryBytes: number;
+
+  constructor(
+    readonly file: string,
+    options: JsonlTrailOptions = {},
+  ) {
+    this.fsync = options.fsync ?? true;
+    const maxBytes = options.maxBytes ?? DEFAULT_JSONL_MAX_BYTES;
+    if (maxBytes !== false && (!Number.isSafeInteger(maxBytes) || maxBytes < 4096))
+      throw new RangeError('maxBytes must be an integer of at least 4096, or false');
+    this.maxBytes = maxBytes;
+    this.checkEveryBytes = maxBytes === false ? CHECK_EVERY_BYTES : Math.min(CHECK_EVERY_BYTES, Math.floor(maxBytes / 8));
+  }
+
+  /** Operator API: a reader of this trail (`toolwright audit` and the console read it). */
+  reader(): AuditReader {
+    return new JsonlAuditReader(this.file);
+  }
+
+  record(entry: AuditRecord): Promise<void> {
+    // Opening (or failing to open) the file happens now, not in the group.
+    this.descriptor();
+    this.pending.push(auditJsonLine(entry));
+    if (this.batch) return this.batch.promise;
+    const batch = (this.batch = openBatch());
+    if (!this.syncing) setImmediate(() => this.commit());
+    return batch.promise;
+  }
+
+  /** Writes the open group now (a transport calls it after a group of requests); with an fdatasync in flight, the group follows it. */
+  flush(): void {
+    if (!this.syncing) this.commit();
+  }
+
+  /** Opens the file now (creating it and its folder), throwing what the first record would. */
+  probe(): void {
+    this.descriptor();
+  }
+
+  /** Writes and syncs what is open, synchronously, then closes the file. */
+  close(): void {
+    if (this.fd === undefined) return;
+    const fd = this.fd;
+    const open = this.batch;
+    this.batch = undefined;
+    try {
+      if (open) this.writeLines(fd);
+      if (this.fsync && (open || this.syncing)) fdatasyncSync(fd);
+      open?.resolve();
+    } catch (err) {
+      open?.reject(err);
+    }
+    this.fd = undefined;
+    // An fdatasync in flight still holds the descriptor: its callback closes it.
+    if (this.syncing) this.closing = true;
+    else closeSync(fd);
+  }
+
+  private commit(): void {
+    const batch = this.batch;
+    if (!batch || this.fd === undefined) return;
+    this.batch = undefined;
+    const fd = this.fd;
+    try {
+      this.writeLines(fd);
+    } catch (err) {
+      batch.reject(err);
+      return;
+    }
+    if (!this.fsync) {
+      batch.resolve();
+      this.rotateIfDue();
+      return;
+    }
+    this.syncing = true;
+    fdatasync(fd, (err) => {
+      this.syncing = false;
+      if (this.closing) {
+        // close() synced this descriptor already, and left it to be closed here.
+        this.closing = false;
+        closeSync(fd);
+        batch.resolve();
+      } else {
+        if (err) batch.reject(err);
+        else batch.resolve();
+        this.rotateIfDue();
+      }
+      // Records that came while the group synced: their group goes now.
+      if (this.batch) this.commit();
+    });
+  }
+
+  private writeLines(fd: number): void {
+    const data = Buffer.from(this.pending.join(''));
+    this.pending = [];
+    let written = 0;
+    while (written < data.length) written += writeSync(fd, data, written);
+    this.bytesSinceCheck += data.length;
+  }
+
+  /**
+   * Every CHECK_EVERY_BYTES written: if another process rotated the file (the path names
+   * another file now), reopen it; if it is past maxBytes, rotate it.
+   */
+  private rotateIfDue(): void {
+    if (this.maxBytes === false || this.bytesSinceCheck < this.checkEveryBytes || this.fd === undefined) return;
+    this.bytesSinceCheck = 0;
+    let size: number;
+    let inode: number;
+    try {
+      ({ size, ino: inode } = statSync(this.file));
+    } catch {
+      // The file was moved away: start a new one.
+      this.reopen();
+      return;
+    }
+    if (inode === this.inode) {
+      if (size < this.maxBytes) return;
+      try {
+        renameSync(this.file, `${this.file}.1`);
+      } catch {
+        return; // tried again after the next CHECK_EVERY_BYTES
+      }
+    }
+    // Rotated, here or by another process (the path names another file now).
+    this.reopen();
+  }
+
+  private reopen(): void {
+    if (this.fd === undefined || this.syncing) return;
+    closeSync(this.fd);
+    this.fd = undefined;
+    this.descriptor();
+  }
+
+  private descriptor(): number {
+    if (this.fd !== undefined) return this.fd;
+    // Audit data names callers and their arguments: folder and file private to this user.
+    mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
+    const fd = openSync(this.file, 'a+', 0o600);
+    try {
+      const { size, ino } = fstatSync(fd);
+      // A line torn by a crash mid-write: the next record starts on a line of its own.
+      if (size > 0 && lastByte(fd, size) !== 0x0a) writeSync(fd, '\n');
+      this.inode = ino;
+    } catch (err) {
+      closeSync(fd);
+      throw err;
+    }
+    this.fd = fd;
+    return fd;
+  }
+}
+
+function lastByte(fd: number, size: number): number {
+  const one = Buffer.alloc(1);
+  readSync(fd, one, 0, 1, size - 1);
+  return one[0]!;
+}

@@ -1,0 +1,166 @@
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createDefaultAuditSink, DEFAULT_AUDIT_JSONL, defaultTrailFormat, openDefaultTrail } from '../../src/audit/default-sink.js';
+import { JsonlAuditReader } from '../../src/audit/jsonl-reader.js';
+import { JsonlTrailSink } from '../../src/audit/jsonl-trail.js';
+import { AuditLogMissingError, type AuditQuery } from '../../src/audit/query.js';
+import type { StoredAuditRecord } from '../../src/audit/reader.js';
+import type { AuditSink } from '../../src/audit/record.js';
+import { SqliteAuditSink } from '../../src/audit/sqlite-sink.js';
+import { tempDir as makeTempDir } from '../helpers/temp.js';
+import { auditRecord } from './records.js';
+
+// The default trail of an install without better-sqlite3 (issue 33): JSON lines, group commit.
+const tempDir = () => makeTempDir('toolwright-jsonl-trail-');
+const opened: AuditSink[] = [];
+afterEach(() => {
+  for (const sink of opened.splice(0)) sink.close?.();
+});
+const track = <T extends AuditSink>(sink: T): T => (opened.push(sink), sink);
+
+async function read(file: string, query: AuditQuery = {}): Promise<StoredAuditRecord[]> {
+  const records: StoredAuditRecord[] = [];
+  for await (const record of new JsonlAuditReader(file).query(query)) records.push(record);
+  return records;
+}
+
+describe('the JSON-lines trail (JsonlTrailSink)', () => {
+  it('a record settles only once its line is in the file; records of one turn share one group', async () => {
+    const file = join(tempDir(), 'nested', 'audit.jsonl');
+    const sink = track(new JsonlTrailSink(file));
+    expect(existsSync(file)).toBe(false);
+    const first = sink.record(auditRecord({ requestId: 1 }));
+    const second = sink.record(auditRecord({ requestId: 2 }));
+    expect(second).toBe(first);
+    let seen = '';
+    await first.then(() => (seen = readFileSync(file, 'utf8')));
+    expect(
+      seen
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).requestId),
+    ).toEqual([1, 2]);
+    // Private: it names callers and their arguments.
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('flush writes the open group now; close writes what is still open, synchronously', async () => {
+    const file = join(tempDir(), 'audit.jsonl');
+    const sink = new JsonlTrailSink(file);
+    const flushed = sink.record(auditRecord({ requestId: 'a' }));
+    sink.flush();
+    expect(readFileSync(file, 'utf8')).toContain('"requestId":"a"');
+    await flushed;
+    const closing = sink.record(auditRecord({ requestId: 'b' }));
+    sink.close();
+    expect(readFileSync(file, 'utf8')).toContain('"requestId":"b"');
+    await closing;
+  });
+
+  it('reads back every field as the sink was given it, arguments included', async () => {
+    const file = join(tempDir(), 'audit.jsonl');
+    const sink = track(new JsonlTrailSink(file, { fsync: false }));
+    const full = auditRecord({
+      requestId: '7',
+      principal: 'alice',
+      clientId: 'app',
+      scopes: ['read', 'write'],
+      tenant: 'acme',
+      method: 'prompts/get',
+      argumentsJson: '{"token":"[REDACTED]","n":[1,2]}',
+      status: 'refused',
+      reason: 'rate_limit',
+      isError: true,
+      errorCode: -32603,
+      correlationId: 'c-1',
+      instance: 'host:1',
+    });
+    await sink.record(full);
+    expect(await read(file)).toEqual([{ id: 1, ...full }]);
+  });
+
+  it('a line torn by a crash is skipped, and the next record starts on a line of its own', async () => {
+    const file = join(tempDir(), 'audit.jsonl');
+    writeFileSync(file, `${JSON.stringify({ ...auditRecord({ requestId: 1 }), arguments: {} })}\n{"time":"2026-`);
+    await track(new JsonlTrailSink(file)).record(auditRecord({ requestId: 2 }));
+    expect((await read(file)).map((r) => [r.id, r.requestId])).toEqual([
+      [1, 1],
+      [3, 2],
+    ]);
+  });
+
+  it('rotates past maxBytes into <file>.1 (one kept: the trail stays near twice the bound), read back oldest first', async () => {
+    const file = join(tempDir(), 'audit.jsonl');
+    const sink = track(new JsonlTrailSink(file, { maxBytes: 4096, fsync: false }));
+    for (let i = 0; i < 30; i++) await sink.record(auditRecord({ requestId: i, argumentsJson: JSON.stringify({ pad: 'x'.repeat(100) }) }));
+    expect(statSync(`${file}.1`).size).toBeGreaterThanOrEqual(4096);
+    expect(statSync(`${file}.1`).size + statSync(file).size).toBeLessThan(3 * 4096);
+    const records = await read(file, { limit: false });
+    // The newest records, none missing between them; ids count from the oldest file kept.
+    const first = records[0]!.requestId as number;
+    expect(first).toBeGreaterThan(0);
+    expect(records.map((r) => r.requestId)).toEqual(Array.from({ length: 30 - first }, (_, i) => first + i));
+    expect(records.map((r) => r.id)).toEqual(Array.from({ length: records.length }, (_, i) => i + 1));
+  });
+
+  it('refuses a maxBytes too small to hold a group', () => {
+    expect(() => new JsonlTrailSink('x.jsonl', { maxBytes: 10 })).toThrow(RangeError);
+  });
+});
+
+describe("the JSON-lines trail's reader (what `toolwright audit` and the console use)", () => {
+  async function trail(): Promise<string> {
+    const file = join(tempDir(), 'audit.jsonl');
+    const sink = track(new JsonlTrailSink(file, { fsync: false }));
+    const at = (minute: number) => new Date(Date.UTC(2026, 6, 28, 10, minute)).toISOString();
+    await sink.record(auditRecord({ requestId: 1, tool: 'a', time: at(0), principal: 'alice', tenant: 't1' }));
+    await sink.record(auditRecord({ requestId: 2, tool: 'b', time: at(1), status: 'tool_error', isError: true }));
+    await sink.record(auditRecord({ requestId: 3, tool: 'a', time: at(2), status: 'protocol_error', errorCode: -32602 }));
+    await sink.record(auditRecord({ requestId: 4, tool: 'a', time: at(3), principal: 'bob', clientId: 'cli' }));
+    return file;
+  }
+  const ids = (records: StoredAuditRecord[]) => records.map((r) => r.id);
+
+  it('filters as the SQLite reader does: tool, caller, client, tenant, time, errors', async () => {
+    const file = await trail();
+    expect(ids(await read(file, { tool: 'a' }))).toEqual([1, 3, 4]);
+    expect(ids(await read(file, { principal: 'alice' }))).toEqual([1]);
+    expect(ids(await read(file, { clientId: 'cli' }))).toEqual([4]);
+    expect(ids(await read(file, { tenant: 't1' }))).toEqual([1]);
+    expect(ids(await read(file, { since: new Date(Date.UTC(2026, 6, 28, 10, 1)), until: new Date(Date.UTC(2026, 6, 28, 10, 3)) }))).toEqual([2, 3]);
+    expect(ids(await read(file, { errorsOnly: true }))).toEqual([2, 3]);
+    expect(await new JsonlAuditReader(file).count({ tool: 'a' })).toBe(3);
+  });
+
+  it('a limit keeps the newest, oldest first; afterId resumes, beforeId pages back', async () => {
+    const file = await trail();
+    expect(ids(await read(file, { limit: 2 }))).toEqual([3, 4]);
+    expect(ids(await read(file, { afterId: 2, limit: false }))).toEqual([3, 4]);
+    expect(ids(await read(file, { beforeId: 4, limit: 2 }))).toEqual([2, 3]);
+    await expect(read(file, { limit: 0 })).rejects.toThrow(RangeError);
+  });
+
+  it('says when there is no trail at all, and refuses to prune (size-bounded as written)', async () => {
+    const missing = join(tempDir(), 'none.jsonl');
+    await expect(read(missing)).rejects.toBeInstanceOf(AuditLogMissingError);
+    await expect(new JsonlAuditReader(missing).prune({ olderThan: new Date() })).rejects.toThrow(/needs the SQLite trail \(npm install better-sqlite3\)/);
+  });
+});
+
+describe('the default trail', () => {
+  it('is SQLite where better-sqlite3 is installed (as in this checkout)', () => {
+    expect(defaultTrailFormat()).toBe('sqlite');
+    expect(track(createDefaultAuditSink(tempDir()))).toBeInstanceOf(SqliteAuditSink);
+  });
+
+  it('without better-sqlite3: .toolwright/audit.jsonl beside where audit.db would be, rotated at the retention maxBytes', async () => {
+    const dir = tempDir();
+    const sink = track(createDefaultAuditSink(dir, 'jsonl'));
+    expect(sink).toBeInstanceOf(JsonlTrailSink);
+    expect(sink.file).toBe(join(dir, DEFAULT_AUDIT_JSONL));
+    await sink.record(auditRecord({ tool: 'default' }));
+    expect((await read(sink.file)).map((r) => r.tool)).toEqual(['default']);
+    expect(() => openDefaultTrail(join(dir, 'x.db'), { maxBytes: 1 }, 'jsonl')).toThrow(RangeError);
+  });
+});
