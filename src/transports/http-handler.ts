@@ -9,12 +9,15 @@ import { createMcpEndpoint } from './http-endpoint.js';
 import type { EndpointParts } from './http-endpoint-parts.js';
 import { checkHttpHandlerOptions } from './http-handler-options.js';
 import { serveFetch, type FetchRequestInfo } from './http-fetch.js';
+import { NodeEndpointRequest } from './http-node.js';
+import type { EndpointRequest } from './http-request.js';
 import type { HostGuardOptions } from './http-guard.js';
 import { resolveHttpLimits, type HttpRequestLimitOptions } from './http-limits.js';
 import { plain, rpcError, type HttpResponse } from './http-response.js';
 import { SessionStore } from './http-sessions.js';
 import { StreamSlots } from './stream-slots.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from './stdio-server.js';
+import { unrefTimer } from './timers.js';
 
 export interface HttpHandlerOptions extends HostGuardOptions, HttpRequestLimitOptions {
   /**
@@ -120,9 +123,9 @@ export function createHttpHandler(toolServer: ToolServer, options: HttpHandlerOp
     else res.end();
   };
 
-  const route = (req: IncomingMessage, res: HttpResponse, next?: (err?: unknown) => void): void => {
-    const url = (req as { originalUrl?: string }).originalUrl ?? req.url;
-    const target = pathOf(url);
+  // The endpoint's one entry, on the runtime-neutral request (http-request.ts); both faces come here.
+  const route = (req: EndpointRequest, res: HttpResponse, next?: () => void): void => {
+    const target = pathOf(req.url);
     if (target !== path) {
       if (authorization?.serveMetadata(target, req, res)) return;
       if (next) return void next();
@@ -139,14 +142,15 @@ export function createHttpHandler(toolServer: ToolServer, options: HttpHandlerOp
   return {
     path,
     resource: options.auth?.resource ?? options.resource,
-    handle: route,
+    // The Node adapter: Node's request seen through one small object, its ServerResponse written as it is.
+    handle: (req, res, next) => route(new NodeEndpointRequest(req, (req as { originalUrl?: string }).originalUrl ?? req.url), res, next),
     fetch: (request, info) => serveFetch(request, info, route),
     close: async (closeOptions: HttpCloseOptions = {}) => {
       // Graceful: let the calls in flight answer first (ToolServer.drain).
       if (closeOptions.graceMs !== undefined) await toolServer.drain(closeOptions.graceMs);
       // End subscriptions with their completion result, give the writes a turn, then end sessions and their streams.
       toolServer.endSubscriptions();
-      await new Promise((r) => setImmediate(r));
+      await new Promise((r) => setTimeout(r, 0));
       closed = true;
       sessions.close();
       if (closeOptions.graceMs !== undefined && inFlight > 0) await idle(ANSWER_LINGER_MS);
@@ -157,7 +161,7 @@ export function createHttpHandler(toolServer: ToolServer, options: HttpHandlerOp
   function idle(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, ms);
-      timer.unref();
+      unrefTimer(timer);
       onIdle = () => {
         clearTimeout(timer);
         resolve();

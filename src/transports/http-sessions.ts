@@ -1,4 +1,4 @@
-import { nodeCrypto } from '../runtime/lazy-crypto.js';
+import { unrefTimer } from './timers.js';
 import type { AuthInfo } from '../policy/auth/principal.js';
 import type { ServerConnection } from '../server/connection.js';
 import type { ToolServer } from '../server/server.js';
@@ -40,7 +40,7 @@ export class HttpSession {
  */
 export class SessionStore {
   private readonly sessions = new Map<string, HttpSession>();
-  private readonly sweeper: NodeJS.Timeout;
+  private readonly sweeper: ReturnType<typeof setInterval>;
 
   /**
    * `records`: shared session records (docs/deployment.md), so that another instance can serve
@@ -64,7 +64,7 @@ export class SessionStore {
       });
     }
     this.sweeper = setInterval(() => this.sweep(), Math.min(Math.max(idleMs / 4, 1_000), 60_000));
-    this.sweeper.unref();
+    unrefTimer(this.sweeper);
   }
 
   get full(): boolean {
@@ -73,7 +73,8 @@ export class SessionStore {
 
   /** Adopts a session whose `initialize` succeeded, giving it its id. */
   add(session: HttpSession): HttpSession {
-    session.id = nodeCrypto().randomUUID();
+    // Web Crypto: the same on every runtime (Node's global `crypto` is its webcrypto).
+    session.id = crypto.randomUUID();
     session.lastSeen = Date.now();
     this.sessions.set(session.id, session);
     return session;
