@@ -5,6 +5,7 @@ import type { AuthInfo } from '../policy/auth/principal.js';
 import { SESSION_HEADER } from '../protocol/header-params.js';
 import { hasModernClaim } from '../protocol/meta.js';
 import { Method } from '../protocol/methods.js';
+import { MODERN_VERSIONS } from '../protocol/versions.js';
 import type { ReceiveOptions, Reply, ServerConnection } from '../server/connection.js';
 import type { EndpointParts } from './http-endpoint-parts.js';
 import { unrefTimer } from './timers.js';
@@ -38,6 +39,8 @@ export async function serveRequest(
     }
     if (message.method === Method.subscriptionsListen && !takeStreamSlot(parts, req, res, keyOf(auth), message.id)) return;
     connection = server.connect({ transport: 'http', caller: auth });
+  } else if (!parts.legacySessions) {
+    return rpcError(res, statelessOnly(message), message.id);
   } else if (message.method === Method.initialize) {
     if (sessions.full) {
       res.setHeader('retry-after', '30');
@@ -114,4 +117,15 @@ async function dispatchWithStream(
     return undefined;
   }
   return reply;
+}
+
+/** The answer to a legacy-era request where only the stateless era is served: the versions there are, so that a client that speaks both retries in it. */
+function statelessOnly(message: JsonRpcRequest): RpcError {
+  const asked = (message.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+  return new RpcError(
+    ErrorCode.UnsupportedProtocolVersion,
+    'Unsupported protocol version: this endpoint serves only the stateless era (2026-07-28); legacy sessions need a server that keeps them',
+    { supported: [...MODERN_VERSIONS], ...(typeof asked === 'string' ? { requested: asked.slice(0, 40) } : {}) },
+    400,
+  );
 }

@@ -29,7 +29,8 @@ export async function sessionOf(
 ): Promise<HttpSession | undefined | null> {
   const { server, sessions } = parts;
   const sessionId = req.headers[SESSION_HEADER];
-  if (sessionId === undefined) return undefined;
+  // Without legacy sessions the header is ignored (streamable-http.mdx "Earlier Streamable HTTP Revisions").
+  if (sessionId === undefined || !parts.legacySessions) return undefined;
   const principal = keyOf(auth);
   // Here, or resumed from the shared records when another instance opened it (docs/deployment.md).
   const found = typeof sessionId === 'string' ? await sessions.find(sessionId, principal, () => new HttpSession(server, principal, auth)) : undefined;

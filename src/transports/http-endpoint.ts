@@ -40,9 +40,11 @@ export function createMcpEndpoint(parts: EndpointParts): (req: EndpointRequest, 
       case 'POST':
         return post(parts, req, res, auth);
       case 'GET':
-        return openStream(parts, req, res, auth);
       case 'DELETE':
-        return endSession(parts, req, res, auth);
+        // Legacy-only methods: without sessions, 405 (streamable-http.mdx "Earlier Streamable HTTP Revisions").
+        if (parts.legacySessions) return req.method === 'GET' ? openStream(parts, req, res, auth) : endSession(parts, req, res, auth);
+        res.setHeader('allow', 'POST');
+        return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Method Not Allowed: this endpoint serves the stateless era only', undefined, 405));
       default:
         res.setHeader('allow', 'POST, GET, DELETE');
         return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Method Not Allowed', undefined, 405));

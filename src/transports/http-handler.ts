@@ -42,6 +42,16 @@ export interface HttpHandlerOptions extends HostGuardOptions, HttpRequestLimitOp
   sessionIdleMs?: number;
   /** Live legacy sessions at most (default 1,000); beyond it `initialize` gets 503. */
   maxSessions?: number;
+  /**
+   * Serve the legacy era's sessions (2025-11-25: `initialize`, `Mcp-Session-Id`, the GET
+   * stream, DELETE); default true. They live in this process's memory (or shared records), so a
+   * runtime that keeps nothing between requests (a Worker) cannot hold them: there, false serves
+   * the stateless era (2026-07-28) alone. Then `initialize` and any request without per-request
+   * `_meta` are answered 400 UnsupportedProtocolVersion naming the versions served (a client
+   * that speaks both retries in the modern era), GET and DELETE 405, and `Mcp-Session-Id` is
+   * ignored (streamable-http.mdx "Earlier Streamable HTTP Revisions").
+   */
+  legacySessions?: boolean;
   /** Interval of keep-alive comments on long-lived streams (default 25 s). */
   keepAliveMs?: number;
   /**
@@ -190,6 +200,7 @@ function endpointParts(toolServer: ToolServer, options: HttpHandlerOptions, path
     guard: { allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins ?? [] },
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
     keepAliveMs: options.keepAliveMs ?? 25_000,
+    legacySessions: options.legacySessions !== false,
     trustProxy: limits.trustProxy,
     sessions,
     streams: new StreamSlots(limits.maxStreams, limits.maxStreamsPerPrincipal),

@@ -40,7 +40,8 @@ export class HttpSession {
  */
 export class SessionStore {
   private readonly sessions = new Map<string, HttpSession>();
-  private readonly sweeper: ReturnType<typeof setInterval>;
+  /** Started with the first session: no timer runs for an endpoint nobody opens a session on (a Worker may not set one outside a request). */
+  private sweeper?: ReturnType<typeof setInterval>;
 
   /**
    * `records`: shared session records (docs/deployment.md), so that another instance can serve
@@ -63,7 +64,11 @@ export class SessionStore {
           this.sessions.get(event.sessionId)?.connection.receive(response as never);
       });
     }
-    this.sweeper = setInterval(() => this.sweep(), Math.min(Math.max(idleMs / 4, 1_000), 60_000));
+  }
+
+  private startSweeping(): void {
+    if (this.sweeper !== undefined) return;
+    this.sweeper = setInterval(() => this.sweep(), Math.min(Math.max(this.idleMs / 4, 1_000), 60_000));
     unrefTimer(this.sweeper);
   }
 
@@ -77,6 +82,7 @@ export class SessionStore {
     session.id = crypto.randomUUID();
     session.lastSeen = Date.now();
     this.sessions.set(session.id, session);
+    this.startSweeping();
     return session;
   }
 
@@ -159,6 +165,7 @@ export class SessionStore {
     session.id = id;
     session.lastSeen = Date.now();
     this.sessions.set(id, session);
+    this.startSweeping();
     return session;
   }
 

@@ -105,3 +105,53 @@ describe('the web-standard core', () => {
     expect(handlerSource.match(/^import (?!type)[^;]*from 'node:[^']+';/gm)).toBeNull();
   });
 });
+
+describe('legacySessions: false (the stateless era alone, for a runtime that keeps nothing between requests)', () => {
+  let handler: HttpHandler;
+  beforeAll(() => {
+    const server = new ToolServer({
+      logger: memoryLogger().logger,
+      audit: false,
+      tools: [{ name: 'echo', description: 'Echoes', inputSchema: { type: 'object' }, handler: () => 'ok' }],
+    });
+    handler = createHttpHandler(server, { legacySessions: false });
+  });
+  afterAll(() => handler.close());
+  const post = (body: unknown, headers: Record<string, string> = {}) =>
+    handler.fetch(
+      new Request(BASE, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify(body),
+      }),
+    );
+
+  it('answers initialize 400 UnsupportedProtocolVersion naming the stateless era, and mints no session', async () => {
+    const res = await post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+    });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('mcp-session-id')).toBeNull();
+    const { error } = await res.json();
+    expect(error.code).toBe(-32022);
+    expect(error.data).toEqual({ supported: ['2026-07-28'], requested: '2025-11-25' });
+    expect(error.message).toMatch(/stateless era/);
+  });
+
+  it('answers GET and DELETE 405, and serves modern requests with an Mcp-Session-Id ignored', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const res = await handler.fetch(new Request(BASE, { method, headers: { 'mcp-session-id': 'x', accept: 'text/event-stream' } }));
+      expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toBe('POST');
+    }
+    const res = await post(
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: {}, _meta: modernMeta() } },
+      { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'echo', 'mcp-session-id': 'made-up' },
+    );
+    expect(res.status).toBe(200);
+    expect((await res.json()).result.content).toEqual([{ type: 'text', text: 'ok' }]);
+  });
+});
