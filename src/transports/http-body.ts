@@ -50,7 +50,11 @@ export async function readWebBody(body: ReadableStream<Uint8Array> | null, limit
     if (err instanceof BodyTooLargeError) throw err;
     throw aborted() ? new BodyAbortedError() : err;
   }
-  const bytes = chunks.length === 1 ? chunks[0] : concat(chunks, size);
+  return decodeUtf8(chunks.length === 1 ? chunks[0] : concat(chunks, size));
+}
+
+/** The bytes as text; a parse error for bytes that are not UTF-8. */
+export function decodeUtf8(bytes: Uint8Array | ArrayBuffer): string {
   try {
     return strictUtf8.decode(bytes);
   } catch {

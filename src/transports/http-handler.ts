@@ -84,14 +84,15 @@ export interface HttpHandler {
   /** The canonical resource URI, when one was given. */
   readonly resource: string | undefined;
   /**
-   * Serves Node's request and response (`http.createServer(handler.handle)`,
-   * `app.use(handler.handle)`, Fastify's `reply.raw`). A path it does not own
+   * The Node adapter over the web-standard core: serves Node's request and
+   * response (`http.createServer(handler.handle)`, `app.use(handler.handle)`,
+   * Fastify's `reply.raw`), writing the ServerResponse as it is. A path it does not own
    * (neither `path` nor its metadata routes) goes to `next()`, or without one
    * is answered 404.
    */
   handle(req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void): void;
   /**
-   * Serves a Web Request (Hono, Bun, Deno, workers): answers become Response
+   * The web-standard face: serves a Web Request (Hono, Bun, Deno, Workers): answers become Response
    * objects, streams a ReadableStream body; `request.signal` aborting, or the
    * body being cancelled, is the client going away. `info.remoteAddress` is
    * the client's address, which the auth-failure throttle and stream caps
