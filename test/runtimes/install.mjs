@@ -6,7 +6,7 @@
 //   node test/runtimes/install.mjs deno bun   # some
 // Prints each one's time and installed size.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { RUNTIMES, runtimeCacheDir } from './runtimes.mjs';
 
@@ -28,7 +28,8 @@ for (const name of wanted) {
 }
 
 function sizeOf(path) {
-  const stat = statSync(path, { throwIfNoEntry: false });
+  // lstat: a link (node_modules/.bin) is not its target counted again.
+  const stat = lstatSync(path, { throwIfNoEntry: false });
   if (!stat) return 0;
   if (!stat.isDirectory()) return stat.size;
   let total = 0;
