@@ -9,3 +9,5 @@ export { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from './
 export { serveHttp, type HttpServeOptions, type HttpServerHandle, type HttpRoute } from './transports/http-server.js';
 export type { FetchRequestInfo } from './transports/http-fetch.js';
 export type { HttpCloseOptions } from './transports/http-drain.js';
+export type { AuthenticateHook } from './transports/http-authorization.js';
+export type { AuthenticateRequest, RequestHeaders } from './transports/http-request.js';

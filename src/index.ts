@@ -71,6 +71,7 @@ export type { JsonRpcMessage, JsonRpcRequest, JsonRpcNotification, JsonRpcRespon
 export { ANONYMOUS_CALLER, callerKey, type Caller, type CallerMethod } from './policy/auth/caller.js';
 export type { AuthInfo, AuthenticateResult } from './policy/auth/principal.js';
 export type { AuthenticateHook } from './transports/http-authorization.js';
+export type { AuthenticateRequest, RequestHeaders } from './transports/http-request.js';
 export type { ResourceServerOptions, IntrospectionConfig } from './policy/auth/options.js';
 export type { ApiKeyEntry } from './policy/auth/api-keys.js';
 export type { ScopePolicyOptions, ScopedEntry, ScopeFields } from './policy/auth/scope-policy.js';

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { EndpointRequest } from './http-request.js';
 import { FixedWindows } from '../policy/fixed-windows.js';
 import { type CreateLimiter, storesFrom } from '../policy/flexible-store.js';
 import type { RateLimitStore } from '../policy/rate-limit-store.js';
@@ -6,7 +6,7 @@ import { encodeError } from '../jsonrpc/encode.js';
 import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
 import { clientAddressKey } from './client-address.js';
 import type { AuthFailureLimit } from './http-limits.js';
-import type { HttpResponse } from './http-response.js';
+import { utf8Length, type HttpResponse } from './http-response.js';
 
 /** Blocked addresses kept before expired ones are swept out. */
 const SWEEP_AT = 10_000;
@@ -45,7 +45,7 @@ export class AuthFailureThrottle {
   }
 
   /** Answers 429 (and returns true) when the request's address has used up its failures. */
-  refuseIfBlocked(req: IncomingMessage, res: HttpResponse): boolean {
+  refuseIfBlocked(req: EndpointRequest, res: HttpResponse): boolean {
     if (this.blockedUntil.size === 0) return false;
     const address = clientAddressKey(req, this.trustProxy);
     const until = this.blockedUntil.get(address);
@@ -60,7 +60,7 @@ export class AuthFailureThrottle {
   }
 
   /** Counts a failed authentication of `req` (already answered); the one that uses up the allowance blocks its address. */
-  async failed(req: IncomingMessage): Promise<void> {
+  async failed(req: EndpointRequest): Promise<void> {
     const address = clientAddressKey(req, this.trustProxy);
     const waitMs = await this.count(address);
     if (waitMs === undefined) return;
@@ -104,6 +104,6 @@ function tooManyFailures(res: HttpResponse, waitMs: number): void {
     undefined,
     new RpcError(ErrorCode.InvalidRequest, `Too Many Requests: too many failed authentications from this address; retry in ${seconds} s`),
   );
-  res.writeHead(429, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json), 'retry-after': String(seconds) });
+  res.writeHead(429, { 'content-type': 'application/json', 'content-length': utf8Length(json), 'retry-after': String(seconds) });
   res.end(json);
 }

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { AuthenticateRequest, EndpointRequest } from './http-request.js';
 import { encodeError } from '../jsonrpc/encode.js';
 import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
 import { bearerChallenge } from '../policy/auth/challenge.js';
@@ -8,12 +8,19 @@ import { metadataPaths, metadataUrl, protectedResourceMetadata } from '../policy
 import { AuthUnavailableError, InvalidTokenError } from '../policy/auth/token-error.js';
 import { tokenDigest, TokenVerifier } from '../policy/auth/token-verifier.js';
 import type { Logger } from '../runtime/logger.js';
-import type { HttpResponse } from './http-response.js';
+import { utf8Length, type HttpResponse } from './http-response.js';
 import { recordedText } from '../jsonrpc/recorded.js';
 import { checkAuthorizationOptions } from './http-handler-options.js';
 
-/** A custom hook: a principal id, a richer AuthInfo, or undefined for "answer 401". */
-export type AuthenticateHook = (req: IncomingMessage) => AuthenticateResult | Promise<AuthenticateResult>;
+/**
+ * A custom hook: a principal id, a richer AuthInfo, or undefined for "answer 401". It is given
+ * Node's IncomingMessage on the Node face, and `{ method, url, headers, request }` on the fetch
+ * face (http-request.ts); read `req.headers` (lower-cased) to serve both. Declared as a method
+ * so that a hook written for `(req: IncomingMessage)` still type-checks.
+ */
+export type AuthenticateHook = {
+  authenticate(req: AuthenticateRequest): AuthenticateResult | Promise<AuthenticateResult>;
+}['authenticate'];
 
 /**
  * The last Authorization header a connection sent and its token's digest. A keep-alive
@@ -68,7 +75,7 @@ export class HttpAuthorization {
   }
 
   /** Answers a request for the resource metadata; false when `path` is not one of its URLs. */
-  serveMetadata(path: string, req: IncomingMessage, res: HttpResponse): boolean {
+  serveMetadata(path: string, req: EndpointRequest, res: HttpResponse): boolean {
     if (!this.metadataPaths.has(path)) return false;
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
@@ -90,7 +97,7 @@ export class HttpAuthorization {
    * A token verified before and still in the cache (never past its expiry)
    * is answered synchronously: no promise, no await hop for every request.
    */
-  authenticate(req: IncomingMessage, res: HttpResponse): AuthInfo | undefined | Promise<AuthInfo | undefined> {
+  authenticate(req: EndpointRequest, res: HttpResponse): AuthInfo | undefined | Promise<AuthInfo | undefined> {
     // authorization/index "Token Requirements": tokens MUST NOT be in the query string.
     if (hasQueryToken(req.url)) {
       return this.refuse(res, 400, 'Bad Request: access tokens are not accepted in the query string; send Authorization: Bearer <token>', {
@@ -103,8 +110,9 @@ export class HttpAuthorization {
     // Fast path: a token verified before. Only a token that passed every check
     // below (format, length, signature, claims) is ever cached, so a hit on the
     // token's exact text needs none of them again; the cache re-checks expiry.
-    const socket = req.socket as MemoSocket;
-    const last = socket[LAST_TOKEN];
+    // The connection's memo where the runtime shows connections (Node); the fetch face has none.
+    const socket = req.connection as MemoSocket | undefined;
+    const last = socket?.[LAST_TOKEN];
     if (last !== undefined && last.header === header) {
       const hit = this.verifier!.cached(last.digest);
       if (hit) return hit;
@@ -115,15 +123,15 @@ export class HttpAuthorization {
       digest = tokenDigest(candidate);
       const hit = this.verifier!.cached(digest);
       if (hit) {
-        socket[LAST_TOKEN] = { header: header as string, digest };
+        if (socket) socket[LAST_TOKEN] = { header: header as string, digest };
         return hit;
       }
     }
     return this.authenticateBearer(header, res, candidate, digest);
   }
 
-  private async authenticateWithHook(req: IncomingMessage, res: HttpResponse): Promise<AuthInfo | undefined> {
-    const auth = toAuthInfo(await this.hook!(req));
+  private async authenticateWithHook(req: EndpointRequest, res: HttpResponse): Promise<AuthInfo | undefined> {
+    const auth = toAuthInfo(await this.hook!(req.hookRequest));
     if (!auth) return this.refuse(res, 401, 'Unauthorized: valid credentials are required', {});
     return auth;
   }
@@ -180,7 +188,7 @@ export class HttpAuthorization {
   ): undefined {
     if (challenge) res.setHeader('www-authenticate', bearerChallenge({ ...challenge, resourceMetadata: this.resourceMetadata }));
     const json = encodeError(undefined, new RpcError(ErrorCode.InvalidRequest, message, undefined, status));
-    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) }).end(json);
+    res.writeHead(status, { 'content-type': 'application/json', 'content-length': utf8Length(json) }).end(json);
     return undefined;
   }
 }

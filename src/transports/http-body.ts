@@ -1,5 +1,3 @@
-import { isUtf8 } from 'node:buffer';
-import type { IncomingMessage } from 'node:http';
 import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
 
 export class BodyTooLargeError extends Error {}
@@ -11,70 +9,65 @@ export class BodyAbortedError extends Error {}
 export class BodyConsumedError extends Error {}
 
 /**
- * Reads a request body, refusing more than `limit` bytes without buffering
- * them (the caller answers 413 and closes the connection rather than read
- * the rest). The body must be UTF-8 (JSON text, RFC 8259 §8.1): a decoder
- * that repairs bad bytes into U+FFFD would run what the client never sent,
- * so invalid bytes are a parse error. One native pass (`isUtf8`) over bytes
- * already in memory.
+ * A JSON body must be UTF-8 (RFC 8259 §8.1): a decoder that repairs bad
+ * bytes into U+FFFD would run what the client never sent, so invalid bytes
+ * are a parse error.
  */
-export function readBody(req: IncomingMessage, limit: number): Promise<string> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) return Promise.reject(new BodyTooLargeError());
-  if (req.readableEnded) return bodyReadByHost(req as IncomingMessage & { body?: unknown }, limit);
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    // 'close' fires for every request, also after 'end': an error built then (stack capture
-    // included) cost ~9% of an HTTP call's server CPU, so it is built only while unsettled.
-    let settled = false;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        settled = true;
-        req.off('data', onData);
-        chunks.length = 0;
-        reject(new BodyTooLargeError());
-        return;
-      }
-      chunks.push(chunk);
-    };
-    req.on('data', onData);
-    req.on('end', () => {
-      if (settled) return;
-      settled = true;
-      const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
-      if (!isUtf8(body)) reject(new RpcError(ErrorCode.ParseError, 'Parse error: the message is not valid UTF-8', undefined, 400));
-      else resolve(body.toString('utf8'));
-    });
-    // An abort surfaces as 'error' (ECONNRESET) and/or 'close' before 'end'.
-    const aborted = () => {
-      if (settled) return;
-      settled = true;
-      reject(new BodyAbortedError());
-    };
-    req.on('error', aborted);
-    req.on('close', aborted);
-  });
+export function invalidUtf8(): RpcError {
+  return new RpcError(ErrorCode.ParseError, 'Parse error: the message is not valid UTF-8', undefined, 400);
 }
 
+/** A declared Content-Length past the limit: refused before a byte is read. */
+export function declaredTooLarge(contentLength: string | string[] | null | undefined, limit: number): boolean {
+  const declared = Number(contentLength);
+  return Number.isFinite(declared) && declared > limit;
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 /**
- * A host app's body parser (express.json(), express.text(), express.raw())
- * read the stream before the handler was called and left its result in
- * `req.body`: served from that, under the same size limit (the declared
- * length was checked before). The parser decoded the bytes itself, so the
- * strict UTF-8 check holds only for a Buffer; mount the handler before body
- * parsers to keep it for every body.
+ * Reads a web body stream as UTF-8 text, refusing more than `limit` bytes
+ * without buffering them: the stream is cancelled at the first chunk past it.
+ * `aborted` tells a client that went away from a stream that failed.
  */
-function bodyReadByHost(req: IncomingMessage & { body?: unknown }, limit: number): Promise<string> {
-  const body = req.body;
-  let text: string;
-  if (typeof body === 'string') text = body;
-  else if (Buffer.isBuffer(body)) {
-    if (!isUtf8(body)) return Promise.reject(new RpcError(ErrorCode.ParseError, 'Parse error: the message is not valid UTF-8', undefined, 400));
-    text = body.toString('utf8');
-  } else if (body !== null && typeof body === 'object') text = JSON.stringify(body);
-  else return Promise.reject(new BodyConsumedError());
-  if (Buffer.byteLength(text) > limit) return Promise.reject(new BodyTooLargeError());
-  return Promise.resolve(text);
+export async function readWebBody(body: ReadableStream<Uint8Array> | null, limit: number, aborted: () => boolean): Promise<string> {
+  if (!body) return '';
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        reader.cancel().catch(() => undefined);
+        throw new BodyTooLargeError();
+      }
+      chunks.push(value);
+    }
+  } catch (err) {
+    if (err instanceof BodyTooLargeError) throw err;
+    throw aborted() ? new BodyAbortedError() : err;
+  }
+  return decodeUtf8(chunks.length === 1 ? chunks[0] : concat(chunks, size));
+}
+
+/** The bytes as text; a parse error for bytes that are not UTF-8. */
+export function decodeUtf8(bytes: Uint8Array | ArrayBuffer): string {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    throw invalidUtf8();
+  }
+}
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return out;
 }

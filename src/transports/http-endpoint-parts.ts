@@ -12,6 +12,8 @@ export interface EndpointParts {
   guard: HostGuardOptions;
   maxBodyBytes: number;
   keepAliveMs: number;
+  /** False: the stateless era alone (HttpHandlerOptions.legacySessions). */
+  legacySessions: boolean;
   trustProxy: boolean;
   sessions: SessionStore;
   streams: StreamSlots;

@@ -1,12 +1,14 @@
-import type { IncomingMessage } from 'node:http';
+import type { EndpointRequest } from './http-request.js';
 import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
 import type { JsonRpcRequest } from '../jsonrpc/types.js';
 import type { AuthInfo } from '../policy/auth/principal.js';
 import { SESSION_HEADER } from '../protocol/header-params.js';
 import { hasModernClaim } from '../protocol/meta.js';
 import { Method } from '../protocol/methods.js';
+import { MODERN_VERSIONS } from '../protocol/versions.js';
 import type { ReceiveOptions, Reply, ServerConnection } from '../server/connection.js';
 import type { EndpointParts } from './http-endpoint-parts.js';
+import { unrefTimer } from './timers.js';
 import { keyOf, sessionOf, takeStreamSlot } from './http-endpoint-sessions.js';
 import { checkStandardHeaders } from './http-headers.js';
 import { rpcError, send, type HttpResponse } from './http-response.js';
@@ -19,7 +21,7 @@ import { startSse, writeSseEvent, writeSseKeepAlive } from './sse.js';
  */
 export async function serveRequest(
   parts: EndpointParts,
-  req: IncomingMessage,
+  req: EndpointRequest,
   res: HttpResponse,
   message: JsonRpcRequest,
   auth: AuthInfo | undefined,
@@ -37,6 +39,8 @@ export async function serveRequest(
     }
     if (message.method === Method.subscriptionsListen && !takeStreamSlot(parts, req, res, keyOf(auth), message.id)) return;
     connection = server.connect({ transport: 'http', caller: auth });
+  } else if (!parts.legacySessions) {
+    return rpcError(res, statelessOnly(message), message.id);
   } else if (message.method === Method.initialize) {
     if (sessions.full) {
       res.setHeader('retry-after', '30');
@@ -69,19 +73,19 @@ export async function serveRequest(
 /** Runs the request; switches the response to SSE the moment the call sends a notification. */
 async function dispatchWithStream(
   keepAliveMs: number,
-  req: IncomingMessage,
+  req: EndpointRequest,
   res: HttpResponse,
   message: JsonRpcRequest,
   connection: ServerConnection,
   auth: AuthInfo | undefined,
 ): Promise<Reply | undefined> {
-  let keepAlive: NodeJS.Timeout | undefined;
+  let keepAlive: ReturnType<typeof setInterval> | undefined;
   const gone = () => res.destroyed && !res.writableFinished;
   const facts: ReceiveOptions = {
     headers: req.headers,
     // The connecting socket (a proxy's, behind one): the server span's client.address and client.port.
-    remoteAddress: req.socket.remoteAddress,
-    remotePort: req.socket.remotePort,
+    remoteAddress: req.remoteAddress,
+    remotePort: req.remotePort,
     // Every request is authenticated on its own (a session's token may be refreshed).
     caller: auth,
     messageBytes: Number(req.headers['content-length']) || undefined,
@@ -99,7 +103,7 @@ async function dispatchWithStream(
         startSse(res);
         // Long calls and subscriptions stay open: keep intermediaries from timing them out.
         keepAlive = setInterval(() => writeSseKeepAlive(res), keepAliveMs);
-        keepAlive.unref();
+        unrefTimer(keepAlive);
       }
       writeSseEvent(res, json);
     },
@@ -113,4 +117,15 @@ async function dispatchWithStream(
     return undefined;
   }
   return reply;
+}
+
+/** The answer to a legacy-era request where only the stateless era is served: the versions there are, so that a client that speaks both retries in it. */
+function statelessOnly(message: JsonRpcRequest): RpcError {
+  const asked = (message.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+  return new RpcError(
+    ErrorCode.UnsupportedProtocolVersion,
+    'Unsupported protocol version: this endpoint serves only the stateless era (2026-07-28); legacy sessions need a server that keeps them',
+    { supported: [...MODERN_VERSIONS], ...(typeof asked === 'string' ? { requested: asked.slice(0, 40) } : {}) },
+    400,
+  );
 }

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { EndpointRequest } from './http-request.js';
 import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
 import type { JsonRpcRequest } from '../jsonrpc/types.js';
 import { callerKey } from '../policy/auth/caller.js';
@@ -7,6 +7,7 @@ import { SESSION_HEADER } from '../protocol/header-params.js';
 import { isLegacyVersion } from '../protocol/versions.js';
 import { clientAddressKey } from './client-address.js';
 import type { EndpointParts } from './http-endpoint-parts.js';
+import { unrefTimer } from './timers.js';
 import { rpcError, type HttpResponse } from './http-response.js';
 import { HttpSession } from './http-sessions.js';
 import { startSse, writeSseKeepAlive } from './sse.js';
@@ -21,14 +22,15 @@ import type { StreamRefusal } from './stream-slots.js';
  */
 export async function sessionOf(
   parts: EndpointParts,
-  req: IncomingMessage,
+  req: EndpointRequest,
   res: HttpResponse,
   auth: AuthInfo | undefined,
   id?: JsonRpcRequest['id'],
 ): Promise<HttpSession | undefined | null> {
   const { server, sessions } = parts;
   const sessionId = req.headers[SESSION_HEADER];
-  if (sessionId === undefined) return undefined;
+  // Without legacy sessions the header is ignored (streamable-http.mdx "Earlier Streamable HTTP Revisions").
+  if (sessionId === undefined || !parts.legacySessions) return undefined;
   const principal = keyOf(auth);
   // Here, or resumed from the shared records when another instance opened it (docs/deployment.md).
   const found = typeof sessionId === 'string' ? await sessions.find(sessionId, principal, () => new HttpSession(server, principal, auth)) : undefined;
@@ -47,7 +49,7 @@ export async function sessionOf(
 }
 
 /** Legacy GET: the session's stream for server-initiated messages. */
-export async function openStream(parts: EndpointParts, req: IncomingMessage, res: HttpResponse, auth: AuthInfo | undefined): Promise<void> {
+export async function openStream(parts: EndpointParts, req: EndpointRequest, res: HttpResponse, auth: AuthInfo | undefined): Promise<void> {
   const principal = keyOf(auth);
   const session = await sessionOf(parts, req, res, auth);
   if (session === null) return;
@@ -63,7 +65,7 @@ export async function openStream(parts: EndpointParts, req: IncomingMessage, res
   // The session's connection sends what the server says on its own here while it is open.
   session.stream = res;
   const timer = setInterval(() => writeSseKeepAlive(res), parts.keepAliveMs);
-  timer.unref();
+  unrefTimer(timer);
   res.once('close', () => {
     clearInterval(timer);
     if (session.stream === res) session.stream = undefined;
@@ -77,7 +79,7 @@ export async function openStream(parts: EndpointParts, req: IncomingMessage, res
  */
 export function takeStreamSlot(
   parts: EndpointParts,
-  req: IncomingMessage,
+  req: EndpointRequest,
   res: HttpResponse,
   principal: string | undefined,
   id?: JsonRpcRequest['id'],
@@ -93,7 +95,7 @@ export function takeStreamSlot(
 }
 
 /** Legacy DELETE: ends the session the request names, if it is the caller's. */
-export async function endSession(parts: EndpointParts, req: IncomingMessage, res: HttpResponse, auth: AuthInfo | undefined): Promise<void> {
+export async function endSession(parts: EndpointParts, req: EndpointRequest, res: HttpResponse, auth: AuthInfo | undefined): Promise<void> {
   const { server, sessions } = parts;
   const principal = keyOf(auth);
   const sessionId = req.headers[SESSION_HEADER];
@@ -119,7 +121,7 @@ function streamRefusal(why: StreamRefusal): RpcError {
     : new RpcError(ErrorCode.InternalError, 'Service Unavailable: too many open streams; retry later', undefined, 503);
 }
 
-function acceptsEventStream(req: IncomingMessage): boolean {
+function acceptsEventStream(req: EndpointRequest): boolean {
   const accept = req.headers.accept ?? '';
   return accept.includes('text/event-stream') || accept.includes('*/*');
 }

@@ -1,8 +1,8 @@
-import type { IncomingMessage } from 'node:http';
+import type { EndpointRequest } from './http-request.js';
 import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
 import { INCOMING_REQUESTS, parseMessage, type ParsedMessage } from '../jsonrpc/parse.js';
 import type { AuthInfo } from '../policy/auth/principal.js';
-import { BodyAbortedError, BodyConsumedError, BodyTooLargeError, readBody } from './http-body.js';
+import { BodyAbortedError, BodyConsumedError, BodyTooLargeError } from './http-body.js';
 import type { EndpointParts } from './http-endpoint-parts.js';
 import { serveRequest } from './http-endpoint-request.js';
 import { endSession, openStream, sessionOf } from './http-endpoint-sessions.js';
@@ -16,10 +16,10 @@ import { rpcError, type HttpResponse } from './http-response.js';
  * that serves one request to the endpoint's path; it resolves once the answer
  * (or the stream it became) is done.
  */
-export function createMcpEndpoint(parts: EndpointParts): (req: IncomingMessage, res: HttpResponse) => Promise<void> {
+export function createMcpEndpoint(parts: EndpointParts): (req: EndpointRequest, res: HttpResponse) => Promise<void> {
   const { guard, authorization, authThrottle } = parts;
 
-  const serve = async (req: IncomingMessage, res: HttpResponse): Promise<void> => {
+  const serve = async (req: EndpointRequest, res: HttpResponse): Promise<void> => {
     const forbidden = guardProblem(req.headers, guard);
     if (forbidden) return rpcError(res, new RpcError(ErrorCode.InvalidRequest, forbidden, undefined, 403));
     // The caller travels as a parameter (no per-request WeakMap entries to set and look up).
@@ -40,9 +40,11 @@ export function createMcpEndpoint(parts: EndpointParts): (req: IncomingMessage, 
       case 'POST':
         return post(parts, req, res, auth);
       case 'GET':
-        return openStream(parts, req, res, auth);
       case 'DELETE':
-        return endSession(parts, req, res, auth);
+        // Legacy-only methods: without sessions, 405 (streamable-http.mdx "Earlier Streamable HTTP Revisions").
+        if (parts.legacySessions) return req.method === 'GET' ? openStream(parts, req, res, auth) : endSession(parts, req, res, auth);
+        res.setHeader('allow', 'POST');
+        return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Method Not Allowed: this endpoint serves the stateless era only', undefined, 405));
       default:
         res.setHeader('allow', 'POST, GET, DELETE');
         return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Method Not Allowed', undefined, 405));
@@ -53,15 +55,15 @@ export function createMcpEndpoint(parts: EndpointParts): (req: IncomingMessage, 
 }
 
 /** POST: one message; a request is answered, a notification or a response accepted (202). */
-async function post(parts: EndpointParts, req: IncomingMessage, res: HttpResponse, auth: AuthInfo | undefined): Promise<void> {
+async function post(parts: EndpointParts, req: EndpointRequest, res: HttpResponse, auth: AuthInfo | undefined): Promise<void> {
   const { server, maxBodyBytes: maxBody, sessions } = parts;
   const type = req.headers['content-type'];
-  if (!type || !/^application\/json\b/i.test(type)) {
+  if (typeof type !== 'string' || !/^application\/json\b/i.test(type)) {
     return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Unsupported Media Type: send Content-Type: application/json', undefined, 415));
   }
   let parsed: ParsedMessage;
   try {
-    parsed = parseMessage(await readBody(req, maxBody), INCOMING_REQUESTS);
+    parsed = parseMessage(await req.readBody(maxBody), INCOMING_REQUESTS);
   } catch (err) {
     if (err instanceof BodyAbortedError) return;
     if (err instanceof BodyTooLargeError) {

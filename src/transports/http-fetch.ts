@@ -1,7 +1,6 @@
-import { EventEmitter } from 'node:events';
-import { IncomingMessage, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
-import { Socket } from 'node:net';
-import type { HttpResponse } from './http-response.js';
+import { BodyAbortedError, BodyTooLargeError, declaredTooLarge, decodeUtf8, readWebBody } from './http-body.js';
+import type { AuthenticateRequest, EndpointRequest } from './http-request.js';
+import type { HttpResponse, ResponseHeaders } from './http-response.js';
 
 /** What a fetch runtime knows about the connection that the Request does not carry. */
 export interface FetchRequestInfo {
@@ -9,107 +8,125 @@ export interface FetchRequestInfo {
   remoteAddress?: string;
 }
 
-/** Hop-by-hop headers belong to the runtime's connection, not to a Web Response; it computes Content-Length from the body. */
-const CONNECTION_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length']);
-
 /**
- * Serves a Web Request with the Node handler `route`: the request becomes an
- * IncomingMessage (its body pulled from the Request's stream as the handler
- * reads), the answer a Response. A short answer is one string body; one that
- * streams (SSE) is a ReadableStream that stays open until the handler ends
- * it. The client going away (`request.signal`, or the body being cancelled)
- * closes the stand-in response, as a dropped connection closes Node's.
+ * The web-standard face: serves a Web Request with the endpoint `route` and
+ * resolves to its Web Response. A short answer is one string body; one that
+ * streams (SSE) is a ReadableStream that stays open until the endpoint ends
+ * it. The client going away (`request.signal` aborting, or the runtime
+ * cancelling the body stream) is what a dropped connection is to Node: the
+ * call in flight is cancelled and its stream slot freed.
  */
-export function serveFetch(request: Request, info: FetchRequestInfo | undefined, route: (req: IncomingMessage, res: HttpResponse) => void): Promise<Response> {
-  const req = toIncomingMessage(request, info);
-  const res = new WebResponseWriter();
-  const abort = () => res.destroy();
-  if (request.signal.aborted) abort();
-  else request.signal.addEventListener('abort', abort, { once: true });
-  res.once('close', () => {
-    request.signal.removeEventListener('abort', abort);
-    // A body nobody read any further is let go (a refusal, a 413), and a read still waiting ends.
-    req.destroy();
-  });
+export function serveFetch(request: Request, info: FetchRequestInfo | undefined, route: (req: EndpointRequest, res: HttpResponse) => void): Promise<Response> {
+  const res = new WebResponseSink();
+  const req = new WebEndpointRequest(request, info?.remoteAddress, res);
+  const signal = request.signal;
+  if (signal) {
+    const abort = () => res.destroy();
+    if (signal.aborted) abort();
+    else {
+      signal.addEventListener('abort', abort, { once: true });
+      res.once('close', () => signal.removeEventListener('abort', abort));
+    }
+  }
   route(req, res);
   return res.response;
 }
 
-function toIncomingMessage(request: Request, info: FetchRequestInfo | undefined): IncomingMessage {
-  const url = new URL(request.url);
-  // A socket that never connects: the handler reads the client's address from it, as from a real one.
-  const socket = new Socket();
-  Object.defineProperty(socket, 'remoteAddress', { value: info?.remoteAddress });
-  const req = new IncomingMessage(socket);
-  req.method = request.method;
-  req.url = url.pathname + url.search;
-  const headers: IncomingHttpHeaders = {};
-  request.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  headers.host ??= url.host;
-  req.headers = headers;
-  const reader = request.body?.getReader();
-  if (!reader) {
-    req.push(null);
-    return req;
+/** A Web Request as the endpoint reads it; also what the `authenticate` hook is given on this face. */
+class WebEndpointRequest implements EndpointRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Record<string, string>;
+  readonly remotePort = undefined;
+  readonly connection = undefined;
+
+  constructor(
+    readonly request: Request,
+    readonly remoteAddress: string | undefined,
+    private readonly res: WebResponseSink,
+  ) {
+    this.method = request.method;
+    const href = request.url;
+    // The path and query of an absolute URL, without parsing all of it: after "scheme://authority".
+    const slash = href.indexOf('/', href.indexOf('//') + 2);
+    this.url = slash === -1 ? '/' : href.slice(slash);
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    if (headers.host === undefined) headers.host = href.slice(href.indexOf('//') + 2, slash === -1 ? undefined : slash);
+    this.headers = headers;
   }
-  // Pulled as the handler reads, stopping whenever its buffer is full: a body it refuses (413) is never buffered.
-  let pumping = false;
-  const pump = async () => {
-    if (pumping) return;
-    pumping = true;
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) return void req.push(null);
-        if (!req.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength))) return;
-      }
-    } catch (err) {
-      req.destroy(err as Error);
-    } finally {
-      pumping = false;
+
+  get hookRequest(): AuthenticateRequest {
+    // One value a header (a Web Headers object joins repeats), as Node gives all but Set-Cookie.
+    return this as AuthenticateRequest;
+  }
+
+  readBody(limit: number): Promise<string> {
+    const declared = this.headers['content-length'];
+    if (declaredTooLarge(declared, limit)) return Promise.reject(new BodyTooLargeError());
+    if (this.res.destroyed) return Promise.reject(new BodyAbortedError());
+    // A declared length within the limit bounds what the runtime reads (HTTP's framing): read it
+    // whole, the runtimes' fast path (Hono's Node adapter reads it without building a Request).
+    if (declared !== undefined) {
+      return this.request.arrayBuffer().then(
+        (bytes) => {
+          if (bytes.byteLength > limit) throw new BodyTooLargeError();
+          return decodeUtf8(bytes);
+        },
+        (err: unknown) => {
+          throw this.res.destroyed ? new BodyAbortedError() : err;
+        },
+      );
     }
-  };
-  req._read = () => void pump();
-  req.once('close', () => {
-    if (!req.readableEnded) reader.cancel().catch(() => undefined);
-  });
-  return req;
+    // Chunked, length unknown: read as it comes, cancelled at the first byte past the limit.
+    return readWebBody(this.request.body, limit, () => this.res.destroyed);
+  }
 }
 
+/** Hop-by-hop headers belong to the runtime's connection, not to a Web Response; it computes Content-Length from the body. */
+const CONNECTION_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length']);
+const encoder = new TextEncoder();
+
 /**
- * Stands in for Node's ServerResponse (the part HttpResponse names) and
- * turns what the handler writes into a Web Response.
+ * The answer sink of the fetch face: what the endpoint writes becomes a Web
+ * Response. `writeHead(…).end(body)` in one turn is a string body; headers
+ * flushed, or an answer still open after that turn, stream as a
+ * ReadableStream (SSE), written as the endpoint writes and ended with it.
  */
-class WebResponseWriter extends EventEmitter implements HttpResponse {
+class WebResponseSink implements HttpResponse {
   statusCode = 200;
   headersSent = false;
   destroyed = false;
   writableEnded = false;
   writableFinished = false;
   readonly response: Promise<Response>;
-  private readonly headers = new Map<string, string | number | readonly string[]>();
+  private readonly headers: Array<[string, string]> = [];
   private resolve!: (response: Response) => void;
   private settled = false;
   private written: string[] = [];
   private stream?: ReadableStreamDefaultController<Uint8Array>;
-  private readonly encoder = new TextEncoder();
+  private closeListeners: Array<() => void> = [];
+  private closed = false;
 
   constructor() {
-    super();
     this.response = new Promise((resolve) => (this.resolve = resolve));
   }
 
   setHeader(name: string, value: string | number | readonly string[]): this {
-    this.headers.set(name.toLowerCase(), value);
+    const key = name.toLowerCase();
+    for (let i = this.headers.length - 1; i >= 0; i--) if (this.headers[i][0] === key) this.headers.splice(i, 1);
+    if (CONNECTION_HEADERS.has(key)) return this;
+    if (Array.isArray(value)) for (const v of value) this.headers.push([key, String(v)]);
+    else this.headers.push([key, String(value)]);
     return this;
   }
 
-  writeHead(status: number, headers: OutgoingHttpHeaders = {}): this {
+  writeHead(status: number, headers?: ResponseHeaders): this {
     if (this.headersSent) return this;
     this.statusCode = status;
-    for (const [name, value] of Object.entries(headers)) if (value !== undefined) this.setHeader(name, value);
+    if (headers) for (const name in headers) if (headers[name] !== undefined) this.setHeader(name, headers[name] as string);
     this.headersSent = true;
     // `writeHead(…).end(json)` is one string body; anything still open after this turn streams.
     queueMicrotask(() => this.settle());
@@ -124,9 +141,13 @@ class WebResponseWriter extends EventEmitter implements HttpResponse {
   write(chunk: string): boolean {
     if (this.writableEnded || this.destroyed) return false;
     if (!this.headersSent) this.writeHead(this.statusCode);
-    if (this.stream) this.stream.enqueue(this.encoder.encode(chunk));
-    else this.written.push(chunk);
-    return true;
+    if (!this.stream) {
+      this.written.push(chunk);
+      return true;
+    }
+    this.stream.enqueue(encoder.encode(chunk));
+    // false once the reader is a chunk behind its queue: the same signal as Node's write().
+    return (this.stream.desiredSize ?? 1) > 0;
   }
 
   end(chunk?: string): this {
@@ -141,9 +162,21 @@ class WebResponseWriter extends EventEmitter implements HttpResponse {
     return this;
   }
 
-  /** The client went away: what is open ends, and 'close' tells the handler (a call in flight is cancelled). */
-  destroy(): this {
-    if (this.destroyed || this.writableFinished) return this;
+  once(_event: 'close', listener: () => void): this {
+    if (this.closed) queueMicrotask(listener);
+    else this.closeListeners.push(listener);
+    return this;
+  }
+
+  off(_event: 'close', listener: () => void): this {
+    const at = this.closeListeners.indexOf(listener);
+    if (at !== -1) this.closeListeners.splice(at, 1);
+    return this;
+  }
+
+  /** The client went away: what is open ends, and 'close' tells the endpoint (a call in flight is cancelled). */
+  destroy(): void {
+    if (this.destroyed || this.writableFinished) return;
     this.destroyed = true;
     try {
       this.stream?.close();
@@ -155,46 +188,49 @@ class WebResponseWriter extends EventEmitter implements HttpResponse {
       this.settled = true;
       this.resolve(new Response(null, { status: 499 }));
     }
-    process.nextTick(() => this.emit('close'));
-    return this;
+    this.emitClose();
   }
 
   private settle(): void {
     if (this.settled) return;
     this.settled = true;
-    const init = { status: this.statusCode, headers: this.webHeaders() };
+    const init = { status: this.statusCode, headers: this.headers };
     if (this.writableEnded) {
-      const text = this.written.join('');
+      const text = this.written.length === 1 ? this.written[0] : this.written.join('');
       this.written = [];
-      this.resolve(new Response(text === '' ? null : text, init));
+      this.resolve(new Response(text === '' || nullBodyStatus(this.statusCode) ? null : text, init));
       this.finish();
       return;
     }
     const body = new ReadableStream<Uint8Array>({
       start: (controller) => {
         this.stream = controller;
-        for (const chunk of this.written) controller.enqueue(this.encoder.encode(chunk));
+        for (const chunk of this.written) controller.enqueue(encoder.encode(chunk));
         this.written = [];
       },
-      cancel: () => {
-        this.destroy();
-      },
+      cancel: () => this.destroy(),
     });
     this.resolve(new Response(body, init));
   }
 
   private finish(): void {
     this.writableFinished = true;
-    process.nextTick(() => this.emit('close'));
+    this.emitClose();
   }
 
-  private webHeaders(): Headers {
-    const out = new Headers();
-    for (const [name, value] of this.headers) {
-      if (CONNECTION_HEADERS.has(name)) continue;
-      if (Array.isArray(value)) for (const v of value) out.append(name, String(v));
-      else out.set(name, String(value));
-    }
-    return out;
+  /** 'close' comes a turn later, as Node's does: after what the endpoint does next in this one. */
+  private emitClose(): void {
+    queueMicrotask(() => {
+      if (this.closed) return;
+      this.closed = true;
+      const listeners = this.closeListeners;
+      this.closeListeners = [];
+      for (const listener of listeners) listener();
+    });
   }
+}
+
+/** Statuses a Response must have no body for (Fetch standard "null body status"). */
+function nullBodyStatus(status: number): boolean {
+  return status === 101 || status === 204 || status === 205 || status === 304;
 }

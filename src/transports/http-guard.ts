@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { RequestHeaders as IncomingHttpHeaders } from './http-request.js';
 
 /**
  * DNS-rebinding protection (streamable-http.mdx "Security"): the Host header
@@ -31,10 +31,10 @@ export function defaultGuard(bindHost: string): Required<HostGuardOptions> | Hos
 export function guardProblem(headers: IncomingHttpHeaders, guard: HostGuardOptions): string | undefined {
   if (guard.allowedHosts) {
     const host = headers.host;
-    if (!host || !guard.allowedHosts.includes(hostnameOf(host).toLowerCase())) return 'Forbidden: Host header is not allowed';
+    if (typeof host !== 'string' || !host || !guard.allowedHosts.includes(hostnameOf(host).toLowerCase())) return 'Forbidden: Host header is not allowed';
   }
   const origin = headers.origin;
-  if (origin !== undefined && !originAllowed(origin, guard.allowedOrigins ?? [])) return 'Forbidden: Origin is not allowed';
+  if (origin !== undefined && (typeof origin !== 'string' || !originAllowed(origin, guard.allowedOrigins ?? []))) return 'Forbidden: Origin is not allowed';
   return undefined;
 }
 

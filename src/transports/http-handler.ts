@@ -9,12 +9,15 @@ import { createMcpEndpoint } from './http-endpoint.js';
 import type { EndpointParts } from './http-endpoint-parts.js';
 import { checkHttpHandlerOptions } from './http-handler-options.js';
 import { serveFetch, type FetchRequestInfo } from './http-fetch.js';
+import { NodeEndpointRequest } from './http-node.js';
+import type { EndpointRequest } from './http-request.js';
 import type { HostGuardOptions } from './http-guard.js';
 import { resolveHttpLimits, type HttpRequestLimitOptions } from './http-limits.js';
 import { plain, rpcError, type HttpResponse } from './http-response.js';
 import { SessionStore } from './http-sessions.js';
 import { StreamSlots } from './stream-slots.js';
 import { DEFAULT_MAX_MESSAGE_BYTES } from './stdio-server.js';
+import { unrefTimer } from './timers.js';
 
 export interface HttpHandlerOptions extends HostGuardOptions, HttpRequestLimitOptions {
   /**
@@ -39,6 +42,16 @@ export interface HttpHandlerOptions extends HostGuardOptions, HttpRequestLimitOp
   sessionIdleMs?: number;
   /** Live legacy sessions at most (default 1,000); beyond it `initialize` gets 503. */
   maxSessions?: number;
+  /**
+   * Serve the legacy era's sessions (2025-11-25: `initialize`, `Mcp-Session-Id`, the GET
+   * stream, DELETE); default true. They live in this process's memory (or shared records), so a
+   * runtime that keeps nothing between requests (a Worker) cannot hold them: there, false serves
+   * the stateless era (2026-07-28) alone. Then `initialize` and any request without per-request
+   * `_meta` are answered 400 UnsupportedProtocolVersion naming the versions served (a client
+   * that speaks both retries in the modern era), GET and DELETE 405, and `Mcp-Session-Id` is
+   * ignored (streamable-http.mdx "Earlier Streamable HTTP Revisions").
+   */
+  legacySessions?: boolean;
   /** Interval of keep-alive comments on long-lived streams (default 25 s). */
   keepAliveMs?: number;
   /**
@@ -71,14 +84,15 @@ export interface HttpHandler {
   /** The canonical resource URI, when one was given. */
   readonly resource: string | undefined;
   /**
-   * Serves Node's request and response (`http.createServer(handler.handle)`,
-   * `app.use(handler.handle)`, Fastify's `reply.raw`). A path it does not own
+   * The Node adapter over the web-standard core: serves Node's request and
+   * response (`http.createServer(handler.handle)`, `app.use(handler.handle)`,
+   * Fastify's `reply.raw`), writing the ServerResponse as it is. A path it does not own
    * (neither `path` nor its metadata routes) goes to `next()`, or without one
    * is answered 404.
    */
   handle(req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void): void;
   /**
-   * Serves a Web Request (Hono, Bun, Deno, workers): answers become Response
+   * The web-standard face: serves a Web Request (Hono, Bun, Deno, Workers): answers become Response
    * objects, streams a ReadableStream body; `request.signal` aborting, or the
    * body being cancelled, is the client going away. `info.remoteAddress` is
    * the client's address, which the auth-failure throttle and stream caps
@@ -120,9 +134,9 @@ export function createHttpHandler(toolServer: ToolServer, options: HttpHandlerOp
     else res.end();
   };
 
-  const route = (req: IncomingMessage, res: HttpResponse, next?: (err?: unknown) => void): void => {
-    const url = (req as { originalUrl?: string }).originalUrl ?? req.url;
-    const target = pathOf(url);
+  // The endpoint's one entry, on the runtime-neutral request (http-request.ts); both faces come here.
+  const route = (req: EndpointRequest, res: HttpResponse, next?: () => void): void => {
+    const target = pathOf(req.url);
     if (target !== path) {
       if (authorization?.serveMetadata(target, req, res)) return;
       if (next) return void next();
@@ -139,14 +153,15 @@ export function createHttpHandler(toolServer: ToolServer, options: HttpHandlerOp
   return {
     path,
     resource: options.auth?.resource ?? options.resource,
-    handle: route,
+    // The Node adapter: Node's request seen through one small object, its ServerResponse written as it is.
+    handle: (req, res, next) => route(new NodeEndpointRequest(req, (req as { originalUrl?: string }).originalUrl ?? req.url), res, next),
     fetch: (request, info) => serveFetch(request, info, route),
     close: async (closeOptions: HttpCloseOptions = {}) => {
       // Graceful: let the calls in flight answer first (ToolServer.drain).
       if (closeOptions.graceMs !== undefined) await toolServer.drain(closeOptions.graceMs);
       // End subscriptions with their completion result, give the writes a turn, then end sessions and their streams.
       toolServer.endSubscriptions();
-      await new Promise((r) => setImmediate(r));
+      await new Promise((r) => setTimeout(r, 0));
       closed = true;
       sessions.close();
       if (closeOptions.graceMs !== undefined && inFlight > 0) await idle(ANSWER_LINGER_MS);
@@ -157,7 +172,7 @@ export function createHttpHandler(toolServer: ToolServer, options: HttpHandlerOp
   function idle(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, ms);
-      timer.unref();
+      unrefTimer(timer);
       onIdle = () => {
         clearTimeout(timer);
         resolve();
@@ -186,6 +201,7 @@ function endpointParts(toolServer: ToolServer, options: HttpHandlerOptions, path
     guard: { allowedHosts: options.allowedHosts, allowedOrigins: options.allowedOrigins ?? [] },
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
     keepAliveMs: options.keepAliveMs ?? 25_000,
+    legacySessions: options.legacySessions !== false,
     trustProxy: limits.trustProxy,
     sessions,
     streams: new StreamSlots(limits.maxStreams, limits.maxStreamsPerPrincipal),

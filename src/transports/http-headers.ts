@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import type { RequestHeaders as IncomingHttpHeaders } from './http-request.js';
 import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
 import type { JsonRpcRequest } from '../jsonrpc/types.js';
 import { decodeHeaderValue, NAMED_PARAM } from '../protocol/header-params.js';

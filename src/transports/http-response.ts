@@ -1,14 +1,17 @@
-import type { OutgoingHttpHeaders } from 'node:http';
 import { encodeError } from '../jsonrpc/encode.js';
 import type { RpcError } from '../jsonrpc/errors.js';
 import type { JsonRpcRequest } from '../jsonrpc/types.js';
 import type { Reply } from '../server/connection.js';
 
+/** Response headers by name. */
+export type ResponseHeaders = Record<string, string | number | string[] | undefined>;
+
 /**
- * What the MCP endpoint writes an answer to: the part of Node's
- * ServerResponse it uses, so that a ServerResponse serves as it is (no
- * wrapper on the hot path) and the fetch adapter (http-fetch.ts) can stand
- * in for one with a Web Response.
+ * What the MCP endpoint writes an answer to. Node's ServerResponse has this
+ * shape, so the Node adapter passes it as it is (no wrapper on the hot path);
+ * the fetch face (http-fetch.ts) implements it with a Web Response whose
+ * body, when the answer streams (SSE), is a ReadableStream. 'close' is the
+ * answer being done, or the client gone.
  */
 export interface HttpResponse {
   statusCode: number;
@@ -17,7 +20,7 @@ export interface HttpResponse {
   readonly writableEnded: boolean;
   readonly writableFinished: boolean;
   setHeader(name: string, value: string | number | readonly string[]): unknown;
-  writeHead(status: number, headers?: OutgoingHttpHeaders): this;
+  writeHead(status: number, headers?: ResponseHeaders): this;
   flushHeaders(): void;
   write(chunk: string): boolean;
   end(chunk?: string): this;
@@ -25,10 +28,16 @@ export interface HttpResponse {
   off(event: 'close', listener: () => void): this;
 }
 
-export function send(res: HttpResponse, reply: Reply, extraHeaders: Record<string, string> = {}): void {
+const encoder = new TextEncoder();
+const nodeBuffer = (globalThis as { Buffer?: { byteLength(text: string): number } }).Buffer;
+
+/** UTF-8 length of `text`: Node's native count where there is one (no copy), else encoded. */
+export const utf8Length: (text: string) => number = nodeBuffer ? (text) => nodeBuffer.byteLength(text) : (text) => encoder.encode(text).byteLength;
+
+export function send(res: HttpResponse, reply: Reply, extraHeaders?: Record<string, string>): void {
   // A rate-limited call's answer says when to come back (an SSE answer cannot: its headers are sent).
   if (reply.retryAfterSeconds !== undefined) extraHeaders = { ...extraHeaders, 'retry-after': String(reply.retryAfterSeconds) };
-  res.writeHead(reply.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(reply.json), ...extraHeaders });
+  res.writeHead(reply.status, { 'content-type': 'application/json', 'content-length': utf8Length(reply.json), ...extraHeaders });
   res.end(reply.json);
 }
 

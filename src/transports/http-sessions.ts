@@ -1,4 +1,4 @@
-import { nodeCrypto } from '../runtime/lazy-crypto.js';
+import { unrefTimer } from './timers.js';
 import type { AuthInfo } from '../policy/auth/principal.js';
 import type { ServerConnection } from '../server/connection.js';
 import type { ToolServer } from '../server/server.js';
@@ -40,7 +40,8 @@ export class HttpSession {
  */
 export class SessionStore {
   private readonly sessions = new Map<string, HttpSession>();
-  private readonly sweeper: NodeJS.Timeout;
+  /** Started with the first session: no timer runs for an endpoint nobody opens a session on (a Worker may not set one outside a request). */
+  private sweeper?: ReturnType<typeof setInterval>;
 
   /**
    * `records`: shared session records (docs/deployment.md), so that another instance can serve
@@ -63,8 +64,12 @@ export class SessionStore {
           this.sessions.get(event.sessionId)?.connection.receive(response as never);
       });
     }
-    this.sweeper = setInterval(() => this.sweep(), Math.min(Math.max(idleMs / 4, 1_000), 60_000));
-    this.sweeper.unref();
+  }
+
+  private startSweeping(): void {
+    if (this.sweeper !== undefined) return;
+    this.sweeper = setInterval(() => this.sweep(), Math.min(Math.max(this.idleMs / 4, 1_000), 60_000));
+    unrefTimer(this.sweeper);
   }
 
   get full(): boolean {
@@ -73,9 +78,11 @@ export class SessionStore {
 
   /** Adopts a session whose `initialize` succeeded, giving it its id. */
   add(session: HttpSession): HttpSession {
-    session.id = nodeCrypto().randomUUID();
+    // Web Crypto: the same on every runtime (Node's global `crypto` is its webcrypto).
+    session.id = crypto.randomUUID();
     session.lastSeen = Date.now();
     this.sessions.set(session.id, session);
+    this.startSweeping();
     return session;
   }
 
@@ -158,6 +165,7 @@ export class SessionStore {
     session.id = id;
     session.lastSeen = Date.now();
     this.sessions.set(id, session);
+    this.startSweeping();
     return session;
   }
 

@@ -1,10 +1,16 @@
 import { serveHttp, type HttpServeOptions, type HttpServerHandle } from '../../src/transports/http-server.js';
 import type { ToolServer } from '../../src/server/server.js';
 import { MODERN, modernMeta } from './wire.js';
+import { httpFace, serveFetchFace } from './fetch-face.js';
 
-/** A real HTTP server on 127.0.0.1 (free port) plus raw request helpers. */
+/**
+ * A real HTTP server on 127.0.0.1 (free port) plus raw request helpers: serveHttp (the Node
+ * adapter), or, in vitest.config.ts's fetch-face project, the endpoint's fetch face behind Hono's
+ * Node adapter (fetch-face.ts).
+ */
 export async function startHttp(server: ToolServer, options: HttpServeOptions = {}) {
-  const handle: HttpServerHandle = await serveHttp(server, { port: 0, ...options });
+  const handle: HttpServerHandle =
+    httpFace() === 'fetch' ? await serveFetchFace(server, { port: 0, ...options }) : await serveHttp(server, { port: 0, ...options });
   let nextId = 1;
   const post = (body: unknown, headers: Record<string, string> = {}) =>
     fetch(handle.url, {
