@@ -3,6 +3,7 @@ import { LOG_LEVELS, type LogLevel } from '../protocol/meta.js';
 import { Method } from '../protocol/methods.js';
 import type { Logger } from '../runtime/logger.js';
 import { callerOf, type Exchange } from './exchange.js';
+import { authInfoOf, principalOf } from '../policy/auth/caller.js';
 import type { CallInfo, ToolCall } from './pipeline/call.js';
 import { MissingClientCapability } from './inputs/missing-capability.js';
 import type { CreateMessageResult, ElicitResult, InputMethod, ListRootsResult } from './inputs/responses.js';
@@ -54,11 +55,13 @@ export class CallContext implements ToolContext {
   get caller() {
     return callerOf(this.exchange);
   }
+  /** @deprecated `caller.id` (undefined for the anonymous caller). */
   get principal() {
-    return this.exchange.principal;
+    return principalOf(callerOf(this.exchange));
   }
+  /** @deprecated `caller` (undefined for the anonymous caller and for one a transport named by a bare id). */
   get auth() {
-    return this.exchange.auth;
+    return authInfoOf(callerOf(this.exchange));
   }
 
   progress(done: number, total?: number, message?: string): void {

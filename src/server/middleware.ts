@@ -1,6 +1,6 @@
 import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
 import type { JsonRpcRequest, RequestId } from '../jsonrpc/types.js';
-import type { Caller } from '../policy/auth/caller.js';
+import { authInfoOf, principalOf, type Caller } from '../policy/auth/caller.js';
 import type { AuthInfo } from '../policy/auth/principal.js';
 import { getMeta, type Implementation } from '../protocol/meta.js';
 import { ToolError } from '../protocol/tool-error.js';
@@ -193,11 +193,11 @@ class RequestMiddlewareContext implements MiddlewareContext {
   }
 
   get principal(): string | undefined {
-    return this.exchange.principal;
+    return principalOf(callerOf(this.exchange));
   }
 
   get auth(): AuthInfo | undefined {
-    return this.exchange.auth;
+    return authInfoOf(callerOf(this.exchange));
   }
 
   get meta(): Record<string, unknown> | undefined {

@@ -1,6 +1,6 @@
 import { RpcError } from '../../jsonrpc/errors.js';
 import type { RequestId } from '../../jsonrpc/types.js';
-import type { Caller } from '../../policy/auth/caller.js';
+import { authInfoOf, principalOf, type Caller } from '../../policy/auth/caller.js';
 import type { AuthInfo } from '../../policy/auth/principal.js';
 import { callerOf } from '../exchange.js';
 import { getMeta, type Implementation } from '../../protocol/meta.js';
@@ -37,11 +37,11 @@ class ToolCallContext implements ToolCallMiddlewareContext {
   }
 
   get principal(): string | undefined {
-    return this.call.exchange.principal;
+    return principalOf(callerOf(this.call.exchange));
   }
 
   get auth(): AuthInfo | undefined {
-    return this.call.exchange.auth;
+    return authInfoOf(callerOf(this.call.exchange));
   }
 
   get meta(): Record<string, unknown> | undefined {

@@ -10,6 +10,7 @@ import type { RequestStateCodec, StateBinding } from '../inputs/request-state.js
 import type { CreateMessageResult, ElicitResult, InputMethod, ListRootsResult } from '../inputs/responses.js';
 import type { Logger } from '../../runtime/logger.js';
 import { callerOf, type Exchange } from '../exchange.js';
+import { authInfoOf, principalOf } from '../../policy/auth/caller.js';
 import type { AskOptions, ToolContext } from '../tool.js';
 import type { MethodResult, RequestFacts } from './method-table.js';
 import type { TrackedRequest } from './tracked-request.js';
@@ -160,6 +161,7 @@ function contextFor(requestId: RequestId, era: Era, facts: RequestFacts, exchang
     if (signal.aborted) return Promise.reject(signal.reason);
     return inputs.ask(method, params, options?.key ?? inputs.nextKey(method), signal);
   };
+  const caller = callerOf(exchange);
   return {
     signal,
     requestId,
@@ -167,9 +169,9 @@ function contextFor(requestId: RequestId, era: Era, facts: RequestFacts, exchang
     protocolVersion: facts.protocolVersion,
     clientCapabilities: facts.clientCapabilities,
     clientInfo: facts.clientInfo,
-    caller: callerOf(exchange),
-    principal: exchange.principal,
-    auth: exchange.auth,
+    caller,
+    principal: principalOf(caller),
+    auth: authInfoOf(caller),
     elicit: (message, requestedSchema, options) => ask('elicitation/create', { message, requestedSchema }, options) as Promise<ElicitResult>,
     sample: (params, options) => ask('sampling/createMessage', params, options) as Promise<CreateMessageResult>,
     listRoots: (options) => ask('roots/list', {}, options) as Promise<ListRootsResult>,

@@ -3,7 +3,7 @@ import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
 import { nodeCrypto } from '../../../runtime/lazy-crypto.js';
 import { isPlainObject } from '../../../protocol/content.js';
 import { Method } from '../../../protocol/methods.js';
-import { callerKeyOf, type Exchange } from '../../exchange.js';
+import { callerKeyOf, callerOf, type Exchange } from '../../exchange.js';
 import type { AuthInfo } from '../../../policy/auth/principal.js';
 import { authorizeEntry, mayKnow } from '../../pipeline/authorize.js';
 import type { ArgsSchema } from '../args-schema.js';
@@ -65,12 +65,12 @@ export class CompletionPrimitive implements Primitive {
     user: UserStage,
   ): Promise<MethodResult | undefined> {
     const params = request.params ?? {};
-    const asked = this.checked(params, exchange.auth, tracked);
+    const asked = this.checked(params, callerOf(exchange), tracked);
     await takeRequestPoint(this.options.rateLimiter, Method.complete, callerKeyOf(exchange));
     return user(request, exchange, facts, params, undefined, async (after) => {
       // A middleware that replaced the reference, argument or context has them checked again (its rate-limit point is taken).
       const changed = after.ref !== params.ref || after.argument !== params.argument || after.context !== params.context;
-      const { target, value, chosen } = changed ? this.checked(after, exchange.auth, tracked) : asked;
+      const { target, value, chosen } = changed ? this.checked(after, callerOf(exchange), tracked) : asked;
       const values = target.completer
         ? await this.run(target.completer, value, chosen, target.label, tracked)
         : fromEnum(target.schema, target.argument, value);

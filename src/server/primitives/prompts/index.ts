@@ -5,7 +5,7 @@ import { Method } from '../../../protocol/methods.js';
 import type { Era } from '../../../protocol/versions.js';
 import { authorizeEntry } from '../../pipeline/authorize.js';
 import { ScopedListing } from '../../scoped-listing.js';
-import { callerKeyOf, type Exchange } from '../../exchange.js';
+import { callerKeyOf, callerOf, type Exchange } from '../../exchange.js';
 import { NO_USER_MIDDLEWARE, type MethodResult, type MethodTable, type Primitive, type RequestFacts, type UserStage } from '../method-table.js';
 import { takeRequestPoint } from '../rate-limit.js';
 import { runWithInputs } from '../request-context.js';
@@ -42,7 +42,7 @@ export class PromptsPrimitive implements Primitive {
   }
 
   register(methods: MethodTable): void {
-    methods.both(Method.promptsList, (era) => (request, exchange) => this.listing.page(era, request.params?.cursor, exchange.auth));
+    methods.both(Method.promptsList, (era) => (request, exchange) => this.listing.page(era, request.params?.cursor, callerOf(exchange)));
     methods.both(
       Method.promptsGet,
       (era) => (request, exchange, facts, tracked, user) => this.get(request, exchange, facts, era, tracked!, user ?? NO_USER_MIDDLEWARE),
@@ -127,7 +127,7 @@ export class PromptsPrimitive implements Primitive {
     if (!compiled) throw unknownPrompt(name);
     // One the caller may not know of is the same unknown prompt; one it may know of but lacks scopes for, 403.
     const { scopePolicy: policy } = this.options;
-    authorizeEntry(policy, policy.promptRequirement(compiled.scope), exchange.auth, () => unknownPrompt(name));
+    authorizeEntry(policy, policy.promptRequirement(compiled.scope), callerOf(exchange), () => unknownPrompt(name));
     return compiled;
   }
 }

@@ -5,7 +5,7 @@ import type { Era } from '../../../protocol/versions.js';
 import type { AuthInfo } from '../../../policy/auth/principal.js';
 import { authorizeEntry, mayKnow, mayUse } from '../../pipeline/authorize.js';
 import { ScopedListing } from '../../scoped-listing.js';
-import { callerKeyOf, type Exchange } from '../../exchange.js';
+import { callerKeyOf, callerOf, type Exchange } from '../../exchange.js';
 import type { ResultStore } from '../../../state/result-store.js';
 import { MAX_WATCHED_URI_CHARS } from '../../subscriptions.js';
 import { NO_USER_MIDDLEWARE, type MethodResult, type MethodTable, type Primitive, type RequestFacts, type UserStage } from '../method-table.js';
@@ -68,8 +68,8 @@ export class ResourcesPrimitive implements Primitive {
   }
 
   register(methods: MethodTable): void {
-    methods.both(Method.resourcesList, (era) => (request, exchange) => this.listing.page(era, request.params?.cursor, exchange.auth));
-    methods.both(Method.resourceTemplatesList, (era) => (request, exchange) => this.templateListing.page(era, request.params?.cursor, exchange.auth));
+    methods.both(Method.resourcesList, (era) => (request, exchange) => this.listing.page(era, request.params?.cursor, callerOf(exchange)));
+    methods.both(Method.resourceTemplatesList, (era) => (request, exchange) => this.templateListing.page(era, request.params?.cursor, callerOf(exchange)));
     methods.both(
       Method.resourcesRead,
       (era) => (request, exchange, facts, tracked, user) => this.read(request, exchange, facts, era, tracked!, user ?? NO_USER_MIDDLEWARE),
@@ -87,10 +87,10 @@ export class ResourcesPrimitive implements Primitive {
       legacy: (request, exchange, facts, tracked, user = NO_USER_MIDDLEWARE) => {
         if (typeof request.params?.uri === 'string') tracked!.target = request.params.uri;
         const uri = watchedUri(request.params?.uri);
-        if (!this.mayRead(uri, exchange.auth)) return {};
+        if (!this.mayRead(uri, callerOf(exchange))) return {};
         return user(request, exchange, facts, { uri }, undefined, async (after) => {
           const watched = after.uri === uri ? uri : watchedUri(after.uri);
-          if (watched !== uri && !this.mayRead(watched, exchange.auth)) return {};
+          if (watched !== uri && !this.mayRead(watched, callerOf(exchange))) return {};
           if (!this.options.subscriptions.subscribeLegacy(exchange.peer, watched)) {
             throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: this session watches as many resources as it may; unsubscribe from one first');
           }
@@ -156,7 +156,7 @@ export class ResourcesPrimitive implements Primitive {
   private async resolve(uri: string, exchange: Exchange, tracked: TrackedRequest): Promise<Resolved> {
     if (uri.startsWith(RESULT_URI_PREFIX)) return { uri, stored: uri, meta: {}, read: () => undefined as never };
     const { resources, scopePolicy: policy } = this.options;
-    const auth = exchange.auth;
+    const auth = callerOf(exchange);
     // A resource the caller may not know of is "not found", exactly as a URI nothing serves.
     const fixed = resources.get(uri);
     if (fixed && mayKnow(policy, policy.resourceRequirement(fixed.scope), auth)) {

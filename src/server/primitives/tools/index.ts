@@ -7,7 +7,7 @@ import type { ScopePolicy } from '../../../policy/auth/scope-policy.js';
 import { CallPipeline, type PipelineOptions } from '../../pipeline/index.js';
 import { ScopedToolListing } from '../../scoped-listing.js';
 import type { SubscriptionHub } from '../../subscriptions.js';
-import type { Exchange } from '../../exchange.js';
+import { callerOf, type Exchange } from '../../exchange.js';
 import type { MethodHandler, MethodTable, Primitive, RequestFacts } from '../method-table.js';
 import type { AnyMiddleware } from '../../middleware.js';
 
@@ -41,7 +41,7 @@ export class ToolsPrimitive implements Primitive {
   }
 
   register(methods: MethodTable): void {
-    methods.both(Method.toolsList, (era) => (request, exchange) => this.listing.page(era, request.params?.cursor, exchange.auth));
+    methods.both(Method.toolsList, (era) => (request, exchange) => this.listing.page(era, request.params?.cursor, callerOf(exchange)));
     methods.both(Method.toolsCall, (era) => this.callHandler(era), {
       // The dispatcher's chain of server.use middleware, typed loosely in the method table.
       useMiddleware: (chain) => this.pipeline.use(chain as readonly AnyMiddleware[]),
