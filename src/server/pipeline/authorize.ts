@@ -1,7 +1,7 @@
 import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
 import type { AuthInfo } from '../../policy/auth/principal.js';
 import type { ScopePolicy, ToolRequirement } from '../../policy/auth/scope-policy.js';
-import type { Stage } from './call.js';
+import type { Stage } from './operation.js';
 import { unknownToolError } from './resolve.js';
 import { callerOf } from '../exchange.js';
 

@@ -9,7 +9,7 @@ import type { Era } from '../../protocol/versions.js';
 import type { Logger } from '../../runtime/logger.js';
 import { runChain, type ToolCallMiddlewareContext, type AnyMiddleware } from '../middleware.js';
 import type { ToolAnnotations } from '../tool.js';
-import type { CallOutcome, Stage, ToolCall } from './call.js';
+import type { CallOutcome, Stage, Operation } from './operation.js';
 import { errorResult, internalFailure } from './results.js';
 
 /** The context a `tools/call` middleware gets: a view of the call (nothing copied until asked for). */
@@ -18,7 +18,7 @@ class ToolCallContext implements ToolCallMiddlewareContext {
   params: { name: string; arguments: Record<string, unknown> };
   private readonly given: Record<string, unknown>;
 
-  constructor(private readonly call: ToolCall) {
+  constructor(private readonly call: Operation) {
     this.given = call.handlerArgs as Record<string, unknown>;
     this.params = { name: call.tool.name, arguments: this.given };
   }

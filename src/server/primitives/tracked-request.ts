@@ -1,7 +1,6 @@
 import type { AuditSink } from '../../audit/record.js';
-import { TrackedRequest } from './tracked.js';
 
-export { TrackedRequest };
+export type { TrackedRequest } from './tracked.js';
 import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
 import { isPlainObject } from '../../protocol/content.js';
 import type { JsonRpcRequest } from '../../jsonrpc/types.js';
@@ -14,6 +13,7 @@ import { RateLimitedError } from './rate-limit.js';
 import { auditRecord, auditWriter } from '../pipeline/audit.js';
 import { AuditGuard } from '../pipeline/audit-guard.js';
 import type { MethodHandler, MethodResult, RequestFacts } from './method-table.js';
+import { callInfoOf, Operation } from '../pipeline/operation.js';
 
 /** Where the requests that are not tool calls are counted and recorded (the server's own, shared with tools/call). */
 export interface RequestTracking {
@@ -48,10 +48,9 @@ export function trackedRequest(method: string, era: Era, tracking: RequestTracki
   return async (request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts): Promise<MethodResult | undefined> => {
     // Refused here (the audit trail is down), the request never ran: the guard counts it.
     guard?.admit();
-    const tracked = new TrackedRequest();
+    const tracked = new Operation(request.params ?? {}, callInfoOf(request, era, facts), exchange);
     // What the request names, before anything runs: a refusal by a middleware is recorded with it too (the handler may refine it).
     named(tracked, method, request.params);
-    const startedAt = performance.now();
     let errorCode: number | null = null;
     calls?.add(tracked);
     try {
@@ -82,7 +81,7 @@ export function trackedRequest(method: string, era: Era, tracking: RequestTracki
           args: tracked.args,
           status: tracked.status,
           isError: errorCode !== null,
-          startedAt,
+          startedAt: tracked.startedAt,
           correlationId: tracked.correlationId,
           requestId: request.id,
           clientName: facts.clientInfo?.name,
@@ -103,7 +102,7 @@ export function trackedRequest(method: string, era: Era, tracking: RequestTracki
 }
 
 /** The target and arguments a request names in its params, as its handler records them. */
-function named(tracked: TrackedRequest, method: string, params: Record<string, unknown> | undefined): void {
+function named(tracked: Operation, method: string, params: Record<string, unknown> | undefined): void {
   if (!params) return;
   if (method === 'completion/complete') {
     const ref = params.ref;
@@ -115,12 +114,12 @@ function named(tracked: TrackedRequest, method: string, params: Record<string, u
     // What the stream listens to: the notifications it names (its filter is the arguments).
     const filter = params.notifications;
     if (isPlainObject(filter)) tracked.target = Object.keys(filter).join(',');
-    tracked.args = filter;
+    tracked.args = filter as Record<string, unknown>;
     return;
   }
   const target = firstString(params.name, params.uri, params.taskId, params.level);
   if (target !== undefined) tracked.target = target;
-  if (params.arguments !== undefined) tracked.args = params.arguments;
+  if (params.arguments !== undefined) tracked.args = params.arguments as Record<string, unknown>;
 }
 
 function firstString(...values: unknown[]): string | undefined {
