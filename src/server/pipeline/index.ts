@@ -1,7 +1,8 @@
 import type { CallsInFlight } from '../calls-in-flight.js';
 import type { Exchange } from '../exchange.js';
 import type { ToolRegistry } from '../registry.js';
-import { compose, thenCleanUp, Operation, type CallInfo, type CallOutcome, type Stage } from './operation.js';
+import { thenCleanUp, Operation, type CallInfo, type CallOutcome, type Stage } from './operation.js';
+import { compose } from '../compose.js';
 import type { ConcurrencyGate } from '../../policy/concurrency.js';
 import type { RateLimiter } from '../../policy/rate-limit.js';
 import type { RequestStateCodec } from '../inputs/request-state.js';

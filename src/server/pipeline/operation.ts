@@ -216,13 +216,3 @@ export function thenCleanUp<T>(run: () => Promise<T>, cleanup: () => void): Prom
 
 /** A pipeline stage: do its one job, then call `next` (or answer without it). */
 export type Stage = (call: Operation, next: () => Promise<CallOutcome>) => Promise<CallOutcome>;
-
-/** Composes stages into one function, the way middleware composes (first stage outermost). */
-export function compose(stages: readonly Stage[], terminal: (call: Operation) => Promise<CallOutcome>): (call: Operation) => Promise<CallOutcome> {
-  return (call) => {
-    // One `next` per call (not one closure per stage): each stage calls it at most once.
-    let i = 0;
-    const next = (): Promise<CallOutcome> => (i < stages.length ? stages[i++](call, next) : terminal(call));
-    return next();
-  };
-}

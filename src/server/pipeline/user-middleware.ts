@@ -7,7 +7,8 @@ import { getMeta, type Implementation } from '../../protocol/meta.js';
 import { ToolError } from '../../protocol/tool-error.js';
 import type { Era } from '../../protocol/versions.js';
 import type { Logger } from '../../runtime/logger.js';
-import { runChain, type ToolCallMiddlewareContext, type AnyMiddleware } from '../middleware.js';
+import type { ToolCallMiddlewareContext, AnyMiddleware } from '../middleware.js';
+import { compose } from '../compose.js';
 import type { ToolAnnotations } from '../tool.js';
 import type { CallOutcome, Stage, Operation } from './operation.js';
 import { errorResult, internalFailure } from './results.js';
@@ -18,7 +19,10 @@ class ToolCallContext implements ToolCallMiddlewareContext {
   params: { name: string; arguments: Record<string, unknown> };
   private readonly given: Record<string, unknown>;
 
-  constructor(private readonly call: Operation) {
+  constructor(
+    private readonly call: Operation,
+    private readonly next: () => Promise<CallOutcome>,
+  ) {
     this.given = call.handlerArgs as Record<string, unknown>;
     this.params = { name: call.tool.name, arguments: this.given };
   }
@@ -92,6 +96,12 @@ class ToolCallContext implements ToolCallMiddlewareContext {
     this.call.handlerArgs = args;
     this.call.args = (args ?? {}) as Record<string, unknown>;
   }
+
+  /** @internal the rest of the pipeline, last in the middleware's chain */
+  proceed(): Promise<CallOutcome> {
+    this.apply();
+    return this.next();
+  }
 }
 
 /**
@@ -104,13 +114,9 @@ class ToolCallContext implements ToolCallMiddlewareContext {
  * the client, the detail in the log). The audit stage, outside, records it all.
  */
 export function userMiddlewareStage(chain: readonly AnyMiddleware[], logger: Logger): Stage {
-  return (call, next) => {
-    const ctx = new ToolCallContext(call);
-    const rest = (): Promise<CallOutcome> => {
-      ctx.apply();
-      return next();
-    };
-    return runChain<ToolCallContext, NonNullable<CallOutcome>>(chain, ctx, rest).catch((err: unknown): CallOutcome => {
+  const run = compose<ToolCallContext, CallOutcome>(chain, (ctx) => ctx.proceed(), true);
+  return (call, next) =>
+    run(new ToolCallContext(call, next)).catch((err: unknown): CallOutcome => {
       if (err instanceof RpcError) throw err;
       if (err instanceof ToolError) {
         call.status = 'tool_error';
@@ -120,5 +126,4 @@ export function userMiddlewareStage(chain: readonly AnyMiddleware[], logger: Log
       }
       return internalFailure(call, err, logger);
     });
-  };
 }
