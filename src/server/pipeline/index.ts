@@ -37,7 +37,7 @@ export interface PipelineOptions extends HandlerOptions {
 }
 
 /**
- * The way of one `tools/call` (docs/architecture.md#the-way-of-one-toolscall): [audit] → resolve the tool →
+ * The way of one `tools/call` (docs/architecture.md#the-way-of-one-request): [audit] → resolve the tool →
  * authorize (the caller's scopes) → read the arguments (and mirrored
  * headers) → refuse it if the server is shutting down
  * → cap the argument size → rate-limit → validate the arguments → open the
