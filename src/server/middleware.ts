@@ -1,11 +1,12 @@
 import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
 import type { JsonRpcRequest, RequestId } from '../jsonrpc/types.js';
-import { authInfoOf, principalOf, type Caller } from '../policy/auth/caller.js';
+import type { Caller } from '../policy/auth/caller.js';
 import type { AuthInfo } from '../policy/auth/principal.js';
 import { getMeta, type Implementation } from '../protocol/meta.js';
 import { ToolError } from '../protocol/tool-error.js';
 import type { Era } from '../protocol/versions.js';
-import { callerOf, type Exchange } from './exchange.js';
+import type { Exchange } from './exchange.js';
+import { ExchangeView } from './exchange-view.js';
 import type { MethodHandler, MethodResult, RequestFacts, UserStage } from './primitives/method-table.js';
 import type { TrackedRequest } from './primitives/tracked.js';
 import { compose } from './compose.js';
@@ -155,7 +156,7 @@ export function middlewareEntry(methodOrMiddleware: unknown, middleware?: unknow
 }
 
 /** The context of a request that is not a tool call (the dispatcher's part of the pipeline). */
-class RequestMiddlewareContext implements MiddlewareContext {
+class RequestMiddlewareContext extends ExchangeView implements MiddlewareContext {
   params: Record<string, unknown>;
   /** @internal a userStage route's rest, given the params as the middleware left them */
   proceed?: (params: Record<string, unknown>) => Promise<MethodResult | undefined>;
@@ -170,19 +171,8 @@ class RequestMiddlewareContext implements MiddlewareContext {
     /** @internal */ readonly facts: RequestFacts,
     /** @internal the tracked request's Operation, handed on to the handler */ readonly tracked?: TrackedRequest,
   ) {
+    super();
     this.params = request.params ?? {};
-  }
-
-  get caller(): Caller {
-    return callerOf(this.exchange);
-  }
-
-  get principal(): string | undefined {
-    return principalOf(callerOf(this.exchange));
-  }
-
-  get auth(): AuthInfo | undefined {
-    return authInfoOf(callerOf(this.exchange));
   }
 
   get meta(): Record<string, unknown> | undefined {
@@ -199,22 +189,6 @@ class RequestMiddlewareContext implements MiddlewareContext {
 
   get clientInfo(): Implementation | undefined {
     return this.facts.clientInfo;
-  }
-
-  get transport(): string {
-    return this.exchange.peer.transport;
-  }
-
-  get headers(): Readonly<Record<string, string | string[] | undefined>> | undefined {
-    return this.exchange.headers;
-  }
-
-  get remoteAddress(): string | undefined {
-    return this.exchange.remoteAddress;
-  }
-
-  get remotePort(): number | undefined {
-    return this.exchange.remotePort;
   }
 
   // Made on first use: most middleware never looks at it.

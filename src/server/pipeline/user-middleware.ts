@@ -1,8 +1,7 @@
 import { RpcError } from '../../jsonrpc/errors.js';
 import type { RequestId } from '../../jsonrpc/types.js';
-import { authInfoOf, principalOf, type Caller } from '../../policy/auth/caller.js';
-import type { AuthInfo } from '../../policy/auth/principal.js';
-import { callerOf } from '../exchange.js';
+import type { Exchange } from '../exchange.js';
+import { ExchangeView } from '../exchange-view.js';
 import { getMeta, type Implementation } from '../../protocol/meta.js';
 import { ToolError } from '../../protocol/tool-error.js';
 import type { Era } from '../../protocol/versions.js';
@@ -14,7 +13,7 @@ import type { CallOutcome, Stage, Operation } from './operation.js';
 import { errorResult, internalFailure } from './results.js';
 
 /** The context a `tools/call` middleware gets: a view of the call (nothing copied until asked for). */
-class ToolCallContext implements ToolCallMiddlewareContext {
+class ToolCallContext extends ExchangeView implements ToolCallMiddlewareContext {
   readonly method = 'tools/call' as const;
   params: { name: string; arguments: Record<string, unknown> };
   private readonly given: Record<string, unknown>;
@@ -23,6 +22,7 @@ class ToolCallContext implements ToolCallMiddlewareContext {
     private readonly call: Operation,
     private readonly next: () => Promise<CallOutcome>,
   ) {
+    super();
     this.given = call.handlerArgs as Record<string, unknown>;
     this.params = { name: call.tool.name, arguments: this.given };
   }
@@ -32,20 +32,13 @@ class ToolCallContext implements ToolCallMiddlewareContext {
     return { name, title, annotations, inputSchema: this.call.tool.inputSchema };
   }
 
+  /** @internal */
+  get exchange(): Exchange {
+    return this.call.exchange;
+  }
+
   get era(): Era {
     return this.call.info.era;
-  }
-
-  get caller(): Caller {
-    return callerOf(this.call.exchange);
-  }
-
-  get principal(): string | undefined {
-    return principalOf(callerOf(this.call.exchange));
-  }
-
-  get auth(): AuthInfo | undefined {
-    return authInfoOf(callerOf(this.call.exchange));
   }
 
   get meta(): Record<string, unknown> | undefined {
@@ -62,22 +55,6 @@ class ToolCallContext implements ToolCallMiddlewareContext {
 
   get clientInfo(): Implementation | undefined {
     return this.call.info.clientInfo;
-  }
-
-  get transport(): string {
-    return this.call.exchange.peer.transport;
-  }
-
-  get headers(): Readonly<Record<string, string | string[] | undefined>> | undefined {
-    return this.call.exchange.headers;
-  }
-
-  get remoteAddress(): string | undefined {
-    return this.call.exchange.remoteAddress;
-  }
-
-  get remotePort(): number | undefined {
-    return this.call.exchange.remotePort;
   }
 
   get signal(): AbortSignal {

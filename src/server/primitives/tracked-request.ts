@@ -10,7 +10,7 @@ import type { Logger } from '../../runtime/logger.js';
 import type { Exchange } from '../exchange.js';
 import { InsufficientScopeError } from '../pipeline/authorize.js';
 import { RateLimitedError } from './rate-limit.js';
-import { auditRecord, auditWriter } from '../pipeline/audit.js';
+import { auditRecordOf, auditWriter } from '../pipeline/audit.js';
 import { AuditGuard } from '../pipeline/audit-guard.js';
 import type { MethodHandler, MethodResult, RequestFacts } from './method-table.js';
 import { callInfoOf, Operation } from '../pipeline/operation.js';
@@ -72,23 +72,7 @@ export function trackedRequest(method: string, era: Era, tracking: RequestTracki
       throw err;
     } finally {
       if (write) {
-        const record = auditRecord({
-          era,
-          protocolVersion: facts.protocolVersion,
-          exchange,
-          method,
-          target: tracked.target,
-          args: tracked.args,
-          status: tracked.status,
-          isError: errorCode !== null,
-          startedAt: tracked.startedAt,
-          correlationId: tracked.correlationId,
-          requestId: request.id,
-          clientName: facts.clientInfo?.name,
-          errorCode,
-          reason: tracked.reason,
-          instance: tracking.instance,
-        });
+        const record = auditRecordOf(tracked, errorCode !== null, errorCode, tracking.instance, method);
         const written = write(record, `${method} ${tracked.target}`);
         // A stream's end is not held for the commit: its record is in the sink's queue before the
         // closing answer goes, and a shutdown ends streams just before it closes the sink (which
