@@ -112,7 +112,7 @@ export class Dispatcher {
         if (!handler) continue;
         if (route.userStage) handler = withUserStage(handler, chain.length > 0 ? userStage(method, era, chain) : NO_USER_MIDDLEWARE);
         else if (chain.length > 0 && !route.useMiddleware) handler = withMiddleware(method, era, chain, handler);
-        if (route.tracked) handler = trackedRequest(method, era, tracking, handler, route.stream);
+        if (route.tracked) handler = trackedRequest(method, era, tracking, handler, route);
         if (this.options.tracing) handler = tracedRoute(method, era, this.options.tracing, handler, catalog);
         composed[era] = handler;
       }

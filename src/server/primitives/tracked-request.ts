@@ -2,7 +2,6 @@ import type { AuditSink } from '../../audit/record.js';
 
 export type { TrackedRequest } from './tracked.js';
 import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
-import { isPlainObject } from '../../protocol/content.js';
 import type { JsonRpcRequest } from '../../jsonrpc/types.js';
 import type { Era } from '../../protocol/versions.js';
 import type { CallsInFlight } from '../calls-in-flight.js';
@@ -12,7 +11,7 @@ import { InsufficientScopeError } from '../pipeline/authorize.js';
 import { RateLimitedError } from './rate-limit.js';
 import { auditRecordOf, auditWriter } from '../pipeline/audit.js';
 import { AuditGuard } from '../pipeline/audit-guard.js';
-import type { MethodHandler, MethodResult, RequestFacts } from './method-table.js';
+import type { MethodHandler, MethodResult, RequestFacts, Route } from './method-table.js';
 import { callInfoOf, Operation } from '../pipeline/operation.js';
 
 /** Where the requests that are not tool calls are counted and recorded (the server's own, shared with tools/call). */
@@ -38,7 +37,8 @@ export interface RequestTracking {
  * dispatcher wraps every route registered `{ tracked: true }` with it, outside
  * the user's middleware (so a refusal by a middleware is recorded too).
  */
-export function trackedRequest(method: string, era: Era, tracking: RequestTracking, handler: MethodHandler, stream = false): MethodHandler {
+export function trackedRequest(method: string, era: Era, tracking: RequestTracking, handler: MethodHandler, route: Route): MethodHandler {
+  const { stream = false, names = namedByDefault } = route;
   const { auditSink } = tracking;
   // A stream (subscriptions/listen) is ended by server.close(), not waited for by a drain.
   const calls = stream ? undefined : tracking.calls;
@@ -50,7 +50,7 @@ export function trackedRequest(method: string, era: Era, tracking: RequestTracki
     guard?.admit();
     const tracked = new Operation(request.params ?? {}, callInfoOf(request, era, facts), exchange);
     // What the request names, before anything runs: a refusal by a middleware is recorded with it too (the handler may refine it).
-    named(tracked, method, request.params);
+    if (request.params) names(tracked, request.params);
     let errorCode: number | null = null;
     calls?.add(tracked);
     try {
@@ -85,25 +85,11 @@ export function trackedRequest(method: string, era: Era, tracking: RequestTracki
   };
 }
 
-/** The target and arguments a request names in its params, as its handler records them. */
-function named(tracked: Operation, method: string, params: Record<string, unknown> | undefined): void {
-  if (!params) return;
-  if (method === 'completion/complete') {
-    const ref = params.ref;
-    if (isPlainObject(ref)) tracked.target = ref.type === 'ref/prompt' ? `prompt ${String(ref.name)}` : `resource ${String(ref.uri)}`;
-    tracked.args = { argument: params.argument, context: params.context };
-    return;
-  }
-  if (method === 'subscriptions/listen') {
-    // What the stream listens to: the notifications it names (its filter is the arguments).
-    const filter = params.notifications;
-    if (isPlainObject(filter)) tracked.target = Object.keys(filter).join(',');
-    tracked.args = filter as Record<string, unknown>;
-    return;
-  }
+/** What most requests name: their `name`, `uri`, `taskId` or `level`, with their `arguments`. */
+function namedByDefault(op: Operation, params: Record<string, unknown>): void {
   const target = firstString(params.name, params.uri, params.taskId, params.level);
-  if (target !== undefined) tracked.target = target;
-  if (params.arguments !== undefined) tracked.args = params.arguments as Record<string, unknown>;
+  if (target !== undefined) op.target = target;
+  if (params.arguments !== undefined) op.args = params.arguments as Record<string, unknown>;
 }
 
 function firstString(...values: unknown[]): string | undefined {

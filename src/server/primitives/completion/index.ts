@@ -44,6 +44,8 @@ export class CompletionPrimitive implements Primitive {
     methods.both(Method.complete, () => (request, exchange, facts, op, user) => this.complete(request, exchange, facts, op!, user ?? NO_USER_MIDDLEWARE), {
       tracked: true,
       userStage: true,
+      // The reference completed, and what was typed (named again once checked).
+      names: (op, params) => named(op, params),
     });
   }
 
@@ -73,8 +75,7 @@ export class CompletionPrimitive implements Primitive {
     op: Operation,
   ): { target: Target; value: string; chosen: Record<string, string> } {
     const { ref, argument, context } = params;
-    if (isPlainObject(ref)) op.target = ref.type === 'ref/prompt' ? `prompt ${String(ref.name)}` : `resource ${String(ref.uri)}`;
-    op.args = { argument, context };
+    named(op, params);
     if (!isPlainObject(argument) || typeof argument.name !== 'string' || typeof argument.value !== 'string') {
       throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "argument" must be { name: string, value: string }');
     }
@@ -135,6 +136,13 @@ export class CompletionPrimitive implements Primitive {
     // Completion never asks the client anything: no answer is only a cancellation.
     return (outcome?.values as string[] | undefined) ?? [];
   }
+}
+
+/** What a completion request names: the prompt or template referenced, and the argument with its context. */
+function named(op: Operation, params: Record<string, unknown>): void {
+  const { ref } = params;
+  if (isPlainObject(ref)) op.target = ref.type === 'ref/prompt' ? `prompt ${String(ref.name)}` : `resource ${String(ref.uri)}`;
+  op.args = { argument: params.argument, context: params.context };
 }
 
 /** What a completion completes: the argument of a prompt or template, with its completer or schema. */

@@ -26,7 +26,17 @@ export class SubscriptionsPrimitive implements Primitive {
   ) {}
 
   register(methods: MethodTable): void {
-    methods.add(Method.subscriptionsListen, { tracked: true, stream: true, modern: (request, exchange) => this.listen(request, exchange) });
+    methods.add(Method.subscriptionsListen, {
+      tracked: true,
+      stream: true,
+      // What the stream listens to: the notifications it names (its filter is the arguments).
+      names: (op, params) => {
+        const filter = params.notifications;
+        if (isPlainObject(filter)) op.target = Object.keys(filter).join(',');
+        op.args = filter as Record<string, unknown>;
+      },
+      modern: (request, exchange) => this.listen(request, exchange),
+    });
   }
 
   /** Ends every open subscription gracefully (server shutdown). */
