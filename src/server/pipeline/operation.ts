@@ -5,12 +5,12 @@ import { isPlainObject } from '../../protocol/content.js';
 import { CallInputs, INPUT_REQUIRED, type InputRequiredResult } from '../inputs/call-inputs.js';
 import type { RequestStateCodec, StateBinding } from '../inputs/request-state.js';
 import { callerKeyOf, type Exchange } from '../exchange.js';
-import type { ToolResult } from '../tool.js';
 import { getMeta, type ClientCapabilities, type Implementation, type LogLevel } from '../../protocol/meta.js';
 import type { Era } from '../../protocol/versions.js';
 import type { JsonRpcRequest, RequestId } from '../../jsonrpc/types.js';
 import type { AuditReason } from '../../audit/record.js';
-import type { CallContext } from '../context.js';
+import type { TrackedRequest } from '../primitives/tracked.js';
+import type { ToolContext, ToolResult } from '../tool.js';
 
 const NO_ANSWERS: Readonly<Record<string, unknown>> = Object.freeze({});
 
@@ -76,7 +76,7 @@ export function progressToken(params: Record<string, unknown> | undefined): stri
  * every method; what a method adds (the tool, the prompt's handler) sits on
  * fields only it sets.
  */
-export class Operation {
+export class Operation implements TrackedRequest {
   /** What the request names (the tool or prompt name, the URI, the completion reference), for the audit trail and the logs. */
   target = '';
   /** tools/call: the tool, set by the resolve stage. */
@@ -100,7 +100,7 @@ export class Operation {
   /** What a sealed `requestState` is bound to, when not a tool call's (a prompt's or a resource's, set before it runs). */
   binding?: StateBinding;
   /** A request that is not a tool call: what runs (the prompt's `get`, the resource's `read`) and what makes its value the result. */
-  handler?: (ctx: CallContext) => unknown;
+  handler?: (ctx: ToolContext) => unknown;
   finish?: (value: unknown) => Record<string, unknown>;
   /** The longest its handler may run (default: the server's). */
   timeoutMs?: number;

@@ -1,9 +1,19 @@
-import type { Operation } from '../pipeline/operation.js';
+import type { AuditReason, AuditStatus } from '../../audit/record.js';
 
 /**
  * What the handler of a route registered `{ tracked: true }` is given: the
- * request's Operation, whose target, arguments, status, reason and
- * correlation id make its audit record (the name it had before every method
- * ran as an Operation).
+ * request as the audit trail will record it (what it named, how it ended)
+ * and a stop a shutdown pulls. The server's own routes get the request's
+ * Operation, which is one.
  */
-export type TrackedRequest = Operation;
+export interface TrackedRequest {
+  /** What the request named (prompt name, resource URI, completion reference), for the audit trail. */
+  target: string;
+  args: Record<string, unknown>;
+  status: AuditStatus;
+  /** Why it did not run as asked, when its status alone does not say (the audit record's `reason`). */
+  reason?: AuditReason;
+  correlationId?: string | null;
+  /** Stops the request (the server shuts down). */
+  abort(reason?: unknown): void;
+}

@@ -10,6 +10,7 @@ import { NO_USER_MIDDLEWARE, type MethodResult, type MethodTable, type Primitive
 import type { PromptRegistry } from '../prompts/registry.js';
 import { takeRequestPoint } from '../rate-limit.js';
 import type { Operation } from '../../pipeline/operation.js';
+import type { TrackedRequest } from '../tracked.js';
 import { runRequest } from '../../pipeline/run.js';
 import type { RequestServices } from '../services.js';
 import type { ResourceRegistry } from '../resources/registry.js';
@@ -41,12 +42,16 @@ export class CompletionPrimitive implements Primitive {
   }
 
   register(methods: MethodTable): void {
-    methods.both(Method.complete, () => (request, exchange, facts, op, user) => this.complete(request, exchange, facts, op!, user ?? NO_USER_MIDDLEWARE), {
-      tracked: true,
-      userStage: true,
-      // The reference completed, and what was typed (named again once checked).
-      names: (op, params) => named(op, params),
-    });
+    methods.both(
+      Method.complete,
+      () => (request, exchange, facts, op, user) => this.complete(request, exchange, facts, op as Operation, user ?? NO_USER_MIDDLEWARE),
+      {
+        tracked: true,
+        userStage: true,
+        // The reference completed, and what was typed (named again once checked).
+        names: (op, params) => named(op, params),
+      },
+    );
   }
 
   /**
@@ -139,7 +144,7 @@ export class CompletionPrimitive implements Primitive {
 }
 
 /** What a completion request names: the prompt or template referenced, and the argument with its context. */
-function named(op: Operation, params: Record<string, unknown>): void {
+function named(op: TrackedRequest, params: Record<string, unknown>): void {
   const { ref } = params;
   if (isPlainObject(ref)) op.target = ref.type === 'ref/prompt' ? `prompt ${String(ref.name)}` : `resource ${String(ref.uri)}`;
   op.args = { argument: params.argument, context: params.context };

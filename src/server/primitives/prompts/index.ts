@@ -42,10 +42,14 @@ export class PromptsPrimitive implements Primitive {
 
   register(methods: MethodTable): void {
     methods.both(Method.promptsList, (era) => (request, exchange) => this.listing.page(era, request.params?.cursor, callerOf(exchange)));
-    methods.both(Method.promptsGet, () => (request, exchange, facts, op, user) => this.get(request, exchange, facts, op!, user ?? NO_USER_MIDDLEWARE), {
-      tracked: true,
-      userStage: true,
-    });
+    methods.both(
+      Method.promptsGet,
+      () => (request, exchange, facts, op, user) => this.get(request, exchange, facts, op as Operation, user ?? NO_USER_MIDDLEWARE),
+      {
+        tracked: true,
+        userStage: true,
+      },
+    );
   }
 
   /**

@@ -73,7 +73,7 @@ export class ResourcesPrimitive implements Primitive {
     methods.both(Method.resourceTemplatesList, (era) => (request, exchange) => this.templateListing.page(era, request.params?.cursor, callerOf(exchange)));
     methods.both(
       Method.resourcesRead,
-      (era) => (request, exchange, facts, tracked, user) => this.read(request, exchange, facts, era, tracked!, user ?? NO_USER_MIDDLEWARE),
+      (era) => (request, exchange, facts, tracked, user) => this.read(request, exchange, facts, era, tracked as Operation, user ?? NO_USER_MIDDLEWARE),
       {
         tracked: true,
         userStage: true,

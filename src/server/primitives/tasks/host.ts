@@ -1,38 +1,10 @@
-import type { ResultEncoder } from '../../../protocol/result.js';
-import type { Implementation } from '../../../protocol/meta.js';
-import type { Logger } from '../../../runtime/logger.js';
-import type { EventBus } from '../../../state/bus.js';
 import type { TaskRecord, TaskStore } from '../../../tasks/store.js';
 import type { Exchange } from '../../exchange.js';
-import type { ToolRegistry } from '../../registry.js';
 import type { TaskNotifications } from './notifications.js';
-import type { ResolvedTaskMode, TaskMode } from './policy.js';
+import type { TasksPrimitiveOptions } from './options.js';
+import type { ResolvedTaskMode } from './policy.js';
 import type { TaskSlots } from './slots.js';
 import type { PassOutcome, TaskRun } from './task-run.js';
-
-export interface TasksOptions {
-  /** Where tasks are kept (default: SQLite at `.toolwright/tasks.db`). */
-  store: TaskStore;
-  /** How long a task and its result are kept, from creation (default 1 hour); null: until deleted. */
-  ttlMs?: number | null;
-  /** The polling interval suggested to clients (default 1,000 ms). */
-  pollIntervalMs?: number;
-  /** Mode for tools that set none (default 'never'). */
-  defaultMode?: TaskMode;
-  /** The operator's mode per tool name; wins over the tool's own `task`. */
-  tools?: Readonly<Record<string, TaskMode>>;
-  /** Tasks running or waiting for input at once; beyond it calls are answered directly (default 1,000). */
-  maxActive?: number;
-}
-
-export interface TasksPrimitiveOptions extends TasksOptions {
-  /** Where status changes, cancellations and answers travel between instances sharing the store. */
-  bus?: EventBus;
-  registry: ToolRegistry;
-  results: ResultEncoder;
-  serverInfo: Implementation;
-  logger: Logger;
-}
 
 /**
  * What the tasks' methods share (TasksPrimitive holds it): the store, the

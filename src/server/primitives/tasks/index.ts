@@ -7,7 +7,8 @@ import { ORPHANED_TASK_ERROR, TERMINAL_STATUSES, type TaskRecord, type TaskStore
 import type { BusEvent } from '../../../state/bus.js';
 import { callerKeyOf, type Exchange } from '../../exchange.js';
 import type { MethodResult, MethodTable, Primitive, RequestFacts } from '../method-table.js';
-import type { TaskHost, TasksPrimitiveOptions } from './host.js';
+import type { TaskHost } from './host.js';
+import type { TasksPrimitiveOptions } from './options.js';
 import { LEGACY_CAPABILITY, taskSupportOf, withTaskSupport } from './legacy.js';
 import { legacyCancel, legacyGet, legacyList, legacyResult, wrapLegacyCall } from './legacy-methods.js';
 import { wrapCall } from './modern-call.js';
@@ -218,6 +219,6 @@ export class TasksPrimitive implements Primitive, TaskHost {
   }
 }
 
-export type { TasksOptions, TasksPrimitiveOptions } from './host.js';
+export type { TasksOptions, TasksPrimitiveOptions } from './options.js';
 export { resolveTaskMode, checkTaskMode, type TaskMode } from './policy.js';
 export { TASKS_EXTENSION } from './wire.js';
