@@ -97,13 +97,14 @@ export class Operation implements TrackedRequest {
   /** Why it did not run as asked, when its status alone does not say (the audit record's `reason`). */
   reason?: AuditReason;
   correlationId?: string | null;
+  // Declared, not defined: a tool call (the hot path) never sets the four fields below, and its object stays as small as it was.
   /** What a sealed `requestState` is bound to, when not a tool call's (a prompt's or a resource's, set before it runs). */
-  binding?: StateBinding;
+  declare binding?: StateBinding;
   /** A request that is not a tool call: what runs (the prompt's `get`, the resource's `read`) and what makes its value the result. */
-  handler?: (ctx: ToolContext) => unknown;
-  finish?: (value: unknown) => Record<string, unknown>;
+  declare handler?: (ctx: ToolContext) => unknown;
+  declare finish?: (value: unknown) => Record<string, unknown>;
   /** The longest its handler may run (default: the server's). */
-  timeoutMs?: number;
+  declare timeoutMs?: number;
   readonly startedAt = performance.now();
   /** Set once the call is cancelled, its client is gone, or its handler timed out. */
   aborted = false;
