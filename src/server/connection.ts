@@ -2,7 +2,7 @@ import { encodeError } from '../jsonrpc/encode.js';
 import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
 import { INCOMING_REQUESTS, messageKind, parseJson } from '../jsonrpc/parse.js';
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../jsonrpc/types.js';
-import { callerFrom, isAnonymous, type Caller } from '../policy/auth/caller.js';
+import { authInfoOf, callerFrom, principalOf, type Caller } from '../policy/auth/caller.js';
 import type { AuthInfo } from '../policy/auth/principal.js';
 import { Method } from '../protocol/methods.js';
 import type { Dispatcher } from './dispatcher.js';
@@ -153,7 +153,7 @@ export class Connection implements ServerConnection {
   }
 
   resumeLegacy(session: LegacySession): void {
-    this.dispatcher.resumeLegacy(this.peer, session, this.caller.auth);
+    this.dispatcher.resumeLegacy(this.peer, session, this.caller.caller);
   }
 
   receive(message: string | JsonRpcMessage, options?: ReceiveOptions): Promise<Reply | undefined> | undefined {
@@ -244,7 +244,7 @@ interface CallerFacts {
 
 function callerFacts(given: string | Caller | undefined): CallerFacts {
   const caller = callerFrom(given);
-  return { caller, principal: isAnonymous(caller) ? undefined : caller.id, auth: typeof given === 'object' ? caller : undefined };
+  return { caller, principal: principalOf(caller), auth: authInfoOf(caller) };
 }
 
 function onAbort(signal: AbortSignal): (listener: (reason: Error) => void) => () => void {

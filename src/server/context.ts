@@ -3,7 +3,8 @@ import { LOG_LEVELS, type LogLevel } from '../protocol/meta.js';
 import { Method } from '../protocol/methods.js';
 import type { Logger } from '../runtime/logger.js';
 import { callerOf, type Exchange } from './exchange.js';
-import type { CallInfo, ToolCall } from './pipeline/call.js';
+import { authInfoOf, principalOf } from '../policy/auth/caller.js';
+import type { CallInfo, Operation } from './pipeline/operation.js';
 import { MissingClientCapability } from './inputs/missing-capability.js';
 import type { CreateMessageResult, ElicitResult, InputMethod, ListRootsResult } from './inputs/responses.js';
 import type { AskOptions, ElicitSchema, ToolContext } from './tool.js';
@@ -20,15 +21,13 @@ export class CallContext implements ToolContext {
 
   private readonly info: CallInfo;
   private readonly exchange: Exchange;
-  private readonly toolName: string;
 
   constructor(
-    private readonly call: ToolCall,
+    private readonly call: Operation,
     private readonly logger: Logger,
   ) {
     this.info = call.info;
     this.exchange = call.exchange;
-    this.toolName = call.tool.name;
   }
 
   /** Created on first use: most handlers never look at it. */
@@ -54,18 +53,20 @@ export class CallContext implements ToolContext {
   get caller() {
     return callerOf(this.exchange);
   }
+  /** @deprecated `caller.id` (undefined for the anonymous caller). */
   get principal() {
-    return this.exchange.principal;
+    return principalOf(callerOf(this.exchange));
   }
+  /** @deprecated `caller` (undefined for the anonymous caller and for one a transport named by a bare id). */
   get auth() {
-    return this.exchange.auth;
+    return authInfoOf(callerOf(this.exchange));
   }
 
   progress(done: number, total?: number, message?: string): void {
     const token = this.info.progressToken;
     if (token === undefined || !this.live()) return;
     if (typeof done !== 'number' || !Number.isFinite(done) || done <= this.lastProgress) {
-      this.logger.debug({ tool: recordedText(this.toolName), done: recordedValue(done), last: this.lastProgress }, 'progress value not increasing; dropped');
+      this.logger.debug({ tool: recordedText(this.call.target), done: recordedValue(done), last: this.lastProgress }, 'progress value not increasing; dropped');
       return;
     }
     this.lastProgress = done;
@@ -76,7 +77,7 @@ export class CallContext implements ToolContext {
   }
 
   log(level: LogLevel, data: unknown, logger?: string): void {
-    this.logger.debug({ tool: recordedText(this.toolName), level: recordedValue(level), data }, 'tool log');
+    this.logger.debug({ tool: recordedText(this.call.target), level: recordedValue(level), data }, 'tool log');
     const min = this.info.logLevel;
     if (min === undefined || !this.live() || LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(min)) return;
     const params: Record<string, unknown> = { level, data };

@@ -31,9 +31,8 @@ import type { Logger } from '../runtime/logger.js';
 import { ClientNotificationHub } from './client-notifications.js';
 import { ANONYMOUS_CALLER, type Caller } from '../policy/auth/caller.js';
 import type { Peer } from './peer.js';
-import type { AuthInfo } from '../policy/auth/principal.js';
 import type { LegacySession } from './legacy-session.js';
-import type { Exchange, Reply } from './exchange.js';
+import { callerOf, type Exchange, type Reply } from './exchange.js';
 import type { DispatcherOptions, PrimitiveContext } from './primitive-context.js';
 import { recordedId, recordedValue } from '../jsonrpc/recorded.js';
 
@@ -113,7 +112,7 @@ export class Dispatcher {
         if (!handler) continue;
         if (route.userStage) handler = withUserStage(handler, chain.length > 0 ? userStage(method, era, chain) : NO_USER_MIDDLEWARE);
         else if (chain.length > 0 && !route.useMiddleware) handler = withMiddleware(method, era, chain, handler);
-        if (route.tracked) handler = trackedRequest(method, era, tracking, handler, route.stream);
+        if (route.tracked) handler = trackedRequest(method, era, tracking, handler, route);
         if (this.options.tracing) handler = tracedRoute(method, era, this.options.tracing, handler, catalog);
         composed[era] = handler;
       }
@@ -220,10 +219,10 @@ export class Dispatcher {
    * @internal Resumes on `peer` a legacy session another instance initialized (shared session
    * records, docs/deployment.md): the handshake's outcome, without the handshake.
    */
-  resumeLegacy(peer: Peer, session: LegacySession, auth: AuthInfo | undefined): void {
+  resumeLegacy(peer: Peer, session: LegacySession, caller: Caller): void {
     if (peer.legacy) throw new Error('this connection is already initialized');
     peer.legacy = { ...session };
-    this.options.subscriptions.addLegacyPeer(peer, auth);
+    this.options.subscriptions.addLegacyPeer(peer, caller);
   }
 
   private initialize(request: JsonRpcRequest, exchange: Exchange): MethodResult {
@@ -241,7 +240,7 @@ export class Dispatcher {
       clientCapabilities: caps,
       clientInfo: isPlainObject(info) ? (info as Implementation) : undefined,
     };
-    this.options.subscriptions.addLegacyPeer(peer, exchange.auth);
+    this.options.subscriptions.addLegacyPeer(peer, callerOf(exchange));
     return {
       protocolVersion: version,
       capabilities: this.legacyCapabilities,

@@ -58,7 +58,12 @@ export interface Reply {
   requiredScopes?: readonly string[];
 }
 
-/** The caller of an exchange: its `caller`, or, for one built by hand without it, what its `auth` and `principal` say. */
+/**
+ * The caller of an exchange: its `caller`, or, for one built by hand without
+ * it (a custom transport or a test written before `caller` existed), what its
+ * `auth` and `principal` say. The one place inside src/ that reads those two
+ * deprecated fields; everything else reads the caller through this.
+ */
 export function callerOf(exchange: Exchange): Caller {
   return exchange.caller ?? exchange.auth ?? (exchange.principal ? callerFrom(exchange.principal) : ANONYMOUS_CALLER);
 }

@@ -5,8 +5,11 @@ import type { AuthInfo } from '../policy/auth/principal.js';
 import { getMeta, type Implementation } from '../protocol/meta.js';
 import { ToolError } from '../protocol/tool-error.js';
 import type { Era } from '../protocol/versions.js';
-import { callerOf, type Exchange } from './exchange.js';
+import type { Exchange } from './exchange.js';
+import { ExchangeView } from './exchange-view.js';
 import type { MethodHandler, MethodResult, RequestFacts, UserStage } from './primitives/method-table.js';
+import type { TrackedRequest } from './primitives/tracked.js';
+import { compose } from './compose.js';
 import type { ToolAnnotations, ToolResult } from './tool.js';
 import type { Prompt } from './primitives/prompts/prompt.js';
 import type { Resource, ResourceTemplate } from './primitives/resources/resource.js';
@@ -152,29 +155,11 @@ export function middlewareEntry(methodOrMiddleware: unknown, middleware?: unknow
   throw new TypeError('use: expected use(middleware) or use(method, middleware), where middleware is a function (ctx, next) => result');
 }
 
-/**
- * Runs `chain` around `last`, the way middleware composes (first outermost).
- * One `dispatch` per position: a middleware that calls `next()` twice is
- * refused (the rest of the pipeline runs once per request).
- */
-export function runChain<C, R>(chain: readonly AnyMiddleware[], ctx: C, last: () => Promise<R | undefined>): Promise<R | undefined> {
-  let index = -1;
-  const dispatch = (i: number): Promise<R | undefined> => {
-    if (i <= index) return Promise.reject(new Error('a middleware called next() more than once'));
-    index = i;
-    if (i === chain.length) return last();
-    try {
-      return Promise.resolve(chain[i](ctx as never, () => dispatch(i + 1)) as R | undefined);
-    } catch (err) {
-      return Promise.reject(err);
-    }
-  };
-  return dispatch(0);
-}
-
 /** The context of a request that is not a tool call (the dispatcher's part of the pipeline). */
-class RequestMiddlewareContext implements MiddlewareContext {
+class RequestMiddlewareContext extends ExchangeView implements MiddlewareContext {
   params: Record<string, unknown>;
+  /** @internal a userStage route's rest, given the params as the middleware left them */
+  proceed?: (params: Record<string, unknown>) => Promise<MethodResult | undefined>;
   private controller?: AbortController;
   private unwatch?: () => void;
 
@@ -182,22 +167,12 @@ class RequestMiddlewareContext implements MiddlewareContext {
     readonly method: string,
     readonly era: Era,
     private readonly request: JsonRpcRequest,
-    private readonly exchange: Exchange,
-    private readonly facts: RequestFacts,
+    /** @internal */ readonly exchange: Exchange,
+    /** @internal */ readonly facts: RequestFacts,
+    /** @internal the tracked request's Operation, handed on to the handler */ readonly tracked?: TrackedRequest,
   ) {
+    super();
     this.params = request.params ?? {};
-  }
-
-  get caller(): Caller {
-    return callerOf(this.exchange);
-  }
-
-  get principal(): string | undefined {
-    return this.exchange.principal;
-  }
-
-  get auth(): AuthInfo | undefined {
-    return this.exchange.auth;
   }
 
   get meta(): Record<string, unknown> | undefined {
@@ -214,22 +189,6 @@ class RequestMiddlewareContext implements MiddlewareContext {
 
   get clientInfo(): Implementation | undefined {
     return this.facts.clientInfo;
-  }
-
-  get transport(): string {
-    return this.exchange.peer.transport;
-  }
-
-  get headers(): Readonly<Record<string, string | string[] | undefined>> | undefined {
-    return this.exchange.headers;
-  }
-
-  get remoteAddress(): string | undefined {
-    return this.exchange.remoteAddress;
-  }
-
-  get remotePort(): number | undefined {
-    return this.exchange.remotePort;
   }
 
   // Made on first use: most middleware never looks at it.
@@ -257,8 +216,7 @@ class RequestMiddlewareContext implements MiddlewareContext {
  * middleware it has.
  */
 export function withMiddleware(method: string, era: Era, chain: readonly AnyMiddleware[], handler: MethodHandler): MethodHandler {
-  // Outside tools/call a ToolError is the author's message to the client, as from a prompt's handler.
-  return composeRoute(method, era, chain, handler, (err) => (err instanceof ToolError ? new RpcError(ErrorCode.InvalidParams, err.message) : err));
+  return composeRoute(method, era, chain, handler, asRequestError);
 }
 
 /**
@@ -269,20 +227,13 @@ export function withMiddleware(method: string, era: Era, chain: readonly AnyMidd
  * `ctx.params` as the middleware left them. Errors map as withMiddleware's.
  */
 export function userStage(method: string, era: Era, chain: readonly AnyMiddleware[]): UserStage {
+  const run = compose<RequestMiddlewareContext, MethodResult | undefined>(chain, (ctx) => ctx.proceed!(ctx.params), true);
   return (request, exchange, facts, params, entry, next) => {
     const ctx = new RequestMiddlewareContext(method, era, request, exchange, facts);
     ctx.params = params;
+    ctx.proceed = next;
     if (entry) Object.assign(ctx, entry);
-    return runChain<RequestMiddlewareContext, MethodResult>(chain, ctx, () => next(ctx.params)).then(
-      (result) => {
-        ctx.release();
-        return result;
-      },
-      (err: unknown) => {
-        ctx.release();
-        throw err instanceof ToolError ? new RpcError(ErrorCode.InvalidParams, err.message) : err;
-      },
-    );
+    return settle(run(ctx), ctx, asRequestError);
   };
 }
 
@@ -296,24 +247,41 @@ export function aroundRoute(method: string, era: Era, middleware: AnyMiddleware,
 }
 
 function composeRoute(method: string, era: Era, chain: readonly AnyMiddleware[], handler: MethodHandler, mapError: (err: unknown) => unknown): MethodHandler {
+  const run = compose<RequestMiddlewareContext, MethodResult | undefined>(chain, (ctx) => callHandler(handler, ctx), true);
   return (request, exchange, facts, tracked) => {
-    const ctx = new RequestMiddlewareContext(method, era, request, exchange, facts);
-    const last = (): Promise<MethodResult | undefined> => {
-      try {
-        return Promise.resolve(handler(ctx.forHandler(), exchange, facts, tracked));
-      } catch (err) {
-        return Promise.reject(err);
-      }
-    };
-    return runChain<RequestMiddlewareContext, MethodResult>(chain, ctx, last).then(
-      (result) => {
-        ctx.release();
-        return result;
-      },
-      (err: unknown) => {
-        ctx.release();
-        throw mapError(err);
-      },
-    );
+    const ctx = new RequestMiddlewareContext(method, era, request, exchange, facts, tracked);
+    return settle(run(ctx), ctx, mapError);
   };
+}
+
+/** The route's handler, last in its chain: with the params as the middleware left them. */
+function callHandler(handler: MethodHandler, ctx: RequestMiddlewareContext): Promise<MethodResult | undefined> {
+  try {
+    return Promise.resolve(handler(ctx.forHandler(), ctx.exchange, ctx.facts, ctx.tracked));
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+/** The chain's answer once it settles, its context released and an error mapped. */
+function settle(
+  running: Promise<MethodResult | undefined>,
+  ctx: RequestMiddlewareContext,
+  mapError: (err: unknown) => unknown,
+): Promise<MethodResult | undefined> {
+  return running.then(
+    (result) => {
+      ctx.release();
+      return result;
+    },
+    (err: unknown) => {
+      ctx.release();
+      throw mapError(err);
+    },
+  );
+}
+
+/** Outside tools/call a ToolError is the author's message to the client (-32602), as from a prompt's handler. */
+function asRequestError(err: unknown): unknown {
+  return err instanceof ToolError ? new RpcError(ErrorCode.InvalidParams, err.message) : err;
 }

@@ -11,7 +11,7 @@ import type { PrimitiveContext } from './primitive-context.js';
 import type { Primitive } from './primitives/method-table.js';
 import type { Prompt } from './primitives/prompts/index.js';
 import type { Resource, ResourceTemplate } from './primitives/resources/index.js';
-import type { TasksOptions } from './primitives/tasks/index.js';
+import type { TasksOptions } from './primitives/tasks/options.js';
 import type { AuditFailurePolicy } from './pipeline/audit-guard.js';
 import type { ApprovalMode } from './pipeline/index.js';
 import type { Logger } from '../runtime/logger.js';

@@ -3,10 +3,11 @@ import { ConcurrencyGate } from '../policy/concurrency.js';
 import { ScopePolicy } from '../policy/auth/scope-policy.js';
 import { RateLimiter, withRateLimitDefaults, type RateLimitOptions } from '../policy/rate-limit.js';
 import type { Implementation } from '../protocol/meta.js';
+import type { CacheHints } from '../protocol/result.js';
 import type { AuditSink } from '../audit/record.js';
 import { CallsInFlight, ServerShutdown } from './calls-in-flight.js';
 import { Connection, type ConnectOptions, type ServerConnection } from './connection.js';
-import { Dispatcher } from './dispatcher.js';
+import { Dispatcher, type DispatcherOptions } from './dispatcher.js';
 import type { ClientNotificationObserver } from './client-notifications.js';
 import { middlewareEntry, type Middleware, type MiddlewareFor, type AnyMiddleware } from './middleware.js';
 import { PromptRegistry } from './primitives/prompts/index.js';
@@ -30,7 +31,7 @@ import type { CreateLimiter } from '../state/index.js';
 const STOPPED_CALLS_WAIT_MS = 2_000;
 
 export type { ToolServerOptions, DrainEvent, ServerTasksOptions, LimitOptions } from './server-options.js';
-import type { ToolServerOptions, DrainEvent } from './server-options.js';
+import type { ToolServerOptions, DrainEvent, ServerTasksOptions } from './server-options.js';
 
 /**
  * A tools server for both protocol eras. Build it once; serve it over any
@@ -79,9 +80,8 @@ export class ToolServer {
     this.logger = options.logger ?? createLogger();
     this.instanceId = options.instanceId ?? `${hostname()}:${process.pid}`;
     this.info = { name: options.name ?? 'toolwright', version: options.version ?? '0.1.0', ...(options.title ? { title: options.title } : {}) };
-    const ttlMs = options.listTtlMs ?? 300_000;
-    if (!Number.isInteger(ttlMs) || ttlMs < 0) throw new RangeError('listTtlMs must be a non-negative integer');
-    const cache = { ttlMs, cacheScope: 'public' as const };
+    // Checked before anything is opened (an audit file, a connection to shared state).
+    const cacheHints = listCacheHints(options.listTtlMs);
     const limits = options.limits ?? {};
     requireSharedSecret(options.state, options.requestStateSecret);
     this.state = sharedState(options.state, limits.resultStore, this.logger);
@@ -95,7 +95,15 @@ export class ToolServer {
     this.subscriptions.useBus(this.bus, (err) => this.logger.warn({ err }, 'a change could not be shared with the other instances'));
     const tasks = options.tasks === false ? undefined : (options.tasks ?? {});
     if (tasks) this.taskStore = taskStoreFor(tasks, options.state);
-    this.dispatcher = new Dispatcher({
+    this.rateLimiter = rateLimiterFor(limits.rateLimit, this.createLimiter);
+    this.dispatcher = new Dispatcher(this.dispatcherOptions(options, tasks, cacheHints));
+    this.fill(options);
+  }
+
+  /** What the protocol engine is built from: the options' limits and defaults, and what the constructor opened. */
+  private dispatcherOptions(options: ToolServerOptions, tasks: ServerTasksOptions | undefined, cacheHints: CacheHints): DispatcherOptions {
+    const limits = options.limits ?? {};
+    return {
       registry: this.tools,
       logger: this.logger,
       timeoutMs: options.timeoutMs ?? 60_000,
@@ -105,12 +113,12 @@ export class ToolServer {
       maxResultBytes: limits.maxResultBytes ?? 1024 * 1024,
       resultStore: this.results,
       concurrency: new ConcurrencyGate(limits.maxInFlight ?? 64, limits.maxQueued ?? 256),
-      rateLimiter: (this.rateLimiter = rateLimiterFor(limits.rateLimit, this.createLimiter)),
+      rateLimiter: this.rateLimiter,
       scopePolicy: new ScopePolicy(options.scopes),
       serverInfo: this.info,
       instructions: options.instructions,
       pageSize: options.pageSize ?? 100,
-      cacheHints: cache,
+      cacheHints,
       subscriptions: this.subscriptions,
       calls: this.calls,
       outer: this.audit ? [auditStage(this.audit, this.logger, this.auditGuard, this.instanceId)] : [],
@@ -136,7 +144,11 @@ export class ToolServer {
       ],
       resources: this.resources,
       prompts: this.prompts,
-    });
+    };
+  }
+
+  /** The tools, resources, prompts and middleware the options name, registered once the engine exists. */
+  private fill(options: ToolServerOptions): void {
     if (options.tools?.length) this.tools.add(...options.tools);
     if (options.resources?.length) this.resources.add(...options.resources);
     if (options.resourceTemplates?.length) this.resources.addTemplate(...options.resourceTemplates);
@@ -264,6 +276,13 @@ export class ToolServer {
     this.tools.add(...tools);
     return this;
   }
+}
+
+/** The cache hints of list results (`listTtlMs`, default 5 minutes; public). */
+function listCacheHints(listTtlMs: number | undefined): CacheHints {
+  const ttlMs = listTtlMs ?? 300_000;
+  if (!Number.isInteger(ttlMs) || ttlMs < 0) throw new RangeError('listTtlMs must be a non-negative integer');
+  return { ttlMs, cacheScope: 'public' };
 }
 
 function rateLimiterFor(option: RateLimitOptions | false | undefined, createLimiter: CreateLimiter | undefined): RateLimiter | undefined {

@@ -2,16 +2,17 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { AuditRecord, AuditSink } from '../../src/audit/record.js';
 import { RpcError } from '../../src/jsonrpc/errors.js';
-import type { CallInfo } from '../../src/server/pipeline/call.js';
+import type { CallInfo } from '../../src/server/pipeline/operation.js';
 import { RequestStateCodec } from '../../src/server/inputs/request-state.js';
 import type { Exchange } from '../../src/server/exchange.js';
 import { Peer } from '../../src/server/peer.js';
 import { auditStage } from '../../src/server/pipeline/audit.js';
 import { AUDIT_UNAVAILABLE, AuditGuard, type AuditFailurePolicy } from '../../src/server/pipeline/audit-guard.js';
-import { compose, ToolCall, type CallOutcome } from '../../src/server/pipeline/call.js';
+import { Operation, type CallOutcome } from '../../src/server/pipeline/operation.js';
+import { compose } from '../../src/server/compose.js';
 import { inputsStage } from '../../src/server/pipeline/inputs.js';
 import { readArgumentsStage, resolveStage } from '../../src/server/pipeline/resolve.js';
-import { runHandler } from '../../src/server/pipeline/run-handler.js';
+import { runOperation, TOOL_RUN } from '../../src/server/pipeline/run.js';
 import { validateArgsStage } from '../../src/server/pipeline/validate-args.js';
 import { ToolRegistry } from '../../src/server/registry.js';
 import { ToolError } from '../../src/server/tool.js';
@@ -69,7 +70,7 @@ function harness(sink: AuditSink, policy: AuditFailurePolicy = 'refuse') {
       validateArgsStage,
       inputsStage(new RequestStateCodec('k', 60_000)),
     ],
-    runHandler({ logger, timeoutMs: 5_000 }),
+    (op) => runOperation(op, TOOL_RUN, { logger, timeoutMs: 5_000 }),
   );
   const info: CallInfo = {
     era: 'modern',
@@ -79,7 +80,7 @@ function harness(sink: AuditSink, policy: AuditFailurePolicy = 'refuse') {
     requestId: 'r-1',
   };
   const exchange: Exchange = { peer: new Peer('memory'), notify: () => {}, principal: 'alice' };
-  const call = (params: Record<string, unknown>) => new ToolCall(params, info, exchange);
+  const call = (params: Record<string, unknown>) => new Operation(params, info, exchange);
   return { run, call, logs };
 }
 

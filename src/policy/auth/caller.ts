@@ -74,6 +74,25 @@ export function isAnonymous(caller: Caller): boolean {
   return caller.method === 'anonymous';
 }
 
+// Callers a transport named by a bare id: they never carried scopes or claims, and the older `auth` field left them out.
+const NAMED_BY_ID = new WeakSet<Caller>();
+
+/**
+ * What the deprecated `auth` field holds for `caller`: the caller itself,
+ * unless nobody authenticated it or the transport named it by a bare id
+ * (a stdio `principal`), for which `auth` was always undefined. Only the
+ * deprecated getters read it; scope checks look at `caller.scopes`, absent
+ * for both of those.
+ */
+export function authInfoOf(caller: Caller): Caller | undefined {
+  return caller.method === 'anonymous' || NAMED_BY_ID.has(caller) ? undefined : caller;
+}
+
+/** What the deprecated `principal` field holds for `caller`: its id, undefined for the anonymous caller. */
+export function principalOf(caller: Caller): string | undefined {
+  return caller.method === 'anonymous' ? undefined : caller.id;
+}
+
 /**
  * A caller from what a transport hands `server.connect`: a principal id (a
  * transport caller with no scopes), a Caller (kept as it is when well formed,
@@ -82,7 +101,11 @@ export function isAnonymous(caller: Caller): boolean {
  */
 export function callerFrom(given: string | Caller | undefined): Caller {
   if (given === undefined || given === '') return ANONYMOUS_CALLER;
-  if (typeof given === 'string') return Object.freeze({ id: given, claims: Object.freeze({}), method: 'transport' as const });
+  if (typeof given === 'string') {
+    const named: Caller = Object.freeze({ id: given, claims: Object.freeze({}), method: 'transport' as const });
+    NAMED_BY_ID.add(named);
+    return named;
+  }
   if (typeof given !== 'object' || given === null || typeof given.id !== 'string' || !given.id) {
     throw new TypeError('connect: "caller" must be a principal id or a Caller with a non-empty "id"');
   }

@@ -1,7 +1,7 @@
 import type { CallInputs } from '../inputs/call-inputs.js';
 import { APPROVAL_FIELD, approvalForm, misfitApproval } from '../inputs/approval-form.js';
 import type { ElicitResult } from '../inputs/responses.js';
-import type { CallOutcome, Stage, ToolCall } from './call.js';
+import type { CallOutcome, Stage, Operation } from './operation.js';
 import { refuse, abortedOutcome } from './results.js';
 
 /** Which calls need a human's yes: destructive tools (default), every tool, or none. */
@@ -22,7 +22,7 @@ export function approvalStage(mode: ApprovalMode): Stage {
   return (call, next) => (needsApproval(call, mode) ? askThenRun(call, next) : next());
 }
 
-async function askThenRun(call: ToolCall, next: () => Promise<CallOutcome>): Promise<CallOutcome> {
+async function askThenRun(call: Operation, next: () => Promise<CallOutcome>): Promise<CallOutcome> {
   const { inputs } = call;
   if (call.info.clientCapabilities.elicitation === undefined) {
     return refuse(
@@ -61,7 +61,7 @@ async function askThenRun(call: ToolCall, next: () => Promise<CallOutcome>): Pro
   return refuse(call, 'approval_declined', `The user did not approve running ${call.tool.name}; it was not run. Do not retry unless the user asks for it.`);
 }
 
-function needsApproval(call: ToolCall, mode: ApprovalMode): boolean {
+function needsApproval(call: Operation, mode: ApprovalMode): boolean {
   if (mode === 'never') return false;
   if (mode === 'always') return true;
   const { tool } = call.tool;
@@ -82,7 +82,7 @@ function modernAnswer(inputs: CallInputs, params: Record<string, unknown>): Elic
   return answer;
 }
 
-function approvalRequest(call: ToolCall): Record<string, unknown> {
+function approvalRequest(call: Operation): Record<string, unknown> {
   let args = JSON.stringify(call.args, null, 2);
   if (args.length > PREVIEW_CHARS) args = `${args.slice(0, PREVIEW_CHARS)}\n… (${args.length - PREVIEW_CHARS} more characters)`;
   const title = call.tool.tool.title ?? call.tool.tool.annotations?.title ?? call.tool.name;

@@ -6,7 +6,7 @@ import { isAnonymous } from '../../policy/auth/caller.js';
 import { callerOf, type Exchange } from '../exchange.js';
 import type { Logger } from '../../runtime/logger.js';
 import { AuditGuard } from './audit-guard.js';
-import type { CallOutcome, Stage, ToolCall } from './call.js';
+import type { CallOutcome, Stage, Operation } from './operation.js';
 
 /**
  * The outermost stage: every call, however it ends (allowed, refused, failed,
@@ -29,10 +29,10 @@ export function auditStage(sink: AuditSink, logger: Logger, guard: AuditGuard = 
       const rpc = err instanceof RpcError;
       // A policy refusal answered with a protocol error (403 insufficient_scope) stays 'refused'.
       if (call.status !== 'refused') call.status = rpc ? 'protocol_error' : 'internal_error';
-      await write(auditRecordOf(call, undefined, rpc ? err.code : null, instance), call.requestedName);
+      await write(auditRecordOf(call, false, rpc ? err.code : null, instance), call.target);
       throw err;
     }
-    const written = write(auditRecordOf(call, outcome, null, instance), call.requestedName);
+    const written = write(auditRecordOf(call, outcome !== undefined && 'isError' in outcome && outcome.isError === true, null, instance), call.target);
     if (written) await written;
     return outcome;
   };
@@ -145,19 +145,20 @@ export function auditRecord(request: AuditedRequest): AuditRecord {
   return record;
 }
 
-/** The record of one finished call. */
-export function auditRecordOf(call: ToolCall, outcome: CallOutcome, errorCode: number | null, instance?: string): AuditRecord {
-  // `call.tool` is unset when resolving failed (unknown tool, bad params).
-  const tool = call.tool as ToolCall['tool'] | undefined;
+/** The record of one finished request: `method` absent for a tool call (whose record has none). */
+export function auditRecordOf(call: Operation, isError: boolean, errorCode: number | null, instance?: string, method?: string): AuditRecord {
+  // `call.tool` is unset when resolving failed (unknown tool, bad params), and for other methods.
+  const tool = call.tool as Operation['tool'] | undefined;
   return auditRecord({
     era: call.info.era,
     protocolVersion: call.info.protocolVersion,
     exchange: call.exchange,
-    target: call.requestedName,
+    method,
+    target: call.target,
     args: call.args,
     schema: tool?.inputSchema,
     status: call.status,
-    isError: outcome !== undefined && 'isError' in outcome && outcome.isError === true,
+    isError,
     startedAt: call.startedAt,
     correlationId: call.correlationId,
     requestId: call.info.requestId,

@@ -1,8 +1,9 @@
 import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
 import type { AuthInfo } from '../../policy/auth/principal.js';
 import type { ScopePolicy, ToolRequirement } from '../../policy/auth/scope-policy.js';
-import type { Stage } from './call.js';
+import type { Stage } from './operation.js';
 import { unknownToolError } from './resolve.js';
+import { callerOf } from '../exchange.js';
 
 /**
  * A token without the scopes a call needs (RFC 6750 §3.1 `insufficient_scope`):
@@ -25,7 +26,7 @@ export class InsufficientScopeError extends RpcError {
  */
 export function authorizeStage(policy: ScopePolicy): Stage {
   return (call, next) => {
-    const auth = call.exchange.auth;
+    const auth = callerOf(call.exchange);
     if (auth?.scopes === undefined) return next();
     const decision = policy.decide(call.tool, auth);
     if (decision.allowed) return next();

@@ -1,7 +1,8 @@
 import type { CallsInFlight } from '../calls-in-flight.js';
 import type { Exchange } from '../exchange.js';
 import type { ToolRegistry } from '../registry.js';
-import { compose, thenCleanUp, ToolCall, type CallInfo, type CallOutcome, type Stage } from './call.js';
+import { thenCleanUp, Operation, type CallInfo, type CallOutcome, type Stage } from './operation.js';
+import { compose } from '../compose.js';
 import type { ConcurrencyGate } from '../../policy/concurrency.js';
 import type { RateLimiter } from '../../policy/rate-limit.js';
 import type { RequestStateCodec } from '../inputs/request-state.js';
@@ -13,7 +14,7 @@ import { inputsStage } from './inputs.js';
 import { readArgumentsStage, resolveStage } from './resolve.js';
 import { authorizeStage } from './authorize.js';
 import { ScopePolicy } from '../../policy/auth/scope-policy.js';
-import { runHandler, type HandlerOptions } from './run-handler.js';
+import { runOperation, TOOL_RUN, type HandlerOptions } from './run.js';
 import { validateArgsStage } from './validate-args.js';
 import { userMiddlewareStage } from './user-middleware.js';
 import type { AnyMiddleware } from '../middleware.js';
@@ -36,7 +37,7 @@ export interface PipelineOptions extends HandlerOptions {
 }
 
 /**
- * The way of one `tools/call` (docs/architecture.md#the-way-of-one-toolscall): [audit] → resolve the tool →
+ * The way of one `tools/call` (docs/architecture.md#the-way-of-one-request): [audit] → resolve the tool →
  * authorize (the caller's scopes) → read the arguments (and mirrored
  * headers) → refuse it if the server is shutting down
  * → cap the argument size → rate-limit → validate the arguments → open the
@@ -46,10 +47,10 @@ export interface PipelineOptions extends HandlerOptions {
  * when middleware is added); each stage is a small function with one job.
  */
 export class CallPipeline {
-  private run: (call: ToolCall) => Promise<CallOutcome>;
+  private run: (call: Operation) => Promise<CallOutcome>;
   private readonly calls: CallsInFlight;
   private readonly stages: Stage[];
-  private readonly terminal: (call: ToolCall) => Promise<CallOutcome>;
+  private readonly terminal: (call: Operation) => Promise<CallOutcome>;
 
   constructor(private readonly options: PipelineOptions) {
     this.calls = options.calls;
@@ -69,7 +70,7 @@ export class CallPipeline {
       resultSizeStage(options.maxResultBytes, options.resultStore),
     ];
     this.stages = stages;
-    this.terminal = runHandler(options);
+    this.terminal = (call) => runOperation(call, TOOL_RUN, options);
     this.run = compose(stages, this.terminal);
   }
 
@@ -85,11 +86,11 @@ export class CallPipeline {
   }
 
   call(params: Record<string, unknown>, info: CallInfo, exchange: Exchange): Promise<CallOutcome> {
-    const call = new ToolCall(params, info, exchange);
+    const call = new Operation(params, info, exchange);
     return thenCleanUp(() => this.run(call), call.track(this.calls));
   }
 }
 
-export { ToolCall, type CallOutcome, type CallStatus, type Stage } from './call.js';
+export { Operation, type CallOutcome, type CallStatus, type Stage } from './operation.js';
 export { errorResult, retryAfterMsOf } from './results.js';
 export type { ApprovalMode } from './approval.js';

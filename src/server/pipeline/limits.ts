@@ -4,7 +4,7 @@ import type { CallsInFlight } from '../calls-in-flight.js';
 import { callerKeyOf } from '../exchange.js';
 import type { RateDecision, RateLimiter } from '../../policy/rate-limit.js';
 import type { ToolResult } from '../tool.js';
-import { thenCleanUp, type CallOutcome, type Stage, type ToolCall } from './call.js';
+import { thenCleanUp, type CallOutcome, type Stage, type Operation } from './operation.js';
 import { formatDuration, refuse, abortedOutcome, withRetryAfter } from './results.js';
 
 /**
@@ -39,7 +39,7 @@ export function rateLimitStage(limiter: RateLimiter): Stage {
   };
 }
 
-function limited(call: ToolCall, decision: Extract<RateDecision, { allowed: false }>): ToolResult {
+function limited(call: Operation, decision: Extract<RateDecision, { allowed: false }>): ToolResult {
   const { points, durationSeconds } = decision.rule;
   const whose = decision.scope === 'tool' ? `tool ${call.tool.name}` : 'this caller';
   const retryAfterMs = Math.max(decision.retryAfterMs, 1);
@@ -72,7 +72,7 @@ export function concurrencyStage(gate: ConcurrencyGate): Stage {
   };
 }
 
-async function queued(gate: ConcurrencyGate, call: ToolCall, next: () => Promise<CallOutcome>): Promise<CallOutcome> {
+async function queued(gate: ConcurrencyGate, call: Operation, next: () => Promise<CallOutcome>): Promise<CallOutcome> {
   const release = await gate.acquire(call.signal);
   if (release) return thenCleanUp(next, release);
   if (call.signal.aborted) return abortedOutcome(call);

@@ -3,7 +3,7 @@ import { isPlainObject } from '../../protocol/content.js';
 import { decodeHeaderValue, headerMatchesValue, valueAtPath } from '../../protocol/header-params.js';
 import type { CompiledTool } from '../compile-tool.js';
 import type { ToolRegistry } from '../registry.js';
-import type { Stage } from './call.js';
+import type { Stage } from './operation.js';
 
 /**
  * Finds the tool. With `readArgumentsStage` the only place protocol errors
@@ -13,6 +13,7 @@ export function resolveStage(registry: ToolRegistry): Stage {
   return (call, next) => {
     const name = call.params.name;
     if (typeof name !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "name" must be a string');
+    call.target = name;
     const tool = registry.get(name);
     if (!tool) throw unknownToolError(name);
     call.tool = tool;

@@ -4,7 +4,7 @@ import { callerKeyOf } from '../exchange.js';
 import { ResultTooLargeError, type ResultStore, type StoredContent } from '../../state/result-store.js';
 import { StateUnavailableError } from '../../state/redis/connection.js';
 import type { ToolResult } from '../tool.js';
-import type { Stage, ToolCall } from './call.js';
+import type { Stage, Operation } from './operation.js';
 import { errorResult } from './results.js';
 
 const PREVIEW_CHARS = 1_000;
@@ -57,7 +57,7 @@ export function resultSizeStage(maxBytes: number, store: ResultStore): Stage {
  * a store's own bound): the tool has run, so its caller gets an isError result saying so
  * rather than a link to nothing. The store's message is meant for clients (no address, no secret).
  */
-function unstored(call: ToolCall, err: unknown): ToolResult {
+function unstored(call: Operation, err: unknown): ToolResult {
   call.status = 'refused';
   call.reason = 'result_too_large';
   // Only messages written for the caller pass; anything else (a driver's error) stays out.
@@ -117,7 +117,7 @@ function previewLength(content: readonly ContentBlock[], maxBytes: number): numb
   return Math.min(PREVIEW_CHARS, Math.floor(maxBytes / (6 * Math.max(1, texts))));
 }
 
-async function spill(block: ContentBlock, index: number, call: ToolCall, store: ResultStore, previewChars: number): Promise<ContentBlock[]> {
+async function spill(block: ContentBlock, index: number, call: Operation, store: ResultStore, previewChars: number): Promise<ContentBlock[]> {
   const principal = callerKeyOf(call.exchange);
   switch (block.type) {
     case 'text': {

@@ -2,7 +2,7 @@ import { nodeCrypto } from '../../runtime/lazy-crypto.js';
 import { ServerShutdown } from '../calls-in-flight.js';
 import type { Logger } from '../../runtime/logger.js';
 import type { ToolResult } from '../tool.js';
-import type { ToolCall } from './call.js';
+import type { Operation } from './operation.js';
 import type { AuditReason } from '../../audit/record.js';
 import { recordedText } from '../../jsonrpc/recorded.js';
 
@@ -12,7 +12,7 @@ export function errorResult(text: string): ToolResult {
 }
 
 /** A policy stage said no (rate limit, overload, size, approval): the call is marked refused, and why. */
-export function refuse(call: ToolCall, reason: AuditReason, text: string): ToolResult {
+export function refuse(call: Operation, reason: AuditReason, text: string): ToolResult {
   call.status = 'refused';
   call.reason = reason;
   return errorResult(text);
@@ -42,31 +42,31 @@ export function retryAfterMsOf(outcome: object): number | undefined {
  * isError result that says so (the audit trail records it as cancelled, with
  * isError set).
  */
-export function abortedOutcome(call: ToolCall): ToolResult | undefined {
+export function abortedOutcome(call: Operation): ToolResult | undefined {
   call.status = 'cancelled';
   if (!(call.abortReason instanceof ServerShutdown)) return undefined;
   call.reason = 'shutting_down';
   return errorResult(
-    `Tool ${call.requestedName} was stopped because the server is shutting down; it may have done part of its work. Retry in a few seconds (another instance may answer).`,
+    `Tool ${call.target} was stopped because the server is shutting down; it may have done part of its work. Retry in a few seconds (another instance may answer).`,
   );
 }
 
 /** A server-side bug: the client sees a correlation id, the log sees everything. */
-export function internalFailure(call: ToolCall, detail: unknown, logger: Logger): ToolResult {
+export function internalFailure(call: Operation, detail: unknown, logger: Logger): ToolResult {
   const correlationId = nodeCrypto().randomUUID();
   call.status = 'internal_error';
   call.correlationId = correlationId;
   logger.error(
     {
       correlationId,
-      tool: recordedText(call.requestedName),
+      tool: recordedText(call.target),
       err: detail instanceof Error ? detail : undefined,
       detail: detail instanceof Error ? undefined : detail,
     },
     'tool call failed',
   );
   return errorResult(
-    `Tool ${call.requestedName} failed because of an internal error (correlation id ${correlationId}). The server log has the details; retrying may not help.`,
+    `Tool ${call.target} failed because of an internal error (correlation id ${correlationId}). The server log has the details; retrying may not help.`,
   );
 }
 

@@ -1,24 +1,28 @@
 import { RpcError } from '../../jsonrpc/errors.js';
 import type { RequestId } from '../../jsonrpc/types.js';
-import type { Caller } from '../../policy/auth/caller.js';
-import type { AuthInfo } from '../../policy/auth/principal.js';
-import { callerOf } from '../exchange.js';
+import type { Exchange } from '../exchange.js';
+import { ExchangeView } from '../exchange-view.js';
 import { getMeta, type Implementation } from '../../protocol/meta.js';
 import { ToolError } from '../../protocol/tool-error.js';
 import type { Era } from '../../protocol/versions.js';
 import type { Logger } from '../../runtime/logger.js';
-import { runChain, type ToolCallMiddlewareContext, type AnyMiddleware } from '../middleware.js';
+import type { ToolCallMiddlewareContext, AnyMiddleware } from '../middleware.js';
+import { compose } from '../compose.js';
 import type { ToolAnnotations } from '../tool.js';
-import type { CallOutcome, Stage, ToolCall } from './call.js';
+import type { CallOutcome, Stage, Operation } from './operation.js';
 import { errorResult, internalFailure } from './results.js';
 
 /** The context a `tools/call` middleware gets: a view of the call (nothing copied until asked for). */
-class ToolCallContext implements ToolCallMiddlewareContext {
+class ToolCallContext extends ExchangeView implements ToolCallMiddlewareContext {
   readonly method = 'tools/call' as const;
   params: { name: string; arguments: Record<string, unknown> };
   private readonly given: Record<string, unknown>;
 
-  constructor(private readonly call: ToolCall) {
+  constructor(
+    private readonly call: Operation,
+    private readonly next: () => Promise<CallOutcome>,
+  ) {
+    super();
     this.given = call.handlerArgs as Record<string, unknown>;
     this.params = { name: call.tool.name, arguments: this.given };
   }
@@ -28,20 +32,13 @@ class ToolCallContext implements ToolCallMiddlewareContext {
     return { name, title, annotations, inputSchema: this.call.tool.inputSchema };
   }
 
+  /** @internal */
+  get exchange(): Exchange {
+    return this.call.exchange;
+  }
+
   get era(): Era {
     return this.call.info.era;
-  }
-
-  get caller(): Caller {
-    return callerOf(this.call.exchange);
-  }
-
-  get principal(): string | undefined {
-    return this.call.exchange.principal;
-  }
-
-  get auth(): AuthInfo | undefined {
-    return this.call.exchange.auth;
   }
 
   get meta(): Record<string, unknown> | undefined {
@@ -60,22 +57,6 @@ class ToolCallContext implements ToolCallMiddlewareContext {
     return this.call.info.clientInfo;
   }
 
-  get transport(): string {
-    return this.call.exchange.peer.transport;
-  }
-
-  get headers(): Readonly<Record<string, string | string[] | undefined>> | undefined {
-    return this.call.exchange.headers;
-  }
-
-  get remoteAddress(): string | undefined {
-    return this.call.exchange.remoteAddress;
-  }
-
-  get remotePort(): number | undefined {
-    return this.call.exchange.remotePort;
-  }
-
   get signal(): AbortSignal {
     return this.call.signal;
   }
@@ -92,6 +73,12 @@ class ToolCallContext implements ToolCallMiddlewareContext {
     this.call.handlerArgs = args;
     this.call.args = (args ?? {}) as Record<string, unknown>;
   }
+
+  /** @internal the rest of the pipeline, last in the middleware's chain */
+  proceed(): Promise<CallOutcome> {
+    this.apply();
+    return this.next();
+  }
 }
 
 /**
@@ -104,13 +91,9 @@ class ToolCallContext implements ToolCallMiddlewareContext {
  * the client, the detail in the log). The audit stage, outside, records it all.
  */
 export function userMiddlewareStage(chain: readonly AnyMiddleware[], logger: Logger): Stage {
-  return (call, next) => {
-    const ctx = new ToolCallContext(call);
-    const rest = (): Promise<CallOutcome> => {
-      ctx.apply();
-      return next();
-    };
-    return runChain<ToolCallContext, NonNullable<CallOutcome>>(chain, ctx, rest).catch((err: unknown): CallOutcome => {
+  const run = compose<ToolCallContext, CallOutcome>(chain, (ctx) => ctx.proceed(), true);
+  return (call, next) =>
+    run(new ToolCallContext(call, next)).catch((err: unknown): CallOutcome => {
       if (err instanceof RpcError) throw err;
       if (err instanceof ToolError) {
         call.status = 'tool_error';
@@ -120,5 +103,4 @@ export function userMiddlewareStage(chain: readonly AnyMiddleware[], logger: Log
       }
       return internalFailure(call, err, logger);
     });
-  };
 }

@@ -1,5 +1,5 @@
 import { parseWithStandard, type StandardSchemaV1 } from '../../schema/standard.js';
-import type { CallOutcome, Stage } from './call.js';
+import type { CallOutcome, Stage } from './operation.js';
 import { errorResult } from './results.js';
 
 /**

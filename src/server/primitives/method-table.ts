@@ -70,6 +70,12 @@ export interface Route {
    */
   tracked?: boolean;
   /**
+   * What a tracked request names, read from its params before anything runs
+   * (its audit record's target and arguments; the handler may refine them).
+   * Default: the first string of `name`, `uri`, `taskId` or `level`, and `arguments`.
+   */
+  names?: (op: TrackedRequest, params: Record<string, unknown>) => void;
+  /**
    * A long-lived request (subscriptions/listen): tracked, but not among the
    * requests a drain waits for (server.close() ends it); its record is written
    * when it ends.

@@ -1,9 +1,7 @@
 import type { AuditSink } from '../../audit/record.js';
-import { TrackedRequest } from './tracked.js';
 
-export { TrackedRequest };
+export type { TrackedRequest } from './tracked.js';
 import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
-import { isPlainObject } from '../../protocol/content.js';
 import type { JsonRpcRequest } from '../../jsonrpc/types.js';
 import type { Era } from '../../protocol/versions.js';
 import type { CallsInFlight } from '../calls-in-flight.js';
@@ -11,9 +9,10 @@ import type { Logger } from '../../runtime/logger.js';
 import type { Exchange } from '../exchange.js';
 import { InsufficientScopeError } from '../pipeline/authorize.js';
 import { RateLimitedError } from './rate-limit.js';
-import { auditRecord, auditWriter } from '../pipeline/audit.js';
+import { auditRecordOf, auditWriter } from '../pipeline/audit.js';
 import { AuditGuard } from '../pipeline/audit-guard.js';
-import type { MethodHandler, MethodResult, RequestFacts } from './method-table.js';
+import type { MethodHandler, MethodResult, RequestFacts, Route } from './method-table.js';
+import { callInfoOf, Operation } from '../pipeline/operation.js';
 
 /** Where the requests that are not tool calls are counted and recorded (the server's own, shared with tools/call). */
 export interface RequestTracking {
@@ -38,7 +37,8 @@ export interface RequestTracking {
  * dispatcher wraps every route registered `{ tracked: true }` with it, outside
  * the user's middleware (so a refusal by a middleware is recorded too).
  */
-export function trackedRequest(method: string, era: Era, tracking: RequestTracking, handler: MethodHandler, stream = false): MethodHandler {
+export function trackedRequest(method: string, era: Era, tracking: RequestTracking, handler: MethodHandler, route: Route): MethodHandler {
+  const { stream = false, names = namedByDefault } = route;
   const { auditSink } = tracking;
   // A stream (subscriptions/listen) is ended by server.close(), not waited for by a drain.
   const calls = stream ? undefined : tracking.calls;
@@ -48,10 +48,9 @@ export function trackedRequest(method: string, era: Era, tracking: RequestTracki
   return async (request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts): Promise<MethodResult | undefined> => {
     // Refused here (the audit trail is down), the request never ran: the guard counts it.
     guard?.admit();
-    const tracked = new TrackedRequest();
+    const tracked = new Operation(request.params ?? {}, callInfoOf(request, era, facts), exchange);
     // What the request names, before anything runs: a refusal by a middleware is recorded with it too (the handler may refine it).
-    named(tracked, method, request.params);
-    const startedAt = performance.now();
+    if (request.params) names(tracked, request.params);
     let errorCode: number | null = null;
     calls?.add(tracked);
     try {
@@ -73,23 +72,7 @@ export function trackedRequest(method: string, era: Era, tracking: RequestTracki
       throw err;
     } finally {
       if (write) {
-        const record = auditRecord({
-          era,
-          protocolVersion: facts.protocolVersion,
-          exchange,
-          method,
-          target: tracked.target,
-          args: tracked.args,
-          status: tracked.status,
-          isError: errorCode !== null,
-          startedAt,
-          correlationId: tracked.correlationId,
-          requestId: request.id,
-          clientName: facts.clientInfo?.name,
-          errorCode,
-          reason: tracked.reason,
-          instance: tracking.instance,
-        });
+        const record = auditRecordOf(tracked, errorCode !== null, errorCode, tracking.instance, method);
         const written = write(record, `${method} ${tracked.target}`);
         // A stream's end is not held for the commit: its record is in the sink's queue before the
         // closing answer goes, and a shutdown ends streams just before it closes the sink (which
@@ -102,25 +85,11 @@ export function trackedRequest(method: string, era: Era, tracking: RequestTracki
   };
 }
 
-/** The target and arguments a request names in its params, as its handler records them. */
-function named(tracked: TrackedRequest, method: string, params: Record<string, unknown> | undefined): void {
-  if (!params) return;
-  if (method === 'completion/complete') {
-    const ref = params.ref;
-    if (isPlainObject(ref)) tracked.target = ref.type === 'ref/prompt' ? `prompt ${String(ref.name)}` : `resource ${String(ref.uri)}`;
-    tracked.args = { argument: params.argument, context: params.context };
-    return;
-  }
-  if (method === 'subscriptions/listen') {
-    // What the stream listens to: the notifications it names (its filter is the arguments).
-    const filter = params.notifications;
-    if (isPlainObject(filter)) tracked.target = Object.keys(filter).join(',');
-    tracked.args = filter;
-    return;
-  }
+/** What most requests name: their `name`, `uri`, `taskId` or `level`, with their `arguments`. */
+function namedByDefault(op: Operation, params: Record<string, unknown>): void {
   const target = firstString(params.name, params.uri, params.taskId, params.level);
-  if (target !== undefined) tracked.target = target;
-  if (params.arguments !== undefined) tracked.args = params.arguments;
+  if (target !== undefined) op.target = target;
+  if (params.arguments !== undefined) op.args = params.arguments as Record<string, unknown>;
 }
 
 function firstString(...values: unknown[]): string | undefined {

@@ -1,20 +1,20 @@
 import { ErrorCode, RpcError } from '../../../jsonrpc/errors.js';
 import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
-import { nodeCrypto } from '../../../runtime/lazy-crypto.js';
 import { isPlainObject } from '../../../protocol/content.js';
 import { Method } from '../../../protocol/methods.js';
-import { callerKeyOf, type Exchange } from '../../exchange.js';
+import { callerKeyOf, callerOf, type Exchange } from '../../exchange.js';
 import type { AuthInfo } from '../../../policy/auth/principal.js';
 import { authorizeEntry, mayKnow } from '../../pipeline/authorize.js';
 import type { ArgsSchema } from '../args-schema.js';
 import { NO_USER_MIDDLEWARE, type MethodResult, type MethodTable, type Primitive, type RequestFacts, type UserStage } from '../method-table.js';
 import type { PromptRegistry } from '../prompts/registry.js';
 import { takeRequestPoint } from '../rate-limit.js';
-import type { TrackedRequest } from '../tracked-request.js';
+import type { Operation } from '../../pipeline/operation.js';
+import type { TrackedRequest } from '../tracked.js';
+import { runRequest } from '../../pipeline/run.js';
 import type { RequestServices } from '../services.js';
 import type { ResourceRegistry } from '../resources/registry.js';
 import type { Completer } from '../resources/resource.js';
-import { recordedText } from '../../../jsonrpc/recorded.js';
 
 /** completion.mdx "Completion Results": at most 100 values per response. */
 const MAX_VALUES = 100;
@@ -44,10 +44,12 @@ export class CompletionPrimitive implements Primitive {
   register(methods: MethodTable): void {
     methods.both(
       Method.complete,
-      () => (request, exchange, facts, tracked, user) => this.complete(request, exchange, facts, tracked!, user ?? NO_USER_MIDDLEWARE),
+      () => (request, exchange, facts, op, user) => this.complete(request, exchange, facts, op as Operation, user ?? NO_USER_MIDDLEWARE),
       {
         tracked: true,
         userStage: true,
+        // The reference completed, and what was typed (named again once checked).
+        names: (op, params) => named(op, params),
       },
     );
   }
@@ -57,23 +59,15 @@ export class CompletionPrimitive implements Primitive {
    * template found and authorized, the caller rate-limited, then the user
    * middleware (it sees the params), then the completer.
    */
-  private async complete(
-    request: JsonRpcRequest,
-    exchange: Exchange,
-    facts: RequestFacts,
-    tracked: TrackedRequest,
-    user: UserStage,
-  ): Promise<MethodResult | undefined> {
+  private async complete(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, op: Operation, user: UserStage): Promise<MethodResult | undefined> {
     const params = request.params ?? {};
-    const asked = this.checked(params, exchange.auth, tracked);
+    const asked = this.checked(params, callerOf(exchange), op);
     await takeRequestPoint(this.options.rateLimiter, Method.complete, callerKeyOf(exchange));
     return user(request, exchange, facts, params, undefined, async (after) => {
       // A middleware that replaced the reference, argument or context has them checked again (its rate-limit point is taken).
       const changed = after.ref !== params.ref || after.argument !== params.argument || after.context !== params.context;
-      const { target, value, chosen } = changed ? this.checked(after, exchange.auth, tracked) : asked;
-      const values = target.completer
-        ? await this.run(target.completer, value, chosen, target.label, tracked)
-        : fromEnum(target.schema, target.argument, value);
+      const { target, value, chosen } = changed ? this.checked(after, callerOf(exchange), op) : asked;
+      const values = target.completer ? await this.run(target.completer, value, chosen, target.label, op) : fromEnum(target.schema, target.argument, value);
       const completion = { values: values.slice(0, MAX_VALUES), total: values.length, hasMore: values.length > MAX_VALUES };
       return { completion };
     });
@@ -83,11 +77,10 @@ export class CompletionPrimitive implements Primitive {
   private checked(
     params: Record<string, unknown>,
     auth: AuthInfo | undefined,
-    tracked: TrackedRequest,
+    op: Operation,
   ): { target: Target; value: string; chosen: Record<string, string> } {
     const { ref, argument, context } = params;
-    if (isPlainObject(ref)) tracked.target = ref.type === 'ref/prompt' ? `prompt ${String(ref.name)}` : `resource ${String(ref.uri)}`;
-    tracked.args = { argument, context };
+    named(op, params);
     if (!isPlainObject(argument) || typeof argument.name !== 'string' || typeof argument.value !== 'string') {
       throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "argument" must be { name: string, value: string }');
     }
@@ -132,39 +125,29 @@ export class CompletionPrimitive implements Primitive {
     throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "ref.type" must be "ref/prompt" or "ref/resource"');
   }
 
-  /** Runs an author's completer within the request timeout; what it returns is kept to strings. */
-  private async run(completer: Completer, value: string, chosen: Record<string, string>, label: string, tracked: TrackedRequest): Promise<string[]> {
-    let timer: NodeJS.Timeout | undefined;
-    let stopped = false;
-    try {
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          tracked.status = 'timeout';
-          reject(new Error(`completion for ${label} timed out after ${this.options.timeoutMs} ms`));
-        }, this.options.timeoutMs);
-        // Stopped by a shutdown after its grace: answered at once, whatever the completer does.
-        tracked.bind(() => {
-          stopped = true;
-          reject(new Error('stopped'));
-        });
-      });
-      const values = await Promise.race([Promise.resolve().then(() => completer(value, { arguments: { ...chosen } })), timeout]);
+  /**
+   * Runs an author's completer through the one runner (the request timeout, a
+   * shutdown's stop, a failure behind a correlation id); what it returns is
+   * kept to strings.
+   */
+  private async run(completer: Completer, value: string, chosen: Record<string, string>, label: string, op: Operation): Promise<string[]> {
+    op.binding = { tool: `completion for ${label}`, args: {}, principal: '' };
+    op.handler = () => completer(value, { arguments: { ...chosen } });
+    op.finish = (values) => {
       if (!Array.isArray(values)) throw new Error('a completer must return a list of strings');
-      return values.filter((v): v is string => typeof v === 'string');
-    } catch (err) {
-      if (stopped) {
-        tracked.status = 'cancelled';
-        tracked.reason = 'shutting_down';
-        throw new RpcError(ErrorCode.InternalError, `Completion for ${label} was stopped because the server is shutting down; retry in a few seconds.`);
-      }
-      const correlationId = nodeCrypto().randomUUID();
-      tracked.correlationId = correlationId;
-      this.options.logger.error({ correlationId, what: recordedText(label), err }, 'a completer failed');
-      throw new RpcError(ErrorCode.InternalError, `Internal error (correlation id ${correlationId})`);
-    } finally {
-      clearTimeout(timer);
-    }
+      return { values: values.filter((v): v is string => typeof v === 'string') };
+    };
+    const outcome = await runRequest(op, this.options);
+    // Completion never asks the client anything: no answer is only a cancellation.
+    return (outcome?.values as string[] | undefined) ?? [];
   }
+}
+
+/** What a completion request names: the prompt or template referenced, and the argument with its context. */
+function named(op: TrackedRequest, params: Record<string, unknown>): void {
+  const { ref } = params;
+  if (isPlainObject(ref)) op.target = ref.type === 'ref/prompt' ? `prompt ${String(ref.name)}` : `resource ${String(ref.uri)}`;
+  op.args = { argument: params.argument, context: params.context };
 }
 
 /** What a completion completes: the argument of a prompt or template, with its completer or schema. */

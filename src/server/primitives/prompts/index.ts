@@ -2,14 +2,13 @@ import { ErrorCode, RpcError } from '../../../jsonrpc/errors.js';
 import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
 import { isPlainObject } from '../../../protocol/content.js';
 import { Method } from '../../../protocol/methods.js';
-import type { Era } from '../../../protocol/versions.js';
 import { authorizeEntry } from '../../pipeline/authorize.js';
 import { ScopedListing } from '../../scoped-listing.js';
-import { callerKeyOf, type Exchange } from '../../exchange.js';
+import { callerKeyOf, callerOf, type Exchange } from '../../exchange.js';
 import { NO_USER_MIDDLEWARE, type MethodResult, type MethodTable, type Primitive, type RequestFacts, type UserStage } from '../method-table.js';
 import { takeRequestPoint } from '../rate-limit.js';
-import { runWithInputs } from '../request-context.js';
-import type { TrackedRequest } from '../tracked-request.js';
+import { runRequest, serveRequest } from '../../pipeline/run.js';
+import type { Operation } from '../../pipeline/operation.js';
 import type { ListingServices } from '../services.js';
 import type { CompiledPrompt } from './compile.js';
 import { normalizePrompt } from './messages.js';
@@ -42,10 +41,10 @@ export class PromptsPrimitive implements Primitive {
   }
 
   register(methods: MethodTable): void {
-    methods.both(Method.promptsList, (era) => (request, exchange) => this.listing.page(era, request.params?.cursor, exchange.auth));
+    methods.both(Method.promptsList, (era) => (request, exchange) => this.listing.page(era, request.params?.cursor, callerOf(exchange)));
     methods.both(
       Method.promptsGet,
-      (era) => (request, exchange, facts, tracked, user) => this.get(request, exchange, facts, era, tracked!, user ?? NO_USER_MIDDLEWARE),
+      () => (request, exchange, facts, op, user) => this.get(request, exchange, facts, op as Operation, user ?? NO_USER_MIDDLEWARE),
       {
         tracked: true,
         userStage: true,
@@ -59,66 +58,53 @@ export class PromptsPrimitive implements Primitive {
    * `{ name, arguments }` with the checked arguments, and `ctx.prompt`),
    * then the prompt's `get`.
    */
-  private get(
-    request: JsonRpcRequest,
-    exchange: Exchange,
-    facts: RequestFacts,
-    era: Era,
-    tracked: TrackedRequest,
-    user: UserStage,
-  ): Promise<MethodResult | undefined> {
-    const { logger } = this.options;
-    return runWithInputs<PromptReturn>(
-      request,
-      exchange,
-      era,
-      facts,
-      { codec: this.options.requestState, timeoutMs: this.options.timeoutMs, logger, tracked },
-      async (execute) => {
-        const params = request.params ?? {};
-        const name = params.name;
-        if (typeof name === 'string') tracked.target = name;
-        tracked.args = params.arguments ?? {};
-        if (typeof name !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "name" must be a string');
-        const given = params.arguments ?? {};
-        const compiled = this.authorized(name, exchange);
-        checkStrings(compiled, given);
-        await takeRequestPoint(this.options.rateLimiter, Method.promptsGet, callerKeyOf(exchange));
-        const checked = await checkArguments(compiled, given);
-        return user(request, exchange, facts, { name, arguments: checked }, { prompt: compiled.prompt }, async (after) => {
-          // A middleware may name another prompt (found, authorized and checked again; its rate-limit point is taken) or change the arguments (not checked again: its code is the server's).
-          let target = compiled;
-          let args = checked;
-          let bound: unknown = given;
-          if (after.name !== name) {
-            if (typeof after.name !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "name" must be a string');
-            target = this.authorized(after.name, exchange);
-            tracked.target = after.name;
-            bound = after.arguments ?? {};
-            checkStrings(target, bound);
-            args = await checkArguments(target, bound as Record<string, unknown>);
-            tracked.args = bound;
-          } else if (after.arguments !== checked) {
-            args = bound = tracked.args = after.arguments;
-          }
-          const { prompt } = target;
-          const outcome = await execute({
-            binding: { tool: `prompt ${target.name}`, args: bound, principal: callerKeyOf(exchange) },
-            timeoutMs: prompt.timeoutMs,
-            handler: (ctx) => prompt.get(args, ctx),
-          });
-          if (outcome === undefined) return undefined;
-          if (!('value' in outcome)) return outcome as unknown as MethodResult;
-          const normalized = normalizePrompt(outcome.value, prompt.description);
-          if (!normalized.ok) {
-            tracked.status = 'internal_error';
-            logger.error({ prompt: recordedText(target.name), problem: normalized.problem }, 'a prompt returned an invalid result');
-            throw new RpcError(ErrorCode.InternalError, `Internal error: prompt ${target.name} produced an invalid result`);
-          }
-          return normalized.result as unknown as MethodResult;
-        });
-      },
-    );
+  private get(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, op: Operation, user: UserStage): Promise<MethodResult | undefined> {
+    return serveRequest(op, this.options.logger, async () => {
+      const params = request.params ?? {};
+      const name = params.name;
+      if (typeof name === 'string') op.target = name;
+      const given = params.arguments ?? {};
+      op.args = given as Record<string, unknown>;
+      if (typeof name !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "name" must be a string');
+      const compiled = this.authorized(name, exchange);
+      checkStrings(compiled, given);
+      await takeRequestPoint(this.options.rateLimiter, Method.promptsGet, callerKeyOf(exchange));
+      const checked = await checkArguments(compiled, given);
+      return user(request, exchange, facts, { name, arguments: checked }, { prompt: compiled.prompt }, async (after) => {
+        // A middleware may name another prompt (found, authorized and checked again; its rate-limit point is taken) or change the arguments (not checked again: its code is the server's).
+        let target = compiled;
+        let args = checked;
+        let bound: unknown = given;
+        if (after.name !== name) {
+          if (typeof after.name !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "name" must be a string');
+          target = this.authorized(after.name, exchange);
+          op.target = after.name;
+          bound = after.arguments ?? {};
+          checkStrings(target, bound);
+          args = await checkArguments(target, bound as Record<string, unknown>);
+          op.args = bound as Record<string, unknown>;
+        } else if (after.arguments !== checked) {
+          args = bound = after.arguments;
+          op.args = bound as Record<string, unknown>;
+        }
+        const { prompt } = target;
+        op.binding = { tool: `prompt ${target.name}`, args: bound, principal: callerKeyOf(exchange) };
+        op.openInputs(this.options.requestState);
+        op.timeoutMs = prompt.timeoutMs;
+        op.handler = (ctx) => prompt.get(args, ctx);
+        op.finish = (value) => this.result(op, target, value as PromptReturn);
+        return runRequest(op, this.options);
+      });
+    });
+  }
+
+  /** A prompt's value as the result: its messages, checked (an invalid one is the server's bug, -32603). */
+  private result(op: Operation, target: CompiledPrompt, value: PromptReturn): MethodResult {
+    const normalized = normalizePrompt(value, target.prompt.description);
+    if (normalized.ok) return normalized.result as unknown as MethodResult;
+    op.status = 'internal_error';
+    this.options.logger.error({ prompt: recordedText(target.name), problem: normalized.problem }, 'a prompt returned an invalid result');
+    throw new RpcError(ErrorCode.InternalError, `Internal error: prompt ${target.name} produced an invalid result`);
   }
 
   /** The prompt named, if the caller may get it: prompts.mdx "Error Handling", an invalid prompt name is -32602. */
@@ -127,7 +113,7 @@ export class PromptsPrimitive implements Primitive {
     if (!compiled) throw unknownPrompt(name);
     // One the caller may not know of is the same unknown prompt; one it may know of but lacks scopes for, 403.
     const { scopePolicy: policy } = this.options;
-    authorizeEntry(policy, policy.promptRequirement(compiled.scope), exchange.auth, () => unknownPrompt(name));
+    authorizeEntry(policy, policy.promptRequirement(compiled.scope), callerOf(exchange), () => unknownPrompt(name));
     return compiled;
   }
 }

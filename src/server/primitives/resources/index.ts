@@ -5,13 +5,14 @@ import type { Era } from '../../../protocol/versions.js';
 import type { AuthInfo } from '../../../policy/auth/principal.js';
 import { authorizeEntry, mayKnow, mayUse } from '../../pipeline/authorize.js';
 import { ScopedListing } from '../../scoped-listing.js';
-import { callerKeyOf, type Exchange } from '../../exchange.js';
+import { callerKeyOf, callerOf, type Exchange } from '../../exchange.js';
 import type { ResultStore } from '../../../state/result-store.js';
 import { MAX_WATCHED_URI_CHARS } from '../../subscriptions.js';
 import { NO_USER_MIDDLEWARE, type MethodResult, type MethodTable, type Primitive, type RequestFacts, type UserStage } from '../method-table.js';
 import { takeRequestPoint } from '../rate-limit.js';
-import { runWithInputs, type RequestContext } from '../request-context.js';
-import type { TrackedRequest } from '../tracked-request.js';
+import type { RequestContext } from '../request-context.js';
+import { runRequest, serveRequest } from '../../pipeline/run.js';
+import type { Operation } from '../../pipeline/operation.js';
 import type { ListingServices } from '../services.js';
 import { RESULT_URI_PREFIX } from './compile.js';
 import { normalizeContents } from './contents.js';
@@ -68,11 +69,11 @@ export class ResourcesPrimitive implements Primitive {
   }
 
   register(methods: MethodTable): void {
-    methods.both(Method.resourcesList, (era) => (request, exchange) => this.listing.page(era, request.params?.cursor, exchange.auth));
-    methods.both(Method.resourceTemplatesList, (era) => (request, exchange) => this.templateListing.page(era, request.params?.cursor, exchange.auth));
+    methods.both(Method.resourcesList, (era) => (request, exchange) => this.listing.page(era, request.params?.cursor, callerOf(exchange)));
+    methods.both(Method.resourceTemplatesList, (era) => (request, exchange) => this.templateListing.page(era, request.params?.cursor, callerOf(exchange)));
     methods.both(
       Method.resourcesRead,
-      (era) => (request, exchange, facts, tracked, user) => this.read(request, exchange, facts, era, tracked!, user ?? NO_USER_MIDDLEWARE),
+      (era) => (request, exchange, facts, tracked, user) => this.read(request, exchange, facts, era, tracked as Operation, user ?? NO_USER_MIDDLEWARE),
       {
         tracked: true,
         userStage: true,
@@ -87,10 +88,10 @@ export class ResourcesPrimitive implements Primitive {
       legacy: (request, exchange, facts, tracked, user = NO_USER_MIDDLEWARE) => {
         if (typeof request.params?.uri === 'string') tracked!.target = request.params.uri;
         const uri = watchedUri(request.params?.uri);
-        if (!this.mayRead(uri, exchange.auth)) return {};
+        if (!this.mayRead(uri, callerOf(exchange))) return {};
         return user(request, exchange, facts, { uri }, undefined, async (after) => {
           const watched = after.uri === uri ? uri : watchedUri(after.uri);
-          if (watched !== uri && !this.mayRead(watched, exchange.auth)) return {};
+          if (watched !== uri && !this.mayRead(watched, callerOf(exchange))) return {};
           if (!this.options.subscriptions.subscribeLegacy(exchange.peer, watched)) {
             throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: this session watches as many resources as it may; unsubscribe from one first');
           }
@@ -116,47 +117,33 @@ export class ResourcesPrimitive implements Primitive {
    * stored result (its uri from a resource_link) is the caller's own: the
    * middleware, then the store.
    */
-  private read(
-    request: JsonRpcRequest,
-    exchange: Exchange,
-    facts: RequestFacts,
-    era: Era,
-    tracked: TrackedRequest,
-    user: UserStage,
-  ): Promise<MethodResult | undefined> {
-    const uri = checkedUri(request.params?.uri, tracked);
+  private read(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, era: Era, op: Operation, user: UserStage): Promise<MethodResult | undefined> {
+    const uri = checkedUri(request.params?.uri, op);
     if (uri.startsWith(RESULT_URI_PREFIX))
-      return user(request, exchange, facts, { uri }, undefined, async (after) => this.readStored(exchange, checkedUri(after.uri, tracked), era));
-    const { logger } = this.options;
-    return runWithInputs<ReadReturn>(
-      request,
-      exchange,
-      era,
-      facts,
-      { codec: this.options.requestState, timeoutMs: this.options.timeoutMs, logger, tracked },
-      async (execute) => {
-        await takeRequestPoint(this.options.rateLimiter, Method.resourcesRead, callerKeyOf(exchange));
-        const found = await this.resolve(uri, exchange, tracked);
-        return user(request, exchange, facts, { uri }, { resource: found.meta }, async (after) => {
-          // A middleware may name another uri: found, authorized and checked again (its rate-limit point is taken).
-          const target = after.uri === uri ? found : await this.resolve(checkedUri(after.uri, tracked), exchange, tracked);
-          if (target.stored !== undefined) return this.readStored(exchange, target.stored, era);
-          const { meta, read } = target;
-          const binding = { tool: `resource ${target.uri}`, args: target.variables ?? {}, principal: callerKeyOf(exchange) };
-          const outcome = await execute({ binding, timeoutMs: meta.timeoutMs, handler: read });
-          if (outcome === undefined) return undefined;
-          if (!('value' in outcome)) return outcome as unknown as MethodResult;
-          return this.contents(outcome.value, target.uri, meta, request, era, tracked);
-        });
-      },
-    );
+      return user(request, exchange, facts, { uri }, undefined, async (after) => this.readStored(exchange, checkedUri(after.uri, op), era));
+    return serveRequest(op, this.options.logger, async () => {
+      await takeRequestPoint(this.options.rateLimiter, Method.resourcesRead, callerKeyOf(exchange));
+      const found = await this.resolve(uri, exchange, op);
+      return user(request, exchange, facts, { uri }, { resource: found.meta }, async (after) => {
+        // A middleware may name another uri: found, authorized and checked again (its rate-limit point is taken).
+        const target = after.uri === uri ? found : await this.resolve(checkedUri(after.uri, op), exchange, op);
+        if (target.stored !== undefined) return this.readStored(exchange, target.stored, era);
+        const { meta, read } = target;
+        op.binding = { tool: `resource ${target.uri}`, args: target.variables ?? {}, principal: callerKeyOf(exchange) };
+        op.openInputs(this.options.requestState);
+        op.timeoutMs = meta.timeoutMs;
+        op.handler = read;
+        op.finish = (value) => this.contents(value as ReadReturn, target.uri, meta, request, era, op);
+        return runRequest(op, this.options);
+      });
+    });
   }
 
   /** The resource `uri` names, if the caller may read it: its read, its metadata and a template's checked variables. */
-  private async resolve(uri: string, exchange: Exchange, tracked: TrackedRequest): Promise<Resolved> {
+  private async resolve(uri: string, exchange: Exchange, op: Operation): Promise<Resolved> {
     if (uri.startsWith(RESULT_URI_PREFIX)) return { uri, stored: uri, meta: {}, read: () => undefined as never };
     const { resources, scopePolicy: policy } = this.options;
-    const auth = exchange.auth;
+    const auth = callerOf(exchange);
     // A resource the caller may not know of is "not found", exactly as a URI nothing serves.
     const fixed = resources.get(uri);
     if (fixed && mayKnow(policy, policy.resourceRequirement(fixed.scope), auth)) {
@@ -169,7 +156,7 @@ export class ResourcesPrimitive implements Primitive {
     if (!matched) throw notFound(uri);
     const { template } = matched;
     authorizeEntry(policy, policy.resourceRequirement(template.scope), auth, () => notFound(uri));
-    tracked.args = matched.variables;
+    op.args = matched.variables;
     let variables: unknown = matched.variables;
     if (template.variables) {
       const checked = await template.variables.check(matched.variables);
@@ -190,12 +177,12 @@ export class ResourcesPrimitive implements Primitive {
   }
 
   /** A read's result: its contents, checked and bounded, with the era's cache hints. */
-  private contents(value: ReadReturn, uri: string, meta: ResourceMeta, request: JsonRpcRequest, era: Era, tracked: TrackedRequest): MethodResult {
+  private contents(value: ReadReturn, uri: string, meta: ResourceMeta, request: JsonRpcRequest, era: Era, op: Operation): MethodResult {
     const normalized = normalizeContents(value, uri, meta.mimeType);
     if (normalized === undefined) throw notFound(uri);
     if (!normalized.ok || normalized.bytes > MAX_READ_BYTES) {
       const problem = normalized.ok ? `the contents are ${normalized.bytes} bytes, over the ${MAX_READ_BYTES}-byte limit` : normalized.problem;
-      tracked.status = 'internal_error';
+      op.status = 'internal_error';
       this.options.logger.error({ uri: recordedText(uri), problem }, 'a resource read returned invalid contents');
       throw new RpcError(ErrorCode.InternalError, `Internal error: the server could not read ${uri}`);
     }
@@ -243,8 +230,8 @@ interface Resolved {
 }
 
 /** The uri a read names, recorded as its target: -32602 before any matching when it is not a string of 1 to MAX_READ_URI_CHARS characters. */
-function checkedUri(uri: unknown, tracked: TrackedRequest): string {
-  if (typeof uri === 'string') tracked.target = uri;
+function checkedUri(uri: unknown, op: Operation): string {
+  if (typeof uri === 'string') op.target = uri;
   if (typeof uri !== 'string' || uri === '') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "uri" must be a non-empty string');
   if (uri.length > MAX_READ_URI_CHARS) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: "uri" is longer than ${MAX_READ_URI_CHARS} characters`);
   return uri;

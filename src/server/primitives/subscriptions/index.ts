@@ -4,7 +4,7 @@ import { isPlainObject } from '../../../protocol/content.js';
 import { META } from '../../../protocol/meta.js';
 import { Method } from '../../../protocol/methods.js';
 import type { ResultEncoder } from '../../../protocol/result.js';
-import type { Exchange } from '../../exchange.js';
+import { callerOf, type Exchange } from '../../exchange.js';
 import { ALSO_ACKNOWLEDGED, type SubscriptionHub } from '../../subscriptions.js';
 import type { MethodResult, MethodTable, Primitive } from '../method-table.js';
 
@@ -26,7 +26,17 @@ export class SubscriptionsPrimitive implements Primitive {
   ) {}
 
   register(methods: MethodTable): void {
-    methods.add(Method.subscriptionsListen, { tracked: true, stream: true, modern: (request, exchange) => this.listen(request, exchange) });
+    methods.add(Method.subscriptionsListen, {
+      tracked: true,
+      stream: true,
+      // What the stream listens to: the notifications it names (its filter is the arguments).
+      names: (op, params) => {
+        const filter = params.notifications;
+        if (isPlainObject(filter)) op.target = Object.keys(filter).join(',');
+        op.args = filter as Record<string, unknown>;
+      },
+      modern: (request, exchange) => this.listen(request, exchange),
+    });
   }
 
   /** Ends every open subscription gracefully (server shutdown). */
@@ -43,7 +53,7 @@ export class SubscriptionsPrimitive implements Primitive {
     const cancelled = { abort: () => end(undefined) };
     peer.inflight.add(request.id, cancelled);
     const also = (request.params as { [ALSO_ACKNOWLEDGED]?: Record<string, unknown> })[ALSO_ACKNOWLEDGED];
-    const unsubscribe = this.hub.listen(request.id, filter, exchange.notify, exchange.auth, also);
+    const unsubscribe = this.hub.listen(request.id, filter, exchange.notify, callerOf(exchange), also);
     return new Promise((resolve) => {
       let ended = false;
       const stopWatching = exchange.onClose?.(() => end(undefined));

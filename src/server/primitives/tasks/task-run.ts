@@ -4,7 +4,7 @@ import { Method } from '../../../protocol/methods.js';
 import { encodeNotification } from '../../../jsonrpc/encode.js';
 import { TERMINAL_STATUSES as TERMINAL, type TaskError, type TaskPatch, type TaskRecord, type TaskStore } from '../../../tasks/store.js';
 import { Peer } from '../../peer.js';
-import type { Exchange } from '../../exchange.js';
+import { callerOf, type Exchange } from '../../exchange.js';
 import type { MethodHandler, MethodResult, RequestFacts } from '../method-table.js';
 import { TaskInputPeer } from './legacy-input.js';
 
@@ -68,9 +68,7 @@ export class TaskRun {
       },
       notifyObject: (method, params) => this.notify(method, params),
       headers: original.headers,
-      caller: original.caller,
-      principal: original.principal,
-      auth: original.auth,
+      caller: callerOf(original),
       messageBytes: original.messageBytes,
     };
   }

@@ -1,13 +1,13 @@
 import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
-import { getMeta } from '../../../protocol/meta.js';
 import { Method } from '../../../protocol/methods.js';
 import type { CacheHints, ResultEncoder } from '../../../protocol/result.js';
 import type { Era } from '../../../protocol/versions.js';
 import type { ScopePolicy } from '../../../policy/auth/scope-policy.js';
 import { CallPipeline, type PipelineOptions } from '../../pipeline/index.js';
+import { callInfoOf } from '../../pipeline/operation.js';
 import { ScopedToolListing } from '../../scoped-listing.js';
 import type { SubscriptionHub } from '../../subscriptions.js';
-import type { Exchange } from '../../exchange.js';
+import { callerOf, type Exchange } from '../../exchange.js';
 import type { MethodHandler, MethodTable, Primitive, RequestFacts } from '../method-table.js';
 import type { AnyMiddleware } from '../../middleware.js';
 
@@ -41,7 +41,7 @@ export class ToolsPrimitive implements Primitive {
   }
 
   register(methods: MethodTable): void {
-    methods.both(Method.toolsList, (era) => (request, exchange) => this.listing.page(era, request.params?.cursor, exchange.auth));
+    methods.both(Method.toolsList, (era) => (request, exchange) => this.listing.page(era, request.params?.cursor, callerOf(exchange)));
     methods.both(Method.toolsCall, (era) => this.callHandler(era), {
       // The dispatcher's chain of server.use middleware, typed loosely in the method table.
       useMiddleware: (chain) => this.pipeline.use(chain as readonly AnyMiddleware[]),
@@ -51,23 +51,6 @@ export class ToolsPrimitive implements Primitive {
   /** The call's result object (or undefined: cancelled); the dispatcher encodes it, with a rate-limit refusal's Retry-After. */
   private callHandler(era: Era): MethodHandler {
     return (request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts) =>
-      this.pipeline.call(
-        request.params ?? {},
-        {
-          era,
-          protocolVersion: facts.protocolVersion,
-          clientCapabilities: facts.clientCapabilities,
-          clientInfo: facts.clientInfo,
-          logLevel: facts.logLevel,
-          progressToken: progressToken(request.params),
-          requestId: request.id,
-        },
-        exchange,
-      ) as Promise<Record<string, unknown> | undefined>;
+      this.pipeline.call(request.params ?? {}, callInfoOf(request, era, facts), exchange) as Promise<Record<string, unknown> | undefined>;
   }
-}
-
-export function progressToken(params: Record<string, unknown> | undefined): string | number | undefined {
-  const token = getMeta(params)?.progressToken;
-  return typeof token === 'string' || typeof token === 'number' ? token : undefined;
 }

@@ -1,13 +1,16 @@
 import type { CallsInFlight } from '../calls-in-flight.js';
 import type { CompiledTool } from '../compile-tool.js';
+import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
+import { isPlainObject } from '../../protocol/content.js';
 import { CallInputs, INPUT_REQUIRED, type InputRequiredResult } from '../inputs/call-inputs.js';
 import type { RequestStateCodec, StateBinding } from '../inputs/request-state.js';
 import { callerKeyOf, type Exchange } from '../exchange.js';
-import type { ToolResult } from '../tool.js';
-import type { ClientCapabilities, Implementation, LogLevel } from '../../protocol/meta.js';
+import { getMeta, type ClientCapabilities, type Implementation, type LogLevel } from '../../protocol/meta.js';
 import type { Era } from '../../protocol/versions.js';
-import type { RequestId } from '../../jsonrpc/types.js';
+import type { JsonRpcRequest, RequestId } from '../../jsonrpc/types.js';
 import type { AuditReason } from '../../audit/record.js';
+import type { TrackedRequest } from '../primitives/tracked.js';
+import type { ToolContext, ToolResult } from '../tool.js';
 
 const NO_ANSWERS: Readonly<Record<string, unknown>> = Object.freeze({});
 
@@ -38,11 +41,47 @@ export interface CallInfo {
   requestId: RequestId;
 }
 
-/** One `tools/call` as it moves through the pipeline. */
-export class ToolCall {
-  /** Set by the resolve stage. */
+/** What the dispatcher knows of a request's client, whichever era told it (RequestFacts). */
+interface ClientFacts {
+  protocolVersion: string;
+  clientCapabilities: ClientCapabilities;
+  clientInfo?: Implementation;
+  logLevel?: LogLevel;
+}
+
+/** The CallInfo of a request of `era` whose client `facts` describe. */
+export function callInfoOf(request: JsonRpcRequest, era: Era, facts: ClientFacts): CallInfo {
+  return {
+    era,
+    protocolVersion: facts.protocolVersion,
+    clientCapabilities: facts.clientCapabilities,
+    clientInfo: facts.clientInfo,
+    logLevel: facts.logLevel,
+    progressToken: progressToken(request.params),
+    requestId: request.id,
+  };
+}
+
+/** The request's `_meta.progressToken`, when it is one (a string or a number). */
+export function progressToken(params: Record<string, unknown> | undefined): string | number | undefined {
+  const token = getMeta(params)?.progressToken;
+  return typeof token === 'string' || typeof token === 'number' ? token : undefined;
+}
+
+/**
+ * One request as it moves through its method's chain: a `tools/call`, a
+ * `prompts/get`, a `resources/read`, … (and, for every tracked method, the
+ * request the audit record describes and a shutdown stops). Cancellable,
+ * bounded in time and able to ask the client something, the same way for
+ * every method; what a method adds (the tool, the prompt's handler) sits on
+ * fields only it sets.
+ */
+export class Operation implements TrackedRequest {
+  /** What the request names (the tool or prompt name, the URI, the completion reference), for the audit trail and the logs. */
+  target = '';
+  /** tools/call: the tool, set by the resolve stage. */
   tool!: CompiledTool;
-  /** The arguments as the client sent them. */
+  /** The arguments as the client sent them (what the audit record keeps). */
   args: Record<string, unknown> = {};
   /** What the handler receives (a Standard Schema's parse output, or `args`). */
   handlerArgs: unknown;
@@ -57,7 +96,15 @@ export class ToolCall {
   status: CallStatus = 'ok';
   /** Why it did not run as asked, when its status alone does not say (the audit record's `reason`). */
   reason?: AuditReason;
-  correlationId?: string;
+  correlationId?: string | null;
+  // Declared, not defined: a tool call (the hot path) never sets the four fields below, and its object stays as small as it was.
+  /** What a sealed `requestState` is bound to, when not a tool call's (a prompt's or a resource's, set before it runs). */
+  declare binding?: StateBinding;
+  /** A request that is not a tool call: what runs (the prompt's `get`, the resource's `read`) and what makes its value the result. */
+  declare handler?: (ctx: ToolContext) => unknown;
+  declare finish?: (value: unknown) => Record<string, unknown>;
+  /** The longest its handler may run (default: the server's). */
+  declare timeoutMs?: number;
   readonly startedAt = performance.now();
   /** Set once the call is cancelled, its client is gone, or its handler timed out. */
   aborted = false;
@@ -84,9 +131,27 @@ export class ToolCall {
     return this.openedInputs;
   }
 
-  /** What a sealed `requestState` is bound to: this tool, these arguments, this caller. */
+  /** What a sealed `requestState` is bound to: this tool (or prompt, or URI), these arguments, this caller. */
   get stateBinding(): StateBinding {
-    return { tool: this.tool.name, args: this.args, principal: callerKeyOf(this.exchange) };
+    return this.binding ?? { tool: this.tool.name, args: this.args, principal: callerKeyOf(this.exchange) };
+  }
+
+  /**
+   * Prepares what the request may ask of the client. On a modern retry it
+   * checks `inputResponses` and opens the signed `requestState`: forged,
+   * expired or borrowed state is refused with -32602 (mrtr.mdx "Server Requirements").
+   */
+  openInputs(codec: RequestStateCodec): void {
+    this.stateCodec = codec;
+    if (this.info.era !== 'modern') return;
+    const { inputResponses, requestState } = this.params;
+    if (inputResponses !== undefined && !isPlainObject(inputResponses)) {
+      throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: inputResponses must be an object');
+    }
+    if (requestState !== undefined || inputResponses !== undefined) {
+      const earlier = requestState === undefined ? {} : codec.open(requestState, this.stateBinding);
+      this.answers = { ...earlier, ...(inputResponses ?? {}) };
+    }
   }
 
   /** Whether the call asked the client something it has not answered yet. */
@@ -113,21 +178,23 @@ export class ToolCall {
 
   /** Makes the call cancellable by id and by the transport, and counts it among the server's calls in flight; returns the undo. */
   track(all: CallsInFlight): () => void {
-    const { peer } = this.exchange;
-    const id = this.info.requestId;
-    const unsubscribe = this.exchange.onClose?.((reason) => this.abort(reason));
-    peer.inflight.add(id, this);
+    const unwatch = this.watch();
     all.add(this);
     return () => {
-      unsubscribe?.();
-      peer.inflight.remove(this);
+      unwatch();
       all.remove(this);
     };
   }
 
-  /** The tool name the client asked for (valid or not). */
-  get requestedName(): string {
-    return typeof this.params.name === 'string' ? this.params.name : '';
+  /** Makes the request cancellable by id (`notifications/cancelled`) and by the transport losing its client; returns the undo. */
+  watch(): () => void {
+    const { peer } = this.exchange;
+    const unsubscribe = this.exchange.onClose?.((reason) => this.abort(reason));
+    peer.inflight.add(this.info.requestId, this);
+    return () => {
+      unsubscribe?.();
+      peer.inflight.remove(this);
+    };
   }
 }
 
@@ -149,14 +216,4 @@ export function thenCleanUp<T>(run: () => Promise<T>, cleanup: () => void): Prom
 }
 
 /** A pipeline stage: do its one job, then call `next` (or answer without it). */
-export type Stage = (call: ToolCall, next: () => Promise<CallOutcome>) => Promise<CallOutcome>;
-
-/** Composes stages into one function, the way middleware composes (first stage outermost). */
-export function compose(stages: readonly Stage[], terminal: (call: ToolCall) => Promise<CallOutcome>): (call: ToolCall) => Promise<CallOutcome> {
-  return (call) => {
-    // One `next` per call (not one closure per stage): each stage calls it at most once.
-    let i = 0;
-    const next = (): Promise<CallOutcome> => (i < stages.length ? stages[i++](call, next) : terminal(call));
-    return next();
-  };
-}
+export type Stage = (call: Operation, next: () => Promise<CallOutcome>) => Promise<CallOutcome>;

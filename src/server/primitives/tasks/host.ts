@@ -1,0 +1,33 @@
+import type { TaskRecord, TaskStore } from '../../../tasks/store.js';
+import type { Exchange } from '../../exchange.js';
+import type { TaskNotifications } from './notifications.js';
+import type { TasksPrimitiveOptions } from './options.js';
+import type { ResolvedTaskMode } from './policy.js';
+import type { TaskSlots } from './slots.js';
+import type { PassOutcome, TaskRun } from './task-run.js';
+
+/**
+ * What the tasks' methods share (TasksPrimitive holds it): the store, the
+ * tasks this instance runs, their slots and notifications, and the steps
+ * every task takes whichever era made it.
+ */
+export interface TaskHost {
+  readonly options: TasksPrimitiveOptions;
+  readonly store: TaskStore;
+  /** The tasks this instance runs, by id. */
+  readonly live: Map<string, TaskRun>;
+  readonly slots: TaskSlots;
+  readonly notifications: TaskNotifications;
+  readonly ttlMs: number | null;
+  readonly pollIntervalMs: number;
+  /** The store, opened once (what servers that are gone left running is failed first). */
+  ready(): Promise<void>;
+  forget(run: TaskRun): void;
+  modeOf(toolName: string): ResolvedTaskMode;
+  /** Cancels a task this instance does not run (in the store, and tells the instance that runs it). */
+  cancelElsewhere(record: TaskRecord): Promise<void>;
+  /** A new task's record, working from now, owned by the exchange's caller. */
+  newRecord(exchange: Exchange, tool: string, ttlMs: number | null): TaskRecord;
+  /** A call that became a task: live until it ends or outlives its TTL, its outcome stored once `first` (its work) settles. */
+  adopt(run: TaskRun, record: TaskRecord, releaseSlot: (() => void) | undefined, first: Promise<PassOutcome>): void;
+}

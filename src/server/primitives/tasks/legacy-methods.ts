@@ -1,0 +1,147 @@
+import { ErrorCode, RpcError } from '../../../jsonrpc/errors.js';
+import { encodeNotification } from '../../../jsonrpc/encode.js';
+import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
+import { TERMINAL_STATUSES, type TaskRecord } from '../../../tasks/store.js';
+import { callerKeyOf, type Exchange } from '../../exchange.js';
+import type { MethodHandler, MethodResult } from '../method-table.js';
+import type { TaskHost } from './host.js';
+import {
+  alreadyTerminal,
+  decodeTaskCursor,
+  encodeTaskCursor,
+  finalOutcome,
+  LEGACY_LIST_PAGE,
+  LEGACY_STATUS_NOTIFICATION,
+  legacyTask,
+  requestedTtl,
+  taskSupportError,
+} from './legacy.js';
+import { TaskRun } from './task-run.js';
+import { taskIdOf, taskNotFound } from './wire.js';
+
+/*
+ * The tasks of the 2025-11-25 form (legacy.ts has the wire shapes): a
+ * tools/call naming `task`, tasks/get, tasks/result (blocking until the task
+ * ends), tasks/list and tasks/cancel, each scoped to the caller.
+ */
+
+/** tools/call in the 2025-11-25 form: a call that names `task` runs as one, answered at once with the task. */
+export function wrapLegacyCall(host: TaskHost, inner: MethodHandler): MethodHandler {
+  return async (request, exchange, facts) => {
+    const name = request.params?.name;
+    const mode = typeof name === 'string' && host.options.registry.has(name) ? host.modeOf(name) : undefined;
+    const asked = request.params?.task;
+    if (asked === undefined) {
+      if (mode?.required) throw taskSupportError(name as string, true);
+      return inner(request, exchange, facts);
+    }
+    const ttl = requestedTtl(asked);
+    // An unknown tool: the tools primitive's own error.
+    if (!mode) return inner(request, exchange, facts);
+    if (!mode.task) throw taskSupportError(name as string, false);
+    // Taken before any await (TaskSlots): concurrent calls cannot overshoot maxActive.
+    const releaseSlot = host.slots.take();
+    if (!releaseSlot) throw new RpcError(ErrorCode.InternalError, 'Too many tasks are running; try again later');
+    try {
+      await host.ready();
+    } catch (err) {
+      releaseSlot();
+      throw err;
+    }
+    const { task: _asked, ...params } = request.params ?? {};
+    const call: JsonRpcRequest = { ...request, params };
+    const run = new TaskRun(
+      call,
+      exchange,
+      facts,
+      inner,
+      host.store,
+      (result) => ({ ...result }),
+      (done) => host.forget(done),
+      (record) => {
+        host.notifications.publish(record);
+        // tasks.mdx "Task Status Notification" (optional): to the session that created it.
+        exchange.peer.push?.(encodeNotification(LEGACY_STATUS_NOTIFICATION, legacyTask(record)));
+      },
+      true,
+    );
+    const ttlMs = ttl === undefined ? host.ttlMs : host.ttlMs === null ? ttl : Math.min(ttl, host.ttlMs);
+    const record = host.newRecord(exchange, name as string, ttlMs);
+    // Stored before the work starts and before the answer (a task from its first moment).
+    try {
+      await run.becomeTask(record);
+    } catch (err) {
+      releaseSlot();
+      throw err;
+    }
+    host.adopt(run, record, releaseSlot, run.start());
+    return { task: legacyTask(record) };
+  };
+}
+
+export async function legacyGet(host: TaskHost, request: JsonRpcRequest, exchange: Exchange): Promise<MethodResult> {
+  const record = await findOwn(host, request, exchange);
+  return legacyTask(record);
+}
+
+/**
+ * tasks/result: blocks until the task ends (tasks.mdx "Result Retrieval"), then answers as tools/call would have.
+ * While it waits, the task's requests to the client (input_required) are delivered on its stream (legacy-input.ts).
+ */
+export async function legacyResult(host: TaskHost, request: JsonRpcRequest, exchange: Exchange): Promise<MethodResult | undefined> {
+  let record: TaskRecord | undefined = await findOwn(host, request, exchange);
+  if (!TERMINAL_STATUSES.has(record.status)) {
+    const taskId = record.taskId;
+    record = await new Promise<TaskRecord | undefined>((resolve) => {
+      const stop = { abort: () => finish(undefined) };
+      const unwatch = host.notifications.watch(taskId, (r) => TERMINAL_STATUSES.has(r.status) && finish(r));
+      const unclose = exchange.onClose?.(() => finish(undefined));
+      exchange.peer.inflight.add(request.id, stop);
+      const undeliver = host.live.get(taskId)?.input?.receiveOn(exchange);
+      const finish = (r: TaskRecord | undefined) => {
+        unwatch();
+        unclose?.();
+        undeliver?.();
+        exchange.peer.inflight.remove(stop);
+        resolve(r);
+      };
+      // It may have ended between the read and the watch.
+      void host.store.get(taskId, callerKeyOf(exchange)).then((r) => r && TERMINAL_STATUSES.has(r.status) && finish(r));
+    });
+    if (!record) return undefined; // the client gave up (cancelled, or its stream closed)
+  }
+  const outcome = finalOutcome(record);
+  if ('error' in outcome) throw outcome.error;
+  return outcome.result;
+}
+
+export async function legacyList(host: TaskHost, request: JsonRpcRequest, exchange: Exchange): Promise<MethodResult> {
+  const after = decodeTaskCursor(request.params?.cursor);
+  await host.ready();
+  const page = await host.store.list(callerKeyOf(exchange), { after, limit: LEGACY_LIST_PAGE + 1 });
+  const shown = page.slice(0, LEGACY_LIST_PAGE);
+  const result: Record<string, unknown> = { tasks: shown.map(legacyTask) };
+  if (page.length > LEGACY_LIST_PAGE) result.nextCursor = encodeTaskCursor(shown[shown.length - 1]);
+  return result;
+}
+
+export async function legacyCancel(host: TaskHost, request: JsonRpcRequest, exchange: Exchange): Promise<MethodResult> {
+  const record = await findOwn(host, request, exchange);
+  const refused = alreadyTerminal(record);
+  if (refused) throw refused;
+  const run = host.live.get(record.taskId);
+  // tasks.mdx: the task is cancelled before the answer is sent.
+  if (run) await run.cancel();
+  else await host.cancelElsewhere(record);
+  const now = await host.store.get(record.taskId, callerKeyOf(exchange));
+  return legacyTask(now ?? record);
+}
+
+/** The caller's task in the legacy era (no extension to declare), or the one not-found error. */
+async function findOwn(host: TaskHost, request: JsonRpcRequest, exchange: Exchange): Promise<TaskRecord> {
+  const taskId = taskIdOf(request.params);
+  await host.ready();
+  const record = await host.store.get(taskId, callerKeyOf(exchange));
+  if (!record) throw taskNotFound();
+  return record;
+}
