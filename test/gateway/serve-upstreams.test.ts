@@ -98,9 +98,20 @@ describe('an OpenAPI upstream in the config', () => {
     onTestFinished(() => api.close());
     copyFileSync(resolve('test/gateway/openapi/fixtures/petstore.yaml'), join(dir, 'petstore.yaml'));
     const config = join(dir, 'openapi.config.yaml');
-    const upstream = ['upstreams:', '  petstore:', '    openapi: ./petstore.yaml', "    baseUrl: '${PETSTORE_URL}/v3'", '    credentials:', "      api_key: '${PETSTORE_KEY}'", '    include: { tags: [pet] }'];
+    const upstream = [
+      'upstreams:',
+      '  petstore:',
+      '    openapi: ./petstore.yaml',
+      "    baseUrl: '${PETSTORE_URL}/v3'",
+      '    credentials:',
+      "      api_key: '${PETSTORE_KEY}'",
+      '    include: { tags: [pet] }',
+    ];
     writeFileSync(config, `${upstream.join('\n')}\n`);
-    const cli = startBuiltCli(['serve', '--http', '--port', '0', '--config', config], { cwd: dir, env: { PETSTORE_URL: api.url, PETSTORE_KEY: SECRETS.apiKey } });
+    const cli = startBuiltCli(['serve', '--http', '--port', '0', '--config', config], {
+      cwd: dir,
+      env: { PETSTORE_URL: api.url, PETSTORE_KEY: SECRETS.apiKey },
+    });
     const [, url] = await cli.waitForStderr(/serving \d+ tool\(s\) on (\S+)/);
     const client = await ToolClient.connect({ url });
     try {
