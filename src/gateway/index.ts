@@ -1,6 +1,6 @@
 /** The gateway: upstream MCP servers (stdio, HTTP, in process) and HTTP APIs mounted as a ToolServer's own entries. */
-export { mount, GatewayCollisionError, type MountHandle, type MountContext } from './mount.js';
-export { UPSTREAM_LOADERS, upstreamKind, type UpstreamKind, type UpstreamLoader } from './loaders.js';
+export { mount, GatewayCollisionError, type Clash, type MountHandle, type MountContext } from './mount.js';
+export { UPSTREAM_LOADERS, upstreamKind, type LoaderContext, type OpenedTransport, type UpstreamKind, type UpstreamLoader } from './loaders.js';
 export type {
   Upstream,
   StdioUpstream,
@@ -15,4 +15,4 @@ export type {
 } from './types.js';
 export { Gateway, splitEntry, type UpstreamEntry } from './gateway.js';
 export { openApiTools, OpenApiError } from './openapi/index.js';
-export type { OpenApiFilter, OpenApiToolsOptions, SchemeCredentials } from './openapi/types.js';
+export type { BasicCredentials, ClientCredentials, OpenApiFilter, OpenApiToolsOptions, SchemeCredentials } from './openapi/types.js';

@@ -25,6 +25,7 @@ const ENTRY_POINTS = [
   'toolwright/config',
   'toolwright/http',
   'toolwright/middleware',
+  'toolwright/gateway',
 ];
 
 function installToolwright(): void {

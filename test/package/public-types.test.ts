@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 // `const auth: ResourceServerOptions = …` or a TaskStore of their own must not have to
 // dig in dist/. Read from the published declarations (npm test builds dist/ first).
 const root = new URL('../../', import.meta.url).pathname;
-const ENTRIES = ['index', 'http', 'middleware', 'client', 'client/core', 'testing', 'toolsets', 'config'];
+const ENTRIES = ['index', 'http', 'middleware', 'client', 'client/core', 'testing', 'toolsets', 'config', 'gateway'];
 
 const scratch = mkdtempSync(join(tmpdir(), 'toolwright-public-types-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
