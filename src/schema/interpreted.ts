@@ -23,19 +23,44 @@ export function interpretedCheck(schema: Record<string, unknown>, dialect: Diale
     throw new SchemaError(`the schema does not compile: ${(err as Error).message}`);
   }
   const draft = DRAFT[dialect];
-  return (value) => {
-    let units: OutputUnit[];
+  const run = (value: unknown): OutputUnit[] | null => {
     try {
       // shortCircuit false: every problem, as Ajv's allErrors.
       const result = validate(value, schema as Schema, draft, lookup, false);
-      if (result.valid) return null;
-      units = result.errors;
+      return result.valid ? null : result.errors;
     } catch (err) {
+      const message = (err as Error).message;
+      if (message.startsWith('Instances of')) throw new NotJson();
       // A case the registration checks missed (a reference the walk could not judge): fail the call alike.
-      throw new SchemaError(`the schema does not compile: ${(err as Error).message.split('\n')[0]}`);
+      throw new SchemaError(`the schema does not compile: ${message.split('\n')[0]}`);
     }
-    return toAjvErrors(units, (location) => schemaValueAt(schema, lookup, location));
   };
+  return (value) => {
+    let units: OutputUnit[] | null;
+    try {
+      units = run(value);
+    } catch (err) {
+      if (!(err instanceof NotJson)) throw err;
+      // An undefined or a function somewhere (structured output built in code): judge what JSON
+      // would carry, as Ajv, which passes over such values, in effect does.
+      const sent = asJson(value);
+      if (sent === NOT_JSON) return [ajvError('type', '', {}, 'must be JSON data')];
+      units = run(sent);
+    }
+    return units === null ? null : toAjvErrors(units, (location) => schemaValueAt(schema, lookup, location));
+  };
+}
+
+class NotJson extends Error {}
+const NOT_JSON = Symbol('not JSON');
+
+function asJson(value: unknown): unknown {
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined ? NOT_JSON : JSON.parse(text);
+  } catch {
+    return NOT_JSON; // a BigInt, a cycle
+  }
 }
 
 /** The schema value a keywordLocation (`#/properties/a/$ref/maximum`) names, following `$ref`s; undefined when it cannot be followed. */

@@ -115,6 +115,12 @@ describe.each(ENGINES)('compileSchema with the %s engine', (engine) => {
     expect(!outcome.ok && outcome.problems.at(-1)).toMatch(/… and \d+ more problems/);
   });
 
+  it('judges values JSON would not carry (structured output built in code) as JSON carries them', () => {
+    const v = compileSchema({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'number' } }, required: ['b'] }, { engine });
+    expect(v({ a: undefined, b: 1, f: () => 1 })).toEqual({ ok: true });
+    expect(v({ a: undefined, b: 'x' })).toEqual({ ok: false, problems: ['arguments.b: expected number'] });
+  });
+
   it('lets two schemas share a $id without colliding', () => {
     const a = compileSchema({ $id: 'https://example.com/same.json', type: 'object' }, { engine });
     const b = compileSchema({ $id: 'https://example.com/same.json', type: 'array' }, { engine });
