@@ -1,5 +1,4 @@
 import { createReadStream, existsSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { parseAuditJsonLine } from './jsonl-line.js';
 import { AuditLogMissingError, DEFAULT_QUERY_LIMIT, type AuditQuery } from './query.js';
 import type { AuditPruneBounds, AuditPruneCounts, AuditReader, StoredAuditRecord } from './reader.js';
@@ -65,6 +64,9 @@ export class JsonlAuditReader implements AuditReader {
   private async *records(): AsyncGenerator<StoredAuditRecord, void, undefined> {
     const files = [`${this.file}.1`, this.file].filter((file) => existsSync(file));
     if (files.length === 0) throw new AuditLogMissingError(this.file);
+    // Loaded here, not at import: toolwright's main entry reaches this module, and a Worker's
+    // nodejs_compat has no node:readline (a bundle importing it statically fails to start).
+    const { createInterface } = await import('node:readline');
     let id = 0;
     for (const file of files) {
       const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Number.POSITIVE_INFINITY });

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Logger } from 'pino';
+import { consoleLogger } from './console-logger.js';
 
 export type { Logger };
 
@@ -9,15 +10,14 @@ const LEVELS: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 4
  * Server diagnostics: structured JSON (pino) on stderr, never stdout (stdout is
  * the stdio transport's protocol channel). pino is loaded on the first message
  * at or above `level`, not at start-up: most servers log little, and quickly.
+ * Where pino cannot be loaded or cannot write to fd 2 (a bundled Worker: no
+ * run-time `require()`, no file descriptors), the same lines go to `console`.
  */
-export function createLogger(level: string = process.env.TOOLWRIGHT_LOG_LEVEL ?? 'info'): Logger {
+export function createLogger(level: string = envLevel() ?? 'info'): Logger {
   let real: Logger | undefined;
   const threshold = LEVELS[level] ?? LEVELS.info;
   const load = (): Logger => {
-    if (!real) {
-      const { pino } = createRequire(import.meta.url)('pino') as typeof import('pino');
-      real = pino({ level, base: { name: 'toolwright' } }, pino.destination({ fd: 2, sync: true }));
-    }
+    real ??= pinoLogger(level) ?? consoleLogger(level);
     return real;
   };
   const method =
@@ -38,4 +38,18 @@ export function createLogger(level: string = process.env.TOOLWRIGHT_LOG_LEVEL ??
     isLevelEnabled: (name: string) => (LEVELS[name] ?? Infinity) >= threshold,
   };
   return facade as unknown as Logger;
+}
+
+function pinoLogger(level: string): Logger | undefined {
+  try {
+    const { pino } = createRequire(import.meta.url)('pino') as typeof import('pino');
+    return pino({ level, base: { name: 'toolwright' } }, pino.destination({ fd: 2, sync: true }));
+  } catch {
+    return undefined;
+  }
+}
+
+/** TOOLWRIGHT_LOG_LEVEL, where there is a process to read it from (a Worker without nodejs_compat has none). */
+function envLevel(): string | undefined {
+  return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.TOOLWRIGHT_LOG_LEVEL;
 }

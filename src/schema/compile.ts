@@ -3,6 +3,8 @@ import { checkSchemaBounds, DEFAULT_SCHEMA_BOUNDS, type SchemaBounds } from './b
 import { dialectOf, SchemaError, type Dialect } from './dialect.js';
 import { ajvClass, ajvFormats, precompiledMetaValidator, type MetaValidator } from './ajv-load.js';
 import { closedNames, tooManyNames } from './closed-names.js';
+import { defaultSchemaEngine, type SchemaEngine } from './code-generation.js';
+import { type InstanceCheck, interpretedCheck } from './interpreted.js';
 import { describeValidationErrors } from './format-errors.js';
 import { describeMetaSchemaErrors } from './meta-errors.js';
 import { isPlainlyValid } from './plain-schema.js';
@@ -27,10 +29,16 @@ const precompiled = new Map<Dialect, MetaValidator | null>();
 
 const META_SCHEMA_ID = { '2020-12': 'https://json-schema.org/draft/2020-12/schema', 'draft-07': 'http://json-schema.org/draft-07/schema' } as const;
 
-function metaValidator(dialect: Dialect): MetaValidator {
+function metaValidator(dialect: Dialect): MetaValidator | undefined {
   // On the first schema of this dialect checked, not at import.
   if (!precompiled.has(dialect)) precompiled.set(dialect, precompiledMetaValidator(dialect));
-  return precompiled.get(dialect) ?? (ajvFor(dialect, false).getSchema(META_SCHEMA_ID[dialect]) as MetaValidator);
+  const ready = precompiled.get(dialect);
+  if (ready) return ready;
+  // Where code cannot be generated (a Worker) and no precompiled file can be read, there is no
+  // meta-schema validator: schemas beyond isPlainlyValid's keywords go unchecked against their
+  // meta-schema (bounds, closed names and the reference rules still hold). docs/runtimes/workers.md.
+  if (defaultSchemaEngine() === 'interpreted') return undefined;
+  return ajvFor(dialect, false).getSchema(META_SCHEMA_ID[dialect]) as MetaValidator;
 }
 
 function ajvFor(dialect: Dialect, usesFormats: boolean): Ajv {
@@ -48,14 +56,20 @@ function ajvFor(dialect: Dialect, usesFormats: boolean): Ajv {
 }
 
 /** How each validator compiles itself; see warmValidator. */
-const compilers = new WeakMap<Validator, () => ValidateFunction>();
+const compilers = new WeakMap<Validator, () => InstanceCheck>();
+
+function ajvCheck(validate: ValidateFunction): InstanceCheck {
+  return (value) => (validate(value) ? null : (validate.errors ?? []));
+}
 
 /**
  * Compiles a JSON Schema into a validator that reports every problem.
  * Throws SchemaError with a readable reason when the schema is unusable; all
  * checks run now, but Ajv compiles the schema on the validator's first call.
+ * `engine`: Ajv's generated code (`compiled`, wherever `new Function` is allowed) or the
+ * interpreter (`interpreted`, where it is not: Workers); code-generation.ts chooses by default.
  */
-export function compileSchema(schema: unknown, options: { root?: string; bounds?: SchemaBounds } = {}): Validator {
+export function compileSchema(schema: unknown, options: { root?: string; bounds?: SchemaBounds; engine?: SchemaEngine } = {}): Validator {
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
     throw new SchemaError('a schema must be a JSON object');
   }
@@ -65,7 +79,7 @@ export function compileSchema(schema: unknown, options: { root?: string; bounds?
   // A schema of a few simple keywords is known valid without loading the meta-schema validator.
   if (!isPlainlyValid(schema as Record<string, unknown>)) {
     const meta = metaValidator(dialect);
-    if (!meta(schema)) {
+    if (meta && !meta(schema)) {
       const problems = describeMetaSchemaErrors(schema as Record<string, unknown>, meta.errors ?? []);
       const said = problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message));
       throw new SchemaError(`the schema is invalid: ${said.join('; ') || 'it fails its meta-schema'}`, problems);
@@ -76,14 +90,16 @@ export function compileSchema(schema: unknown, options: { root?: string; bounds?
   // A snapshot, so that the validator enforces the schema as checked (and as
   // sent in tools/list), even if the caller's object changes before first use.
   let json: string | undefined = JSON.stringify(schema);
-  let compiled: ValidateFunction | SchemaError | undefined;
-  const compile = (): ValidateFunction => {
+  const engine = options.engine ?? defaultSchemaEngine();
+  let compiled: InstanceCheck | SchemaError | undefined;
+  const compile = (): InstanceCheck => {
     if (compiled === undefined) {
       try {
-        compiled = ajvFor(dialect, json!.includes('"format"')).compile(JSON.parse(json!) as Record<string, unknown>);
+        const copy = JSON.parse(json!) as Record<string, unknown>;
+        compiled = engine === 'interpreted' ? interpretedCheck(copy, dialect) : ajvCheck(ajvFor(dialect, json!.includes('"format"')).compile(copy));
       } catch (err) {
-        // A case the checks above missed: fail every call alike, with no Ajv internals beyond its message.
-        compiled = new SchemaError(`the schema does not compile: ${(err as Error).message}`);
+        // A case the checks above missed: fail every call alike, with no engine internals beyond its message.
+        compiled = err instanceof SchemaError ? err : new SchemaError(`the schema does not compile: ${(err as Error).message}`);
       }
       json = undefined;
     }
@@ -99,8 +115,8 @@ export function compileSchema(schema: unknown, options: { root?: string; bounds?
       const problems = tooManyNames(value as Record<string, unknown>, admitted, required, root);
       if (problems) return { ok: false, problems };
     }
-    const validate = compile();
-    return validate(value) ? { ok: true } : { ok: false, problems: describeValidationErrors(validate.errors, root) };
+    const errors = compile()(value);
+    return errors === null ? { ok: true } : { ok: false, problems: describeValidationErrors(errors, root) };
   };
   compilers.set(validator, compile);
   return validator;
