@@ -51,9 +51,10 @@ export class MemoryAuthProxyStore implements AuthProxyStore {
   }
 
   async take(key: string): Promise<string | undefined> {
-    const value = await this.get(key);
+    // Read and delete in one synchronous step: no other take can run between them.
+    const entry = this.entries.get(key);
     this.entries.delete(key);
-    return value;
+    return entry && entry.expiresAt > this.now() ? entry.value : undefined;
   }
 
   async delete(key: string): Promise<void> {
