@@ -9,3 +9,10 @@ export { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from './
 export { serveHttp, type HttpServeOptions, type HttpServerHandle, type HttpRoute } from './transports/http-server.js';
 export type { FetchRequestInfo } from './transports/http-fetch.js';
 export type { HttpCloseOptions } from './transports/http-drain.js';
+export { createAuthProxy, type AuthProxy, type AuthProxyRoute } from './auth-proxy/facade.js';
+export type { AuthProxyOptions, ProviderName } from './auth-proxy/options.js';
+export type { MetadataFetchOptions } from './auth-proxy/client-metadata.js';
+export type { AuthProxyStore } from './auth-proxy/store.js';
+export { MemoryAuthProxyStore } from './auth-proxy/store.js';
+export { SqliteAuthProxyStore } from './auth-proxy/sqlite-store.js';
+export { RedisAuthProxyStore } from './auth-proxy/redis-store.js';
