@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browse, CookieJar, field } from './helpers/browser.js';
 import { startFacadeServer, type FacadeServer } from './helpers/facade-server.js';
-import { APP_REDIRECT, authorizeUrl, LOOPBACK_REDIRECT, pkce, register, signIn, token } from './helpers/flow.js';
+import { APP_REDIRECT, authorizeUrl, pkce, register, signIn, token } from './helpers/flow.js';
 import { startOidcUpstream, UPSTREAM_CLIENT, type UpstreamIdp } from './helpers/oidc-upstream.js';
 
 const idps: UpstreamIdp[] = [];
