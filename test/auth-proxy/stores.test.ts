@@ -30,7 +30,7 @@ afterAll(async () => {
 const stores: Array<[string, () => AuthProxyStore]> = [
   ['memory', () => new MemoryAuthProxyStore()],
   ['sqlite', () => new SqliteAuthProxyStore(join(dir, `s-${Math.random()}.db`))],
-  ...(REDIS_SERVER ? ([['redis', () => new RedisAuthProxyStore(redis!.url, `t${Math.random().toString(36).slice(2)}`)]] as const) : []),
+  ...(REDIS_SERVER ? [['redis', () => new RedisAuthProxyStore(redis!.url, `t${Math.random().toString(36).slice(2)}`)] as [string, () => AuthProxyStore]] : []),
 ];
 
 describe.each(stores)('%s store', (_name, make) => {
