@@ -37,46 +37,15 @@ export interface AuthProxy {
   close(): Promise<void>;
 }
 
-const DAY_MS = 24 * 3600_000;
-
 /**
  * Builds the authorization-server facade for the MCP endpoint at `resource` (its canonical
  * URI; the issuer is its origin, so metadata, /authorize, /token, /register, /revoke and
  * /oauth/callback are served there). Nothing is fetched until the first sign-in.
  */
 export function createAuthProxy(options: AuthProxyOptions, resource: string, logger?: Logger): AuthProxy {
-  const url = new URL(resource);
-  if (url.protocol !== 'https:' && !['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname))
-    throw new TypeError('auth.proxy needs an https resource URI (http only on loopback addresses, for development)');
-  if (!options.clientId || !options.clientSecret) throw new TypeError("auth.proxy needs clientId and clientSecret (toolwright's client at the provider)");
-  const issuer = url.origin;
-  const store: AuthProxyStore = options.store ?? new MemoryAuthProxyStore();
-  const sealer = new Sealer(options.encryptionKey);
-  const provider = providerOf(options);
-  const scopesSupported = options.scopesSupported ?? [];
-  const ctx: FacadeContext = {
-    issuer,
-    resource,
-    callbackUrl: `${issuer}${CALLBACK_PATH}`,
-    provider,
-    credentials: { clientId: options.clientId, clientSecret: options.clientSecret },
-    upstreamScopes: options.scopes ?? provider.defaultScopes,
-    scopesSupported,
-    scopeMap: options.scopeMap ?? {},
-    accessTokenTtlSeconds: positive(options.accessTokenTtlSeconds, 900, 'accessTokenTtlSeconds'),
-    consentTtlMs: (options.consentTtlSeconds ?? 30 * 24 * 3600) * 1000,
-    store,
-    grants: new Grants(store, sealer, positive(options.refreshTokenTtlSeconds, 30 * 24 * 3600, 'refreshTokenTtlSeconds') * 1000 || 30 * DAY_MS),
-    signing: new SigningKey(store, sealer),
-    sealer,
-    ...(options.clientMetadataDocuments === false
-      ? {}
-      : { metadataPolicy: { policy: new UrlPolicy(options.clientMetadataDocuments ?? {}), options: { ca: options.clientMetadataDocuments?.ca } } }),
-    limits: newLimits(options.rateLimit),
-    trustProxy: options.trustProxy === true,
-    ...(logger ? { logger } : {}),
-    secureCookies: url.protocol === 'https:',
-  };
+  const ctx = contextOf(options, resource, logger);
+  const { issuer, store } = ctx;
+  const scopesSupported = ctx.scopesSupported;
   const metadata = authorizationServerMetadata(ctx);
   const open = (handler: (c: FacadeContext, req: IncomingMessage, res: ServerResponse) => Promise<void> | void): AuthProxyRoute =>
     crossOrigin(async (req, res) => handler(ctx, req, res));
@@ -116,6 +85,42 @@ export function createAuthProxy(options: AuthProxyOptions, resource: string, log
       unregister();
       await store.close?.();
     },
+  };
+}
+
+/** What every endpoint shares, from the options; a bad option is a TypeError naming it. */
+function contextOf(options: AuthProxyOptions, resource: string, logger: Logger | undefined): FacadeContext {
+  const url = new URL(resource);
+  if (url.protocol !== 'https:' && !['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname))
+    throw new TypeError('auth.proxy needs an https resource URI (http only on loopback addresses, for development)');
+  if (!options.clientId || !options.clientSecret) throw new TypeError("auth.proxy needs clientId and clientSecret (toolwright's client at the provider)");
+  const issuer = url.origin;
+  const store: AuthProxyStore = options.store ?? new MemoryAuthProxyStore();
+  const sealer = new Sealer(options.encryptionKey);
+  const provider = providerOf(options);
+  const scopesSupported = options.scopesSupported ?? [];
+  return {
+    issuer,
+    resource,
+    callbackUrl: `${issuer}${CALLBACK_PATH}`,
+    provider,
+    credentials: { clientId: options.clientId, clientSecret: options.clientSecret },
+    upstreamScopes: options.scopes ?? provider.defaultScopes,
+    scopesSupported,
+    scopeMap: options.scopeMap ?? {},
+    accessTokenTtlSeconds: positive(options.accessTokenTtlSeconds, 900, 'accessTokenTtlSeconds'),
+    consentTtlMs: (options.consentTtlSeconds ?? 30 * 24 * 3600) * 1000,
+    store,
+    grants: new Grants(store, sealer, positive(options.refreshTokenTtlSeconds, 30 * 24 * 3600, 'refreshTokenTtlSeconds') * 1000),
+    signing: new SigningKey(store, sealer),
+    sealer,
+    ...(options.clientMetadataDocuments === false
+      ? {}
+      : { metadataPolicy: { policy: new UrlPolicy(options.clientMetadataDocuments ?? {}), options: { ca: options.clientMetadataDocuments?.ca } } }),
+    limits: newLimits(options.rateLimit),
+    trustProxy: options.trustProxy === true,
+    ...(logger ? { logger } : {}),
+    secureCookies: url.protocol === 'https:',
   };
 }
 
