@@ -69,6 +69,7 @@ export type { PrimitiveContext } from './server/primitive-context.js';
 export type { ServerConnection, ConnectOptions, ReceiveOptions, Reply } from './server/connection.js';
 export type { JsonRpcMessage, JsonRpcRequest, JsonRpcNotification, JsonRpcResponse, RequestId } from './jsonrpc/types.js';
 export { ANONYMOUS_CALLER, callerKey, type Caller, type CallerMethod } from './policy/auth/caller.js';
+export { upstreamToken } from './policy/auth/upstream-token.js';
 export type { AuthInfo, AuthenticateResult } from './policy/auth/principal.js';
 export type { AuthenticateHook } from './transports/http-authorization.js';
 export type { AuthenticateRequest, RequestHeaders } from './transports/http-request.js';

@@ -197,12 +197,14 @@ async function serveOverHttp(
     throw err;
   }
   io.stderr(`toolwright: serving ${server.tools.size} tool(s) on ${handle.url}\n`);
+  if (plan.authProxy) io.stderr(`toolwright: users sign in at the identity provider; its redirect URI for toolwright is ${plan.authProxy.callbackUrl}\n`);
   console_?.start(server, handle, version, io);
   const reason = await shutdown.requested;
   announceShutdown(reason, graceMs, server, io);
   await console_?.close();
   // Stop accepting, let calls in flight answer (or stop them after the grace), close every connection.
   await handle.close({ graceMs });
+  await plan.authProxy?.close();
   server.close(); // commits and closes the audit trail
   return stopped(reason, io, server);
 }

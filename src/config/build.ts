@@ -30,6 +30,8 @@ import { tasksInRedis } from '../state/backends.js';
 import type { ServerConfig, ToolsetsConfig, ToolwrightConfig } from './types.js';
 import { ConfigError } from './validate.js';
 import { addConfiguredPrimitives } from './primitives.js';
+import { authProxyOf } from './auth-proxy.js';
+import type { AuthProxy } from '../auth-proxy/facade.js';
 
 /**
  * What `toolwright serve` (and `npm start`) serves with no config and no --tools: files in
@@ -50,6 +52,8 @@ export interface ServerPlan {
    * in code: `Gateway` from toolwright/gateway, with `baseDir` as its cwd).
    */
   upstreams?: { entries: Record<string, UpstreamEntry>; baseDir: string; file: string };
+  /** The authorization-server facade (server.auth.proxy): its routes are in `http.routes`; its callback URL is printed at start-up. */
+  authProxy?: AuthProxy;
 }
 
 /**
@@ -70,7 +74,7 @@ export function authenticationConfigured(plan: ServerPlan): boolean {
  */
 export function buildServer(config: ToolwrightConfig, baseDir: string, version: string, file = 'the config', stateDir?: string): ServerPlan {
   const s = config.server ?? {};
-  const auth = s.auth && checkedAuth(s.auth, file);
+  let auth = s.auth && !s.auth.proxy ? checkedAuth(s.auth, file) : undefined;
   const server = new ToolServer({
     name: s.name ?? 'toolwright',
     version,
@@ -81,10 +85,12 @@ export function buildServer(config: ToolwrightConfig, baseDir: string, version: 
     limits: s.limits,
     audit: auditSink(s.audit, baseDir, stateDir, file),
     auditFailure: (s.audit || undefined)?.onFailure,
-    scopes: auth,
+    scopes: auth ?? s.auth,
     tasks: tasksOf(s.tasks, baseDir, stateDir, s.state),
     ...sharedState(s, file),
   } satisfies ToolServerOptions);
+  const proxied = s.auth?.proxy ? proxyOf(s, baseDir, stateDir, server, file) : undefined;
+  if (proxied) auth = checkedAuth(proxied.auth, file);
   // Only the toolsets the config names: a config that lists its own tools must not also hand
   // the model write_file and delete_file (nor create ./workspace) unasked.
   const { tools, fsSandbox } = toolsetTools(config.toolsets ?? {}, baseDir, file);
@@ -106,10 +112,12 @@ export function buildServer(config: ToolwrightConfig, baseDir: string, version: 
       allowedOrigins: s.allowedOrigins,
       maxBodyBytes: s.maxBodyBytes,
       auth,
+      ...(proxied ? { routes: proxied.proxy.routes } : {}),
       ...s.http,
     },
     allowUnauthenticatedNetwork: s.allowUnauthenticatedNetwork,
     shutdownGraceMs: s.shutdownGraceMs,
+    ...(proxied ? { authProxy: proxied.proxy } : {}),
   };
 }
 
@@ -144,6 +152,15 @@ function checkedAuth(configured: ResourceServerOptions, file: string): ResourceS
   } catch (err) {
     const message = (err as Error).message;
     throw new ConfigError(file, [message.startsWith('auth') ? `server.${message}` : `server.auth.${message}`]);
+  }
+}
+
+/** server.auth.proxy: the facade and the resource-server options that accept its tokens; a problem names its key. */
+function proxyOf(s: ServerConfig, baseDir: string, stateDir: string | undefined, server: ToolServer, file: string): ReturnType<typeof authProxyOf> {
+  try {
+    return authProxyOf(s.auth as Parameters<typeof authProxyOf>[0], s, baseDir, stateDir, server.logger);
+  } catch (err) {
+    throw new ConfigError(file, [(err as Error).message]);
   }
 }
 

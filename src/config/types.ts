@@ -3,6 +3,7 @@ import type { AllowedCommand } from '../policy/commands.js';
 import type { ApprovalMode } from '../server/pipeline/index.js';
 import type { LimitOptions } from '../server/server.js';
 import type { ResourceServerOptions } from '../policy/auth/options.js';
+import type { AuthProxyOptions } from '../auth-proxy/options.js';
 import type { HttpLimitOptions } from '../transports/http-limits.js';
 import type { TaskMode } from '../server/primitives/tasks/policy.js';
 import type { StateFailurePolicy } from '../state/index.js';
@@ -63,7 +64,7 @@ export interface ServerConfig {
   /** HTTP deadlines, connection and stream caps, and the failed-authentication throttle (see HttpLimitOptions). */
   http?: HttpLimitOptions;
   /** HTTP authorization: OAuth 2.1 resource server and/or API keys, and the scopes each tool needs (see ResourceServerOptions). */
-  auth?: ResourceServerOptions;
+  auth?: ResourceServerOptions & { proxy?: AuthProxyConfig };
   /**
    * Serve HTTP on a non-loopback address with no authentication configured.
    * Off: `toolwright serve` refuses to start there (every tool would be open
@@ -180,3 +181,6 @@ export interface ToolsetsConfig {
     language?: string;
   };
 }
+
+/** `server.auth.proxy` as written in a config: the code options, with a file path for the store and a switch for metadata documents. */
+export type AuthProxyConfig = Omit<AuthProxyOptions, 'store' | 'clientMetadataDocuments'> & { store?: string; clientMetadataDocuments?: boolean };

@@ -15,6 +15,8 @@ interface JwtVerifierOptions {
   audience: AudienceMatcher;
   /** The issuer's key set URL, or how to learn it (discovery). */
   jwksUri: () => Promise<string>;
+  /** The keys given in process (the facade's own); when set, nothing is fetched. */
+  localKeys?: () => Promise<{ keys: object[] }>;
   /** Allowed `alg` values; never `none`, never a symmetric (HS*) one. */
   algorithms: readonly string[];
   /** Clock skew tolerated on `exp`, `nbf` and `iat`, in seconds. */
@@ -79,6 +81,10 @@ export class JwtVerifier {
   }
 
   private async keySet(): Promise<ReturnType<typeof createRemoteJWKSet>> {
+    if (this.options.localKeys) {
+      const { createLocalJWKSet } = await loadJose();
+      return createLocalJWKSet((await this.options.localKeys()) as Parameters<typeof createLocalJWKSet>[0]) as ReturnType<typeof createRemoteJWKSet>;
+    }
     const uri = await this.options.jwksUri();
     const { createRemoteJWKSet } = await loadJose();
     if (!this.keys || this.keysFor !== uri) {

@@ -18,6 +18,12 @@ export interface ResourceServerOptions extends ScopePolicyOptions {
   audience?: string | string[];
   /** The issuer's JWKS; default: `jwks_uri` from the issuer's metadata (RFC 8414 / OpenID discovery). */
   jwksUri?: string;
+  /**
+   * The issuer's public keys given in process instead of fetched from `jwksUri` (code only):
+   * what toolwright's own authorization-server facade (`proxy`) uses, so the server never
+   * fetches its own public URL. Called for every key-set refresh; keep it cheap.
+   */
+  jwks?: () => Promise<{ keys: object[] }>;
   /** Allowed JWS algorithms (default: the asymmetric ones); `none` and HS* are refused. */
   algorithms?: string[];
   /** Clock skew tolerated on exp/nbf/iat (default 30 s, at most 300). */

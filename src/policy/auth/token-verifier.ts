@@ -71,7 +71,7 @@ export class TokenVerifier {
     this.introspectionCacheMs = (options.introspection?.cacheTtlSeconds ?? 30) * 1000;
 
     if (options.apiKeys?.length) this.apiKeys = new ApiKeyVerifier(options.apiKeys);
-    if (options.issuer || options.jwksUri) {
+    if (options.issuer || options.jwksUri || options.jwks) {
       if (!options.issuer) throw new TypeError('auth.jwksUri needs auth.issuer: a token is only accepted from the issuer it names');
       const jwksUri = options.jwksUri;
       this.jwt = new JwtVerifier({
@@ -84,6 +84,7 @@ export class TokenVerifier {
               if (typeof found !== 'string') throw new AuthUnavailableError(`the metadata of ${options.issuer} names no jwks_uri; set auth.jwksUri`);
               return found;
             },
+        ...(options.jwks ? { localKeys: options.jwks } : {}),
         algorithms: options.algorithms ? checkAlgorithms(options.algorithms, 'auth.algorithms') : [...ASYMMETRIC_ALGORITHMS],
         clockToleranceSec: tolerance,
         jwksCooldownMs: (options.jwksCooldownSeconds ?? 30) * 1000,

@@ -1,0 +1,154 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Caller } from '../policy/auth/caller.js';
+import type { ResourceServerOptions } from '../policy/auth/options.js';
+import { registerUpstreamTokens } from '../policy/auth/upstream-token.js';
+import { UrlPolicy } from '../policy/urls.js';
+import type { Logger } from '../runtime/logger.js';
+import { handleAuthorize } from './authorize.js';
+import { handleCallback } from './callback.js';
+import { CONSENT_PATH, handleConsent } from './consent.js';
+import { newLimits, type FacadeContext } from './context.js';
+import { Grants } from './grants.js';
+import { sendJson } from './http.js';
+import { authorizationServerMetadata } from './metadata.js';
+import { CALLBACK_PATH, type AuthProxyOptions } from './options.js';
+import { providerOf } from './providers.js';
+import { handleRegister } from './register.js';
+import { Sealer } from './secrets.js';
+import { SigningKey } from './signing.js';
+import { MemoryAuthProxyStore, type AuthProxyStore } from './store.js';
+import { freshUpstream, handleRevoke, handleToken } from './token.js';
+import { UpstreamError } from './upstream.js';
+
+export type AuthProxyRoute = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+/** The facade, ready to mount beside an MCP endpoint. */
+export interface AuthProxy {
+  /** toolwright's issuer identifier (the MCP endpoint's origin). */
+  readonly issuer: string;
+  /** The redirect URI to register at the provider. */
+  readonly callbackUrl: string;
+  /** The facade's routes by exact path: give them to `serveHttp({ routes })` or your own router. */
+  readonly routes: Readonly<Record<string, AuthProxyRoute>>;
+  /** The resource-server options that accept toolwright's tokens (merged over `base`: its scope keys stay). */
+  resourceServer(base?: ResourceServerOptions): ResourceServerOptions;
+  /** The provider's current access token for the caller of a request (refreshed when about to end). */
+  upstreamToken(caller: Caller): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the authorization-server facade for the MCP endpoint at `resource` (its canonical
+ * URI; the issuer is its origin, so metadata, /authorize, /token, /register, /revoke and
+ * /oauth/callback are served there). Nothing is fetched until the first sign-in.
+ */
+export function createAuthProxy(options: AuthProxyOptions, resource: string, logger?: Logger): AuthProxy {
+  const ctx = contextOf(options, resource, logger);
+  const { issuer, store } = ctx;
+  const scopesSupported = ctx.scopesSupported;
+  const metadata = authorizationServerMetadata(ctx);
+  const open = (handler: (c: FacadeContext, req: IncomingMessage, res: ServerResponse) => Promise<void> | void): AuthProxyRoute =>
+    crossOrigin(async (req, res) => handler(ctx, req, res));
+  const routes: Record<string, AuthProxyRoute> = {
+    '/.well-known/oauth-authorization-server': open((_c, req, res) => sendPublic(req, res, metadata)),
+    '/oauth/jwks': open(async (c, req, res) => sendPublic(req, res, await c.signing.jwks())),
+    '/register': open(handleRegister),
+    '/token': open(handleToken),
+    '/revoke': open(handleRevoke),
+    // Browser pages: no cross-origin access.
+    '/authorize': (req, res) => handleAuthorize(ctx, req, res),
+    [CONSENT_PATH]: (req, res) => handleConsent(ctx, req, res),
+    [CALLBACK_PATH]: (req, res) => handleCallback(ctx, req, res),
+  };
+  const upstreamToken = async (caller: Caller): Promise<string> => {
+    const sid = caller.claims.sid;
+    const grant = typeof sid === 'string' && caller.claims.iss === issuer ? await ctx.grants.get(sid) : undefined;
+    if (!grant || grant.subject !== caller.subject)
+      throw new UpstreamError("this caller did not sign in through this server's identity provider, or the sign-in was revoked");
+    return ctx.grants.upstreamOf(await freshUpstream(ctx, grant)).accessToken;
+  };
+  const unregister = registerUpstreamTokens(issuer, upstreamToken);
+  return {
+    issuer,
+    callbackUrl: ctx.callbackUrl,
+    routes,
+    resourceServer: (base = {}) => ({
+      ...base,
+      issuer,
+      resource,
+      jwks: () => ctx.signing.jwks(),
+      algorithms: ['ES256'],
+      scopesSupported: base.scopesSupported ?? [...scopesSupported],
+    }),
+    upstreamToken,
+    close: async () => {
+      unregister();
+      await store.close?.();
+    },
+  };
+}
+
+/** What every endpoint shares, from the options; a bad option is a TypeError naming it. */
+function contextOf(options: AuthProxyOptions, resource: string, logger: Logger | undefined): FacadeContext {
+  const url = new URL(resource);
+  if (url.protocol !== 'https:' && !['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname))
+    throw new TypeError('auth.proxy needs an https resource URI (http only on loopback addresses, for development)');
+  if (!options.clientId || !options.clientSecret) throw new TypeError("auth.proxy needs clientId and clientSecret (toolwright's client at the provider)");
+  const issuer = url.origin;
+  const store: AuthProxyStore = options.store ?? new MemoryAuthProxyStore();
+  const sealer = new Sealer(options.encryptionKey);
+  const provider = providerOf(options);
+  const scopesSupported = options.scopesSupported ?? [];
+  return {
+    issuer,
+    resource,
+    callbackUrl: `${issuer}${CALLBACK_PATH}`,
+    provider,
+    credentials: { clientId: options.clientId, clientSecret: options.clientSecret },
+    upstreamScopes: options.scopes ?? provider.defaultScopes,
+    scopesSupported,
+    scopeMap: options.scopeMap ?? {},
+    accessTokenTtlSeconds: positive(options.accessTokenTtlSeconds, 900, 'accessTokenTtlSeconds'),
+    consentTtlMs: (options.consentTtlSeconds ?? 30 * 24 * 3600) * 1000,
+    store,
+    grants: new Grants(store, sealer, positive(options.refreshTokenTtlSeconds, 30 * 24 * 3600, 'refreshTokenTtlSeconds') * 1000),
+    signing: new SigningKey(store, sealer),
+    sealer,
+    ...(options.clientMetadataDocuments === false
+      ? {}
+      : { metadataPolicy: { policy: new UrlPolicy(options.clientMetadataDocuments ?? {}), options: { ca: options.clientMetadataDocuments?.ca } } }),
+    limits: newLimits(options.rateLimit),
+    trustProxy: options.trustProxy === true,
+    ...(logger ? { logger } : {}),
+    secureCookies: url.protocol === 'https:',
+  };
+}
+
+function positive(value: number | undefined, fallback: number, key: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value <= 0) throw new TypeError(`auth.proxy.${key} must be a positive whole number of seconds`);
+  return value;
+}
+
+/** Public documents: readable across origins, cached briefly. */
+function sendPublic(req: IncomingMessage, res: ServerResponse, body: unknown): void {
+  if (req.method !== 'GET' && req.method !== 'HEAD') sendJson(res, 405, { error: 'invalid_request' }, { allow: 'GET, HEAD' });
+  else sendJson(res, 200, body, { 'cache-control': 'public, max-age=300' });
+}
+
+/** Endpoints a browser-based client calls across origins (no cookies are used there): CORS with `*`. */
+function crossOrigin(route: AuthProxyRoute): AuthProxyRoute {
+  return async (req, res) => {
+    res.setHeader('access-control-allow-origin', '*');
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, {
+        'access-control-allow-methods': 'GET, POST',
+        'access-control-allow-headers': 'authorization, content-type, mcp-protocol-version',
+        'access-control-max-age': '600',
+      });
+      res.end();
+      return;
+    }
+    await route(req, res);
+  };
+}

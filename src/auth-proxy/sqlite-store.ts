@@ -1,0 +1,50 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { openSqlite } from '../audit/sqlite-driver.js';
+import type { SqliteDatabase } from '../audit/sqlite-types.js';
+import type { AuthProxyStore } from './store.js';
+
+/**
+ * The facade's state in a SQLite file (the default with a state folder: auth-proxy.db beside
+ * the audit trail): clients stay registered and grants survive a restart. The file holds the
+ * provider's tokens only sealed (AES-GCM, grants.ts) and the signing key; it is made 0600.
+ */
+export class SqliteAuthProxyStore implements AuthProxyStore {
+  private readonly db: SqliteDatabase;
+
+  constructor(
+    file: string,
+    private readonly now: () => number = Date.now,
+  ) {
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    this.db = openSqlite(file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.exec('CREATE TABLE IF NOT EXISTS auth_proxy (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires_at INTEGER NOT NULL)');
+    this.db.prepare('DELETE FROM auth_proxy WHERE expires_at <= ?').run(this.now());
+  }
+
+  async put(key: string, value: string, ttlMs: number): Promise<void> {
+    this.db.prepare('INSERT OR REPLACE INTO auth_proxy (key, value, expires_at) VALUES (?, ?, ?)').run(key, value, this.now() + ttlMs);
+  }
+
+  async get(key: string): Promise<string | undefined> {
+    const row = this.db.prepare('SELECT value FROM auth_proxy WHERE key = ? AND expires_at > ?').get(key, this.now()) as { value: string } | undefined;
+    return row?.value;
+  }
+
+  async take(key: string): Promise<string | undefined> {
+    // One statement: two racing requests cannot both read the row (SQLite serializes writers).
+    const row = this.db.prepare('DELETE FROM auth_proxy WHERE key = ? RETURNING value, expires_at').get(key) as
+      | { value: string; expires_at: number }
+      | undefined;
+    return row && row.expires_at > this.now() ? row.value : undefined;
+  }
+
+  async delete(key: string): Promise<void> {
+    this.db.prepare('DELETE FROM auth_proxy WHERE key = ?').run(key);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

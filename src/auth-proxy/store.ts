@@ -1,0 +1,68 @@
+/**
+ * What the facade keeps between requests: registered clients, pending authorizations, codes,
+ * consents, grants (with the provider's tokens, sealed), refresh tokens, its signing key. One
+ * small interface with a memory default, a SQLite file (one instance) and Redis (several
+ * instances behind one address: docs/scale-out.md), so nothing else imports a database client.
+ *
+ * Values are JSON text; every entry has a lifetime. `take` reads and deletes in one step: it is
+ * what makes authorization codes, pending authorizations and refresh tokens single-use even
+ * when two requests race (RFC 6749 §4.1.2, OAuth 2.1 §4.1.3).
+ */
+export interface AuthProxyStore {
+  /** Stores `value` under `key` for `ttlMs` (replacing what was there). */
+  put(key: string, value: string, ttlMs: number): Promise<void>;
+  /** The live value, or undefined. */
+  get(key: string): Promise<string | undefined>;
+  /** The live value, deleted in the same step; undefined when absent, expired or already taken. */
+  take(key: string): Promise<string | undefined>;
+  delete(key: string): Promise<void>;
+  close?(): Promise<void> | void;
+}
+
+interface Entry {
+  value: string;
+  expiresAt: number;
+}
+
+/** Sweep expired entries once the map passes this size (at most once a minute). */
+const SWEEP_AT = 4096;
+
+/** The in-process default: enough for one instance; everything is lost on restart (clients then register again). */
+export class MemoryAuthProxyStore implements AuthProxyStore {
+  private readonly entries = new Map<string, Entry>();
+  private nextSweep = 0;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async put(key: string, value: string, ttlMs: number): Promise<void> {
+    const now = this.now();
+    if (this.entries.size >= SWEEP_AT && now >= this.nextSweep) this.sweep(now);
+    this.entries.set(key, { value, expiresAt: now + ttlMs });
+  }
+
+  async get(key: string): Promise<string | undefined> {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= this.now()) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry.value;
+  }
+
+  async take(key: string): Promise<string | undefined> {
+    // Read and delete in one synchronous step: no other take can run between them.
+    const entry = this.entries.get(key);
+    this.entries.delete(key);
+    return entry && entry.expiresAt > this.now() ? entry.value : undefined;
+  }
+
+  async delete(key: string): Promise<void> {
+    this.entries.delete(key);
+  }
+
+  private sweep(now: number): void {
+    for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
+    this.nextSweep = now + 60_000;
+  }
+}

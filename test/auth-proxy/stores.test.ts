@@ -1,0 +1,114 @@
+/**
+ * The facade's stores: memory, a SQLite file and Redis keep the same promises (lifetimes, and
+ * `take` gives a value to one of any number of racing requests), and a restart with the SQLite
+ * file keeps clients registered, grants alive and toolwright's signing key.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisAuthProxyStore } from '../../src/auth-proxy/redis-store.js';
+import { SqliteAuthProxyStore } from '../../src/auth-proxy/sqlite-store.js';
+import { MemoryAuthProxyStore, type AuthProxyStore } from '../../src/auth-proxy/store.js';
+import { freePort } from '../helpers/free-port.js';
+import { REDIS_SERVER, TestRedis } from '../helpers/redis.js';
+import { startFacadeServer } from './helpers/facade-server.js';
+import { APP_REDIRECT, pkce, register, signIn, token } from './helpers/flow.js';
+import { startOidcUpstream, UPSTREAM_CLIENT, type UpstreamIdp } from './helpers/oidc-upstream.js';
+
+let dir: string;
+let redis: TestRedis | undefined;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'toolwright-proxy-stores-'));
+  if (REDIS_SERVER) redis = await TestRedis.create();
+});
+afterAll(async () => {
+  await redis?.destroy();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const stores: Array<[string, () => AuthProxyStore]> = [
+  ['memory', () => new MemoryAuthProxyStore()],
+  ['sqlite', () => new SqliteAuthProxyStore(join(dir, `s-${Math.random()}.db`))],
+  ...(REDIS_SERVER ? [['redis', () => new RedisAuthProxyStore(redis!.url, `t${Math.random().toString(36).slice(2)}`)] as [string, () => AuthProxyStore]] : []),
+];
+
+describe.each(stores)('%s store', (_name, make) => {
+  it('keeps values for their lifetime; take gives a value once, however many ask at once', async () => {
+    const store = make();
+    try {
+      await store.put('a', 'one', 60_000);
+      await store.put('short', 'gone', 1);
+      await new Promise((r) => setTimeout(r, 20));
+      expect(await store.get('a')).toBe('one');
+      expect(await store.get('short')).toBeUndefined();
+      expect(await store.take('short')).toBeUndefined();
+      await store.put('code', 'x', 60_000);
+      const taken = await Promise.all(Array.from({ length: 8 }, () => store.take('code')));
+      expect(taken.filter((v) => v === 'x')).toHaveLength(1);
+      await store.delete('a');
+      expect(await store.get('a')).toBeUndefined();
+    } finally {
+      await store.close?.();
+    }
+  });
+});
+
+describe('a restart with the SQLite store', () => {
+  let idp: UpstreamIdp | undefined;
+  afterAll(async () => {
+    await idp?.close();
+  });
+
+  it('keeps the client, the grant and the signing key: the refresh token from before the restart works after it', async () => {
+    const port = await freePort();
+    const file = join(dir, 'restart.db');
+    const start = () =>
+      startFacadeServer(
+        async (callbackUrl) => {
+          idp ??= await startOidcUpstream({ callbackUrl });
+          return {
+            provider: 'oidc',
+            issuer: idp.issuer,
+            clientId: UPSTREAM_CLIENT.id,
+            clientSecret: UPSTREAM_CLIENT.secret,
+            store: new SqliteAuthProxyStore(file),
+          };
+        },
+        { port },
+      );
+    let server = await start();
+    const client = await register(server.origin);
+    const { verifier, challenge } = pkce();
+    const { code } = await signIn(server.origin, client.client_id, { challenge });
+    const first = await token(server.origin, {
+      grant_type: 'authorization_code',
+      code: code!,
+      redirect_uri: APP_REDIRECT,
+      code_verifier: verifier,
+      client_id: client.client_id,
+    });
+    await server.close();
+    // Let the client side see the old server's sockets closed before the new one listens on the port.
+    await new Promise((r) => setTimeout(r, 100));
+    server = await start();
+    try {
+      const next = await token(server.origin, { grant_type: 'refresh_token', refresh_token: first.body.refresh_token, client_id: client.client_id });
+      expect(next.status).toBe(200);
+      // The access token from before the restart still verifies: the key was kept.
+      const res = await fetch(server.url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${first.body.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+        }),
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+});
