@@ -47,7 +47,7 @@ export function lookupClient(ctx: FacadeContext, clientId: string): Promise<Clie
 
 /** Counts a request against a per-address limit; false once it answered 429. */
 export function withinLimit(ctx: FacadeContext, limit: FixedWindows, req: IncomingMessage, res: ServerResponse): boolean {
-  const waitMs = limit.take(clientAddressKey(req, ctx.trustProxy));
+  const waitMs = limit.take(clientAddressKey({ headers: req.headers, remoteAddress: req.socket.remoteAddress }, ctx.trustProxy));
   if (waitMs === undefined) return true;
   sendOAuthError(res, 429, 'slow_down', 'too many requests from this address; retry later', { 'retry-after': String(Math.ceil(waitMs / 1000)) });
   return false;
