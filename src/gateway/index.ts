@@ -1,6 +1,6 @@
 /** The gateway: upstream MCP servers (stdio, HTTP, in process) and HTTP APIs mounted as a ToolServer's own entries. */
 export { mount, GatewayCollisionError, type MountHandle, type MountContext } from './mount.js';
-export type { Clash } from './entry-sync.js';
+export type { Clash, EntryKind } from './entry-sync.js';
 export { UPSTREAM_LOADERS, upstreamKind, type LoaderContext, type OpenedTransport, type UpstreamKind, type UpstreamLoader } from './loaders.js';
 export type {
   Upstream,
