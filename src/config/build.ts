@@ -29,7 +29,7 @@ import { sharedStateOf } from './state.js';
 import { tasksInRedis } from '../state/backends.js';
 import type { ServerConfig, ToolsetsConfig, ToolwrightConfig } from './types.js';
 import { ConfigError } from './validate.js';
-import { addConfiguredPrimitives } from './primitives.js';
+import { addConfiguredPrimitives, skillsOf } from './primitives.js';
 
 /**
  * What `toolwright serve` (and `npm start`) serves with no config and no --tools: files in
@@ -83,6 +83,7 @@ export function buildServer(config: ToolwrightConfig, baseDir: string, version: 
     auditFailure: (s.audit || undefined)?.onFailure,
     scopes: auth,
     tasks: tasksOf(s.tasks, baseDir, stateDir, s.state),
+    skills: skillsOf(config.skills, baseDir, file),
     ...sharedState(s, file),
   } satisfies ToolServerOptions);
   // Only the toolsets the config names: a config that lists its own tools must not also hand
