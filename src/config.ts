@@ -2,5 +2,14 @@
 export { findConfig, loadConfig, CONFIG_NAMES, type LoadedConfig } from './config/load.js';
 export { buildServer, DEFAULT_TOOLSETS, type ServerPlan } from './config/build.js';
 export { ConfigError, validateConfig } from './config/validate.js';
-export type { ToolwrightConfig, ServerConfig, ToolsetsConfig, ResourcesConfig, PromptsConfig, AuditRetentionConfig, FsConfig } from './config/types.js';
+export type {
+  ToolwrightConfig,
+  ServerConfig,
+  ToolsetsConfig,
+  ResourcesConfig,
+  PromptsConfig,
+  SkillsConfig,
+  AuditRetentionConfig,
+  FsConfig,
+} from './config/types.js';
 export type { HttpLimitOptions } from './transports/http-limits.js';

@@ -47,7 +47,7 @@ export class SkillCatalog {
     return this.byUri.get(uri) ?? this.skills.find((s) => s.dirUri === uri.replace(/\/$/, ''));
   }
 
-  /** A directory's direct children, or undefined when the URI names no served directory. */
+  /** @internal A directory's direct children, or undefined when the URI names no served directory. */
   directory(uri: string): DirectoryChild[] | undefined {
     return this.directories.get(uri.replace(/\/$/, ''));
   }
