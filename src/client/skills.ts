@@ -3,8 +3,7 @@ import { fromBase64, utf8Bytes } from '../io/bytes.js';
 import { ProtocolViolationError, ToolClientError } from './errors.js';
 import { readResource, listAll, type SurfaceDeps } from './server-surface.js';
 
-/** The Skills extension's identifier under the server's `capabilities.extensions` (SEP-2640). */
-export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
+export { SKILLS_EXTENSION } from '../protocol/extensions.js';
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 

@@ -1,6 +1,7 @@
 import { ErrorCode, RpcError } from '../../../jsonrpc/errors.js';
 import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
 import { decodeCursor, encodeCursor } from '../../../protocol/cursor.js';
+import { SKILLS_EXTENSION } from '../../../protocol/extensions.js';
 import type { CacheHints } from '../../../protocol/result.js';
 import type { Era } from '../../../protocol/versions.js';
 import type { MethodResult, MethodTable, Primitive } from '../method-table.js';
@@ -10,8 +11,7 @@ export { SkillCatalog, type SkillEntry } from './catalog.js';
 export { SkillDefinitionError } from './frontmatter.js';
 export type { SkillsFolderOptions } from './load.js';
 
-/** The extension's identifier under `capabilities.extensions` (SEP-2640 "Capability"). */
-export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
+export { SKILLS_EXTENSION } from '../../../protocol/extensions.js';
 export const SkillsMethod = {
   list: 'skills/list',
   get: 'skills/get',
