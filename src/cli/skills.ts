@@ -31,7 +31,6 @@ export function skillsCommand(
     .option('--json', 'machine-readable JSON output')
     .action(async (operands: string[], options: SkillsOptions) => {
       const { url, rest } = splitOperands(operands, command, 0, '');
-      if (command.length === 0 && url === undefined) throw new UsageError('which server? e.g. toolwright skills http://127.0.0.1:3000/mcp');
       const [wanted] = rest;
       if (options.file !== undefined && wanted === undefined) throw new UsageError('--file needs the skill it belongs to');
       setCode(
