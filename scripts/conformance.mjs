@@ -12,7 +12,7 @@
 // (--serial runs them one after the other in this process, printing as they go).
 // Usage: node scripts/conformance.mjs [--server-only|--client-only|--serial] [revision…]  (needs `npm run build`)
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +42,16 @@ const clientRunLimitMs = 90_000;
 const suiteClientTimeoutMs = 30 * 60_000;
 // The server leg runs its scenarios one at a time; the suite's 30 s default per scenario is tight on a loaded machine.
 const serverScenarioTimeoutMs = 120_000;
+
+// The Skills extension (SEP-2640): no revision's requirements name its scenarios, so they are run
+// by name, the server ones against a server of examples/conformance/skills (its own config), once.
+const SKILLS_SERVER_SCENARIOS = ['sep-2640-skills-directory', 'sep-2640-skills-enumeration', 'sep-2640-skills-manifest'];
+const SKILLS_CLIENT_SCENARIOS = [
+  'sep-2640-client-no-prefetch',
+  'sep-2640-client-verify-digest',
+  'sep-2640-client-verify-size',
+  'sep-2640-client-verify-frontmatter',
+];
 
 // Each leg keeps about one core busy (the suite, then toolwright or a client, in turn): run together
 // they took 51 s one after the other on two quiet cores.
@@ -102,12 +112,46 @@ async function serverLeg() {
       // The extensions' scenarios (tasks-*) run unscored: judged here by the same baseline rule.
       bad = judgeUnscored(revision, out, 'server') || bad;
     }
+    bad = (await skillsServerScenarios()) || bad;
   } catch (err) {
     bad = true;
     console.error(`✗ conformance (server leg) could not run: ${err.message}\n${serverLog}`);
   } finally {
     server.kill('SIGTERM');
     // The server writes its audit trail into workDir until it has exited.
+    if (server.exitCode === null && server.signalCode === null) await new Promise((resolve) => server.once('exit', resolve));
+  }
+  return bad;
+}
+
+/**
+ * The Skills extension's server scenarios, by name, against `toolwright serve --config` of a copy
+ * of examples/conformance/skills.config.yaml and its skills folder in workDir (where the
+ * server's state goes: beside its config). True when one failed.
+ */
+async function skillsServerScenarios() {
+  const dir = join(workDir, 'skills-server');
+  cpSync(join(root, 'examples/conformance/skills'), join(dir, 'skills'), { recursive: true });
+  cpSync(join(root, 'examples/conformance/skills.config.yaml'), join(dir, 'toolwright.config.yaml'));
+  const server = spawn(
+    process.execPath,
+    [join(root, 'dist/cli/main.js'), 'serve', '--http', '--host', '127.0.0.1', '--port', '0', '--config', join(dir, 'toolwright.config.yaml')],
+    { stdio: ['ignore', 'inherit', 'pipe'], env: { ...process.env, TOOLWRIGHT_LOG_LEVEL: 'warn', TOOLWRIGHT_AUDIT_DIR: dir } },
+  );
+  let bad = false;
+  try {
+    const url = await serverUrl(server);
+    for (const scenario of SKILLS_SERVER_SCENARIOS) {
+      console.log(`\n▶ conformance server --scenario ${scenario} (${url})`);
+      const code = await run(
+        suiteNode,
+        ['server', '--url', url, '--timeout', String(serverScenarioTimeoutMs), '--scenario', scenario, '-o', join(dir, scenario)],
+        dir,
+      );
+      bad = report('server', scenario, code) || bad;
+    }
+  } finally {
+    server.kill('SIGTERM');
     if (server.exitCode === null && server.signalCode === null) await new Promise((resolve) => server.once('exit', resolve));
   }
   return bad;
@@ -147,6 +191,15 @@ async function clientLeg() {
       );
       bad = report('client', revision, code) || bad;
       bad = judgeUnscored(revision, out) || bad;
+    }
+    for (const scenario of SKILLS_CLIENT_SCENARIOS) {
+      console.log(`\n▶ conformance client --scenario ${scenario}`);
+      const code = await run(
+        suiteNode,
+        ['client', '--command', clientCommand, '--timeout', String(suiteClientTimeoutMs), '--scenario', scenario, '-o', join(workDir, `client-${scenario}`)],
+        root,
+      );
+      bad = report('client', scenario, code) || bad;
     }
   } finally {
     await slots.close();

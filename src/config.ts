@@ -8,6 +8,7 @@ export type {
   ToolsetsConfig,
   ResourcesConfig,
   PromptsConfig,
+  SkillsConfig,
   AuditRetentionConfig,
   FsConfig,
   AuthProxyConfig,

@@ -21,6 +21,7 @@ export {
   type Completer,
   type TemplateVariables,
 } from './server/primitives/resources/index.js';
+export { SkillCatalog, SkillDefinitionError, SKILLS_EXTENSION, type SkillEntry, type SkillsFolderOptions } from './server/primitives/skills/index.js';
 export {
   defineAppResource,
   defineAppTool,

@@ -13,6 +13,7 @@
  */
 import {
   idJagAssertion,
+  SkillVerificationError,
   ToolClient,
   type AuthorizationPrompt,
   type InputRequest,
@@ -40,6 +41,7 @@ async function main(): Promise<void> {
   }
   const client = await ToolClient.connect({ url }, clientOptions());
   try {
+    if (scenario.startsWith('sep-2640-client-')) return await useSkills(client);
     const tools = await client.listTools();
     if (LIST_ONLY.has(scenario)) return;
     for (const call of plannedCalls(tools)) {
@@ -69,6 +71,26 @@ async function main(): Promise<void> {
       onWarning: (message) => process.stderr.write(`warning: ${message}\n`),
       ...(scenario.startsWith('auth/') ? { authorization: authorization() } : {}),
     };
+  }
+}
+
+/**
+ * A host of the Skills extension (SEP-2640): it lists the skills (reading no file: no prefetch)
+ * and, when the model asks for one (the verify-* scenarios), loads it, which verifies SKILL.md
+ * against its entry before anything else of the skill is read.
+ */
+async function useSkills(client: ToolClient): Promise<void> {
+  const [entry] = await client.skills.list();
+  if (!entry || scenario === 'sep-2640-client-no-prefetch') return;
+  try {
+    await client.skills.load(entry);
+  } catch (err) {
+    if (!(err instanceof SkillVerificationError)) throw err;
+    process.stderr.write(`skill not loaded: ${err.message}\n`);
+    return;
+  }
+  for (const file of entry.resources === 'dynamic' ? [] : entry.resources) {
+    if (file.uri !== entry.uri) await client.skills.readFile(entry, file.uri);
   }
 }
 

@@ -103,7 +103,7 @@ export function primitiveCommands(
   return [resources, read, prompts, prompt];
 }
 
-async function withClient(
+export async function withClient(
   url: string | undefined,
   command: string[],
   options: ClientCommandOptions,
@@ -121,7 +121,7 @@ async function withClient(
 }
 
 /** With a stdio command after --, there is no URL operand; at least `min` operands follow it. */
-function splitOperands(operands: string[], command: string[], min: number, usage: string): { url?: string; rest: string[] } {
+export function splitOperands(operands: string[], command: string[], min: number, usage: string): { url?: string; rest: string[] } {
   const url = command.length ? undefined : operands[0];
   const rest = command.length ? operands : operands.slice(1);
   if (rest.length < min) throw new UsageError(usage);

@@ -14,6 +14,7 @@ import { consoleCommand, type ConsoleOptions } from './console.js';
 import { serveCommand, type ServeOptions } from './serve.js';
 import { taskCommand } from './task.js';
 import { primitiveCommands } from './primitives.js';
+import { skillsCommand } from './skills.js';
 import { runCollectionCommand, type RunCollectionCliOptions } from './run-collection.js';
 import { terminalGuard } from '../io/sanitize.js';
 
@@ -62,6 +63,7 @@ function buildProgram(io: CliIo, command: string[], setCode: (code: number) => v
   program.addCommand(authCommand(io, setCode));
   program.addCommand(taskCommand(io, command, setCode, packageVersion(), withClientOptions));
   for (const sub of primitiveCommands(io, command, setCode, packageVersion(), withClientOptions)) program.addCommand(sub);
+  program.addCommand(skillsCommand(io, command, setCode, packageVersion(), withClientOptions));
 
   return program;
 }

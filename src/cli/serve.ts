@@ -129,9 +129,9 @@ async function planServer(options: ServeOptions, version: string, io: CliIo): Pr
       plan = buildServer(loaded.config, loaded.baseDir, version, loaded.file, state.dir);
       modules = (loaded.config.tools ?? []).map((m) => resolve(loaded.baseDir, m));
       middleware = (loaded.config.middleware ?? []).map((m) => resolve(loaded.baseDir, m));
-      const { toolsets, tools, resources, prompts, upstreams } = loaded.config;
+      const { toolsets, tools, resources, prompts, upstreams, skills } = loaded.config;
       // Configs once got the default toolsets when they named none: say why such a server is empty.
-      if (!toolsets && !tools?.length && !resources && !prompts && !upstreams && !options.tools && !options.upstreams)
+      if (!toolsets && !tools?.length && !resources && !prompts && !skills && !upstreams && !options.tools && !options.upstreams)
         io.stderr(
           `toolwright: ${loaded.file} names no toolsets and no tools, so it serves none; add a toolsets: section for the built-in tools (docs/configuration.md)\n`,
         );

@@ -23,6 +23,7 @@ import { SharedRun } from './shared-run.js';
 import { fetchToolPages, lookupTool, readProgress, runToolCall, type ToolCallDeps } from './tool-call.js';
 import { ToolCatalog } from './tool-catalog.js';
 import * as tasks from './tasks.js';
+import { ClientSkills } from './skills.js';
 import type { CallToolOptions, CallToolResult, ClientTarget, ListedTool, Progress, RequestMethodOptions, ToolClientOptions } from './types.js';
 
 const DEFAULT_CLIENT_INFO: Implementation = { name: 'toolwright-client', version: '0.1.0' };
@@ -46,6 +47,8 @@ export class ToolClient {
   private readonly warn: (message: string) => void;
   /** Answers the server's questions; absent without `onInputRequest`. */
   private inputs?: InputResponder;
+  /** Skills (SEP-2640, skills.ts): listed, loaded and read with the checks the extension asks for. */
+  readonly skills = new ClientSkills(() => this.surface());
   /** The capabilities declared at connect (a call's own `onInputRequest` answers within them). */
   private declared?: ClientCapabilities;
   /** A legacy server's questions go to the handler of the call whose request they belong to, by its id. */

@@ -53,6 +53,7 @@ export type {
   TransportTarget,
 } from './types.js';
 export type { ReadResourceResult } from './resources.js';
+export { ClientSkills, SkillVerificationError, SKILLS_EXTENSION, type LoadedSkill, type SkillEntry, type SkillResource } from './skills.js';
 export type { ClientEventListener, ClientEventName, ClientEvents } from './server-events.js';
 export { TASKS_EXTENSION, TaskFailedError, TaskCancelledError, TaskExpiredError, type TaskInfo, type TaskStatus, type TaskCallOptions } from './tasks.js';
 export type { ListedResource, ListedResourceTemplate, ListedPrompt, GetPromptResult, CompleteResult, CompletionRef, SurfaceOptions } from './server-surface.js';

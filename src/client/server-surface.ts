@@ -75,7 +75,7 @@ export interface SurfaceOptions {
 const MAX_ITEMS = 10_000;
 
 /** Every page of a list method; items the server got wrong are left out with a warning. */
-async function listAll<T>(
+export async function listAll<T>(
   deps: SurfaceDeps,
   method: string,
   key: string,

@@ -29,7 +29,7 @@ import { sharedStateOf } from './state.js';
 import { tasksInRedis } from '../state/backends.js';
 import type { ServerConfig, ToolsetsConfig, ToolwrightConfig } from './types.js';
 import { ConfigError } from './validate.js';
-import { addConfiguredPrimitives } from './primitives.js';
+import { addConfiguredPrimitives, skillsOf } from './primitives.js';
 import { authProxyOf } from './auth-proxy.js';
 import type { AuthProxy } from '../auth-proxy/facade.js';
 
@@ -87,6 +87,7 @@ export function buildServer(config: ToolwrightConfig, baseDir: string, version: 
     auditFailure: (s.audit || undefined)?.onFailure,
     scopes: auth ?? s.auth,
     tasks: tasksOf(s.tasks, baseDir, stateDir, s.state),
+    skills: skillsOf(config.skills, baseDir, file),
     ...sharedState(s, file),
   } satisfies ToolServerOptions);
   const proxied = s.auth?.proxy ? proxyOf(s, baseDir, stateDir, server, file) : undefined;

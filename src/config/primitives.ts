@@ -2,9 +2,10 @@ import { statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { PathSandbox } from '../policy/paths.js';
 import { loadPromptFolder } from '../server/primitives/prompts/prompt-files.js';
+import { SkillCatalog } from '../server/primitives/skills/index.js';
 import type { ToolServer } from '../server/server.js';
 import { fsResources } from '../toolsets/fs/resources.js';
-import type { ToolwrightConfig } from './types.js';
+import type { SkillsConfig, ToolwrightConfig } from './types.js';
 import { ConfigError } from './validate.js';
 
 /**
@@ -56,10 +57,24 @@ export function addConfiguredPrimitives(server: ToolServer, config: ToolwrightCo
 }
 
 /**
+ * The skills the config's `skills` entry names, loaded and checked before the server is built:
+ * a bad SKILL.md is a ConfigError naming `skills` and the file:line inside the folder.
+ */
+export function skillsOf(skills: SkillsConfig | undefined, baseDir: string, file: string): SkillCatalog | undefined {
+  if (!skills) return undefined;
+  try {
+    checkFolder(path.resolve(baseDir, skills.folder), skills.folder, 'every folder in it with a SKILL.md is a skill');
+    return new SkillCatalog({ folder: path.resolve(baseDir, skills.folder), deny: skills.deny, maxFileBytes: skills.maxFileBytes });
+  } catch (err) {
+    throw new ConfigError(file, [`skills: ${(err as Error).message}`]);
+  }
+}
+
+/**
  * A folder the config names must be one: said with the path as the config wrote it (relative
  * to the config's folder), not as an errno message with the resolved absolute path.
  */
-function checkFolder(resolved: string, written: string): void {
+function checkFolder(resolved: string, written: string, what = 'every *.md file in the folder is a prompt'): void {
   let stat: Stats;
   try {
     stat = statSync(resolved);
@@ -69,5 +84,5 @@ function checkFolder(resolved: string, written: string): void {
       throw new Error(`${JSON.stringify(written)} does not exist (relative to the config's folder); create it or fix the path`);
     throw new Error(`${JSON.stringify(written)} cannot be read (${code ?? (err as Error).message})`);
   }
-  if (!stat.isDirectory()) throw new Error(`${JSON.stringify(written)} is not a folder (every *.md file in the folder is a prompt)`);
+  if (!stat.isDirectory()) throw new Error(`${JSON.stringify(written)} is not a folder (${what})`);
 }

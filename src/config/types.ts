@@ -26,6 +26,8 @@ export interface ToolwrightConfig {
   resources?: ResourcesConfig;
   /** A folder of prompt files (Markdown with YAML front matter; docs/server.md#prompt-files-and-resource-folders). */
   prompts?: PromptsConfig;
+  /** Agent skills served by the Skills extension (docs/skills.md). */
+  skills?: SkillsConfig;
   /** Other MCP servers and HTTP APIs mounted as this server's own tools, by name (docs/gateway.md). */
   upstreams?: Record<string, UpstreamEntry>;
 }
@@ -40,6 +42,15 @@ export interface ResourcesConfig {
   /** Largest file read, in bytes (default 10 MiB). */
   maxReadBytes?: number;
   /** Extra names never served (globs), added to the fs toolset's defaults (.env*, *.pem, *.key, .git, …). */
+  deny?: string[];
+}
+
+export interface SkillsConfig {
+  /** A folder of skill folders, relative to the config file. */
+  folder: string;
+  /** Largest file served, in bytes (default 10 MiB). */
+  maxFileBytes?: number;
+  /** Extra names never served (globs), added to the fs sandbox's deny list. */
   deny?: string[];
 }
 

@@ -12,6 +12,7 @@ import type { Primitive } from './primitives/method-table.js';
 import type { Prompt } from './primitives/prompts/index.js';
 import type { Resource, ResourceTemplate } from './primitives/resources/index.js';
 import type { TasksOptions } from './primitives/tasks/options.js';
+import type { SkillCatalog, SkillsFolderOptions } from './primitives/skills/index.js';
 import type { AuditFailurePolicy } from './pipeline/audit-guard.js';
 import type { ApprovalMode } from './pipeline/index.js';
 import type { Logger } from '../runtime/logger.js';
@@ -73,6 +74,13 @@ export interface ToolServerOptions {
   audit?: AuditSink | false;
   /** When a record cannot be written: 'refuse' further requests until it can (default), or 'warn' once and count the losses (see AuditFailurePolicy). */
   auditFailure?: AuditFailurePolicy;
+  /**
+   * Agent skills served by the Skills extension (SEP-2640, docs/skills.md): a
+   * folder of skill folders, each with a SKILL.md and its files, loaded and
+   * checked at construction (a bad SKILL.md throws, naming file:line), or
+   * a SkillCatalog loaded already.
+   */
+  skills?: string | SkillsFolderOptions | SkillCatalog;
   /**
    * Protocol modules beyond the standard primitives (tools, resources,
    * prompts, completion), registered after them: each adds its methods and

@@ -21,6 +21,7 @@ import type { ResultStore } from '../state/result-store.js';
 import { SubscriptionHub } from './subscriptions.js';
 import type { Tool } from './tool.js';
 import { TasksPrimitive } from './primitives/tasks/index.js';
+import { SkillCatalog, SkillsPrimitive } from './primitives/skills/index.js';
 import type { TaskStore } from '../tasks/store.js';
 import { auditSinkFor, eventBusFor, requireSharedSecret, sessionRecordsFor, sharedState, taskStoreFor, type SharedState } from '../state/backends.js';
 import type { EventBus } from '../state/bus.js';
@@ -43,6 +44,8 @@ export class ToolServer {
   /** Resources and resource templates; `resources.updated(uri)` tells subscribers a resource changed. */
   readonly resources = new ResourceRegistry();
   readonly prompts = new PromptRegistry();
+  /** The skills served (the `skills` option), if any. */
+  readonly skills?: SkillCatalog;
   readonly logger: Logger;
   readonly info: Implementation;
   /** @internal the protocol engine; transports reach it through `connect` */
@@ -84,6 +87,7 @@ export class ToolServer {
     const cacheHints = listCacheHints(options.listTtlMs);
     const limits = options.limits ?? {};
     requireSharedSecret(options.state, options.requestStateSecret);
+    if (options.skills) this.skills = skillCatalogOf(options.skills);
     this.state = sharedState(options.state, limits.resultStore, this.logger);
     this.results = this.state.results;
     this.createLimiter = this.state.createLimiter;
@@ -140,6 +144,7 @@ export class ToolServer {
               }),
             ]
           : []),
+        ...(this.skills ? [new SkillsPrimitive(this.skills, options.pageSize ?? 100, cacheHints)] : []),
         ...(options.primitives?.(context) ?? []),
       ],
       resources: this.resources,
@@ -153,6 +158,7 @@ export class ToolServer {
     if (options.resources?.length) this.resources.add(...options.resources);
     if (options.resourceTemplates?.length) this.resources.addTemplate(...options.resourceTemplates);
     if (options.prompts?.length) this.prompts.add(...options.prompts);
+    if (this.skills) this.resources.add(...this.skills.resources());
     // After the initial tools: only later changes are news to clients.
     this.tools.onChange(() => this.subscriptions.toolsChanged());
     for (const entry of options.middleware ?? []) {
@@ -290,4 +296,10 @@ function rateLimiterFor(option: RateLimitOptions | false | undefined, createLimi
   // A rateLimit option's own createLimiter wins over the shared state's.
   if (!options) return undefined;
   return new RateLimiter(options.createLimiter || !createLimiter ? options : { ...options, createLimiter });
+}
+
+/** The catalog a `skills` option names, loaded (and checked) before the server opens anything. */
+function skillCatalogOf(skills: NonNullable<ToolServerOptions['skills']>): SkillCatalog {
+  if (skills instanceof SkillCatalog) return skills;
+  return new SkillCatalog(typeof skills === 'string' ? { folder: skills } : skills);
 }

@@ -1,0 +1,3 @@
+import sys
+
+print("filled", sys.argv[1:])
