@@ -101,8 +101,10 @@ export class ToolServer {
   }
 
   /** What the protocol engine is built from: the options' limits and defaults, and what the constructor opened. */
-  private dispatcherOptions(options: ToolServerOptions, tasks: ServerTasksOptions | undefined, cacheHints: CacheHints): DispatcherOptions {
+  private dispatcherOptions(options: ToolServerOptions, taskOptions: ServerTasksOptions | undefined, cacheHints: CacheHints): DispatcherOptions {
     const limits = options.limits ?? {};
+    const { taskStore: store, bus, tools: registry, info: serverInfo, logger } = this;
+    const tasks = store ? new TasksPrimitive({ ...taskOptions, store, bus, registry, serverInfo, logger }) : undefined;
     return {
       registry: this.tools,
       logger: this.logger,
@@ -126,22 +128,8 @@ export class ToolServer {
       auditSink: this.audit,
       auditGuard: this.auditGuard,
       auditInstance: this.instanceId,
-      primitives: (context) => [
-        ...(this.taskStore
-          ? [
-              new TasksPrimitive({
-                ...tasks,
-                store: this.taskStore,
-                bus: this.bus,
-                registry: this.tools,
-                results: context.results,
-                serverInfo: this.info,
-                logger: this.logger,
-              }),
-            ]
-          : []),
-        ...(options.primitives?.(context) ?? []),
-      ],
+      tasks,
+      primitives: (context) => [...(tasks ? [tasks] : []), ...(options.primitives?.(context) ?? [])],
       resources: this.resources,
       prompts: this.prompts,
     };
