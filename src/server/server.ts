@@ -12,7 +12,7 @@ import type { ClientNotificationObserver } from './client-notifications.js';
 import { middlewareEntry, type Middleware, type MiddlewareFor, type AnyMiddleware } from './middleware.js';
 import { PromptRegistry } from './primitives/prompts/index.js';
 import { ResourceRegistry } from './primitives/resources/index.js';
-import { auditStage } from './pipeline/audit.js';
+import { auditStep } from './pipeline/audit.js';
 import { AuditGuard } from './pipeline/audit-guard.js';
 import { RequestStateCodec } from './inputs/request-state.js';
 import { createLogger, type Logger } from '../runtime/logger.js';
@@ -123,7 +123,7 @@ export class ToolServer {
       cacheHints,
       subscriptions: this.subscriptions,
       calls: this.calls,
-      outer: this.audit ? [auditStage(this.audit, this.logger, this.auditGuard, this.instanceId)] : [],
+      outer: this.audit ? [auditStep(this.audit, this.auditGuard!, this.instanceId)] : [],
       tracing: options.tracing === false ? false : options.tracing === true || options.tracing === undefined ? {} : options.tracing,
       auditSink: this.audit,
       auditGuard: this.auditGuard,
