@@ -199,11 +199,18 @@ export class TasksPrimitive implements Primitive, TaskHost, CallModes {
     return { taskId, owner: callerKeyOf(exchange), tool, status: 'working', createdAt: now, lastUpdatedAt: now, ttlMs, pollIntervalMs: this.pollIntervalMs };
   }
 
-  adopt(run: TaskRun, record: TaskRecord, releaseSlot: (() => void) | undefined, first: Promise<PassOutcome>): void {
+  async adopt(run: TaskRun, record: TaskRecord, releaseSlot: (() => void) | undefined, first: () => Promise<PassOutcome>): Promise<void> {
+    try {
+      await run.becomeTask(record);
+    } catch (err) {
+      releaseSlot?.();
+      run.abort(err);
+      throw err;
+    }
     run.releaseSlot = releaseSlot;
     this.live.set(record.taskId, run);
     this.expireLater(run, record);
-    void first
+    void first()
       .then((outcome) => run.settle(outcome))
       .catch((err) => this.options.logger.error({ err, taskId: record.taskId }, 'task could not record its outcome'));
     void this.store.purgeExpired().catch(() => undefined);

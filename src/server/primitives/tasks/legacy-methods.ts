@@ -68,13 +68,7 @@ export async function legacyCall(host: TaskHost, params: Record<string, unknown>
   const ttlMs = ttl === undefined ? host.ttlMs : host.ttlMs === null ? ttl : Math.min(ttl, host.ttlMs);
   const record = host.newRecord(exchange, name as string, ttlMs);
   // Stored before the work starts and before the answer (a task from its first moment).
-  try {
-    await task.becomeTask(record);
-  } catch (err) {
-    releaseSlot();
-    throw err;
-  }
-  host.adopt(task, record, releaseSlot, task.start());
+  await host.adopt(task, record, releaseSlot, () => task.start());
   return { task: legacyTask(record) };
 }
 

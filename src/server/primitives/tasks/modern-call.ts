@@ -74,14 +74,7 @@ async function callAsTask(
     if (direct) return directAnswer(direct.outcome);
   }
   const record = host.newRecord(exchange, tool, host.ttlMs);
-  try {
-    await task.becomeTask(record);
-  } catch (err) {
-    releaseSlot?.();
-    task.abort(err);
-    throw err;
-  }
-  host.adopt(task, record, releaseSlot, first);
+  await host.adopt(task, record, releaseSlot, () => first);
   return createTaskResult(record);
 }
 
