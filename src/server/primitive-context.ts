@@ -23,7 +23,7 @@ export interface DispatcherOptions extends PipelineOptions {
   prompts: PromptRegistry;
   /** Where the requests that are not tool calls are recorded (the pipeline's `outer` stages record tool calls). */
   auditSink?: AuditSink;
-  /** The audit trail's failure policy, shared with the tools/call audit stage. */
+  /** The audit trail's failure policy, shared with the tools/call audit step. */
   auditGuard?: AuditGuard;
   /** The server instance every audit record names. */
   auditInstance?: string;

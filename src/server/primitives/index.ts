@@ -24,9 +24,9 @@ export interface PrimitivesOptions extends PipelineOptions {
   results: ResultEncoder;
   resources: ResourceRegistry;
   prompts: PromptRegistry;
-  /** Where prompts/get, resources/read, completion/complete and resources/subscribe are recorded (tool calls go through the pipeline's audit stage). */
+  /** Where prompts/get, resources/read, completion/complete and resources/subscribe are recorded (tool calls: the same auditStep, as their pipeline's outermost stage). */
   auditSink?: AuditSink;
-  /** The audit trail's failure policy, shared with the tools/call audit stage. */
+  /** The audit trail's failure policy, shared with the tools/call audit step. */
   auditGuard?: AuditGuard;
   /** What the primitives advertise to modern clients (the dispatcher assembles it). */
   capabilities(): Record<string, unknown>;

@@ -18,7 +18,7 @@ export interface RequestTracking {
   calls?: CallsInFlight;
   /** The audit trail (absent: auditing is off). */
   auditSink?: AuditSink;
-  /** What happens when a record cannot be written (shared with the tools/call audit stage). */
+  /** What happens when a record cannot be written (shared with the tools/call audit step). */
   auditGuard?: AuditGuard;
   /** The server instance its records name (ToolServer's `instanceId`). */
   instance?: string;

@@ -43,12 +43,10 @@ export async function legacyCall(host: TaskHost, params: Record<string, unknown>
   // Taken before any await (TaskSlots): concurrent calls cannot overshoot maxActive.
   const releaseSlot = host.slots.take();
   if (!releaseSlot) throw new RpcError(ErrorCode.InternalError, 'Too many tasks are running; try again later');
-  try {
-    await host.ready();
-  } catch (err) {
+  await host.ready().catch((err: unknown) => {
     releaseSlot();
     throw err;
-  }
+  });
   const { task: _asked, ...rest } = params;
   const task = new TaskRun(
     rest,

@@ -38,12 +38,10 @@ async function callAsTask(
   // A task at once: its slot is taken before any await (TaskSlots); { afterMs }: when it would become one.
   let releaseSlot = mode.afterMs === 0 ? host.slots.take() : undefined;
   if (mode.afterMs === 0 && !releaseSlot) return run(params, info, exchange);
-  try {
-    await host.ready();
-  } catch (err) {
+  await host.ready().catch((err: unknown) => {
     releaseSlot?.();
     throw err;
-  }
+  });
   const { serverInfo } = host.options;
   const task = new TaskRun(
     params,
