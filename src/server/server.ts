@@ -12,7 +12,7 @@ import type { ClientNotificationObserver } from './client-notifications.js';
 import { middlewareEntry, type Middleware, type MiddlewareFor, type AnyMiddleware } from './middleware.js';
 import { PromptRegistry } from './primitives/prompts/index.js';
 import { ResourceRegistry } from './primitives/resources/index.js';
-import { auditStage } from './pipeline/audit.js';
+import { auditStep } from './pipeline/audit.js';
 import { AuditGuard } from './pipeline/audit-guard.js';
 import { RequestStateCodec } from './inputs/request-state.js';
 import { createLogger, type Logger } from '../runtime/logger.js';
@@ -105,8 +105,10 @@ export class ToolServer {
   }
 
   /** What the protocol engine is built from: the options' limits and defaults, and what the constructor opened. */
-  private dispatcherOptions(options: ToolServerOptions, tasks: ServerTasksOptions | undefined, cacheHints: CacheHints): DispatcherOptions {
+  private dispatcherOptions(options: ToolServerOptions, taskOptions: ServerTasksOptions | undefined, cacheHints: CacheHints): DispatcherOptions {
     const limits = options.limits ?? {};
+    const { taskStore: store, bus, tools: registry, info: serverInfo, logger } = this;
+    const tasks = store ? new TasksPrimitive({ ...taskOptions, store, bus, registry, serverInfo, logger }) : undefined;
     return {
       registry: this.tools,
       logger: this.logger,
@@ -125,25 +127,14 @@ export class ToolServer {
       cacheHints,
       subscriptions: this.subscriptions,
       calls: this.calls,
-      outer: this.audit ? [auditStage(this.audit, this.logger, this.auditGuard, this.instanceId)] : [],
+      outer: this.audit ? [auditStep(this.audit, this.auditGuard!, this.instanceId)] : [],
       tracing: options.tracing === false ? false : options.tracing === true || options.tracing === undefined ? {} : options.tracing,
       auditSink: this.audit,
       auditGuard: this.auditGuard,
       auditInstance: this.instanceId,
+      tasks,
       primitives: (context) => [
-        ...(this.taskStore
-          ? [
-              new TasksPrimitive({
-                ...tasks,
-                store: this.taskStore,
-                bus: this.bus,
-                registry: this.tools,
-                results: context.results,
-                serverInfo: this.info,
-                logger: this.logger,
-              }),
-            ]
-          : []),
+        ...(tasks ? [tasks] : []),
         ...(this.skills ? [new SkillsPrimitive(this.skills, options.pageSize ?? 100, cacheHints)] : []),
         ...(options.primitives?.(context) ?? []),
       ],

@@ -6,7 +6,7 @@ import type { CallInfo } from '../../src/server/pipeline/operation.js';
 import { RequestStateCodec } from '../../src/server/inputs/request-state.js';
 import type { Exchange } from '../../src/server/exchange.js';
 import { Peer } from '../../src/server/peer.js';
-import { auditStage } from '../../src/server/pipeline/audit.js';
+import { auditStep } from '../../src/server/pipeline/audit.js';
 import { AUDIT_UNAVAILABLE, AuditGuard, type AuditFailurePolicy } from '../../src/server/pipeline/audit-guard.js';
 import { Operation, type CallOutcome } from '../../src/server/pipeline/operation.js';
 import { compose } from '../../src/server/compose.js';
@@ -64,7 +64,7 @@ function harness(sink: AuditSink, policy: AuditFailurePolicy = 'refuse') {
   const logger = pino({ level: 'debug' }, { write: (line: string) => void logs.push(JSON.parse(line)) });
   const run = compose(
     [
-      auditStage(sink, logger, new AuditGuard(sink, policy, logger)),
+      auditStep<CallOutcome>(sink, new AuditGuard(sink, policy, logger)),
       resolveStage(registry),
       readArgumentsStage,
       validateArgsStage,

@@ -23,7 +23,7 @@ const PROBE_INTERVAL_MS = 1_000;
 export const AUDIT_UNAVAILABLE =
   "The server's audit trail cannot be written, so it refuses requests until it can record them again; the operator can see why in the server's log.";
 
-/** One server's audit health: shared by the tools/call audit stage and the other audited requests. */
+/** One server's audit health: shared by the tools/call audit step and the other audited requests. */
 export class AuditGuard {
   /** Records that could not be written. */
   lost = 0;

@@ -1,40 +1,64 @@
 import { auditArgumentsJson } from '../../audit/arguments.js';
 import type { AuditReason, AuditRecord, AuditSink } from '../../audit/record.js';
-import { RpcError } from '../../jsonrpc/errors.js';
+import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
+import { RateLimitedError } from '../primitives/rate-limit.js';
+import { InsufficientScopeError } from './authorize.js';
 import { recordedId, recordedText } from '../../jsonrpc/recorded.js';
 import { isAnonymous } from '../../policy/auth/caller.js';
 import { callerOf, type Exchange } from '../exchange.js';
-import type { Logger } from '../../runtime/logger.js';
-import { AuditGuard } from './audit-guard.js';
-import type { CallOutcome, Stage, Operation } from './operation.js';
+import type { AuditGuard } from './audit-guard.js';
+import type { Operation } from './operation.js';
 
 /**
- * The outermost stage: every call, however it ends (allowed, refused, failed,
- * timed out, cancelled, or answered with a protocol error), leaves exactly one
- * audit record. The record is written before this stage returns, which is
- * before the reply is written, so an answered call is never missing from the
- * trail (issue "Audit": a SIGKILL after the answer must not lose the record).
- * A failing sink follows the guard's policy (see AuditFailurePolicy): under
- * 'refuse' later calls are refused before they run, under 'warn' the loss is counted.
+ * The one audit wrapper: every request it wraps, however it ends (allowed,
+ * refused, failed, timed out, cancelled, or answered with a protocol error),
+ * leaves exactly one record, made by auditRecordOf and written before the
+ * wrapper returns, which is before the reply is written, so an answered
+ * request is never missing from the trail (issue "Audit": a SIGKILL after
+ * the answer must not lose the record). It is the call pipeline's outermost
+ * stage (`method` absent: each run of a tool call, so a task's record is its
+ * outcome) and wraps every other tracked route (tracked-request.ts). A
+ * `stream`'s record is not awaited (see trackedRequest). A failing sink
+ * follows the guard's policy (AuditFailurePolicy): under 'refuse' later
+ * requests are refused before they run, under 'warn' the loss is counted.
  */
-export function auditStage(sink: AuditSink, logger: Logger, guard: AuditGuard = new AuditGuard(sink, 'refuse', logger), instance?: string): Stage {
+export function auditStep<R>(
+  sink: AuditSink,
+  guard: AuditGuard,
+  instance?: string,
+  method?: string,
+  stream = false,
+): (op: Operation, next: () => Promise<R>) => Promise<R> {
   const write = auditWriter(sink, guard);
-  return async (call, next) => {
-    // Refused here, the call never ran: there is nothing to record (the guard counts it).
+  return async (op, next) => {
+    // Refused here, the request never ran: there is nothing to record (the guard counts it).
     guard.admit();
-    let outcome: CallOutcome;
+    let errorCode: number | null = null;
+    let isError = false;
     try {
-      outcome = await next();
+      const result = await next();
+      if (method === undefined) isError = (result as { isError?: unknown } | undefined)?.isError === true;
+      else if (result === undefined && op.status === 'ok') op.status = 'cancelled';
+      return result;
     } catch (err) {
       const rpc = err instanceof RpcError;
-      // A policy refusal answered with a protocol error (403 insufficient_scope) stays 'refused'.
-      if (call.status !== 'refused') call.status = rpc ? 'protocol_error' : 'internal_error';
-      await write(auditRecordOf(call, false, rpc ? err.code : null, instance), call.target);
+      if (method === undefined) {
+        // A tool call's refusal answered with a protocol error (403 insufficient_scope) stays 'refused'.
+        if (op.status !== 'refused') op.status = rpc ? 'protocol_error' : 'internal_error';
+        errorCode = rpc ? err.code : null;
+      } else {
+        if (err instanceof InsufficientScopeError || err instanceof RateLimitedError) {
+          op.status = 'refused';
+          op.reason = err instanceof RateLimitedError ? 'rate_limit' : 'scope';
+        } else if (op.status === 'ok') op.status = rpc && err.code !== ErrorCode.InternalError ? 'protocol_error' : 'internal_error';
+        errorCode = rpc ? err.code : ErrorCode.InternalError;
+        isError = true;
+      }
       throw err;
+    } finally {
+      const written = write(auditRecordOf(op, isError, errorCode, instance, method), method === undefined ? op.target : `${method} ${op.target}`);
+      if (written && !stream) await written;
     }
-    const written = write(auditRecordOf(call, outcome !== undefined && 'isError' in outcome && outcome.isError === true, null, instance), call.target);
-    if (written) await written;
-    return outcome;
   };
 }
 

@@ -12,8 +12,8 @@ import { PromptsPrimitive } from './prompts/index.js';
 import type { PromptRegistry } from './prompts/registry.js';
 import { ResourcesPrimitive } from './resources/index.js';
 import type { ResourceRegistry } from './resources/registry.js';
-import { SubscriptionsPrimitive } from './subscriptions/index.js';
-import { ToolsPrimitive } from './tools/index.js';
+import { SubscriptionsPrimitive, type ListenFilter } from './subscriptions/index.js';
+import { ToolsPrimitive, type CallModes } from './tools/index.js';
 
 export interface PrimitivesOptions extends PipelineOptions {
   serverInfo: Implementation;
@@ -24,12 +24,14 @@ export interface PrimitivesOptions extends PipelineOptions {
   results: ResultEncoder;
   resources: ResourceRegistry;
   prompts: PromptRegistry;
-  /** Where prompts/get, resources/read, completion/complete and resources/subscribe are recorded (tool calls go through the pipeline's audit stage). */
+  /** Where prompts/get, resources/read, completion/complete and resources/subscribe are recorded (tool calls: the same auditStep, as their pipeline's outermost stage). */
   auditSink?: AuditSink;
-  /** The audit trail's failure policy, shared with the tools/call audit stage. */
+  /** The audit trail's failure policy, shared with the tools/call audit step. */
   auditGuard?: AuditGuard;
   /** What the primitives advertise to modern clients (the dispatcher assembles it). */
   capabilities(): Record<string, unknown>;
+  /** Tasks: a run mode of tools/call and a filter of subscriptions/listen (absent: no tasks). */
+  tasks?: CallModes & { listen: ListenFilter };
 }
 
 /**
@@ -40,11 +42,11 @@ export function standardPrimitives(options: PrimitivesOptions): Primitive[] {
   const scopePolicy = options.scopePolicy ?? new ScopePolicy();
   return [
     new LifecyclePrimitive(options),
-    new ToolsPrimitive({ ...options, scopePolicy }),
+    new ToolsPrimitive({ ...options, scopePolicy, modes: options.tasks }),
     new ResourcesPrimitive({ ...options, scopePolicy }),
     new PromptsPrimitive({ ...options, scopePolicy }),
     new CompletionPrimitive({ ...options, scopePolicy }),
-    new SubscriptionsPrimitive(options.subscriptions, options.results),
+    new SubscriptionsPrimitive(options.subscriptions, options.tasks?.listen),
   ];
 }
 

@@ -66,7 +66,7 @@ export interface Route {
    * The audit rule: a method that changes state or runs user code is tracked.
    * Audited and counted by the dispatcher (tracked-request.ts): refused once the
    * server shuts down, waited for by a drain, one audit record however it ends.
-   * (tools/call is tracked by its own pipeline's stages.)
+   * (tools/call is recorded by the same auditStep, its pipeline's outermost stage, once per run: a task's record is its outcome.)
    */
   tracked?: boolean;
   /**
@@ -116,7 +116,7 @@ export class MethodTable {
 
   /**
    * Replaces an era's handler of `method` by `wrapper(inner)`: a later module
-   * that changes how a method is answered (tasks around tools/call) without
+   * (a primitive of one's own) that changes how a method is answered without
    * its owner knowing.
    */
   wrap(method: string, era: Era, wrapper: (inner: MethodHandler) => MethodHandler): this {

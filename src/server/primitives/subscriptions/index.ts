@@ -3,10 +3,12 @@ import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
 import { isPlainObject } from '../../../protocol/content.js';
 import { META } from '../../../protocol/meta.js';
 import { Method } from '../../../protocol/methods.js';
-import type { ResultEncoder } from '../../../protocol/result.js';
 import { callerOf, type Exchange } from '../../exchange.js';
 import { ALSO_ACKNOWLEDGED, type SubscriptionHub } from '../../subscriptions.js';
-import type { MethodResult, MethodTable, Primitive } from '../method-table.js';
+import type { MethodHandler, MethodResult, MethodTable, Primitive } from '../method-table.js';
+
+/** What a stream may listen to besides the hub's notifications (the tasks' `taskIds`): given the plain listen, it serves the stream. */
+export type ListenFilter = (listen: MethodHandler) => MethodHandler;
 
 /**
  * `subscriptions/listen` (2026-07-28 basic/patterns/subscriptions.mdx): one
@@ -22,7 +24,7 @@ export class SubscriptionsPrimitive implements Primitive {
 
   constructor(
     private readonly hub: SubscriptionHub,
-    _results?: ResultEncoder,
+    private readonly filter?: ListenFilter,
   ) {}
 
   register(methods: MethodTable): void {
@@ -35,7 +37,7 @@ export class SubscriptionsPrimitive implements Primitive {
         if (isPlainObject(filter)) op.target = Object.keys(filter).join(',');
         op.args = filter as Record<string, unknown>;
       },
-      modern: (request, exchange) => this.listen(request, exchange),
+      modern: this.filter ? this.filter((request, exchange) => this.listen(request, exchange)) : (request, exchange) => this.listen(request, exchange),
     });
   }
 

@@ -28,6 +28,9 @@ export interface TaskHost {
   cancelElsewhere(record: TaskRecord): Promise<void>;
   /** A new task's record, working from now, owned by the exchange's caller. */
   newRecord(exchange: Exchange, tool: string, ttlMs: number | null): TaskRecord;
-  /** A call that became a task: live until it ends or outlives its TTL, its outcome stored once `first` (its work) settles. */
-  adopt(run: TaskRun, record: TaskRecord, releaseSlot: (() => void) | undefined, first: Promise<PassOutcome>): void;
+  /**
+   * Makes the call a task: its record stored (else its slot given back, its work stopped, and the
+   * error thrown), then live until it ends or outlives its TTL, its outcome stored once `first()` (its work) settles.
+   */
+  adopt(run: TaskRun, record: TaskRecord, releaseSlot: (() => void) | undefined, first: () => Promise<PassOutcome>): Promise<void>;
 }

@@ -2,16 +2,18 @@ import { nodeCrypto } from '../../../runtime/lazy-crypto.js';
 import { ErrorCode, RpcError } from '../../../jsonrpc/errors.js';
 import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
 import { isPlainObject } from '../../../protocol/content.js';
-import { Method } from '../../../protocol/methods.js';
 import { ORPHANED_TASK_ERROR, TERMINAL_STATUSES, type TaskRecord, type TaskStore } from '../../../tasks/store.js';
 import type { BusEvent } from '../../../state/bus.js';
 import { callerKeyOf, type Exchange } from '../../exchange.js';
 import type { MethodResult, MethodTable, Primitive, RequestFacts } from '../method-table.js';
+import type { CallInfo } from '../../pipeline/operation.js';
+import type { CallModes, CallRun } from '../tools/index.js';
+import type { ListenFilter } from '../subscriptions/index.js';
 import type { TaskHost } from './host.js';
 import type { TasksPrimitiveOptions } from './options.js';
 import { LEGACY_CAPABILITY, taskSupportOf, withTaskSupport } from './legacy.js';
-import { legacyCancel, legacyGet, legacyList, legacyResult, wrapLegacyCall } from './legacy-methods.js';
-import { wrapCall } from './modern-call.js';
+import { legacyCall, legacyCancel, legacyGet, legacyList, legacyResult } from './legacy-methods.js';
+import { modernCall } from './modern-call.js';
 import { TaskNotifications } from './notifications.js';
 import { resolveTaskMode, type ResolvedTaskMode } from './policy.js';
 import { TaskSlots } from './slots.js';
@@ -22,13 +24,14 @@ import { declaresTasks, getTaskResult, missingTasksExtension, taskIdOf, taskNotF
 export const RESTART_ERROR = ORPHANED_TASK_ERROR;
 
 /**
- * The tasks extension (io.modelcontextprotocol/tasks, SEP-2663) for
- * `tools/call` in the modern era: it wraps the tools primitive's handler, so
- * a task's work is an ordinary call through the whole pipeline, and answers
- * tasks/get, tasks/update and tasks/cancel. tasks/result and tasks/list are
- * not served in this era (-32601, as SEP-2663 requires).
+ * The tasks extension (io.modelcontextprotocol/tasks, SEP-2663) and the
+ * 2025-11-25 form: a run mode of `tools/call` (CallModes, given to the tools
+ * primitive), so a task's work is the call's own run through the whole
+ * pipeline, its outcome stored in the task's record; and tasks/get,
+ * tasks/update and tasks/cancel. tasks/result and tasks/list are served in
+ * the legacy era only (-32601 in the modern one, as SEP-2663 requires).
  */
-export class TasksPrimitive implements Primitive, TaskHost {
+export class TasksPrimitive implements Primitive, TaskHost, CallModes {
   readonly live = new Map<string, TaskRun>();
   readonly ttlMs: number | null;
   readonly pollIntervalMs: number;
@@ -80,9 +83,21 @@ export class TasksPrimitive implements Primitive, TaskHost {
     else capabilities.tasks = LEGACY_CAPABILITY;
   }
 
+  /** subscriptions/listen with `notifications.taskIds`: this module's part of the filter. */
+  readonly listen: ListenFilter = (inner) => this.notifications.wrapListen(inner);
+
+  /** How a tools/call runs: as a task when it asks for one (or its tool must be one), else directly. */
+  call(params: Record<string, unknown>, info: CallInfo, exchange: Exchange, run: CallRun) {
+    return info.era === 'modern' ? modernCall(this, params, info, exchange, run) : legacyCall(this, params, info, exchange, run);
+  }
+
+  /** A legacy tools/list page with each tool's task support (the page is cached for both eras: rewritten only when some tool can be a task at all). */
+  listed(page: MethodResult): MethodResult {
+    if (!this.anyTaskTools()) return page;
+    return withTaskSupport(page, (name) => (this.options.registry.has(name) ? taskSupportOf(this.modeOf(name)) : undefined))!;
+  }
+
   register(methods: MethodTable): void {
-    methods.wrap(Method.toolsCall, 'modern', (inner) => wrapCall(this, inner));
-    methods.wrap(Method.subscriptionsListen, 'modern', (inner) => this.notifications.wrapListen(inner));
     // tasks/update and tasks/cancel change a task: audited (the audit rule); tasks/get only reads.
     methods.add(TaskMethod.get, {
       modern: (request, exchange, facts) => this.get(request, exchange, facts),
@@ -95,13 +110,6 @@ export class TasksPrimitive implements Primitive, TaskHost {
       legacy: (request, exchange) => legacyCancel(this, request, exchange),
     });
     // The 2025-11-25 form (legacy.ts); tasks/result and tasks/list do not exist in the modern era (-32601).
-    methods.wrap(Method.toolsCall, 'legacy', (inner) => wrapLegacyCall(this, inner));
-    methods.wrap(Method.toolsList, 'legacy', (inner) => async (request, exchange, facts) => {
-      const page = await inner(request, exchange, facts);
-      // The page is cached for both eras: rewritten only when some tool can be a task at all.
-      if (!this.anyTaskTools()) return page;
-      return withTaskSupport(page, (name) => (this.options.registry.has(name) ? taskSupportOf(this.modeOf(name)) : undefined));
-    });
     methods.add('tasks/result', { legacy: (request, exchange) => legacyResult(this, request, exchange) });
     methods.add('tasks/list', { legacy: (request, exchange) => legacyList(this, request, exchange) });
   }
@@ -191,11 +199,18 @@ export class TasksPrimitive implements Primitive, TaskHost {
     return { taskId, owner: callerKeyOf(exchange), tool, status: 'working', createdAt: now, lastUpdatedAt: now, ttlMs, pollIntervalMs: this.pollIntervalMs };
   }
 
-  adopt(run: TaskRun, record: TaskRecord, releaseSlot: (() => void) | undefined, first: Promise<PassOutcome>): void {
+  async adopt(run: TaskRun, record: TaskRecord, releaseSlot: (() => void) | undefined, first: () => Promise<PassOutcome>): Promise<void> {
+    try {
+      await run.becomeTask(record);
+    } catch (err) {
+      releaseSlot?.();
+      run.abort(err);
+      throw err;
+    }
     run.releaseSlot = releaseSlot;
     this.live.set(record.taskId, run);
     this.expireLater(run, record);
-    void first
+    void first()
       .then((outcome) => run.settle(outcome))
       .catch((err) => this.options.logger.error({ err, taskId: record.taskId }, 'task could not record its outcome'));
     void this.store.purgeExpired().catch(() => undefined);

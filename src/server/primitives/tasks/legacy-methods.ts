@@ -3,7 +3,9 @@ import { encodeNotification } from '../../../jsonrpc/encode.js';
 import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
 import { TERMINAL_STATUSES, type TaskRecord } from '../../../tasks/store.js';
 import { callerKeyOf, type Exchange } from '../../exchange.js';
-import type { MethodHandler, MethodResult } from '../method-table.js';
+import type { CallInfo } from '../../pipeline/operation.js';
+import type { MethodResult } from '../method-table.js';
+import type { CallRun } from '../tools/index.js';
 import type { TaskHost } from './host.js';
 import {
   alreadyTerminal,
@@ -26,57 +28,46 @@ import { taskIdOf, taskNotFound } from './wire.js';
  */
 
 /** tools/call in the 2025-11-25 form: a call that names `task` runs as one, answered at once with the task. */
-export function wrapLegacyCall(host: TaskHost, inner: MethodHandler): MethodHandler {
-  return async (request, exchange, facts) => {
-    const name = request.params?.name;
-    const mode = typeof name === 'string' && host.options.registry.has(name) ? host.modeOf(name) : undefined;
-    const asked = request.params?.task;
-    if (asked === undefined) {
-      if (mode?.required) throw taskSupportError(name as string, true);
-      return inner(request, exchange, facts);
-    }
-    const ttl = requestedTtl(asked);
-    // An unknown tool: the tools primitive's own error.
-    if (!mode) return inner(request, exchange, facts);
-    if (!mode.task) throw taskSupportError(name as string, false);
-    // Taken before any await (TaskSlots): concurrent calls cannot overshoot maxActive.
-    const releaseSlot = host.slots.take();
-    if (!releaseSlot) throw new RpcError(ErrorCode.InternalError, 'Too many tasks are running; try again later');
-    try {
-      await host.ready();
-    } catch (err) {
-      releaseSlot();
-      throw err;
-    }
-    const { task: _asked, ...params } = request.params ?? {};
-    const call: JsonRpcRequest = { ...request, params };
-    const run = new TaskRun(
-      call,
-      exchange,
-      facts,
-      inner,
-      host.store,
-      (result) => ({ ...result }),
-      (done) => host.forget(done),
-      (record) => {
-        host.notifications.publish(record);
-        // tasks.mdx "Task Status Notification" (optional): to the session that created it.
-        exchange.peer.push?.(encodeNotification(LEGACY_STATUS_NOTIFICATION, legacyTask(record)));
-      },
-      true,
-    );
-    const ttlMs = ttl === undefined ? host.ttlMs : host.ttlMs === null ? ttl : Math.min(ttl, host.ttlMs);
-    const record = host.newRecord(exchange, name as string, ttlMs);
-    // Stored before the work starts and before the answer (a task from its first moment).
-    try {
-      await run.becomeTask(record);
-    } catch (err) {
-      releaseSlot();
-      throw err;
-    }
-    host.adopt(run, record, releaseSlot, run.start());
-    return { task: legacyTask(record) };
-  };
+export async function legacyCall(host: TaskHost, params: Record<string, unknown>, info: CallInfo, exchange: Exchange, run: CallRun) {
+  const name = params.name;
+  const mode = typeof name === 'string' && host.options.registry.has(name) ? host.modeOf(name) : undefined;
+  const asked = params.task;
+  if (asked === undefined) {
+    if (mode?.required) throw taskSupportError(name as string, true);
+    return run(params, info, exchange);
+  }
+  const ttl = requestedTtl(asked);
+  // An unknown tool: the tools primitive's own error.
+  if (!mode) return run(params, info, exchange);
+  if (!mode.task) throw taskSupportError(name as string, false);
+  // Taken before any await (TaskSlots): concurrent calls cannot overshoot maxActive.
+  const releaseSlot = host.slots.take();
+  if (!releaseSlot) throw new RpcError(ErrorCode.InternalError, 'Too many tasks are running; try again later');
+  await host.ready().catch((err: unknown) => {
+    releaseSlot();
+    throw err;
+  });
+  const { task: _asked, ...rest } = params;
+  const task = new TaskRun(
+    rest,
+    info,
+    exchange,
+    run,
+    host.store,
+    (result) => ({ ...result }),
+    (done) => host.forget(done),
+    (record) => {
+      host.notifications.publish(record);
+      // tasks.mdx "Task Status Notification" (optional): to the session that created it.
+      exchange.peer.push?.(encodeNotification(LEGACY_STATUS_NOTIFICATION, legacyTask(record)));
+    },
+    true,
+  );
+  const ttlMs = ttl === undefined ? host.ttlMs : host.ttlMs === null ? ttl : Math.min(ttl, host.ttlMs);
+  const record = host.newRecord(exchange, name as string, ttlMs);
+  // Stored before the work starts and before the answer (a task from its first moment).
+  await host.adopt(task, record, releaseSlot, () => task.start());
+  return { task: legacyTask(record) };
 }
 
 export async function legacyGet(host: TaskHost, request: JsonRpcRequest, exchange: Exchange): Promise<MethodResult> {

@@ -1,7 +1,8 @@
-import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
 import { shapeResult } from '../../../protocol/result.js';
 import type { Exchange } from '../../exchange.js';
-import type { MethodHandler, MethodResult, RequestFacts } from '../method-table.js';
+import type { CallInfo } from '../../pipeline/operation.js';
+import type { MethodResult } from '../method-table.js';
+import type { CallRun } from '../tools/index.js';
 import type { TaskHost } from './host.js';
 import type { ResolvedTaskMode } from './policy.js';
 import { TaskRun, type PassOutcome } from './task-run.js';
@@ -10,58 +11,54 @@ import { createTaskResult, declaresTasks, missingTasksExtension } from './wire.j
 /**
  * tools/call in the modern era (SEP-2663): a call to a tool that may be a
  * task, from a client that declares the extension, runs as one (at once, or
- * once it outlives its `afterMs`); any other call goes straight on.
+ * once it outlives its `afterMs`); any other call runs directly.
  */
-export function wrapCall(host: TaskHost, inner: MethodHandler): MethodHandler {
-  return (request, exchange, facts) => {
-    const name = request.params?.name;
-    const mode = typeof name === 'string' && host.options.registry.has(name) ? host.modeOf(name) : undefined;
-    if (!mode?.task) return inner(request, exchange, facts);
-    if (!declaresTasks(facts.clientCapabilities)) {
-      if (mode.required) throw missingTasksExtension();
-      return inner(request, exchange, facts);
-    }
-    // Overloaded: the call is answered directly rather than parked (a bound on what tasks hold).
-    if (host.slots.full) return inner(request, exchange, facts);
-    return callAsTask(host, request, exchange, facts, inner, mode, name as string);
-  };
+export function modernCall(host: TaskHost, params: Record<string, unknown>, info: CallInfo, exchange: Exchange, run: CallRun) {
+  const name = params.name;
+  const mode = typeof name === 'string' && host.options.registry.has(name) ? host.modeOf(name) : undefined;
+  if (!mode?.task) return run(params, info, exchange);
+  if (!declaresTasks(info.clientCapabilities)) {
+    if (mode.required) throw missingTasksExtension();
+    return run(params, info, exchange);
+  }
+  // Overloaded: the call is answered directly rather than parked (a bound on what tasks hold).
+  if (host.slots.full) return run(params, info, exchange);
+  return callAsTask(host, params, info, exchange, run, mode, name as string);
 }
 
 async function callAsTask(
   host: TaskHost,
-  request: JsonRpcRequest,
+  params: Record<string, unknown>,
+  info: CallInfo,
   exchange: Exchange,
-  facts: RequestFacts,
-  inner: MethodHandler,
+  run: CallRun,
   mode: ResolvedTaskMode,
   tool: string,
 ): Promise<MethodResult | undefined> {
   // A task at once: its slot is taken before any await (TaskSlots); { afterMs }: when it would become one.
   let releaseSlot = mode.afterMs === 0 ? host.slots.take() : undefined;
-  if (mode.afterMs === 0 && !releaseSlot) return inner(request, exchange, facts);
-  try {
-    await host.ready();
-  } catch (err) {
+  if (mode.afterMs === 0 && !releaseSlot) return run(params, info, exchange);
+  await host.ready().catch((err: unknown) => {
     releaseSlot?.();
     throw err;
-  }
+  });
   const { serverInfo } = host.options;
-  const run = new TaskRun(
-    request,
+  const task = new TaskRun(
+    params,
+    info,
     exchange,
-    facts,
-    inner,
+    run,
     host.store,
     (result) => shapeResult('modern', result, serverInfo),
     (done) => host.forget(done),
     (record) => host.notifications.publish(record),
   );
-  const first = run.start();
+  const first = task.start();
   if (mode.afterMs > 0) {
     // Until it becomes a task, the call belongs to its request: cancelling or losing it stops the work.
-    const stop = { abort: (reason?: unknown) => run.abort(reason) };
-    exchange.peer.inflight.add(request.id, stop);
-    const unsubscribe = exchange.onClose?.((reason) => run.abort(reason));
+    const stop = { abort: (reason?: unknown) => task.abort(reason) };
+    exchange.peer.inflight.add(info.requestId, stop);
+    const unsubscribe = exchange.onClose?.((reason) => task.abort(reason));
     let timer: NodeJS.Timeout | undefined;
     const elapsed = new Promise<'elapsed'>((resolve) => (timer = setTimeout(() => resolve('elapsed'), mode.afterMs)));
     const winner = await Promise.race([first.then((outcome) => ({ outcome })), elapsed]);
@@ -75,14 +72,7 @@ async function callAsTask(
     if (direct) return directAnswer(direct.outcome);
   }
   const record = host.newRecord(exchange, tool, host.ttlMs);
-  try {
-    await run.becomeTask(record);
-  } catch (err) {
-    releaseSlot?.();
-    run.abort(err);
-    throw err;
-  }
-  host.adopt(run, record, releaseSlot, first);
+  await host.adopt(task, record, releaseSlot, () => first);
   return createTaskResult(record);
 }
 

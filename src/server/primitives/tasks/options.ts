@@ -1,4 +1,3 @@
-import type { ResultEncoder } from '../../../protocol/result.js';
 import type { Implementation } from '../../../protocol/meta.js';
 import type { Logger } from '../../../runtime/logger.js';
 import type { EventBus } from '../../../state/bus.js';
@@ -25,7 +24,6 @@ export interface TasksPrimitiveOptions extends TasksOptions {
   /** Where status changes, cancellations and answers travel between instances sharing the store. */
   bus?: EventBus;
   registry: ToolRegistry;
-  results: ResultEncoder;
   serverInfo: Implementation;
   logger: Logger;
 }

@@ -1,17 +1,19 @@
-import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
 import { isPlainObject } from '../../../protocol/content.js';
 import { Method } from '../../../protocol/methods.js';
 import { encodeNotification } from '../../../jsonrpc/encode.js';
 import { TERMINAL_STATUSES as TERMINAL, type TaskError, type TaskPatch, type TaskRecord, type TaskStore } from '../../../tasks/store.js';
 import { Peer } from '../../peer.js';
 import { callerOf, type Exchange } from '../../exchange.js';
-import type { MethodHandler, MethodResult, RequestFacts } from '../method-table.js';
+import type { CallInfo } from '../../pipeline/operation.js';
+import type { MethodResult } from '../method-table.js';
+import type { CallRun } from '../tools/index.js';
 import { TaskInputPeer } from './legacy-input.js';
 
 /**
- * One call that may become a task, and then is one. It runs the wrapped
- * `tools/call` handler (the whole call pipeline: validation, approval,
- * limits, audit, timeouts) on an exchange of its own, so the work outlives
+ * One call that may become a task, and then is one: the call run in task
+ * mode. Each pass is the call's own run (one Operation through the whole call
+ * pipeline: validation, approval, limits, audit, timeouts) whose outcome goes
+ * to the task's record instead of the response, on an exchange of its own, so the work outlives
  * the request that started it: nothing the original connection does after
  * the handle is sent reaches it, except through tasks/cancel.
  *
@@ -44,10 +46,10 @@ export class TaskRun {
   private writes: Promise<unknown> = Promise.resolve();
 
   constructor(
-    private readonly request: JsonRpcRequest,
+    private readonly params: Record<string, unknown>,
+    private readonly info: CallInfo,
     private readonly original: Exchange,
-    private readonly facts: RequestFacts,
-    private readonly inner: MethodHandler,
+    private readonly run: CallRun,
     private readonly store: TaskStore,
     /** The result as the task stores it (the era's shape: a modern result's resultType and server identity). */
     private readonly stored: (result: MethodResult) => Record<string, unknown>,
@@ -84,7 +86,7 @@ export class TaskRun {
 
   /** Runs the first pass; its answer is the direct answer while the call is not a task yet. */
   start(): Promise<PassOutcome> {
-    return this.runPass(this.request.params ?? {});
+    return this.runPass(this.params);
   }
 
   /** Makes it a task: the record is stored before this resolves (the handle may then be sent). */
@@ -115,7 +117,7 @@ export class TaskRun {
       await this.write({ inputRequests: outstanding });
       return;
     }
-    const params: Record<string, unknown> = { ...(this.request.params ?? {}), inputResponses: this.answers };
+    const params: Record<string, unknown> = { ...this.params, inputResponses: this.answers };
     if (this.requestState !== undefined) params.requestState = this.requestState;
     this.answers = {};
     this.progressMessage = undefined;
@@ -168,10 +170,9 @@ export class TaskRun {
 
   private runPass(params: Record<string, unknown>): Promise<PassOutcome> {
     this.running = true;
-    // The original id: the first pass's answer may be the direct answer; one pass runs at a time on the task's own peer.
-    const request: JsonRpcRequest = { ...this.request, params };
+    // The original request's facts and id: the first pass's answer may be the direct answer; one pass runs at a time on the task's own peer.
     return Promise.resolve()
-      .then(() => this.inner(request, this.exchange, this.facts))
+      .then(() => this.run(params, this.info, this.exchange))
       .then(
         (result): PassOutcome => (result === undefined ? undefined : { result }),
         (error: unknown): PassOutcome => ({ error }),
