@@ -31,9 +31,39 @@ const entries = ['index', 'http', 'middleware', 'client', 'client/core', 'testin
  */
 const CLIENT_NODE_PARTS = ['./transports/stdio-client.js', './auth/file-token-store.js', './auth/loopback.js'];
 const CLIENT_CORE = join(dist, 'client', 'core.js');
-const CORE_USERS = ['http', 'middleware', 'testing', 'toolsets', 'config', 'gateway', 'cli/main', 'transports/http-server', 'gateway/index'].map((e) =>
-  join(dist, `${e}.js`),
-);
+/**
+ * The CLI's command definitions (cli/main) load at every start and import each command's action
+ * module on demand (`await import` in src/cli/program.ts). The action modules, which run a server
+ * or talk to one, reach the whole core as above, so the core stays in few chunks for them too.
+ */
+const CLI_ACTIONS = [
+  'serve',
+  'serve-console',
+  'list',
+  'doctor',
+  'call',
+  'run-collection',
+  'interactive/connect-command',
+  'console',
+  'login',
+  'task',
+  'primitives-actions',
+  'skills-action',
+  'audit',
+  'audit-prune',
+  'auth-hash-key',
+];
+const CORE_USERS = [
+  'http',
+  'middleware',
+  'testing',
+  'toolsets',
+  'config',
+  'gateway',
+  'transports/http-server',
+  'gateway/index',
+  ...CLI_ACTIONS.map((a) => `cli/${a}`),
+].map((e) => join(dist, `${e}.js`));
 const reachWholeCore = {
   name: 'reach-whole-core',
   setup(build) {
@@ -47,6 +77,25 @@ const reachWholeCore = {
       const index = spec.startsWith('.') ? spec : `./${spec}`;
       return { contents: `${readFileSync(path, 'utf8')}\nimport '${index}';\n`, loader: 'js', resolveDir: dirname(path) };
     });
+  },
+};
+
+/**
+ * The command definitions read toolwright's version (runtime/package-files.js, which the core
+ * uses too). Shared, that small module would be a chunk of its own on the core's path: cli/main
+ * takes its own copy instead (it holds no class, and finds the same package.json), so that
+ * `import 'toolwright'` still loads the core in 3 files.
+ */
+const PACKAGE_FILES = join(dist, 'runtime', 'package-files.js');
+const DEFINITIONS = ['program', 'init'].map((m) => join(dist, 'cli', `${m}.js`));
+const cliOwnPackageFiles = {
+  name: 'cli-own-package-files',
+  setup(build) {
+    build.onResolve({ filter: /\/package-files\.js$/ }, ({ path, resolveDir, importer }) => {
+      if (!DEFINITIONS.includes(importer) || join(resolveDir, path) !== PACKAGE_FILES) return undefined;
+      return { path: PACKAGE_FILES, namespace: 'cli-copy' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'cli-copy' }, ({ path }) => ({ contents: readFileSync(path, 'utf8'), loader: 'js', resolveDir: dirname(path) }));
   },
 };
 
@@ -65,7 +114,7 @@ await build({
   packages: 'external',
   sourcemap: true, // composed with tsc's maps: stack traces point into src/
   logLevel: 'warning',
-  plugins: [reachWholeCore],
+  plugins: [reachWholeCore, cliOwnPackageFiles],
 });
 
 /**

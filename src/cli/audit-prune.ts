@@ -1,6 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
-import { Command } from 'commander';
 import { PostgresDriverError } from '../audit/postgres/connection.js';
 import { resolvePostgresRetention } from '../audit/postgres/prune.js';
 import { AuditLogMissingError, parseSince } from '../audit/query.js';
@@ -12,35 +11,24 @@ import { isJsonlTrail, locateTrail, openTrailReader, type Trail, type TrailOptio
 import { ExitCode, reportError, scrubPaths, UsageError, type CliIo } from './errors.js';
 import { sanitize } from '../io/sanitize.js';
 
-interface PruneCliOptions extends TrailOptions {
+export interface PruneCliOptions extends TrailOptions {
   olderThan?: string;
   maxBytes?: string;
   maxRows?: string;
   vacuum?: boolean;
 }
 
-/** `toolwright audit prune`: applies a retention policy now (see runAuditPrune). */
-export function auditPruneCommand(io: CliIo, setCode: (code: number) => void): Command {
-  return new Command('prune')
-    .exitOverride()
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
-    .description("delete audit records now: the config's retention policy (default 30 days and 256 MiB), or the bounds given")
-    .option('--db <file>', "audit database (default: the config's, else .toolwright/audit.db under $TOOLWRIGHT_AUDIT_DIR or the working directory)")
-    .option('--config <file>', 'toolwright.config.json or .yaml whose trail and policy to use (default: the one in this directory, if any)')
-    .option('--older-than <when>', 'delete records older than a duration (30d, 12h) or an ISO time, instead of the policy')
-    .option('--max-bytes <size>', 'SQLite: delete the oldest records until the rest fit in this size (bytes, or 512k, 256M, 1G), instead of the policy')
-    .option('--max-rows <n>', 'PostgreSQL: keep only the newest n records, instead of the policy')
-    .option('--vacuum', 'rewrite the whole file (VACUUM): shrinks a file made before incremental vacuum and converts it; blocks writers meanwhile')
-    .action(async (options: PruneCliOptions, command: Command) => {
-      // `audit --db x prune`: the database and config named before `prune` count too, the query's filters do not.
-      const { db, config, ...filters } = (command.parent?.opts() ?? {}) as TrailOptions & Record<string, unknown>;
-      const stray = Object.keys(filters).find((key) => filters[key] !== undefined);
-      if (stray)
-        return setCode(
-          reportError(new UsageError(`--${kebab(stray)} filters what \`toolwright audit\` shows; \`audit prune\` takes --older-than and --max-bytes`), io),
-        );
-      setCode(await runAuditPruneOnTrail({ db, config, ...definedOnly(options) }, io));
-    });
+/**
+ * `toolwright audit prune`'s action (audit-command.ts defines the command): `parent` holds the
+ * options given before `prune` (`audit --db x prune`).
+ */
+export async function auditPruneAction(options: PruneCliOptions, parent: Record<string, unknown>, io: CliIo): Promise<number> {
+  // `audit --db x prune`: the database and config named before `prune` count too, the query's filters do not.
+  const { db, config, ...filters } = parent as TrailOptions & Record<string, unknown>;
+  const stray = Object.keys(filters).find((key) => filters[key] !== undefined);
+  if (stray)
+    return reportError(new UsageError(`--${kebab(stray)} filters what \`toolwright audit\` shows; \`audit prune\` takes --older-than and --max-bytes`), io);
+  return runAuditPruneOnTrail({ db, config, ...definedOnly(options) }, io);
 }
 
 const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);

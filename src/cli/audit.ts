@@ -1,15 +1,13 @@
-import { Command } from 'commander';
 import { describePostgresUrl, PostgresDriverError } from '../audit/postgres/connection.js';
 import { AuditLogMissingError, DEFAULT_QUERY_LIMIT, parseSince, type AuditQuery } from '../audit/query.js';
 import type { AuditReader, StoredAuditRecord } from '../audit/reader.js';
 import type { AuditRecord } from '../audit/record.js';
 import { SqliteDriverError } from '../audit/sqlite-driver.js';
-import { auditPruneCommand } from './audit-prune.js';
 import { locateTrail, openTrailReader, type TrailOptions } from './audit-trail.js';
 import { ExitCode, reportError, scrubPaths, UsageError, type CliIo } from './errors.js';
 import { sanitize } from '../io/sanitize.js';
 
-interface AuditCliOptions extends TrailOptions {
+export interface AuditCliOptions extends TrailOptions {
   tool?: string;
   caller?: string;
   clientId?: string;
@@ -21,47 +19,6 @@ interface AuditCliOptions extends TrailOptions {
   all?: boolean;
   afterId?: string;
   json?: boolean;
-}
-
-const processIo: CliIo = {
-  stdout: (text) => void process.stdout.write(text),
-  stderr: (text) => void process.stderr.write(text),
-};
-
-/**
- * `toolwright audit`: reads the audit trail; `toolwright audit prune` deletes what its
- * retention policy condemns. Register it with `program.addCommand(auditCommand(io, setCode))`;
- * the exit code goes to `setCode` (0 ok, 1 usage or no audit log there, 2 the log cannot be
- * read). `addCommand` does not pass the parent's settings on, so the command sets its own:
- * commander errors throw (a CommanderError, never process.exit) and print to `io`.
- */
-export function auditCommand(io: CliIo = processIo, setCode: (code: number) => void = (code) => void (process.exitCode = code)): Command {
-  return (
-    new Command('audit')
-      .exitOverride()
-      .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
-      // Options after `prune` are prune's own (both have --db and --config).
-      .enablePositionalOptions()
-      .description('show recorded tool calls, oldest first (the newest --limit of them); `audit prune` deletes old ones')
-      .option(
-        '--db <file>',
-        "audit database: a SQLite file or a postgres:// URL (default: the config's, else .toolwright/audit.db under $TOOLWRIGHT_AUDIT_DIR or the working directory)",
-      )
-      .option('--config <file>', 'toolwright.config.json or .yaml whose trail to read (default: the one in this directory, if any)')
-      .option('--tool <name>', 'only calls of this tool')
-      .option('--caller <id>', "only calls of this caller (the caller's id: a token's subject, an API key's principal)")
-      .option('--client-id <id>', 'only calls made with tokens issued to this OAuth client')
-      .option('--tenant <name>', 'only calls of callers in this tenant')
-      .option('--since <when>', 'only calls since a duration ago (30m, 1h, 2d) or an ISO time')
-      .option('--until <when>', 'only calls before a duration ago (30m, 1h, 2d) or an ISO time')
-      .option('--errors', 'only calls that answered with an error')
-      .option('--limit <n>', `at most this many calls, the newest (default ${DEFAULT_QUERY_LIMIT})`)
-      .option('--all', 'every matching call (with --json: streamed, to export the trail before it is pruned)')
-      .option('--after-id <id>', 'only records stored after this id (each --json line carries its id: resume where the last export stopped)')
-      .option('--json', 'one JSON object per line, streamed')
-      .action(async (options: AuditCliOptions) => setCode(await runAudit(options, io)))
-      .addCommand(auditPruneCommand(io, setCode))
-  );
 }
 
 /** The command's work, callable without commander. Resolves with the exit code. */

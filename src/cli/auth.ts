@@ -1,12 +1,11 @@
 import { Command } from 'commander';
-import { generateApiKey, hashApiKey } from '../policy/auth/api-keys.js';
-import { ExitCode, UsageError, type CliIo } from './errors.js';
+import type { CliIo } from './errors.js';
 
 /**
  * `toolwright auth hash-key`: the `hash` of a server.auth.apiKeys entry.
  * `--generate` makes a new random key; otherwise the key is read from
  * standard input, never from the command line (where shell history and
- * process lists would keep it).
+ * process lists would keep it). The work (auth-hash-key.ts) loads when the command runs.
  */
 export function authCommand(io: CliIo, setCode: (code: number) => void, stdin: () => Promise<string> = readStdin): Command {
   const auth = new Command('auth').description('helpers for server.auth');
@@ -15,27 +14,8 @@ export function authCommand(io: CliIo, setCode: (code: number) => void, stdin: (
     .description('print the hash of an API key for server.auth.apiKeys (the key is read from stdin, or made with --generate)')
     .option('--generate', 'make a new random key and print it once, with its hash')
     .option('--principal <name>', 'the principal to put in the printed config entry', 'NAME')
-    .action(async (options: { generate?: boolean; principal: string }) => setCode(await hashKey(options, io, stdin)));
+    .action(async (options: { generate?: boolean; principal: string }) => setCode(await (await import('./auth-hash-key.js')).hashKey(options, io, stdin)));
   return auth;
-}
-
-async function hashKey(options: { generate?: boolean; principal: string }, io: CliIo, stdin: () => Promise<string>): Promise<number> {
-  let key: string;
-  let hash: string;
-  if (options.generate) {
-    ({ key, hash } = generateApiKey());
-    io.stderr('toolwright: the new key is printed once; give it to the client and keep only the hash in the config\n');
-    io.stdout(`key: ${key}\n`);
-  } else {
-    key = (await stdin()).replace(/\r?\n$/, '');
-    try {
-      hash = hashApiKey(key);
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
-  }
-  io.stdout(`hash: ${hash}\n# server.auth.apiKeys entry:\n- { hash: "${hash}", principal: ${JSON.stringify(options.principal)}, scopes: [] }\n`);
-  return ExitCode.ok;
 }
 
 async function readStdin(): Promise<string> {

@@ -1,3 +1,5 @@
+// doctor starts { command } servers itself: the client's Node part lets ToolClient start them.
+import '../client/node.js';
 import { FileTokenStore } from '../client/auth/file-token-store.js';
 import { diagnoseConnection } from '../client/doctor/index.js';
 import type { DoctorReport, DoctorStep } from '../client/doctor/index.js';

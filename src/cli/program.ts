@@ -1,22 +1,26 @@
 import { Command, CommanderError, Option } from 'commander';
 import { packageVersion } from '../runtime/package-files.js';
-import { auditCommand } from './audit.js';
+import { auditCommand } from './audit-command.js';
 import { initCommand } from './init.js';
 import { authCommand } from './auth.js';
-import { callCommand, type CallOptions } from './call.js';
+import type { CallOptions } from './call.js';
 import type { ClientCommandOptions } from '../client/connect/target.js';
 import { ExitCode, reportError, type CliIo } from './errors.js';
-import { doctorCommand, type DoctorCommandOptions } from './doctor.js';
-import { listCommand } from './list.js';
-import { loginCommand, logoutCommand, type LoginOptions } from './login.js';
-import { connectCommand, type ConnectOptions } from './interactive/connect-command.js';
-import { consoleCommand, type ConsoleOptions } from './console.js';
-import { serveCommand, type ServeOptions } from './serve.js';
-import { taskCommand } from './task.js';
+import type { DoctorCommandOptions } from './doctor.js';
+import type { LoginOptions } from './login.js';
+import type { ConnectOptions } from './interactive/connect-command.js';
+import type { ConsoleOptions } from './console.js';
+import type { ServeOptions } from './serve.js';
+import { taskCommand } from './task-command.js';
 import { primitiveCommands } from './primitives.js';
 import { skillsCommand } from './skills.js';
-import { runCollectionCommand, type RunCollectionCliOptions } from './run-collection.js';
+import type { RunCollectionCliOptions } from './run-collection.js';
 import { terminalGuard } from '../io/sanitize.js';
+
+// Each command's action module is imported when that command runs (`await import` in its action),
+// not at start-up: `toolwright --version` or `list --help` then loads commander and these
+// definitions, not the server, the client and their packages (the bundler splits each action
+// into its own chunks). The test suite starts the built CLI a few hundred times per run.
 
 // On a terminal every write passes the last net (io/sanitize.ts); a pipe gets the bytes as written (`read uri > file` is the data).
 const defaultIo: CliIo = {
@@ -92,7 +96,7 @@ function addServeCommand(program: Command, io: CliIo, setCode: (code: number) =>
       '--shutdown-grace <ms>',
       'on SIGTERM/SIGINT, how long calls in flight may finish before they are stopped (default 10000); a second signal exits at once',
     )
-    .action(async (options: ServeOptions) => setCode(await serveCommand(options, io, packageVersion())));
+    .action(async (options: ServeOptions) => setCode(await (await import('./serve.js')).serveCommand(options, io, packageVersion())));
 }
 
 /** The commands that talk to a server as its client: list, doctor, call, run-collection, connect, console. */
@@ -101,14 +105,18 @@ function addClientCommands(program: Command, io: CliIo, command: string[], setCo
     .option('--json', 'machine-readable JSON output')
     .description('list the tools of a server: toolwright list <url> | toolwright list -- <command> [args...]')
     .argument('[url]', 'http(s):// URL of a Streamable HTTP server')
-    .action(async (url: string | undefined, options: ClientCommandOptions) => setCode(await listCommand(url, command, options, io, packageVersion())));
+    .action(async (url: string | undefined, options: ClientCommandOptions) =>
+      setCode(await (await import('./list.js')).listCommand(url, command, options, io, packageVersion())),
+    );
 
   withClientOptions(program.command('doctor'))
     .option('--json', 'machine-readable JSON report')
     .option('--upstreams <file>', 'check every server of a servers file (.mcp.json), as serve --upstreams would mount them')
     .description('say step by step why connecting fails, and what to try: toolwright doctor <url> | @name | -- <command> [args...]')
     .argument('[url]', 'http(s):// URL of a Streamable HTTP server, or @name')
-    .action(async (url: string | undefined, options: DoctorCommandOptions) => setCode(await doctorCommand(url, command, options, io)));
+    .action(async (url: string | undefined, options: DoctorCommandOptions) =>
+      setCode(await (await import('./doctor.js')).doctorCommand(url, command, options, io)),
+    );
 
   withClientOptions(program.command('call'))
     .description('call a tool: toolwright call <url> <tool> [key=value...] | toolwright call <tool> [key=value...] -- <command> [args...]')
@@ -119,7 +127,9 @@ function addClientCommands(program: Command, io: CliIo, command: string[], setCo
     .option('--output <file>', "save the result's images, audio and blobs (decoded) to <file>, mode 0600; several: <file>-1.<ext>, <file>-2.<ext>, …")
     .option('--force', 'let --output replace existing files')
     .option('--task', 'let the server run the call as a task (tasks extension): its status on stderr, questions answered here, Ctrl-C cancels it')
-    .action(async (operands: string[], options: CallOptions) => setCode(await callCommand(operands, command, options, io, packageVersion())));
+    .action(async (operands: string[], options: CallOptions) =>
+      setCode(await (await import('./call.js')).callCommand(operands, command, options, io, packageVersion())),
+    );
 
   withClientOptions(program.command('run-collection'))
     .description(
@@ -131,21 +141,25 @@ function addClientCommands(program: Command, io: CliIo, command: string[], setCo
     .option('--json', 'machine-readable JSON report')
     .option('--yes', 'run calls that may change or destroy data without asking (required for them without a terminal)')
     .action(async (collection: string, url: string | undefined, options: RunCollectionCliOptions) =>
-      setCode(await runCollectionCommand(collection, url, command, options, io, packageVersion())),
+      setCode(await (await import('./run-collection.js')).runCollectionCommand(collection, url, command, options, io, packageVersion())),
     );
 
   withClientOptions(program.command('connect'))
     .description('an interactive session with a server, for people: toolwright connect <url> | toolwright connect -- <command> [args...]')
     .argument('[url]', 'http(s):// URL of a Streamable HTTP server')
     .option('--output-dir <dir>', 'where images, audio and blobs from results are saved (default: a new private temp folder)')
-    .action(async (url: string | undefined, options: ConnectOptions) => setCode(await connectCommand(url, command, options, io, packageVersion())));
+    .action(async (url: string | undefined, options: ConnectOptions) =>
+      setCode(await (await import('./interactive/connect-command.js')).connectCommand(url, command, options, io, packageVersion())),
+    );
 
   withClientOptions(program.command('console'))
     .description('the web console on 127.0.0.1: toolwright console [url | @name] | toolwright console -- <command> [args...]')
     .argument('[url]', 'http(s):// URL of a Streamable HTTP server, or @name from .mcp.json (optional: the page can connect too)')
     .option('--port <port>', 'port on 127.0.0.1 (default: a free one)')
     .option('--no-open', 'print the URL without opening a browser')
-    .action(async (url: string | undefined, options: ConsoleOptions) => setCode(await consoleCommand(url, command, options, io, packageVersion())));
+    .action(async (url: string | undefined, options: ConsoleOptions) =>
+      setCode(await (await import('./console.js')).consoleCommand(url, command, options, io, packageVersion())),
+    );
 }
 
 /** `login` and `logout`: the tokens the client commands use. */
@@ -161,13 +175,13 @@ function addLoginCommands(program: Command, io: CliIo, setCode: (code: number) =
     .option('--client-secret-env <name>', "the environment variable holding --client-id's secret (never on the command line)")
     .option('--client-metadata-url <url>', "this client's Client ID Metadata Document (an https URL), for servers that take them")
     .option('--timeout <ms>', 'how long to wait for the browser (default 300000)')
-    .action(async (url: string, options: LoginOptions) => setCode(await loginCommand(url, options, io, packageVersion())));
+    .action(async (url: string, options: LoginOptions) => setCode(await (await import('./login.js')).loginCommand(url, options, io, packageVersion())));
 
   program
     .command('logout')
     .description('forget the tokens stored for a server by toolwright login')
     .argument('<url>', 'http(s):// URL of the server')
-    .action(async (url: string) => setCode(await logoutCommand(url, io)));
+    .action(async (url: string) => setCode(await (await import('./login.js')).logoutCommand(url, io)));
 }
 
 function withClientOptions(cmd: Command): Command {

@@ -18,7 +18,7 @@ import { checkSharedState } from './state-startup.js';
 import { loadToolsModule, resolveTools } from './load-tools.js';
 import { loadMiddlewareModule } from './load-middleware.js';
 import { checkNetworkExposure } from './network-exposure.js';
-import { ConsoleBesideServer } from './serve-console.js';
+import type { ConsoleBesideServer } from './serve-console.js';
 import { startOpenTelemetry } from './otel.js';
 import { installProcessGuards } from './process-guards.js';
 import { shutdownRequests, type ShutdownReason, type ShutdownRequests } from './shutdown-requests.js';
@@ -76,6 +76,11 @@ async function serveWith(options: ServeOptions, io: CliIo, version: string, cliG
   }
 }
 
+/** The console (its server, the client it calls tools with) loads only for `serve --console`. */
+async function loadConsoleBeside(): Promise<typeof ConsoleBesideServer> {
+  return (await import('./serve-console.js')).ConsoleBesideServer;
+}
+
 async function servePlan(
   plan: ServerPlan,
   options: ServeOptions,
@@ -90,7 +95,7 @@ async function servePlan(
   if (transport === 'http') {
     address = { host: options.host ?? plan.http.host ?? '127.0.0.1', port: parsePort(options.port ?? plan.http.port ?? 3000) };
     // Before anything listens: a refusal leaves nothing half-started.
-    if (options.console) ConsoleBesideServer.refuseNetworkBind(address.host);
+    if (options.console) (await loadConsoleBeside()).refuseNetworkBind(address.host);
     const warning = checkNetworkExposure(address.host, plan, options.allowUnauthenticatedNetwork);
     if (warning) io.stderr(warning);
   }
@@ -101,8 +106,9 @@ async function servePlan(
   const uninstallGuards = installProcessGuards(plan.server.logger, () => shutdown.request('uncaughtException'));
   try {
     if (options.console && !address) throw new UsageError('--console is served over HTTP: use it with --http');
+    const beside = options.console ? new (await loadConsoleBeside())() : undefined;
     return address
-      ? await serveOverHttp(plan, address.host, address.port, io, shutdown, graceMs, options.console ? new ConsoleBesideServer() : undefined, version)
+      ? await serveOverHttp(plan, address.host, address.port, io, shutdown, graceMs, beside, version)
       : await serveOverStdio(plan.server, io, shutdown, graceMs);
   } finally {
     uninstallGuards();

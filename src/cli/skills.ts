@@ -1,11 +1,8 @@
 import { Command } from 'commander';
-import type { SkillEntry } from '../client/skills.js';
 import type { ClientCommandOptions } from '../client/connect/target.js';
-import { jsonForTerminal, sanitize } from '../io/sanitize.js';
-import { ExitCode, UsageError, type CliIo } from './errors.js';
-import { splitOperands, withClient } from './primitives.js';
+import type { CliIo } from './errors.js';
 
-interface SkillsOptions extends ClientCommandOptions {
+export interface SkillsOptions extends ClientCommandOptions {
   file?: string;
 }
 
@@ -15,7 +12,8 @@ interface SkillsOptions extends ClientCommandOptions {
  * name or SKILL.md URI), the skill loaded: SKILL.md read and verified against
  * its entry (size, digest, frontmatter) and printed; `--file <path>` prints
  * one of its listed files instead, verified the same way. A verification
- * failure prints nothing of the content and exits 1.
+ * failure prints nothing of the content and exits 1. The action loads on demand
+ * (skills-action.ts), as every command's does.
  */
 export function skillsCommand(
   io: CliIo,
@@ -29,48 +27,7 @@ export function skillsCommand(
     .argument('[operands...]', '[url] [skill name or skill:// URI]')
     .option('--file <path>', "a file of the skill, by its path in the skill's folder (e.g. references/FORMS.md)")
     .option('--json', 'machine-readable JSON output')
-    .action(async (operands: string[], options: SkillsOptions) => {
-      const { url, rest } = splitOperands(operands, command, 0, '');
-      const [wanted] = rest;
-      if (options.file !== undefined && wanted === undefined) throw new UsageError('--file needs the skill it belongs to');
-      setCode(
-        await withClient(url, command, options, io, version, async (client) => {
-          const entries = await client.skills.list();
-          if (wanted === undefined) {
-            io.stdout(options.json ? `${jsonForTerminal({ skills: entries })}\n` : formatSkillList(entries));
-            return ExitCode.ok;
-          }
-          const entry = entries.find((e) => e.uri === wanted || e.frontmatter.name === wanted) ?? (await client.skills.get(wanted));
-          const loaded = await client.skills.load(entry);
-          let text = loaded.text;
-          if (options.file !== undefined) {
-            const uri = `${entry.uri.slice(0, -'SKILL.md'.length)}${options.file.split('/').map(encodeURIComponent).join('/')}`;
-            const content = await client.skills.readFile(entry, uri);
-            if (typeof content !== 'string') {
-              io.stderr(`toolwright: ${options.file} is binary (${content.byteLength} bytes); it is not printed\n`);
-              return ExitCode.ok;
-            }
-            text = content;
-          }
-          if (options.json) io.stdout(`${jsonForTerminal({ skill: entry, text })}\n`);
-          else io.stdout(terminalText(text));
-          return ExitCode.ok;
-        }),
-      );
-    });
-}
-
-function formatSkillList(entries: SkillEntry[]): string {
-  if (entries.length === 0) return 'no skills\n';
-  return entries
-    .map((e) => {
-      const files = e.resources === 'dynamic' ? 'files listed on demand' : `${e.resources.length} file${e.resources.length === 1 ? '' : 's'}`;
-      return `${sanitize(String(e.frontmatter.name))}  ${sanitize(String(e.frontmatter.description))}  (${files})\n`;
-    })
-    .join('');
-}
-
-function terminalText(text: string): string {
-  const shown = process.stdout.isTTY ? sanitize(text) : text;
-  return shown.endsWith('\n') ? shown : `${shown}\n`;
+    .action(async (operands: string[], options: SkillsOptions) =>
+      setCode(await (await import('./skills-action.js')).skillsAction(operands, command, options, io, version)),
+    );
 }

@@ -1,4 +1,3 @@
-import { Command } from 'commander';
 import { McpRpcError } from '../client/errors.js';
 import { ErrorCode } from '../jsonrpc/errors.js';
 import { isPlainObject } from '../protocol/content.js';
@@ -70,29 +69,8 @@ export function taskRequiredRefusal(err: unknown, toolName: string): UsageError 
   );
 }
 
-interface TaskCommandOptions extends ClientCommandOptions {
+export interface TaskCommandOptions extends ClientCommandOptions {
   json?: boolean;
-}
-
-/** `toolwright task get|cancel`. */
-export function taskCommand(
-  io: CliIo,
-  command: string[],
-  setCode: (code: number) => void,
-  version: string,
-  withClientOptions: (cmd: Command) => Command,
-): Command {
-  const task = new Command('task').description('look at or cancel a task a server runs (the tasks extension): toolwright task get <url> <id>');
-  withClientOptions(task.command('get'))
-    .description('the status of a task, and its result once it has one: toolwright task get <url> <id> | toolwright task get <id> -- <command> [args...]')
-    .argument('<operands...>', '[url] task-id')
-    .option('--json', 'machine-readable JSON output (the task as the server describes it)')
-    .action(async (operands: string[], options: TaskCommandOptions) => setCode(await getTaskCommand(operands, command, options, io, version)));
-  withClientOptions(task.command('cancel'))
-    .description('ask the server to stop a task: toolwright task cancel <url> <id>')
-    .argument('<operands...>', '[url] task-id')
-    .action(async (operands: string[], options: TaskCommandOptions) => setCode(await cancelTaskCommand(operands, command, options, io, version)));
-  return task;
 }
 
 function operandsOf(operands: string[], command: string[]): { url?: string; taskId: string } {
@@ -108,7 +86,8 @@ function operandsOf(operands: string[], command: string[]): { url?: string; task
   return { url: command.length ? undefined : operands[0], taskId };
 }
 
-async function getTaskCommand(operands: string[], command: string[], options: TaskCommandOptions, io: CliIo, version: string): Promise<number> {
+/** `toolwright task get`: the task's status, and its result once it has one. */
+export async function getTaskCommand(operands: string[], command: string[], options: TaskCommandOptions, io: CliIo, version: string): Promise<number> {
   const { url, taskId } = operandsOf(operands, command);
   const target = resolveTarget(url, command, options);
   const client = await connectAtTerminal(target, options, io, version);
@@ -127,7 +106,8 @@ async function getTaskCommand(operands: string[], command: string[], options: Ta
   }
 }
 
-async function cancelTaskCommand(operands: string[], command: string[], options: TaskCommandOptions, io: CliIo, version: string): Promise<number> {
+/** `toolwright task cancel`: asks the server to stop the task. */
+export async function cancelTaskCommand(operands: string[], command: string[], options: TaskCommandOptions, io: CliIo, version: string): Promise<number> {
   const { url, taskId } = operandsOf(operands, command);
   const target = resolveTarget(url, command, options);
   const client = await connectAtTerminal(target, options, io, version);

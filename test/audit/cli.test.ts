@@ -3,7 +3,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SqliteAuditSink } from '../../src/audit/sqlite-sink.js';
-import { auditCommand, runAudit } from '../../src/cli/audit.js';
+import { auditCommand } from '../../src/cli/audit-command.js';
+import { runAudit } from '../../src/cli/audit.js';
 import { sharedTempDir, tempDir } from '../helpers/temp.js';
 import { auditRecord } from './records.js';
 
