@@ -1,8 +1,12 @@
+import type { ClientCommandOptions } from '../client/connect/target.js';
 import type { SkillEntry } from '../client/skills.js';
 import { jsonForTerminal, sanitize } from '../io/sanitize.js';
 import { ExitCode, UsageError, type CliIo } from './errors.js';
 import { splitOperands, withClient } from './primitives-actions.js';
-import type { SkillsOptions } from './skills.js';
+
+export interface SkillsOptions extends ClientCommandOptions {
+  file?: string;
+}
 
 /** `toolwright skills`' work (skills.ts defines the command): list, or load and verify one skill. */
 export async function skillsAction(operands: string[], command: string[], options: SkillsOptions, io: CliIo, version: string): Promise<number> {

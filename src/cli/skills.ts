@@ -1,10 +1,6 @@
 import { Command } from 'commander';
-import type { ClientCommandOptions } from '../client/connect/target.js';
 import type { CliIo } from './errors.js';
-
-export interface SkillsOptions extends ClientCommandOptions {
-  file?: string;
-}
+import type { SkillsOptions } from './skills-action.js';
 
 /**
  * `toolwright skills [url] [skill]`: the server's skills (SEP-2640). Without
