@@ -14,5 +14,6 @@ export type {
   UpstreamState,
 } from './types.js';
 export { Gateway, splitEntry, type UpstreamEntry } from './gateway.js';
+export { useSearchCatalog, type SearchCatalogOptions } from './search-catalog.js';
 export { openApiTools, OpenApiError } from './openapi/index.js';
 export type { OpenApiFilter, OpenApiToolsOptions, SchemeCredentials } from './openapi/types.js';
