@@ -131,7 +131,17 @@ async function serverLeg() {
 /** `toolwright serve --http` whose only tools are the fixture server's, mounted unprefixed from `upstreamUrl`. */
 function startGateway(upstreamUrl) {
   const config = join(workDir, 'gateway.config.json');
-  writeFileSync(config, JSON.stringify({ upstreams: { conformance: { url: upstreamUrl, prefix: false } } }));
+  // A modern upstream lists no task marker (the tasks extension leaves it to the server): the
+  // gateway is told the fixture's task modes (examples/conformance/task-tools.ts), as an operator would.
+  const tools = {
+    slow_compute: { task: 'always' },
+    failing_job: { task: 'required' },
+    protocol_error_job: { task: 'always' },
+    confirm_delete: { task: 'always' },
+    multi_input: { task: 'always' },
+    test_tool_with_task: { task: { afterMs: 300, required: true } },
+  };
+  writeFileSync(config, JSON.stringify({ upstreams: { conformance: { url: upstreamUrl, prefix: false, tools } } }));
   return spawn(process.execPath, [join(root, 'dist/cli/main.js'), 'serve', '--http', '--host', '127.0.0.1', '--port', '0', '--config', config], {
     cwd: workDir,
     stdio: ['ignore', 'inherit', 'pipe'],

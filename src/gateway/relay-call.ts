@@ -29,9 +29,10 @@ export interface RelayTarget {
  * (toolwright's client sends notifications/cancelled with the request id IT used upstream), its
  * progress is passed on one to one, and what the upstream asks mid-call (elicitation, sampling,
  * roots) is asked of this call's own client through the handler context. Every failure is an
- * isError result naming the upstream; nothing waits longer than the upstream's timeoutMs.
+ * isError result naming the upstream; nothing waits longer than the upstream's timeoutMs (for
+ * a task-capable tool, `asTask`: each request to the upstream; its task runs until it ends).
  */
-export async function relayCall(target: RelayTarget, tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+export async function relayCall(target: RelayTarget, tool: string, args: Record<string, unknown>, ctx: ToolContext, asTask = false): Promise<ToolResult> {
   const client = target.client();
   if (!client) return unavailable(target.name, target.downBecause());
   const release = target.gate.tryAcquire() ?? (await target.gate.acquire(ctx.signal));
@@ -48,6 +49,8 @@ export async function relayCall(target: RelayTarget, tool: string, args: Record<
       // A modern caller answers in a later round: its context stops this run (ctx.signal), which cancels the upstream call.
       onInputRequest: (request) => askCaller(request, ctx),
       inputCapabilities: callerInputs(ctx),
+      // A task-capable tool runs as a task upstream too; the client follows it to its result (and cancels it on abort).
+      ...(asTask ? { task: true } : {}),
     });
     return passOn(result, (uri) => target.mapUri(uri));
   } catch (err) {
