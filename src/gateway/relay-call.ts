@@ -4,7 +4,6 @@ import { CAPABILITY_FOR, INPUT_CAPABILITIES, type InputCapability, type InputReq
 import type { CallToolResult } from '../client/types.js';
 import { ErrorCode } from '../jsonrpc/errors.js';
 import type { ConcurrencyGate } from '../policy/concurrency.js';
-import { MissingClientCapability } from '../server/inputs/missing-capability.js';
 import type { ElicitSchema, ToolContext, ToolResult } from '../server/tool.js';
 import { upstreamText } from './names.js';
 import { describe } from './upstream-link.js';
@@ -57,7 +56,7 @@ export async function relayCall(target: RelayTarget, tool: string, args: Record<
     if (ctx.signal.aborted) throw ctx.signal.reason;
     const missing = missingCapabilityOf(err);
     // The upstream needs a capability the caller lacks (it saw only the caller's): the caller gets the same answer a direct call would (SEP-2575).
-    if (missing) throw new MissingClientCapability(missing);
+    if (missing) ctx.requireClientCapability(missing); // throws: the caller lacks it (the upstream saw only the caller's)
     return failureOf(target, client, err);
   } finally {
     target.inFlight.delete(ctx);
