@@ -10,9 +10,13 @@
 // Exits non-zero on any unexpected failure or stale baseline entry, in either leg.
 // Both legs run at once, each in a process of its own whose output is printed whole when it ends
 // (--serial runs them one after the other in this process, printing as they go).
-// Usage: node scripts/conformance.mjs [--server-only|--client-only|--serial] [revision…]  (needs `npm run build`)
+//
+// --through-gateway runs the server leg against a gateway: `toolwright serve --http` with only an
+// `upstreams:` entry (`prefix: false`) in front of the same fixture server, judged against
+// conformance/gateway-expected-failures-<revision>.yaml (what passes directly but not yet through it).
+// Usage: node scripts/conformance.mjs [--server-only|--client-only|--serial|--through-gateway] [revision…]  (needs `npm run build`)
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +26,8 @@ import { startSlotServer } from './conformance/slots.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
-const legs = args.includes('--server-only') ? ['server'] : args.includes('--client-only') ? ['client'] : ['server', 'client'];
+const throughGateway = args.includes('--through-gateway');
+const legs = throughGateway || args.includes('--server-only') ? ['server'] : args.includes('--client-only') ? ['client'] : ['server', 'client'];
 const named = args.filter((a) => !a.startsWith('--'));
 const revisions = named.length ? named : ['2026-07-28', '2025-11-25'];
 const suiteDir = join(root, 'node_modules/@modelcontextprotocol/conformance');
@@ -86,10 +91,16 @@ async function serverLeg() {
   let serverLog = '';
   server.stderr.on('data', (d) => (serverLog += d));
   let bad = false;
+  let gateway;
   try {
-    const url = await serverUrl(server);
+    let url = await serverUrl(server);
+    if (throughGateway) {
+      gateway = startGateway(url);
+      gateway.stderr.on('data', (d) => (serverLog += d));
+      url = await serverUrl(gateway);
+    }
     for (const revision of revisions) {
-      console.log(`\n▶ conformance server --requirements ${revision} (${url})`);
+      console.log(`\n▶ conformance server --requirements ${revision} (${url}${throughGateway ? ', through the gateway' : ''})`);
       const out = join(workDir, `server-${revision}`);
       const code = await run(
         suiteNode,
@@ -117,11 +128,36 @@ async function serverLeg() {
     bad = true;
     console.error(`✗ conformance (server leg) could not run: ${err.message}\n${serverLog}`);
   } finally {
+    if (gateway) {
+      gateway.kill('SIGTERM');
+      if (gateway.exitCode === null && gateway.signalCode === null) await new Promise((resolve) => gateway.once('exit', resolve));
+    }
     server.kill('SIGTERM');
     // The server writes its audit trail into workDir until it has exited.
     if (server.exitCode === null && server.signalCode === null) await new Promise((resolve) => server.once('exit', resolve));
   }
   return bad;
+}
+
+/** `toolwright serve --http` whose only tools are the fixture server's, mounted unprefixed from `upstreamUrl`. */
+function startGateway(upstreamUrl) {
+  const config = join(workDir, 'gateway.config.json');
+  // A modern upstream lists no task marker (the tasks extension leaves it to the server): the
+  // gateway is told the fixture's task modes (examples/conformance/task-tools.ts), as an operator would.
+  const tools = {
+    slow_compute: { task: 'always' },
+    failing_job: { task: 'required' },
+    protocol_error_job: { task: 'always' },
+    confirm_delete: { task: 'always' },
+    multi_input: { task: 'always' },
+    test_tool_with_task: { task: { afterMs: 300, required: true } },
+  };
+  writeFileSync(config, JSON.stringify({ upstreams: { conformance: { url: upstreamUrl, prefix: false, tools } } }));
+  return spawn(process.execPath, [join(root, 'dist/cli/main.js'), 'serve', '--http', '--host', '127.0.0.1', '--port', '0', '--config', config], {
+    cwd: workDir,
+    stdio: ['ignore', 'inherit', 'pipe'],
+    env: { ...process.env, TOOLWRIGHT_LOG_LEVEL: 'warn', TOOLWRIGHT_AUDIT_DIR: join(workDir, 'gateway') },
+  });
 }
 
 /**
@@ -293,7 +329,8 @@ function report(leg, revision, code) {
 }
 
 function baselineFile(leg, revision) {
-  return join(root, `conformance/${leg === 'client' ? 'client-' : ''}expected-failures-${revision}.yaml`);
+  const kind = leg === 'client' ? 'client-' : throughGateway ? 'gateway-' : '';
+  return join(root, `conformance/${kind}expected-failures-${revision}.yaml`);
 }
 
 function run([cmd, ...pre], args, cwd) {

@@ -89,6 +89,10 @@ function addServeCommand(program: Command, io: CliIo, setCode: (code: number) =>
       "mount every server of a desktop client's servers file (.mcp.json: mcpServers) as <name>_<tool> (alone, unless a config is used too)",
     )
     .option(
+      '--search-catalog',
+      'list only search_tools and call_tool (search mode, for catalogues too large for a model): every tool stays callable through them',
+    )
+    .option(
       '--allow-unauthenticated-network',
       'serve HTTP on a non-loopback --host without authentication (refused otherwise: every tool would be open to the network)',
     )

@@ -34,6 +34,8 @@ export interface ServeOptions {
   tools?: string;
   /** A servers file (.mcp.json) whose every server is mounted as an upstream. */
   upstreams?: string;
+  /** Search mode: tools/list shows only search_tools and call_tool (docs/gateway.md). */
+  searchCatalog?: boolean;
   config?: string;
   allowUnauthenticatedNetwork?: boolean;
   shutdownGrace?: string;
@@ -68,6 +70,7 @@ export async function serveCommand(options: ServeOptions, io: CliIo, version: st
 async function serveWith(options: ServeOptions, io: CliIo, version: string, cliGrace: number | undefined): Promise<number> {
   const { plan, state } = await planServer(options, version, io);
   const gateway = await startUpstreams(plan, options.upstreams, io);
+  if (options.searchCatalog) (await import('../gateway/search-catalog.js')).useSearchCatalog(plan.server);
   try {
     return await servePlan(plan, options, io, state, cliGrace, version);
   } finally {

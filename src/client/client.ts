@@ -2,6 +2,7 @@ import type { JsonRpcNotification } from '../jsonrpc/types.js';
 import { runClientChain, type ClientMiddleware, type ClientRequestContext } from './middleware.js';
 import { isPlainObject } from '../protocol/content.js';
 import type { ClientCapabilities, Implementation } from '../protocol/meta.js';
+import { INPUT_CAPABILITIES, type InputCapability } from './inputs/types.js';
 import { Method } from '../protocol/methods.js';
 import type { Era } from '../protocol/versions.js';
 import { checkInputOptions, increasingOnly } from './call-checks.js';
@@ -225,11 +226,13 @@ export class ToolClient {
     if (options.onInputRequest !== undefined && typeof options.onInputRequest !== 'function') throw new TypeError('onInputRequest must be a function');
     const entry = await lookupTool(this.open().catalog, name, () => this.listTools({ refresh: true, signal: options.signal }));
     // A call's own handler answers its questions instead of the client's (within the capabilities declared at connect).
-    const inputs = options.onInputRequest ? new InputResponder(options.onInputRequest, this.declared ?? {}) : this.inputs;
+    const capabilities = options.inputCapabilities ? narrowInputs(this.declared ?? {}, options.inputCapabilities) : undefined;
+    const handler = options.onInputRequest;
+    const inputs = handler ? new InputResponder(handler, capabilities ?? this.declared ?? {}) : this.inputs;
     const sent: number[] = [];
-    const onRequestId = options.onInputRequest ? (id: number) => (sent.push(id), this.callInputs.set(id, inputs!)) : undefined;
+    const onRequestId = handler ? (id: number) => (sent.push(id), this.callInputs.set(id, inputs!)) : undefined;
     try {
-      return await runToolCall(this.toolCalls(), name, args, options, entry, { inputs, onRequestId });
+      return await runToolCall(this.toolCalls(), name, args, options, entry, { inputs, onRequestId, capabilities });
     } finally {
       for (const id of sent) this.callInputs.delete(id);
     }
@@ -241,7 +244,7 @@ export class ToolClient {
    * server that asks for input first is answered by `onInputRequest`.
    */
   readResource(uri: string, options: surface.SurfaceOptions = {}): Promise<ReadResourceResult> {
-    return surface.readResource(this.surface(), uri, options);
+    return surface.readResource(this.surface(options), uri, options);
   }
 
   /** Every resource the server lists (`resources/list`, all pages). */
@@ -261,7 +264,7 @@ export class ToolClient {
 
   /** A prompt's messages for these arguments (`prompts/get`); input the server asks for first goes to `onInputRequest`. */
   getPrompt(name: string, args: Record<string, string> = {}, options: surface.SurfaceOptions = {}): Promise<surface.GetPromptResult> {
-    return surface.getPrompt(this.surface(), name, args, options);
+    return surface.getPrompt(this.surface(options), name, args, options);
   }
 
   /** Suggestions for an argument of a prompt or resource template (`completion/complete`). */
@@ -321,11 +324,14 @@ export class ToolClient {
   }
 
   /** What the resources, prompts and completion methods (server-surface.ts) need of the client. */
-  private surface(): surface.SurfaceDeps {
+  private surface(options: surface.SurfaceOptions = {}): surface.SurfaceDeps {
+    const capabilities = options.inputCapabilities ? narrowInputs(this.declared ?? {}, options.inputCapabilities) : undefined;
+    const inputs = options.onInputRequest ? new InputResponder(options.onInputRequest, capabilities ?? this.declared ?? {}) : this.inputs;
     return {
       rpc: (method, params, options) => this.rpc(method, params, options),
       era: () => this.era,
-      inputs: () => this.inputs,
+      inputs: () => inputs,
+      ...(capabilities ? { capabilities } : {}),
       timeoutMs: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       maxInputRounds: this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
       maxListPages: this.options.maxListPages ?? 100,
@@ -397,4 +403,11 @@ export class ToolClient {
     }
     return { session: this.session, catalog: this.catalog };
   }
+}
+
+/** The declared capabilities without the input capabilities a call leaves out. */
+function narrowInputs(declared: ClientCapabilities, keep: readonly InputCapability[]): ClientCapabilities {
+  const narrowed: ClientCapabilities = { ...declared };
+  for (const capability of INPUT_CAPABILITIES) if (!keep.includes(capability)) delete narrowed[capability];
+  return narrowed;
 }

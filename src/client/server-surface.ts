@@ -1,10 +1,12 @@
 import { contentBlockProblem, isPlainObject, type ContentBlock } from '../protocol/content.js';
 import { Method } from '../protocol/methods.js';
 import type { Era } from '../protocol/versions.js';
+import type { ClientCapabilities } from '../protocol/meta.js';
 import { withDeadline } from './deadline.js';
 import { InputRequiredError, ProtocolViolationError, ToolClientError } from './errors.js';
 import { readInputRequired } from './inputs/check.js';
 import type { InputResponder } from './inputs/responder.js';
+import type { InputCapability, InputRequestHandler } from './inputs/types.js';
 import { readResourceResult, type ReadResourceResult } from './resources.js';
 import type { RequestOptions } from './session.js';
 
@@ -17,6 +19,8 @@ export interface SurfaceDeps {
   rpc(method: string, params: Record<string, unknown>, options: RequestOptions): Promise<Record<string, unknown>>;
   era(): Era | undefined;
   inputs(): InputResponder | undefined;
+  /** This request's client capabilities, when they narrow the declared ones. */
+  capabilities?: ClientCapabilities;
   timeoutMs: number;
   maxInputRounds: number;
   maxListPages: number;
@@ -69,6 +73,10 @@ export interface SurfaceOptions {
   signal?: AbortSignal;
   /** The whole exchange, answers to the server's questions included (default: the client's timeout). */
   timeoutMs?: number;
+  /** Answers what the server asks first, instead of the client's `onInputRequest` (prompts/get, resources/read; as for callTool). */
+  onInputRequest?: InputRequestHandler;
+  /** Only these of the declared input capabilities hold for this request (as for callTool). */
+  inputCapabilities?: readonly InputCapability[];
 }
 
 /** Most items a listing keeps: past it further pages would only cost memory. */
@@ -252,6 +260,7 @@ async function withInputRounds(
         timeoutMs,
         deadline: budget.deadline,
         acceptInputRequired: deps.era() === 'modern' && responder !== undefined,
+        capabilities: deps.capabilities,
       },
     );
     if (result.resultType !== 'input_required') return result;

@@ -22,6 +22,8 @@ export interface RequestOptions {
   acceptTask?: boolean;
   /** Extensions declared in this request's client capabilities only (modern era; the tasks extension is declared per request). */
   extensions?: Readonly<Record<string, unknown>>;
+  /** This request's client capabilities instead of the session's (modern era; a call that narrows them). */
+  capabilities?: ClientCapabilities;
   /** Ask for progress: the request carries `_meta.progressToken`. */
   progress?: boolean;
   onNotification?: (notification: JsonRpcNotification) => void;
@@ -140,7 +142,7 @@ export class ClientSession {
     if (options.progress) meta.progressToken = id;
     if (wire.era === 'modern') {
       meta[META.protocolVersion] = wire.protocolVersion;
-      const caps = this.identity.capabilities;
+      const caps = options.capabilities ?? this.identity.capabilities;
       meta[META.clientCapabilities] = options.extensions
         ? { ...caps, extensions: { ...(caps as { extensions?: object }).extensions, ...options.extensions } }
         : caps;

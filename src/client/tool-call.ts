@@ -1,6 +1,7 @@
 import type { JsonRpcNotification } from '../jsonrpc/types.js';
 import { ErrorCode } from '../jsonrpc/errors.js';
 import { Method } from '../protocol/methods.js';
+import type { ClientCapabilities } from '../protocol/meta.js';
 import type { Era } from '../protocol/versions.js';
 import { withDeadline } from './deadline.js';
 import { checkOutput, increasingOnly } from './call-checks.js';
@@ -38,6 +39,8 @@ export interface ToolCallDeps {
 export interface CallInputs {
   inputs: InputResponder | undefined;
   onRequestId: ((id: number) => void) | undefined;
+  /** This call's client capabilities, when it narrows those declared at connect. */
+  capabilities?: ClientCapabilities;
 }
 
 /** The checked definition of `name`, listing tools first when needed. */
@@ -60,7 +63,7 @@ export async function runToolCall(
   args: Record<string, unknown>,
   options: CallToolOptions,
   entry: CatalogEntry | undefined,
-  { inputs, onRequestId }: CallInputs,
+  { inputs, onRequestId, capabilities }: CallInputs,
 ): Promise<CallToolResult> {
   const timeoutMs = options.timeoutMs ?? deps.timeoutMs;
   const budget = { deadline: Date.now() + timeoutMs, timeoutMs, signal: options.signal };
@@ -69,7 +72,7 @@ export async function runToolCall(
     let result: Record<string, unknown>;
     // A legacy server is asked for a task in params.task (2025-11-25 tasks.mdx) where it and the tool allow one.
     const legacyTask = options.task && deps.era() === 'legacy' ? legacyTasks.legacyTaskParams(deps.capabilities(), entry?.tool) : undefined;
-    const sent = { options, deadline: budget.deadline, timeoutMs, inputs, onRequestId };
+    const sent = { options, deadline: budget.deadline, timeoutMs, inputs, onRequestId, capabilities };
     ({ entry, result } = await sendToolCall(deps, name, { name, arguments: args, ...retry, ...legacyTask }, entry, sent));
     result = await followTask(deps, result, name, options, legacyTask !== undefined, timeoutMs, inputs);
     if (result.resultType !== 'input_required') return checkOutput(name, entry, readCallResult(result));
@@ -126,6 +129,7 @@ async function sendToolCall(
       acceptInputRequired: modern && call.inputs !== undefined,
       acceptTask: modern && Boolean(options.task),
       extensions: modern && options.task ? tasks.TASKS_EXTENSIONS : undefined,
+      capabilities: call.capabilities,
       // A task's progress becomes its status message, shown to onTask: ask for it.
       progress: onProgress !== undefined || (modern && Boolean(options.task)),
       onNotification: (n) => deps.onCallNotification(n, onProgress),

@@ -90,6 +90,13 @@ export interface CallToolOptions {
    * or `signal` aborts. Ignored by legacy servers.
    */
   task?: boolean | TaskCallOptions;
+  /**
+   * Only these of the input capabilities declared at connect hold for this call: a modern
+   * server sees only them in this request's client capabilities, and a question outside them is
+   * refused (a gateway relaying a caller that declared fewer). Legacy servers learned the
+   * capabilities at initialize; there only the refusal applies.
+   */
+  inputCapabilities?: readonly InputCapability[];
 }
 
 export interface ToolClientOptions {

@@ -1,6 +1,6 @@
 import { ConnectionError } from '../client/errors.js';
 import { StreamClientTransport } from '../client/transports/stream-transport.js';
-import type { ServerConnection } from '../server/connection.js';
+import type { ConnectOptions, ServerConnection } from '../server/connection.js';
 import type { ToolServer } from '../server/server.js';
 
 /**
@@ -13,10 +13,11 @@ export class InProcessTransport extends StreamClientTransport {
   private readonly connection_: ServerConnection;
   private closed = false;
 
-  constructor(server: ToolServer, warn: (message: string) => void) {
+  /** `as`: the connection's label and caller (search mode connects as the calling client); default an anonymous 'gateway' connection. */
+  constructor(server: ToolServer, warn: (message: string) => void, as: { transport: string; caller?: ConnectOptions['caller'] } = { transport: 'gateway' }) {
     super(warn);
     const deliver = (json: string) => queueMicrotask(() => this.closed || this.connection.receive(json));
-    this.connection_ = server.connect({ transport: 'gateway', send: deliver });
+    this.connection_ = server.connect({ ...as, send: deliver });
   }
 
   protected send(json: string): void {

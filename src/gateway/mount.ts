@@ -10,7 +10,7 @@ import { gatewayNameProblem, prefixProblem, selected, toolTags } from './names.j
 import { relayCall, type RelayTarget } from './relay-call.js';
 import { watchResourceSubscriptions } from './resource-subscriptions.js';
 import { relayPrompt, relayResource, relayTemplate, uriScheme, type SurfaceSource } from './surfaces.js';
-import { transformTool, type UpstreamToolShape } from './transform.js';
+import { taskModeOf, transformTool, type UpstreamToolShape } from './transform.js';
 import type { MountOptions, Upstream, UpstreamEvent, UpstreamHealth } from './types.js';
 import { describe, UpstreamLink } from './upstream-link.js';
 
@@ -235,7 +235,9 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
   }
 
   private callRelay(shape: UpstreamToolShape) {
-    return (args: Record<string, unknown>, ctx: ToolContext) => relayCall(this, shape.name, args, ctx);
+    const mode = taskModeOf(shape, this.options.tools?.[shape.name] ?? {});
+    const asTask = mode !== undefined && mode !== 'never';
+    return (args: Record<string, unknown>, ctx: ToolContext) => relayCall(this, shape.name, args, ctx, asTask);
   }
 
   private applyTools(listed: readonly UpstreamToolShape[], call: (shape: UpstreamToolShape) => Tool['handler']): void {

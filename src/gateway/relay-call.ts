@@ -1,7 +1,8 @@
 import type { ToolClient } from '../client/client.js';
 import { CancelledError, ConnectionError, McpRpcError, OutputValidationError, TimeoutError } from '../client/errors.js';
-import { CAPABILITY_FOR, type InputRequest, type InputResult } from '../client/inputs/types.js';
+import { CAPABILITY_FOR, INPUT_CAPABILITIES, type InputCapability, type InputRequest, type InputResult } from '../client/inputs/types.js';
 import type { CallToolResult } from '../client/types.js';
+import { ErrorCode } from '../jsonrpc/errors.js';
 import type { ConcurrencyGate } from '../policy/concurrency.js';
 import type { ElicitSchema, ToolContext, ToolResult } from '../server/tool.js';
 import { upstreamText } from './names.js';
@@ -27,9 +28,10 @@ export interface RelayTarget {
  * (toolwright's client sends notifications/cancelled with the request id IT used upstream), its
  * progress is passed on one to one, and what the upstream asks mid-call (elicitation, sampling,
  * roots) is asked of this call's own client through the handler context. Every failure is an
- * isError result naming the upstream; nothing waits longer than the upstream's timeoutMs.
+ * isError result naming the upstream; nothing waits longer than the upstream's timeoutMs (for
+ * a task-capable tool, `asTask`: each request to the upstream; its task runs until it ends).
  */
-export async function relayCall(target: RelayTarget, tool: string, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
+export async function relayCall(target: RelayTarget, tool: string, args: Record<string, unknown>, ctx: ToolContext, asTask = false): Promise<ToolResult> {
   const client = target.client();
   if (!client) return unavailable(target.name, target.downBecause());
   const release = target.gate.tryAcquire() ?? (await target.gate.acquire(ctx.signal));
@@ -45,10 +47,16 @@ export async function relayCall(target: RelayTarget, tool: string, args: Record<
       onProgress: (p) => ctx.progress(p.progress, p.total, p.message === undefined ? undefined : upstreamText(p.message)),
       // A modern caller answers in a later round: its context stops this run (ctx.signal), which cancels the upstream call.
       onInputRequest: (request) => askCaller(request, ctx),
+      inputCapabilities: callerInputs(ctx),
+      // A task-capable tool runs as a task upstream too; the client follows it to its result (and cancels it on abort).
+      ...(asTask ? { task: true } : {}),
     });
-    return passOn(result, target.mapUri);
+    return passOn(result, (uri) => target.mapUri(uri));
   } catch (err) {
     if (ctx.signal.aborted) throw ctx.signal.reason;
+    const missing = missingCapabilityOf(err);
+    // The upstream needs a capability the caller lacks (it saw only the caller's): the caller gets the same answer a direct call would (SEP-2575).
+    if (missing) ctx.requireClientCapability(missing); // throws: the caller lacks it (the upstream saw only the caller's)
     return failureOf(target, client, err);
   } finally {
     target.inFlight.delete(ctx);
@@ -57,22 +65,32 @@ export async function relayCall(target: RelayTarget, tool: string, args: Record<
   }
 }
 
+/** What asking the caller needs of a tool's, prompt's or resource's context. */
+export type Asker = Pick<ToolContext, 'clientCapabilities' | 'elicit' | 'sample' | 'listRoots'>;
+
+/** The input capabilities the caller declared: the upstream is told only of these (it must not ask for what the caller lacks: SEP-2575). */
+export function callerInputs(ctx: Asker): InputCapability[] {
+  return INPUT_CAPABILITIES.filter((c) => ctx.clientCapabilities[c] !== undefined);
+}
+
 /**
  * The upstream's question, asked of the caller (the context knows its era: a request, or an
  * input-required round). A caller that did not declare the capability is not asked: the upstream
  * gets an error answer, as from a client without it, and decides (servers ask for roots unbidden).
  */
-function askCaller(request: InputRequest, ctx: ToolContext): Promise<InputResult> {
+export function askCaller(request: InputRequest, ctx: Asker): Promise<InputResult> {
   const capability = CAPABILITY_FOR[request.method];
   if (ctx.clientCapabilities[capability] === undefined) return Promise.reject(new Error(`the client of this call does not support ${capability}`));
   const p = request.params;
+  // The upstream's own key, so a modern caller's round names the question as the upstream did.
+  const keyed = request.key !== undefined ? { key: request.key } : undefined;
   if (request.method === 'elicitation/create') {
     // URL-mode elicitation names a site for the user to visit: not relayed (a form is).
     if (p.mode === 'url' || typeof p.requestedSchema !== 'object') return Promise.resolve({ action: 'decline' });
-    return ctx.elicit(upstreamText(String(p.message ?? '')) ?? '', p.requestedSchema as ElicitSchema) as Promise<InputResult>;
+    return ctx.elicit(upstreamText(String(p.message ?? '')) ?? '', p.requestedSchema as ElicitSchema, keyed) as Promise<InputResult>;
   }
-  if (request.method === 'sampling/createMessage') return ctx.sample(p as Parameters<ToolContext['sample']>[0]) as Promise<InputResult>;
-  return ctx.listRoots() as Promise<InputResult>;
+  if (request.method === 'sampling/createMessage') return ctx.sample(p as Parameters<ToolContext['sample']>[0], keyed) as Promise<InputResult>;
+  return ctx.listRoots(keyed) as Promise<InputResult>;
 }
 
 function passOn(result: CallToolResult, mapUri: (uri: string) => string): ToolResult {
@@ -91,6 +109,14 @@ function withGatewayUris<B extends { type: string }>(block: B, mapUri: (uri: str
   if (b.type === 'resource_link' && typeof b.uri === 'string') return { ...b, uri: mapUri(b.uri) };
   if (b.type === 'resource' && b.resource && typeof b.resource.uri === 'string') return { ...b, resource: { ...b.resource, uri: mapUri(b.resource.uri) } };
   return block;
+}
+
+/** The input capability an upstream's -32021 names (one the gateway relays), if it is that error. */
+function missingCapabilityOf(err: unknown): InputCapability | undefined {
+  if (!(err instanceof McpRpcError) || err.code !== ErrorCode.MissingRequiredClientCapability) return undefined;
+  const required = (err.data as { requiredCapabilities?: unknown } | undefined)?.requiredCapabilities;
+  if (typeof required !== 'object' || required === null) return undefined;
+  return INPUT_CAPABILITIES.find((c) => Object.hasOwn(required, c));
 }
 
 function failureOf(target: RelayTarget, client: ToolClient, err: unknown): ToolResult {

@@ -1,10 +1,11 @@
 import type { ToolClient } from '../client/client.js';
-import type { ListedPrompt, ListedResource, ListedResourceTemplate } from '../client/server-surface.js';
+import type { ListedPrompt, ListedResource, ListedResourceTemplate, SurfaceOptions } from '../client/server-surface.js';
+import type { RequestContext } from '../server/primitives/request-context.js';
 import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
 import type { Prompt, PromptMessage } from '../server/primitives/prompts/index.js';
 import type { ReadReturn, Resource, ResourceContent, ResourceTemplate } from '../server/primitives/resources/index.js';
 import { prefixed, upstreamText } from './names.js';
-import { clientSafe } from './relay-call.js';
+import { askCaller, callerInputs, clientSafe } from './relay-call.js';
 import { describe } from './upstream-link.js';
 
 /** What prompts and resources need of their upstream's mount. */
@@ -40,7 +41,7 @@ export function relayPrompt(source: SurfaceSource, listed: ListedPrompt): Prompt
     name: prefixed(source.prefix, listed.name),
     get: async (args, ctx) => {
       try {
-        const result = await connected(source).getPrompt(listed.name, args, { signal: ctx.signal, timeoutMs: source.timeoutMs });
+        const result = await connected(source).getPrompt(listed.name, args, asking(source, ctx));
         return { ...(result.description ? { description: result.description } : {}), messages: result.messages as PromptMessage[] };
       } catch (err) {
         if (ctx.signal.aborted) throw ctx.signal.reason;
@@ -61,9 +62,15 @@ export function relayPrompt(source: SurfaceSource, listed: ListedPrompt): Prompt
   return prompt;
 }
 
-async function readUpstream(source: SurfaceSource, uri: string, signal: AbortSignal): Promise<ReadReturn> {
+/** A prompt's or resource's request options: what the upstream asks first is asked of this caller, within its capabilities. */
+function asking(source: SurfaceSource, ctx: RequestContext): SurfaceOptions {
+  return { signal: ctx.signal, timeoutMs: source.timeoutMs, onInputRequest: (request) => askCaller(request, ctx), inputCapabilities: callerInputs(ctx) };
+}
+
+async function readUpstream(source: SurfaceSource, uri: string, ctx: RequestContext): Promise<ReadReturn> {
+  const signal = ctx.signal;
   try {
-    const result = await connected(source).readResource(source.unmapUri(uri), { signal, timeoutMs: source.timeoutMs });
+    const result = await connected(source).readResource(source.unmapUri(uri), asking(source, ctx));
     return result.contents.map((c) => ({ ...c, uri: source.mapUri(c.uri) }) as ResourceContent);
   } catch (err) {
     if (signal.aborted) throw signal.reason;
@@ -80,7 +87,7 @@ export function relayResource(source: SurfaceSource, listed: ListedResource): Re
     ...(listed.description !== undefined ? { description: upstreamText(listed.description) } : {}),
     ...(listed.mimeType !== undefined ? { mimeType: listed.mimeType } : {}),
     ...(listed.size !== undefined ? { size: listed.size } : {}),
-    read: (ctx) => readUpstream(source, uri, ctx.signal),
+    read: (ctx) => readUpstream(source, uri, ctx),
   };
 }
 
@@ -91,6 +98,6 @@ export function relayTemplate(source: SurfaceSource, listed: ListedResourceTempl
     ...(listed.title !== undefined ? { title: upstreamText(listed.title) } : {}),
     ...(listed.description !== undefined ? { description: upstreamText(listed.description) } : {}),
     ...(listed.mimeType !== undefined ? { mimeType: listed.mimeType } : {}),
-    read: (uri, _variables, ctx) => readUpstream(source, uri, ctx.signal),
+    read: (uri, _variables, ctx) => readUpstream(source, uri, ctx),
   };
 }

@@ -1,3 +1,4 @@
+import type { TaskMode } from '../server/primitives/tasks/policy.js';
 import type { JsonSchema, Tool, ToolAnnotations, ToolContext } from '../server/tool.js';
 import { prefixed, upstreamText } from './names.js';
 import type { MountOptions, ToolTransform } from './types.js';
@@ -12,6 +13,8 @@ export interface UpstreamToolShape {
   annotations?: object;
   icons?: Array<{ src: string; mimeType?: string; sizes?: string[]; theme?: string }>;
   _meta?: Record<string, unknown>;
+  /** A legacy listing's `execution` (its `taskSupport`). */
+  execution?: unknown;
 }
 
 type Call = (args: Record<string, unknown>, ctx: ToolContext) => unknown;
@@ -44,9 +47,18 @@ export function transformTool(upstream: UpstreamToolShape, prefix: string | fals
   if (scopes) tool.scopes = scopes;
   const approval = t.approval ?? options.approval;
   if (approval) tool.approval = approval;
+  const task = taskModeOf(upstream, t);
+  if (task !== undefined) tool.task = task;
   if (t.timeoutMs !== undefined) tool.timeoutMs = t.timeoutMs;
   else if (options.timeoutMs !== undefined) tool.timeoutMs = options.timeoutMs + 1_000; // the upstream's own timeout answers first, naming it
   return tool;
+}
+
+/** The tool's task mode through the gateway: the transform's, else from the upstream's legacy `execution.taskSupport` (2025-11-25 tasks.mdx "Tool-Level Negotiation"). */
+export function taskModeOf(upstream: UpstreamToolShape, t: ToolTransform): TaskMode | undefined {
+  if (t.task !== undefined) return t.task;
+  const support = (upstream.execution as { taskSupport?: unknown } | undefined)?.taskSupport;
+  return support === 'required' ? 'required' : support === 'optional' ? 'always' : undefined;
 }
 
 /** The known annotation hints only, each of its type (an upstream's annotations are untrusted). */

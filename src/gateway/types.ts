@@ -1,5 +1,6 @@
 import type { OpenApiUpstream } from './openapi/types.js';
 import type { ToolServer } from '../server/server.js';
+import type { TaskMode } from '../server/primitives/tasks/policy.js';
 import type { ToolAnnotations } from '../server/tool.js';
 
 /** A server started as a child process, spoken to over its stdin and stdout. */
@@ -52,6 +53,13 @@ export interface ToolTransform {
   /** 'always': every call waits for the user's approval; 'never': none does. */
   approval?: 'always' | 'never';
   timeoutMs?: number;
+  /**
+   * When a call becomes a task through the gateway (the server's task modes). Default: what the
+   * upstream's legacy listing says (`execution.taskSupport` "required" → 'required', "optional" →
+   * 'always'); a modern upstream lists no such marker, so say it here. A task-capable tool's
+   * upstream call is made as a task too: it runs upstream, and the gateway follows it.
+   */
+  task?: TaskMode;
   /** Leave the tool out. */
   hidden?: boolean;
 }

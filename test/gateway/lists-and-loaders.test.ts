@@ -29,6 +29,31 @@ describe('large lists', () => {
   });
 });
 
+describe('cached upstream lists', () => {
+  it('serves tools/list from what it registered, and lists the upstream again only on list_changed', async () => {
+    const upstream = new ToolServer({ audit: false, tasks: false, logger: memoryLogger().logger });
+    let listings = 0;
+    upstream.use('tools/list', async (_ctx, next) => (listings++, next()));
+    upstream.addTool(defineTool({ name: 'one', description: 'first', inputSchema: { type: 'object' }, handler: () => '1' }));
+    const { server } = gatewayServer();
+    const m = mount(server, 'up', { server: upstream });
+    opened.push(m);
+    await m.ready;
+    const { client, close } = await createInMemoryPair(server);
+    try {
+      for (let i = 0; i < 5; i++) expect((await client.listTools({ refresh: true })).map((t) => t.name)).toEqual(['up_one']);
+      expect(listings).toBe(1);
+      upstream.addTool(defineTool({ name: 'two', description: 'second', inputSchema: { type: 'object' }, handler: () => '2' }));
+      await expect.poll(() => server.tools.has('up_two'), { timeout: 5_000 }).toBe(true);
+      expect(listings).toBe(2);
+      expect((await client.listTools({ refresh: true })).map((t) => t.name).sort()).toEqual(['up_one', 'up_two']);
+      expect(listings).toBe(2);
+    } finally {
+      await close();
+    }
+  });
+});
+
 describe('maxConcurrency', () => {
   it('lets only that many calls reach the upstream at once; the rest wait their turn', async () => {
     let running = 0;

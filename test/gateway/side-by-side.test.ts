@@ -128,8 +128,9 @@ describe('server-everything and server-filesystem behind the gateway', () => {
     try {
       const result = await client.callTool('everything_trigger-elicitation-request', {});
       expect(result.isError).toBe(true);
-      // The upstream's own result: it was answered with an error, as a client without elicitation would answer.
-      expect(JSON.stringify(result.content)).toContain('could not answer elicitation/create');
+      // The upstream's own result: it was answered with the error a client without elicitation answers
+      // (the gateway's client takes only the caller's input capabilities for this call).
+      expect(JSON.stringify(result.content)).toContain('did not declare the \\"elicitation\\" capability');
     } finally {
       await close();
     }

@@ -24,10 +24,16 @@ export class InputResponder {
   }
 
   /** Asks the handler one question; resolves with a checked answer, or rejects with InputHandlerError (or `signal.reason`). */
-  async ask(method: InputRequestMethod, params: Record<string, unknown>, toolName: string | undefined, signal: AbortSignal): Promise<Record<string, unknown>> {
+  async ask(
+    method: InputRequestMethod,
+    params: Record<string, unknown>,
+    toolName: string | undefined,
+    signal: AbortSignal,
+    key?: string,
+  ): Promise<Record<string, unknown>> {
     let value: unknown;
     try {
-      value = await this.handler({ method, params, ...(toolName !== undefined ? { toolName } : {}), signal });
+      value = await this.handler({ method, params, ...(toolName !== undefined ? { toolName } : {}), ...(key !== undefined ? { key } : {}), signal });
     } catch (err) {
       if (signal.aborted) throw signal.reason;
       throw new InputHandlerError(method, `it threw: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
@@ -52,7 +58,7 @@ export class InputResponder {
     if (signal.aborted) throw signal.reason;
     const round = new AbortController();
     const scope = AbortSignal.any([signal, round.signal]);
-    const answers = input.requests.map(async ({ key, method, params }) => [key, await this.ask(method, params, toolName, scope)] as const);
+    const answers = input.requests.map(async ({ key, method, params }) => [key, await this.ask(method, params, toolName, scope, key)] as const);
     try {
       const pairs = await untilAborted(Promise.all(answers), signal);
       // An own data property per key, whatever the key ("__proto__" included).

@@ -29,6 +29,8 @@ export interface InputRequest {
   params: Record<string, unknown>;
   /** The tool whose call is asking, when the client knows it. */
   toolName?: string;
+  /** The question's key in a modern server's `inputRequests` (absent for a legacy server's request). */
+  key?: string;
   /**
    * Aborted when the answer is no longer wanted: the call was cancelled or timed
    * out, the server withdrew the question, another answer of the same round

@@ -1,0 +1,22 @@
+// Gateway target: a ToolServer whose only tools are an upstream's, mounted unprefixed over
+// Streamable HTTP from BENCH_UPSTREAM_URL (a toolwright target started by bench/gateway.mjs).
+// Same limits as the toolwright target; it reports its port once the upstream's tools are in.
+import { serveHttp, ToolServer } from '../../dist/index.js';
+import { mount } from '../../dist/gateway.js';
+import { exitWhenHarnessGoes, reportPort, targetArgs, unhitRateLimit } from './common.mjs';
+
+const { transport } = targetArgs();
+if (transport !== 'http') throw new Error('the gateway target serves HTTP only');
+const upstream = process.env.BENCH_UPSTREAM_URL;
+if (!upstream) throw new Error('BENCH_UPSTREAM_URL is not set');
+const MiB = 1024 * 1024;
+const server = new ToolServer({
+  name: 'bench-gateway',
+  version: '1.0.0',
+  limits: { maxArgumentBytes: 4 * MiB, maxResultBytes: 4 * MiB, rateLimit: unhitRateLimit },
+});
+const handle = mount(server, 'bench', { url: upstream }, { prefix: false, maxConcurrency: 256 });
+await handle.ready;
+const http = await serveHttp(server, { host: '127.0.0.1', port: 0 });
+exitWhenHarnessGoes({ stdioOwnsInput: false });
+reportPort(http.port);
