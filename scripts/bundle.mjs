@@ -62,6 +62,7 @@ const CORE_USERS = [
   'gateway',
   'transports/http-server',
   'gateway/index',
+  'gateway/search-catalog',
   ...CLI_ACTIONS.map((a) => `cli/${a}`),
 ].map((e) => join(dist, `${e}.js`));
 const reachWholeCore = {
