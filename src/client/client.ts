@@ -1,8 +1,8 @@
 import type { JsonRpcNotification } from '../jsonrpc/types.js';
-import { runClientChain, type ClientMiddleware, type ClientRequestContext } from './middleware.js';
+import { ClientMiddlewareChain, type ClientMiddleware } from './middleware.js';
 import { isPlainObject } from '../protocol/content.js';
 import type { ClientCapabilities, Implementation } from '../protocol/meta.js';
-import { INPUT_CAPABILITIES, type InputCapability } from './inputs/types.js';
+import { inputsForRequest } from './inputs/call-inputs.js';
 import { Method } from '../protocol/methods.js';
 import type { Era } from '../protocol/versions.js';
 import { checkInputOptions, increasingOnly } from './call-checks.js';
@@ -226,9 +226,8 @@ export class ToolClient {
     if (options.onInputRequest !== undefined && typeof options.onInputRequest !== 'function') throw new TypeError('onInputRequest must be a function');
     const entry = await lookupTool(this.open().catalog, name, () => this.listTools({ refresh: true, signal: options.signal }));
     // A call's own handler answers its questions instead of the client's (within the capabilities declared at connect).
-    const capabilities = options.inputCapabilities ? narrowInputs(this.declared ?? {}, options.inputCapabilities) : undefined;
+    const { inputs, capabilities } = inputsForRequest(this.declared, this.inputs, options);
     const handler = options.onInputRequest;
-    const inputs = handler ? new InputResponder(handler, capabilities ?? this.declared ?? {}) : this.inputs;
     const sent: number[] = [];
     const onRequestId = handler ? (id: number) => (sent.push(id), this.callInputs.set(id, inputs!)) : undefined;
     try {
@@ -325,8 +324,7 @@ export class ToolClient {
 
   /** What the resources, prompts and completion methods (server-surface.ts) need of the client. */
   private surface(options: surface.SurfaceOptions = {}): surface.SurfaceDeps {
-    const capabilities = options.inputCapabilities ? narrowInputs(this.declared ?? {}, options.inputCapabilities) : undefined;
-    const inputs = options.onInputRequest ? new InputResponder(options.onInputRequest, capabilities ?? this.declared ?? {}) : this.inputs;
+    const { inputs, capabilities } = inputsForRequest(this.declared, this.inputs, options);
     return {
       rpc: (method, params, options) => this.rpc(method, params, options),
       era: () => this.era,
@@ -347,7 +345,7 @@ export class ToolClient {
     await this.session?.transport.close(options);
   }
 
-  private readonly middleware: ClientMiddleware[] = [];
+  private readonly middleware = new ClientMiddlewareChain();
 
   /**
    * Adds middleware around every request sent after connecting (tools,
@@ -355,18 +353,13 @@ export class ToolClient {
    * and trace context. First added runs outermost.
    */
   use(middleware: ClientMiddleware): this {
-    if (typeof middleware !== 'function') throw new TypeError('use: expected a middleware function (ctx, next) => result');
-    this.middleware.push(middleware);
+    this.middleware.add(middleware);
     return this;
   }
 
   /** One request, through the client's middleware (client.use) when it has any. */
   private rpc(method: string, params: Record<string, unknown>, options: RequestOptions): Promise<Record<string, unknown>> {
-    if (this.middleware.length === 0) return this.send(method, params, options);
-    const ctx: ClientRequestContext = { method, params, meta: { ...options.meta }, headers: { ...options.headers }, signal: options.signal };
-    return runClientChain(this.middleware, ctx, (c) =>
-      this.send(method, c.params, { ...options, meta: c.meta, headers: Object.keys(c.headers).length > 0 ? c.headers : options.headers }),
-    );
+    return this.middleware.run(method, params, options, (p, o) => this.send(method, p, o));
   }
 
   /** One request; a legacy HTTP session the server ended is re-established once (session-renewal.ts). */
@@ -403,11 +396,4 @@ export class ToolClient {
     }
     return { session: this.session, catalog: this.catalog };
   }
-}
-
-/** The declared capabilities without the input capabilities a call leaves out. */
-function narrowInputs(declared: ClientCapabilities, keep: readonly InputCapability[]): ClientCapabilities {
-  const narrowed: ClientCapabilities = { ...declared };
-  for (const capability of INPUT_CAPABILITIES) if (!keep.includes(capability)) delete narrowed[capability];
-  return narrowed;
 }

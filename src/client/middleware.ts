@@ -39,3 +39,27 @@ export function runClientChain(
   };
   return dispatch(0);
 }
+
+/** The client's middleware (client.use), and one request run through it. */
+export class ClientMiddlewareChain {
+  private readonly chain: ClientMiddleware[] = [];
+
+  add(middleware: ClientMiddleware): void {
+    if (typeof middleware !== 'function') throw new TypeError('use: expected a middleware function (ctx, next) => result');
+    this.chain.push(middleware);
+  }
+
+  /** `send` alone when there is no middleware (no context object built); else through the chain, first added outermost. */
+  run<O extends { meta?: Record<string, unknown>; headers?: Record<string, string>; signal?: AbortSignal }>(
+    method: string,
+    params: Record<string, unknown>,
+    options: O,
+    send: (params: Record<string, unknown>, options: O) => Promise<Record<string, unknown>>,
+  ): Promise<Record<string, unknown>> {
+    if (this.chain.length === 0) return send(params, options);
+    const ctx: ClientRequestContext = { method, params, meta: { ...options.meta }, headers: { ...options.headers }, signal: options.signal };
+    return runClientChain(this.chain, ctx, (c) =>
+      send(c.params, { ...options, meta: c.meta, headers: Object.keys(c.headers).length > 0 ? c.headers : options.headers }),
+    );
+  }
+}
