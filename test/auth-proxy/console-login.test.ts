@@ -10,63 +10,34 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer, type ServerPlan } from '../../src/config/build.js';
 import { defineTool } from '../../src/server/tool.js';
-import { serveHttp, type HttpServerHandle } from '../../src/transports/http-server.js';
+import type { HttpServerHandle } from '../../src/transports/http-server.js';
 import { launchChromium, openConsolePage, requireChromium, startConsoleProcess, type ConsoleProcess, type TestBrowser } from '../helpers/console.js';
-import { freePort } from '../helpers/free-port.js';
 import { browse } from './helpers/browser.js';
-import { ENCRYPTION_KEY } from './helpers/facade-server.js';
-import { GITHUB_CLIENT, startGithubLike, type GithubLike } from './helpers/github-like.js';
+import { startGithubFacade, type GithubFacade } from './helpers/github-facade.js';
+import type { GithubLike } from './helpers/github-like.js';
 
 const haveChromium = requireChromium();
 
 describe.skipIf(!haveChromium)('the console logs in through the facade', () => {
-  let github: GithubLike;
-  let plan: ServerPlan;
+  let facade: GithubFacade;
   let http: HttpServerHandle;
+  let github: GithubLike;
   let dir: string;
   let browser: TestBrowser;
   let console_: ConsoleProcess;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'toolwright-console-facade-'));
-    const port = await freePort();
-    const origin = `http://127.0.0.1:${port}`;
-    github = await startGithubLike({ callbackUrl: `${origin}/oauth/callback` });
-    process.env.TW_TEST_GITHUB_SECRET = GITHUB_CLIENT.secret;
-    process.env.TW_TEST_SEAL_KEY = ENCRYPTION_KEY;
-    plan = buildServer(
-      {
-        server: {
-          audit: false,
-          auth: {
-            resource: `${origin}/mcp`,
-            scopesSupported: ['tools:read'],
-            proxy: {
-              provider: 'github',
-              clientId: GITHUB_CLIENT.id,
-              clientSecret: '${TW_TEST_GITHUB_SECRET}',
-              encryptionKey: '${TW_TEST_SEAL_KEY}',
-              githubUrl: github.url,
-              githubApiUrl: github.apiUrl,
-            },
-          },
-        },
-      },
-      dir,
-      '0.0.0-test',
-    );
-    plan.server.addTool(
-      defineTool({
-        name: 'who_am_i',
-        description: 'Says who the caller is.',
-        inputSchema: { type: 'object' },
-        annotations: { readOnlyHint: true },
-        handler: async (_args, ctx) => `you are ${ctx.caller.id}`,
-      }),
-    );
-    http = await serveHttp(plan.server, { ...plan.http, port });
+    const whoAmI = defineTool({
+      name: 'who_am_i',
+      description: 'Says who the caller is.',
+      inputSchema: { type: 'object' },
+      annotations: { readOnlyHint: true },
+      handler: async (_args, ctx) => `you are ${ctx.caller.id}`,
+    });
+    facade = await startGithubFacade(dir, [whoAmI]);
+    ({ http, github } = facade);
     browser = await launchChromium();
     // Tokens go to a config folder of the test's own, as `toolwright login` would store them.
     console_ = await startConsoleProcess([], { env: { XDG_CONFIG_HOME: dir } });
@@ -75,9 +46,7 @@ describe.skipIf(!haveChromium)('the console logs in through the facade', () => {
   afterAll(async () => {
     await browser?.close();
     await console_?.stop();
-    await http?.close();
-    await plan?.authProxy?.close();
-    await github?.close();
+    await facade?.close();
     await rm(dir, { recursive: true, force: true });
   });
 

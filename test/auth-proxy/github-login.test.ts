@@ -10,71 +10,39 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer, type ServerPlan } from '../../src/config/build.js';
 import { upstreamToken } from '../../src/policy/auth/upstream-token.js';
 import { defineTool } from '../../src/server/tool.js';
-import { serveHttp, type HttpServerHandle } from '../../src/transports/http-server.js';
+import type { HttpServerHandle } from '../../src/transports/http-server.js';
 import { startBuiltCli } from '../helpers/cli-process.js';
-import { freePort } from '../helpers/free-port.js';
 import { browse } from './helpers/browser.js';
-import { ENCRYPTION_KEY } from './helpers/facade-server.js';
-import { GITHUB_CLIENT, GITHUB_USER, startGithubLike, type GithubLike } from './helpers/github-like.js';
+import { startGithubFacade, type GithubFacade } from './helpers/github-facade.js';
+import { GITHUB_CLIENT, GITHUB_USER, type GithubLike } from './helpers/github-like.js';
 
+let facade: GithubFacade;
 let github: GithubLike;
-let plan: ServerPlan;
 let http: HttpServerHandle;
 let dir: string;
 const seen: string[] = [];
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'toolwright-github-facade-'));
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  github = await startGithubLike({ callbackUrl: `${origin}/oauth/callback` });
-  process.env.TW_TEST_GITHUB_SECRET = GITHUB_CLIENT.secret;
-  process.env.TW_TEST_SEAL_KEY = ENCRYPTION_KEY;
-  plan = buildServer(
-    {
-      server: {
-        audit: false,
-        auth: {
-          resource: `${origin}/mcp`,
-          scopesSupported: ['tools:read'],
-          proxy: {
-            provider: 'github',
-            clientId: GITHUB_CLIENT.id,
-            clientSecret: '${TW_TEST_GITHUB_SECRET}',
-            encryptionKey: '${TW_TEST_SEAL_KEY}',
-            githubUrl: github.url,
-            githubApiUrl: github.apiUrl,
-            store: join(dir, 'auth-proxy.db'),
-          },
-        },
-      },
+  const githubLogin = defineTool({
+    name: 'github_login',
+    description: "Calls the provider API with the caller's provider token.",
+    inputSchema: { type: 'object' },
+    annotations: { readOnlyHint: true },
+    handler: async (_args, ctx) => {
+      const token = await upstreamToken(ctx.caller);
+      seen.push(token);
+      const res = await fetch(`${github.apiUrl}/user`, { headers: { authorization: `Bearer ${token}` } });
+      return `${ctx.caller.id} is ${((await res.json()) as { login: string }).login}`;
     },
-    dir,
-    '0.0.0-test',
-  );
-  plan.server.addTool(
-    defineTool({
-      name: 'github_login',
-      description: "Calls the provider API with the caller's provider token.",
-      inputSchema: { type: 'object' },
-      annotations: { readOnlyHint: true },
-      handler: async (_args, ctx) => {
-        const token = await upstreamToken(ctx.caller);
-        seen.push(token);
-        const res = await fetch(`${github.apiUrl}/user`, { headers: { authorization: `Bearer ${token}` } });
-        return `${ctx.caller.id} is ${((await res.json()) as { login: string }).login}`;
-      },
-    }),
-  );
-  http = await serveHttp(plan.server, { ...plan.http, port });
+  });
+  facade = await startGithubFacade(dir, [githubLogin], { store: 'auth-proxy.db' });
+  ({ github, http } = facade);
 });
 afterAll(async () => {
-  await http?.close();
-  await plan?.authProxy?.close();
-  await github?.close();
+  await facade?.close();
   await rm(dir, { recursive: true, force: true });
 });
 
