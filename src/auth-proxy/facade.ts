@@ -68,17 +68,24 @@ export function createAuthProxy(options: AuthProxyOptions, resource: string, log
     return ctx.grants.upstreamOf(await freshUpstream(ctx, grant)).accessToken;
   };
   const unregister = registerUpstreamTokens(issuer, upstreamToken);
+  // Every request with one of our tokens: is its grant still live? (Revoked, or ended by a replay: no.)
+  const grantLive = (caller: Caller): boolean | Promise<boolean> => {
+    const sid = caller.claims.sid;
+    return typeof sid === 'string' && ctx.grants.isLive(sid);
+  };
   return {
     issuer,
     callbackUrl: ctx.callbackUrl,
     routes,
-    resourceServer: (base = {}) => ({
-      ...base,
+    resourceServer: (given = {}) => ({
+      ...given,
       issuer,
       resource,
       jwks: () => ctx.signing.jwks(),
       algorithms: ['ES256'],
-      scopesSupported: base.scopesSupported ?? [...scopesSupported],
+      scopesSupported: given.scopesSupported ?? [...scopesSupported],
+      // Other callers (API keys in `given`) keep the check they had, if any.
+      tokenActive: (caller) => (caller.claims.iss === issuer ? grantLive(caller) : (given.tokenActive?.(caller) ?? true)),
     }),
     upstreamToken,
     close: async () => {

@@ -53,12 +53,28 @@ export class Grants {
   }
 
   async get(id: string): Promise<Grant | undefined> {
-    const text = await this.store.get(`grant:${id}`);
-    return text ? (JSON.parse(text) as Grant) : undefined;
+    const [text, ended] = await Promise.all([this.store.get(`grant:${id}`), this.store.get(`ended:${id}`)]);
+    return text && ended === undefined ? (JSON.parse(text) as Grant) : undefined;
   }
 
-  save(grant: Grant): Promise<void> {
-    return this.store.put(`grant:${grant.id}`, JSON.stringify(grant), this.grantTtlMs);
+  /**
+   * Whether the grant `id` still stands: its record is there and it was not ended. Asked by the
+   * resource server for every request with one of toolwright's tokens (what makes a revocation
+   * cut the access tokens already out); synchronous for a store in this process, one round
+   * trip (two pipelined GETs) for Redis, and no cache, so a revocation on another instance
+   * holds at once. A grant the store lost is not live either (fail closed).
+   */
+  isLive(id: string): boolean | Promise<boolean> {
+    const { store } = this;
+    if (store.getNow) return store.getNow(`grant:${id}`) !== undefined && store.getNow(`ended:${id}`) === undefined;
+    return Promise.all([store.get(`grant:${id}`), store.get(`ended:${id}`)]).then(([grant, ended]) => grant !== undefined && ended === undefined);
+  }
+
+  async save(grant: Grant): Promise<void> {
+    await this.store.put(`grant:${grant.id}`, JSON.stringify(grant), this.grantTtlMs);
+    // A refresh racing the grant's end must not bring it back: end() notes the end before it
+    // deletes, so either that note is seen here or the delete comes after this write.
+    if ((await this.store.get(`ended:${grant.id}`)) !== undefined) await this.store.delete(`grant:${grant.id}`);
   }
 
   upstreamOf(grant: Grant): UpstreamTokens {
@@ -69,8 +85,13 @@ export class Grants {
     return { ...grant, upstream: this.sealer.seal(JSON.stringify(tokens), `grant:${grant.id}`) };
   }
 
-  /** Ends a grant: its refresh token and the grant itself. Access tokens already out end at their `exp`. */
+  /**
+   * Ends a grant: notes the end (kept as long as a grant could live, so nothing issued under it
+   * is accepted again), then deletes its refresh token and the grant. Access tokens already out
+   * are refused from then on (isLive).
+   */
   async end(grant: Grant): Promise<void> {
+    await this.store.put(`ended:${grant.id}`, '1', this.grantTtlMs);
     if (grant.refreshHash) await this.store.delete(`refresh:${grant.refreshHash}`);
     await this.store.delete(`grant:${grant.id}`);
   }

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { openSqlite } from '../audit/sqlite-driver.js';
-import type { SqliteDatabase } from '../audit/sqlite-types.js';
+import type { SqliteDatabase, SqliteStatement } from '../audit/sqlite-types.js';
 import type { AuthProxyStore } from './store.js';
 
 /**
@@ -11,6 +11,8 @@ import type { AuthProxyStore } from './store.js';
  */
 export class SqliteAuthProxyStore implements AuthProxyStore {
   private readonly db: SqliteDatabase;
+  /** Prepared once: the resource server reads a grant on every request. */
+  private readonly read: SqliteStatement;
 
   constructor(
     file: string,
@@ -21,6 +23,7 @@ export class SqliteAuthProxyStore implements AuthProxyStore {
     this.db.pragma('journal_mode = WAL');
     this.db.exec('CREATE TABLE IF NOT EXISTS auth_proxy (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires_at INTEGER NOT NULL)');
     this.db.prepare('DELETE FROM auth_proxy WHERE expires_at <= ?').run(this.now());
+    this.read = this.db.prepare('SELECT value FROM auth_proxy WHERE key = ? AND expires_at > ?');
   }
 
   async put(key: string, value: string, ttlMs: number): Promise<void> {
@@ -28,7 +31,11 @@ export class SqliteAuthProxyStore implements AuthProxyStore {
   }
 
   async get(key: string): Promise<string | undefined> {
-    const row = this.db.prepare('SELECT value FROM auth_proxy WHERE key = ? AND expires_at > ?').get(key, this.now()) as { value: string } | undefined;
+    return this.getNow(key);
+  }
+
+  getNow(key: string): string | undefined {
+    const row = this.read.get(key, this.now()) as { value: string } | undefined;
     return row?.value;
   }
 

@@ -16,6 +16,12 @@ export interface AuthProxyStore {
   /** The live value, deleted in the same step; undefined when absent, expired or already taken. */
   take(key: string): Promise<string | undefined>;
   delete(key: string): Promise<void>;
+  /**
+   * The live value read synchronously, for stores held in this process (memory, SQLite): what
+   * lets the resource server check a grant on every request without an await. A store over the
+   * network (Redis) leaves it out and is asked with `get`.
+   */
+  getNow?(key: string): string | undefined;
   close?(): Promise<void> | void;
 }
 
@@ -41,6 +47,10 @@ export class MemoryAuthProxyStore implements AuthProxyStore {
   }
 
   async get(key: string): Promise<string | undefined> {
+    return this.getNow(key);
+  }
+
+  getNow(key: string): string | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     if (entry.expiresAt <= this.now()) {

@@ -53,6 +53,7 @@ export class HttpAuthorization {
   private readonly resourceMetadata?: string;
   private readonly verifier?: TokenVerifier;
   private readonly scopesSupported?: readonly string[];
+  private readonly tokenActive?: ResourceServerOptions['tokenActive'];
 
   constructor(
     private readonly logger: Logger,
@@ -65,6 +66,7 @@ export class HttpAuthorization {
     if (options) {
       this.verifier = new TokenVerifier({ ...options, resource: resource ?? '' });
       this.scopesSupported = options.scopesSupported;
+      this.tokenActive = options.tokenActive;
       // Metadata names authorization servers: there is none to name for API keys alone.
       if (options.issuer || options.authorizationServers?.length) {
         this.metadataJson = JSON.stringify(protectedResourceMetadata(options, resource!));
@@ -115,7 +117,7 @@ export class HttpAuthorization {
     const last = socket?.[LAST_TOKEN];
     if (last !== undefined && last.header === header) {
       const hit = this.verifier!.cached(last.digest);
-      if (hit) return hit;
+      if (hit) return this.admit(hit, res);
     }
     const candidate = typeof header === 'string' ? bearerCandidate(header) : undefined;
     let digest: string | undefined;
@@ -124,7 +126,7 @@ export class HttpAuthorization {
       const hit = this.verifier!.cached(digest);
       if (hit) {
         if (socket) socket[LAST_TOKEN] = { header: header as string, digest };
-        return hit;
+        return this.admit(hit, res);
       }
     }
     return this.authenticateBearer(header, res, candidate, digest);
@@ -156,18 +158,51 @@ export class HttpAuthorization {
     if (token.length > MAX_TOKEN_CHARS || !B64_TOKEN.test(token)) {
       return this.refuse(res, 401, 'Unauthorized: invalid access token', { error: 'invalid_token', description: 'the access token is malformed' });
     }
+    let info: AuthInfo;
     try {
       // The digest is the candidate's: reuse it only when the full parse found that same token.
-      return await this.verifier!.verify(token, token === candidate ? digest : undefined);
+      info = await this.verifier!.verify(token, token === candidate ? digest : undefined);
     } catch (err) {
       if (err instanceof InvalidTokenError) {
         return this.refuse(res, 401, `Unauthorized: ${err.description}`, { error: 'invalid_token', description: err.description });
       }
-      const cause = err instanceof AuthUnavailableError ? (err.cause ?? err) : err;
-      this.logger.warn({ err: cause, reason: recordedText((err as Error).message, 1024) }, 'could not verify an access token');
-      res.setHeader('retry-after', '5');
-      return this.refuse(res, 503, 'Service Unavailable: the access token cannot be verified right now; retry later', undefined);
+      return this.unavailable(err, res);
     }
+    return this.admit(info, res);
+  }
+
+  /**
+   * A verified caller whose token is still active (`tokenActive`: the facade's grant was not
+   * ended), asked on every request, cached verification or not; synchronous when the check is.
+   */
+  private admit(info: AuthInfo, res: HttpResponse): AuthInfo | undefined | Promise<AuthInfo | undefined> {
+    const check = this.tokenActive;
+    if (!check) return info;
+    let active: boolean | Promise<boolean>;
+    try {
+      active = check(info);
+    } catch (err) {
+      return this.unavailable(err, res);
+    }
+    if (active === true) return info;
+    if (active === false) return this.revoked(res);
+    return active.then(
+      (ok) => (ok === true ? info : this.revoked(res)),
+      (err: unknown) => this.unavailable(err, res),
+    );
+  }
+
+  private revoked(res: HttpResponse): undefined {
+    const description = 'the access token was revoked';
+    return this.refuse(res, 401, `Unauthorized: ${description}`, { error: 'invalid_token', description });
+  }
+
+  /** 503: the token could not be checked (its keys or the grant store are out of reach); the cause goes to the log only. */
+  private unavailable(err: unknown, res: HttpResponse): undefined {
+    const cause = err instanceof AuthUnavailableError ? (err.cause ?? err) : err;
+    this.logger.warn({ err: cause, reason: recordedText((err as Error)?.message ?? String(err), 1024) }, 'could not verify an access token');
+    res.setHeader('retry-after', '5');
+    return this.refuse(res, 503, 'Service Unavailable: the access token cannot be verified right now; retry later', undefined);
   }
 
   /** The 403 challenge for a call that needs scopes the token lacks. */

@@ -3,7 +3,7 @@
  * metadata, RFC 8414 metadata, dynamic registration, PKCE) and a real OpenID provider
  * (oidc-provider) upstream: the user's browser goes through toolwright's consent and the
  * provider's login; the client calls a tool with toolwright's token; the tool reaches the
- * provider's token; refresh rotates; revocation ends the grant.
+ * provider's token; refresh rotates; revocation ends the grant and its access tokens.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
@@ -90,7 +90,7 @@ describe('the SDK client signs in through the facade (oidc-provider upstream)', 
     expect(await after.json()).toMatchObject({ error: 'invalid_grant' });
   });
 
-  it('revoking the refresh token ends the grant: no refresh, and tools no longer reach the provider token', async () => {
+  it('revoking the refresh token ends the grant: no refresh, and its access token no longer reaches any tool', async () => {
     const { client, provider } = await sdkSignIn(server.url);
     try {
       const clientId = provider.clientInfo.client_id as string;
@@ -106,8 +106,11 @@ describe('the SDK client signs in through the facade (oidc-provider upstream)', 
         body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: provider.savedTokens.refresh_token, client_id: clientId }),
       });
       expect(refresh.status).toBe(400);
-      await client.callTool({ name: 'whoami', arguments: {} });
-      expect(server.calls.at(-1)!.upstreamError).toMatch(/revoked/);
+      // The access token the client still holds is refused at the door (401, its grant ended):
+      // the SDK tries its refresh token, which is dead too, so the call fails without reaching the tool.
+      const reached = server.calls.length;
+      await expect(client.callTool({ name: 'whoami', arguments: {} })).rejects.toThrow(/refresh token is invalid/);
+      expect(server.calls.length).toBe(reached);
       expect(idp.revocations.length).toBeGreaterThan(0);
     } finally {
       await client.close();

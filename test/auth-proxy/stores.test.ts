@@ -7,8 +7,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Grants } from '../../src/auth-proxy/grants.js';
 import { RedisAuthProxyStore } from '../../src/auth-proxy/redis-store.js';
 import { SqliteAuthProxyStore } from '../../src/auth-proxy/sqlite-store.js';
+import { Sealer } from '../../src/auth-proxy/secrets.js';
 import { MemoryAuthProxyStore, type AuthProxyStore } from '../../src/auth-proxy/store.js';
 import { freePort } from '../helpers/free-port.js';
 import { REDIS_SERVER, TestRedis } from '../helpers/redis.js';
@@ -48,6 +50,26 @@ describe.each(stores)('%s store', (_name, make) => {
       expect(taken.filter((v) => v === 'x')).toHaveLength(1);
       await store.delete('a');
       expect(await store.get('a')).toBeUndefined();
+    } finally {
+      await store.close?.();
+    }
+  });
+});
+
+describe.each(stores)('grants in the %s store', (_name, make) => {
+  it('a grant is live until ended; a save racing its end (a refresh in flight) does not bring it back', async () => {
+    const store = make();
+    try {
+      const grants = new Grants(store, new Sealer('0123456789abcdef0123456789abcdef'), 60_000);
+      const grant = await grants.create({ clientId: 'c', subject: 'u', scopes: [] }, { accessToken: 'upstream', scopes: [] });
+      const other = await grants.create({ clientId: 'c', subject: 'v', scopes: [] }, { accessToken: 'upstream', scopes: [] });
+      expect(await grants.isLive(grant.id)).toBe(true);
+      expect(await grants.isLive('never-issued')).toBe(false);
+      await grants.end(grant);
+      await grants.save(grant); // what a refresh that read the grant before its end writes after it
+      expect(await grants.isLive(grant.id)).toBe(false);
+      expect(await grants.get(grant.id)).toBeUndefined();
+      expect(await grants.isLive(other.id)).toBe(true);
     } finally {
       await store.close?.();
     }

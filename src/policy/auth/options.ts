@@ -1,4 +1,5 @@
 import type { ApiKeyEntry } from './api-keys.js';
+import type { Caller } from './caller.js';
 import type { ScopePolicyOptions } from './scope-policy.js';
 
 /**
@@ -24,6 +25,13 @@ export interface ResourceServerOptions extends ScopePolicyOptions {
    * fetches its own public URL. Called for every key-set refresh; keep it cheap.
    */
   jwks?: () => Promise<{ keys: object[] }>;
+  /**
+   * Asked on every request once its token is verified (the verification may be cached; this is
+   * not): false refuses the token as `invalid_token` ("revoked"), a throw or rejection is a 503.
+   * Code only: what toolwright's facade (`proxy`) gives, so that ending a grant cuts the access
+   * tokens issued under it before their `exp`. It must be cheap (synchronous when it can).
+   */
+  tokenActive?: (caller: Caller) => boolean | Promise<boolean>;
   /** Allowed JWS algorithms (default: the asymmetric ones); `none` and HS* are refused. */
   algorithms?: string[];
   /** Clock skew tolerated on exp/nbf/iat (default 30 s, at most 300). */
