@@ -9,7 +9,7 @@ import type { Grants } from './grants.js';
 import { sendOAuthError } from './http.js';
 import type { Provider } from './providers.js';
 import type { Sealer } from './secrets.js';
-import type { SigningKey } from './signing.js';
+import type { SigningKeys } from './signing.js';
 import type { AuthProxyStore } from './store.js';
 
 /** What every endpoint of the facade shares, resolved once from the options. */
@@ -29,7 +29,7 @@ export interface FacadeContext {
   consentTtlMs: number;
   store: AuthProxyStore;
   grants: Grants;
-  signing: SigningKey;
+  signing: SigningKeys;
   sealer: Sealer;
   metadataPolicy?: { policy: UrlPolicy; options: MetadataFetchOptions };
   limits: { register: FixedWindows; token: FixedWindows };

@@ -15,7 +15,7 @@ import { CALLBACK_PATH, type AuthProxyOptions } from './options.js';
 import { providerOf } from './providers.js';
 import { handleRegister } from './register.js';
 import { Sealer } from './secrets.js';
-import { SigningKey } from './signing.js';
+import { SigningKeys } from './signing.js';
 import { MemoryAuthProxyStore, type AuthProxyStore } from './store.js';
 import { freshUpstream, handleRevoke, handleToken } from './token.js';
 import { UpstreamError } from './upstream.js';
@@ -32,6 +32,12 @@ export interface AuthProxy {
   readonly routes: Readonly<Record<string, AuthProxyRoute>>;
   /** The resource-server options that accept toolwright's tokens (merged over `base`: its scope keys stay). */
   resourceServer(base?: ResourceServerOptions): ResourceServerOptions;
+  /**
+   * Makes a new signing key the one that signs; the previous stays in the JWKS (and is accepted)
+   * as long as a token it signed can live. Every instance sharing the store follows at once.
+   * Returns the new key's `kid`.
+   */
+  rotateSigningKey(): Promise<string>;
   /** The provider's current access token for the caller of a request (refreshed when about to end). */
   upstreamToken(caller: Caller): Promise<string>;
   close(): Promise<void>;
@@ -87,6 +93,7 @@ export function createAuthProxy(options: AuthProxyOptions, resource: string, log
       // Other callers (API keys in `given`) keep the check they had, if any.
       tokenActive: (caller) => (caller.claims.iss === issuer ? grantLive(caller) : (given.tokenActive?.(caller) ?? true)),
     }),
+    rotateSigningKey: () => ctx.signing.rotate(),
     upstreamToken,
     close: async () => {
       unregister();
@@ -106,6 +113,10 @@ function contextOf(options: AuthProxyOptions, resource: string, logger: Logger |
   const sealer = new Sealer(options.encryptionKey);
   const provider = providerOf(options);
   const scopesSupported = options.scopesSupported ?? [];
+  const accessTokenTtlSeconds = positive(options.accessTokenTtlSeconds, 900, 'accessTokenTtlSeconds');
+  const keyMaxAgeDays = options.signingKeyMaxAgeDays;
+  if (keyMaxAgeDays !== undefined && !(Number.isFinite(keyMaxAgeDays) && keyMaxAgeDays > 0))
+    throw new TypeError('auth.proxy.signingKeyMaxAgeDays must be a positive number of days');
   return {
     issuer,
     resource,
@@ -115,11 +126,15 @@ function contextOf(options: AuthProxyOptions, resource: string, logger: Logger |
     upstreamScopes: options.scopes ?? provider.defaultScopes,
     scopesSupported,
     scopeMap: options.scopeMap ?? {},
-    accessTokenTtlSeconds: positive(options.accessTokenTtlSeconds, 900, 'accessTokenTtlSeconds'),
+    accessTokenTtlSeconds,
     consentTtlMs: (options.consentTtlSeconds ?? 30 * 24 * 3600) * 1000,
     store,
     grants: new Grants(store, sealer, positive(options.refreshTokenTtlSeconds, 30 * 24 * 3600, 'refreshTokenTtlSeconds') * 1000),
-    signing: new SigningKey(store, sealer),
+    // A retired key stays published for a token's lifetime plus the most clock skew a resource server may allow (300 s).
+    signing: new SigningKeys(store, sealer, {
+      graceMs: (accessTokenTtlSeconds + 300) * 1000,
+      ...(keyMaxAgeDays === undefined ? {} : { maxAgeMs: keyMaxAgeDays * 24 * 3600_000 }),
+    }),
     sealer,
     ...(options.clientMetadataDocuments === false
       ? {}

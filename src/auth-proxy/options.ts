@@ -49,6 +49,11 @@ export interface AuthProxyOptions {
   scopeMap?: Record<string, string[]>;
   /** Lifetime of the access tokens toolwright issues (default 900 s). */
   accessTokenTtlSeconds?: number;
+  /**
+   * Rotate the signing key on its own once it is this many days old (default: never; rotate with
+   * `proxy.rotateSigningKey()`). The previous key stays in the JWKS for an access token's lifetime.
+   */
+  signingKeyMaxAgeDays?: number;
   /** Lifetime of a grant and its refresh tokens unused (default 30 days). */
   refreshTokenTtlSeconds?: number;
   /** How long a consent is remembered per browser, client and scope set (default 30 days; 0: ask every time). */

@@ -3,9 +3,12 @@ import { loadJose } from '../runtime/lazy-jose.js';
 import { randomToken, type Sealer } from './secrets.js';
 import type { AuthProxyStore } from './store.js';
 
-const KEY_ENTRY = 'signing-key';
-/** The signing key is kept as long as the store keeps anything (a new one would end every token out there). */
-const KEY_TTL_MS = 10 * 365 * 24 * 3600_000;
+/** The key set: every key still published, the last one the one that signs. */
+const KEYS_ENTRY = 'signing-keys';
+/** Where a store made before rotation existed kept its one key (read once, moved into the set). */
+const LEGACY_ENTRY = 'signing-key';
+/** The key set is kept as long as the store keeps anything (losing it would end every token out there). */
+const KEYS_TTL_MS = 10 * 365 * 24 * 3600_000;
 
 /** What toolwright's access tokens say (RFC 9068, the JWT profile for access tokens). */
 export interface AccessTokenClaims {
@@ -16,72 +19,170 @@ export interface AccessTokenClaims {
   sid: string;
 }
 
+interface StoredKey {
+  kid: string;
+  publicJwk: JWK;
+  /** The private JWK, sealed (associated data `signing-key:<kid>`); dropped once the key is retired. */
+  sealed?: string;
+  createdAt: number;
+  /** When a newer key took over signing: the key is still published until `retiredAt + graceMs`. */
+  retiredAt?: number;
+}
+
+interface KeySet {
+  keys: StoredKey[];
+}
+
+export interface SigningKeysOptions {
+  /** How long a retired key stays published: the longest a token it signed can live, with clock skew. */
+  graceMs: number;
+  /** Rotate on its own once the signing key is this old (default: only when asked). */
+  maxAgeMs?: number;
+  now?: () => number;
+}
+
 /**
- * toolwright's signing key (ES256): generated once, kept sealed in the store (so several
- * instances sharing a Redis share it, and a restart keeps tokens valid), published as a JWKS
- * the resource-server side verifies with.
+ * toolwright's signing keys (ES256, each with a `kid`): kept in the store (sealed), so several
+ * instances sharing a Redis sign and verify with the same set, and a restart keeps tokens valid.
+ * The set is read from the store on each use (an instance sees another's rotation at once); only
+ * the parsed set and the newest private key are kept in process. A rotation makes a new key sign
+ * while the previous stays in the JWKS for `graceMs` (the tokens it signed live out their time).
  */
-export class SigningKey {
-  private loaded?: Promise<{ privateKey: KeyObject | CryptoKey; publicJwk: JWK }>;
+export class SigningKeys {
+  private parsed?: { text: string; set: KeySet };
+  private signer?: { kid: string; key: Promise<KeyObject | CryptoKey> };
+  private creating?: Promise<KeySet>;
+  private renewing?: Promise<StoredKey>;
+  private readonly now: () => number;
 
   constructor(
     private readonly store: AuthProxyStore,
     private readonly sealer: Sealer,
-  ) {}
+    private readonly options: SigningKeysOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+  }
 
-  /** The public key set. */
+  /** The public key set: the signing key and every retired one still within its grace. */
   async jwks(): Promise<{ keys: JWK[] }> {
-    return { keys: [(await this.key()).publicJwk] };
+    return { keys: this.published(await this.keySet()).map((k) => k.publicJwk) };
   }
 
   /** A signed access token for `audience` (the MCP server's canonical resource URI), valid `ttlSeconds`. */
   async sign(issuer: string, audience: string, claims: AccessTokenClaims, ttlSeconds: number): Promise<string> {
     const { SignJWT } = await loadJose();
-    const { privateKey, publicJwk } = await this.key();
+    let key = (await this.keySet()).keys.at(-1)!;
+    if (this.tooOld(key)) key = await this.renewed();
     return new SignJWT({ ...claims })
-      .setProtectedHeader({ alg: 'ES256', kid: publicJwk.kid, typ: 'at+jwt' })
+      .setProtectedHeader({ alg: 'ES256', kid: key.kid, typ: 'at+jwt' })
       .setIssuer(issuer)
       .setAudience(audience)
       .setIssuedAt()
       .setExpirationTime(`${ttlSeconds}s`)
       .setJti(randomToken())
-      .sign(privateKey);
+      .sign(await this.privateKeyOf(key));
   }
 
-  /** Verifies a token of ours (for /revoke); undefined when it is not one, whatever the reason. */
+  /** Verifies a token of ours (for /revoke) with any published key; undefined when it is not one, whatever the reason. */
   async verify(token: string, issuer: string): Promise<Record<string, unknown> | undefined> {
-    const { jwtVerify, importJWK } = await loadJose();
+    const { jwtVerify, createLocalJWKSet } = await loadJose();
     try {
-      const { publicJwk } = await this.key();
-      const { payload } = await jwtVerify(token, await importJWK(publicJwk, 'ES256'), { issuer, algorithms: ['ES256'] });
+      const { payload } = await jwtVerify(token, createLocalJWKSet(await this.jwks()), { issuer, algorithms: ['ES256'] });
       return payload;
     } catch {
       return undefined;
     }
   }
 
-  private key(): Promise<{ privateKey: KeyObject | CryptoKey; publicJwk: JWK }> {
-    this.loaded ??= this.loadOrCreate();
-    this.loaded.catch(() => {
-      this.loaded = undefined;
-    });
-    return this.loaded;
+  /** Makes a new key the signing one; the previous stays published for the grace period. Returns the new `kid`. */
+  async rotate(): Promise<string> {
+    return (await this.rotateSet()).kid;
   }
 
-  private async loadOrCreate(): Promise<{ privateKey: KeyObject | CryptoKey; publicJwk: JWK }> {
-    const { generateKeyPair, exportJWK, importJWK, calculateJwkThumbprint } = await loadJose();
-    const stored = await this.store.get(KEY_ENTRY);
-    let privateJwk: JWK;
-    if (stored) {
-      privateJwk = JSON.parse(this.sealer.open(stored, KEY_ENTRY)) as JWK;
-    } else {
-      const { privateKey } = await generateKeyPair('ES256', { extractable: true });
-      privateJwk = await exportJWK(privateKey);
-      privateJwk.kid = await calculateJwkThumbprint(privateJwk);
-      await this.store.put(KEY_ENTRY, this.sealer.seal(JSON.stringify(privateJwk), KEY_ENTRY), KEY_TTL_MS);
+  private async rotateSet(): Promise<StoredKey> {
+    const now = this.now();
+    const fresh = await this.newKey(now);
+    const kept = this.published(await this.keySet()).map(({ sealed: _sealed, ...k }) => ({ ...k, retiredAt: k.retiredAt ?? now }));
+    await this.write({ keys: [...kept, fresh] });
+    return fresh;
+  }
+
+  private tooOld(key: StoredKey): boolean {
+    return this.options.maxAgeMs !== undefined && this.now() - key.createdAt >= this.options.maxAgeMs;
+  }
+
+  /** The age rotation, once for all the tokens signed at that moment (a second one would unpublish the first's key). */
+  private renewed(): Promise<StoredKey> {
+    this.renewing ??= (async () => {
+      const current = (await this.keySet()).keys.at(-1)!;
+      return this.tooOld(current) ? this.rotateSet() : current;
+    })().finally(() => {
+      this.renewing = undefined;
+    });
+    return this.renewing;
+  }
+
+  private published(set: KeySet): StoredKey[] {
+    const now = this.now();
+    return set.keys.filter((k) => k.retiredAt === undefined || k.retiredAt + this.options.graceMs > now);
+  }
+
+  /** The set as the store has it now (parsed again only when its text changed); made on first use. */
+  private async keySet(): Promise<KeySet> {
+    const text = await this.store.get(KEYS_ENTRY);
+    if (text === undefined) {
+      this.creating ??= this.create().finally(() => {
+        this.creating = undefined;
+      });
+      return this.creating;
     }
+    if (this.parsed?.text !== text) this.parsed = { text, set: JSON.parse(text) as KeySet };
+    return this.parsed.set;
+  }
+
+  private async create(): Promise<KeySet> {
+    const legacy = await this.store.get(LEGACY_ENTRY);
+    const key = legacy ? await this.stored(JSON.parse(this.sealer.open(legacy, LEGACY_ENTRY)) as JWK, this.now()) : await this.newKey(this.now());
+    const set = { keys: [key] };
+    await this.write(set);
+    if (legacy) await this.store.delete(LEGACY_ENTRY);
+    return set;
+  }
+
+  private async write(set: KeySet): Promise<void> {
+    const text = JSON.stringify(set);
+    await this.store.put(KEYS_ENTRY, text, KEYS_TTL_MS);
+    this.parsed = { text, set };
+  }
+
+  private async newKey(now: number): Promise<StoredKey> {
+    const { generateKeyPair, exportJWK, calculateJwkThumbprint } = await loadJose();
+    const { privateKey } = await generateKeyPair('ES256', { extractable: true });
+    const privateJwk = await exportJWK(privateKey);
+    privateJwk.kid = await calculateJwkThumbprint(privateJwk);
+    return this.stored(privateJwk, now);
+  }
+
+  private async stored(privateJwk: JWK, createdAt: number): Promise<StoredKey> {
+    const kid = privateJwk.kid ?? (await (await loadJose()).calculateJwkThumbprint(privateJwk));
     const { d: _d, ...pub } = privateJwk;
-    const publicJwk: JWK = { ...pub, alg: 'ES256', use: 'sig' };
-    return { privateKey: (await importJWK(privateJwk, 'ES256')) as KeyObject | CryptoKey, publicJwk };
+    return {
+      kid,
+      publicJwk: { ...pub, kid, alg: 'ES256', use: 'sig' },
+      sealed: this.sealer.seal(JSON.stringify({ ...privateJwk, kid }), `signing-key:${kid}`),
+      createdAt,
+    };
+  }
+
+  private privateKeyOf(key: StoredKey): Promise<KeyObject | CryptoKey> {
+    if (this.signer?.kid !== key.kid) {
+      const jwk = JSON.parse(this.sealer.open(key.sealed!, `signing-key:${key.kid}`)) as JWK;
+      const loaded = loadJose().then(({ importJWK }) => importJWK(jwk, 'ES256') as Promise<KeyObject | CryptoKey>);
+      this.signer = { kid: key.kid, key: loaded };
+      loaded.catch(() => {
+        if (this.signer?.key === loaded) this.signer = undefined;
+      });
+    }
+    return this.signer.key;
   }
 }

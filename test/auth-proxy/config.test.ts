@@ -32,6 +32,8 @@ describe('server.auth.proxy in a config', () => {
   it('is valid config; an unknown key in it is named', async () => {
     const ok = loadConfig(await configFile({ auth: { resource: 'http://127.0.0.1:3000/mcp', proxy } }));
     expect(ok.config.server?.auth?.proxy?.provider).toBe('oidc');
+    const rotating = loadConfig(await configFile({ auth: { resource: 'http://127.0.0.1:3000/mcp', proxy: { ...proxy, signingKeyMaxAgeDays: 30 } } }));
+    expect(rotating.config.server?.auth?.proxy?.signingKeyMaxAgeDays).toBe(30);
     const typo = await configFile({ auth: { resource: 'http://127.0.0.1:3000/mcp', proxy: { ...proxy, clientSecet: 'typo' } } });
     expect(() => loadConfig(typo)).toThrow(/clientSecet.*did you mean "clientSecret"/);
   });
@@ -55,6 +57,13 @@ describe('server.auth.proxy in a config', () => {
         '0',
       ),
     ).toThrow(/encryptionKey must be at least 32 characters/);
+    expect(() =>
+      buildServer(
+        { server: { audit: false, auth: { resource: 'http://127.0.0.1:3000/mcp', proxy: { ...proxy, signingKeyMaxAgeDays: 0 } } as never } },
+        dir,
+        '0',
+      ),
+    ).toThrow(/server\.auth\.proxy\.signingKeyMaxAgeDays must be a positive number of days/);
     expect(() =>
       buildServer(
         { server: { audit: false, auth: { resource: 'https://mcp.example.com/mcp', proxy: { ...proxy, provider: 'entra', issuer: undefined } } as never } },

@@ -112,5 +112,5 @@ describe.skipIf(!REDIS_SERVER)('two replicas sharing Redis', () => {
       expect(ok.status).toBe(200);
       expect(((await ok.json()) as { result: { isError?: boolean } }).result.isError).toBeFalsy();
     }
-  });
+  }, 60_000); // two `serve` processes start (several seconds each on a busy machine)
 });
