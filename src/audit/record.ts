@@ -27,6 +27,15 @@ export type AuditStatus =
  * - `missing_capability`: the tool needs something the client did not declare
  * - `timeout`, `cancelled` (by the client, or its connection went away), `shutting_down`
  * - `state_unavailable`: shared state (Redis) could not be reached for the limits
+ *
+ * The authorization-server facade's refusals (`method` `oauth/…`) use the OAuth error they were
+ * answered with (`invalid_request`, `invalid_client`, `invalid_client_metadata`, `invalid_grant`,
+ * `invalid_scope`, `invalid_target`, `unsupported_grant_type`, `unsupported_response_type`,
+ * `access_denied`), `rate_limit`, or: `invalid_redirect_uri` (a redirect URI the client did not
+ * register), `cross_site` (a consent answer or provider callback without the browser's cookie, its
+ * CSRF token, or from a foreign origin), `expired` (a sign-in step expired or already used),
+ * `replay` (a used code or refresh token presented again: the grant is ended), `provider_unavailable`
+ * (the identity provider could not be reached).
  */
 export type AuditReason =
   | 'rate_limit'
@@ -41,7 +50,21 @@ export type AuditReason =
   | 'timeout'
   | 'cancelled'
   | 'shutting_down'
-  | 'state_unavailable';
+  | 'state_unavailable'
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'invalid_client_metadata'
+  | 'invalid_grant'
+  | 'invalid_scope'
+  | 'invalid_target'
+  | 'unsupported_grant_type'
+  | 'unsupported_response_type'
+  | 'access_denied'
+  | 'invalid_redirect_uri'
+  | 'cross_site'
+  | 'expired'
+  | 'replay'
+  | 'provider_unavailable';
 
 /** One `tools/call` (or another audited request: see `method`), however it ended: what the audit trail keeps. */
 export interface AuditRecord {

@@ -2,6 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ClientRecord } from './clients.js';
 import { ClientError } from './clients.js';
 import { browserCookie, browserCookieName, lookupClient, type FacadeContext } from './context.js';
+import type { AuditReason } from '../audit/record.js';
+import { note, noteRefused } from './audit.js';
 import { BadBody, cookieOf, queryOf, redirect, sendErrorPage, singleValued } from './http.js';
 import { redirectUriRegistered } from './redirect-uris.js';
 import { randomToken, S256_CHALLENGE } from './secrets.js';
@@ -30,15 +32,19 @@ export async function handleAuthorize(ctx: FacadeContext, req: IncomingMessage, 
   try {
     client = clientId ? await lookupClient(ctx, clientId) : undefined;
   } catch (err) {
-    if (err instanceof ClientError) return sendErrorPage(res, 400, `The application could not be identified: ${err.message}.`);
+    if (err instanceof ClientError) return sendErrorPage(res, 400, `The application could not be identified: ${err.message}.`, 'invalid_client');
     throw err;
   }
-  if (!client) return sendErrorPage(res, 400, 'The application asking to sign you in is not registered with this server.');
+  if (!client) return sendErrorPage(res, 400, 'The application asking to sign you in is not registered with this server.', 'invalid_client');
   const redirectUri = q.get('redirect_uri');
+  note(res, { clientId: client.client_id, ...(client.client_name ? { clientName: client.client_name } : {}), details: { redirect_uri: redirectUri } });
   if (!redirectUri || !redirectUriRegistered(redirectUri, client.redirect_uris))
-    return sendErrorPage(res, 400, 'The application gave a redirect address it did not register; nothing was sent to it.');
+    return sendErrorPage(res, 400, 'The application gave a redirect address it did not register; nothing was sent to it.', 'invalid_redirect_uri');
   const state = q.get('state');
-  const back = (error: string, description: string) => redirect(res, clientRedirect(ctx, redirectUri, { error, error_description: description, state }));
+  const back = (error: AuditReason, description: string) => {
+    noteRefused(res, error);
+    redirect(res, clientRedirect(ctx, redirectUri, { error, error_description: description, state }));
+  };
   if (state !== undefined && state.length > MAX_STATE_CHARS) return back('invalid_request', 'state is too long');
   if (q.get('response_type') !== 'code') return back('unsupported_response_type', 'only response_type=code is supported');
   // OAuth 2.1 §4.1.1 / MCP authorization: PKCE is required, and only S256 (a missing method means "plain").

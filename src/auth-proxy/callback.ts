@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { clientRedirect, type PendingAuthorization } from './pending.js';
 import { browserCookieName, type FacadeContext } from './context.js';
+import type { AuditReason } from '../audit/record.js';
+import { note, noteRefused } from './audit.js';
 import { BadBody, cookieOf, queryOf, redirect, sendErrorPage, singleValued } from './http.js';
 import { newPkce, randomToken, sameText } from './secrets.js';
 import { authorizationUrl, exchangeCode, identify, UpstreamError, type UpstreamTokens } from './upstream.js';
@@ -29,6 +31,7 @@ export async function startUpstream(
     endpoints = await ctx.provider.endpoints();
   } catch (err) {
     ctx.logger?.error({ err }, "auth-proxy: the identity provider's metadata could not be read");
+    noteRefused(res, 'provider_unavailable');
     return redirect(
       res,
       clientRedirect(ctx, pending.redirectUri, {
@@ -80,13 +83,16 @@ export async function handleCallback(ctx: FacadeContext, req: IncomingMessage, r
   }
   const state = q.get('state') ?? '';
   const text = /^[A-Za-z0-9_-]{43}$/.test(state) ? await ctx.store.take(`upstream:${state}`) : undefined;
-  if (!text) return sendErrorPage(res, 400, 'This sign-in has expired or was already completed.');
+  if (!text) return sendErrorPage(res, 400, 'This sign-in has expired or was already completed.', 'expired');
   const leg = JSON.parse(text) as UpstreamLeg;
   const { pending } = leg;
+  note(res, { clientId: pending.clientId, ...(pending.clientName ? { clientName: pending.clientName } : {}), scopes: pending.scopes });
   if (!sameText(cookieOf(req, browserCookieName(ctx)) ?? '', leg.browser))
     return sendErrorPage(res, 403, 'This sign-in was started in another browser; start it again here.');
-  const back = (error: string, description: string) =>
+  const back = (error: AuditReason, description: string) => {
+    noteRefused(res, error);
     redirect(res, clientRedirect(ctx, pending.redirectUri, { error, error_description: description, state: pending.state }));
+  };
   const endpoints = await ctx.provider.endpoints();
   const iss = q.get('iss');
   if ((endpoints.issParameter || iss !== undefined) && iss !== endpoints.issuer)
@@ -108,6 +114,7 @@ export async function handleCallback(ctx: FacadeContext, req: IncomingMessage, r
       scopes,
     });
     ctx.logger?.info({ clientId: pending.clientId, subject: who.subject, scopes }, 'auth-proxy: signed in');
+    note(res, { method: 'sign-in', outcome: 'ok', subject: who.subject, scopes });
     return redirect(res, clientRedirect(ctx, pending.redirectUri, { code: ours, state: pending.state }));
   } catch (err) {
     if (!(err instanceof UpstreamError)) throw err;

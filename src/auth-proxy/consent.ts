@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { clientRedirect, consentKey, type PendingAuthorization } from './pending.js';
 import { startUpstream } from './callback.js';
 import { browserCookieName, type FacadeContext } from './context.js';
+import { note, noteRefused } from './audit.js';
 import { BadBody, cookieOf, escapeHtml, readForm, redirect, sendErrorPage, sendPage } from './http.js';
 import { randomToken, sameText } from './secrets.js';
 
@@ -61,19 +62,27 @@ export async function handleConsent(ctx: FacadeContext, req: IncomingMessage, re
   if (origin !== undefined && origin !== new URL(ctx.issuer).origin) return sendErrorPage(res, 403, 'The answer came from another site; it was ignored.');
   const id = form.get('request') ?? '';
   const text = /^[A-Za-z0-9_-]{43}$/.test(id) ? await ctx.store.take(`pending:${id}`) : undefined;
-  if (!text) return sendErrorPage(res, 400, 'This sign-in has expired or was already answered.');
+  if (!text) return sendErrorPage(res, 400, 'This sign-in has expired or was already answered.', 'expired');
   const { pending, browser, csrf } = JSON.parse(text) as PendingConsent;
+  note(res, {
+    clientId: pending.clientId,
+    ...(pending.clientName ? { clientName: pending.clientName } : {}),
+    scopes: pending.scopes,
+    details: { redirect_uri: pending.redirectUri },
+  });
   const cookie = cookieOf(req, browserCookieName(ctx)) ?? '';
   if (!sameText(cookie, browser) || !sameText(form.get('csrf') ?? '', csrf)) {
     ctx.logger?.warn({ clientId: pending.clientId }, 'auth-proxy: a consent answer without the browser cookie or CSRF token was refused');
     return sendErrorPage(res, 403, 'The answer did not come from the page this browser was shown; it was ignored.');
   }
   if (form.get('decision') !== 'allow') {
+    noteRefused(res, 'access_denied');
     return redirect(
       res,
       clientRedirect(ctx, pending.redirectUri, { error: 'access_denied', error_description: 'the user denied access', state: pending.state }),
     );
   }
   if (ctx.consentTtlMs > 0) await ctx.store.put(consentKey(browser, pending), '1', ctx.consentTtlMs);
+  note(res, { outcome: 'ok' }); // consent given (a provider out of reach next makes it a refusal)
   return startUpstream(ctx, res, pending, browser, {});
 }

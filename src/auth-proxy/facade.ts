@@ -4,6 +4,7 @@ import type { ResourceServerOptions } from '../policy/auth/options.js';
 import { registerUpstreamTokens } from '../policy/auth/upstream-token.js';
 import { UrlPolicy } from '../policy/urls.js';
 import type { Logger } from '../runtime/logger.js';
+import { FacadeAudit, type FacadeMethod } from './audit.js';
 import { handleAuthorize } from './authorize.js';
 import { handleCallback } from './callback.js';
 import { CONSENT_PATH, handleConsent } from './consent.js';
@@ -53,18 +54,26 @@ export function createAuthProxy(options: AuthProxyOptions, resource: string, log
   const { issuer, store } = ctx;
   const scopesSupported = ctx.scopesSupported;
   const metadata = authorizationServerMetadata(ctx);
-  const open = (handler: (c: FacadeContext, req: IncomingMessage, res: ServerResponse) => Promise<void> | void): AuthProxyRoute =>
-    crossOrigin(async (req, res) => handler(ctx, req, res));
+  const audit = options.audit ? new FacadeAudit(options.audit, options.auditInstance, logger) : undefined;
+  type Handler = (c: FacadeContext, req: IncomingMessage, res: ServerResponse) => Promise<void> | void;
+  /** The handler, leaving one audit record when it noted an outcome (registered, consented, issued, revoked, refused). */
+  const audited =
+    (method: FacadeMethod, path: string, handler: Handler): AuthProxyRoute =>
+    async (req, res) => {
+      if (!audit) return handler(ctx, req, res);
+      return audit.around(method, path, res, async () => handler(ctx, req, res));
+    };
+  const open = (route: AuthProxyRoute): AuthProxyRoute => crossOrigin(route);
   const routes: Record<string, AuthProxyRoute> = {
-    '/.well-known/oauth-authorization-server': open((_c, req, res) => sendPublic(req, res, metadata)),
-    '/oauth/jwks': open(async (c, req, res) => sendPublic(req, res, await c.signing.jwks())),
-    '/register': open(handleRegister),
-    '/token': open(handleToken),
-    '/revoke': open(handleRevoke),
+    '/.well-known/oauth-authorization-server': open(async (req, res) => sendPublic(req, res, metadata)),
+    '/oauth/jwks': open(async (req, res) => sendPublic(req, res, await ctx.signing.jwks())),
+    '/register': open(audited('register', '/register', handleRegister)),
+    '/token': open(audited('token', '/token', handleToken)),
+    '/revoke': open(audited('revoke', '/revoke', handleRevoke)),
     // Browser pages: no cross-origin access.
-    '/authorize': (req, res) => handleAuthorize(ctx, req, res),
-    [CONSENT_PATH]: (req, res) => handleConsent(ctx, req, res),
-    [CALLBACK_PATH]: (req, res) => handleCallback(ctx, req, res),
+    '/authorize': audited('authorize', '/authorize', handleAuthorize),
+    [CONSENT_PATH]: audited('consent', CONSENT_PATH, handleConsent),
+    [CALLBACK_PATH]: audited('callback', CALLBACK_PATH, handleCallback),
   };
   const upstreamToken = async (caller: Caller): Promise<string> => {
     const sid = caller.claims.sid;

@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AuditReason } from '../audit/record.js';
+import { noteRefused } from './audit.js';
 
 /** Largest form or JSON body the facade reads (registration documents and token requests are small). */
 const MAX_BODY_BYTES = 64 * 1024;
@@ -65,6 +67,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 
 /** An OAuth error answer (RFC 6749 §5.2): a code and a description with nothing secret in it. */
 export function sendOAuthError(res: ServerResponse, status: number, error: string, description: string, headers: Record<string, string> = {}): void {
+  noteRefused(res, error === 'slow_down' ? 'rate_limit' : (error as AuditReason));
   sendJson(res, status, { error, error_description: description }, headers);
 }
 
@@ -97,7 +100,13 @@ export function sendPage(res: ServerResponse, status: number, title: string, bod
  * An error shown as a page, never a redirect: what goes wrong before the redirect URI is known
  * to be the client's must not send the browser anywhere (RFC 6749 §4.1.2.1, OAuth 2.1 §4.1.2.1).
  */
-export function sendErrorPage(res: ServerResponse, status: number, message: string): void {
+export function sendErrorPage(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  reason: AuditReason = status === 403 ? 'cross_site' : 'invalid_request',
+): void {
+  noteRefused(res, reason);
   sendPage(res, status, 'Sign-in failed', `<p>${escapeHtml(message)}</p><p>Close this page and start again from your application.</p>`);
 }
 

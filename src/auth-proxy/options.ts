@@ -1,3 +1,4 @@
+import type { AuditSink } from '../audit/record.js';
 import type { UrlPolicyOptions } from '../policy/urls.js';
 import type { MetadataFetchOptions } from './client-metadata.js';
 import type { AuthProxyStore } from './store.js';
@@ -66,6 +67,13 @@ export interface AuthProxyOptions {
   trustProxy?: boolean;
   /** Where state goes: a store, or a SQLite file path (default: memory). The config picks a file in the state folder, or Redis. */
   store?: AuthProxyStore;
+  /**
+   * Where the facade's events go, one audit record each (registration, consent, sign-in, tokens
+   * issued and refreshed, revocation, every refusal with its reason): give the server's trail,
+   * `server.audit` (a config does). `auditInstance`: the instance the records name (`server.instanceId`).
+   */
+  audit?: AuditSink;
+  auditInstance?: string;
 }
 
 /** The fixed path of the provider's redirect back to toolwright (printed at start-up). */

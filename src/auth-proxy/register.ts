@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ClientError, registerClient } from './clients.js';
 import { withinLimit, type FacadeContext } from './context.js';
+import { note } from './audit.js';
 import { BadBody, readText, sendJson, sendOAuthError } from './http.js';
 
 /** POST /register (RFC 7591), rate-limited per client address: registrations cost storage. */
@@ -24,6 +25,13 @@ export async function handleRegister(ctx: FacadeContext, req: IncomingMessage, r
       { clientId: answer.client_id, clientName: typeof answer.client_name === 'string' ? answer.client_name.slice(0, 100) : undefined },
       'auth-proxy: client registered',
     );
+    // The record names the client and what it registered, never its secret.
+    note(res, {
+      outcome: 'ok',
+      clientId: String(answer.client_id),
+      ...(typeof answer.client_name === 'string' ? { clientName: answer.client_name } : {}),
+      details: { redirect_uris: answer.redirect_uris, token_endpoint_auth_method: answer.token_endpoint_auth_method },
+    });
     sendJson(res, 201, answer);
   } catch (err) {
     if (!(err instanceof ClientError)) throw err;

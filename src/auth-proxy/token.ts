@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authenticateClient, ClientError, type ClientRecord } from './clients.js';
 import { lookupClient, withinLimit, type FacadeContext } from './context.js';
 import type { Grant } from './grants.js';
+import { note, noteRefused } from './audit.js';
 import { BadBody, readForm, sendJson, sendOAuthError } from './http.js';
 import { pkceMatches } from './secrets.js';
 import { refreshUpstream, revokeUpstream, UpstreamError } from './upstream.js';
@@ -17,6 +18,7 @@ export async function handleToken(ctx: FacadeContext, req: IncomingMessage, res:
   if (!client) return;
   const { form } = client;
   const grantType = form.get('grant_type');
+  note(res, { clientId: client.client.client_id, ...(grantType === 'refresh_token' ? { method: 'refresh' } : {}), details: { grant_type: grantType } });
   if (grantType === 'authorization_code') return redeemCode(ctx, client.client, form, res);
   if (grantType === 'refresh_token') return redeemRefresh(ctx, client.client, form, res);
   sendOAuthError(res, 400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
@@ -51,7 +53,10 @@ async function redeemCode(ctx: FacadeContext, client: ClientRecord, form: Map<st
   const record = await ctx.grants.redeemCode(code);
   if (!('grantId' in record)) {
     // RFC 6749 §4.1.2: a code used twice ends what it was used for.
-    if (record.replayOf) await endGrant(ctx, record.replayOf, 'an authorization code was used twice');
+    if (record.replayOf) {
+      noteRefused(res, 'replay');
+      await endGrant(ctx, record.replayOf, 'an authorization code was used twice');
+    }
     return sendOAuthError(res, 400, 'invalid_grant', 'the authorization code is invalid, expired or already used');
   }
   // The code is bound to the client it was issued to, the redirect URI and the PKCE challenge (OAuth 2.1 §4.1.3).
@@ -72,7 +77,10 @@ async function redeemRefresh(ctx: FacadeContext, client: ClientRecord, form: Map
   const record = await ctx.grants.redeemRefresh(token);
   if (!('grantId' in record)) {
     // A rotated-out refresh token used again: one of the two users is a thief; end the grant for both.
-    if (record.replayOf) await endGrant(ctx, record.replayOf, 'a refresh token was used twice');
+    if (record.replayOf) {
+      noteRefused(res, 'replay');
+      await endGrant(ctx, record.replayOf, 'a refresh token was used twice');
+    }
     return sendOAuthError(res, 400, 'invalid_grant', 'the refresh token is invalid, expired or already used');
   }
   if (record.clientId !== client.client_id) {
@@ -111,13 +119,14 @@ async function issueTokens(ctx: FacadeContext, grant: Grant, scopes: readonly st
     ctx.accessTokenTtlSeconds,
   );
   const { token: refreshToken } = await ctx.grants.issueRefresh(grant);
+  note(res, { outcome: 'ok', subject: grant.subject, scopes });
   sendJson(res, 200, { access_token: accessToken, token_type: 'Bearer', expires_in: ctx.accessTokenTtlSeconds, refresh_token: refreshToken, scope });
 }
 
-/** Ends a grant and revokes the provider's tokens with it (best effort at the provider). */
-export async function endGrant(ctx: FacadeContext, grantId: string, why: string): Promise<void> {
+/** Ends a grant and revokes the provider's tokens with it (best effort at the provider); the grant, when it was live. */
+export async function endGrant(ctx: FacadeContext, grantId: string, why: string): Promise<Grant | undefined> {
   const grant = await ctx.grants.get(grantId);
-  if (!grant) return;
+  if (!grant) return undefined;
   await ctx.grants.end(grant);
   ctx.logger?.warn({ clientId: grant.clientId, subject: grant.subject, reason: why }, 'auth-proxy: grant ended');
   try {
@@ -125,6 +134,7 @@ export async function endGrant(ctx: FacadeContext, grantId: string, why: string)
   } catch (err) {
     ctx.logger?.warn({ reason: (err as Error).message?.slice(0, 200) }, 'auth-proxy: the provider did not take the revocation');
   }
+  return grant;
 }
 
 /**
@@ -146,6 +156,13 @@ export async function handleRevoke(ctx: FacadeContext, req: IncomingMessage, res
     const claims = await ctx.signing.verify(token, ctx.issuer);
     if (claims?.client_id === authed.client.client_id && typeof claims.sid === 'string') grantId = claims.sid;
   }
-  if (grantId) await endGrant(ctx, grantId, 'revoked by the client');
+  const ended = grantId ? await endGrant(ctx, grantId, 'revoked by the client') : undefined;
+  // One record either way (the answer is 200 either way): whether a grant of this client ended.
+  note(res, {
+    outcome: 'ok',
+    clientId: authed.client.client_id,
+    ...(ended ? { subject: ended.subject, scopes: ended.scopes } : {}),
+    details: { grant_ended: ended !== undefined },
+  });
   sendJson(res, 200, {});
 }

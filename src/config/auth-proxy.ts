@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import type { AuditSink } from '../audit/record.js';
 import { createAuthProxy, type AuthProxy } from '../auth-proxy/facade.js';
 import type { AuthProxyOptions } from '../auth-proxy/options.js';
 import { RedisAuthProxyStore } from '../auth-proxy/redis-store.js';
@@ -21,6 +22,8 @@ export function authProxyOf(
   baseDir: string,
   stateDir: string | undefined,
   logger: Logger,
+  /** The server's audit trail: the facade's events go there too. */
+  audit: { sink?: AuditSink; instance?: string } = {},
 ): { proxy: AuthProxy; auth: ResourceServerOptions } {
   const { proxy: configured, ...base } = auth;
   if (!base.resource)
@@ -39,6 +42,7 @@ export function authProxyOf(
     scopesSupported: configured.scopesSupported ?? base.scopesSupported,
     ...(clientMetadataDocuments === false ? { clientMetadataDocuments: false } : {}),
     store: storeOf(s, storePath, baseDir, stateDir),
+    ...(audit.sink ? { audit: audit.sink, ...(audit.instance ? { auditInstance: audit.instance } : {}) } : {}),
   };
   try {
     const proxy = createAuthProxy(options, base.resource, logger);

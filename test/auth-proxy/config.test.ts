@@ -3,12 +3,13 @@
  * stops start-up naming the key, and `toolwright serve` prints the redirect URI to register at
  * the provider.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../src/config/build.js';
 import { loadConfig } from '../../src/config/load.js';
+import { serveHttp } from '../../src/transports/http-server.js';
 import { startBuiltCli } from '../helpers/cli-process.js';
 import { freePort } from '../helpers/free-port.js';
 
@@ -86,5 +87,33 @@ describe('server.auth.proxy in a config', () => {
       serve.child.kill('SIGTERM');
       await serve.exit;
     }
+  });
+
+  it("writes the facade's events to the server's audit trail (here JSON lines), naming the instance", async () => {
+    const trail = join(dir, `audit-${Math.random().toString(36).slice(2)}.jsonl`);
+    const port = await freePort();
+    const plan = buildServer(
+      { server: { audit: { jsonl: trail, sqlite: false }, auth: { resource: `http://127.0.0.1:${port}/mcp`, proxy } as never } },
+      dir,
+      '0',
+    );
+    const http = await serveHttp(plan.server, { ...plan.http, port });
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_name: 'From config', redirect_uris: ['http://127.0.0.1:5000/cb'] }),
+      });
+      expect(res.status).toBe(201);
+    } finally {
+      await http.close();
+      await plan.authProxy?.close();
+      await plan.server.close();
+    }
+    const lines = (await readFile(trail, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines).toEqual([expect.objectContaining({ method: 'oauth/register', status: 'ok', clientName: 'From config', instance: plan.server.instanceId })]);
   });
 });

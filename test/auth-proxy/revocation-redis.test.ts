@@ -27,7 +27,8 @@ afterAll(async () => {
 
 async function replica(cwd: string, port: number, env: Record<string, string>) {
   const serve = startServe(['--http', '--port', String(port), '--config', 'toolwright.config.json'], { cwd, env });
-  await expect.poll(serve.stderr, { timeout: 15_000 }).toMatch(/serving \d+ tool\(s\) on http:\/\/\S+/);
+  // Generous: two processes start at once, on a machine that may be busy.
+  await expect.poll(serve.stderr, { timeout: 45_000 }).toMatch(/serving \d+ tool\(s\) on http:\/\/\S+/);
   return { ...serve, url: `http://127.0.0.1:${port}/mcp` };
 }
 
@@ -112,5 +113,5 @@ describe.skipIf(!REDIS_SERVER)('two replicas sharing Redis', () => {
       expect(ok.status).toBe(200);
       expect(((await ok.json()) as { result: { isError?: boolean } }).result.isError).toBeFalsy();
     }
-  }, 60_000); // two `serve` processes start (several seconds each on a busy machine)
+  }, 90_000); // two `serve` processes start (several seconds each on a busy machine)
 });
