@@ -5,6 +5,7 @@ import { registerUpstreamTokens } from '../policy/auth/upstream-token.js';
 import { UrlPolicy } from '../policy/urls.js';
 import type { Logger } from '../runtime/logger.js';
 import { FacadeAudit, type FacadeMethod } from './audit.js';
+import { fetchFace } from './fetch-face.js';
 import { handleAuthorize } from './authorize.js';
 import { handleCallback } from './callback.js';
 import { CONSENT_PATH, handleConsent } from './consent.js';
@@ -31,6 +32,12 @@ export interface AuthProxy {
   readonly callbackUrl: string;
   /** The facade's routes by exact path: give them to `serveHttp({ routes })` or your own router. */
   readonly routes: Readonly<Record<string, AuthProxyRoute>>;
+  /**
+   * The same routes on the web-standard face: a Web Request for one of them is answered with a
+   * Web Response; any other path resolves to undefined (give it to the MCP handler's `fetch`).
+   * `info.remoteAddress` is the client's address (the /register and /token limits count by it).
+   */
+  fetch(request: Request, info?: { remoteAddress?: string }): Promise<Response | undefined>;
   /** The resource-server options that accept toolwright's tokens (merged over `base`: its scope keys stay). */
   resourceServer(base?: ResourceServerOptions): ResourceServerOptions;
   /**
@@ -92,6 +99,7 @@ export function createAuthProxy(options: AuthProxyOptions, resource: string, log
     issuer,
     callbackUrl: ctx.callbackUrl,
     routes,
+    fetch: fetchFace(routes),
     resourceServer: (given = {}) => ({
       ...given,
       issuer,
