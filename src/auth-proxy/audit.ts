@@ -1,7 +1,9 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { auditArgumentsJson } from '../audit/arguments.js';
 import type { AuditReason, AuditRecord, AuditSink } from '../audit/record.js';
+import { FixedWindows } from '../policy/fixed-windows.js';
 import type { Logger } from '../runtime/logger.js';
+import { clientAddressKey } from '../transports/client-address.js';
 
 /**
  * The facade's events in the server's audit trail, one record each: a client registered, a
@@ -48,6 +50,13 @@ const MAX_FIELD_CHARS = 256;
 const clip = (text: string | undefined) => (text === undefined ? undefined : text.length > MAX_FIELD_CHARS ? `${text.slice(0, MAX_FIELD_CHARS)}…` : text);
 
 /**
+ * Refusal records per client address and minute. The browser pages (/authorize, consent,
+ * callback) have no rate limit of their own: past this, one address's refusals are counted, not
+ * written, so nobody can flood the trail (and push older records out at its size limit).
+ */
+const REFUSALS_PER_MINUTE = 60;
+
+/**
  * Runs `route` with an event to fill, then writes its record (before the route's promise
  * settles, as the answer is written: an audited facade event is in the trail once the request
  * is done). A failed write is logged, once until the trail takes a record again; the facade
@@ -55,14 +64,18 @@ const clip = (text: string | undefined) => (text === undefined ? undefined : tex
  */
 export class FacadeAudit {
   private failing = false;
+  private readonly refusals = new FixedWindows(REFUSALS_PER_MINUTE, 60_000);
+  /** Refusal records not written (an address over its share), since the last warning. */
+  private skipped = 0;
 
   constructor(
     private readonly sink: AuditSink,
     private readonly instance: string | undefined,
     private readonly logger: Logger | undefined,
+    private readonly trustProxy: boolean,
   ) {}
 
-  async around(method: FacadeMethod, path: string, res: ServerResponse, route: () => Promise<void>): Promise<void> {
+  async around(method: FacadeMethod, path: string, req: IncomingMessage, res: ServerResponse, route: () => Promise<void>): Promise<void> {
     const started = performance.now();
     const event: FacadeEvent = { method };
     events.set(res, event);
@@ -70,8 +83,19 @@ export class FacadeAudit {
       await route();
     } finally {
       events.delete(res);
-      if (event.outcome) await this.write(this.recordOf(event, path, performance.now() - started));
+      if (event.outcome && (event.outcome === 'ok' || this.refusalAllowed(req))) await this.write(this.recordOf(event, path, performance.now() - started));
     }
+  }
+
+  private refusalAllowed(req: IncomingMessage): boolean {
+    if (this.refusals.take(clientAddressKey({ headers: req.headers, remoteAddress: req.socket.remoteAddress }, this.trustProxy)) === undefined) return true;
+    if (this.skipped++ === 0)
+      this.logger?.warn(
+        { perMinute: REFUSALS_PER_MINUTE },
+        'auth-proxy: an address is refused more often than its refusals are audited; the rest are counted, not written',
+      );
+    else if (this.skipped % 1000 === 0) this.logger?.warn({ skipped: this.skipped }, 'auth-proxy: refusal records not written (one address over its share)');
+    return false;
   }
 
   private recordOf(event: FacadeEvent, path: string, durationMs: number): AuditRecord {

@@ -61,14 +61,14 @@ export function createAuthProxy(options: AuthProxyOptions, resource: string, log
   const { issuer, store } = ctx;
   const scopesSupported = ctx.scopesSupported;
   const metadata = authorizationServerMetadata(ctx);
-  const audit = options.audit ? new FacadeAudit(options.audit, options.auditInstance, logger) : undefined;
+  const audit = options.audit ? new FacadeAudit(options.audit, options.auditInstance, logger, ctx.trustProxy) : undefined;
   type Handler = (c: FacadeContext, req: IncomingMessage, res: ServerResponse) => Promise<void> | void;
   /** The handler, leaving one audit record when it noted an outcome (registered, consented, issued, revoked, refused). */
   const audited =
     (method: FacadeMethod, path: string, handler: Handler): AuthProxyRoute =>
     async (req, res) => {
       if (!audit) return handler(ctx, req, res);
-      return audit.around(method, path, res, async () => handler(ctx, req, res));
+      return audit.around(method, path, req, res, async () => handler(ctx, req, res));
     };
   const open = (route: AuthProxyRoute): AuthProxyRoute => crossOrigin(route);
   const routes: Record<string, AuthProxyRoute> = {

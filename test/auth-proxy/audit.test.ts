@@ -150,4 +150,15 @@ describe('facade events in the audit trail', () => {
     const trail = JSON.stringify(records);
     for (const secret of [client.client_secret!, 'not-the-secret', 'made-up', 'stolen']) expect(trail).not.toContain(secret);
   });
+
+  it('one address cannot flood the trail with refusals: past 60 a minute they are counted, not written; other events still are', async () => {
+    const from = sink.records.length;
+    for (let i = 0; i < 70; i++) await fetch(authorizeUrl(server.origin, { client_id: 'nobody', redirect_uri: APP_REDIRECT }), { redirect: 'manual' });
+    const refused = sink.records.slice(from).filter((r) => r.status === 'refused').length;
+    expect(refused).toBeGreaterThan(0);
+    expect(refused).toBeLessThanOrEqual(60);
+    expect(server.logs()).toMatch(/refusals are audited; the rest are counted, not written/);
+    const client = await register(server.origin);
+    expect(sink.records.at(-1)).toMatchObject({ method: 'oauth/register', clientId: client.client_id, status: 'ok' });
+  });
 });

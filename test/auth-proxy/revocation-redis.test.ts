@@ -53,7 +53,7 @@ const sum = (url: string, accessToken: string) =>
   });
 
 describe.skipIf(!REDIS_SERVER)('two replicas sharing Redis', () => {
-  it('a grant revoked at replica A is refused at replica B on the next request; another grant still works at both', async () => {
+  it('a grant revoked at replica A is refused at replica B on the next request; another grant still works at both; Redis down refuses all', async () => {
     const [portA, portB] = [await freePort(), await freePort()];
     const origin = `http://127.0.0.1:${portA}`;
     idp = await startOidcUpstream({ callbackUrl: `${origin}/oauth/callback` });
@@ -113,5 +113,10 @@ describe.skipIf(!REDIS_SERVER)('two replicas sharing Redis', () => {
       expect(ok.status).toBe(200);
       expect(((await ok.json()) as { result: { isError?: boolean } }).result.isError).toBeFalsy();
     }
+    // Redis out of reach: no replica can tell whether a grant still stands, so none waves a token
+    // through (503 with Retry-After, never a 200 from a stale answer).
+    await redis.stop();
+    const down = await sum(b.url, kept.access_token);
+    expect([down.status, down.headers.get('retry-after')]).toEqual([503, '5']);
   }, 90_000); // two `serve` processes start (several seconds each on a busy machine)
 });
