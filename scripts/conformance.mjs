@@ -18,13 +18,13 @@
 // conformance/gateway-expected-failures-<revision>.yaml (what passes directly but not yet through it).
 // Usage: node scripts/conformance.mjs [--server-only|--client-only|--serial|--through-gateway] [revision…]  (needs `npm run build`)
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { parse as parseYaml } from 'yaml';
+import { authorizationServerScenarios } from './conformance/authorization.mjs';
 import { startSlotServer } from './conformance/slots.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -127,7 +127,7 @@ async function serverLeg() {
       bad = judgeUnscored(revision, out, 'server') || bad;
     }
     bad = (await skillsServerScenarios()) || bad;
-    if (!throughGateway) bad = (await authorizationServerScenarios()) || bad;
+    if (!throughGateway) bad = (await authorizationServerScenarios({ root, workDir, suiteNode, run, report, serverUrl })) || bad;
   } catch (err) {
     bad = true;
     console.error(`✗ conformance (server leg) could not run: ${err.message}\n${serverLog}`);
@@ -195,59 +195,6 @@ async function skillsServerScenarios() {
     if (server.exitCode === null && server.signalCode === null) await new Promise((resolve) => server.once('exit', resolve));
   }
   return bad;
-}
-
-/**
- * The suite's `authorization` command against the authorization-server facade (server.auth.proxy)
- * of `toolwright serve`: its RFC 8414 metadata scenario (~5 s). The provider is never reached (the
- * metadata is toolwright's own). The authorization-code-grant scenario needs a user's browser
- * through consent and a provider login: test/auth-proxy/conformance.test.ts runs it in npm test.
- * The resource URL names the port, so a free one is picked first. True when it failed.
- */
-async function authorizationServerScenarios() {
-  const dir = join(workDir, 'authorization-server');
-  mkdirSync(dir, { recursive: true });
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const proxy = {
-    provider: 'oidc',
-    issuer: 'https://login.example.com',
-    clientId: 'toolwright',
-    clientSecret: 'unused',
-    encryptionKey: 'conformance-only-0123456789abcdef',
-  };
-  writeFileSync(join(dir, 'toolwright.config.json'), JSON.stringify({ server: { audit: false, auth: { resource: `${origin}/mcp`, proxy } } }));
-  const server = spawn(
-    process.execPath,
-    [join(root, 'dist/cli/main.js'), 'serve', '--http', '--host', '127.0.0.1', '--port', String(port), '--config', join(dir, 'toolwright.config.json')],
-    {
-      stdio: ['ignore', 'inherit', 'pipe'],
-      env: { ...process.env, TOOLWRIGHT_LOG_LEVEL: 'warn', TOOLWRIGHT_AUDIT_DIR: dir },
-    },
-  );
-  let bad = false;
-  try {
-    await serverUrl(server);
-    const scenario = 'authorization-server-metadata-endpoint';
-    console.log(`\n▶ conformance authorization --scenario ${scenario} (${origin})`);
-    bad = report('authorization', scenario, await run(suiteNode, ['authorization', '--url', origin, '--scenario', scenario, '-o', join(dir, scenario)], dir));
-  } finally {
-    server.kill('SIGTERM');
-    if (server.exitCode === null && server.signalCode === null) await new Promise((resolve) => server.once('exit', resolve));
-  }
-  return bad;
-}
-
-/** A port free now (the facade's resource URL must name it before the server listens). */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /**
