@@ -1,6 +1,6 @@
 import { mkdtempSync, rmdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -13,6 +13,9 @@ import { fileURLToPath } from 'node:url';
  * for the run (test/helpers/ts-program.ts) into $TOOLWRIGHT_TEST_BUNDLES, inside
  * the repository (so their packages resolve), removed afterwards too.
  */
+/** The run's empty PostgreSQL cluster that test/helpers/postgres.ts copies, in /tmp; removed at the end. */
+export const POSTGRES_TEMPLATE_PREFIX = 'toolwright-pg-template-';
+
 export default function setup() {
   const previous = { audit: process.env.TOOLWRIGHT_AUDIT_DIR, state: process.env.XDG_STATE_HOME, bundles: process.env.TOOLWRIGHT_TEST_BUNDLES };
   const auditDir = mkdtempSync(join(tmpdir(), 'toolwright-test-audit-'));
@@ -26,6 +29,7 @@ export default function setup() {
     restore('XDG_STATE_HOME', previous.state);
     restore('TOOLWRIGHT_TEST_BUNDLES', previous.bundles);
     rmSync(auditDir, { recursive: true, force: true });
+    rmSync(join(tmpdir(), `${POSTGRES_TEMPLATE_PREFIX}${basename(auditDir)}`), { recursive: true, force: true });
     rmSync(bundles, { recursive: true, force: true });
     try {
       rmdirSync(dirname(bundles)); // .test-cache itself, unless another run is using it

@@ -1,10 +1,11 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import pg from 'pg';
 import { freePort } from './free-port.js';
+import { POSTGRES_TEMPLATE_PREFIX } from './global-setup.js';
 import { until } from './until.js';
 
 /**
@@ -40,6 +41,41 @@ function runAs(): { uid: number; gid: number } | undefined {
 }
 
 /**
+ * An empty cluster made by initdb once per test run (~2 s and a second of CPU each time), which
+ * every server of the run copies (a fraction of that). It is named after the run's temp dir
+ * ($TOOLWRIGHT_AUDIT_DIR) but kept beside it in /tmp, which the postgres user can enter, and
+ * global-setup.ts removes it at the end; the workers of one run that race to make it each make
+ * their own and keep whichever was renamed into place first.
+ */
+
+function clusterTemplate(user: { uid: number; gid: number } | undefined): string {
+  const template = join(tmpdir(), `${POSTGRES_TEMPLATE_PREFIX}${basename(process.env.TOOLWRIGHT_AUDIT_DIR ?? String(process.pid))}`);
+  if (existsSync(template)) return template;
+  const work = mkdtempSync(join(tmpdir(), 'toolwright-initdb-'));
+  if (user) chownSync(work, user.uid, user.gid);
+  execFileSync(join(PG_BIN!, 'initdb'), ['-D', join(work, 'data'), '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync', '--no-instructions'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    cwd: work, // the postgres user may not enter the test's working directory
+    ...(user ?? {}),
+  });
+  try {
+    renameSync(join(work, 'data'), template);
+  } catch {
+    // Another worker's template is in place already: that one serves.
+  }
+  rmSync(work, { recursive: true, force: true });
+  return template;
+}
+
+/** The copy belongs to the user the server runs as (postgres refuses a data dir it does not own). */
+function chownTree(dir: string, user: { uid: number; gid: number }): void {
+  chownSync(dir, user.uid, user.gid);
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    chownSync(join(entry.parentPath ?? entry.path, entry.name), user.uid, user.gid);
+  }
+}
+
+/**
  * A PostgreSQL server in a temp folder, on a free 127.0.0.1 port (its socket in the folder too,
  * never /var/run). `stop()` and `start()` take it down and bring it back on the same port, as an
  * outage would; `destroy()` stops it and removes the folder.
@@ -63,11 +99,8 @@ export class TestPostgres {
     const user = runAs();
     if (user) chownSync(dir, user.uid, user.gid);
     chmodSync(dir, 0o700);
-    execFileSync(join(PG_BIN, 'initdb'), ['-D', join(dir, 'data'), '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync', '--no-instructions'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      cwd: dir, // the postgres user may not enter the test's working directory
-      ...(user ?? {}),
-    });
+    cpSync(clusterTemplate(user), join(dir, 'data'), { recursive: true, preserveTimestamps: true });
+    if (user) chownTree(join(dir, 'data'), user);
     const server = new TestPostgres(dir, await freePort(), user);
     try {
       await server.start();

@@ -1,6 +1,5 @@
 import type { FileHandle } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
-import { CsvError, parse } from 'csv-parse';
 import { quote } from '../../policy/path-errors.js';
 import { ToolError } from '../../server/tool.js';
 import { TimeSlicer } from '../time-slice.js';
@@ -47,6 +46,9 @@ const PARSE_SLICE_BYTES = 4 * 1024;
  * the call is cancelled or times out.
  */
 export async function analyze(handle: FileHandle, req: AnalyzeRequest): Promise<Analysis> {
+  // Loaded at the first analysis, not at start-up: every `serve` with the built-in tools would
+  // otherwise load the parser's 12 modules whether or not a CSV is ever read.
+  const { CsvError, parse } = await import('csv-parse');
   const parser = parse({
     delimiter: req.delimiter,
     bom: true,
