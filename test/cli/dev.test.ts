@@ -83,7 +83,7 @@ describe('toolwright dev', () => {
     await reloads(/toolwright dev: reloaded tools\.ts/, 2);
     expect(text(await sdk.callTool({ name: 'version', arguments: {} }))).toBe('v2');
     expect(text(await modern.callTool('version'))).toBe('v2');
-  });
+  }, 90_000);
 
   it('keeps the last good version serving through a broken edit, saying where the error is, in the terminal and to the console', async () => {
     const dir = tempDir('toolwright-dev-');
@@ -111,7 +111,7 @@ describe('toolwright dev', () => {
     writeFileSync(join(dir, 'tools.ts'), toolsModule());
     await expect.poll(status, { timeout: 20_000 }).not.toHaveProperty('error');
     expect(await status()).toMatchObject({ reloads: expect.any(Number), lastReloadAt: expect.any(String) });
-  });
+  }, 90_000);
 
   it('lets a call in flight during a reload finish on the code it started with', async () => {
     const dir = tempDir('toolwright-dev-');
@@ -127,5 +127,5 @@ describe('toolwright dev', () => {
     expect(text(await modern.callTool('version'))).toBe('new');
     writeFileSync(join(dir, 'release'), '');
     expect(text(await inFlight)).toBe('slow old');
-  });
+  }, 90_000);
 });

@@ -1,4 +1,3 @@
-import { warmValidator } from '../../schema/compile.js';
 import { compileTool } from '../../server/compile-tool.js';
 import type { ToolServer } from '../../server/server.js';
 import type { Tool } from '../../server/tool.js';
@@ -26,16 +25,14 @@ export function ownedBy(sources: ConfigSources | undefined): ConfigOwned {
 }
 
 /**
- * Checks tools as registration would, and sooner: each compiles (name, description, handler,
- * schemas against their dialect) and its argument and output validators are built now, so a
- * schema Ajv cannot compile fails the reload instead of the first call after it.
+ * Checks tools as registration does, before anything is swapped: names, descriptions, handlers,
+ * schemas against their dialect's meta-schema, `$ref`s that resolve, bounds (compile-tool.ts).
+ * Ajv's code generation still waits for a tool's first call, as at start-up: warming every
+ * validator on every reload kept each generated validator in Ajv's process-wide scope (~4 KB a
+ * schema, never freed), for tools nobody called.
  */
 export function checkTools(tools: readonly Tool[]): void {
-  for (const tool of tools) {
-    const compiled = compileTool(tool);
-    warmValidator(compiled.validateArgs);
-    if (compiled.validateOutput) warmValidator(compiled.validateOutput);
-  }
+  for (const tool of tools) compileTool(tool);
 }
 
 /**
