@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { openBrowser } from '../../client/auth/loopback.js';
+import type { DevReloadState } from '../../console/api-types.js';
 import type { ExtraRoutes } from '../../console/server/api-routes.js';
 import type { ToolServer } from '../../server/server.js';
 import { type CliIo, UsageError } from '../errors.js';
@@ -17,7 +18,7 @@ export interface DevOptions {
   open: boolean;
 }
 
-/** The console's read-only view of the reloads (createConsoleApp's feature routes): the last error, until a reload succeeds. */
+/** The console's read-only view of the reloads (in place of console/server/dev-routes.ts's): the last error, until a reload succeeds. */
 export const DEV_RELOAD_ROUTE = 'GET dev/reload';
 
 /**
@@ -38,7 +39,7 @@ export async function devCommand(options: DevOptions, io: CliIo, version: string
     ...(options.tools !== undefined ? { tools: options.tools } : {}),
     ...(options.config !== undefined ? { config: options.config } : {}),
   };
-  const consoleRoutes: ExtraRoutes = { [DEV_RELOAD_ROUTE]: async () => ({ ...reloader.status }) };
+  const consoleRoutes: ExtraRoutes = { [DEV_RELOAD_ROUTE]: async (): Promise<DevReloadState> => ({ available: true, ...reloader.status }) };
   return serveCommand(serve, io, version, {
     loadTools: reloader.loadTools,
     planned: reloader.planned,
