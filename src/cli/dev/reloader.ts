@@ -110,10 +110,19 @@ export class DevReloader {
     }
   }
 
+  /** Each changed source reloaded on its own: a broken module does not hold back a prompt edited beside it. */
   private async apply(keys: Set<string>): Promise<void> {
+    if (keys.has(CONFIG)) return this.attempt(() => this.reloadConfig());
+    for (const key of keys) if (key.startsWith('tools:')) await this.attempt(() => this.reloadModule(key.slice('tools:'.length)));
+    const kinds = new Set(FOLDER_KINDS.filter((kind) => keys.has(kind)));
+    if (kinds.size && this.loaded) await this.attempt(async () => this.reloadFolders(kinds));
+  }
+
+  /** Runs one reload: said on the terminal either way, and kept in `status`. */
+  private async attempt(reload: () => Promise<string>): Promise<void> {
     const started = performance.now();
     try {
-      const what = keys.has(CONFIG) ? await this.reloadConfig() : await this.reloadParts(keys);
+      const what = await reload();
       this.status.reloads++;
       this.status.lastReloadAt = new Date().toISOString();
       delete this.status.error;
@@ -125,19 +134,10 @@ export class DevReloader {
     }
   }
 
-  /** Changed modules (each alone) and folders, without reading the config again. */
-  private async reloadParts(keys: Set<string>): Promise<string> {
-    const done: string[] = [];
-    for (const key of keys) {
-      if (!key.startsWith('tools:')) continue;
-      done.push(await this.reloadModule(key.slice('tools:'.length)));
-    }
-    const kinds = new Set(FOLDER_KINDS.filter((kind) => keys.has(kind)));
-    if (kinds.size && this.loaded) {
-      this.owned = swapConfigKinds(this.server!, this.owned, reloadConfigSources(this.loaded, this.version), kinds);
-      done.push(`the ${[...kinds].join(', ')} folder${kinds.size > 1 ? 's' : ''}`);
-    }
-    return done.join(', ') || 'nothing';
+  /** The config's folders read again (the config itself as it was last loaded). */
+  private reloadFolders(kinds: Set<SourceKind>): string {
+    this.owned = swapConfigKinds(this.server!, this.owned, reloadConfigSources(this.loaded!, this.version), kinds);
+    return `the ${[...kinds].join(', ')} folder${kinds.size > 1 ? 's' : ''}`;
   }
 
   private async reloadModule(path: string): Promise<string> {
