@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { basename, dirname, extname, isAbsolute, join, resolve, sep } from 'node:path';
+import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ToolServer } from '../../server/server.js';
 import type { Tool } from '../../server/tool.js';
@@ -137,7 +137,8 @@ function firstLine(err: unknown): string {
   return (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? '';
 }
 
-function shown(file: string): string {
-  const relative = file.startsWith(process.cwd() + sep) ? file.slice(process.cwd().length + 1) : file;
-  return relative;
+/** A path as the terminal shows it: relative to the working directory when inside it. */
+export function shown(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel && !rel.startsWith(`..${sep}`) && rel !== '..' ? rel : path;
 }

@@ -1,11 +1,11 @@
-import { relative, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type LoadedConfig, loadConfig } from '../../config/load.js';
 import type { ToolServer } from '../../server/server.js';
 import type { Tool } from '../../server/tool.js';
 import { UsageError, type CliIo } from '../errors.js';
 import { type ConfigSources, reloadConfigSources, restartNeeded, sourcesOf } from './config-sources.js';
-import { bundleToolsModule, ModuleLoadError } from './module-bundle.js';
+import { bundleToolsModule, ModuleLoadError, shown } from './module-bundle.js';
 import { checkTools, type ConfigOwned, ownedBy, type SourceKind, swapConfigKinds } from './swap.js';
 import { DevWatcher } from './watch.js';
 
@@ -207,10 +207,4 @@ export class DevReloader {
     const folders = [this.folders.prompts, ...this.folders.resources, this.folders.skills].filter((f): f is string => f !== undefined);
     return folders.length ? ` and the folders ${folders.map(shown).join(', ')}` : '';
   }
-}
-
-/** A path as the terminal shows it: relative to the working directory when inside it. */
-function shown(path: string): string {
-  const rel = relative(process.cwd(), path);
-  return rel && !rel.startsWith(`..${sep}`) && rel !== '..' ? rel : path;
 }
