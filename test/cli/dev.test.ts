@@ -128,4 +128,21 @@ describe('toolwright dev', () => {
     writeFileSync(join(dir, 'release'), '');
     expect(text(await inFlight)).toBe('slow old');
   }, 90_000);
+
+  // Never opens a real browser: on Linux with no opener on the PATH, opening fails as on a machine without one.
+  it.skipIf(process.platform !== 'linux')(
+    'keeps serving when no browser can be opened for the console, and says so',
+    async () => {
+      const dir = tempDir('toolwright-dev-');
+      writeFileSync(join(dir, 'label.ts'), labelModule('v1'));
+      writeFileSync(join(dir, 'tools.ts'), toolsModule());
+      const dev = startBuiltCli(['dev', '--tools', 'tools.ts', '--port', '0'], { cwd: dir, env: { ...auditEnv(), PATH: dir, DISPLAY: ':404' } });
+      await dev.waitForStderr(/no browser could be opened: open the console URL above/);
+      const url = /serving \d+ tool\(s\) on (http:\/\/\S+)/.exec(dev.stderr())![1]!;
+      const client = await ToolClient.connect({ url });
+      onTestFinished(() => client.close());
+      expect(text(await client.callTool('version'))).toBe('v1');
+    },
+    90_000,
+  );
 });
