@@ -8,11 +8,11 @@ import { UsageError } from './errors.js';
 import { describeLoadError } from './module-load-error.js';
 import { resolveOwnNameToSelf } from './self-resolve.js';
 
-const TYPESCRIPT = new Set(['.ts', '.mts', '.cts']);
-const JAVASCRIPT = new Set(['.js', '.mjs', '.cjs']);
+export const TYPESCRIPT = new Set(['.ts', '.mts', '.cts']);
+export const JAVASCRIPT = new Set(['.js', '.mjs', '.cjs']);
 
 /** A tools module exports its tools, or a function that gets the server (to change tools at run time). */
-type ToolsExport = Tool[] | ((server: ToolServer) => Tool[] | Promise<Tool[]>);
+export type ToolsExport = Tool[] | ((server: ToolServer) => Tool[] | Promise<Tool[]>);
 
 /**
  * Loads `--tools <module>`: its default export (or a `tools` export) is an
@@ -72,7 +72,7 @@ function registerTsx(): Promise<void> {
   return tsxRegistered;
 }
 
-function pickTools(mod: Record<string, unknown>): ToolsExport | undefined {
+export function pickTools(mod: Record<string, unknown>): ToolsExport | undefined {
   // Interop may wrap the default export once more (CommonJS compiled modules).
   const candidates = [mod.default, (mod.default as Record<string, unknown> | undefined)?.default, mod.tools];
   return candidates.find((c): c is ToolsExport => Array.isArray(c) || typeof c === 'function');

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { isAbsolute, relative } from 'node:path';
 
 /** Where a module failed to parse: the file, 1-based line and column, and what the parser said. */
-interface SyntaxLocation {
+export interface SyntaxLocation {
   file: string;
   line: number;
   column: number;
@@ -61,7 +61,7 @@ async function locateWithEsbuild(entry: string): Promise<SyntaxLocation | undefi
   }
 }
 
-function formatLocation({ file, line, column: byteColumn, text }: SyntaxLocation): string {
+export function formatLocation({ file, line, column: byteColumn, text }: SyntaxLocation): string {
   const shown = isAbsolute(file) ? relative(process.cwd(), file) : file;
   const lineText = sourceLine(file, line);
   // esbuild counts columns in UTF-8 bytes; an editor counts characters.

@@ -11,6 +11,7 @@ import type { LoginOptions } from './login.js';
 import type { ConnectOptions } from './interactive/connect-command.js';
 import type { ConsoleOptions } from './console.js';
 import type { ServeOptions } from './serve.js';
+import type { DevOptions } from './dev/dev-command.js';
 import { taskCommand } from './task-command.js';
 import { primitiveCommands } from './primitives.js';
 import { skillsCommand } from './skills.js';
@@ -60,6 +61,7 @@ function buildProgram(io: CliIo, command: string[], setCode: (code: number) => v
     .showHelpAfterError('(run toolwright --help for usage)');
 
   addServeCommand(program, io, setCode);
+  addDevCommand(program, io, setCode);
   addClientCommands(program, io, command, setCode);
   addLoginCommands(program, io, setCode);
   program.addCommand(auditCommand(io, setCode));
@@ -101,6 +103,21 @@ function addServeCommand(program: Command, io: CliIo, setCode: (code: number) =>
       'on SIGTERM/SIGINT, how long calls in flight may finish before they are stopped (default 10000); a second signal exits at once',
     )
     .action(async (options: ServeOptions) => setCode(await (await import('./serve.js')).serveCommand(options, io, packageVersion())));
+}
+
+/** `dev`: serve with live reload and the console, for the person writing the server. */
+function addDevCommand(program: Command, io: CliIo, setCode: (code: number) => void): void {
+  program
+    .command('dev')
+    .description('serve with live reload: edits to the tools modules, the config and its folders apply without a restart; opens the console')
+    .option('--http', 'serve over Streamable HTTP with the console at /console/ (the default)')
+    .option('--stdio', 'serve over stdin/stdout instead (no console)')
+    .option('--host <host>', 'HTTP interface to bind (default 127.0.0.1; loopback only, as the console is)')
+    .option('--port <port>', 'HTTP port, 0 picks a free one (default 3000)')
+    .option('--config <file>', 'toolwright.config.json or .yaml (default: the one in this directory, if any)')
+    .option('--tools <module>', 'a .js, .mjs or .ts module exporting tools (alone, unless a config is used too)')
+    .option('--no-open', 'print the console URL without opening a browser')
+    .action(async (options: DevOptions) => setCode(await (await import('./dev/dev-command.js')).devCommand(options, io, packageVersion())));
 }
 
 /** The commands that talk to a server as its client: list, doctor, call, run-collection, connect, console. */

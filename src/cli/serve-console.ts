@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { operatorSources } from '../console/operator/sources.js';
+import type { ExtraRoutes } from '../console/server/api-routes.js';
 import { createConsoleApp, type ConsoleApp } from '../console/server/console-app.js';
 import { loopbackGuard } from '../console/server/guard.js';
 import { sendJson } from '../console/server/http-io.js';
@@ -37,8 +38,8 @@ export class ConsoleBesideServer {
     });
   };
 
-  /** Once the listener's port is known: builds the console and says where it is. */
-  start(server: ToolServer, handle: HttpServerHandle, version: string, io: CliIo): void {
+  /** Once the listener's port is known: builds the console, says where it is and returns that URL (`routes`: beside the console's own). */
+  start(server: ToolServer, handle: HttpServerHandle, version: string, io: CliIo, routes?: ExtraRoutes): string {
     const token = randomId();
     this.app = createConsoleApp({
       version,
@@ -47,10 +48,13 @@ export class ConsoleBesideServer {
       target: { kind: 'transport', label: 'this server', transport: () => new MemoryClientTransport(server) },
       operator: operatorSources(server),
       onError: (err) => server.logger.error({ err }, 'console request failed'),
+      ...(routes ? { routes } : {}),
     });
     this.app.session.connect(this.app.session.defaultTarget!).catch((err) => server.logger.error({ err }, 'the console could not connect to its server'));
     const origin = new URL(handle.url).origin;
-    io.stderr(`toolwright: console on ${origin}${CONSOLE_PREFIX}/#token=${token} (anyone with this URL can call the tools)\n`);
+    const url = `${origin}${CONSOLE_PREFIX}/#token=${token}`;
+    io.stderr(`toolwright: console on ${url} (anyone with this URL can call the tools)\n`);
+    return url;
   }
 
   async close(): Promise<void> {

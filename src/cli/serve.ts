@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildServer, DEFAULT_TOOLSETS, type ServerPlan } from '../config/build.js';
-import { findConfig, loadConfig } from '../config/load.js';
+import { findConfig, loadConfig, type LoadedConfig } from '../config/load.js';
 import { locateState, type StateLocation } from '../config/state-dir.js';
 import { PostgresDriverError } from '../audit/postgres/connection.js';
 import { SqliteDriverError } from '../audit/sqlite-driver.js';
@@ -10,6 +10,8 @@ import { MissingPackageError } from '../runtime/optional-package.js';
 import { ConfigError } from '../config/validate.js';
 import { ToolDefinitionError } from '../server/compile-tool.js';
 import type { ToolServer } from '../server/server.js';
+import type { Tool } from '../server/tool.js';
+import type { ExtraRoutes } from '../console/server/api-routes.js';
 import { serveHttp } from '../transports/serve-http.js';
 import { serveStdio } from '../transports/stdio-server.js';
 import { ExitCode, UsageError, type CliIo } from './errors.js';
@@ -44,6 +46,21 @@ export interface ServeOptions {
 }
 
 /**
+ * What `toolwright dev` adds to serving (serve itself passes none): its own loader of tools
+ * modules, a look at the server before the modules load, and a start once it is served.
+ */
+export interface ServeHooks {
+  /** Loads one tools module's tools (default: import it once, as serve does). */
+  loadTools?: (module: string, server: ToolServer) => Promise<Tool[]>;
+  /** The server the config built, before any tools module is added (`loaded`: the config, if any). */
+  planned?: (server: ToolServer, loaded: LoadedConfig | undefined, configPath: string | undefined) => void;
+  /** Routes beside the console's own (with --console). */
+  consoleRoutes?: ExtraRoutes;
+  /** Once serving (`consoleUrl` with --console): returns what to stop before the server shuts down. */
+  serving?: (server: ToolServer, consoleUrl: string | undefined) => () => void;
+}
+
+/**
  * `toolwright serve`: what to serve comes from a config file (--config, or
  * toolwright.config.{json,yaml,yml} in the working directory: the toolsets and
  * tools it names, nothing else), or — with neither a config nor --tools — the
@@ -54,25 +71,25 @@ export interface ServeOptions {
  * 0 after a graceful shutdown (SIGTERM/SIGINT, or stdin closing), 2 after one
  * an uncaught exception started; a second signal exits at once (130/143).
  */
-export async function serveCommand(options: ServeOptions, io: CliIo, version: string): Promise<number> {
+export async function serveCommand(options: ServeOptions, io: CliIo, version: string, hooks: ServeHooks = {}): Promise<number> {
   if (options.stdio && options.http) throw new UsageError('choose one of --stdio and --http');
   if (options.console && options.stdio) throw new UsageError('--console is served over HTTP: use it with --http');
   const cliGrace = options.shutdownGrace === undefined ? undefined : parseGrace(options.shutdownGrace);
   // Before the server is built: its spans and metrics go to the SDK's providers from the first request.
   const stopTelemetry = await startOpenTelemetry(process.env, io);
   try {
-    return await serveWith(options, io, version, cliGrace);
+    return await serveWith(options, io, version, cliGrace, hooks);
   } finally {
     await stopTelemetry?.();
   }
 }
 
-async function serveWith(options: ServeOptions, io: CliIo, version: string, cliGrace: number | undefined): Promise<number> {
-  const { plan, state } = await planServer(options, version, io);
+async function serveWith(options: ServeOptions, io: CliIo, version: string, cliGrace: number | undefined, hooks: ServeHooks): Promise<number> {
+  const { plan, state } = await planServer(options, version, io, hooks);
   const gateway = await startUpstreams(plan, options.upstreams, io);
   if (options.searchCatalog) (await import('../gateway/search-catalog.js')).useSearchCatalog(plan.server);
   try {
-    return await servePlan(plan, options, io, state, cliGrace, version);
+    return await servePlan(plan, options, io, state, cliGrace, version, hooks);
   } finally {
     // Every upstream stopped, a stdio one with its whole process group.
     await gateway?.close();
@@ -91,6 +108,7 @@ async function servePlan(
   state: StateLocation,
   cliGrace: number | undefined,
   version: string,
+  hooks: ServeHooks,
 ): Promise<number> {
   const transport = options.http ? 'http' : options.stdio ? 'stdio' : (plan.transport ?? 'stdio');
   const graceMs = cliGrace ?? plan.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
@@ -111,15 +129,15 @@ async function servePlan(
     if (options.console && !address) throw new UsageError('--console is served over HTTP: use it with --http');
     const beside = options.console ? new (await loadConsoleBeside())() : undefined;
     return address
-      ? await serveOverHttp(plan, address.host, address.port, io, shutdown, graceMs, beside, version)
-      : await serveOverStdio(plan.server, io, shutdown, graceMs);
+      ? await serveOverHttp(plan, address.host, address.port, io, shutdown, graceMs, beside, version, hooks)
+      : await serveOverStdio(plan.server, io, shutdown, graceMs, hooks);
   } finally {
     uninstallGuards();
     shutdown.dispose();
   }
 }
 
-async function planServer(options: ServeOptions, version: string, io: CliIo): Promise<{ plan: ServerPlan; state: StateLocation }> {
+async function planServer(options: ServeOptions, version: string, io: CliIo, hooks: ServeHooks): Promise<{ plan: ServerPlan; state: StateLocation }> {
   const cwd = process.cwd();
   const alone = options.tools || options.upstreams;
   const file = options.config || !alone ? findConfig(cwd, options.config) : undefined;
@@ -132,17 +150,19 @@ async function planServer(options: ServeOptions, version: string, io: CliIo): Pr
   let plan: ServerPlan;
   let modules: string[] = [];
   let middleware: string[] = [];
+  let loaded: LoadedConfig | undefined;
   try {
     if (file) {
-      const loaded = loadConfig(file);
-      plan = buildServer(loaded.config, loaded.baseDir, version, loaded.file, state.dir);
-      modules = (loaded.config.tools ?? []).map((m) => resolve(loaded.baseDir, m));
-      middleware = (loaded.config.middleware ?? []).map((m) => resolve(loaded.baseDir, m));
-      const { toolsets, tools, resources, prompts, upstreams, skills } = loaded.config;
+      const current = loadConfig(file);
+      loaded = current;
+      plan = buildServer(current.config, current.baseDir, version, current.file, state.dir);
+      modules = (current.config.tools ?? []).map((m) => resolve(current.baseDir, m));
+      middleware = (current.config.middleware ?? []).map((m) => resolve(current.baseDir, m));
+      const { toolsets, tools, resources, prompts, upstreams, skills } = current.config;
       // Configs once got the default toolsets when they named none: say why such a server is empty.
       if (!toolsets && !tools?.length && !resources && !prompts && !skills && !upstreams && !options.tools && !options.upstreams)
         io.stderr(
-          `toolwright: ${loaded.file} names no toolsets and no tools, so it serves none; add a toolsets: section for the built-in tools (docs/configuration.md)\n`,
+          `toolwright: ${current.file} names no toolsets and no tools, so it serves none; add a toolsets: section for the built-in tools (docs/configuration.md)\n`,
         );
     } else if (alone) {
       plan = buildServer({}, state.base, version, options.tools ? 'the tools module' : 'the upstreams file', state.dir);
@@ -156,9 +176,11 @@ async function planServer(options: ServeOptions, version: string, io: CliIo): Pr
     throw err;
   }
   if (options.tools) modules.push(options.tools);
+  hooks.planned?.(plan.server, loaded, file);
+  const loadTools = hooks.loadTools ?? (async (module: string, server: ToolServer) => resolveTools(await loadToolsModule(module), server));
   for (const module of modules) {
     try {
-      plan.server.addTool(...(await resolveTools(await loadToolsModule(module), plan.server)));
+      plan.server.addTool(...(await loadTools(module, plan.server)));
     } catch (err) {
       if (err instanceof ToolDefinitionError) throw new UsageError(err.message);
       throw err;
@@ -194,6 +216,7 @@ async function serveOverHttp(
   graceMs: number,
   console_: ConsoleBesideServer | undefined,
   version: string,
+  hooks: ServeHooks,
 ): Promise<number> {
   const { server } = plan;
   let handle: Awaited<ReturnType<typeof serveHttp>>;
@@ -207,8 +230,10 @@ async function serveOverHttp(
   }
   io.stderr(`toolwright: serving ${server.tools.size} tool(s) on ${handle.url}\n`);
   if (plan.authProxy) io.stderr(`toolwright: users sign in at the identity provider; its redirect URI for toolwright is ${plan.authProxy.callbackUrl}\n`);
-  console_?.start(server, handle, version, io);
+  const consoleUrl = console_?.start(server, handle, version, io, hooks.consoleRoutes);
+  const stopHooks = hooks.serving?.(server, consoleUrl);
   const reason = await shutdown.requested;
+  stopHooks?.();
   announceShutdown(reason, graceMs, server, io);
   await console_?.close();
   // Stop accepting, let calls in flight answer (or stop them after the grace), close every connection.
@@ -218,12 +243,14 @@ async function serveOverHttp(
   return stopped(reason, io, server);
 }
 
-async function serveOverStdio(server: ToolServer, io: CliIo, shutdown: ShutdownRequests, graceMs: number): Promise<number> {
+async function serveOverStdio(server: ToolServer, io: CliIo, shutdown: ShutdownRequests, graceMs: number, hooks: ServeHooks): Promise<number> {
   const handle = serveStdio(server);
+  const stopHooks = hooks.serving?.(server, undefined);
   // Started by a person at a terminal rather than by a client: say what this is and how to leave.
   if (process.stdin.isTTY)
     io.stderr(`toolwright: serving ${server.tools.size} tool(s) over stdio: an MCP client speaks JSON-RPC on stdin/stdout (press Ctrl-C to stop)\n`);
   const reason = await Promise.race([handle.closed.then(() => undefined), shutdown.requested]);
+  stopHooks?.();
   if (reason) {
     announceShutdown(reason, graceMs, server, io);
     // Stop reading stdin, let calls in flight answer (or stop them after the grace), write the answers.

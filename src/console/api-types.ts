@@ -169,6 +169,17 @@ export interface OperatorAvailability {
   limits: 'in-process' | 'shared' | false;
 }
 
+/**
+ * What `GET dev/reload` says: under `toolwright dev` (available), its reloads and the last one's
+ * error until a reload succeeds (src/cli/dev/reloader.ts); elsewhere only `available: false`.
+ */
+export interface DevReloadState {
+  available: boolean;
+  reloads?: number;
+  lastReloadAt?: string;
+  error?: { message: string; at: string };
+}
+
 /** GET limits: the limiter's usage, and the caller and tool looked up. */
 export interface LimitsAnswer extends RateLimitUsage {
   lookup?: RateLimitUse[];
@@ -221,6 +232,7 @@ export interface ConsoleApi {
   'GET audit/summary': { body: None; answer: AuditSummary };
   'GET tasks/running': { body: None; answer: { tasks: RunningTask[] } };
   'GET limits': { body: None; answer: LimitsAnswer };
+  'GET dev/reload': { body: None; answer: DevReloadState };
 }
 
 export type ConsoleRoute = keyof ConsoleApi;

@@ -1,6 +1,6 @@
 import { ChangeTracked } from './change-tracked.js';
 import { compileTool, ToolDefinitionError, type CompiledTool } from './compile-tool.js';
-import { insertAllOrNone } from './insert-all.js';
+import { insertAllOrNone, replaceAllOrNone } from './insert-all.js';
 import type { Tool } from './tool.js';
 
 /**
@@ -25,6 +25,26 @@ export class ToolRegistry extends ChangeTracked {
       (name) => new ToolDefinitionError(name, 'a tool with this name is already registered'),
     );
     if (compiled.length) this.changed();
+    return this;
+  }
+
+  /**
+   * Swaps the tools named `previous` for `next` in one change (one `list_changed`), or throws
+   * ToolDefinitionError and changes nothing: what `toolwright dev` does when a tools module is
+   * edited. A call already running keeps the handler it started with; a name still present
+   * stays disabled if it was.
+   */
+  replace(previous: Iterable<string>, next: Tool[]): this {
+    const compiled = next.map((t) => compileTool(t));
+    replaceAllOrNone(
+      this.byName,
+      previous,
+      compiled,
+      (c) => c.name,
+      (name) => new ToolDefinitionError(name, 'a tool with this name is already registered'),
+    );
+    for (const name of this.disabled) if (!this.byName.has(name)) this.disabled.delete(name);
+    this.changed();
     return this;
   }
 

@@ -6,6 +6,7 @@ import { CallRegistry } from './calls.js';
 import { collectionRoutes } from './collection-routes.js';
 import { coreRoutes } from './core-routes.js';
 import { AppFrames } from './app-routes.js';
+import { devRoutes } from './dev-routes.js';
 import { doctorRoutes } from './doctor-routes.js';
 import { primitiveRoutes } from './primitive-routes.js';
 import { validateRoutes } from './validate-routes.js';
@@ -119,6 +120,7 @@ function consoleRoutes(apps: AppFrames): Required<ApiRoutes> {
     ...operatorRoutes,
     ...validateRoutes,
     ...primitiveRoutes,
+    ...devRoutes,
   };
 }
 

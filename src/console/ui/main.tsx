@@ -1,6 +1,7 @@
 import { render } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { hasToken } from './api.js';
+import { DevReloadBanner } from './components/dev-reload-banner.js';
 import { GlobalQuestions } from './components/global-questions.js';
 import { refreshConnectionStatus, useConnection } from './connection.js';
 import { startServerEvents } from './events.js';
@@ -59,6 +60,7 @@ function App() {
         </ul>
       </nav>
       <main class="content">
+        <DevReloadBanner />
         <GlobalQuestions />
         <Screen route={rest} />
       </main>

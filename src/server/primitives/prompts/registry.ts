@@ -1,6 +1,6 @@
 import { ChangeTracked } from '../../change-tracked.js';
 import { compilePrompt, PromptDefinitionError, type CompiledPrompt } from './compile.js';
-import { insertAllOrNone } from '../../insert-all.js';
+import { insertAllOrNone, replaceAllOrNone } from '../../insert-all.js';
 import type { Prompt } from './prompt.js';
 
 /**
@@ -23,6 +23,20 @@ export class PromptRegistry extends ChangeTracked {
       (name) => new PromptDefinitionError(name, 'a prompt with this name is already registered'),
     );
     if (compiled.length) this.changed();
+    return this;
+  }
+
+  /** Swaps the prompts named `previous` for `next` in one change, or throws PromptDefinitionError and changes nothing (`toolwright dev`). */
+  replace<A>(previous: Iterable<string>, next: Prompt<A>[]): this {
+    const compiled = next.map((p) => compilePrompt(p as Prompt<unknown>));
+    replaceAllOrNone(
+      this.byName,
+      previous,
+      compiled,
+      (c) => c.name,
+      (name) => new PromptDefinitionError(name, 'a prompt with this name is already registered'),
+    );
+    this.changed();
     return this;
   }
 

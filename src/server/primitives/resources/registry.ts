@@ -1,6 +1,6 @@
 import { ChangeTracked } from '../../change-tracked.js';
 import { compileResource, compileTemplate, ResourceDefinitionError, type CompiledResource, type CompiledTemplate } from './compile.js';
-import { insertAllOrNone } from '../../insert-all.js';
+import { insertAllOrNone, replaceAllOrNone } from '../../insert-all.js';
 import type { Resource, ResourceTemplate } from './resource.js';
 import type { TemplateVariables } from './uri-template.js';
 
@@ -42,6 +42,35 @@ export class ResourceRegistry extends ChangeTracked {
       (key) => new ResourceDefinitionError(key, 'a template with this uriTemplate is already registered'),
     );
     if (compiled.length) this.changed();
+    return this;
+  }
+
+  /**
+   * Swaps the resources at `previous.uris` and the templates `previous.templates` for `next` in
+   * one change, or throws ResourceDefinitionError and changes nothing (`toolwright dev`).
+   */
+  replace(previous: { uris: Iterable<string>; templates: Iterable<string> }, next: { resources: Resource[]; templates: ResourceTemplate<unknown>[] }): this {
+    const resources = next.resources.map((r) => compileResource(r));
+    const templates = next.templates.map((t) => compileTemplate(t));
+    const byTemplate = new Map(this.byTemplate);
+    replaceAllOrNone(
+      byTemplate,
+      previous.templates,
+      templates,
+      (c) => c.uriTemplate.template,
+      (key) => new ResourceDefinitionError(key, 'a template with this uriTemplate is already registered'),
+    );
+    replaceAllOrNone(
+      this.byUri,
+      previous.uris,
+      resources,
+      (c) => c.uri,
+      (uri) => new ResourceDefinitionError(uri, 'a resource with this URI is already registered'),
+    );
+    // Both checked before either registry map changed: the templates were swapped on a copy.
+    this.byTemplate.clear();
+    for (const [key, value] of byTemplate) this.byTemplate.set(key, value);
+    this.changed();
     return this;
   }
 

@@ -21,21 +21,39 @@ export interface SkillEntry {
  * "Integrity and verification").
  */
 export class SkillCatalog {
-  readonly skills: readonly LoadedSkill[];
-  private readonly byUri = new Map<string, LoadedSkill>();
-  private readonly files = new Map<string, SkillFile>();
-  private readonly directories: Map<string, DirectoryChild[]>;
-  private readonly sandbox: PathSandbox;
+  // Not readonly: `adopt` swaps in a reloaded catalog's tables (toolwright dev).
+  private loaded: readonly LoadedSkill[];
+  private byUri = new Map<string, LoadedSkill>();
+  private files = new Map<string, SkillFile>();
+  private directories: Map<string, DirectoryChild[]>;
+  private sandbox: PathSandbox;
 
   constructor(options: SkillsFolderOptions) {
     const loaded = loadSkillsFolder(options);
-    this.skills = loaded.skills;
+    this.loaded = loaded.skills;
     this.directories = loaded.directories;
     for (const skill of loaded.skills) {
       this.byUri.set(skill.uri, skill);
       for (const file of skill.files) this.files.set(file.uri, file);
     }
     this.sandbox = PathSandbox.create({ roots: [loaded.root], deny: options.deny, maxReadBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES });
+  }
+
+  get skills(): readonly LoadedSkill[] {
+    return this.loaded;
+  }
+
+  /**
+   * Serves what `next` (the same folder, loaded again) holds from now on: `toolwright dev`
+   * reloads an edited skills folder into the catalog the Skills extension already answers from.
+   * The files' resources are the caller's to swap (`resources()` of both).
+   */
+  adopt(next: SkillCatalog): void {
+    this.loaded = next.loaded;
+    this.byUri = next.byUri;
+    this.files = next.files;
+    this.directories = next.directories;
+    this.sandbox = next.sandbox;
   }
 
   entry(skill: LoadedSkill): SkillEntry {
