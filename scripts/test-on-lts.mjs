@@ -29,7 +29,7 @@ if (!existsSync(join(root, 'dist/cli/main.js'))) {
 // The LTS's directory first on the PATH: every `node` a test or a CLI starts is this one (as is
 // process.execPath, which most of them use). The preload points better-sqlite3 at its build for
 // this Node's ABI in every one of those processes.
-const preload = `--import=${join(root, 'scripts/node-lts/register.mjs')}`;
+const preload = `--require=${join(root, 'scripts/node-lts/register.cjs')}`;
 const env = {
   ...process.env,
   PATH: `${dirname(lts.binary)}${delimiter}${process.env.PATH ?? ''}`,
