@@ -250,7 +250,7 @@ function parseArgs(argv) {
  */
 async function startServer(target, transport, toolCount, opts) {
   const t0 = performance.now();
-  const proc = spawnTarget(target.script, transport, toolCount, opts.nodeArgs);
+  const proc = spawnTarget(target.script, transport, toolCount, opts.nodeArgs, {}, target.runtime);
   const list = makeWorkload('list', { era: target.era, newline: transport === 'stdio', toolCount });
   try {
     if (transport === 'stdio') {

@@ -1,10 +1,11 @@
 // Server processes: spawn a target, learn its port, read its CPU time and peak RSS from
 // /proc, and make sure every process we started is gone when the harness ends.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { RUNTIMES } from '../../test/runtimes/runtimes.mjs';
 
 const TARGET_DIR = fileURLToPath(new URL('../targets/', import.meta.url));
 const live = new Set();
@@ -12,12 +13,15 @@ const live = new Set();
 /**
  * Starts `node [nodeArgs] targets/<script> <transport> <toolCount>` with all three stdio
  * pipes (stdin open = "harness alive"; stderr kept as a short tail for error messages).
+ * `runtime` ('deno', 'bun'): that runtime's executable from .cache/runtimes/ instead of Node
+ * (nodeArgs are Node's, so not passed).
  */
-export function spawnTarget(script, transport, toolCount, nodeArgs = [], extraEnv = {}) {
+export function spawnTarget(script, transport, toolCount, nodeArgs = [], extraEnv = {}, runtime = undefined) {
   // toolwright's default audit trail starts empty for every server, as on a fresh install, and
   // goes away with it (in the working directory it would grow by gigabytes over a few runs).
   const auditDir = mkdtempSync(join(tmpdir(), 'toolwright-bench-audit-'));
-  const child = spawn(process.execPath, [...nodeArgs, TARGET_DIR + script, transport, String(toolCount)], {
+  const [command, args] = runtime ? runtimeCommand(runtime) : [process.execPath, nodeArgs];
+  const child = spawn(command, [...args, TARGET_DIR + script, transport, String(toolCount)], {
     stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, NODE_ENV: 'production', TOOLWRIGHT_AUDIT_DIR: auditDir, ...extraEnv },
   });
@@ -43,6 +47,16 @@ export function spawnTarget(script, transport, toolCount, nodeArgs = [], extraEn
     stderrTail: () => tail.trim().split('\n').slice(-8).join('\n'),
     stop: () => stopChild(child, exited),
   };
+}
+
+/** The executable and leading arguments that run a target script in another runtime. */
+function runtimeCommand(runtime) {
+  const binary = RUNTIMES[runtime]?.binary;
+  if (!binary) throw new Error(`unknown runtime ${runtime}`);
+  if (!existsSync(binary))
+    throw new Error(`${runtime} is not installed: run \`node test/runtimes/install.mjs ${runtime}\` (from the npm registry, into .cache/runtimes/)`);
+  // Deno: every permission (a benchmark server on loopback; the runtime tests check the narrow set).
+  return [binary, runtime === 'deno' ? ['run', '--allow-all'] : []];
 }
 
 /** HTTP targets print `LISTENING <port>` on stdout once bound. */

@@ -1,5 +1,6 @@
 // Markdown output: the results table (median and min–max over repetitions), the ratios
 // toolwright ÷ each SDK and ÷ raw for every row, start-up, and the issue's targets.
+import { runtimeGoals } from './goals-runtimes.mjs';
 import { median, summarize } from './stats.mjs';
 
 export const TARGETS = [
@@ -22,6 +23,30 @@ export const TARGETS = [
   { id: 'toolwright-redis', label: 'toolwright modern, Redis state', script: 'toolwright-redis.mjs', era: 'modern', transports: ['http'], optIn: true },
   // Three of those behind nginx (HTTP only; run only when named: it starts nginx, and a redis-server
   // unless $TOOLWRIGHT_BENCH_REDIS names one). Its CPU is the three instances' summed.
+  // Issue 33 (run only when named; `npm run bench:runtimes` names them): the endpoint's fetch face
+  // on Node (Hono's Node adapter), on Deno (Deno.serve) and on Bun (Bun.serve), HTTP only; the
+  // trail of an install without better-sqlite3 (JSON lines) and no trail, both transports.
+  { id: 'toolwright-fetch', label: 'toolwright modern, fetch face on Node', script: 'toolwright-fetch.mjs', era: 'modern', transports: ['http'], optIn: true },
+  {
+    id: 'toolwright-deno',
+    label: 'toolwright modern on Deno, JSON-lines trail',
+    script: 'toolwright-deno.mjs',
+    era: 'modern',
+    transports: ['http'],
+    optIn: true,
+    runtime: 'deno',
+  },
+  {
+    id: 'toolwright-bun',
+    label: 'toolwright modern on Bun, JSON-lines trail',
+    script: 'toolwright-bun.mjs',
+    era: 'modern',
+    transports: ['http'],
+    optIn: true,
+    runtime: 'bun',
+  },
+  { id: 'toolwright-jsonl', label: 'toolwright modern, JSON-lines trail', script: 'toolwright-jsonl.mjs', era: 'modern', optIn: true },
+  { id: 'toolwright-noaudit', label: 'toolwright modern, no audit trail', script: 'toolwright-noaudit.mjs', era: 'modern', optIn: true },
   {
     id: 'toolwright-nginx3',
     label: 'toolwright modern, 3 instances behind nginx, Redis state',
@@ -175,7 +200,7 @@ export function goalList(rows, startupRows) {
   // A cell's row, looked up in whichever rows a goal is evaluated on.
   const at = (transport, scenario, conc) => (rs) =>
     rs.find((r) => r.transport === transport && r.scenario === scenario && (conc === undefined || r.conc === conc));
-  const add = (goal, era, needed, ok, value) => goals.push({ goal, era, needed, ok, value });
+  const add = (goal, era, needed, ok, value, unit = '×') => goals.push({ goal, era, needed, ok, value, unit });
   const has = (row, ...targets) => row && targets.every((t) => row.byTarget[t]);
   const perPage = (row, target) => row?.byTarget[target]?.cpu?.median / row?.byTarget[target]?.reqPerOp;
   for (const era of ['modern', 'legacy']) {
@@ -373,6 +398,7 @@ export function goalList(rows, startupRows) {
       );
     }
   }
+  runtimeGoals({ rows, at, add, med });
   return goals;
 }
 
@@ -395,11 +421,12 @@ export function judgeGoal({ ok, value }, perRep) {
 /** The goals table: the median of the per-repetition ratios judged, every repetition's ratio beside it. */
 function goalsTable(rows, startupRows, perRep) {
   const lines = ['| goal | era | median of per-repetition ratios | each repetition | needed | verdict |', '|---|---|--:|--:|--:|:-:|'];
-  const times = (v) => (Number.isFinite(v) ? `${v.toFixed(2)}×` : '—');
+  // A ratio, or (unit µs) a difference of server CPU per call.
+  const shown = (v, unit) => (Number.isFinite(v) ? `${v.toFixed(2)}${unit === 'µs' ? ' µs' : unit}` : '—');
   for (const goal of goalList(rows, startupRows)) {
     const { reps, median: v, verdict } = judgeGoal(goal, perRep);
     const each = reps.some(Number.isFinite) ? reps.map((x) => (Number.isFinite(x) ? x.toFixed(2) : '—')).join(' · ') : '—';
-    lines.push(`| ${goal.goal} | ${goal.era} | ${times(v)} | ${each} | ${goal.needed} | ${verdict} |`);
+    lines.push(`| ${goal.goal} | ${goal.era} | ${shown(v, goal.unit)} | ${each} | ${goal.needed} | ${verdict} |`);
   }
   return lines.join('\n');
 }

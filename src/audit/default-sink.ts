@@ -31,7 +31,7 @@ export function jsonlTrailFileFor(sqliteFile: string): string {
 
 /**
  * The default trail at `sqliteFile`: that SQLite file, or (format 'jsonl') its JSON-lines
- * sibling, rotated at the retention policy's maxBytes (its age bound applies to SQLite only).
+ * sibling, rotated at the retention policy's maxBytes and maxAgeDays (a file at a time, JsonlTrailSink).
  */
 export function openDefaultTrail(
   sqliteFile: string,
@@ -39,7 +39,9 @@ export function openDefaultTrail(
   format: DefaultTrailFormat = defaultTrailFormat(),
 ): SqliteAuditSink | JsonlTrailSink {
   if (format === 'sqlite') return new SqliteAuditSink(sqliteFile, { retention });
-  return new JsonlTrailSink(jsonlTrailFileFor(sqliteFile), { maxBytes: retention === false ? false : retention?.maxBytes });
+  if (retention === false) return new JsonlTrailSink(jsonlTrailFileFor(sqliteFile), { maxBytes: false, maxAgeDays: false });
+  const { maxBytes, maxAgeDays, intervalMs } = retention ?? {};
+  return new JsonlTrailSink(jsonlTrailFileFor(sqliteFile), { maxBytes, maxAgeDays, intervalMs });
 }
 
 /**

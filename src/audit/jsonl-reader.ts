@@ -1,14 +1,14 @@
-import { createReadStream, existsSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
+import { baseOfHeader, trailFiles } from './jsonl-files.js';
 import { parseAuditJsonLine } from './jsonl-line.js';
 import { AuditLogMissingError, DEFAULT_QUERY_LIMIT, type AuditQuery } from './query.js';
 import type { AuditPruneBounds, AuditPruneCounts, AuditReader, StoredAuditRecord } from './reader.js';
 
 /**
  * Reads a JSON-lines trail (JsonlTrailSink's, or JsonlAuditSink's copy): the rotated file
- * (`<file>.1`) first, then the file. A record's id is its line number counted from the first line
- * of the oldest file kept: ids grow with every record, so `afterId` resumes an export and
- * `beforeId` pages back, until a rotation drops the oldest file (ids then count from the next one;
- * the SQLite trail's ids never move).
+ * (`<file>.1`) first, then the file. A record's id is its line's position in the whole trail
+ * (jsonl-files.ts): ids grow with every record and stay when a rotation drops the oldest file, so
+ * `afterId` resumes an export and `beforeId` pages back across rotations.
  *
  * Every query reads the files from the start (streamed: memory holds at most `limit` records), so
  * it costs time in proportion to the trail; a trail queried often belongs in SQLite.
@@ -60,24 +60,46 @@ export class JsonlAuditReader implements AuditReader {
     return Promise.resolve();
   }
 
-  /** Every record of the kept files, oldest first, with its id. */
+  /** Every record of the kept files, oldest first, with its id (jsonl-files.ts says what ids are). */
   private async *records(): AsyncGenerator<StoredAuditRecord, void, undefined> {
-    const files = [`${this.file}.1`, this.file].filter((file) => existsSync(file));
+    const files = trailFiles(this.file);
     if (files.length === 0) throw new AuditLogMissingError(this.file);
-    // Loaded here, not at import: toolwright's main entry reaches this module, and a Worker's
-    // nodejs_compat has no node:readline (a bundle importing it statically fails to start).
-    const { createInterface } = await import('node:readline');
-    let id = 0;
+    let previousEnd = 0;
     for (const file of files) {
-      const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Number.POSITIVE_INFINITY });
-      for await (const line of lines) {
-        if (line === '') continue;
-        id++;
-        const record = parseAuditJsonLine(line, id);
+      let base: number | undefined;
+      let sizeRead = 0;
+      for await (const { line, offset } of lines(file)) {
+        sizeRead = offset + Buffer.byteLength(line) + 1;
+        if (offset === 0) {
+          base = baseOfHeader(line);
+          if (base !== undefined) continue;
+        }
+        // A file without a header: the trail's first, or one written beside an older toolwright.
+        const record = parseAuditJsonLine(line, (base ?? previousEnd) + offset + 1);
         if (record) yield record;
       }
+      previousEnd = (base ?? previousEnd) + sizeRead;
     }
   }
+}
+
+/** A file's lines (split at \n as bytes, so offsets are exact whatever the text), each with the byte offset where it starts. */
+async function* lines(file: string): AsyncGenerator<{ line: string; offset: number }, void, undefined> {
+  let carry: Buffer = Buffer.alloc(0);
+  let carryOffset = 0;
+  for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
+    let data = carry.length ? Buffer.concat([carry, chunk]) : chunk;
+    let start = 0;
+    let newline: number;
+    while ((newline = data.indexOf(0x0a, start)) !== -1) {
+      if (newline > start) yield { line: data.toString('utf8', start, newline), offset: carryOffset + start };
+      start = newline + 1;
+    }
+    carryOffset += start;
+    data = data.subarray(start);
+    carry = data;
+  }
+  if (carry.length) yield { line: carry.toString('utf8'), offset: carryOffset };
 }
 
 /** The query's filters (limit aside) as one test, with the SQLite reader's meaning for each. */

@@ -1,5 +1,6 @@
-import { closeSync, fdatasync, fdatasyncSync, fstatSync, mkdirSync, openSync, readSync, renameSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fdatasync, fdatasyncSync, fstatSync, mkdirSync, openSync, readSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { baseOf, headerLine, headOf, recordTime, tailOf } from './jsonl-files.js';
 import { JsonlAuditReader } from './jsonl-reader.js';
 import { auditJsonLine } from './jsonl-line.js';
 import type { AuditReader } from './reader.js';
@@ -19,9 +20,20 @@ export interface JsonlTrailOptions {
    * retention bound). false: never rotated.
    */
   maxBytes?: number | false;
+  /**
+   * Records older than this many days are deleted, a file at a time (default 30, the SQLite
+   * trail's; false: no age bound): once the file's first record is older, the file is rotated,
+   * and the rotated file is deleted once its newest record is older. So a record is kept at
+   * least this long (unless the size bound rotates it away first) and at most about twice this.
+   */
+  maxAgeDays?: number | false;
+  /** How often the age bound is checked, in milliseconds (default 10 minutes, the SQLite pruner's). */
+  intervalMs?: number;
 }
 
 export const DEFAULT_JSONL_MAX_BYTES = 256 * 1024 * 1024;
+const DEFAULT_MAX_AGE_DAYS = 30;
+const DEFAULT_INTERVAL_MS = 600_000;
 /** At most how many bytes this process writes between two looks at the file's size and identity (an eighth of maxBytes when smaller). */
 const CHECK_EVERY_BYTES = 1024 * 1024;
 
@@ -56,8 +68,10 @@ function openBatch(): Batch {
  * the middle of a write can leave a torn last line: the next writer starts on a new line, and
  * readers skip a line that is not a record.
  *
- * Retention is by size only (`maxBytes`, see JsonlTrailOptions): records are not deleted by age.
- * `toolwright audit` reads the file; `audit prune` needs the SQLite trail.
+ * Retention by size (`maxBytes`) and by age (`maxAgeDays`), a file at a time (JsonlTrailOptions).
+ * A file made by a rotation starts with a header line that carries the trail's bytes before it,
+ * so records' ids (their positions in the whole trail, jsonl-files.ts) stay when the oldest file
+ * goes. `toolwright audit` reads the files; `audit prune` needs the SQLite trail.
  */
 export class JsonlTrailSink implements AuditSink {
   private fd?: number;
@@ -70,6 +84,9 @@ export class JsonlTrailSink implements AuditSink {
   private readonly fsync: boolean;
   private readonly maxBytes: number | false;
   private readonly checkEveryBytes: number;
+  private readonly maxAgeMs?: number;
+  private readonly intervalMs: number;
+  private ageTimer?: ReturnType<typeof setInterval>;
 
   constructor(
     readonly file: string,
@@ -81,6 +98,37 @@ export class JsonlTrailSink implements AuditSink {
       throw new RangeError('maxBytes must be an integer of at least 4096, or false');
     this.maxBytes = maxBytes;
     this.checkEveryBytes = maxBytes === false ? CHECK_EVERY_BYTES : Math.min(CHECK_EVERY_BYTES, Math.floor(maxBytes / 8));
+    const maxAgeDays = options.maxAgeDays ?? DEFAULT_MAX_AGE_DAYS;
+    if (maxAgeDays !== false && !(typeof maxAgeDays === 'number' && Number.isFinite(maxAgeDays) && maxAgeDays > 0))
+      throw new RangeError('maxAgeDays must be a positive number of days, or false');
+    if (maxAgeDays !== false) this.maxAgeMs = maxAgeDays * 86_400_000;
+    this.intervalMs = options.intervalMs ?? DEFAULT_INTERVAL_MS;
+    if (!(Number.isSafeInteger(this.intervalMs) && this.intervalMs >= 1 && this.intervalMs <= 2_147_483_647))
+      throw new RangeError('intervalMs must be a positive integer number of milliseconds');
+  }
+
+  /**
+   * Applies the age bound now (the sink does every intervalMs once open): rotates the file once
+   * its first record is older than maxAgeDays, and deletes the rotated file once its newest
+   * record is. Says what it did. A group being synced defers it to the next check.
+   */
+  applyAgeBound(now = Date.now()): { rotated: boolean; deleted: boolean } {
+    const done = { rotated: false, deleted: false };
+    if (this.maxAgeMs === undefined || this.syncing) return done;
+    const cutoff = new Date(now - this.maxAgeMs).toISOString();
+    const first = recordTime(headOf(this.file, 64 * 1024));
+    if (first !== undefined && first < cutoff) done.rotated = this.rotate();
+    const rotated = `${this.file}.1`;
+    const newest = recordTime(tailOf(rotated), true);
+    if (newest !== undefined && newest < cutoff) {
+      try {
+        unlinkSync(rotated);
+        done.deleted = true;
+      } catch {
+        // gone already (another process's check)
+      }
+    }
+    return done;
   }
 
   /** Operator API: a reader of this trail (`toolwright audit` and the console read it). */
@@ -110,6 +158,8 @@ export class JsonlTrailSink implements AuditSink {
 
   /** Writes and syncs what is open, synchronously, then closes the file. */
   close(): void {
+    clearInterval(this.ageTimer);
+    this.ageTimer = undefined;
     if (this.fd === undefined) return;
     const fd = this.fd;
     const open = this.batch;
@@ -187,14 +237,39 @@ export class JsonlTrailSink implements AuditSink {
     }
     if (inode === this.inode) {
       if (size < this.maxBytes) return;
-      try {
-        renameSync(this.file, `${this.file}.1`);
-      } catch {
-        return; // tried again after the next CHECK_EVERY_BYTES
-      }
+      this.rotate();
+      return;
     }
-    // Rotated, here or by another process (the path names another file now).
+    // Rotated by another process (the path names another file now).
     this.reopen();
+  }
+
+  /**
+   * Renames the file `<file>.1` (replacing the one before), starts the next one with the header
+   * that keeps ids where they were, and writes on there. False when the rename failed (tried again
+   * at the next check).
+   */
+  private rotate(): boolean {
+    let base: number;
+    try {
+      base = baseOf(this.file) + statSync(this.file).size;
+      renameSync(this.file, `${this.file}.1`);
+    } catch {
+      return false;
+    }
+    try {
+      // 'wx': only if no other process started the next file first (it wrote the header then).
+      const fd = openSync(this.file, 'wx', 0o600);
+      try {
+        writeSync(fd, headerLine(base));
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      // started by another process already
+    }
+    this.reopen();
+    return true;
   }
 
   private reopen(): void {
@@ -219,6 +294,10 @@ export class JsonlTrailSink implements AuditSink {
       throw err;
     }
     this.fd = fd;
+    if (this.maxAgeMs !== undefined && !this.ageTimer) {
+      this.ageTimer = setInterval(() => this.applyAgeBound(), this.intervalMs);
+      this.ageTimer.unref?.();
+    }
     return fd;
   }
 }

@@ -7,7 +7,8 @@ import { packageFile } from '../runtime/package-files.js';
 const OWN_NAME = /^toolwright(?:\/|$)/;
 
 /**
- * The ESM resolve hook (module.register runs it on the loader thread, so it is source text):
+ * The ESM resolve hook for Node without module.registerHooks (module.register runs it on the
+ * loader thread, so it is source text):
  * resolve as usual, and only when that finds no `toolwright` for the importing module, resolve
  * it as the running CLI's package resolves its own name (the package's "exports").
  */
@@ -38,7 +39,7 @@ let checking = false;
  * installed beside it (a lone tools.ts a desktop client points the CLI at): the import then
  * resolves to the running CLI's own package. A folder, or one above it, with its own
  * node_modules/toolwright keeps that one: this is only the fallback when resolution fails.
- * Both module systems: the ESM resolve hook (module.register, Node 20.6+), and CommonJS
+ * Both module systems: the ESM resolve hook (registerEsmFallback), and CommonJS
  * resolution, which tsx uses for a .ts file outside an ES module package (no "type": "module"
  * near it) and which module.register's hooks do not reach on Node 20. Call after tsx registers
  * its own hooks, so these wrap them.
@@ -54,10 +55,40 @@ export async function resolveOwnNameToSelf(moduleFile: string): Promise<void> {
   if (!installed) {
     installed = true;
     const self = pathToFileURL(manifest).href;
-    if (typeof nodeModule.register === 'function') nodeModule.register(`data:text/javascript,${encodeURIComponent(ESM_HOOK)}`, { data: { self } });
+    registerEsmFallback(self);
     fallBackInCommonJs(own);
   }
   if (!installedBeside(moduleFile)) await (preloaded ??= preloadOwnEntries(manifest, own));
+}
+
+/** Node 22.15+'s synchronous, in-thread hooks (not in Node 20's types). */
+type RegisterHooks = (hooks: {
+  resolve: (specifier: string, context: { parentURL?: string }, next: (specifier: string, context: { parentURL?: string }) => unknown) => unknown;
+}) => void;
+
+/**
+ * The ESM fallback, through module.registerHooks where Node has it: Node 26 deprecates
+ * module.register (DEP0205, a warning on stderr at every `serve --tools`), and the in-thread hook
+ * needs no loader thread. module.register (Node 20.6+) where it does not.
+ */
+function registerEsmFallback(self: string): void {
+  const registerHooks = (nodeModule as unknown as { registerHooks?: RegisterHooks }).registerHooks;
+  if (typeof registerHooks === 'function') {
+    registerHooks({
+      resolve(specifier, context, next) {
+        if (!OWN_NAME.test(specifier)) return next(specifier, context);
+        try {
+          return next(specifier, context);
+        } catch (err) {
+          const code = (err as NodeJS.ErrnoException | undefined)?.code;
+          if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') throw err;
+          return next(specifier, { ...context, parentURL: self });
+        }
+      },
+    });
+  } else if (typeof nodeModule.register === 'function') {
+    nodeModule.register(`data:text/javascript,${encodeURIComponent(ESM_HOOK)}`, { data: { self } });
+  }
 }
 
 /** Whether `toolwright` resolves for the module as it stands (its folder or one above has it), the fallback aside. */

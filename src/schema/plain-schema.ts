@@ -53,7 +53,41 @@ const RULES: Record<string, Rule> = {
   minProperties: isCount,
   maxProperties: isCount,
   uniqueItems: (v) => typeof v === 'boolean',
+  // Where code cannot be generated (a Worker) this walk is the only meta-schema check there is
+  // (compile.ts), so it also knows the other keywords whose rules both meta-schemas share.
+  // Formats (`regex` of pattern and of patternProperties' names) the meta-schema validators do
+  // not check either: a pattern that does not compile is refused when the schema compiles.
+  format: isString,
+  pattern: isString,
+  multipleOf: (v) => isNumber(v) && (v as number) > 0,
+  allOf: schemaList,
+  anyOf: schemaList,
+  oneOf: schemaList,
+  not: (v) => subschema(v),
+  if: (v) => subschema(v),
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else keyword, not a thenable
+  then: (v) => subschema(v),
+  else: (v) => subschema(v),
+  contains: (v) => subschema(v),
+  propertyNames: (v) => subschema(v),
+  patternProperties: (v) => isRecord(v) && Object.values(v).every(subschema),
+  // draft-07's meta-schema does not know these three (any value passes it); 2020-12's rules.
+  minContains: isCount,
+  maxContains: isCount,
+  dependentRequired: (v) =>
+    isRecord(v) && Object.values(v).every((names) => Array.isArray(names) && names.every(isString) && new Set(names).size === names.length),
+  $comment: isString,
+  readOnly: (v) => typeof v === 'boolean',
+  writeOnly: (v) => typeof v === 'boolean',
+  deprecated: (v) => typeof v === 'boolean',
+  contentMediaType: isString,
+  contentEncoding: isString,
 };
+
+/** allOf, anyOf, oneOf: a non-empty array of schemas in both meta-schemas. */
+function schemaList(value: unknown): boolean {
+  return Array.isArray(value) && value.length > 0 && value.every(subschema);
+}
 
 function subschema(value: unknown): boolean {
   return typeof value === 'boolean' || (isRecord(value) && plainObject(value, false));

@@ -84,10 +84,12 @@ describe('the JSON-lines trail (JsonlTrailSink)', () => {
     const file = join(tempDir(), 'audit.jsonl');
     writeFileSync(file, `${JSON.stringify({ ...auditRecord({ requestId: 1 }), arguments: {} })}\n{"time":"2026-`);
     await track(new JsonlTrailSink(file)).record(auditRecord({ requestId: 2 }));
-    expect((await read(file)).map((r) => [r.id, r.requestId])).toEqual([
-      [1, 1],
-      [3, 2],
-    ]);
+    const records = await read(file);
+    expect(records.map((r) => r.requestId)).toEqual([1, 2]);
+    // Ids are positions in the trail: the first record's is 1, the next one's the bytes before its line, plus 1.
+    const text = readFileSync(file, 'utf8');
+    const lastLine = text.lastIndexOf('\n', text.length - 2) + 1;
+    expect(records.map((r) => r.id)).toEqual([1, Buffer.byteLength(text.slice(0, lastLine)) + 1]);
   });
 
   it('rotates past maxBytes into <file>.1 (one kept: the trail stays near twice the bound), read back oldest first', async () => {
@@ -97,11 +99,77 @@ describe('the JSON-lines trail (JsonlTrailSink)', () => {
     expect(statSync(`${file}.1`).size).toBeGreaterThanOrEqual(4096);
     expect(statSync(`${file}.1`).size + statSync(file).size).toBeLessThan(3 * 4096);
     const records = await read(file, { limit: false });
-    // The newest records, none missing between them; ids count from the oldest file kept.
+    // The newest records, none missing between them, ids growing.
     const first = records[0]!.requestId as number;
     expect(first).toBeGreaterThan(0);
     expect(records.map((r) => r.requestId)).toEqual(Array.from({ length: 30 - first }, (_, i) => first + i));
-    expect(records.map((r) => r.id)).toEqual(Array.from({ length: records.length }, (_, i) => i + 1));
+    const ids = records.map((r) => r.id);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('keeps ids across rotations: a record keeps its id, and an afterId cursor resumes where it was', async () => {
+    const file = join(tempDir(), 'audit.jsonl');
+    const sink = track(new JsonlTrailSink(file, { maxBytes: 4096, fsync: false }));
+    const pad = JSON.stringify({ pad: 'x'.repeat(100) });
+    for (let i = 0; i < 30; i++) await sink.record(auditRecord({ requestId: i, argumentsJson: pad }));
+    const before = new Map((await read(file, { limit: false })).map((r) => [r.requestId, r.id]));
+    const cursor = before.get(29)!;
+    // Enough more to rotate again: the oldest file kept before is gone now.
+    for (let i = 30; i < 60; i++) await sink.record(auditRecord({ requestId: i, argumentsJson: pad }));
+    const after = await read(file, { limit: false });
+    expect(after[0]!.requestId as number).toBeGreaterThan([...before.keys()][0] as number);
+    for (const record of after) if (before.has(record.requestId)) expect(record.id).toBe(before.get(record.requestId));
+    // The cursor resumes at the first record after it that is still kept, with nothing before it.
+    const resumed = (await read(file, { afterId: cursor, limit: false })).map((r) => r.requestId as number);
+    expect(resumed.length).toBeGreaterThan(0);
+    expect(resumed).toEqual(after.filter((r) => (r.requestId as number) > 29).map((r) => r.requestId));
+    // The file a rotation starts says where it begins; readers skip that line as a record.
+    expect(readFileSync(file, 'utf8').split('\n')[0]).toMatch(/^\{"toolwrightTrailBase":\d+\}$/);
+  });
+
+  it('deletes by age a file at a time: rotates once the first record is past maxAgeDays, drops the rotated file once its newest is', async () => {
+    const file = join(tempDir(), 'audit.jsonl');
+    const sink = track(new JsonlTrailSink(file, { maxAgeDays: 30, fsync: false }));
+    const now = Date.UTC(2026, 10, 29);
+    const daysAgo = (days: number) => new Date(now - days * 86_400_000).toISOString();
+    await sink.record(auditRecord({ requestId: 1, time: daysAgo(40) }));
+    await sink.record(auditRecord({ requestId: 2, time: daysAgo(10) }));
+    const idOf2 = (await read(file)).find((r) => r.requestId === 2)!.id;
+    // The first record is 40 days old: the file rotates; the rotated file's newest (10 days) is kept.
+    expect(sink.applyAgeBound(now)).toEqual({ rotated: true, deleted: false });
+    await sink.record(auditRecord({ requestId: 3, time: daysAgo(0) }));
+    expect((await read(file)).map((r) => [r.requestId, r.id])).toEqual([
+      [1, 1],
+      [2, idOf2],
+      [3, expect.any(Number)],
+    ]);
+    // Nothing new to do while the rotated file's newest record is younger than 30 days.
+    expect(sink.applyAgeBound(now)).toEqual({ rotated: false, deleted: false });
+    // 25 days on, record 2 is 35 days old: the rotated file goes; record 3 (25 days) stays, same id.
+    const later = now + 25 * 86_400_000;
+    const idOf3 = (await read(file)).find((r) => r.requestId === 3)!.id;
+    expect(sink.applyAgeBound(later)).toEqual({ rotated: false, deleted: true });
+    expect(existsSync(`${file}.1`)).toBe(false);
+    expect((await read(file)).map((r) => [r.requestId, r.id])).toEqual([[3, idOf3]]);
+  });
+
+  it('applies the age bound by itself, every intervalMs, once the file is open', async () => {
+    const file = join(tempDir(), 'audit.jsonl');
+    // A bound of about 86 ms, checked every 50 ms.
+    const sink = track(new JsonlTrailSink(file, { maxAgeDays: 0.000001, intervalMs: 50, fsync: false }));
+    await sink.record(auditRecord({ requestId: 'old', time: new Date(Date.now() - 3_600_000).toISOString() }));
+    await expect.poll(async () => (await read(file)).length, { timeout: 5_000 }).toBe(0);
+    expect(existsSync(`${file}.1`)).toBe(false);
+  });
+
+  it('maxAgeDays false keeps every record; a bad value is refused', async () => {
+    const file = join(tempDir(), 'audit.jsonl');
+    const sink = track(new JsonlTrailSink(file, { maxAgeDays: false, fsync: false }));
+    await sink.record(auditRecord({ time: new Date(0).toISOString() }));
+    expect(sink.applyAgeBound()).toEqual({ rotated: false, deleted: false });
+    expect(() => new JsonlTrailSink(file, { maxAgeDays: 0 })).toThrow(RangeError);
+    expect(() => new JsonlTrailSink(file, { intervalMs: 0 })).toThrow(RangeError);
   });
 
   it('refuses a maxBytes too small to hold a group', () => {
@@ -120,24 +188,27 @@ describe("the JSON-lines trail's reader (what `toolwright audit` and the console
     await sink.record(auditRecord({ requestId: 4, tool: 'a', time: at(3), principal: 'bob', clientId: 'cli' }));
     return file;
   }
-  const ids = (records: StoredAuditRecord[]) => records.map((r) => r.id);
+  // Which records came back, by the request id each was written with (1–4, in order).
+  const which = (records: StoredAuditRecord[]) => records.map((r) => r.requestId);
 
   it('filters as the SQLite reader does: tool, caller, client, tenant, time, errors', async () => {
     const file = await trail();
-    expect(ids(await read(file, { tool: 'a' }))).toEqual([1, 3, 4]);
-    expect(ids(await read(file, { principal: 'alice' }))).toEqual([1]);
-    expect(ids(await read(file, { clientId: 'cli' }))).toEqual([4]);
-    expect(ids(await read(file, { tenant: 't1' }))).toEqual([1]);
-    expect(ids(await read(file, { since: new Date(Date.UTC(2026, 6, 28, 10, 1)), until: new Date(Date.UTC(2026, 6, 28, 10, 3)) }))).toEqual([2, 3]);
-    expect(ids(await read(file, { errorsOnly: true }))).toEqual([2, 3]);
+    expect(which(await read(file, { tool: 'a' }))).toEqual([1, 3, 4]);
+    expect(which(await read(file, { principal: 'alice' }))).toEqual([1]);
+    expect(which(await read(file, { clientId: 'cli' }))).toEqual([4]);
+    expect(which(await read(file, { tenant: 't1' }))).toEqual([1]);
+    expect(which(await read(file, { since: new Date(Date.UTC(2026, 6, 28, 10, 1)), until: new Date(Date.UTC(2026, 6, 28, 10, 3)) }))).toEqual([2, 3]);
+    expect(which(await read(file, { errorsOnly: true }))).toEqual([2, 3]);
     expect(await new JsonlAuditReader(file).count({ tool: 'a' })).toBe(3);
   });
 
   it('a limit keeps the newest, oldest first; afterId resumes, beforeId pages back', async () => {
     const file = await trail();
-    expect(ids(await read(file, { limit: 2 }))).toEqual([3, 4]);
-    expect(ids(await read(file, { afterId: 2, limit: false }))).toEqual([3, 4]);
-    expect(ids(await read(file, { beforeId: 4, limit: 2 }))).toEqual([2, 3]);
+    const idOf = new Map((await read(file)).map((r) => [r.requestId, r.id]));
+    expect(idOf.get(1)).toBe(1);
+    expect(which(await read(file, { limit: 2 }))).toEqual([3, 4]);
+    expect(which(await read(file, { afterId: idOf.get(2), limit: false }))).toEqual([3, 4]);
+    expect(which(await read(file, { beforeId: idOf.get(4), limit: 2 }))).toEqual([2, 3]);
     await expect(read(file, { limit: 0 })).rejects.toThrow(RangeError);
   });
 

@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // Installs the other JavaScript runtimes the runtime tests run toolwright in (Deno 2, Bun,
-// Cloudflare's workerd) from the npm registry into .cache/runtimes/ (gitignored), once. They are
-// no dependency of toolwright: a project that never runs these tests never downloads them.
+// Cloudflare's workerd), and the newest Node.js LTS that CI runs the suite under a second time
+// (scripts/test-on-lts.mjs), from the npm registry into .cache/runtimes/ (gitignored), once. They
+// are no dependency of toolwright: a project that never runs these tests never downloads them.
 //   node test/runtimes/install.mjs            # all of them
 //   node test/runtimes/install.mjs deno bun   # some
 // Prints each one's time and installed size.
 import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildSqliteForNode } from './node-lts-sqlite.mjs';
 import { RUNTIMES, runtimeCacheDir } from './runtimes.mjs';
 
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(RUNTIMES);
@@ -17,14 +19,17 @@ for (const name of wanted) {
   const prefix = runtimeCacheDir(name);
   if (existsSync(runtime.binary)) {
     console.log(`${name}: already installed (${runtime.binary})`);
-    continue;
+  } else {
+    mkdirSync(prefix, { recursive: true });
+    const started = Date.now();
+    // --prefix: its own folder, never the project's node_modules; scripts run (bun's links its
+    // binary, node's installs the platform's package).
+    execFileSync('npm', ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', runtime.spec], { stdio: 'inherit' });
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    console.log(`${name}: ${runtime.spec} installed in ${seconds} s, ${(sizeOf(prefix) / 2 ** 20).toFixed(0)} MB`);
   }
-  mkdirSync(prefix, { recursive: true });
-  const started = Date.now();
-  // --prefix: its own folder, never the project's node_modules; scripts run (bun's links its binary).
-  execFileSync('npm', ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', runtime.spec], { stdio: 'inherit' });
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  console.log(`${name}: ${runtime.spec} installed in ${seconds} s, ${(sizeOf(prefix) / 2 ** 20).toFixed(0)} MB`);
+  // The suite's SQLite tests need better-sqlite3's native module built for that Node's ABI.
+  if (name === 'node-lts') buildSqliteForNode(runtime.binary);
 }
 
 function sizeOf(path) {
