@@ -7,7 +7,7 @@ import { ownersOf, syncEntries, type Clash, type EntrySlot } from './entry-sync.
 import { captureAuthorization, forwardingFetch } from './forward-authorization.js';
 import { UPSTREAM_LOADERS, upstreamKind, type LoaderContext } from './loaders.js';
 import { gatewayNameProblem, prefixProblem, selected, toolTags } from './names.js';
-import { relayCall, type RelayTarget } from './relay-call.js';
+import { clientSafe, relayCall, type RelayTarget } from './relay-call.js';
 import { watchResourceSubscriptions } from './resource-subscriptions.js';
 import { relayPrompt, relayResource, relayTemplate, uriScheme, type SurfaceSource } from './surfaces.js';
 import { taskModeOf, transformTool, type UpstreamToolShape } from './transform.js';
@@ -169,7 +169,19 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
   health(): UpstreamHealth {
     const state = this.closed ? 'closed' : this.link ? this.link.state : this.staticError ? 'down' : 'up';
     const lastError = this.downBecause();
-    return { name: this.name, state, tools: this.registered.tool.size, restarts: this.link?.restarts ?? 0, ...(lastError ? { lastError } : {}) };
+    const { tool, prompt, resource, template } = this.registered;
+    const retryAt = state === 'down' ? this.link?.retryAt : undefined;
+    return {
+      name: this.name,
+      kind: upstreamKind(this.upstream),
+      state,
+      tools: tool.size,
+      prompts: prompt.size,
+      resources: resource.size + template.size,
+      restarts: this.link?.restarts ?? 0,
+      ...(lastError ? { lastError: healthSafe(lastError) } : {}),
+      ...(retryAt !== undefined ? { retryInMs: Math.max(0, retryAt - Date.now()) } : {}),
+    };
   }
 
   /** A client subscribed to `uri`: if it is one of this upstream's resources, the upstream is asked to tell of its changes (once). */
@@ -247,6 +259,7 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
       const t = this.options.tools?.[shape.name];
       if (t?.hidden || !selected(shape.name, toolTags(shape), this.options)) continue;
       const tool = transformTool(shape, this.prefix, this.options, call(shape));
+      tool.upstream = this.name;
       const problem = gatewayNameProblem(tool.name);
       if (problem || desired.has(tool.name)) {
         this.event('refused', `tool ${JSON.stringify(tool.name.slice(0, 140))}: ${problem ?? 'two upstream tools take this name'}`);
@@ -371,4 +384,9 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
 /** What decides whether a listed entry changed (its whole definition, as listed). */
 function fingerprintOf(entry: unknown): string {
   return JSON.stringify(entry);
+}
+
+/** A failure as health shows it (to the console and any client that reads the health resource): no absolute paths, no credentials in URLs. */
+function healthSafe(text: string): string {
+  return clientSafe(text.replace(/\/\/[^/\s@]*@/g, '//…@'));
 }

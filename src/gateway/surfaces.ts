@@ -39,6 +39,7 @@ function upstreamFailed(source: SurfaceSource, err: unknown): never {
 export function relayPrompt(source: SurfaceSource, listed: ListedPrompt): Prompt {
   const prompt: Prompt = {
     name: prefixed(source.prefix, listed.name),
+    upstream: source.name,
     get: async (args, ctx) => {
       try {
         const result = await connected(source).getPrompt(listed.name, args, asking(source, ctx));
@@ -82,6 +83,7 @@ export function relayResource(source: SurfaceSource, listed: ListedResource): Re
   const uri = source.mapUri(listed.uri);
   return {
     uri,
+    upstream: source.name,
     name: upstreamText(listed.name) ?? listed.name,
     ...(listed.title !== undefined ? { title: upstreamText(listed.title) } : {}),
     ...(listed.description !== undefined ? { description: upstreamText(listed.description) } : {}),
@@ -94,6 +96,7 @@ export function relayResource(source: SurfaceSource, listed: ListedResource): Re
 export function relayTemplate(source: SurfaceSource, listed: ListedResourceTemplate): ResourceTemplate {
   return {
     uriTemplate: source.mapUri(listed.uriTemplate),
+    upstream: source.name,
     name: prefixed(source.prefix, upstreamText(listed.name) ?? listed.name),
     ...(listed.title !== undefined ? { title: upstreamText(listed.title) } : {}),
     ...(listed.description !== undefined ? { description: upstreamText(listed.description) } : {}),
