@@ -31,6 +31,8 @@ export async function startUpstreams(plan: ServerPlan, serversFile: string | und
         add(gateway, name, entry, `${serversFile}: ${JSON.stringify(name)}`, dirname(resolve(serversFile)));
       }
     }
+    // What `toolwright doctor` and the console's Upstreams screen read of a running gateway.
+    gateway.serveHealth();
     const pending = await gateway.started(UPSTREAM_START_WAIT_MS);
     if (pending.length)
       io.stderr(`toolwright: still connecting to upstream(s) ${pending.map((n) => JSON.stringify(n)).join(', ')}: their tools appear when they answer\n`);

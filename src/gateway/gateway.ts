@@ -2,6 +2,7 @@ import { expandVariables } from '../client/connect/expand-variables.js';
 import type { ToolServer } from '../server/server.js';
 import { mount, type MountContext, type MountHandle } from './mount.js';
 import type { MountOptions, Upstream, UpstreamHealth } from './types.js';
+import { serveUpstreamHealth, type HealthResourceOptions } from './health.js';
 
 /** An upstream as a config file or servers file gives it: where it is and how it is mounted, in one object. */
 export type UpstreamEntry = Upstream & MountOptions & { [key: string]: unknown };
@@ -31,6 +32,7 @@ const OPENAPI_OWN = new Set(['include', 'exclude', 'timeoutMs', 'headers', 'cred
  */
 export class Gateway {
   readonly mounts: MountHandle[] = [];
+  private stopHealth?: () => void;
 
   constructor(
     private readonly server: ToolServer,
@@ -71,8 +73,15 @@ export class Gateway {
     return this.mounts.map((m) => m.health());
   }
 
+  /** Serves `health()` as the resource `toolwright doctor` and the console read (health.ts); `close()` takes it away. */
+  serveHealth(options: HealthResourceOptions = {}): void {
+    this.stopHealth ??= serveUpstreamHealth(this.server, () => this.health(), options);
+  }
+
   /** Stops every upstream (stdio ones with their whole process group). */
   async close(): Promise<void> {
+    this.stopHealth?.();
+    this.stopHealth = undefined;
     await Promise.all(this.mounts.map((m) => m.close()));
   }
 }

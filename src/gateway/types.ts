@@ -107,9 +107,17 @@ export interface UpstreamEvent {
 /** An upstream's health, as `toolwright doctor` and the console show it. */
 export interface UpstreamHealth {
   name: string;
+  /** How it is reached: 'stdio', 'http', 'openapi' or 'server' (a ToolServer in process). */
+  kind: string;
   state: UpstreamState;
+  /** Entries of it mounted now. */
   tools: number;
-  /** Why it is down, when it is (never a secret: the upstream's name and what failed). */
+  prompts: number;
+  resources: number;
+  /** Why it is down, when it is (never a secret: what failed, without absolute paths or URL credentials). */
   lastError?: string;
+  /** Attempts to reach it again so far (its restarts, for a stdio upstream). */
   restarts: number;
+  /** While it is down: how long until the next attempt (the wait doubles, up to 30 s). */
+  retryInMs?: number;
 }

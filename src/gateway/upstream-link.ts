@@ -32,6 +32,8 @@ export class UpstreamLink {
   state: UpstreamState = 'connecting';
   lastError?: string;
   restarts = 0;
+  /** When the next attempt to reach it starts (Date.now() time), while one waits. */
+  retryAt?: number;
   private attempt = 0;
   private timer?: NodeJS.Timeout;
   private closing = false;
@@ -63,6 +65,7 @@ export class UpstreamLink {
   private async connectOnce(): Promise<void> {
     if (this.closing) return;
     this.state = 'connecting';
+    this.retryAt = undefined;
     let opened: OpenedTransport | undefined;
     let client: ToolClient | undefined;
     try {
@@ -117,6 +120,7 @@ export class UpstreamLink {
     if (this.closing) return;
     const wait = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** this.attempt++);
     this.restarts++;
+    this.retryAt = Date.now() + wait;
     this.timer = setTimeout(() => void this.connectOnce(), wait);
     this.timer.unref?.();
   }
