@@ -1,22 +1,12 @@
 import type { ToolClient } from '../client.js';
 import { bounded, clean, messageOf } from './clean.js';
 import type { StepLog } from './steps.js';
+import type { ReportedUpstream } from './upstream-types.js';
+
+export type { ReportedUpstream };
 
 /** Where a toolwright gateway tells of its upstreams' health (a JSON resource; toolwright/gateway serves it). */
 export const GATEWAY_HEALTH_URI = 'toolwright://gateway/upstreams';
-
-/** One upstream as the health resource gives it (every field checked: it comes from the server). */
-export interface ReportedUpstream {
-  name: string;
-  kind: string;
-  state: string;
-  tools: number;
-  prompts: number;
-  resources: number;
-  restarts: number;
-  lastError?: string;
-  retryInMs?: number;
-}
 
 /** The upstreams in a health resource's text, each field checked and cleaned; undefined when it is not one. */
 export function parseUpstreamHealth(text: string): ReportedUpstream[] | undefined {
