@@ -22,6 +22,7 @@ const MOUNT_KEYS = new Set<string>([
   'prompts',
   'resources',
   'forwardAuthorization',
+  'roots',
 ]);
 /** An OpenAPI upstream reads these itself (its include/exclude are by operation, its timeout per request). */
 const OPENAPI_OWN = new Set(['include', 'exclude', 'timeoutMs', 'headers', 'credentials']);

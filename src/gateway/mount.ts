@@ -8,7 +8,7 @@ import { captureAuthorization, forwardingFetch } from './forward-authorization.j
 import { UPSTREAM_LOADERS, upstreamKind, type LoaderContext } from './loaders.js';
 import { gatewayNameProblem, prefixProblem, selected, toolTags } from './names.js';
 import { clientSafe, relayCall, type RelayTarget } from './relay-call.js';
-import { watchResourceSubscriptions } from './resource-subscriptions.js';
+import { UpstreamSubscriptions, watchResourceSubscriptions } from './resource-subscriptions.js';
 import { relayPrompt, relayResource, relayTemplate, uriScheme, type SurfaceSource } from './surfaces.js';
 import { taskModeOf, transformTool, type UpstreamToolShape } from './transform.js';
 import type { MountOptions, Upstream, UpstreamEvent, UpstreamHealth } from './types.js';
@@ -17,7 +17,6 @@ import { describe, UpstreamLink } from './upstream-link.js';
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_CONCURRENCY = 16;
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
-const MAX_SUBSCRIPTIONS = 1024;
 /** Tools mounted from one upstream at most: a hostile list cannot fill the server's memory with compiled schemas. */
 const MAX_TOOLS = 10_000;
 
@@ -57,6 +56,7 @@ export function mount(server: ToolServer, name: string, upstream: Upstream, opti
   if (problem) throw new TypeError(`upstream name ${JSON.stringify(name).slice(0, 80)}: ${problem}`);
   const prefix = options.prefix === undefined ? name : options.prefix;
   if (prefix !== false && prefixProblem(prefix)) throw new TypeError(`upstream "${name}": prefix ${prefixProblem(prefix)}`);
+  if (options.roots !== undefined && !validRoots(options.roots)) throw new TypeError(`upstream "${name}": roots must be a list of { uri: "file://…", name? }`);
   const owners = ownersOf(server);
   if (owners.has(`mount:${name}`)) throw new GatewayCollisionError([{ kind: 'tool', key: name, other: `upstream "${name}"`, upstream: name }]);
   owners.set(`mount:${name}`, name);
@@ -82,8 +82,7 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
   };
   private readonly syncing = new Map<string, { again: boolean }>();
   private firstSync?: { resolve: () => void; reject: (err: Error) => void };
-  /** Upstream URIs a client subscribed to through the gateway (bounded: a client cannot make it hold more). */
-  private readonly subscribed = new Set<string>();
+  private readonly subscriptions = new UpstreamSubscriptions((message) => this.event('log', message));
   private unwatch?: () => void;
   private staticError?: string;
   private closed = false;
@@ -126,11 +125,12 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
         onListChanged: (what) => this.scheduleSync(what),
         onResourceUpdated: (uri) => server.resources.updated(this.mapUri(uri)),
         onLog: (message) => this.relayLog(message),
+        roots: options.roots ?? [],
         onState: (state, detail) => {
           if (state === 'up') {
             this.event('connected', 'connected');
             // A new connection knows none of the old one's subscriptions.
-            for (const uri of this.subscribed) this.subscribeOnce(uri);
+            if (this.link?.client) this.subscriptions.renew(this.link.client);
             for (const kind of ['tools', 'prompts', 'resources'] as const) this.scheduleSync(kind);
           } else {
             this.event('disconnected', detail ?? 'disconnected');
@@ -186,24 +186,14 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
 
   /** A client subscribed to `uri`: if it is one of this upstream's resources, the upstream is asked to tell of its changes (once). */
   private subscribeUpstream(uri: string): void {
-    if (!this.scheme || !uri.startsWith(`${this.scheme}+`) || this.subscribed.size >= MAX_SUBSCRIPTIONS) return;
-    const upstreamUri = this.unmapUri(uri);
-    if (this.subscribed.has(upstreamUri)) return;
-    this.subscribed.add(upstreamUri);
-    this.subscribeOnce(upstreamUri);
-  }
-
-  private subscribeOnce(upstreamUri: string): void {
-    const client = this.link?.client;
-    const resources = client?.capabilities?.resources as { subscribe?: unknown } | undefined;
-    if (!client || !resources?.subscribe) return;
-    client.subscribeResource(upstreamUri).catch((err: unknown) => this.event('log', `subscribing to a resource failed: ${describe(err)}`));
+    if (this.scheme && uri.startsWith(`${this.scheme}+`)) this.subscriptions.add(this.link?.client, this.unmapUri(uri));
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.unwatch?.();
+    await this.subscriptions.release(this.link?.client);
     await this.link?.close();
     const s = this.server;
     for (const key of this.registered.tool.keys()) s.tools.remove(key);
@@ -389,4 +379,8 @@ function fingerprintOf(entry: unknown): string {
 /** A failure as health shows it (to the console and any client that reads the health resource): no absolute paths, no credentials in URLs. */
 function healthSafe(text: string): string {
   return clientSafe(text.replace(/\/\/[^/\s@]*@/g, '//…@'));
+}
+
+function validRoots(roots: unknown): boolean {
+  return Array.isArray(roots) && roots.every((r) => typeof r?.uri === 'string' && r.uri.startsWith('file://') && (r.name === undefined || typeof r.name === 'string'));
 }

@@ -91,6 +91,11 @@ export interface MountOptions {
   resources?: boolean;
   /** Pass the client's `Authorization` header on (HTTP upstreams; default false). */
   forwardAuthorization?: boolean;
+  /**
+   * What a legacy upstream's `roots/list` outside any call is answered (`file://` URIs); default
+   * none. During a call, the upstream's question goes to that call's client, as ever.
+   */
+  roots?: Array<{ uri: string; name?: string }>;
   /** Where the upstream's log messages and failures go besides the server log. */
   onEvent?: (event: UpstreamEvent) => void;
 }
