@@ -382,5 +382,8 @@ function healthSafe(text: string): string {
 }
 
 function validRoots(roots: unknown): boolean {
-  return Array.isArray(roots) && roots.every((r) => typeof r?.uri === 'string' && r.uri.startsWith('file://') && (r.name === undefined || typeof r.name === 'string'));
+  return (
+    Array.isArray(roots) &&
+    roots.every((r) => typeof r?.uri === 'string' && r.uri.startsWith('file://') && (r.name === undefined || typeof r.name === 'string'))
+  );
 }
