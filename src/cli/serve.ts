@@ -70,7 +70,10 @@ export async function serveCommand(options: ServeOptions, io: CliIo, version: st
 async function serveWith(options: ServeOptions, io: CliIo, version: string, cliGrace: number | undefined): Promise<number> {
   const { plan, state } = await planServer(options, version, io);
   const gateway = await startUpstreams(plan, options.upstreams, io);
-  if (options.searchCatalog) (await import('../gateway/search-catalog.js')).useSearchCatalog(plan.server);
+  // The flag, or the config's `catalog: { mode: search }`.
+  if (options.searchCatalog || plan.catalog?.mode === 'search') {
+    (await import('../gateway/search-catalog.js')).useSearchCatalog(plan.server, { matches: plan.catalog?.matches });
+  }
   try {
     return await servePlan(plan, options, io, state, cliGrace, version);
   } finally {
