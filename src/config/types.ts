@@ -30,7 +30,7 @@ export interface ToolwrightConfig {
   skills?: SkillsConfig;
   /** Other MCP servers and HTTP APIs mounted as this server's own tools, by name (docs/gateway.md). */
   upstreams?: Record<string, UpstreamEntry>;
-  /** How `tools/list` shows the catalogue: `mode: search` lists only search_tools and call_tool (docs/gateway.md#search-mode). */
+  /** How `tools/list` shows the catalogue: `mode: search` lists only search_tools and call_tool (docs/gateway.md#search-mode-catalogues-too-large-for-a-models-context). */
   catalog?: CatalogConfig;
 }
 
