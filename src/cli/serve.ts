@@ -69,7 +69,7 @@ export async function serveCommand(options: ServeOptions, io: CliIo, version: st
 
 async function serveWith(options: ServeOptions, io: CliIo, version: string, cliGrace: number | undefined): Promise<number> {
   const { plan, state } = await planServer(options, version, io);
-  const gateway = await startUpstreams(plan, options.upstreams, io);
+  const gateway = await startUpstreams(plan, options.upstreams, io, state.dir);
   // The flag, or the config's `catalog: { mode: search }`.
   if (options.searchCatalog || plan.catalog?.mode === 'search') {
     (await import('../gateway/search-catalog.js')).useSearchCatalog(plan.server, { matches: plan.catalog?.matches });

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { expandVariables } from '../client/connect/expand-variables.js';
 import type { ToolServer } from '../server/server.js';
 import { mount, type MountContext, type MountHandle } from './mount.js';
@@ -23,6 +24,7 @@ const MOUNT_KEYS = new Set<string>([
   'resources',
   'forwardAuthorization',
   'roots',
+  'cacheLists',
 ]);
 /** An OpenAPI upstream reads these itself (its include/exclude are by operation, its timeout per request). */
 const OPENAPI_OWN = new Set(['include', 'exclude', 'timeoutMs', 'headers', 'credentials']);
@@ -43,7 +45,11 @@ export class Gateway {
   /** Mounts one entry (`${VAR}` in its env and headers expanded from the context's environment; `context` overrides the gateway's, e.g. the file it came from as cwd). */
   add(name: string, entry: UpstreamEntry, context: MountContext = {}): MountHandle {
     const { upstream, options } = splitEntry(entry, context.env ?? this.context.env ?? process.env, name);
-    const handle = mount(this.server, name, upstream, options, { ...this.context, ...context });
+    const { cacheLists, ...mountOptions } = options as MountOptions & { cacheLists?: boolean };
+    const cacheDir = context.cacheDir ?? this.context.cacheDir;
+    // A name is [A-Za-z0-9_.-] (checked by mount): a plain file name in the folder.
+    if (cacheLists === true && cacheDir !== undefined) mountOptions.listCache ??= join(cacheDir, `${name}.json`);
+    const handle = mount(this.server, name, upstream, mountOptions, { ...this.context, ...context });
     this.mounts.push(handle);
     return handle;
   }

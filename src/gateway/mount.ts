@@ -9,7 +9,9 @@ import { UPSTREAM_LOADERS, upstreamKind, type LoaderContext } from './loaders.js
 import { gatewayNameProblem, prefixProblem, selected, toolTags } from './names.js';
 import { clientSafe, relayCall, type RelayTarget } from './relay-call.js';
 import { UpstreamSubscriptions, watchResourceSubscriptions } from './resource-subscriptions.js';
-import { relayPrompt, relayResource, relayTemplate, uriScheme, type SurfaceSource } from './surfaces.js';
+import { uriScheme, type SurfaceSource } from './surfaces.js';
+import { syncPrompts, syncResources, type SurfaceRegistry } from './surface-sync.js';
+import { ListCache } from './list-cache.js';
 import { taskModeOf, transformTool, type UpstreamToolShape } from './transform.js';
 import type { MountOptions, Upstream, UpstreamEvent, UpstreamHealth } from './types.js';
 import { describe, UpstreamLink } from './upstream-link.js';
@@ -43,6 +45,8 @@ export interface MountHandle {
 export interface MountContext {
   cwd?: string;
   env?: NodeJS.ProcessEnv;
+  /** Where `Gateway` keeps the lists of entries with `cacheLists: true` (one file each, by name). */
+  cacheDir?: string;
 }
 
 /**
@@ -81,6 +85,9 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
     template: new Map<string, string>(),
   };
   private readonly syncing = new Map<string, { again: boolean }>();
+  /** Where its lists are kept across restarts (MountOptions.listCache). */
+  private readonly cache?: ListCache;
+  private readonly surfaces: SurfaceRegistry;
   private firstSync?: { resolve: () => void; reject: (err: Error) => void };
   private readonly subscriptions = new UpstreamSubscriptions((message) => this.event('log', message));
   private unwatch?: () => void;
@@ -96,6 +103,7 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
     private readonly context: MountContext,
   ) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.surfaces = { server, registered: this.registered, refused: (key, why) => this.event('refused', `${key}: ${why}`) };
     this.gate = new ConcurrencyGate(options.maxConcurrency ?? DEFAULT_CONCURRENCY, 256);
     this.scheme = uriScheme(prefix);
     this.ready = new Promise((resolve, reject) => (this.firstSync = { resolve, reject }));
@@ -115,6 +123,7 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
         ...(forward ? { fetch: forwardingFetch() } : {}),
       };
       this.unwatch = watchResourceSubscriptions(server, (uri) => this.subscribeUpstream(uri));
+      if (options.listCache) this.cache = new ListCache(options.listCache, (message) => this.event('log', message));
       this.link = new UpstreamLink({
         name,
         open: () => loader.open(upstream, loaderContext),
@@ -142,8 +151,26 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
   }
 
   start(): void {
-    if (this.link) this.link.start();
-    else void this.loadStaticTools();
+    if (this.link) {
+      this.loadCachedLists();
+      this.link.start();
+    } else void this.loadStaticTools();
+  }
+
+  /** The last listing from the cache, served until the upstream answers (a live listing replaces every entry). */
+  private loadCachedLists(): void {
+    const cached = this.cache?.read();
+    if (!cached) return;
+    const marker = 'cached:';
+    try {
+      if (cached.tools) this.applyTools(cached.tools, (shape) => this.callRelay(shape), marker);
+      if (cached.prompts && this.options.prompts !== false) this.settle(syncPrompts(this, this.surfaces, cached.prompts, marker));
+      if (this.options.resources !== false) this.settle(syncResources(this, this.surfaces, cached.resources ?? [], cached.templates ?? [], marker));
+    } catch (err) {
+      this.event('log', `its cached lists were not used: ${describe(err)}`);
+      return;
+    }
+    if (cached.tools) this.firstSync?.resolve();
   }
 
   client(): ToolClient | undefined {
@@ -230,9 +257,22 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
     const client = this.link?.client;
     if (!client || this.closed) return false;
     const caps = client.capabilities ?? {};
-    if (kind === 'tools' && caps.tools !== undefined) this.applyTools(await client.listTools({ refresh: true }), (shape) => this.callRelay(shape));
-    if (kind === 'prompts' && caps.prompts !== undefined && this.options.prompts !== false) await this.syncPrompts(client);
-    if (kind === 'resources' && caps.resources !== undefined && this.options.resources !== false) await this.syncResources(client);
+    if (kind === 'tools' && caps.tools !== undefined) {
+      const tools = await client.listTools({ refresh: true });
+      this.cache?.update('tools', tools as UpstreamToolShape[]);
+      this.applyTools(tools, (shape) => this.callRelay(shape));
+    }
+    if (kind === 'prompts' && caps.prompts !== undefined && this.options.prompts !== false) {
+      const prompts = await client.listPrompts();
+      this.cache?.update('prompts', prompts);
+      this.settle(syncPrompts(this, this.surfaces, prompts));
+    }
+    if (kind === 'resources' && caps.resources !== undefined && this.options.resources !== false) {
+      const [resources, templates] = [await client.listResources(), await client.listResourceTemplates()];
+      this.cache?.update('resources', resources);
+      this.cache?.update('templates', templates);
+      this.settle(syncResources(this, this.surfaces, resources, templates));
+    }
     return true;
   }
 
@@ -242,7 +282,7 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
     return (args: Record<string, unknown>, ctx: ToolContext) => relayCall(this, shape.name, args, ctx, asTask);
   }
 
-  private applyTools(listed: readonly UpstreamToolShape[], call: (shape: UpstreamToolShape) => Tool['handler']): void {
+  private applyTools(listed: readonly UpstreamToolShape[], call: (shape: UpstreamToolShape) => Tool['handler'], marker = ''): void {
     const desired = new Map<string, { entry: Tool; fingerprint: string }>();
     if (listed.length > MAX_TOOLS) this.event('refused', `it lists ${listed.length} tools; the first ${MAX_TOOLS} are mounted`);
     for (const shape of listed.slice(0, MAX_TOOLS)) {
@@ -255,68 +295,11 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
         this.event('refused', `tool ${JSON.stringify(tool.name.slice(0, 140))}: ${problem ?? 'two upstream tools take this name'}`);
         continue;
       }
-      desired.set(tool.name, { entry: tool, fingerprint: fingerprintOf(shape) });
+      desired.set(tool.name, { entry: tool, fingerprint: marker + fingerprintOf(shape) });
     }
     const s = this.server;
     const slot: EntrySlot<Tool> = { kind: 'tool', has: (k) => s.tools.has(k), add: (t) => s.tools.add(t), remove: (k) => s.tools.remove(k) };
     this.settle(syncEntries(s, this.name, slot, desired, this.registered.tool, (key, why) => this.event('refused', `tool ${key}: ${why}`)));
-  }
-
-  private async syncPrompts(client: ToolClient): Promise<void> {
-    const desired = new Map(
-      (await client.listPrompts()).map((p) => {
-        const prompt = relayPrompt(this, p);
-        return [prompt.name, { entry: prompt, fingerprint: fingerprintOf(p) }] as const;
-      }),
-    );
-    const s = this.server;
-    const slot: EntrySlot<typeof desired extends Map<string, { entry: infer P }> ? P : never> = {
-      kind: 'prompt',
-      has: (k) => s.prompts.has(k),
-      add: (p) => s.prompts.add(p),
-      remove: (k) => s.prompts.remove(k),
-    };
-    this.settle(syncEntries(s, this.name, slot, desired, this.registered.prompt, (key, why) => this.event('refused', `prompt ${key}: ${why}`)));
-  }
-
-  private async syncResources(client: ToolClient): Promise<void> {
-    const s = this.server;
-    const resources = new Map(
-      (await client.listResources()).map((r) => {
-        const resource = relayResource(this, r);
-        return [resource.uri, { entry: resource, fingerprint: fingerprintOf(r) }] as const;
-      }),
-    );
-    const templates = new Map(
-      (await client.listResourceTemplates()).map((t) => {
-        const template = relayTemplate(this, t);
-        return [template.uriTemplate, { entry: template, fingerprint: fingerprintOf(t) }] as const;
-      }),
-    );
-    const refused = (key: string, why: string) => this.event('refused', `resource ${key}: ${why}`);
-    this.settle([
-      ...syncEntries(
-        s,
-        this.name,
-        { kind: 'resource', has: (k) => s.resources.get(k) !== undefined, add: (r) => s.resources.add(r), remove: (k) => s.resources.remove(k) },
-        resources,
-        this.registered.resource,
-        refused,
-      ),
-      ...syncEntries(
-        s,
-        this.name,
-        {
-          kind: 'resource template',
-          has: (k) => s.resources.getTemplate(k) !== undefined,
-          add: (t) => s.resources.addTemplate(t),
-          remove: (k) => s.resources.removeTemplate(k),
-        },
-        templates,
-        this.registered.template,
-        refused,
-      ),
-    ]);
   }
 
   /** Clashes are refused entries, logged naming both sources; found in the first listing, they fail `ready`. */

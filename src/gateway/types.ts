@@ -96,6 +96,12 @@ export interface MountOptions {
    * none. During a call, the upstream's question goes to that call's client, as ever.
    */
   roots?: Array<{ uri: string; name?: string }>;
+  /**
+   * A file to keep its tools, prompts and resources lists in (rewritten after every listing):
+   * after a restart they are served from it until the upstream answers. Off by default;
+   * `Gateway` puts it in its `cacheDir` for an entry with `cacheLists: true`.
+   */
+  listCache?: string;
   /** Where the upstream's log messages and failures go besides the server log. */
   onEvent?: (event: UpstreamEvent) => void;
 }
