@@ -1,11 +1,12 @@
 import type { ToolClient } from '../client/client.js';
 import type { LogMessage } from '../client/types.js';
+import { withLoginHint } from '../client/connect/login.js';
 import { ConcurrencyGate } from '../policy/concurrency.js';
 import type { ToolServer } from '../server/server.js';
 import type { Tool, ToolContext } from '../server/tool.js';
 import { ownersOf, syncEntries, type Clash, type EntrySlot } from './entry-sync.js';
 import { captureAuthorization, forwardingFetch } from './forward-authorization.js';
-import { UPSTREAM_LOADERS, upstreamKind, type LoaderContext } from './loaders.js';
+import { httpAuthProblem, UPSTREAM_LOADERS, upstreamKind, type LoaderContext } from './loaders.js';
 import { gatewayNameProblem, prefixProblem, selected, toolTags } from './names.js';
 import { clientSafe, relayCall, type RelayTarget } from './relay-call.js';
 import { UpstreamSubscriptions, watchResourceSubscriptions } from './resource-subscriptions.js';
@@ -13,7 +14,7 @@ import { uriScheme, type SurfaceSource } from './surfaces.js';
 import { syncPrompts, syncResources, type SurfaceRegistry } from './surface-sync.js';
 import { ListCache } from './list-cache.js';
 import { taskModeOf, transformTool, type UpstreamToolShape } from './transform.js';
-import type { MountOptions, Upstream, UpstreamEvent, UpstreamHealth } from './types.js';
+import type { HttpUpstream, MountOptions, Upstream, UpstreamEvent, UpstreamHealth } from './types.js';
 import { describe, UpstreamLink } from './upstream-link.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -114,6 +115,8 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
     if (!loader) throw new TypeError(`upstream "${name}": ${upstreamKind(upstream)} upstreams are not available in this build`);
     if (loader.kind === 'client') {
       const forward = options.forwardAuthorization === true || (upstream as { forwardAuthorization?: boolean }).forwardAuthorization === true;
+      const authProblem = upstreamKind(upstream) === 'http' ? httpAuthProblem(upstream as HttpUpstream, forward) : undefined;
+      if (authProblem) throw new TypeError(`upstream "${name}": ${authProblem}`);
       if (forward) captureAuthorization(server);
       const loaderContext: LoaderContext = {
         cwd: context.cwd ?? process.cwd(),
@@ -135,6 +138,7 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
         onResourceUpdated: (uri) => server.resources.updated(this.mapUri(uri)),
         onLog: (message) => this.relayLog(message),
         roots: options.roots ?? [],
+        ...((upstream as HttpUpstream).auth === 'login' ? { explain: (err: unknown) => withLoginHint(err, { url: (upstream as HttpUpstream).url }) } : {}),
         onState: (state, detail) => {
           if (state === 'up') {
             this.event('connected', 'connected');

@@ -22,6 +22,12 @@ export interface HttpUpstream {
    * a token issued for the gateway is not a token for every server behind it.
    */
   forwardAuthorization?: boolean;
+  /**
+   * 'login': OAuth with the tokens `toolwright login <url>` stored for this URL (the same token
+   * store; refreshed as needed, never a browser opened by the gateway). Until someone logs in, the
+   * upstream is down and its health says to run `toolwright login`.
+   */
+  auth?: 'login';
 }
 
 /** Another ToolServer in this process. */

@@ -21,6 +21,8 @@ export interface LinkOptions {
   onLog: (message: LogMessage) => void;
   /** What a legacy upstream's `roots/list` outside any call is answered (see rootsOutsideCalls). */
   roots: ReadonlyArray<{ uri: string; name?: string }>;
+  /** A connect failure in the words the operator can act on (an OAuth upstream's: which login to run). */
+  explain?: (err: unknown) => unknown;
   /** Connected (a new client: list everything again), or gone (with why). */
   onState: (state: UpstreamState, detail?: string) => void;
 }
@@ -77,7 +79,7 @@ export class UpstreamLink {
       await client.connect();
     } catch (err) {
       await opened?.transport.close({ graceMs: 200 }).catch(() => {});
-      this.markDown(describe(err));
+      this.markDown(describe(this.options.explain ? this.options.explain(err) : err));
       this.scheduleRetry();
       return;
     }
