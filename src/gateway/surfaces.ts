@@ -9,18 +9,24 @@ import { askCaller, callerInputs, clientSafe } from './relay-call.js';
 import { describe } from './upstream-link.js';
 import type { CompletionRef } from '../client/server-surface.js';
 import type { Completer } from '../server/primitives/resources/resource.js';
-import { UriTemplate } from '../server/primitives/resources/uri-template.js';
 
 /** completion.mdx: at most 100 values per response. */
 const MAX_COMPLETIONS = 100;
 
-/** A template's variable names; none for one the server would refuse anyway (it is left out when added). */
-function variablesOf(template: string): readonly string[] {
-  try {
-    return new UriTemplate(template).variables;
-  } catch {
-    return [];
+/**
+ * A template's variable names (RFC 6570: `{name}`, `{+path}`, `{?a,b*}`, `{x:3}`), as the server
+ * names them when it checks a completion request; what is not a name is skipped (the server
+ * refuses such a template when it is added).
+ */
+function variablesOf(template: string): string[] {
+  const names: string[] = [];
+  for (const [, body] of template.slice(0, 4096).matchAll(/\{[+#./;?&]?([^{}]*)\}/g)) {
+    for (const part of body.split(',')) {
+      const name = part.replace(/(\*|:\d+)$/, '');
+      if (/^[A-Za-z0-9_.%]+$/.test(name)) names.push(name);
+    }
   }
+  return names;
 }
 
 /** What prompts and resources need of their upstream's mount. */
