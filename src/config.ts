@@ -9,6 +9,7 @@ export type {
   ResourcesConfig,
   PromptsConfig,
   SkillsConfig,
+  CatalogConfig,
   AuditRetentionConfig,
   FsConfig,
   AuthProxyConfig,

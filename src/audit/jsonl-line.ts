@@ -62,5 +62,6 @@ export function parseAuditJsonLine(line: string, id: number): StoredAuditRecord 
   if (typeof r.method === 'string') record.method = r.method;
   if (typeof r.reason === 'string') record.reason = r.reason as AuditReason;
   if (typeof r.instance === 'string') record.instance = r.instance;
+  if (typeof r.upstream === 'string') record.upstream = r.upstream;
   return record;
 }

@@ -108,6 +108,8 @@ export interface AuditRecord {
   reason?: AuditReason;
   /** Which server instance answered (`ToolServer` option `instanceId`, default `host:pid`); absent in records written before it existed. */
   instance?: string;
+  /** The upstream that served it, when a gateway relayed it (its mount's name); absent for the server's own entries and in records written before it existed. */
+  upstream?: string;
 }
 
 /**

@@ -177,8 +177,8 @@ export const INCREMENTAL = 2;
  * pointer, sizes, rowid and record header.
  */
 const TEXT_COLUMNS = ['time', 'era', 'protocol_version', 'principal', 'tool', 'arguments', 'status', 'correlation_id', 'client_name'];
-/** Added by schema versions 3 and 4: counted only when the file has them (`toolwright audit prune` does not migrate a file). */
-const CALLER_COLUMNS = ['client_id', 'scopes', 'tenant', 'reason', 'instance'];
+/** Added by schema versions 3 to 5: counted only when the file has them (`toolwright audit prune` does not migrate a file). */
+const CALLER_COLUMNS = ['client_id', 'scopes', 'tenant', 'reason', 'instance', 'upstream'];
 
 function rowBytes(db: Database): string {
   const present = new Set(db.prepare("SELECT name FROM pragma_table_info('audit')").pluck().all() as string[]);

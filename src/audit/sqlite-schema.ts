@@ -19,8 +19,9 @@ export function openDatabase(file: string, options?: SqliteOptions): Database {
  * resources/subscribe beside tools/call; old rows read as tools/call).
  * 3: `client_id`, `scopes` (a JSON array) and `tenant` of the caller (old rows: NULL).
  * 4: `reason` (why a request did not run as asked) and `instance` (which server answered); old rows: NULL.
+ * 5: `upstream` (the gateway upstream that served the request); old rows: NULL.
  */
-const SCHEMA_VERSION = 4;
+const SCHEMA_VERSION = 5;
 
 /** The method a row written before version 2 (or a record without one) stands for. */
 const DEFAULT_AUDIT_METHOD = 'tools/call';
@@ -55,7 +56,8 @@ CREATE TABLE IF NOT EXISTS audit (
   scopes TEXT,
   tenant TEXT,
   reason TEXT,
-  instance TEXT
+  instance TEXT,
+  upstream TEXT
 );
 `;
 
@@ -66,8 +68,8 @@ export function ensureSchema(db: Database): void {
     // A version 1 file keeps its rows: they gain the column with the default (adding a column with a constant default rewrites nothing).
     const columns = db.prepare("SELECT name FROM pragma_table_info('audit')").pluck().all() as string[];
     if (columns.length > 0 && !columns.includes('method')) db.exec("ALTER TABLE audit ADD COLUMN method TEXT NOT NULL DEFAULT 'tools/call'");
-    // Version 3's caller columns and version 4's reason and instance: NULL in older rows (adding a nullable column rewrites nothing either).
-    for (const column of ['client_id', 'scopes', 'tenant', 'reason', 'instance']) {
+    // Version 3's caller columns, version 4's reason and instance, version 5's upstream: NULL in older rows (adding a nullable column rewrites nothing either).
+    for (const column of ['client_id', 'scopes', 'tenant', 'reason', 'instance', 'upstream']) {
       if (columns.length > 0 && !columns.includes(column)) db.exec(`ALTER TABLE audit ADD COLUMN ${column} TEXT`);
     }
     db.exec(CREATE);
@@ -83,9 +85,9 @@ export function knownSchemaVersion(db: Database): number {
 }
 
 const COLUMNS =
-  'time, era, protocol_version, principal, tool, arguments, status, is_error, duration_ms, correlation_id, request_id, client_name, error_code, method, client_id, scopes, tenant, reason, instance';
+  'time, era, protocol_version, principal, tool, arguments, status, is_error, duration_ms, correlation_id, request_id, client_name, error_code, method, client_id, scopes, tenant, reason, instance, upstream';
 /** Values per row, in `appendRow` order. */
-export const COLUMN_COUNT = 19;
+export const COLUMN_COUNT = 20;
 const ROW_PLACEHOLDERS = `(${Array(COLUMN_COUNT).fill('?').join(', ')})`;
 
 /** The INSERT of `rows` rows, with positional parameters in `appendRow` order, row after row. */
@@ -119,6 +121,7 @@ export function appendRow(values: unknown[], entry: AuditRecord): void {
     entry.tenant ?? null,
     entry.reason ?? null,
     entry.instance ?? null,
+    entry.upstream ?? null,
   );
 }
 
@@ -146,6 +149,8 @@ export interface AuditRow {
   /** Absent in a row read from a file this toolwright has not opened for writing (versions 1 to 3); NULL in rows written before version 4. */
   reason?: string | null;
   instance?: string | null;
+  /** NULL in rows written before version 5. */
+  upstream?: string | null;
 }
 
 export function fromRow(row: AuditRow): AuditRecord {
@@ -170,6 +175,7 @@ export function fromRow(row: AuditRow): AuditRecord {
     ...(typeof row.tenant === 'string' ? { tenant: row.tenant } : {}),
     ...(typeof row.reason === 'string' ? { reason: row.reason as AuditReason } : {}),
     ...(typeof row.instance === 'string' ? { instance: row.instance } : {}),
+    ...(typeof row.upstream === 'string' ? { upstream: row.upstream } : {}),
   };
 }
 

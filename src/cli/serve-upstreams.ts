@@ -1,4 +1,4 @@
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { readServers } from '../client/connect/servers-file.js';
 import type { ServerPlan } from '../config/build.js';
 import type { Gateway } from '../gateway/gateway.js';
@@ -14,10 +14,14 @@ const UPSTREAM_START_WAIT_MS = 10_000;
  * naming both; a slower one does not hold the server (its tools appear when it connects).
  * Returns the gateway to close at shutdown.
  */
-export async function startUpstreams(plan: ServerPlan, serversFile: string | undefined, io: CliIo): Promise<Gateway | undefined> {
+export async function startUpstreams(plan: ServerPlan, serversFile: string | undefined, io: CliIo, stateDir?: string): Promise<Gateway | undefined> {
   if (!plan.upstreams && serversFile === undefined) return undefined;
   const { Gateway, GatewayCollisionError } = await import('../gateway/index.js');
-  const gateway = new Gateway(plan.server, { cwd: plan.upstreams?.baseDir ?? process.cwd() });
+  // An entry with `cacheLists: true` keeps its lists in the state folder (served until it answers after a restart).
+  const gateway = new Gateway(plan.server, {
+    cwd: plan.upstreams?.baseDir ?? process.cwd(),
+    ...(stateDir ? { cacheDir: join(stateDir, 'upstream-lists') } : {}),
+  });
   try {
     for (const [name, entry] of Object.entries(plan.upstreams?.entries ?? {})) {
       add(gateway, name, entry, `${plan.upstreams!.file}: upstreams.${name}`, plan.upstreams!.baseDir);
@@ -31,6 +35,8 @@ export async function startUpstreams(plan: ServerPlan, serversFile: string | und
         add(gateway, name, entry, `${serversFile}: ${JSON.stringify(name)}`, dirname(resolve(serversFile)));
       }
     }
+    // What `toolwright doctor` and the console's Upstreams screen read of a running gateway.
+    gateway.serveHealth();
     const pending = await gateway.started(UPSTREAM_START_WAIT_MS);
     if (pending.length)
       io.stderr(`toolwright: still connecting to upstream(s) ${pending.map((n) => JSON.stringify(n)).join(', ')}: their tools appear when they answer\n`);

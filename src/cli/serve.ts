@@ -86,8 +86,11 @@ export async function serveCommand(options: ServeOptions, io: CliIo, version: st
 
 async function serveWith(options: ServeOptions, io: CliIo, version: string, cliGrace: number | undefined, hooks: ServeHooks): Promise<number> {
   const { plan, state } = await planServer(options, version, io, hooks);
-  const gateway = await startUpstreams(plan, options.upstreams, io);
-  if (options.searchCatalog) (await import('../gateway/search-catalog.js')).useSearchCatalog(plan.server);
+  const gateway = await startUpstreams(plan, options.upstreams, io, state.dir);
+  // The flag, or the config's `catalog: { mode: search }`.
+  if (options.searchCatalog || plan.catalog?.mode === 'search') {
+    (await import('../gateway/search-catalog.js')).useSearchCatalog(plan.server, { matches: plan.catalog?.matches });
+  }
   try {
     return await servePlan(plan, options, io, state, cliGrace, version, hooks);
   } finally {

@@ -27,7 +27,7 @@ import { expandEnv } from './expand-env.js';
 import type { UpstreamEntry } from '../gateway/gateway.js';
 import { sharedStateOf } from './state.js';
 import { tasksInRedis } from '../state/backends.js';
-import type { ServerConfig, ToolsetsConfig, ToolwrightConfig } from './types.js';
+import type { CatalogConfig, ServerConfig, ToolsetsConfig, ToolwrightConfig } from './types.js';
 import { ConfigError } from './validate.js';
 import { addConfiguredPrimitives, skillsOf } from './primitives.js';
 import { authProxyOf } from './auth-proxy.js';
@@ -52,6 +52,8 @@ export interface ServerPlan {
    * in code: `Gateway` from toolwright/gateway, with `baseDir` as its cwd).
    */
   upstreams?: { entries: Record<string, UpstreamEntry>; baseDir: string; file: string };
+  /** The config's `catalog:` (search mode is turned on by `toolwright serve`, loading it only then). */
+  catalog?: CatalogConfig;
   /** The authorization-server facade (server.auth.proxy): its routes are in `http.routes`; its callback URL is printed at start-up. */
   authProxy?: AuthProxy;
 }
@@ -104,6 +106,7 @@ export function buildServer(config: ToolwrightConfig, baseDir: string, version: 
   return {
     server,
     ...(config.upstreams ? { upstreams: { entries: config.upstreams, baseDir, file } } : {}),
+    ...(config.catalog ? { catalog: config.catalog } : {}),
     transport: s.transport,
     http: {
       host: s.host,

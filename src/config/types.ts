@@ -30,6 +30,15 @@ export interface ToolwrightConfig {
   skills?: SkillsConfig;
   /** Other MCP servers and HTTP APIs mounted as this server's own tools, by name (docs/gateway.md). */
   upstreams?: Record<string, UpstreamEntry>;
+  /** How `tools/list` shows the catalogue: `mode: search` lists only search_tools and call_tool (docs/gateway.md#search-mode-catalogues-too-large-for-a-models-context). */
+  catalog?: CatalogConfig;
+}
+
+export interface CatalogConfig {
+  /** `list` (default): every tool is listed; `search`: search_tools and call_tool over the whole catalogue. */
+  mode?: 'list' | 'search';
+  /** Matches search_tools returns when the caller gives no limit (1 to 50, default 10). */
+  matches?: number;
 }
 
 export interface ResourcesConfig {

@@ -2,11 +2,13 @@
 // The routes (console/server) are typed with it and the page (console/ui/api.ts) calls them by
 // it. Types only, importing nothing but other import-free type modules: the page is browser code
 // built with a DOM-only tsconfig.
+import type { ReportedUpstream } from '../client/doctor/upstream-types.js';
 import type { ListedTool } from '../client/listed-tool.js';
 import type { CallExpectation, Collection, CollectionReport, SavedCall } from '../collections/types.js';
 import type { RateLimitUsage, RateLimitUse } from '../policy/rate-limit-usage.js';
 import type { AuditSummary, RunningTask } from './operator/types.js';
 
+export type { ReportedUpstream };
 export type { AuditSummary, CallExpectation, Collection, CollectionReport, ListedTool, RateLimitUsage, RateLimitUse, RunningTask, SavedCall };
 
 /** The connection as `GET status`, connect, disconnect and the `connection` events describe it. */
@@ -233,6 +235,7 @@ export interface ConsoleApi {
   'GET tasks/running': { body: None; answer: { tasks: RunningTask[] } };
   'GET limits': { body: None; answer: LimitsAnswer };
   'GET dev/reload': { body: None; answer: DevReloadState };
+  'GET upstreams': { body: None; answer: { gateway: boolean; upstreams: ReportedUpstream[] } };
 }
 
 export type ConsoleRoute = keyof ConsoleApi;

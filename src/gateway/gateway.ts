@@ -1,7 +1,9 @@
+import { join } from 'node:path';
 import { expandVariables } from '../client/connect/expand-variables.js';
 import type { ToolServer } from '../server/server.js';
 import { mount, type MountContext, type MountHandle } from './mount.js';
 import type { MountOptions, Upstream, UpstreamHealth } from './types.js';
+import { serveUpstreamHealth, type HealthResourceOptions } from './health.js';
 
 /** An upstream as a config file or servers file gives it: where it is and how it is mounted, in one object. */
 export type UpstreamEntry = Upstream & MountOptions & { [key: string]: unknown };
@@ -21,6 +23,8 @@ const MOUNT_KEYS = new Set<string>([
   'prompts',
   'resources',
   'forwardAuthorization',
+  'roots',
+  'cacheLists',
 ]);
 /** An OpenAPI upstream reads these itself (its include/exclude are by operation, its timeout per request). */
 const OPENAPI_OWN = new Set(['include', 'exclude', 'timeoutMs', 'headers', 'credentials']);
@@ -31,6 +35,7 @@ const OPENAPI_OWN = new Set(['include', 'exclude', 'timeoutMs', 'headers', 'cred
  */
 export class Gateway {
   readonly mounts: MountHandle[] = [];
+  private stopHealth?: () => void;
 
   constructor(
     private readonly server: ToolServer,
@@ -40,7 +45,11 @@ export class Gateway {
   /** Mounts one entry (`${VAR}` in its env and headers expanded from the context's environment; `context` overrides the gateway's, e.g. the file it came from as cwd). */
   add(name: string, entry: UpstreamEntry, context: MountContext = {}): MountHandle {
     const { upstream, options } = splitEntry(entry, context.env ?? this.context.env ?? process.env, name);
-    const handle = mount(this.server, name, upstream, options, { ...this.context, ...context });
+    const { cacheLists, ...mountOptions } = options as MountOptions & { cacheLists?: boolean };
+    const cacheDir = context.cacheDir ?? this.context.cacheDir;
+    // A name is [A-Za-z0-9_.-] (checked by mount): a plain file name in the folder.
+    if (cacheLists === true && cacheDir !== undefined) mountOptions.listCache ??= join(cacheDir, `${name}.json`);
+    const handle = mount(this.server, name, upstream, mountOptions, { ...this.context, ...context });
     this.mounts.push(handle);
     return handle;
   }
@@ -71,8 +80,15 @@ export class Gateway {
     return this.mounts.map((m) => m.health());
   }
 
+  /** Serves `health()` as the resource `toolwright doctor` and the console read (health.ts); `close()` takes it away. */
+  serveHealth(options: HealthResourceOptions = {}): void {
+    this.stopHealth ??= serveUpstreamHealth(this.server, () => this.health(), options);
+  }
+
   /** Stops every upstream (stdio ones with their whole process group). */
   async close(): Promise<void> {
+    this.stopHealth?.();
+    this.stopHealth = undefined;
     await Promise.all(this.mounts.map((m) => m.close()));
   }
 }

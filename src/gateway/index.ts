@@ -15,6 +15,7 @@ export type {
   UpstreamState,
 } from './types.js';
 export { Gateway, splitEntry, type UpstreamEntry } from './gateway.js';
+export { GATEWAY_HEALTH_URI, serveUpstreamHealth, type HealthResourceOptions } from './health.js';
 export { useSearchCatalog, type SearchCatalogOptions } from './search-catalog.js';
 export { openApiTools, OpenApiError } from './openapi/index.js';
 export type { BasicCredentials, ClientCredentials, OpenApiFilter, OpenApiToolsOptions, SchemeCredentials } from './openapi/types.js';

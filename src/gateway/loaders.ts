@@ -1,4 +1,6 @@
 import { resolve } from 'node:path';
+import { FileTokenStore } from '../client/auth/file-token-store.js';
+import { OAuthClient } from '../client/auth/oauth-client.js';
 import { HttpClientTransport } from '../client/transports/http-client.js';
 import { StdioClientTransport } from '../client/transports/stdio-client.js';
 import type { ClientTransport } from '../client/transport.js';
@@ -72,8 +74,23 @@ async function openStdio(upstream: StdioUpstream, context: LoaderContext): Promi
 }
 
 function openHttp(upstream: HttpUpstream, context: LoaderContext): ClientTransport {
+  let fetcher = context.fetch;
+  if (upstream.auth === 'login') {
+    // The store `toolwright login` writes; the client refreshes the tokens in it as they expire.
+    fetcher = new OAuthClient(upstream.url, { store: new FileTokenStore(), onWarning: context.warn, ...(fetcher ? { fetch: fetcher } : {}) }).fetch;
+  }
   return new HttpClientTransport(
-    { url: upstream.url, headers: upstream.headers, ...(context.fetch ? { fetch: context.fetch } : {}) },
+    { url: upstream.url, headers: upstream.headers, ...(fetcher ? { fetch: fetcher } : {}) },
     { maxMessageBytes: context.maxMessageBytes, onWarning: context.warn },
   );
+}
+
+/** Why an HTTP upstream's `auth` cannot be used as given, if it cannot. */
+export function httpAuthProblem(upstream: HttpUpstream, forwardAuthorization: boolean): string | undefined {
+  if (upstream.auth === undefined) return undefined;
+  if (upstream.auth !== 'login') return `auth must be "login" (the tokens toolwright login stores), got ${JSON.stringify(upstream.auth).slice(0, 40)}`;
+  if (forwardAuthorization) return 'auth: login and forwardAuthorization both say whose token to send: choose one';
+  if (Object.keys(upstream.headers ?? {}).some((h) => h.toLowerCase() === 'authorization'))
+    return 'auth: login and an Authorization header both give a token: choose one';
+  return undefined;
 }

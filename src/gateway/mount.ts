@@ -1,23 +1,25 @@
 import type { ToolClient } from '../client/client.js';
 import type { LogMessage } from '../client/types.js';
+import { withLoginHint } from '../client/connect/login.js';
 import { ConcurrencyGate } from '../policy/concurrency.js';
 import type { ToolServer } from '../server/server.js';
 import type { Tool, ToolContext } from '../server/tool.js';
 import { ownersOf, syncEntries, type Clash, type EntrySlot } from './entry-sync.js';
 import { captureAuthorization, forwardingFetch } from './forward-authorization.js';
-import { UPSTREAM_LOADERS, upstreamKind, type LoaderContext } from './loaders.js';
+import { httpAuthProblem, UPSTREAM_LOADERS, upstreamKind, type LoaderContext } from './loaders.js';
 import { gatewayNameProblem, prefixProblem, selected, toolTags } from './names.js';
-import { relayCall, type RelayTarget } from './relay-call.js';
-import { watchResourceSubscriptions } from './resource-subscriptions.js';
-import { relayPrompt, relayResource, relayTemplate, uriScheme, type SurfaceSource } from './surfaces.js';
+import { clientSafe, relayCall, type RelayTarget } from './relay-call.js';
+import { UpstreamSubscriptions, watchResourceSubscriptions } from './resource-subscriptions.js';
+import { uriScheme, type SurfaceSource } from './surfaces.js';
+import { syncPrompts, syncResources, type SurfaceRegistry } from './surface-sync.js';
+import { ListCache } from './list-cache.js';
 import { taskModeOf, transformTool, type UpstreamToolShape } from './transform.js';
-import type { MountOptions, Upstream, UpstreamEvent, UpstreamHealth } from './types.js';
+import type { HttpUpstream, MountOptions, Upstream, UpstreamEvent, UpstreamHealth } from './types.js';
 import { describe, UpstreamLink } from './upstream-link.js';
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_CONCURRENCY = 16;
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
-const MAX_SUBSCRIPTIONS = 1024;
 /** Tools mounted from one upstream at most: a hostile list cannot fill the server's memory with compiled schemas. */
 const MAX_TOOLS = 10_000;
 
@@ -44,6 +46,8 @@ export interface MountHandle {
 export interface MountContext {
   cwd?: string;
   env?: NodeJS.ProcessEnv;
+  /** Where `Gateway` keeps the lists of entries with `cacheLists: true` (one file each, by name). */
+  cacheDir?: string;
 }
 
 /**
@@ -57,6 +61,7 @@ export function mount(server: ToolServer, name: string, upstream: Upstream, opti
   if (problem) throw new TypeError(`upstream name ${JSON.stringify(name).slice(0, 80)}: ${problem}`);
   const prefix = options.prefix === undefined ? name : options.prefix;
   if (prefix !== false && prefixProblem(prefix)) throw new TypeError(`upstream "${name}": prefix ${prefixProblem(prefix)}`);
+  if (options.roots !== undefined && !validRoots(options.roots)) throw new TypeError(`upstream "${name}": roots must be a list of { uri: "file://…", name? }`);
   const owners = ownersOf(server);
   if (owners.has(`mount:${name}`)) throw new GatewayCollisionError([{ kind: 'tool', key: name, other: `upstream "${name}"`, upstream: name }]);
   owners.set(`mount:${name}`, name);
@@ -81,9 +86,11 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
     template: new Map<string, string>(),
   };
   private readonly syncing = new Map<string, { again: boolean }>();
+  /** Where its lists are kept across restarts (MountOptions.listCache). */
+  private readonly cache?: ListCache;
+  private readonly surfaces: SurfaceRegistry;
   private firstSync?: { resolve: () => void; reject: (err: Error) => void };
-  /** Upstream URIs a client subscribed to through the gateway (bounded: a client cannot make it hold more). */
-  private readonly subscribed = new Set<string>();
+  private readonly subscriptions = new UpstreamSubscriptions((message) => this.event('log', message));
   private unwatch?: () => void;
   private staticError?: string;
   private closed = false;
@@ -97,6 +104,7 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
     private readonly context: MountContext,
   ) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.surfaces = { server, registered: this.registered, refused: (key, why) => this.event('refused', `${key}: ${why}`) };
     this.gate = new ConcurrencyGate(options.maxConcurrency ?? DEFAULT_CONCURRENCY, 256);
     this.scheme = uriScheme(prefix);
     this.ready = new Promise((resolve, reject) => (this.firstSync = { resolve, reject }));
@@ -107,6 +115,8 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
     if (!loader) throw new TypeError(`upstream "${name}": ${upstreamKind(upstream)} upstreams are not available in this build`);
     if (loader.kind === 'client') {
       const forward = options.forwardAuthorization === true || (upstream as { forwardAuthorization?: boolean }).forwardAuthorization === true;
+      const authProblem = upstreamKind(upstream) === 'http' ? httpAuthProblem(upstream as HttpUpstream, forward) : undefined;
+      if (authProblem) throw new TypeError(`upstream "${name}": ${authProblem}`);
       if (forward) captureAuthorization(server);
       const loaderContext: LoaderContext = {
         cwd: context.cwd ?? process.cwd(),
@@ -116,6 +126,7 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
         ...(forward ? { fetch: forwardingFetch() } : {}),
       };
       this.unwatch = watchResourceSubscriptions(server, (uri) => this.subscribeUpstream(uri));
+      if (options.listCache) this.cache = new ListCache(options.listCache, (message) => this.event('log', message));
       this.link = new UpstreamLink({
         name,
         open: () => loader.open(upstream, loaderContext),
@@ -126,11 +137,13 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
         onListChanged: (what) => this.scheduleSync(what),
         onResourceUpdated: (uri) => server.resources.updated(this.mapUri(uri)),
         onLog: (message) => this.relayLog(message),
+        roots: options.roots ?? [],
+        ...((upstream as HttpUpstream).auth === 'login' ? { explain: (err: unknown) => withLoginHint(err, { url: (upstream as HttpUpstream).url }) } : {}),
         onState: (state, detail) => {
           if (state === 'up') {
             this.event('connected', 'connected');
             // A new connection knows none of the old one's subscriptions.
-            for (const uri of this.subscribed) this.subscribeOnce(uri);
+            if (this.link?.client) this.subscriptions.renew(this.link.client);
             for (const kind of ['tools', 'prompts', 'resources'] as const) this.scheduleSync(kind);
           } else {
             this.event('disconnected', detail ?? 'disconnected');
@@ -142,8 +155,26 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
   }
 
   start(): void {
-    if (this.link) this.link.start();
-    else void this.loadStaticTools();
+    if (this.link) {
+      this.loadCachedLists();
+      this.link.start();
+    } else void this.loadStaticTools();
+  }
+
+  /** The last listing from the cache, served until the upstream answers (a live listing replaces every entry). */
+  private loadCachedLists(): void {
+    const cached = this.cache?.read();
+    if (!cached) return;
+    const marker = 'cached:';
+    try {
+      if (cached.tools) this.applyTools(cached.tools, (shape) => this.callRelay(shape), marker);
+      if (cached.prompts && this.options.prompts !== false) this.settle(syncPrompts(this, this.surfaces, cached.prompts, marker));
+      if (this.options.resources !== false) this.settle(syncResources(this, this.surfaces, cached.resources ?? [], cached.templates ?? [], marker));
+    } catch (err) {
+      this.event('log', `its cached lists were not used: ${describe(err)}`);
+      return;
+    }
+    if (cached.tools) this.firstSync?.resolve();
   }
 
   client(): ToolClient | undefined {
@@ -169,29 +200,31 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
   health(): UpstreamHealth {
     const state = this.closed ? 'closed' : this.link ? this.link.state : this.staticError ? 'down' : 'up';
     const lastError = this.downBecause();
-    return { name: this.name, state, tools: this.registered.tool.size, restarts: this.link?.restarts ?? 0, ...(lastError ? { lastError } : {}) };
+    const { tool, prompt, resource, template } = this.registered;
+    const retryAt = state === 'down' ? this.link?.retryAt : undefined;
+    return {
+      name: this.name,
+      kind: upstreamKind(this.upstream),
+      state,
+      tools: tool.size,
+      prompts: prompt.size,
+      resources: resource.size + template.size,
+      restarts: this.link?.restarts ?? 0,
+      ...(lastError ? { lastError: healthSafe(lastError) } : {}),
+      ...(retryAt !== undefined ? { retryInMs: Math.max(0, retryAt - Date.now()) } : {}),
+    };
   }
 
   /** A client subscribed to `uri`: if it is one of this upstream's resources, the upstream is asked to tell of its changes (once). */
   private subscribeUpstream(uri: string): void {
-    if (!this.scheme || !uri.startsWith(`${this.scheme}+`) || this.subscribed.size >= MAX_SUBSCRIPTIONS) return;
-    const upstreamUri = this.unmapUri(uri);
-    if (this.subscribed.has(upstreamUri)) return;
-    this.subscribed.add(upstreamUri);
-    this.subscribeOnce(upstreamUri);
-  }
-
-  private subscribeOnce(upstreamUri: string): void {
-    const client = this.link?.client;
-    const resources = client?.capabilities?.resources as { subscribe?: unknown } | undefined;
-    if (!client || !resources?.subscribe) return;
-    client.subscribeResource(upstreamUri).catch((err: unknown) => this.event('log', `subscribing to a resource failed: ${describe(err)}`));
+    if (this.scheme && uri.startsWith(`${this.scheme}+`)) this.subscriptions.add(this.link?.client, this.unmapUri(uri));
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.unwatch?.();
+    await this.subscriptions.release(this.link?.client);
     await this.link?.close();
     const s = this.server;
     for (const key of this.registered.tool.keys()) s.tools.remove(key);
@@ -228,9 +261,22 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
     const client = this.link?.client;
     if (!client || this.closed) return false;
     const caps = client.capabilities ?? {};
-    if (kind === 'tools' && caps.tools !== undefined) this.applyTools(await client.listTools({ refresh: true }), (shape) => this.callRelay(shape));
-    if (kind === 'prompts' && caps.prompts !== undefined && this.options.prompts !== false) await this.syncPrompts(client);
-    if (kind === 'resources' && caps.resources !== undefined && this.options.resources !== false) await this.syncResources(client);
+    if (kind === 'tools' && caps.tools !== undefined) {
+      const tools = await client.listTools({ refresh: true });
+      this.cache?.update('tools', tools as UpstreamToolShape[]);
+      this.applyTools(tools, (shape) => this.callRelay(shape));
+    }
+    if (kind === 'prompts' && caps.prompts !== undefined && this.options.prompts !== false) {
+      const prompts = await client.listPrompts();
+      this.cache?.update('prompts', prompts);
+      this.settle(syncPrompts(this, this.surfaces, prompts));
+    }
+    if (kind === 'resources' && caps.resources !== undefined && this.options.resources !== false) {
+      const [resources, templates] = [await client.listResources(), await client.listResourceTemplates()];
+      this.cache?.update('resources', resources);
+      this.cache?.update('templates', templates);
+      this.settle(syncResources(this, this.surfaces, resources, templates));
+    }
     return true;
   }
 
@@ -240,80 +286,24 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
     return (args: Record<string, unknown>, ctx: ToolContext) => relayCall(this, shape.name, args, ctx, asTask);
   }
 
-  private applyTools(listed: readonly UpstreamToolShape[], call: (shape: UpstreamToolShape) => Tool['handler']): void {
+  private applyTools(listed: readonly UpstreamToolShape[], call: (shape: UpstreamToolShape) => Tool['handler'], marker = ''): void {
     const desired = new Map<string, { entry: Tool; fingerprint: string }>();
     if (listed.length > MAX_TOOLS) this.event('refused', `it lists ${listed.length} tools; the first ${MAX_TOOLS} are mounted`);
     for (const shape of listed.slice(0, MAX_TOOLS)) {
       const t = this.options.tools?.[shape.name];
       if (t?.hidden || !selected(shape.name, toolTags(shape), this.options)) continue;
       const tool = transformTool(shape, this.prefix, this.options, call(shape));
+      tool.upstream = this.name;
       const problem = gatewayNameProblem(tool.name);
       if (problem || desired.has(tool.name)) {
         this.event('refused', `tool ${JSON.stringify(tool.name.slice(0, 140))}: ${problem ?? 'two upstream tools take this name'}`);
         continue;
       }
-      desired.set(tool.name, { entry: tool, fingerprint: fingerprintOf(shape) });
+      desired.set(tool.name, { entry: tool, fingerprint: marker + fingerprintOf(shape) });
     }
     const s = this.server;
     const slot: EntrySlot<Tool> = { kind: 'tool', has: (k) => s.tools.has(k), add: (t) => s.tools.add(t), remove: (k) => s.tools.remove(k) };
     this.settle(syncEntries(s, this.name, slot, desired, this.registered.tool, (key, why) => this.event('refused', `tool ${key}: ${why}`)));
-  }
-
-  private async syncPrompts(client: ToolClient): Promise<void> {
-    const desired = new Map(
-      (await client.listPrompts()).map((p) => {
-        const prompt = relayPrompt(this, p);
-        return [prompt.name, { entry: prompt, fingerprint: fingerprintOf(p) }] as const;
-      }),
-    );
-    const s = this.server;
-    const slot: EntrySlot<typeof desired extends Map<string, { entry: infer P }> ? P : never> = {
-      kind: 'prompt',
-      has: (k) => s.prompts.has(k),
-      add: (p) => s.prompts.add(p),
-      remove: (k) => s.prompts.remove(k),
-    };
-    this.settle(syncEntries(s, this.name, slot, desired, this.registered.prompt, (key, why) => this.event('refused', `prompt ${key}: ${why}`)));
-  }
-
-  private async syncResources(client: ToolClient): Promise<void> {
-    const s = this.server;
-    const resources = new Map(
-      (await client.listResources()).map((r) => {
-        const resource = relayResource(this, r);
-        return [resource.uri, { entry: resource, fingerprint: fingerprintOf(r) }] as const;
-      }),
-    );
-    const templates = new Map(
-      (await client.listResourceTemplates()).map((t) => {
-        const template = relayTemplate(this, t);
-        return [template.uriTemplate, { entry: template, fingerprint: fingerprintOf(t) }] as const;
-      }),
-    );
-    const refused = (key: string, why: string) => this.event('refused', `resource ${key}: ${why}`);
-    this.settle([
-      ...syncEntries(
-        s,
-        this.name,
-        { kind: 'resource', has: (k) => s.resources.get(k) !== undefined, add: (r) => s.resources.add(r), remove: (k) => s.resources.remove(k) },
-        resources,
-        this.registered.resource,
-        refused,
-      ),
-      ...syncEntries(
-        s,
-        this.name,
-        {
-          kind: 'resource template',
-          has: (k) => s.resources.getTemplate(k) !== undefined,
-          add: (t) => s.resources.addTemplate(t),
-          remove: (k) => s.resources.removeTemplate(k),
-        },
-        templates,
-        this.registered.template,
-        refused,
-      ),
-    ]);
   }
 
   /** Clashes are refused entries, logged naming both sources; found in the first listing, they fail `ready`. */
@@ -371,4 +361,16 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
 /** What decides whether a listed entry changed (its whole definition, as listed). */
 function fingerprintOf(entry: unknown): string {
   return JSON.stringify(entry);
+}
+
+/** A failure as health shows it (to the console and any client that reads the health resource): no absolute paths, no credentials in URLs. */
+function healthSafe(text: string): string {
+  return clientSafe(text.replace(/\/\/[^/\s@]*@/g, '//…@'));
+}
+
+function validRoots(roots: unknown): boolean {
+  return (
+    Array.isArray(roots) &&
+    roots.every((r) => typeof r?.uri === 'string' && r.uri.startsWith('file://') && (r.name === undefined || typeof r.name === 'string'))
+  );
 }

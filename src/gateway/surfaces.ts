@@ -7,6 +7,27 @@ import type { ReadReturn, Resource, ResourceContent, ResourceTemplate } from '..
 import { prefixed, upstreamText } from './names.js';
 import { askCaller, callerInputs, clientSafe } from './relay-call.js';
 import { describe } from './upstream-link.js';
+import type { CompletionRef } from '../client/server-surface.js';
+import type { Completer } from '../server/primitives/resources/resource.js';
+
+/** completion.mdx: at most 100 values per response. */
+const MAX_COMPLETIONS = 100;
+
+/**
+ * A template's variable names (RFC 6570: `{name}`, `{+path}`, `{?a,b*}`, `{x:3}`), as the server
+ * names them when it checks a completion request; what is not a name is skipped (the server
+ * refuses such a template when it is added).
+ */
+function variablesOf(template: string): string[] {
+  const names: string[] = [];
+  for (const [, body] of template.slice(0, 4096).matchAll(/\{[+#./;?&]?([^{}]*)\}/g)) {
+    for (const part of body.split(',')) {
+      const name = part.replace(/(\*|:\d+)$/, '');
+      if (/^[A-Za-z0-9_.%]+$/.test(name)) names.push(name);
+    }
+  }
+  return names;
+}
 
 /** What prompts and resources need of their upstream's mount. */
 export interface SurfaceSource {
@@ -39,6 +60,7 @@ function upstreamFailed(source: SurfaceSource, err: unknown): never {
 export function relayPrompt(source: SurfaceSource, listed: ListedPrompt): Prompt {
   const prompt: Prompt = {
     name: prefixed(source.prefix, listed.name),
+    upstream: source.name,
     get: async (args, ctx) => {
       try {
         const result = await connected(source).getPrompt(listed.name, args, asking(source, ctx));
@@ -58,8 +80,34 @@ export function relayPrompt(source: SurfaceSource, listed: ListedPrompt): Prompt
       ...(a.description !== undefined ? { description: upstreamText(a.description) } : {}),
       ...(a.required !== undefined ? { required: a.required } : {}),
     }));
+    const complete = completers(
+      source,
+      { type: 'ref/prompt', name: listed.name },
+      listed.arguments.map((a) => a.name),
+    );
+    if (complete) prompt.complete = complete;
   }
   return prompt;
+}
+
+/**
+ * `completion/complete` relayed for each argument (or template variable), when the upstream
+ * declares completions: asked of the upstream with ITS name or template (the gateway's prefix
+ * and URI scheme taken off), the arguments already chosen passed on.
+ */
+function completers(source: SurfaceSource, ref: CompletionRef, names: readonly string[]): Record<string, Completer> | undefined {
+  if (source.client()?.capabilities?.completions === undefined || names.length === 0) return undefined;
+  const complete: Record<string, Completer> = Object.create(null);
+  for (const name of names) {
+    complete[name] = async (value, context) => {
+      try {
+        return (await connected(source).complete(ref, { name, value }, context.arguments)).values.slice(0, MAX_COMPLETIONS);
+      } catch (err) {
+        upstreamFailed(source, err);
+      }
+    };
+  }
+  return complete;
 }
 
 /** A prompt's or resource's request options: what the upstream asks first is asked of this caller, within its capabilities. */
@@ -82,6 +130,7 @@ export function relayResource(source: SurfaceSource, listed: ListedResource): Re
   const uri = source.mapUri(listed.uri);
   return {
     uri,
+    upstream: source.name,
     name: upstreamText(listed.name) ?? listed.name,
     ...(listed.title !== undefined ? { title: upstreamText(listed.title) } : {}),
     ...(listed.description !== undefined ? { description: upstreamText(listed.description) } : {}),
@@ -92,8 +141,11 @@ export function relayResource(source: SurfaceSource, listed: ListedResource): Re
 }
 
 export function relayTemplate(source: SurfaceSource, listed: ListedResourceTemplate): ResourceTemplate {
+  const complete = completers(source, { type: 'ref/resource', uri: listed.uriTemplate }, variablesOf(listed.uriTemplate));
   return {
+    ...(complete ? { complete } : {}),
     uriTemplate: source.mapUri(listed.uriTemplate),
+    upstream: source.name,
     name: prefixed(source.prefix, upstreamText(listed.name) ?? listed.name),
     ...(listed.title !== undefined ? { title: upstreamText(listed.title) } : {}),
     ...(listed.description !== undefined ? { description: upstreamText(listed.description) } : {}),

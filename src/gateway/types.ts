@@ -22,6 +22,12 @@ export interface HttpUpstream {
    * a token issued for the gateway is not a token for every server behind it.
    */
   forwardAuthorization?: boolean;
+  /**
+   * 'login': OAuth with the tokens `toolwright login <url>` stored for this URL (the same token
+   * store; refreshed as needed, never a browser opened by the gateway). Until someone logs in, the
+   * upstream is down and its health says to run `toolwright login`.
+   */
+  auth?: 'login';
 }
 
 /** Another ToolServer in this process. */
@@ -91,6 +97,17 @@ export interface MountOptions {
   resources?: boolean;
   /** Pass the client's `Authorization` header on (HTTP upstreams; default false). */
   forwardAuthorization?: boolean;
+  /**
+   * What a legacy upstream's `roots/list` outside any call is answered (`file://` URIs); default
+   * none. During a call, the upstream's question goes to that call's client, as ever.
+   */
+  roots?: Array<{ uri: string; name?: string }>;
+  /**
+   * A file to keep its tools, prompts and resources lists in (rewritten after every listing):
+   * after a restart they are served from it until the upstream answers. Off by default;
+   * `Gateway` puts it in its `cacheDir` for an entry with `cacheLists: true`.
+   */
+  listCache?: string;
   /** Where the upstream's log messages and failures go besides the server log. */
   onEvent?: (event: UpstreamEvent) => void;
 }
@@ -107,9 +124,17 @@ export interface UpstreamEvent {
 /** An upstream's health, as `toolwright doctor` and the console show it. */
 export interface UpstreamHealth {
   name: string;
+  /** How it is reached: 'stdio', 'http', 'openapi' or 'server' (a ToolServer in process). */
+  kind: string;
   state: UpstreamState;
+  /** Entries of it mounted now. */
   tools: number;
-  /** Why it is down, when it is (never a secret: the upstream's name and what failed). */
+  prompts: number;
+  resources: number;
+  /** Why it is down, when it is (never a secret: what failed, without absolute paths or URL credentials). */
   lastError?: string;
+  /** Attempts to reach it again so far (its restarts, for a stdio upstream). */
   restarts: number;
+  /** While it is down: how long until the next attempt (the wait doubles, up to 30 s). */
+  retryInMs?: number;
 }

@@ -1,4 +1,5 @@
 import { ToolClient } from '../client/client.js';
+import type { InputRequestHandler } from '../client/inputs/types.js';
 import type { LogMessage } from '../client/types.js';
 import type { OpenedTransport } from './loaders.js';
 import type { UpstreamState } from './types.js';
@@ -18,6 +19,10 @@ export interface LinkOptions {
   onListChanged: (what: 'tools' | 'prompts' | 'resources') => void;
   onResourceUpdated: (uri: string) => void;
   onLog: (message: LogMessage) => void;
+  /** What a legacy upstream's `roots/list` outside any call is answered (see rootsOutsideCalls). */
+  roots: ReadonlyArray<{ uri: string; name?: string }>;
+  /** A connect failure in the words the operator can act on (an OAuth upstream's: which login to run). */
+  explain?: (err: unknown) => unknown;
   /** Connected (a new client: list everything again), or gone (with why). */
   onState: (state: UpstreamState, detail?: string) => void;
 }
@@ -32,6 +37,8 @@ export class UpstreamLink {
   state: UpstreamState = 'connecting';
   lastError?: string;
   restarts = 0;
+  /** When the next attempt to reach it starts (Date.now() time), while one waits. */
+  retryAt?: number;
   private attempt = 0;
   private timer?: NodeJS.Timeout;
   private closing = false;
@@ -63,6 +70,7 @@ export class UpstreamLink {
   private async connectOnce(): Promise<void> {
     if (this.closing) return;
     this.state = 'connecting';
+    this.retryAt = undefined;
     let opened: OpenedTransport | undefined;
     let client: ToolClient | undefined;
     try {
@@ -71,7 +79,7 @@ export class UpstreamLink {
       await client.connect();
     } catch (err) {
       await opened?.transport.close({ graceMs: 200 }).catch(() => {});
-      this.markDown(describe(err));
+      this.markDown(describe(this.options.explain ? this.options.explain(err) : err));
       this.scheduleRetry();
       return;
     }
@@ -93,6 +101,7 @@ export class UpstreamLink {
       clientInfo: { name: 'toolwright-gateway', version: '0.1.0' },
       // Declared so that the upstream may ask; each call relays its questions to its own caller.
       inputCapabilities: ['elicitation', 'sampling', 'roots'],
+      onInputRequest: rootsOutsideCalls(o.roots),
       timeoutMs: o.timeoutMs,
       connectTimeoutMs: o.connectTimeoutMs,
       probeTimeoutMs: Math.min(5_000, o.connectTimeoutMs),
@@ -117,6 +126,7 @@ export class UpstreamLink {
     if (this.closing) return;
     const wait = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** this.attempt++);
     this.restarts++;
+    this.retryAt = Date.now() + wait;
     this.timer = setTimeout(() => void this.connectOnce(), wait);
     this.timer.unref?.();
   }
@@ -126,4 +136,19 @@ export class UpstreamLink {
 export function describe(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
   return message.split('\n')[0].slice(0, 300);
+}
+
+/**
+ * Answers what a legacy upstream asks outside any call (a question during one goes to that call's
+ * client). `roots/list`: the gateway declared roots (each caller's own are relayed during its
+ * calls), and client/roots.mdx gives -32601 only to a client that does not support roots, so it
+ * answers with the roots configured for this upstream, by default none (an empty list: no
+ * caller's roots are lent to a server asking on nobody's behalf). Elicitation and sampling need a
+ * user, and there is none outside a call: refused with an error.
+ */
+function rootsOutsideCalls(roots: ReadonlyArray<{ uri: string; name?: string }>): InputRequestHandler {
+  return (request) =>
+    request.method === 'roots/list'
+      ? Promise.resolve({ roots: roots.map((r) => ({ ...r })) })
+      : Promise.reject(new Error(`${request.method} outside a call: no user to ask`));
 }

@@ -149,6 +149,8 @@ export interface Tool<S extends JsonSchema | StandardSchemaV1 = JsonSchema | Sta
   annotations?: ToolAnnotations;
   icons?: Icon[];
   _meta?: Record<string, unknown>;
+  /** The gateway upstream it is relayed to (set by `mount`): its audit records name it (`upstream`), its spans carry it (`toolwright.upstream`). */
+  upstream?: string;
   /** How long a call may run before it fails with a timeout result (server default: 60 s). */
   timeoutMs?: number;
   /**

@@ -12,7 +12,8 @@ import {
 } from './attributes.js';
 import { serverParent } from './context.js';
 import { DEFAULT_MAX_RECORDED_CHARS, type TracingOptions } from './options.js';
-import { durationHistogram, mcpTracer, telemetryActive } from './providers.js';
+import { durationHistogram, mcpTracer, telemetryActive, tracerProviderRegistered } from './providers.js';
+import { recordedText } from '../jsonrpc/recorded.js';
 import { taskLinks } from './task-links.js';
 
 /** What the server knows of a request when its span starts. */
@@ -94,4 +95,12 @@ export function traceServerRequest<R>(facts: () => ServerRequestFacts, options: 
       throw err;
     },
   );
+}
+
+/** Not in the MCP conventions (which have no gateway): toolwright's own namespace, as `toolwright.link`. */
+export const UPSTREAM_ATTRIBUTE = 'toolwright.upstream';
+
+/** Names the gateway upstream that serves the request on the active span: the request's SERVER span while its work runs. */
+export function tagUpstream(upstream: string): void {
+  if (tracerProviderRegistered()) trace.getActiveSpan()?.setAttribute(UPSTREAM_ATTRIBUTE, recordedText(upstream));
 }

@@ -52,7 +52,7 @@ describe("the caller's client id, scopes and tenant in the SQLite trail", () => 
       ['alice', 'agent', []],
     ]);
     const db = openDatabase(file, { readonly: true });
-    expect(db.pragma('user_version', { simple: true })).toBe(4);
+    expect(db.pragma('user_version', { simple: true })).toBe(5);
     db.close();
   });
 });

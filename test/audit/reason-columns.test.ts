@@ -54,7 +54,7 @@ describe('reason and instance in the SQLite and JSON-lines trails', () => {
       [null, 'rate_limit', 'node-a'],
     ]);
     const db = openDatabase(file, { readonly: true });
-    expect(db.pragma('user_version', { simple: true })).toBe(4);
+    expect(db.pragma('user_version', { simple: true })).toBe(5);
     db.close();
   });
 

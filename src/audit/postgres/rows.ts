@@ -18,15 +18,15 @@ export function pendingRow(entry: AuditRecord): PendingRow {
 /**
  * One INSERT for any number of rows: each column travels as one array parameter and `unnest`
  * turns them back into rows (a statement is atomic, so the batch commits whole or not at all;
- * 20 parameters whatever the batch's size, under PostgreSQL's 65,535). `ON CONFLICT DO
+ * 21 parameters whatever the batch's size, under PostgreSQL's 65,535). `ON CONFLICT DO
  * NOTHING`: rows a lost-reply retry sends again are already there.
  */
 export const INSERT_ROWS = `
-INSERT INTO ${AUDIT_TABLE} (record_id, time, era, protocol_version, principal, method, tool, arguments, status, is_error, duration_ms, correlation_id, request_id, client_name, error_code, client_id, scopes, tenant, reason, instance)
-SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::boolean[], $11::float8[], $12::text[], $13::jsonb[], $14::text[], $15::int[], $16::text[], $17::jsonb[], $18::text[], $19::text[], $20::text[])
+INSERT INTO ${AUDIT_TABLE} (record_id, time, era, protocol_version, principal, method, tool, arguments, status, is_error, duration_ms, correlation_id, request_id, client_name, error_code, client_id, scopes, tenant, reason, instance, upstream)
+SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::boolean[], $11::float8[], $12::text[], $13::jsonb[], $14::text[], $15::int[], $16::text[], $17::jsonb[], $18::text[], $19::text[], $20::text[], $21::text[])
 ON CONFLICT (record_id) DO NOTHING`;
 
-const COLUMN_COUNT = 20;
+const COLUMN_COUNT = 21;
 
 /**
  * PostgreSQL's text (and jsonb) cannot hold U+0000: it becomes U+FFFD, so no client-chosen string
@@ -60,6 +60,7 @@ export function insertParameters(rows: readonly PendingRow[]): unknown[][] {
     columns[17][i] = text(e.tenant ?? null);
     columns[18][i] = e.reason ?? null;
     columns[19][i] = text(e.instance ?? null);
+    columns[20][i] = text(e.upstream ?? null);
   });
   return columns;
 }
@@ -90,6 +91,7 @@ export function fromPgRow(row: Record<string, unknown>): StoredAuditRecord {
     ...(typeof row.tenant === 'string' ? { tenant: row.tenant } : {}),
     ...(typeof row.reason === 'string' ? { reason: row.reason as AuditReason } : {}),
     ...(typeof row.instance === 'string' ? { instance: row.instance } : {}),
+    ...(typeof row.upstream === 'string' ? { upstream: row.upstream } : {}),
   };
 }
 

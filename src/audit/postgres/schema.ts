@@ -20,8 +20,9 @@ import type { PgQueryable } from './connection.js';
  *   jsonb still answers "calls granted scope X" (`scopes ? 'X'`).
  * - `reason`, `instance` (version 3): why a request did not run as asked, and which server
  *   answered, as in SQLite's version 4; NULL in rows written before.
+ * - `upstream` (version 4): the gateway upstream that served the request, as in SQLite's version 5.
  */
-export const AUDIT_SCHEMA_VERSION = 3;
+export const AUDIT_SCHEMA_VERSION = 4;
 export const AUDIT_TABLE = 'toolwright_audit';
 
 /** Any number, fixed: the advisory lock that lets one instance migrate at a time. */
@@ -67,6 +68,7 @@ ALTER TABLE ${AUDIT_TABLE}
   ADD COLUMN IF NOT EXISTS reason text,
   ADD COLUMN IF NOT EXISTS instance text;
 `,
+  4: `ALTER TABLE ${AUDIT_TABLE} ADD COLUMN IF NOT EXISTS upstream text;`,
 };
 
 /**

@@ -7,6 +7,7 @@ import type { StdioTarget } from '../transports/stdio-target.js';
 import type { ClientTarget } from '../types.js';
 import { bounded, clean, messageOf } from './clean.js';
 import type { StepLog } from './steps.js';
+import { checkUpstreams } from './upstreams.js';
 import type { DoctorOptions } from './types.js';
 
 /** Connects for real: the era negotiated and the tools listed. */
@@ -59,6 +60,7 @@ export async function checkSession(log: StepLog, target: ClientTarget, options: 
       return { step: { status: 'failed', summary: 'tools/list failed', detail: messageOf(err) } };
     }
   });
+  if (tools.ok) await checkUpstreams(log, connected, timeoutMs);
   await connected.close().catch(() => {});
   return tools.ok;
 }

@@ -9,6 +9,7 @@ import { AppFrames } from './app-routes.js';
 import { devRoutes } from './dev-routes.js';
 import { doctorRoutes } from './doctor-routes.js';
 import { primitiveRoutes } from './primitive-routes.js';
+import { upstreamRoutes } from './upstream-routes.js';
 import { validateRoutes } from './validate-routes.js';
 import { loginRoutes } from './login-routes.js';
 import { operatorRoutes } from './operator-routes.js';
@@ -121,6 +122,7 @@ function consoleRoutes(apps: AppFrames): Required<ApiRoutes> {
     ...validateRoutes,
     ...primitiveRoutes,
     ...devRoutes,
+    ...upstreamRoutes,
   };
 }
 

@@ -7,7 +7,7 @@ import { recordedId, recordedText } from '../../jsonrpc/recorded.js';
 import { isAnonymous } from '../../policy/auth/caller.js';
 import { callerOf, type Exchange } from '../exchange.js';
 import type { AuditGuard } from './audit-guard.js';
-import type { Operation } from './operation.js';
+import { upstreamOf, type Operation } from './operation.js';
 
 /**
  * The one audit wrapper: every request it wraps, however it ends (allowed,
@@ -103,6 +103,8 @@ export interface AuditedRequest {
   reason?: AuditReason;
   /** The server instance that answered (ToolServer's `instanceId`). */
   instance?: string;
+  /** The gateway upstream that served it (its definition's `upstream`). */
+  upstream?: string;
 }
 
 /** The reason a status implies when no stage named one. */
@@ -166,6 +168,7 @@ export function auditRecord(request: AuditedRequest): AuditRecord {
   // Last, and only when known: a record without them reads as one written before they existed.
   if (reason !== undefined) record.reason = reason;
   if (instance !== undefined) record.instance = instance;
+  if (request.upstream !== undefined) record.upstream = recordedText(request.upstream);
   return record;
 }
 
@@ -190,6 +193,7 @@ export function auditRecordOf(call: Operation, isError: boolean, errorCode: numb
     errorCode,
     reason: call.reason,
     instance,
+    upstream: upstreamOf(call),
   });
 }
 

@@ -105,6 +105,8 @@ export class Operation implements TrackedRequest {
   declare finish?: (value: unknown) => Record<string, unknown>;
   /** The longest its handler may run (default: the server's). */
   declare timeoutMs?: number;
+  /** A prompt's, resource's or completion's definition's `upstream` (a tool call reads its tool's): see upstreamOf. */
+  declare upstream?: string;
   readonly startedAt = performance.now();
   /** Set once the call is cancelled, its client is gone, or its handler timed out. */
   aborted = false;
@@ -213,6 +215,11 @@ export function thenCleanUp<T>(run: () => Promise<T>, cleanup: () => void): Prom
   }
   running.then(cleanup, cleanup);
   return running;
+}
+
+/** The gateway upstream that serves the request, from its definition: the audit record's `upstream`, the span's attribute. */
+export function upstreamOf(op: Operation): string | undefined {
+  return op.upstream ?? (op.tool as CompiledTool | undefined)?.tool.upstream;
 }
 
 /** A pipeline stage: do its one job, then call `next` (or answer without it). */

@@ -8,7 +8,8 @@ import type { InputRequiredResult } from '../inputs/call-inputs.js';
 import { MissingClientCapability } from '../inputs/missing-capability.js';
 import { normalizeResult } from '../normalize-result.js';
 import { ToolError, type ToolResult } from '../tool.js';
-import type { Operation } from './operation.js';
+import { upstreamOf, type Operation } from './operation.js';
+import { tagUpstream } from '../../tracing/server.js';
 import { abortedOutcome, errorResult, formatDuration, internalFailure } from './results.js';
 
 export interface HandlerOptions {
@@ -44,6 +45,8 @@ export interface RunKind<R> {
 export async function runOperation<R>(op: Operation, kind: RunKind<R>, options: HandlerOptions): Promise<R | InputRequiredResult | undefined> {
   if (op.aborted) return stopped(op, kind, false, 0);
   const ctx = new CallContext(op, options.logger);
+  const upstream = upstreamOf(op);
+  if (upstream !== undefined) tagUpstream(upstream);
   op.handlerRunning = true;
   const timeoutMs = kind.timeoutMs(op) ?? options.timeoutMs;
   let timedOut = false;

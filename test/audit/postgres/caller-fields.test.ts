@@ -137,7 +137,7 @@ describe.skipIf(!PG_BIN)("the caller's client id, scopes and tenant in the Postg
     expect(rows[0]).not.toHaveProperty('clientId');
     expect(await reader.count({ clientId: 'agent', tenant: 'acme' })).toBe(1);
     expect((await db.query("SELECT version FROM toolwright_schema WHERE component = 'audit'", [], url)).rows).toEqual([{ version: AUDIT_SCHEMA_VERSION }]);
-    expect(AUDIT_SCHEMA_VERSION).toBe(3);
+    expect(AUDIT_SCHEMA_VERSION).toBe(4);
     const indexes = (await db.query("SELECT indexname FROM pg_indexes WHERE tablename = 'toolwright_audit'", [], url)).rows.map((r) => r.indexname);
     expect(indexes).toEqual(expect.arrayContaining(['toolwright_audit_client_id', 'toolwright_audit_tenant', 'toolwright_audit_principal']));
   });

@@ -145,7 +145,7 @@ describe.skipIf(!PG_BIN)('the PostgreSQL audit sink', () => {
   it('two instances migrating a fresh database at once both succeed, once', async () => {
     const url = await db.database();
     await Promise.all([sinkOn(url).ready(), sinkOn(url).ready(), sinkOn(url).ready()]);
-    expect((await db.query('SELECT component, version FROM toolwright_schema', [], url)).rows).toEqual([{ component: 'audit', version: 3 }]);
+    expect((await db.query('SELECT component, version FROM toolwright_schema', [], url)).rows).toEqual([{ component: 'audit', version: 4 }]);
     const indexes = (await db.query("SELECT indexname FROM pg_indexes WHERE tablename = 'toolwright_audit' ORDER BY 1", [], url)).rows.map((r) => r.indexname);
     expect(indexes).toEqual(expect.arrayContaining(['toolwright_audit_time', 'toolwright_audit_tool', 'toolwright_audit_principal']));
   });
@@ -154,7 +154,7 @@ describe.skipIf(!PG_BIN)('the PostgreSQL audit sink', () => {
     const url = await db.database();
     await db.query('CREATE TABLE toolwright_schema (component text PRIMARY KEY, version integer NOT NULL)', [], url);
     await db.query("INSERT INTO toolwright_schema VALUES ('audit', 99)", [], url);
-    await expect(sinkOn(url).ready()).rejects.toThrow(/schema version 99; this toolwright reads up to 3/);
+    await expect(sinkOn(url).ready()).rejects.toThrow(/schema version 99; this toolwright reads up to 4/);
   });
 
   it('retention deletes records past the age and row bounds, and nothing else', async () => {

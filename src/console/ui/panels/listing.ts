@@ -7,6 +7,8 @@ import { onServerEvent } from '../events.js';
 export interface Listing {
   resources?: boolean;
   prompts?: boolean;
+  /** The server is a toolwright gateway (it serves its upstreams' health). */
+  upstreams?: boolean;
 }
 
 async function countOf(paths: Array<'resources' | 'resource-templates' | 'prompts'>): Promise<boolean> {
@@ -36,6 +38,11 @@ export function useListing(status: ConnectionStatus): Listing {
     const loadResources = load('resources', ['resources', 'resource-templates']);
     const loadPrompts = load('prompts', ['prompts']);
     if (resources) loadResources();
+    if (resources)
+      void apiGet('upstreams').then(
+        (a) => live && setListing((now) => ({ ...now, upstreams: a.gateway })),
+        () => {},
+      );
     if (prompts) loadPrompts();
     const stops = [
       resources ? onServerEvent('resources-changed', loadResources) : () => {},

@@ -9,6 +9,7 @@ import { TasksPanel } from './operator/tasks.js';
 import { PromptsPanel } from './prompts.js';
 import { ResourcesPanel } from './resources.js';
 import { ToolsPanel } from './tools.js';
+import { UpstreamsPanel } from './upstreams.js';
 
 /** A screen of the console, reached from the navigation by its id (`#/<id>/…`). */
 interface Panel {
@@ -18,6 +19,8 @@ interface Panel {
   needsConnection?: boolean;
   /** Shown only when the server declares this capability and lists something in it (see listing.ts). */
   needsCapability?: keyof Listing;
+  /** Shown only when the listing says so (a gateway's Upstreams). */
+  needsListing?: keyof Listing;
   /** Shown only beside a server that has this operator data (`serve --console`; never standalone). */
   needsOperator?: 'audit' | 'tasks' | 'limits';
   component: ComponentType<{ route: string[] }>;
@@ -29,6 +32,7 @@ export const PANELS: Panel[] = [
   { id: 'tools', label: 'Tools', needsConnection: true, component: ToolsPanel },
   { id: 'resources', label: 'Resources', needsConnection: true, needsCapability: 'resources', component: ResourcesPanel },
   { id: 'prompts', label: 'Prompts', needsConnection: true, needsCapability: 'prompts', component: PromptsPanel },
+  { id: 'upstreams', label: 'Upstreams', needsConnection: true, needsListing: 'upstreams', component: UpstreamsPanel },
   { id: 'collections', label: 'Collections', component: CollectionsPanel },
   { id: 'audit', label: 'Audit', needsOperator: 'audit', component: AuditPanel },
   { id: 'tasks', label: 'Running tasks', needsOperator: 'tasks', component: TasksPanel },
@@ -42,5 +46,5 @@ export function operatorAllows(panel: Panel, operator: OperatorAvailability): bo
 
 /** Whether the connected server declares what the panel shows, and lists some of it. */
 export function listingAllows(panel: Panel, listing: Listing): boolean {
-  return !panel.needsCapability || listing[panel.needsCapability] === true;
+  return (!panel.needsCapability || listing[panel.needsCapability] === true) && (!panel.needsListing || listing[panel.needsListing] === true);
 }

@@ -67,6 +67,7 @@ export class CompletionPrimitive implements Primitive {
       // A middleware that replaced the reference, argument or context has them checked again (its rate-limit point is taken).
       const changed = after.ref !== params.ref || after.argument !== params.argument || after.context !== params.context;
       const { target, value, chosen } = changed ? this.checked(after, callerOf(exchange), op) : asked;
+      op.upstream = target.upstream;
       const values = target.completer ? await this.run(target.completer, value, chosen, target.label, op) : fromEnum(target.schema, target.argument, value);
       const completion = { values: values.slice(0, MAX_VALUES), total: values.length, hasMore: values.length > MAX_VALUES };
       return { completion };
@@ -105,7 +106,7 @@ export class CompletionPrimitive implements Primitive {
       authorizeEntry(policy, policy.promptRequirement(prompt.scope), auth, unknown);
       if (!prompt.arguments.some((a) => a.name === argument))
         throw new RpcError(ErrorCode.InvalidParams, `Prompt ${prompt.name} has no argument ${JSON.stringify(argument.slice(0, 128))}`);
-      return { completer: prompt.prompt.complete?.[argument], schema: prompt.args, label: `prompt ${prompt.name}`, argument };
+      return { completer: prompt.prompt.complete?.[argument], schema: prompt.args, label: `prompt ${prompt.name}`, argument, upstream: prompt.prompt.upstream };
     }
     if (ref.type === 'ref/resource') {
       const template = typeof ref.uri === 'string' ? this.options.resources.getTemplate(ref.uri) : undefined;
@@ -120,7 +121,13 @@ export class CompletionPrimitive implements Primitive {
       if (!template.uriTemplate.variables.includes(argument)) {
         throw new RpcError(ErrorCode.InvalidParams, `Template ${template.uriTemplate.template} has no variable ${JSON.stringify(argument.slice(0, 128))}`);
       }
-      return { completer: template.template.complete?.[argument], schema: template.variables, label: template.uriTemplate.template, argument };
+      return {
+        completer: template.template.complete?.[argument],
+        schema: template.variables,
+        label: template.uriTemplate.template,
+        argument,
+        upstream: template.template.upstream,
+      };
     }
     throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "ref.type" must be "ref/prompt" or "ref/resource"');
   }
@@ -156,6 +163,7 @@ interface Target {
   schema?: ArgsSchema;
   label: string;
   argument: string;
+  upstream?: string;
 }
 
 /** The schema's `enum` for the argument, those that start with what was typed (case-insensitive). */

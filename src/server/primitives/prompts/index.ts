@@ -91,6 +91,7 @@ export class PromptsPrimitive implements Primitive {
         op.binding = { tool: `prompt ${target.name}`, args: bound, principal: callerKeyOf(exchange) };
         op.openInputs(this.options.requestState);
         op.timeoutMs = prompt.timeoutMs;
+        op.upstream = prompt.upstream;
         op.handler = (ctx) => prompt.get(args, ctx);
         op.finish = (value) => this.result(op, target, value as PromptReturn);
         return runRequest(op, this.options);

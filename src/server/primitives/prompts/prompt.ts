@@ -40,6 +40,8 @@ export interface Prompt<A = Record<string, string>> {
   argumentsSchema?: JsonSchema | StandardSchemaV1;
   /** Suggestions for an argument's value (`completion/complete`). */
   complete?: Record<string, Completer>;
+  /** The gateway upstream it is relayed to (set by `mount`): its audit records name it (`upstream`), its spans carry it (`toolwright.upstream`). */
+  upstream?: string;
   /** How long `get` may run (server default: the tool timeout). */
   timeoutMs?: number;
   /**

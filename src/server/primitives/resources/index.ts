@@ -132,6 +132,7 @@ export class ResourcesPrimitive implements Primitive {
         op.binding = { tool: `resource ${target.uri}`, args: target.variables ?? {}, principal: callerKeyOf(exchange) };
         op.openInputs(this.options.requestState);
         op.timeoutMs = meta.timeoutMs;
+        op.upstream = meta.upstream;
         op.handler = read;
         op.finish = (value) => this.contents(value as ReadReturn, target.uri, meta, request, era, op);
         return runRequest(op, this.options);
@@ -218,7 +219,7 @@ export class ResourcesPrimitive implements Primitive {
   }
 }
 
-type ResourceMeta = { mimeType?: string; ttlMs?: number; cacheScope?: 'public' | 'private'; timeoutMs?: number };
+type ResourceMeta = { mimeType?: string; ttlMs?: number; cacheScope?: 'public' | 'private'; timeoutMs?: number; upstream?: string };
 
 /** What a uri names for its caller: a resource's read (or a stored result's uri) and what its definition says. */
 interface Resolved {

@@ -33,6 +33,8 @@ interface ResourceMetadata {
    * `private`: it depends on who reads it (caching.mdx).
    */
   cacheScope?: 'public' | 'private';
+  /** The gateway upstream it is read through to (set by `mount`): its audit records name it (`upstream`), its spans carry it (`toolwright.upstream`). */
+  upstream?: string;
   /** How long a read may run (server default: the tool timeout). */
   timeoutMs?: number;
   /**
