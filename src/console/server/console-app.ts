@@ -8,6 +8,7 @@ import { coreRoutes } from './core-routes.js';
 import { AppFrames } from './app-routes.js';
 import { doctorRoutes } from './doctor-routes.js';
 import { primitiveRoutes } from './primitive-routes.js';
+import { debuggerRoutes } from './debugger-routes.js';
 import { validateRoutes } from './validate-routes.js';
 import { loginRoutes } from './login-routes.js';
 import { operatorRoutes } from './operator-routes.js';
@@ -119,6 +120,7 @@ function consoleRoutes(apps: AppFrames): Required<ApiRoutes> {
     ...operatorRoutes,
     ...validateRoutes,
     ...primitiveRoutes,
+    ...debuggerRoutes,
   };
 }
 

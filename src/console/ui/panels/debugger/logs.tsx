@@ -1,0 +1,83 @@
+import { useEffect, useState } from 'preact/hooks';
+import { apiGet, apiPost } from '../../api.js';
+import type { LogEntry, LogLevelRequest } from '../../../api-types.js';
+import { ErrorAlert } from '../../components/error-alert.js';
+import { onServerEvent } from '../../events.js';
+import './debugger.css';
+
+const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+const SHOWN = 300;
+
+/** The server's log messages (`notifications/message`), newest first, and the level asked of it. */
+export function LogsPanel() {
+  const [messages, setMessages] = useState<LogEntry[]>([]);
+  const [level, setLevel] = useState('');
+  const [era, setEra] = useState<string | undefined>();
+  const [sent, setSent] = useState<LogLevelRequest | undefined>();
+  const [failed, setFailed] = useState<string | undefined>();
+  useEffect(() => {
+    const stop = onServerEvent('log', (e) => setMessages((all) => [...all, e.message as LogEntry].slice(-500)));
+    void apiGet('logs').then(
+      (answer) => {
+        setMessages((live) => [...answer.messages, ...live].slice(-500));
+        setLevel(answer.level ?? '');
+        setEra(answer.era);
+      },
+      () => {},
+    );
+    return stop;
+  }, []);
+  const choose = async (chosen: string) => {
+    setLevel(chosen);
+    setFailed(undefined);
+    try {
+      setSent((await apiPost('logging/level', { level: chosen })).sent);
+    } catch (err) {
+      setFailed(err instanceof Error ? err.message : String(err));
+    }
+  };
+  return (
+    <section aria-labelledby="logs-title" class="panel">
+      <h1 id="logs-title">Log messages</h1>
+      <div class="logs-controls">
+        <label>
+          Least severe level to receive{' '}
+          <select value={level} onChange={(e) => void choose((e.target as HTMLSelectElement).value)}>
+            <option value="" disabled>
+              (the server's default)
+            </option>
+            {LEVELS.map((l) => (
+              <option key={l} value={l}>
+                {l}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" onClick={() => (setMessages([]), void apiPost('logs/clear').catch(() => {}))}>
+          Clear
+        </button>
+      </div>
+      <p class="muted" data-testid="log-level-note">
+        {sent === 'logging/setLevel'
+          ? `Asked with logging/setLevel: ${level}.`
+          : sent === '_meta' || era === 'modern'
+            ? 'This server speaks the 2026-07-28 era: the level rides in the _meta of each request the console sends (io.modelcontextprotocol/logLevel), and log messages come with those requests.'
+            : 'Legacy servers are asked with logging/setLevel.'}
+      </p>
+      <ErrorAlert message={failed} />
+      {messages.length === 0 ? <p class="muted">No log messages yet.</p> : null}
+      <ol class="log-list" reversed>
+        {messages
+          .slice(-SHOWN)
+          .reverse()
+          .map((m, i) => (
+            <li key={`${m.time}-${i}`} class="log-entry" data-testid="log-entry">
+              <span class="muted">{m.time.slice(11, 23)}</span> <span class={`log-level level-${m.level}`}>{m.level}</span>
+              {m.logger ? <span class="muted"> {m.logger}</span> : null}{' '}
+              <span class="log-data">{typeof m.data === 'string' ? m.data : JSON.stringify(m.data)}</span>
+            </li>
+          ))}
+      </ol>
+    </section>
+  );
+}
