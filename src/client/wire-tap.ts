@@ -1,6 +1,9 @@
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from '../jsonrpc/types.js';
 import type { ClientTransport, CloseOptions, IncomingResponse, SendOptions, ServerRequestHandler, WireContext } from './transport.js';
 
+/** A JSON-RPC message as the wire tap hands it over (request, notification, result or error). */
+export type WireMessage = JsonRpcMessage;
+
 /** Which way a JSON-RPC message went: `sent` by the client, `received` from the server. */
 export type WireDirection = 'sent' | 'received';
 

@@ -1,5 +1,4 @@
-import type { JsonRpcMessage } from '../../jsonrpc/types.js';
-import type { WireDirection } from '../../client/wire-tap.js';
+import type { WireDirection, WireMessage as JsonRpcMessage } from '../../client/wire-tap.js';
 import type { WireEntry, WireKind } from '../api-types.js';
 
 /** Most messages kept: older ones go first (a ring), so a long session does not grow without end. */
