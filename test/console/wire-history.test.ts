@@ -105,3 +105,21 @@ describe('the equivalent toolwright command', () => {
     expect(equivalentCommand(commandLineTarget({ kind: 'request', request: { server: 'notes' } }), 'skills/list', {})).toBe('toolwright skills @notes');
   });
 });
+
+describe('the roots the person offers', () => {
+  it('takes file:// URIs and absolute paths (made URIs), and refuses anything else with a 400', async () => {
+    const { ConsoleDebugger } = await import('../../src/console/server/debugger-state.js');
+    const events: Array<Record<string, unknown>> = [];
+    const state = new ConsoleDebugger((e) => events.push(e));
+    expect(state.setRoots([{ uri: '/srv/my project', name: 'project' }, { uri: 'file:///tmp/x' }])).toEqual([
+      { uri: 'file:///srv/my%20project', name: 'project' },
+      { uri: 'file:///tmp/x' },
+    ]);
+    expect(state.rootsAnswer()).toEqual({ roots: state.rootList() });
+    expect(events.at(-1)).toMatchObject({ type: 'roots' });
+    for (const bad of [[{ uri: 'relative/dir' }], [{ uri: 'https://example.com/' }], [{ uri: 42 }], 'nope', Array.from({ length: 101 }, () => ({ uri: '/a' }))]) {
+      expect(() => state.setRoots(bad)).toThrow(expect.objectContaining({ status: 400 }));
+    }
+    expect(state.rootList()).toHaveLength(2);
+  });
+});
