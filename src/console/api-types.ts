@@ -197,7 +197,7 @@ export interface WireEntry {
   /** The message as JSON, secret-named keys redacted; a text preview when `truncated`. */
   message: unknown;
   truncated?: boolean;
-  /** The `toolwright` command that sends the same request, shell-quoted (call, list, read, prompt, …). */
+  /** The `toolwright` command that sends the same request (on a request, and on its result or error), shell-quoted (call, list, read, prompt, …). */
   command?: string;
 }
 

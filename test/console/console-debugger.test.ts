@@ -10,6 +10,7 @@ import {
   launchChromium,
   openConsolePage,
   requireChromium,
+  saveScreenshot,
   seriousAccessibilityViolations,
   startConsoleProcess,
   type ConsoleProcess,
@@ -82,6 +83,7 @@ describe.skipIf(!haveChromium)('the console as a protocol debugger', () => {
     await entries.nth(0).locator('summary').click();
     expect(await entries.nth(0).getByTestId('history-json').textContent()).toContain("IT'S LOUD");
     // The filter by kind narrows it to the result.
+    await saveScreenshot(page, 'history');
     await page.getByLabel('Kind').selectOption('result');
     await expect.poll(() => entries.count()).toBe(1);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
@@ -97,6 +99,8 @@ describe.skipIf(!haveChromium)('the console as a protocol debugger', () => {
     await page.goto(`${c.origin}/#/logs`);
     await expect.poll(() => page.getByTestId('log-entry').first().textContent(), { timeout: 10_000 }).toContain('shouting hello');
     expect(await page.getByTestId('log-entry').first().textContent()).toContain('shouter');
+    await saveScreenshot(page, 'logs');
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await page.goto(`${c.origin}/#/history`);
     await page.getByLabel('Method').fill('logging/setLevel');
     await expect.poll(() => page.getByTestId('history-entry').count(), { timeout: 10_000 }).toBe(2);
@@ -126,6 +130,7 @@ describe.skipIf(!haveChromium)('the console as a protocol debugger', () => {
     const question = page.getByRole('form', { name: 'The server asks for a completion' });
     await question.waitFor({ timeout: 20_000 });
     expect(await question.textContent()).toContain('name a colour');
+    await saveScreenshot(page, 'sampling');
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
     await question.getByLabel(/^Reply/).fill('Ultramarine, said the person');
     await question.getByLabel(/^Model/).fill('a-person');
@@ -144,6 +149,7 @@ describe.skipIf(!haveChromium)('the console as a protocol debugger', () => {
       await add.getByLabel(/^Name/).fill('the project');
       await add.getByRole('button', { name: 'Add root' }).click();
       await expect.poll(() => page.getByTestId('roots-note').textContent(), { timeout: 10_000 }).toContain('notifications/roots/list_changed');
+      expect(await seriousAccessibilityViolations(page)).toEqual([]);
       const listed = async () => callTool(page, c.origin, 'get-roots-list');
       await expect.poll(listed, { timeout: 20_000 }).toContain(pathToFileURL(folder).href);
       expect(await listed()).toContain('the project');
@@ -197,6 +203,7 @@ describe.skipIf(!haveChromium)('the console as a protocol debugger', () => {
       expect(await view.textContent()).toContain('Greets people <b>warmly</b>');
       const body = page.getByTestId('skill-file');
       await expect.poll(() => body.locator('h1').textContent()).toBe('Greeting');
+      await saveScreenshot(page, 'skills');
       expect(await body.locator('strong').textContent()).toBe('hello');
       expect(await body.locator('img').count()).toBe(0);
       await view.getByRole('button', { name: 'references/phrases.txt' }).click();

@@ -61,11 +61,12 @@ describe('the wire history', () => {
     expect(text).toContain('"password":"[redacted]"');
   });
 
-  it('gives a sent request the command that repeats it, and clears', () => {
+  it('gives a sent request, and its result, the command that repeats it, and clears', () => {
     const { history: h } = history((method, params) => (method === 'tools/call' ? `toolwright call ${String(params.name)}` : undefined));
     h.add('sent', { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo' } });
     h.add('received', { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'echo' } });
-    expect(h.list().map((e) => e.command)).toEqual(['toolwright call echo', undefined]);
+    h.add('received', { jsonrpc: '2.0', id: 3, result: { content: [] } });
+    expect(h.list().map((e) => e.command)).toEqual(['toolwright call echo', undefined, 'toolwright call echo']);
     h.clear();
     expect(h.list()).toEqual([]);
   });
@@ -117,7 +118,13 @@ describe('the roots the person offers', () => {
     ]);
     expect(state.rootsAnswer()).toEqual({ roots: state.rootList() });
     expect(events.at(-1)).toMatchObject({ type: 'roots' });
-    for (const bad of [[{ uri: 'relative/dir' }], [{ uri: 'https://example.com/' }], [{ uri: 42 }], 'nope', Array.from({ length: 101 }, () => ({ uri: '/a' }))]) {
+    for (const bad of [
+      [{ uri: 'relative/dir' }],
+      [{ uri: 'https://example.com/' }],
+      [{ uri: 42 }],
+      'nope',
+      Array.from({ length: 101 }, () => ({ uri: '/a' })),
+    ]) {
       expect(() => state.setRoots(bad)).toThrow(expect.objectContaining({ status: 400 }));
     }
     expect(state.rootList()).toHaveLength(2);

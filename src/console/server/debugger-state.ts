@@ -35,10 +35,11 @@ export class ConsoleDebugger {
     );
   }
 
-  /** A new connection starts: a fresh history (the handshake included) and no log level chosen yet. */
+  /** A new connection starts: a fresh history (the handshake included) and log, and no log level chosen yet. */
   connecting(target: ConsoleTarget): void {
     this.target = commandLineTarget(target);
     this.history.clear();
+    this.logs.length = 0;
     this.level = undefined;
     this.broadcast({ type: 'history-cleared' });
   }

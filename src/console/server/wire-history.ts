@@ -44,7 +44,8 @@ export class WireHistory {
   private readonly sizes: number[] = [];
   private chars = 0;
   private seq = 0;
-  private readonly open = new Map<string, string>();
+  /** Requests not answered yet: the method, and the command that repeats it (a result carries it too). */
+  private readonly open = new Map<string, { method: string; command?: string }>();
 
   constructor(
     /** The `toolwright` command line for a request the client sent, if there is one. */
@@ -55,8 +56,8 @@ export class WireHistory {
   add(direction: WireDirection, message: JsonRpcMessage): void {
     const kind = kindOf(message);
     const id = 'id' in message && (typeof message.id === 'string' || typeof message.id === 'number') ? message.id : undefined;
-    const method = 'method' in message ? message.method : this.answered(direction, id);
-    if (kind === 'request' && id !== undefined) this.remember(direction, id, method ?? '');
+    const answered = 'method' in message ? undefined : this.answered(direction, id);
+    const method = 'method' in message ? message.method : answered?.method;
     const { value, text, truncated } = redactedCopy(message);
     const entry: WireEntry = {
       seq: ++this.seq,
@@ -73,6 +74,8 @@ export class WireHistory {
       const command = this.commandFor(method, params && typeof params === 'object' ? (params as Record<string, unknown>) : {});
       if (command) entry.command = command;
     }
+    if (answered?.command) entry.command = answered.command;
+    if (kind === 'request' && id !== undefined) this.remember(direction, id, { method: method ?? '', ...(entry.command ? { command: entry.command } : {}) });
     this.push(entry, text.length);
     this.onEntry(entry);
   }
@@ -99,17 +102,17 @@ export class WireHistory {
   }
 
   /** A request's method by its id, so its result names it; the server's requests and ours are told apart by direction. */
-  private remember(direction: WireDirection, id: string | number, method: string): void {
+  private remember(direction: WireDirection, id: string | number, request: { method: string; command?: string }): void {
     if (this.open.size >= MAX_OPEN_REQUESTS) this.open.delete(this.open.keys().next().value as string);
-    this.open.set(`${direction}:${typeof id}:${id}`, method);
+    this.open.set(`${direction}:${typeof id}:${id}`, request);
   }
 
-  private answered(direction: WireDirection, id: string | number | undefined): string | undefined {
+  private answered(direction: WireDirection, id: string | number | undefined): { method: string; command?: string } | undefined {
     if (id === undefined) return undefined;
     const key = `${direction === 'sent' ? 'received' : 'sent'}:${typeof id}:${id}`;
-    const method = this.open.get(key);
+    const request = this.open.get(key);
     this.open.delete(key);
-    return method;
+    return request;
   }
 }
 

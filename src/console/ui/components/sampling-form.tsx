@@ -18,6 +18,32 @@ function contentText(content: unknown): string {
     .join('\n');
 }
 
+/** What the server sends to be completed, as text: the system prompt, the messages, the limits. */
+function SamplingRequestShown({ params }: { params: Record<string, unknown> }) {
+  const messages = Array.isArray(params.messages) ? (params.messages as Array<Record<string, unknown>>) : [];
+  return (
+    <>
+      {typeof params.systemPrompt === 'string' ? (
+        <p>
+          <strong>System prompt:</strong> <span class="sampling-text">{params.systemPrompt}</span>
+        </p>
+      ) : null}
+      <ol class="sampling-messages" aria-label="Messages">
+        {messages.map((m, i) => (
+          <li key={i}>
+            <strong>{String(m?.role)}:</strong> <span class="sampling-text">{contentText(m?.content)}</span>
+          </li>
+        ))}
+      </ol>
+      <p class="muted">
+        At most {String(params.maxTokens)} tokens
+        {typeof params.temperature === 'number' ? `, temperature ${params.temperature}` : ''}
+        {params.modelPreferences ? `; model preferences ${JSON.stringify(params.modelPreferences)}` : ''}
+      </p>
+    </>
+  );
+}
+
 /**
  * The server asks for a model's completion (`sampling/createMessage`) and the person is the
  * model, as in the MCP Inspector: the request's messages and settings shown (as text), a reply,
@@ -26,7 +52,6 @@ function contentText(content: unknown): string {
  */
 export function SamplingRequestForm({ question, onAnswered }: { question: InputQuestion; onAnswered?: () => void }) {
   const params = question.params;
-  const messages = Array.isArray(params.messages) ? (params.messages as Array<Record<string, unknown>>) : [];
   const [reply, setReply] = useState('');
   const [model, setModel] = useState('toolwright-console');
   const [stopReason, setStopReason] = useState('endTurn');
@@ -54,23 +79,7 @@ export function SamplingRequestForm({ question, onAnswered }: { question: InputQ
       }}
     >
       <h3>The server asks for a completion{question.toolName ? ` (${question.toolName})` : ''}</h3>
-      {typeof params.systemPrompt === 'string' ? (
-        <p>
-          <strong>System prompt:</strong> <span class="sampling-text">{params.systemPrompt}</span>
-        </p>
-      ) : null}
-      <ol class="sampling-messages" aria-label="Messages">
-        {messages.map((m, i) => (
-          <li key={i}>
-            <strong>{String(m.role)}:</strong> <span class="sampling-text">{contentText(m.content)}</span>
-          </li>
-        ))}
-      </ol>
-      <p class="muted">
-        At most {String(params.maxTokens)} tokens
-        {typeof params.temperature === 'number' ? `, temperature ${params.temperature}` : ''}
-        {params.modelPreferences ? `; model preferences ${JSON.stringify(params.modelPreferences)}` : ''}
-      </p>
+      <SamplingRequestShown params={params} />
       <label class="field">
         Reply (as the assistant)
         <textarea rows={4} value={reply} required onInput={(e) => setReply((e.target as HTMLTextAreaElement).value)} />

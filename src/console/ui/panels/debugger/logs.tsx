@@ -16,7 +16,11 @@ export function LogsPanel() {
   const [sent, setSent] = useState<LogLevelRequest | undefined>();
   const [failed, setFailed] = useState<string | undefined>();
   useEffect(() => {
-    const stop = onServerEvent('log', (e) => setMessages((all) => [...all, e.message as LogEntry].slice(-500)));
+    const stops = [
+      onServerEvent('log', (e) => setMessages((all) => [...all, e.message as LogEntry].slice(-500))),
+      // A new connection starts a fresh log (and history), with no level chosen.
+      onServerEvent('history-cleared', () => (setMessages([]), setLevel(''), setSent(undefined))),
+    ];
     void apiGet('logs').then(
       (answer) => {
         setMessages((live) => [...answer.messages, ...live].slice(-500));
@@ -25,7 +29,9 @@ export function LogsPanel() {
       },
       () => {},
     );
-    return stop;
+    return () => {
+      for (const stop of stops) stop();
+    };
   }, []);
   const choose = async (chosen: string) => {
     setLevel(chosen);
@@ -66,18 +72,25 @@ export function LogsPanel() {
       </p>
       <ErrorAlert message={failed} />
       {messages.length === 0 ? <p class="muted">No log messages yet.</p> : null}
-      <ol class="log-list" reversed>
-        {messages
-          .slice(-SHOWN)
-          .reverse()
-          .map((m, i) => (
-            <li key={`${m.time}-${i}`} class="log-entry" data-testid="log-entry">
-              <span class="muted">{m.time.slice(11, 23)}</span> <span class={`log-level level-${m.level}`}>{m.level}</span>
-              {m.logger ? <span class="muted"> {m.logger}</span> : null}{' '}
-              <span class="log-data">{typeof m.data === 'string' ? m.data : JSON.stringify(m.data)}</span>
-            </li>
-          ))}
-      </ol>
+      <LogList messages={messages} />
     </section>
+  );
+}
+
+/** The newest log messages first; the server's data as text. */
+function LogList({ messages }: { messages: LogEntry[] }) {
+  return (
+    <ol class="log-list" reversed>
+      {messages
+        .slice(-SHOWN)
+        .reverse()
+        .map((m, i) => (
+          <li key={`${m.time}-${i}`} class="log-entry" data-testid="log-entry">
+            <span class="muted">{m.time.slice(11, 23)}</span> <span class={`log-level level-${m.level}`}>{m.level}</span>
+            {m.logger ? <span class="muted"> {m.logger}</span> : null}{' '}
+            <span class="log-data">{typeof m.data === 'string' ? m.data : JSON.stringify(m.data)}</span>
+          </li>
+        ))}
+    </ol>
   );
 }
