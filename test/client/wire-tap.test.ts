@@ -76,7 +76,7 @@ describe('the wire tap and the debugger settings', () => {
     expect(seen).toEqual([]);
     await pair.client.callTool('shout', { text: 'after' });
     const call = seen.find((s) => s.method === 'tools/call');
-    expect((call?.message.params as { _meta: Record<string, unknown> })._meta['io.modelcontextprotocol/logLevel']).toBe('debug');
+    expect(call?.message.params).toMatchObject({ _meta: { 'io.modelcontextprotocol/logLevel': 'debug' } });
     expect(logs).toEqual(['shouting after', 'a detail']);
     await expect(pair.client.setLogLevel('loud' as 'info')).rejects.toThrow(/must be one of debug, info/);
   });
