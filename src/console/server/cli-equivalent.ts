@@ -1,5 +1,5 @@
 import type { ClientCommandOptions } from '../../client/connect/target.js';
-import type { ConsoleTarget } from './session.js';
+import type { ConsoleTarget } from './target.js';
 
 /** The server as a `toolwright` command line names it: a URL or `@name` operand, or a command after `--`, and flags. */
 export interface CommandLineTarget {

@@ -6,7 +6,7 @@ import type { WireDirection, WireMessage as JsonRpcMessage } from '../../client/
 import type { LogEntry, RootEntry } from '../api-types.js';
 import { commandLineTarget, equivalentCommand, type CommandLineTarget } from './cli-equivalent.js';
 import { ApiError } from './http-io.js';
-import type { ConsoleTarget } from './session.js';
+import type { ConsoleTarget } from './target.js';
 import { WireHistory } from './wire-history.js';
 
 /** Most log messages kept for a page opened later; older ones go first. */

@@ -1,5 +1,4 @@
 import { ToolClient } from '../../client/client.js';
-import type { ClientTransport } from '../../client/transport.js';
 import type { InputRequest, InputResult } from '../../client/inputs/types.js';
 import type { ClientTarget, ListedTool, ToolClientOptions } from '../../client/types.js';
 import { connectClient } from '../../client/connect/connect.js';
@@ -10,15 +9,10 @@ import { APPS_CAPABILITY } from './apps-capability.js';
 import { ApiError, type JsonLineStream } from './http-io.js';
 import { randomId } from './random-id.js';
 import { ConsoleDebugger } from './debugger-state.js';
-import { InputRejectedError } from '../../client/errors.js';
+import type { ConsoleTarget } from './target.js';
 
-/** How the console reaches the server it shows: a request from the page, or a client it is given. */
-export type ConsoleTarget =
-  | { kind: 'request'; request: ConnectRequest }
-  /** What `toolwright console` was given: a URL or `@name` operand, or a command after `--`, and its client options. */
-  | { kind: 'command-line'; operand?: string; command: string[]; options: ClientCommandOptions }
-  /** A transport of the caller's making: `serve --console` reaches its own server in process. */
-  | { kind: 'transport'; label: string; transport: () => ClientTransport };
+export type { ConsoleTarget };
+import { InputRejectedError } from '../../client/errors.js';
 
 /** A question from the server waiting for the person at the page. */
 interface PendingInput {

@@ -2,15 +2,10 @@ import { useState } from 'preact/hooks';
 import { apiPost } from '../api.js';
 import { ObjectFields, type Problems } from '../form/schema-form.js';
 import { initialValue, isSchema } from '../form/schema.js';
+import type { InputQuestion } from './input-question.js';
 import { SamplingRequestForm } from './sampling-form.js';
 
-/** A question from the server (`elicitation/create`, `sampling/createMessage`), as the console's call stream carries it. */
-export interface InputQuestion {
-  id: string;
-  method: string;
-  params: Record<string, unknown>;
-  toolName?: string;
-}
+export type { InputQuestion };
 
 /**
  * The server asks the person something while it serves a call: a form from its requested

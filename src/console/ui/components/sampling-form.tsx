@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { apiPost } from '../api.js';
-import type { InputQuestion } from './input-request-form.js';
+import type { InputQuestion } from './input-question.js';
 
 const STOP_REASONS = ['endTurn', 'maxTokens', 'stopSequence'];
 
