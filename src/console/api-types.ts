@@ -203,6 +203,8 @@ export interface WireEntry {
 
 /** A log message of the server (`notifications/message`), as the Logs screen shows it. */
 export interface LogEntry {
+  /** Counts the console's log messages, so a page merges what it was sent with what it asked for. */
+  seq: number;
   time: string;
   level: string;
   logger?: string;

@@ -23,6 +23,7 @@ const MAX_ROOT_TEXT = 4096;
 export class ConsoleDebugger {
   readonly history: WireHistory;
   private readonly logs: LogEntry[] = [];
+  private logSeq = 0;
   private roots: RootEntry[] = [];
   private target: CommandLineTarget = { command: [], flags: [] };
   /** The log level the person chose for this connection (none until they choose). */
@@ -50,7 +51,13 @@ export class ConsoleDebugger {
   }
 
   log(message: LogMessage): void {
-    const entry: LogEntry = { time: new Date().toISOString(), level: message.level, data: message.data, ...(message.logger ? { logger: message.logger } : {}) };
+    const entry: LogEntry = {
+      seq: ++this.logSeq,
+      time: new Date().toISOString(),
+      level: message.level,
+      data: message.data,
+      ...(message.logger ? { logger: message.logger } : {}),
+    };
     this.logs.push(entry);
     if (this.logs.length > LOG_CAPACITY) this.logs.shift();
     this.broadcast({ type: 'log', message: entry });

@@ -23,8 +23,11 @@ export function LogsPanel() {
     ];
     void apiGet('logs').then(
       (answer) => {
-        setMessages((live) => [...answer.messages, ...live].slice(-500));
-        setLevel(answer.level ?? '');
+        // Messages that came as events while the answer was on its way are kept after it, once.
+        const last = answer.messages.at(-1)?.seq ?? 0;
+        setMessages((live) => [...answer.messages, ...live.filter((m) => m.seq > last)].slice(-500));
+        // A level chosen while the answer was on its way wins.
+        setLevel((chosen) => chosen || (answer.level ?? ''));
         setEra(answer.era);
       },
       () => {},
@@ -84,8 +87,8 @@ function LogList({ messages }: { messages: LogEntry[] }) {
       {messages
         .slice(-SHOWN)
         .reverse()
-        .map((m, i) => (
-          <li key={`${m.time}-${i}`} class="log-entry" data-testid="log-entry">
+        .map((m) => (
+          <li key={m.seq} class="log-entry" data-testid="log-entry">
             <span class="muted">{m.time.slice(11, 23)}</span> <span class={`log-level level-${m.level}`}>{m.level}</span>
             {m.logger ? <span class="muted"> {m.logger}</span> : null}{' '}
             <span class="log-data">{typeof m.data === 'string' ? m.data : JSON.stringify(m.data)}</span>
