@@ -14,7 +14,7 @@ export const debuggerRoutes = {
   'GET history': async ({ session }) => ({ entries: session.debugging.history.list(), capacity: HISTORY_CAPACITY }),
 
   'POST history/clear': async ({ session }) => {
-    session.debugging.history.clear();
+    session.debugging.clearHistory();
     return { cleared: true };
   },
 

@@ -42,6 +42,12 @@ export class ConsoleDebugger {
     this.history.clear();
     this.logs.length = 0;
     this.level = undefined;
+    this.broadcast({ type: 'debugging-reset' });
+  }
+
+  /** The person cleared the history: every open page clears its copy too. */
+  clearHistory(): void {
+    this.history.clear();
     this.broadcast({ type: 'history-cleared' });
   }
 

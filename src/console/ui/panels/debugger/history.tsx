@@ -15,7 +15,12 @@ function useWireHistory(): { entries: WireEntry[]; clear: () => void } {
   useEffect(() => {
     let capacity = 1000;
     const add = (entry: WireEntry) => setEntries((all) => (all.length && all[all.length - 1].seq >= entry.seq ? all : [...all, entry].slice(-capacity)));
-    const stops = [onServerEvent('wire', (e) => add(e.entry as WireEntry)), onServerEvent('history-cleared', () => setEntries([]))];
+    const stops = [
+      onServerEvent('wire', (e) => add(e.entry as WireEntry)),
+      // Cleared by a person (on any page), or a new connection started.
+      onServerEvent('history-cleared', () => setEntries([])),
+      onServerEvent('debugging-reset', () => setEntries([])),
+    ];
     void apiGet('history').then(
       (answer) => {
         capacity = answer.capacity;

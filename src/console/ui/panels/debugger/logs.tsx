@@ -19,7 +19,7 @@ export function LogsPanel() {
     const stops = [
       onServerEvent('log', (e) => setMessages((all) => [...all, e.message as LogEntry].slice(-500))),
       // A new connection starts a fresh log (and history), with no level chosen.
-      onServerEvent('history-cleared', () => (setMessages([]), setLevel(''), setSent(undefined))),
+      onServerEvent('debugging-reset', () => (setMessages([]), setLevel(''), setSent(undefined))),
     ];
     void apiGet('logs').then(
       (answer) => {
