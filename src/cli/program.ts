@@ -169,6 +169,12 @@ function addClientCommands(program: Command, io: CliIo, command: string[], setCo
     .description('an interactive session with a server, for people: toolwright connect <url> | toolwright connect -- <command> [args...]')
     .argument('[url]', 'http(s):// URL of a Streamable HTTP server')
     .option('--output-dir <dir>', 'where images, audio and blobs from results are saved (default: a new private temp folder)')
+    .option(
+      '--root <path>',
+      "a folder offered to the server as one of its roots (repeatable); the server's sampling requests are answered here too",
+      (value: string, all: string[]) => [...all, value],
+      [] as string[],
+    )
     .action(async (url: string | undefined, options: ConnectOptions) =>
       setCode(await (await import('./interactive/connect-command.js')).connectCommand(url, command, options, io, packageVersion())),
     );

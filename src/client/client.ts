@@ -12,7 +12,7 @@ import { handshake, type ServerIdentity } from './handshake.js';
 import { declareCapabilities } from './inputs/capabilities.js';
 import { InputResponder } from './inputs/responder.js';
 import { openTransport } from './open-transport.js';
-import type { CloseOptions, ServerRequestContext } from './transport.js';
+import type { CloseOptions } from './transport.js';
 import type { ReadResourceResult } from './resources.js';
 import * as surface from './server-surface.js';
 import { answerLegacyRequests } from './server-requests.js';
@@ -21,11 +21,12 @@ import type { ClientEventListener, ClientEventName } from './server-events.js';
 import { ClientSession, type RequestOptions } from './session.js';
 import { SessionRenewal } from './session-renewal.js';
 import { SharedRun } from './shared-run.js';
-import { fetchToolPages, lookupTool, readProgress, runToolCall, type ToolCallDeps } from './tool-call.js';
+import { fetchToolPages, lookupTool, runToolCall, type ToolCallDeps } from './tool-call.js';
+import { announceRootsChanged, changeLogLevel, routeRequestNotification } from './client-settings.js';
 import { ToolCatalog } from './tool-catalog.js';
 import * as tasks from './tasks.js';
 import { ClientSkills } from './skills.js';
-import type { CallToolOptions, CallToolResult, ClientTarget, ListedTool, Progress, RequestMethodOptions, ToolClientOptions } from './types.js';
+import type { CallToolOptions, CallToolResult, ClientTarget, ListedTool, LogLevel, Progress, RequestMethodOptions, ToolClientOptions } from './types.js';
 
 const DEFAULT_CLIENT_INFO: Implementation = { name: 'toolwright-client', version: '0.1.0' };
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -89,6 +90,7 @@ export class ToolClient {
       closeGraceMs: o.closeGraceMs,
       onWarning: this.warn,
       authorization: o.authorization,
+      onWireMessage: o.onWireMessage,
     }).catch((err: unknown) => {
       this.state = 'closed';
       throw err;
@@ -101,8 +103,9 @@ export class ToolClient {
     if (o.onInputRequest) this.inputs = new InputResponder(o.onInputRequest, capabilities);
     if (answers) {
       // The session's era is set before `notifications/initialized`, so a legacy server may ask right away.
+      // Who answers a legacy server's question: the handler of the call it belongs to, else the client's.
       transport.onServerRequest = answerLegacyRequests(
-        (context) => this.responderFor(context),
+        ({ relatedRequest }) => (typeof relatedRequest?.id === 'number' ? this.callInputs.get(relatedRequest.id) : undefined) ?? this.inputs,
         () => this.session?.wire.era,
         this.warn,
       );
@@ -337,6 +340,16 @@ export class ToolClient {
     };
   }
 
+  /** Which server log messages `onLog` receives from now on: legacy `logging/setLevel`; modern, `_meta` logLevel on every request after this (logging.mdx). */
+  setLogLevel(level: LogLevel): Promise<void> {
+    return changeLogLevel(this.open().session, level, (method, params) => this.rpc(method, params, {}));
+  }
+
+  /** After the roots `onInputRequest` answers with changed: tells a legacy server that declared roots.listChanged; false when nothing was sent. */
+  notifyRootsChanged(): Promise<boolean> {
+    return announceRootsChanged(this.open().session, this.declared);
+  }
+
   /** Ends the session; a stdio server is given `graceMs` (default closeGraceMs) per step to exit (stdin closed, SIGTERM, SIGKILL). */
   async close(options: CloseOptions = {}): Promise<void> {
     if (this.state === 'closed') return;
@@ -368,26 +381,13 @@ export class ToolClient {
   }
 
   private onCallNotification(n: JsonRpcNotification, onProgress?: (p: Progress) => void): void {
-    if (n.method !== Method.progress) return void this.onServerNotification(n);
-    const progress = onProgress && readProgress(n.params);
-    if (!progress) return;
-    try {
-      onProgress(progress);
-    } catch (err) {
-      this.warn(`the onProgress callback threw: ${(err as Error).message}`);
-    }
+    routeRequestNotification(n, onProgress, (other) => this.onServerNotification(other), this.warn);
   }
 
   private onServerNotification(n: JsonRpcNotification): void {
     // The listing is dropped before anyone is told, so a listener that lists again gets the new one.
     if (n.method === Method.toolsListChanged) this.catalog?.invalidate();
     this.listening.notify(n);
-  }
-
-  /** Who answers a legacy server's question: the handler of the call it belongs to, else the client's. */
-  private responderFor(context: ServerRequestContext): InputResponder | undefined {
-    const id = context.relatedRequest?.id;
-    return (typeof id === 'number' ? this.callInputs.get(id) : undefined) ?? this.inputs;
   }
 
   private open(): { session: ClientSession; catalog: ToolCatalog } {

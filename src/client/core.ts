@@ -12,6 +12,7 @@ export {
   CancelledError,
   ConnectionError,
   InputHandlerError,
+  InputRejectedError,
   InputRequiredError,
   InputRoundsExceededError,
   McpRpcError,
@@ -61,6 +62,7 @@ export { InputRoundsExceeded } from './server-surface.js';
 export type { ResourceContents } from '../protocol/content.js';
 export type { ClientTransport, IncomingResponse, SendOptions, ServerRequestContext, ServerRequestHandler, WireContext } from './transport.js';
 export type { Era } from '../protocol/versions.js';
+export type { WireDirection, WireListener } from './wire-tap.js';
 // OAuth 2.1 authorization for HTTP servers (basic/authorization in the spec).
 export { OAuthClient } from './auth/oauth-client.js';
 export { MemoryTokenStore } from './auth/token-store.js';

@@ -160,3 +160,15 @@ export class InputHandlerError extends ToolClientError {
     super(`the onInputRequest handler could not answer ${method}: ${problem}`, options);
   }
 }
+
+/**
+ * Thrown by an `onInputRequest` handler when the person rejects the request (a sampling
+ * request they will not send to a model). A legacy server is answered with error -1 "User
+ * rejected sampling request" (2025-11-25 client/sampling.mdx "Error Handling"); a modern call
+ * ends, since the server is not waiting for an answer (2026-07-28 sampling.mdx).
+ */
+export class InputRejectedError extends ToolClientError {
+  constructor(message = 'the person rejected the request') {
+    super(message);
+  }
+}

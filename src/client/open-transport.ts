@@ -4,12 +4,15 @@ import type { OAuthOptions } from './auth/types.js';
 import { canonicalResource } from './auth/urls.js';
 import type { ClientTransport } from './transport.js';
 import type { ClientTarget, StdioTarget } from './types.js';
+import { tapTransport, type WireListener } from './wire-tap.js';
 
 interface OpenOptions {
   maxMessageBytes?: number;
   closeGraceMs?: number;
   onWarning: (message: string) => void;
   authorization?: OAuthClient | OAuthOptions;
+  /** Told of every JSON-RPC message both ways (wire-tap.ts). */
+  onWireMessage?: WireListener;
 }
 
 /** Starts a stdio server: installed by the Node entry (client/node.ts); the runtime-neutral core has none. */
@@ -21,8 +24,13 @@ export function installStdioStarter(starter: StdioStarter): void {
   startStdio = starter;
 }
 
-/** Builds the transport a target describes: a URL means HTTP, a command means stdio. */
+/** Builds the transport a target describes (a URL means HTTP, a command means stdio), tapped when `onWireMessage` is given. */
 export async function openTransport(target: ClientTarget, options: OpenOptions): Promise<ClientTransport> {
+  const transport = await buildTransport(target, options);
+  return options.onWireMessage ? tapTransport(transport, options.onWireMessage) : transport;
+}
+
+async function buildTransport(target: ClientTarget, options: OpenOptions): Promise<ClientTransport> {
   if ('transport' in target) return target.transport;
   if ('url' in target) {
     if (!options.authorization) return new HttpClientTransport(target, options);

@@ -2,7 +2,10 @@ import { ErrorCode } from '../jsonrpc/errors.js';
 import type { JsonRpcRequest, JsonRpcResponse, RequestId } from '../jsonrpc/types.js';
 import { Method } from '../protocol/methods.js';
 import type { Era } from '../protocol/versions.js';
-import { InputHandlerError } from './errors.js';
+import { InputHandlerError, InputRejectedError } from './errors.js';
+
+/** The error code of a request the user rejected (2025-11-25 client/sampling.mdx "Error Handling"). */
+const USER_REJECTED = -1;
 import { isInputMethod, paramsProblem } from './inputs/check.js';
 import type { InputResponder } from './inputs/responder.js';
 import { CAPABILITY_FOR } from './inputs/types.js';
@@ -57,6 +60,9 @@ export function answerLegacyRequests(
     } catch (err) {
       if (context.signal.aborted)
         return errorResponse(id, ErrorCode.InternalError, `Internal error: ${method} was abandoned (the request it belonged to ended)`);
+      // sampling.mdx "Error Handling": a rejection is -1, said in the spec's words (never the handler's own text).
+      if (err instanceof InputHandlerError && err.cause instanceof InputRejectedError)
+        return errorResponse(id, USER_REJECTED, method === 'sampling/createMessage' ? 'User rejected sampling request' : `User rejected ${method}`);
       warn(err instanceof InputHandlerError ? err.message : `answering ${method} failed: ${(err as Error).message}`);
       return errorResponse(id, ErrorCode.InternalError, `Internal error: the client could not answer ${method}`);
     }

@@ -8,6 +8,7 @@ import type { InputCapability, InputRequestHandler } from './inputs/types.js';
 import type { ClientTransport } from './transport.js';
 import type { TaskCallOptions } from './task-types.js';
 import type { ListedTool } from './listed-tool.js';
+import type { WireListener } from './wire-tap.js';
 
 export type { ContentBlock, ClientCapabilities, Implementation, LogLevel, HttpTarget, StdioTarget, ListedTool };
 
@@ -142,6 +143,11 @@ export interface ToolClientOptions {
   maxMessageBytes?: number;
   /** Most `tools/list` pages followed before giving up (default 100). */
   maxListPages?: number;
+  /**
+   * Told of every JSON-RPC message the client sends and receives, in order: for a protocol
+   * debugger (the console's history). Messages only, never HTTP headers; don't change them.
+   */
+  onWireMessage?: WireListener;
   /** Where warnings go (rejected tool definitions, ignored invalid messages); default: stderr. */
   onWarning?: (message: string) => void;
   /**

@@ -194,6 +194,62 @@ interface AppFrameAnswer {
   refusedCsp?: string[];
 }
 
+/** What a JSON-RPC message is: a request (either way: the server's are `received`), a result, an error, or a notification. */
+export type WireKind = 'request' | 'result' | 'error' | 'notification';
+
+/** One message of the console's connection, as the History screen shows it (`GET history`, `wire` events). */
+export interface WireEntry {
+  seq: number;
+  /** When it passed, ISO 8601. */
+  time: string;
+  direction: 'sent' | 'received';
+  kind: WireKind;
+  /** The method it is, or (a result or error) the method of the request it answers. */
+  method?: string;
+  id?: string | number;
+  /** The message as JSON, secret-named keys redacted; a text preview when `truncated`. */
+  message: unknown;
+  truncated?: boolean;
+  /** The `toolwright` command that sends the same request (on a request, and on its result or error), shell-quoted (call, list, read, prompt, …). */
+  command?: string;
+}
+
+/** A log message of the server (`notifications/message`), as the Logs screen shows it. */
+export interface LogEntry {
+  /** Counts the console's log messages, so a page merges what it was sent with what it asked for. */
+  seq: number;
+  time: string;
+  level: string;
+  logger?: string;
+  data: unknown;
+}
+
+/** How a log level was asked for: legacy `logging/setLevel`, or the modern per-request `_meta` key. */
+export type LogLevelRequest = 'logging/setLevel' | '_meta';
+
+/** A root the console offers the server (roots.mdx): a `file://` URI and an optional name. */
+export interface RootEntry {
+  uri: string;
+  name?: string;
+}
+
+/** A skill as `skills/list` describes it (SEP-2640 "Skill entry"). */
+export interface ListedSkill {
+  uri: string;
+  frontmatter: Record<string, unknown> & { name: string; description: string };
+  resources: Array<{ uri: string; digest: string; size: number }> | 'dynamic';
+}
+
+/** A skill's SKILL.md, or one of its files, read and verified against its entry. */
+export interface SkillRead {
+  skill: ListedSkill;
+  uri: string;
+  /** The file as text (UTF-8). */
+  text?: string;
+  /** A binary file: its size only (it is not shown). */
+  binaryBytes?: number;
+}
+
 /** No body: a GET, or a POST that needs none. */
 type None = Record<string, never>;
 
@@ -236,6 +292,16 @@ export interface ConsoleApi {
   'GET limits': { body: None; answer: LimitsAnswer };
   'GET dev/reload': { body: None; answer: DevReloadState };
   'GET upstreams': { body: None; answer: { gateway: boolean; upstreams: ReportedUpstream[] } };
+  'GET history': { body: None; answer: { entries: WireEntry[]; capacity: number } };
+  'POST history/clear': { body: None; answer: { cleared: true } };
+  'GET logs': { body: None; answer: { messages: LogEntry[]; level?: string; era?: 'modern' | 'legacy' } };
+  'POST logs/clear': { body: None; answer: { cleared: true } };
+  'POST logging/level': { body: { level: string }; answer: { level: string; sent: LogLevelRequest } };
+  'GET roots': { body: None; answer: { roots: RootEntry[] } };
+  'POST roots': { body: { roots: RootEntry[] }; answer: { roots: RootEntry[]; notified: boolean } };
+  'POST input/reject': { body: { id: string }; answer: { rejected: true } };
+  'GET skills': { body: None; answer: { skills: ListedSkill[] } };
+  'POST skills/read': { body: { uri: string; file?: string }; answer: SkillRead };
 }
 
 export type ConsoleRoute = keyof ConsoleApi;

@@ -1,4 +1,7 @@
-import type { InputRequestHandler } from '../../client/inputs/types.js';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { InputRejectedError } from '../../client/errors.js';
+import type { InputRequest, InputRequestHandler, InputResult } from '../../client/inputs/types.js';
 import { ownProcessGroup } from '../call-feedback.js';
 import { connectAtTerminal } from '../connect.js';
 import { resolveTarget, type ClientCommandOptions } from '../../client/connect/target.js';
@@ -12,6 +15,20 @@ import { InteractiveSession } from './session.js';
 export interface ConnectOptions extends ClientCommandOptions {
   /** Where images, audio and blobs are saved (default: a fresh private temp dir). */
   outputDir?: string;
+  /** `--root <path>` (repeatable): folders offered to the server as its roots (roots/list). */
+  root?: string[];
+}
+
+/** The `--root` folders as `file://` URIs (roots.mdx: a root MUST be one), relative ones against the working folder. */
+function rootUris(paths: string[]): string[] {
+  return paths.map((path) => pathToFileURL(resolve(path)).href);
+}
+
+/** A question asked before the session is there to ask the person: roots are known, the rest is declined or rejected. */
+function beforeSession(request: InputRequest, roots: string[]): InputResult {
+  if (request.method === 'roots/list') return { roots: roots.map((uri) => ({ uri })) };
+  if (request.method === 'sampling/createMessage') throw new InputRejectedError('the session is not ready to answer yet');
+  return { action: 'decline' };
 }
 
 /** A person answers within this unless --timeout says otherwise: Ctrl-C is their way out. */
@@ -29,13 +46,14 @@ export async function connectCommand(url: string | undefined, command: string[],
   const target = ownProcessGroup(resolveTarget(url, command, options));
   const where = 'url' in target ? String(target.url) : 'stdio';
   io.stderr(`toolwright: connecting to ${'url' in target ? String(target.url) : command.join(' ')}…\n`);
-  // Both exist only once connected; a question before that (none is expected) is declined.
+  const roots = rootUris(options.root ?? []);
+  // Both exist only once connected; a question before that is declined (roots are answered from --root at once).
   let answer: InputRequestHandler | undefined;
   const session: { current?: InteractiveSession } = {};
   const client = await connectAtTerminal(target, options, io, version, {
-    // Elicitation only: this session can show a form, not run a model or name roots.
-    onInputRequest: (request) => (answer ? answer(request) : { action: 'decline' }),
-    inputCapabilities: ['elicitation'],
+    // Forms, and sampling where the person writes the model's reply; roots only when --root names some.
+    onInputRequest: (request) => (answer ? answer(request) : beforeSession(request, roots)),
+    inputCapabilities: roots.length ? ['elicitation', 'sampling', 'roots'] : ['elicitation', 'sampling'],
     onToolsListChanged: () => session.current?.toolsChanged(),
   });
   // The line editor starts after connecting: until then Ctrl-C simply stops the command.
@@ -46,7 +64,7 @@ export async function connectCommand(url: string | undefined, command: string[],
       callTimeoutMs: options.timeout === undefined ? INTERACTIVE_CALL_TIMEOUT_MS : undefined,
     });
     session.current = s;
-    answer = sessionInputHandler(lines);
+    answer = sessionInputHandler(lines, roots);
     return await s.run();
   } finally {
     lines.close();

@@ -10,6 +10,7 @@ import { devRoutes } from './dev-routes.js';
 import { doctorRoutes } from './doctor-routes.js';
 import { primitiveRoutes } from './primitive-routes.js';
 import { upstreamRoutes } from './upstream-routes.js';
+import { debuggerRoutes } from './debugger-routes.js';
 import { validateRoutes } from './validate-routes.js';
 import { loginRoutes } from './login-routes.js';
 import { operatorRoutes } from './operator-routes.js';
@@ -123,6 +124,7 @@ function consoleRoutes(apps: AppFrames): Required<ApiRoutes> {
     ...primitiveRoutes,
     ...devRoutes,
     ...upstreamRoutes,
+    ...debuggerRoutes,
   };
 }
 

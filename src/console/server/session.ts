@@ -1,22 +1,18 @@
 import { ToolClient } from '../../client/client.js';
-import type { ClientTransport } from '../../client/transport.js';
 import type { InputRequest, InputResult } from '../../client/inputs/types.js';
 import type { ClientTarget, ListedTool, ToolClientOptions } from '../../client/types.js';
 import { connectClient } from '../../client/connect/connect.js';
 import { resolveTarget, type ClientCommandOptions } from '../../client/connect/target.js';
 import { sanitize } from '../../io/sanitize.js';
-import type { ConnectionStatus, ConnectRequest } from '../api-types.js';
+import type { ConnectionStatus, ConnectRequest, RootEntry } from '../api-types.js';
 import { APPS_CAPABILITY } from './apps-capability.js';
 import { ApiError, type JsonLineStream } from './http-io.js';
 import { randomId } from './random-id.js';
+import { ConsoleDebugger } from './debugger-state.js';
+import type { ConsoleTarget } from './target.js';
 
-/** How the console reaches the server it shows: a request from the page, or a client it is given. */
-export type ConsoleTarget =
-  | { kind: 'request'; request: ConnectRequest }
-  /** What `toolwright console` was given: a URL or `@name` operand, or a command after `--`, and its client options. */
-  | { kind: 'command-line'; operand?: string; command: string[]; options: ClientCommandOptions }
-  /** A transport of the caller's making: `serve --console` reaches its own server in process. */
-  | { kind: 'transport'; label: string; transport: () => ClientTransport };
+export type { ConsoleTarget };
+import { InputRejectedError } from '../../client/errors.js';
 
 /** A question from the server waiting for the person at the page. */
 interface PendingInput {
@@ -35,6 +31,8 @@ export class ConsoleSession {
   private readonly streams = new Set<JsonLineStream>();
   private readonly pendingInputs = new Map<string, PendingInput>();
   private readonly warnings: string[] = [];
+  /** The wire history, log messages and roots (the protocol debugger's screens). */
+  readonly debugging = new ConsoleDebugger((event) => this.broadcast(event));
   private connecting?: Promise<void>;
   /** Why the last connect failed, until the next one succeeds: the page shows it (and the doctor). */
   private lastError?: { message: string; target: string };
@@ -104,6 +102,7 @@ export class ConsoleSession {
   private async open(target: ConsoleTarget): Promise<void> {
     await this.disconnect();
     this.warnings.length = 0;
+    this.debugging.connecting(target);
     if (target.kind === 'transport') {
       this.adopt(await ToolClient.connect({ transport: target.transport() }, this.clientOptions()), target.label);
       return;
@@ -121,14 +120,16 @@ export class ConsoleSession {
   private clientOptions(): ToolClientOptions {
     return {
       clientInfo: { name: 'toolwright-console', version: this.options.version },
-      capabilities: APPS_CAPABILITY,
-      inputCapabilities: ['elicitation'],
+      // Sampling is answered by the person in a form, roots from the list they keep (roots.mdx: listChanged is sent on edit).
+      capabilities: { ...APPS_CAPABILITY, roots: { listChanged: true } },
+      inputCapabilities: ['elicitation', 'sampling', 'roots'],
       onInputRequest: (request) => this.ask(request),
+      onWireMessage: (direction, message) => this.debugging.wire(direction, message),
       onToolsListChanged: () => this.broadcast({ type: 'tools-changed' }),
       onPromptsListChanged: () => this.broadcast({ type: 'prompts-changed' }),
       onResourcesListChanged: () => this.broadcast({ type: 'resources-changed' }),
       onResourceUpdated: (update) => this.broadcast({ type: 'resource-updated', uri: update.uri }),
-      onLog: (message) => this.broadcast({ type: 'log', message }),
+      onLog: (message) => this.debugging.log(message),
       onWarning: (message) => this.warn(message),
     };
   }
@@ -184,6 +185,8 @@ export class ConsoleSession {
    * events stream for questions that name no call.
    */
   ask(request: InputRequest, deliver: (event: Record<string, unknown>) => void = (e) => this.broadcast(e)): Promise<InputResult> {
+    // The roots are the list the person keeps on the Roots screen: nobody is asked.
+    if (request.method === 'roots/list') return Promise.resolve(this.debugging.rootsAnswer());
     const id = randomId();
     return new Promise<InputResult>((resolve, reject) => {
       const settle = () => {
@@ -215,6 +218,21 @@ export class ConsoleSession {
     if (!pending) return false;
     pending.resolve(result);
     return true;
+  }
+
+  /** The person rejected the question (a sampling request): the server hears so (InputRejectedError). */
+  reject(id: string): boolean {
+    const pending = this.pendingInputs.get(id);
+    if (!pending) return false;
+    pending.reject(new InputRejectedError('the person at the console rejected the request'));
+    return true;
+  }
+
+  /** The roots the person keeps, replaced; a legacy server that may ask is told they changed. */
+  async setRoots(roots: unknown): Promise<{ roots: RootEntry[]; notified: boolean }> {
+    const kept = this.debugging.setRoots(roots);
+    const client = this.current?.client;
+    return { roots: kept, notified: client ? await client.notifyRootsChanged() : false };
   }
 
   private warn(text: string): void {

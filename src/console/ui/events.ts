@@ -6,8 +6,9 @@ const listeners = new Map<string, Set<Listener>>();
 /**
  * What the server tells the console between calls (`GET /api/events`): `connection` (status),
  * `tools-changed`, `prompts-changed`, `resources-changed`, `resource-updated`, `log`,
- * `warning`, and `input` questions that name no call. Panels subscribe by type; the stream
- * reopens after a drop.
+ * `warning`, and `input` questions that name no call; for the protocol debugger `wire` (a
+ * message of the history), `history-cleared`, `debugging-reset` (a new connection) and `roots`.
+ * Panels subscribe by type; the stream reopens after a drop.
  */
 export function onServerEvent(type: string, listener: Listener): () => void {
   let set = listeners.get(type);

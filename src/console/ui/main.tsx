@@ -7,7 +7,7 @@ import { refreshConnectionStatus, useConnection } from './connection.js';
 import { startServerEvents } from './events.js';
 import { useOperatorAvailability } from './panels/operator/availability.js';
 import { useListing } from './panels/listing.js';
-import { listingAllows, operatorAllows, PANELS } from './panels/registry.js';
+import { capabilityAllows, listingAllows, operatorAllows, PANELS } from './panels/registry.js';
 import { useRoute } from './route.js';
 import './styles.css';
 
@@ -29,9 +29,7 @@ function App() {
     );
   }
   // A screen over a declared but empty list leaves the navigation; a link to it still opens it.
-  const reachable = PANELS.filter(
-    (p) => (!p.needsConnection || status.connected) && operatorAllows(p, operator) && (!p.needsCapability || Boolean(status.capabilities?.[p.needsCapability])),
-  );
+  const reachable = PANELS.filter((p) => (!p.needsConnection || status.connected) && operatorAllows(p, operator) && capabilityAllows(p, status));
   const visible = reachable.filter((p) => listingAllows(p, listing));
   const [screen = status.connected ? 'tools' : 'connect', ...rest] = route;
   const panel = reachable.find((p) => p.id === screen) ?? visible[0];

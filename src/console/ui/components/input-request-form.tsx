@@ -2,14 +2,10 @@ import { useState } from 'preact/hooks';
 import { apiPost } from '../api.js';
 import { ObjectFields, type Problems } from '../form/schema-form.js';
 import { initialValue, isSchema } from '../form/schema.js';
+import type { InputQuestion } from './input-question.js';
+import { SamplingRequestForm } from './sampling-form.js';
 
-/** A question from the server (`elicitation/create`), as the console's call stream carries it. */
-export interface InputQuestion {
-  id: string;
-  method: string;
-  params: Record<string, unknown>;
-  toolName?: string;
-}
+export type { InputQuestion };
 
 /**
  * The server asks the person something while it serves a call: a form from its requested
@@ -18,6 +14,11 @@ export interface InputQuestion {
  * by itself). The message is the server's: shown as text.
  */
 export function InputRequestForm({ question, onAnswered }: { question: InputQuestion; onAnswered?: () => void }) {
+  if (question.method === 'sampling/createMessage') return <SamplingRequestForm question={question} onAnswered={onAnswered} />;
+  return <ElicitationForm question={question} onAnswered={onAnswered} />;
+}
+
+function ElicitationForm({ question, onAnswered }: { question: InputQuestion; onAnswered?: () => void }) {
   const schema = isSchema(question.params.requestedSchema) ? question.params.requestedSchema : undefined;
   const [values, setValues] = useState<Record<string, unknown>>(() =>
     schema ? ((initialValue({ ...schema, type: 'object' }) as Record<string, unknown>) ?? {}) : {},

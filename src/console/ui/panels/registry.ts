@@ -3,7 +3,11 @@ import type { Listing } from './listing.js';
 import { CollectionsPanel } from './collections.js';
 import { ConnectPanel } from './connect.js';
 import { AuditPanel } from './operator/audit.js';
-import type { OperatorAvailability } from '../../api-types.js';
+import type { ConnectionStatus, OperatorAvailability } from '../../api-types.js';
+import { HistoryPanel } from './debugger/history.js';
+import { LogsPanel } from './debugger/logs.js';
+import { RootsPanel } from './debugger/roots.js';
+import { SkillsPanel } from './debugger/skills.js';
 import { LimitsPanel } from './operator/limits.js';
 import { TasksPanel } from './operator/tasks.js';
 import { PromptsPanel } from './prompts.js';
@@ -21,6 +25,8 @@ interface Panel {
   needsCapability?: keyof Listing;
   /** Shown only when the listing says so (a gateway's Upstreams). */
   needsListing?: keyof Listing;
+  /** Shown only when the server declares this extension (`capabilities.extensions`). */
+  needsExtension?: string;
   /** Shown only beside a server that has this operator data (`serve --console`; never standalone). */
   needsOperator?: 'audit' | 'tasks' | 'limits';
   component: ComponentType<{ route: string[] }>;
@@ -33,6 +39,10 @@ export const PANELS: Panel[] = [
   { id: 'resources', label: 'Resources', needsConnection: true, needsCapability: 'resources', component: ResourcesPanel },
   { id: 'prompts', label: 'Prompts', needsConnection: true, needsCapability: 'prompts', component: PromptsPanel },
   { id: 'upstreams', label: 'Upstreams', needsConnection: true, needsListing: 'upstreams', component: UpstreamsPanel },
+  { id: 'skills', label: 'Skills', needsConnection: true, needsExtension: 'io.modelcontextprotocol/skills', component: SkillsPanel },
+  { id: 'history', label: 'History', needsConnection: true, component: HistoryPanel },
+  { id: 'logs', label: 'Log messages', needsConnection: true, component: LogsPanel },
+  { id: 'roots', label: 'Roots', needsConnection: true, component: RootsPanel },
   { id: 'collections', label: 'Collections', component: CollectionsPanel },
   { id: 'audit', label: 'Audit', needsOperator: 'audit', component: AuditPanel },
   { id: 'tasks', label: 'Running tasks', needsOperator: 'tasks', component: TasksPanel },
@@ -42,6 +52,13 @@ export const PANELS: Panel[] = [
 /** Whether an operator panel has its data here (other panels: always). */
 export function operatorAllows(panel: Panel, operator: OperatorAvailability): boolean {
   return !panel.needsOperator || Boolean(operator[panel.needsOperator]);
+}
+
+/** Whether the connected server declares the capability or extension the panel needs. */
+export function capabilityAllows(panel: Panel, status: ConnectionStatus): boolean {
+  if (panel.needsCapability && !status.capabilities?.[panel.needsCapability]) return false;
+  const extensions = status.capabilities?.extensions as Record<string, unknown> | undefined;
+  return !panel.needsExtension || Boolean(extensions?.[panel.needsExtension]);
 }
 
 /** Whether the connected server declares what the panel shows, and lists some of it. */
