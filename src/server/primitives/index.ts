@@ -50,15 +50,4 @@ export function standardPrimitives(options: PrimitivesOptions): Primitive[] {
   ];
 }
 
-export {
-  MethodTable,
-  ok,
-  methodNotFound,
-  NO_USER_MIDDLEWARE,
-  type MethodHandler,
-  type MethodResult,
-  type Primitive,
-  type RequestFacts,
-  type Route,
-  type UserStage,
-} from './method-table.js';
+export { MethodTable, ok, methodNotFound, type MethodHandler, type MethodResult, type Primitive, type RequestFacts } from './method-table.js';

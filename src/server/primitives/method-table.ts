@@ -4,6 +4,9 @@ import type { RequestEnvelope } from '../../protocol/meta.js';
 import type { Era } from '../../protocol/versions.js';
 import type { Exchange, LegacySession } from '../exchange.js';
 import { parsedWithJson } from '../serialized.js';
+import type { RateLimiter } from '../../policy/rate-limit.js';
+import type { Logger } from '../../runtime/logger.js';
+import type { Operation } from '../pipeline/operation.js';
 import type { TrackedRequest } from './tracked.js';
 
 /**
@@ -26,42 +29,55 @@ export type MethodResult = Record<string, unknown>;
 export type MaybeResult = MethodResult | undefined | Promise<MethodResult | undefined>;
 
 /**
- * Answers one request of one era with its result object. May throw an
- * RpcError: the dispatcher turns it into the error reply. `tracked` is given
- * to the handlers of a route registered `{ tracked: true }`: the audit
- * record being written for the request (what it named, how it ended).
+ * Answers one request of one era with its result object: a method whose only
+ * phase is its run (the list methods, discovery, the legacy lifecycle, tasks).
+ * May throw an RpcError: the dispatcher turns it into the error reply.
+ * `tracked` is given to the handlers of a route registered `{ tracked: true }`:
+ * the audit record being written for the request (what it named, how it ended).
  */
-export type MethodHandler = (request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, tracked?: TrackedRequest, user?: UserStage) => MaybeResult;
+export type MethodHandler = (request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, tracked?: TrackedRequest) => MaybeResult;
+
+/** A target phase's answer for a request acknowledged without running (a legacy subscribe to a resource the caller may not read). */
+export class Answered {
+  constructor(readonly result: MethodResult) {}
+}
 
 /**
- * The user middleware (server.use) of a route registered `{ userStage: true }`,
- * which the route's handler runs itself, where it applies: after its
- * built-in checks (the entry found and authorized, the caller rate-limited,
- * the arguments checked), before the work. `params` is what the middleware
- * sees as `ctx.params` (and `entry`'s fields are set on its context, e.g.
- * `prompt`); `next` gets the params as the middleware left them. Composed
- * once by the dispatcher; with no middleware it calls `next(params)` and
- * nothing else.
+ * A method declared by its fixed phases (docs/architecture.md "The way of one
+ * request"). The one route composer (server/routes.ts) runs them in this order
+ * under the one runner's `serveRequest` (cancellable from arrival, failures
+ * mapped): find the target and authorize → rate key → read and validate the
+ * params → user middleware (server.use) → run. `T` is what the request
+ * targets (a prompt, a resource, a completion reference), fresh per request.
  */
-export type UserStage = (
-  request: JsonRpcRequest,
-  exchange: Exchange,
-  facts: RequestFacts,
-  params: Record<string, unknown>,
-  entry: Record<string, unknown> | undefined,
-  next: (params: Record<string, unknown>) => Promise<MethodResult | undefined>,
-) => Promise<MethodResult | undefined>;
+export interface MethodPhases<T = unknown> {
+  /** Where a failure's detail is logged, and the limiter the rate key spends a point of. */
+  services: { logger: Logger; rateLimiter?: RateLimiter };
+  /** Finds what the params name and authorizes the caller for it (-32602 unknown, 403 missing scopes); `Answered`: answered without running. */
+  target(op: Operation, params: Record<string, unknown>): T | Answered | Promise<T | Answered>;
+  /** The method whose per-caller rate-limit bucket the request spends a point of; absent or undefined: not limited. */
+  rateKey?: string | ((target: T) => string | undefined);
+  /** Reads and validates the params against the target: what the user middleware sees as `ctx.params` (absent: the params as sent). */
+  params?(op: Operation, target: T, params: Record<string, unknown>): Record<string, unknown> | Promise<Record<string, unknown>>;
+  /** What the user middleware's context shows besides (`ctx.prompt`, `ctx.resource`). */
+  shown?(target: T): Record<string, unknown> | undefined;
+  /** Whether the params as a middleware left them name another target: found, authorized and validated again (no second rate-limit point). */
+  retarget?(target: T, params: Record<string, unknown>): boolean;
+  /** The work, with the params as the middleware left them. */
+  run(op: Operation, target: T, params: Record<string, unknown>): MaybeResult;
+}
 
-/** The user stage of a route nobody added middleware to. */
-export const NO_USER_MIDDLEWARE: UserStage = (_request, _exchange, _facts, params, _entry, next) => next(params);
+/** What a route serves in one era: a handler (its only phase is the run), or a method declared by its phases. */
+// biome-ignore lint/suspicious/noExplicitAny: each declaration has a target type of its own
+export type EraRoute = MethodHandler | MethodPhases<any>;
 
 /** A user middleware as a route's own pipeline is handed it (server/middleware.ts types it fully; named here so the two modules need not import each other). */
 export type RouteMiddleware = (ctx: never, next: () => Promise<unknown>) => unknown;
 
 /** A method's handlers; a missing era answers -32601 (the method does not exist in that revision). */
 export interface Route {
-  modern?: MethodHandler;
-  legacy?: MethodHandler;
+  modern?: EraRoute;
+  legacy?: EraRoute;
   /**
    * The audit rule: a method that changes state or runs user code is tracked.
    * Audited and counted by the dispatcher (tracked-request.ts): refused once the
@@ -81,14 +97,14 @@ export interface Route {
    * when it ends.
    */
   stream?: boolean;
-  /** The handlers run the route's user middleware themselves, after their built-in checks (their fifth argument, UserStage). */
-  userStage?: boolean;
   /**
    * The route's own pipeline takes the user middleware as one of its stages
    * (tools/call: after validation, where the tool and its checked arguments
    * are known): given the chain whenever it changes, instead of either of the above.
    */
   useMiddleware?: (chain: readonly RouteMiddleware[]) => void;
+  /** A declared era's wrappers (`wrap`), applied in order around its composed phases. */
+  wrappers?: Partial<Record<Era, ((inner: MethodHandler) => MethodHandler)[]>>;
 }
 
 /**
@@ -109,20 +125,25 @@ export class MethodTable {
     return this;
   }
 
-  /** Serves `method` in both eras; `make` builds each era's handler once (the era is fixed in its closure). */
-  both(method: string, make: (era: Era) => MethodHandler, options?: Omit<Route, Era>): this {
+  /** Serves `method` in both eras; `make` builds each era's handler (or declaration) once (the era is fixed in its closure). */
+  both(method: string, make: (era: Era) => EraRoute, options?: Omit<Route, Era>): this {
     return this.add(method, { modern: make('modern'), legacy: make('legacy'), ...options });
   }
 
   /**
    * Replaces an era's handler of `method` by `wrapper(inner)`: a later module
    * (a primitive of one's own) that changes how a method is answered without
-   * its owner knowing.
+   * its owner knowing. A declared method's `inner` is its phases, composed
+   * (user middleware then runs around the wrapper, before the phases' checks).
    */
   wrap(method: string, era: Era, wrapper: (inner: MethodHandler) => MethodHandler): this {
     const route = this.routes.get(method);
     const inner = route?.[era];
     if (!route || !inner) throw new Error(`${method} is not served in the ${era} era; nothing to wrap`);
+    if (typeof inner !== 'function') {
+      this.routes.set(method, { ...route, wrappers: { ...route.wrappers, [era]: [...(route.wrappers?.[era] ?? []), wrapper] } });
+      return this;
+    }
     this.routes.set(method, { ...route, [era]: wrapper(inner) });
     return this;
   }
