@@ -66,7 +66,7 @@ export function composeRoutes(table: Iterable<[string, Route]>, services: RouteS
  * middleware, then the run. A middleware that names another target has it
  * found, authorized and validated again (its rate-limit point was taken).
  */
-export function declaredRoute<T>(phases: MethodPhases<T>, era: Era, user?: MiddlewarePhase): MethodHandler {
+function declaredRoute<T>(phases: MethodPhases<T>, era: Era, user?: MiddlewarePhase): MethodHandler {
   const { services } = phases;
   const rateKey = phases.rateKey;
   return (request, exchange, facts, tracked) => {

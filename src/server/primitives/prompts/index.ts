@@ -144,7 +144,7 @@ function allStrings(values: Record<string, unknown>): boolean {
 }
 
 /** The error for a prompt that does not exist, or that the caller may not know of. */
-export function unknownPrompt(name: string): RpcError {
+function unknownPrompt(name: string): RpcError {
   return new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name.length > 128 ? `${name.slice(0, 128)}…` : name}`);
 }
 
