@@ -71,7 +71,7 @@ function sameWorkOf(kind) {
   return {
     request: (id) => ({ pieces: [pre + id + mid + id + post] }),
     check(msg, id) {
-      if (msg.id !== id || msg.error !== undefined) throw new Error(`answer ${JSON.stringify(msg).slice(0, 200)} for request ${id}`);
+      if (msg.id !== id || msg.error !== undefined || !msg.result) throw new Error(`answer ${JSON.stringify(msg).slice(0, 300)} for request ${id}`);
       const text = kind === 'prompt' ? msg.result.messages?.[0]?.content?.text : msg.result.contents?.[0]?.text;
       if (text !== String(id + 2)) throw new Error(`unexpected text ${JSON.stringify(text)} for request ${id}`);
     },
@@ -93,6 +93,11 @@ const output = new Writable({
     let start = 0;
     let at;
     while ((at = chunk.indexOf(10, start)) !== -1) {
+      // A notification (`{"jsonrpc":"2.0","method":…`: a legacy session hears list changes) is no answer.
+      if (chunk[start + 18] === 0x6d) {
+        start = at + 1;
+        continue;
+      }
       if (answered < WINDOW) {
         const msg = JSON.parse(chunk.toString('utf8', start, at));
         try {
