@@ -154,30 +154,30 @@ export function middlewareEntry(methodOrMiddleware: unknown, middleware?: unknow
   throw new TypeError('use: expected use(middleware) or use(method, middleware), where middleware is a function (ctx, next) => result');
 }
 
-/** The context of a request that is not a tool call (the route's middleware phase). */
-class RequestMiddlewareContext extends ExchangeView implements MiddlewareContext {
+/**
+ * @internal A middleware's context: a view of its request (nothing copied until asked for).
+ * `tools/call`'s (pipeline/user-middleware.ts) adds the tool and its own signal.
+ */
+export class RequestMiddlewareContext<R = MethodResult | undefined> extends ExchangeView implements MiddlewareContext {
   private controller?: AbortController;
   private unwatch?: () => void;
 
   constructor(
     readonly method: string,
     readonly era: Era,
-    private readonly request: JsonRpcRequest,
     /** @internal */ readonly exchange: Exchange,
-    private readonly facts: RequestFacts,
+    private readonly requestParams: Record<string, unknown> | undefined,
+    readonly requestId: RequestId,
+    private readonly facts: { readonly protocolVersion: string; readonly clientInfo?: Implementation },
     public params: Record<string, unknown>,
     /** @internal the rest of the route, given the params as the middleware left them */
-    readonly proceed: (params: Record<string, unknown>) => Promise<MethodResult | undefined>,
+    protected readonly next: (params: Record<string, unknown>) => Promise<R>,
   ) {
     super();
   }
 
   get meta(): Record<string, unknown> | undefined {
-    return getMeta(this.request.params);
-  }
-
-  get requestId(): RequestId {
-    return this.request.id;
+    return getMeta(this.requestParams);
   }
 
   get protocolVersion(): string {
@@ -195,6 +195,11 @@ class RequestMiddlewareContext extends ExchangeView implements MiddlewareContext
       this.unwatch = this.exchange.onClose?.((reason) => controller.abort(reason));
     }
     return this.controller.signal;
+  }
+
+  /** @internal the rest of the route, last in the middleware's chain */
+  proceed(): Promise<R> {
+    return this.next(this.params);
   }
 
   release(): void {
@@ -221,9 +226,9 @@ export type MiddlewarePhase = (
 ) => Promise<MethodResult | undefined>;
 
 export function middlewarePhase(method: string, era: Era, chain: readonly AnyMiddleware[], mapError = asRequestError): MiddlewarePhase {
-  const run = compose<RequestMiddlewareContext, MethodResult | undefined>(chain, (ctx) => ctx.proceed(ctx.params), true);
+  const run = compose<RequestMiddlewareContext, MethodResult | undefined>(chain, (ctx) => ctx.proceed(), true);
   return (request, exchange, facts, params, shown, next) => {
-    const ctx = new RequestMiddlewareContext(method, era, request, exchange, facts, params, next);
+    const ctx = new RequestMiddlewareContext(method, era, exchange, request.params, request.id, facts, params, next);
     if (shown) Object.assign(ctx, shown);
     return run(ctx).then(
       (result) => {
