@@ -5,7 +5,7 @@ import { callerOf } from '../../exchange.js';
 import type { AuthInfo } from '../../../policy/auth/principal.js';
 import { authorizeEntry, mayKnow } from '../../pipeline/authorize.js';
 import type { ArgsSchema } from '../args-schema.js';
-import type { MethodPhases, MethodTable, Primitive } from '../method-table.js';
+import type { MaybeResult, MethodPhases, MethodResult, MethodTable, Primitive } from '../method-table.js';
 import type { PromptRegistry } from '../prompts/registry.js';
 import type { Operation } from '../../pipeline/operation.js';
 import type { TrackedRequest } from '../tracked.js';
@@ -57,11 +57,8 @@ export class CompletionPrimitive implements Primitive {
       target: (op, params) => ({ ...this.checked(params, callerOf(op.exchange), op), ref: params.ref, argument: params.argument, context: params.context }),
       rateKey: Method.complete,
       retarget: (asked, after) => after.ref !== asked.ref || after.argument !== asked.argument || after.context !== asked.context,
-      run: async (op, { target, value, chosen }) => {
-        const values = target.completer ? await this.run(target.completer, value, chosen, target.label, op) : fromEnum(target.schema, target.argument, value);
-        const completion = { values: values.slice(0, MAX_VALUES), total: values.length, hasMore: values.length > MAX_VALUES };
-        return { completion };
-      },
+      run: (op, { target, value, chosen }) =>
+        target.completer ? this.run(target.completer, value, chosen, target.label, op) : completionOf(fromEnum(target.schema, target.argument, value)),
     };
   }
 
@@ -119,20 +116,23 @@ export class CompletionPrimitive implements Primitive {
 
   /**
    * Runs an author's completer through the one runner (the request timeout, a
-   * shutdown's stop, a failure behind a correlation id); what it returns is
-   * kept to strings.
+   * shutdown's stop, a failure behind a correlation id, a cancellation
+   * unanswered); what it returns is kept to strings.
    */
-  private async run(completer: Completer, value: string, chosen: Record<string, string>, label: string, op: Operation): Promise<string[]> {
+  private run(completer: Completer, value: string, chosen: Record<string, string>, label: string, op: Operation): MaybeResult {
     op.binding = { tool: `completion for ${label}`, args: {}, principal: '' };
     op.handler = () => completer(value, { arguments: { ...chosen } });
     op.finish = (values) => {
       if (!Array.isArray(values)) throw new Error('a completer must return a list of strings');
-      return { values: values.filter((v): v is string => typeof v === 'string') };
+      return completionOf(values.filter((v): v is string => typeof v === 'string'));
     };
-    const outcome = await runRequest(op, this.options);
-    // Completion never asks the client anything: no answer is only a cancellation.
-    return (outcome?.values as string[] | undefined) ?? [];
+    return runRequest(op, this.options);
   }
+}
+
+/** The result: at most MAX_VALUES values, with how many there were. */
+function completionOf(values: string[]): MethodResult {
+  return { completion: { values: values.slice(0, MAX_VALUES), total: values.length, hasMore: values.length > MAX_VALUES } };
 }
 
 /** What a completion request names: the prompt or template referenced, and the argument with its context. */
