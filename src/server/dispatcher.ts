@@ -5,7 +5,7 @@ import { isPlainObject } from '../protocol/content.js';
 import { hasModernClaim, readEnvelope, type Implementation } from '../protocol/meta.js';
 import { Method } from '../protocol/methods.js';
 import { ResultEncoder } from '../protocol/result.js';
-import { negotiateLegacyVersion, type Era } from '../protocol/versions.js';
+import type { Era } from '../protocol/versions.js';
 import { InsufficientScopeError } from './pipeline/authorize.js';
 import { MethodTable, methodNotFound, standardPrimitives, type MethodResult, type Primitive, type RequestFacts } from './primitives/index.js';
 import { RateLimitedError } from './primitives/rate-limit.js';
@@ -19,7 +19,7 @@ import { ClientNotificationHub } from './client-notifications.js';
 import { ANONYMOUS_CALLER, type Caller } from '../policy/auth/caller.js';
 import type { Peer } from './peer.js';
 import type { LegacySession } from './legacy-session.js';
-import { callerOf, type Exchange, type Reply } from './exchange.js';
+import type { Exchange, Reply } from './exchange.js';
 import type { DispatcherOptions, PrimitiveContext } from './primitive-context.js';
 import { recordedId, recordedValue } from '../jsonrpc/recorded.js';
 
@@ -27,8 +27,9 @@ export type { DispatcherOptions, PrimitiveContext };
 
 /**
  * @internal Routes one message to its era's lifecycle. A request carrying the modern
- * `_meta` envelope is served statelessly (2026-07-28); `initialize` opens a
- * legacy session on the peer; other requests follow the peer's session. Each
+ * `_meta` envelope is served statelessly (2026-07-28); `initialize` (the
+ * lifecycle primitive's) opens a legacy session on the peer; other requests
+ * follow the peer's session. Each
  * method is one lookup in the routes composed (server/routes.ts) from the
  * table the primitives registered into (see `primitives/`) and the user's
  * middleware: every request, `initialize` included, takes the same path
@@ -39,7 +40,6 @@ export type { DispatcherOptions, PrimitiveContext };
 export class Dispatcher {
   private readonly methods = new MethodTable();
   private readonly primitives: Primitive[];
-  private readonly legacyCapabilities: Record<string, unknown>;
   private readonly results: ResultEncoder;
   private readonly middleware: MiddlewareEntry[] = [];
   /** Each method's handlers as requests run them: composed at construction and again on `use`, never per request. */
@@ -48,15 +48,13 @@ export class Dispatcher {
   constructor(private readonly options: DispatcherOptions) {
     this.clientNotifications = new ClientNotificationHub(options.logger);
     const results = (this.results = new ResultEncoder(options.serverInfo));
-    let modernCapabilities: Record<string, unknown> | undefined;
+    // What the primitives advertise, worked out once, on the first discover or initialize (all are registered by then).
+    const advertised: Partial<Record<Era, Record<string, unknown>>> = {};
     this.primitives = [
-      ...standardPrimitives({ ...options, results, capabilities: () => (modernCapabilities ??= this.capabilities('modern')) }),
+      ...standardPrimitives({ ...options, results, capabilities: (era) => (advertised[era] ??= this.capabilities(era)) }),
       ...(options.primitives?.({ results, options }) ?? []),
     ];
     for (const primitive of this.primitives) primitive.register(this.methods);
-    // Before a session exists, so no primitive's; routed like every other method.
-    this.methods.add(Method.initialize, { legacy: (request, exchange) => this.initialize(request, exchange) });
-    this.legacyCapabilities = this.capabilities('legacy');
     this.compose();
   }
 
@@ -182,30 +180,6 @@ export class Dispatcher {
     if (peer.legacy) throw new Error('this connection is already initialized');
     peer.legacy = { ...session };
     this.options.subscriptions.addLegacyPeer(peer, caller);
-  }
-
-  private initialize(request: JsonRpcRequest, exchange: Exchange): MethodResult {
-    const { peer } = exchange;
-    const params = request.params ?? {};
-    if (peer.legacy) throw new RpcError(ErrorCode.InvalidRequest, 'Invalid Request: this connection is already initialized');
-    const caps = params.capabilities;
-    if (typeof params.protocolVersion !== 'string' || !isPlainObject(caps)) {
-      throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: initialize needs "protocolVersion" (string) and "capabilities" (object)');
-    }
-    const version = negotiateLegacyVersion(params.protocolVersion);
-    const info = params.clientInfo;
-    peer.legacy = {
-      protocolVersion: version,
-      clientCapabilities: caps,
-      clientInfo: isPlainObject(info) ? (info as Implementation) : undefined,
-    };
-    this.options.subscriptions.addLegacyPeer(peer, callerOf(exchange));
-    return {
-      protocolVersion: version,
-      capabilities: this.legacyCapabilities,
-      serverInfo: this.options.serverInfo,
-      ...(this.options.instructions ? { instructions: this.options.instructions } : {}),
-    };
   }
 
   /** What every primitive advertises to `era`'s clients; `extensions` and `experimental` merge one level deep. */
