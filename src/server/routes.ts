@@ -42,14 +42,15 @@ export function composeRoutes(table: Iterable<[string, Route]>, services: RouteS
     const composed: ComposedRoute = {};
     for (const era of ['modern', 'legacy'] as const) {
       const served = route[era];
-      if (!served) continue;
+      const phases = route.declared?.[era];
+      if (!served && !phases) continue;
       const user = chain.length > 0 && !route.useMiddleware ? middlewarePhase(method, era, chain) : undefined;
       let handler: MethodHandler;
       const wrappers = route.wrappers?.[era];
-      if (typeof served === 'function' || wrappers) {
-        const inner = typeof served === 'function' ? served : wrappers!.reduce((h, wrap) => wrap(h), declaredRoute(served, era));
+      if (served || wrappers) {
+        const inner = served ?? wrappers!.reduce((h, wrap) => wrap(h), declaredRoute(phases!, era));
         handler = user ? aroundHandler(user, inner) : inner;
-      } else handler = declaredRoute(served, era, user);
+      } else handler = declaredRoute(phases!, era, user);
       if (route.tracked) handler = trackedRequest(method, era, services.tracking, handler, route);
       if (services.tracing) handler = tracedRoute(method, era, services.tracing, handler, services.catalog);
       composed[era] = handler;

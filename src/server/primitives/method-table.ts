@@ -37,13 +37,13 @@ export type MaybeResult = MethodResult | undefined | Promise<MethodResult | unde
  */
 export type MethodHandler = (request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, tracked?: TrackedRequest) => MaybeResult;
 
-/** A target phase's answer for a request acknowledged without running (a legacy subscribe to a resource the caller may not read). */
+/** @internal A target phase's answer for a request acknowledged without running (a legacy subscribe to a resource the caller may not read). */
 export class Answered {
   constructor(readonly result: MethodResult) {}
 }
 
 /**
- * A method declared by its fixed phases (docs/architecture.md "The way of one
+ * @internal A method declared by its fixed phases (docs/architecture.md "The way of one
  * request"). The one route composer (server/routes.ts) runs them in this order
  * under the one runner's `serveRequest` (cancellable from arrival, failures
  * mapped): find the target and authorize → rate key → read and validate the
@@ -67,17 +67,16 @@ export interface MethodPhases<T = unknown> {
   run(op: Operation, target: T, params: Record<string, unknown>): MaybeResult;
 }
 
-/** What a route serves in one era: a handler (its only phase is the run), or a method declared by its phases. */
-// biome-ignore lint/suspicious/noExplicitAny: each declaration has a target type of its own
-export type EraRoute = MethodHandler | MethodPhases<any>;
-
 /** A user middleware as a route's own pipeline is handed it (server/middleware.ts types it fully; named here so the two modules need not import each other). */
 export type RouteMiddleware = (ctx: never, next: () => Promise<unknown>) => unknown;
 
 /** A method's handlers; a missing era answers -32601 (the method does not exist in that revision). */
 export interface Route {
-  modern?: EraRoute;
-  legacy?: EraRoute;
+  modern?: MethodHandler;
+  legacy?: MethodHandler;
+  /** @internal the eras whose method is declared by its phases (`declare`) instead of a handler */
+  // biome-ignore lint/suspicious/noExplicitAny: each declaration has a target type of its own
+  declared?: Partial<Record<Era, MethodPhases<any>>>;
   /**
    * The audit rule: a method that changes state or runs user code is tracked.
    * Audited and counted by the dispatcher (tracked-request.ts): refused once the
@@ -103,7 +102,7 @@ export interface Route {
    * are known): given the chain whenever it changes, instead of either of the above.
    */
   useMiddleware?: (chain: readonly RouteMiddleware[]) => void;
-  /** A declared era's wrappers (`wrap`), applied in order around its composed phases. */
+  /** @internal a declared era's wrappers (`wrap`), applied in order around its composed phases */
   wrappers?: Partial<Record<Era, ((inner: MethodHandler) => MethodHandler)[]>>;
 }
 
@@ -119,15 +118,21 @@ export class MethodTable {
   add(method: string, route: Route): this {
     const current = this.routes.get(method) ?? {};
     for (const era of ['modern', 'legacy'] as const) {
-      if (route[era] && current[era]) throw new Error(`${method} is already served in the ${era} era`);
+      if (served(route, era) && served(current, era)) throw new Error(`${method} is already served in the ${era} era`);
     }
-    this.routes.set(method, { ...current, ...route });
+    const declared = current.declared || route.declared ? { declared: { ...current.declared, ...route.declared } } : {};
+    this.routes.set(method, { ...current, ...route, ...declared });
     return this;
   }
 
-  /** Serves `method` in both eras; `make` builds each era's handler (or declaration) once (the era is fixed in its closure). */
-  both(method: string, make: (era: Era) => EraRoute, options?: Omit<Route, Era>): this {
+  /** Serves `method` in both eras; `make` builds each era's handler once (the era is fixed in its closure). */
+  both(method: string, make: (era: Era) => MethodHandler, options?: Omit<Route, Era>): this {
     return this.add(method, { modern: make('modern'), legacy: make('legacy'), ...options });
+  }
+
+  /** @internal Serves `method` in `eras` by its phases, composed by the route composer (server/routes.ts). */
+  declare<T>(method: string, eras: readonly Era[], phases: MethodPhases<T>, options?: Omit<Route, Era | 'declared'>): this {
+    return this.add(method, { ...options, declared: Object.fromEntries(eras.map((era) => [era, phases])) });
   }
 
   /**
@@ -138,9 +143,9 @@ export class MethodTable {
    */
   wrap(method: string, era: Era, wrapper: (inner: MethodHandler) => MethodHandler): this {
     const route = this.routes.get(method);
-    const inner = route?.[era];
-    if (!route || !inner) throw new Error(`${method} is not served in the ${era} era; nothing to wrap`);
-    if (typeof inner !== 'function') {
+    if (!route || !served(route, era)) throw new Error(`${method} is not served in the ${era} era; nothing to wrap`);
+    const inner = route[era];
+    if (!inner) {
       this.routes.set(method, { ...route, wrappers: { ...route.wrappers, [era]: [...(route.wrappers?.[era] ?? []), wrapper] } });
       return this;
     }
@@ -159,8 +164,12 @@ export class MethodTable {
 
   /** Methods served in `era` (for tests and diagnostics). */
   methods(era: Era): string[] {
-    return [...this.routes].filter(([, route]) => route[era]).map(([method]) => method);
+    return [...this.routes].filter(([, route]) => served(route, era)).map(([method]) => method);
   }
+}
+
+function served(route: Route, era: Era): boolean {
+  return route[era] !== undefined || route.declared?.[era] !== undefined;
 }
 
 /**

@@ -42,7 +42,7 @@ export class CompletionPrimitive implements Primitive {
   register(methods: MethodTable): void {
     const complete = this.phases();
     // The reference completed, and what was typed (named again once checked).
-    methods.both(Method.complete, () => complete, { tracked: true, names: named });
+    methods.declare(Method.complete, ['modern', 'legacy'], complete, { tracked: true, names: named });
   }
 
   /**

@@ -41,7 +41,7 @@ export class PromptsPrimitive implements Primitive {
   register(methods: MethodTable): void {
     methods.both(Method.promptsList, (era) => (request, exchange) => this.listing.page(era, request.params?.cursor, callerOf(exchange)));
     const get = this.get();
-    methods.both(Method.promptsGet, () => get, { tracked: true });
+    methods.declare(Method.promptsGet, ['modern', 'legacy'], get, { tracked: true });
   }
 
   /**

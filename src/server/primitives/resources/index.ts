@@ -70,21 +70,17 @@ export class ResourcesPrimitive implements Primitive {
     methods.both(Method.resourcesList, (era) => (request, exchange) => this.listing.page(era, request.params?.cursor, callerOf(exchange)));
     methods.both(Method.resourceTemplatesList, (era) => (request, exchange) => this.templateListing.page(era, request.params?.cursor, callerOf(exchange)));
     const read = this.readPhases();
-    methods.both(Method.resourcesRead, () => read, { tracked: true });
+    methods.declare(Method.resourcesRead, ['modern', 'legacy'], read, { tracked: true });
     // 2026-07-28 replaced these with subscriptions/listen's resourceSubscriptions. Subscribe: a resource the caller may
     // not read is acknowledged as any unknown URI is (before any middleware runs), and never reported to it.
-    methods.add(Method.resourcesSubscribe, {
-      tracked: true,
-      legacy: this.watchPhases((uri, exchange) => {
-        if (!this.options.subscriptions.subscribeLegacy(exchange.peer, uri)) {
-          throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: this session watches as many resources as it may; unsubscribe from one first');
-        }
-      }, true),
-    });
-    methods.add(Method.resourcesUnsubscribe, {
-      tracked: true,
-      legacy: this.watchPhases((uri, exchange) => this.options.subscriptions.unsubscribeLegacy(exchange.peer, uri), false),
-    });
+    const subscribe = this.watchPhases((uri, exchange) => {
+      if (!this.options.subscriptions.subscribeLegacy(exchange.peer, uri)) {
+        throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: this session watches as many resources as it may; unsubscribe from one first');
+      }
+    }, true);
+    methods.declare(Method.resourcesSubscribe, ['legacy'], subscribe, { tracked: true });
+    const unsubscribe = this.watchPhases((uri, exchange) => this.options.subscriptions.unsubscribeLegacy(exchange.peer, uri), false);
+    methods.declare(Method.resourcesUnsubscribe, ['legacy'], unsubscribe, { tracked: true });
   }
 
   /** resources/(un)subscribe by their phases: the uri checked (and, `readable`, the caller allowed to read it), the user middleware (it sees `{ uri }`), then `apply`. */
