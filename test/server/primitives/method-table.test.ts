@@ -14,6 +14,16 @@ describe('the method table primitives register into', () => {
     expect(table.methods('legacy')).toEqual(['x/y']);
   });
 
+  it('counts a method declared by its phases as served: a handler for the same era is refused', () => {
+    const table = new MethodTable();
+    const phases = { services: { logger: memoryLogger().logger }, target: () => 'x', run: () => ({}) };
+    table.declare('x/z', ['legacy'], phases);
+    expect(() => table.add('x/z', { legacy: (r) => ok(r, '{}') })).toThrow(/already served in the legacy era/);
+    table.add('x/z', { modern: (r) => ok(r, '{}') });
+    expect(table.methods('legacy')).toEqual(['x/z']);
+    expect(() => table.wrap('x/z', 'legacy', (inner) => inner)).not.toThrow();
+  });
+
   it('wraps only a method that is served in that era', () => {
     const table = new MethodTable();
     table.add('x/y', { modern: (r) => ok(r, '{"n":1}') });
