@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Instructions per tools/call, counted by valgrind's callgrind: a measure of CPU work that does
+// Instructions per request (tools/call; or prompts/get and resources/read doing the same work), counted by valgrind's callgrind: a measure of CPU work that does
 // not drift with the machine. Calls/s on this machine move by tens of percent from minute to
 // minute; these counts repeat within about 1%, so a change worth 2% can be seen. It counts
 // instructions only (not syscalls, cache misses or waiting): use it to compare two builds of
@@ -15,7 +15,10 @@ const HELP = `npm run bench:instructions -- [options]
 
   --era modern|legacy         protocol era of the calls (default modern)
   --audit sqlite|off          the default SQLite audit trail, or none (default sqlite)
-  --scenario sum|structured   calculate_sum, or a 9 KiB structuredContent result (default sum)
+  --scenario sum|structured|prompt|resource
+                              calculate_sum, or a 9 KiB structuredContent result; or the same
+                              work as sum through prompts/get (prompt "sum") or resources/read
+                              (template sum://{a}/{b}) (default sum)
   --calls N                   calls in all; the second half is measured (default 24000; structured 6000)
   --reps R                    runs, each reported (default 1)
 
@@ -40,7 +43,7 @@ for (let i = 0; i < argv.length; i++) {
     process.exit(2);
   }
 }
-const allowed = { era: ['modern', 'legacy'], audit: ['sqlite', 'off'], scenario: ['sum', 'structured'] };
+const allowed = { era: ['modern', 'legacy'], audit: ['sqlite', 'off'], scenario: ['sum', 'structured', 'prompt', 'resource'] };
 for (const [key, values] of Object.entries(allowed)) {
   if (!values.includes(opts[key])) {
     console.error(`--${key} must be one of ${values.join(', ')}`);
@@ -116,8 +119,9 @@ function measure() {
   }
 }
 
+const METHOD = { prompt: 'prompts/get', resource: 'resources/read' };
 console.log(
-  `instructions per tools/call on the server's thread: ${opts.scenario}, ${opts.era} era, audit ${opts.audit}, calls ${opts.calls / 2 + 1}–${opts.calls} of ${opts.calls} measured`,
+  `instructions per ${METHOD[opts.scenario] ?? 'tools/call'} on the server's thread: ${opts.scenario}, ${opts.era} era, audit ${opts.audit}, calls ${opts.calls / 2 + 1}–${opts.calls} of ${opts.calls} measured`,
 );
 const results = [];
 for (let rep = 1; rep <= opts.reps; rep++) {

@@ -3,12 +3,14 @@
 // instruction counted is the server's. Two calls to os.getPriority() mark the measured half:
 // callgrind dumps its counts at each, and the runner reads the second dump (calls N/2 to N,
 // after the JIT has settled). Usage: node instructions-driver.mjs <calls> <era> <audit> <scenario>
+// Scenarios: sum and structured call calculate_sum; prompt and resource do the same work (add two
+// numbers the request names, answer the text) through prompts/get and resources/read.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { jsonSchemas, unhitRateLimit } from '../targets/common.mjs';
-import { checkInitialize, initializeRequest, makeWorkload } from './workloads.mjs';
+import { checkInitialize, initializeRequest, makeWorkload, MODERN } from './workloads.mjs';
 
 const [calls = '24000', era = 'modern', audit = 'sqlite', scenario = 'sum'] = process.argv.slice(2);
 const N = Number(calls);
@@ -21,13 +23,19 @@ const { ToolServer, serveStdio } = await import('../../dist/index.js');
 
 // The load generator's own requests and checks; `structured` adds a list_directory-sized
 // structuredContent (9 KiB of JSON) to the same answer.
-const workload = makeWorkload('sum', { era, newline: true });
+const modernMeta = {
+  'io.modelcontextprotocol/protocolVersion': MODERN,
+  'io.modelcontextprotocol/clientInfo': { name: 'toolwright-bench', version: '1.0.0' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+const workload = scenario === 'prompt' || scenario === 'resource' ? sameWorkOf(scenario) : makeWorkload('sum', { era, newline: true });
 const listing = (n) => ({
   path: 'workspace/data',
   entries: Array.from({ length: 100 }, (_, i) => ({ name: `file-${i}.txt`, type: 'file', size: 1000 + i + n, modified: '2026-11-22T10:00:00.000Z' })),
   truncated: false,
 });
 const sum = ({ a, b }) => String(a + b);
+const sumOfStrings = ({ a, b }) => String(Number(a) + Number(b));
 const handler = scenario === 'structured' ? (args) => ({ content: [{ type: 'text', text: sum(args) }], structuredContent: listing(args.a) }) : sum;
 const server = new ToolServer({
   name: 'instructions',
@@ -40,7 +48,35 @@ const server = new ToolServer({
     ? { state: { redis: process.env.TOOLWRIGHT_BENCH_REDIS, keyPrefix: `instr-${process.pid}-${Date.now()}` }, requestStateSecret: 'toolwright-bench' }
     : {}),
   tools: [{ name: 'calculate_sum', description: 'Add two numbers', inputSchema: jsonSchemas.sum, handler }],
+  prompts: [
+    {
+      name: 'sum',
+      description: 'Add two numbers',
+      arguments: [
+        { name: 'a', required: true },
+        { name: 'b', required: true },
+      ],
+      get: sumOfStrings,
+    },
+  ],
+  resourceTemplates: [{ uriTemplate: 'sum://{a}/{b}', name: 'sum', mimeType: 'text/plain', read: (_uri, variables) => sumOfStrings(variables) }],
 });
+
+/** prompts/get of `sum` or resources/read of `sum://a/b` with a = the id, b = 2: the answer's text must be their sum. */
+function sameWorkOf(kind) {
+  const meta = era === 'modern' ? `,"_meta":${JSON.stringify(modernMeta)}` : '';
+  const pre = '{"jsonrpc":"2.0","id":';
+  const mid = kind === 'prompt' ? ',"method":"prompts/get","params":{"name":"sum","arguments":{"a":"' : ',"method":"resources/read","params":{"uri":"sum://';
+  const post = kind === 'prompt' ? `","b":"2"}${meta}}}\n` : `/2"${meta}}}\n`;
+  return {
+    request: (id) => ({ pieces: [pre + id + mid + id + post] }),
+    check(msg, id) {
+      if (msg.id !== id || msg.error !== undefined || !msg.result) throw new Error(`answer ${JSON.stringify(msg).slice(0, 300)} for request ${id}`);
+      const text = kind === 'prompt' ? msg.result.messages?.[0]?.content?.text : msg.result.contents?.[0]?.text;
+      if (text !== String(id + 2)) throw new Error(`unexpected text ${JSON.stringify(text)} for request ${id}`);
+    },
+  };
+}
 
 const input = new PassThrough();
 let sent = 0;
@@ -57,6 +93,11 @@ const output = new Writable({
     let start = 0;
     let at;
     while ((at = chunk.indexOf(10, start)) !== -1) {
+      // A notification (`{"jsonrpc":"2.0","method":…`: a legacy session hears list changes) is no answer.
+      if (chunk[start + 18] === 0x6d) {
+        start = at + 1;
+        continue;
+      }
       if (answered < WINDOW) {
         const msg = JSON.parse(chunk.toString('utf8', start, at));
         try {

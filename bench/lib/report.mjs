@@ -19,6 +19,8 @@ export const TARGETS = [
   { id: 'toolwright-pg', label: 'toolwright modern, PostgreSQL audit', script: 'toolwright-pg.mjs', era: 'modern', transports: ['http'], optIn: true },
   // The OpenTelemetry Node SDK registered, exporting over OTLP/HTTP to a local receiver (run only when named).
   { id: 'toolwright-otel', label: 'toolwright modern + OpenTelemetry SDK', script: 'toolwright-otel.mjs', era: 'modern', optIn: true },
+  // Another commit's build, from $TOOLWRIGHT_BENCH_BASE (run only when named; bench/baseline.mjs makes one).
+  { id: 'toolwright-base', label: 'toolwright modern, baseline build', script: 'toolwright-base.mjs', era: 'modern', optIn: true },
   // Shared state in Redis (HTTP only; run only when named: it needs $TOOLWRIGHT_BENCH_REDIS).
   { id: 'toolwright-redis', label: 'toolwright modern, Redis state', script: 'toolwright-redis.mjs', era: 'modern', transports: ['http'], optIn: true },
   // Three of those behind nginx (HTTP only; run only when named: it starts nginx, and a redis-server
@@ -338,6 +340,21 @@ export function goalList(rows, startupRows) {
       null,
       (rs) => med(h16(rs), 'toolwright-pg') / med(h16(rs), 'toolwright-modern'),
     );
+  }
+  // This build against the baseline build (issue 31: at or above 1.0× of d2219cf, middleware and tracing present but unused).
+  for (const [transport, cell] of [
+    ['stdio', at('stdio', 'sum', 16)],
+    ['http', h16],
+  ]) {
+    if (cell(rows)?.byTarget['toolwright-base'] && cell(rows)?.byTarget['toolwright-modern']) {
+      add(
+        `${transport === 'http' ? 'HTTP calculate_sum, 16 conn' : 'stdio calculate_sum, window 16'}: this build ÷ baseline build`,
+        'modern',
+        '≥ 1.0×',
+        (v) => v >= 1.0,
+        (rs) => med(cell(rs), 'toolwright-modern') / med(cell(rs), 'toolwright-base'),
+      );
+    }
   }
   // Tracing with an SDK exporting to a local receiver against none registered (issue 23): reported, no goal.
   for (const [transport, cell] of [

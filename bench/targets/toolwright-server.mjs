@@ -14,15 +14,15 @@ const handlers = {
 // too, with limits no run reaches (see unhitRateLimit).
 const MiB = 1024 * 1024;
 
-/** `extra`: more ToolServer options (the JWT target's scope policy). */
-export function buildToolwrightServer(toolCount, extra = {}) {
+/** `extra`: more ToolServer options (the JWT target's scope policy); `Server`: another build's ToolServer (the baseline target's). */
+export function buildToolwrightServer(toolCount, extra = {}, Server = ToolServer) {
   const tools = toolPlan(toolCount).map((t) => ({
     name: t.name,
     description: t.description,
     inputSchema: jsonSchemas[t.kind],
     handler: handlers[t.kind],
   }));
-  return new ToolServer({
+  return new Server({
     name: 'bench-toolwright',
     version: '1.0.0',
     tools,

@@ -5,34 +5,21 @@ import { isPlainObject } from '../protocol/content.js';
 import { hasModernClaim, readEnvelope, type Implementation } from '../protocol/meta.js';
 import { Method } from '../protocol/methods.js';
 import { ResultEncoder } from '../protocol/result.js';
-import { negotiateLegacyVersion, type Era } from '../protocol/versions.js';
+import type { Era } from '../protocol/versions.js';
 import { InsufficientScopeError } from './pipeline/authorize.js';
-import {
-  MethodTable,
-  methodNotFound,
-  NO_USER_MIDDLEWARE,
-  standardPrimitives,
-  type UserStage,
-  type MethodHandler,
-  type MethodResult,
-  type Primitive,
-  type RequestFacts,
-  type Route,
-} from './primitives/index.js';
+import { MethodTable, methodNotFound, standardPrimitives, type MethodResult, type Primitive, type RequestFacts } from './primitives/index.js';
 import { RateLimitedError } from './primitives/rate-limit.js';
-import { trackedRequest } from './primitives/tracked-request.js';
-import { tracedRoute } from './traced-route.js';
-import type { TracedCatalog } from '../tracing/middleware.js';
+import { composeRoutes, type ComposedRoute } from './routes.js';
 import { redactArguments } from '../audit/redact.js';
 import { retryAfterMsOf } from './pipeline/results.js';
 import { jsonOf } from './serialized.js';
-import { userStage, withMiddleware, type MiddlewareEntry } from './middleware.js';
+import type { MiddlewareEntry } from './middleware.js';
 import type { Logger } from '../runtime/logger.js';
 import { ClientNotificationHub } from './client-notifications.js';
 import { ANONYMOUS_CALLER, type Caller } from '../policy/auth/caller.js';
 import type { Peer } from './peer.js';
 import type { LegacySession } from './legacy-session.js';
-import { callerOf, type Exchange, type Reply } from './exchange.js';
+import type { Exchange, Reply } from './exchange.js';
 import type { DispatcherOptions, PrimitiveContext } from './primitive-context.js';
 import { recordedId, recordedValue } from '../jsonrpc/recorded.js';
 
@@ -40,42 +27,34 @@ export type { DispatcherOptions, PrimitiveContext };
 
 /**
  * @internal Routes one message to its era's lifecycle. A request carrying the modern
- * `_meta` envelope is served statelessly (2026-07-28); `initialize` opens a
- * legacy session on the peer; other requests follow the peer's session. Each
- * method is one lookup in the routes composed from the table the primitives
- * registered into (see `primitives/`) and the user's middleware: every
- * request, `initialize` included, takes the same path (docs/middleware.md):
- *
- *   [tracing] → [audit + shutdown tracking, for tracked routes] → user middleware → handler → result object
- *
- * (tools/call's audit, checks and user middleware are stages of its own
- * pipeline; a route registered `{ userStage: true }`, prompts/get,
- * resources/read, completion/complete, resources/(un)subscribe, runs its
- * user middleware itself, after its built-in checks), and its result object
- * is serialized once, here, for its era.
+ * `_meta` envelope is served statelessly (2026-07-28); `initialize` (the
+ * lifecycle primitive's) opens a legacy session on the peer; other requests
+ * follow the peer's session. Each
+ * method is one lookup in the routes composed (server/routes.ts) from the
+ * table the primitives registered into (see `primitives/`) and the user's
+ * middleware: every request, `initialize` included, takes the same path
+ * (docs/architecture.md "The way of one request"), and its result object is
+ * serialized once, here, for its era.
  * Knows nothing of sockets: transports hand it messages and write its replies.
  */
 export class Dispatcher {
   private readonly methods = new MethodTable();
   private readonly primitives: Primitive[];
-  private readonly legacyCapabilities: Record<string, unknown>;
   private readonly results: ResultEncoder;
   private readonly middleware: MiddlewareEntry[] = [];
   /** Each method's handlers as requests run them: composed at construction and again on `use`, never per request. */
-  private routes = new Map<string, Route>();
+  private routes = new Map<string, ComposedRoute>();
 
   constructor(private readonly options: DispatcherOptions) {
     this.clientNotifications = new ClientNotificationHub(options.logger);
     const results = (this.results = new ResultEncoder(options.serverInfo));
-    let modernCapabilities: Record<string, unknown> | undefined;
+    // What the primitives advertise, worked out once, on the first discover or initialize (all are registered by then).
+    const advertised: Partial<Record<Era, Record<string, unknown>>> = {};
     this.primitives = [
-      ...standardPrimitives({ ...options, results, capabilities: () => (modernCapabilities ??= this.capabilities('modern')) }),
+      ...standardPrimitives({ ...options, results, capabilities: (era) => (advertised[era] ??= this.capabilities(era)) }),
       ...(options.primitives?.({ results, options }) ?? []),
     ];
     for (const primitive of this.primitives) primitive.register(this.methods);
-    // Before a session exists, so no primitive's; routed like every other method.
-    this.methods.add(Method.initialize, { legacy: (request, exchange) => this.initialize(request, exchange) });
-    this.legacyCapabilities = this.capabilities('legacy');
     this.compose();
   }
 
@@ -85,40 +64,18 @@ export class Dispatcher {
     this.compose();
   }
 
-  /**
-   * Builds every route: the primitive's handler behind the user middleware
-   * that applies to its method (or, `userStage` routes, given it to run after
-   * their checks), behind the audit tracking of tracked routes.
-   * With no middleware a route is the handler itself (no step added). The
-   * user's tools/call middleware is a stage of the call pipeline instead,
-   * where the tool and its validated arguments are known.
-   */
+  /** Builds every route's chain (server/routes.ts), at construction and again on each `use`, never per request. */
   private compose(): void {
-    const chainOf = (method: string) => this.middleware.filter((m) => m.method === undefined || m.method === method).map((m) => m.middleware);
-    const { calls, auditSink, auditGuard, auditInstance: instance, logger } = this.options;
-    const tracking = { calls, auditSink, auditGuard, instance, logger };
-    const routes = new Map<string, Route>();
-    const catalog: TracedCatalog = {
-      knownTarget: (method, name) => (method === Method.toolsCall ? this.options.registry.has(name) : this.options.prompts.has(name)),
-      redactArguments: (name, args) => redactArguments(args, this.options.registry.get(name)?.inputSchema),
-    };
-    for (const [method, route] of this.methods.entries()) {
-      const chain = chainOf(method);
-      // A route whose pipeline runs the middleware as a stage of its own (tools/call) is given the chain; the handler stays as it is.
-      route.useMiddleware?.(chain);
-      const composed: Route = {};
-      for (const era of ['modern', 'legacy'] as const) {
-        let handler: MethodHandler | undefined = route[era];
-        if (!handler) continue;
-        if (route.userStage) handler = withUserStage(handler, chain.length > 0 ? userStage(method, era, chain) : NO_USER_MIDDLEWARE);
-        else if (chain.length > 0 && !route.useMiddleware) handler = withMiddleware(method, era, chain, handler);
-        if (route.tracked) handler = trackedRequest(method, era, tracking, handler, route);
-        if (this.options.tracing) handler = tracedRoute(method, era, this.options.tracing, handler, catalog);
-        composed[era] = handler;
-      }
-      routes.set(method, composed);
-    }
-    this.routes = routes;
+    const { calls, auditSink, auditGuard, auditInstance: instance, logger, registry, prompts } = this.options;
+    this.routes = composeRoutes(this.methods.entries(), {
+      chainOf: (method) => this.middleware.filter((m) => m.method === undefined || m.method === method).map((m) => m.middleware),
+      tracking: { calls, auditSink, auditGuard, instance, logger },
+      tracing: this.options.tracing,
+      catalog: {
+        knownTarget: (method, name) => (method === Method.toolsCall ? registry.has(name) : prompts.has(name)),
+        redactArguments: (name, args) => redactArguments(args, registry.get(name)?.inputSchema),
+      },
+    });
   }
 
   get logger(): Logger {
@@ -225,30 +182,6 @@ export class Dispatcher {
     this.options.subscriptions.addLegacyPeer(peer, caller);
   }
 
-  private initialize(request: JsonRpcRequest, exchange: Exchange): MethodResult {
-    const { peer } = exchange;
-    const params = request.params ?? {};
-    if (peer.legacy) throw new RpcError(ErrorCode.InvalidRequest, 'Invalid Request: this connection is already initialized');
-    const caps = params.capabilities;
-    if (typeof params.protocolVersion !== 'string' || !isPlainObject(caps)) {
-      throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: initialize needs "protocolVersion" (string) and "capabilities" (object)');
-    }
-    const version = negotiateLegacyVersion(params.protocolVersion);
-    const info = params.clientInfo;
-    peer.legacy = {
-      protocolVersion: version,
-      clientCapabilities: caps,
-      clientInfo: isPlainObject(info) ? (info as Implementation) : undefined,
-    };
-    this.options.subscriptions.addLegacyPeer(peer, callerOf(exchange));
-    return {
-      protocolVersion: version,
-      capabilities: this.legacyCapabilities,
-      serverInfo: this.options.serverInfo,
-      ...(this.options.instructions ? { instructions: this.options.instructions } : {}),
-    };
-  }
-
   /** What every primitive advertises to `era`'s clients; `extensions` and `experimental` merge one level deep. */
   private capabilities(era: Era): Record<string, unknown> {
     const capabilities: Record<string, unknown> = {};
@@ -279,9 +212,4 @@ function handshakeFacts(params: Record<string, unknown> | undefined): RequestFac
 function withLegacyHint(err: unknown): unknown {
   if (!(err instanceof RpcError) || err.code !== ErrorCode.InvalidParams) return err;
   return new RpcError(err.code, `${err.message} (a client of protocol 2025-11-25 or earlier sends initialize first)`, err.data, err.httpStatus);
-}
-
-/** A route that runs its user middleware itself, after its checks, given its stage (composed once). */
-function withUserStage(handler: MethodHandler, stage: UserStage): MethodHandler {
-  return (request, exchange, facts, tracked) => handler(request, exchange, facts, tracked, stage);
 }

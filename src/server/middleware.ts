@@ -7,8 +7,7 @@ import { ToolError } from '../protocol/tool-error.js';
 import type { Era } from '../protocol/versions.js';
 import type { Exchange } from './exchange.js';
 import { ExchangeView } from './exchange-view.js';
-import type { MethodHandler, MethodResult, RequestFacts, UserStage } from './primitives/method-table.js';
-import type { TrackedRequest } from './primitives/tracked.js';
+import type { MethodHandler, MethodResult, RequestFacts } from './primitives/method-table.js';
 import { compose } from './compose.js';
 import type { ToolAnnotations, ToolResult } from './tool.js';
 import type { Prompt } from './primitives/prompts/prompt.js';
@@ -155,32 +154,30 @@ export function middlewareEntry(methodOrMiddleware: unknown, middleware?: unknow
   throw new TypeError('use: expected use(middleware) or use(method, middleware), where middleware is a function (ctx, next) => result');
 }
 
-/** The context of a request that is not a tool call (the dispatcher's part of the pipeline). */
-class RequestMiddlewareContext extends ExchangeView implements MiddlewareContext {
-  params: Record<string, unknown>;
-  /** @internal a userStage route's rest, given the params as the middleware left them */
-  proceed?: (params: Record<string, unknown>) => Promise<MethodResult | undefined>;
+/**
+ * @internal A middleware's context: a view of its request (nothing copied until asked for).
+ * `tools/call`'s (pipeline/user-middleware.ts) adds the tool and its own signal.
+ */
+export class RequestMiddlewareContext<R = MethodResult | undefined> extends ExchangeView implements MiddlewareContext {
   private controller?: AbortController;
   private unwatch?: () => void;
 
   constructor(
     readonly method: string,
     readonly era: Era,
-    private readonly request: JsonRpcRequest,
     /** @internal */ readonly exchange: Exchange,
-    /** @internal */ readonly facts: RequestFacts,
-    /** @internal the tracked request's Operation, handed on to the handler */ readonly tracked?: TrackedRequest,
+    private readonly requestParams: Record<string, unknown> | undefined,
+    readonly requestId: RequestId,
+    private readonly facts: { readonly protocolVersion: string; readonly clientInfo?: Implementation },
+    public params: Record<string, unknown>,
+    /** @internal the rest of the route, given the params as the middleware left them */
+    protected readonly next: (params: Record<string, unknown>) => Promise<R>,
   ) {
     super();
-    this.params = request.params ?? {};
   }
 
   get meta(): Record<string, unknown> | undefined {
-    return getMeta(this.request.params);
-  }
-
-  get requestId(): RequestId {
-    return this.request.id;
+    return getMeta(this.requestParams);
   }
 
   get protocolVersion(): string {
@@ -200,9 +197,9 @@ class RequestMiddlewareContext extends ExchangeView implements MiddlewareContext
     return this.controller.signal;
   }
 
-  /** The request the handler gets: the original one, unless a middleware replaced its params. */
-  forHandler(): JsonRpcRequest {
-    return this.params === (this.request.params ?? this.params) ? this.request : { ...this.request, params: this.params };
+  /** @internal the rest of the route, last in the middleware's chain */
+  proceed(): Promise<R> {
+    return this.next(this.params);
   }
 
   release(): void {
@@ -211,74 +208,49 @@ class RequestMiddlewareContext extends ExchangeView implements MiddlewareContext
 }
 
 /**
- * `handler` behind `chain`: the user middleware of one method and era,
- * composed once (when `use` is called), so a request pays only for the
- * middleware it has.
+ * A route's middleware phase: `chain` composed once (when `use` is called),
+ * so a request pays only for the middleware it has. The middleware sees
+ * `params` as `ctx.params` (a declared method's, checked; a handler's, as
+ * sent) and `shown`'s fields (`ctx.prompt`, `ctx.resource`); the route goes
+ * on with `ctx.params` as the middleware left them. A user middleware's
+ * ToolError is -32602 with its message; the server's own (tracing) pass
+ * errors through untouched (`mapError`).
  */
-export function withMiddleware(method: string, era: Era, chain: readonly AnyMiddleware[], handler: MethodHandler): MethodHandler {
-  return composeRoute(method, era, chain, handler, asRequestError);
-}
+export type MiddlewarePhase = (
+  request: JsonRpcRequest,
+  exchange: Exchange,
+  facts: RequestFacts,
+  params: Record<string, unknown>,
+  shown: Record<string, unknown> | undefined,
+  next: (params: Record<string, unknown>) => Promise<MethodResult | undefined>,
+) => Promise<MethodResult | undefined>;
 
-/**
- * The user middleware of a route that runs it after its own checks
- * (`{ userStage: true }`: prompts/get, resources/read, completion/complete),
- * composed once. The middleware sees `params` (the checked request) and the
- * entry's fields (`ctx.prompt`, `ctx.resource`); the route goes on with
- * `ctx.params` as the middleware left them. Errors map as withMiddleware's.
- */
-export function userStage(method: string, era: Era, chain: readonly AnyMiddleware[]): UserStage {
-  const run = compose<RequestMiddlewareContext, MethodResult | undefined>(chain, (ctx) => ctx.proceed!(ctx.params), true);
-  return (request, exchange, facts, params, entry, next) => {
-    const ctx = new RequestMiddlewareContext(method, era, request, exchange, facts);
-    ctx.params = params;
-    ctx.proceed = next;
-    if (entry) Object.assign(ctx, entry);
-    return settle(run(ctx), ctx, asRequestError);
+export function middlewarePhase(method: string, era: Era, chain: readonly AnyMiddleware[], mapError = asRequestError): MiddlewarePhase {
+  const run = compose<RequestMiddlewareContext, MethodResult | undefined>(chain, (ctx) => ctx.proceed(), true);
+  return (request, exchange, facts, params, shown, next) => {
+    const ctx = new RequestMiddlewareContext(method, era, exchange, request.params, request.id, facts, params, next);
+    if (shown) Object.assign(ctx, shown);
+    return run(ctx).then(
+      (result) => {
+        ctx.release();
+        return result;
+      },
+      (err: unknown) => {
+        ctx.release();
+        throw mapError(err);
+      },
+    );
   };
 }
 
-/**
- * `handler` behind one built-in middleware that wraps the whole route, its
- * audit tracking included (tracing: server/traced-route.ts). Errors pass
- * through untouched: the route answers exactly as it would without it.
- */
-export function aroundRoute(method: string, era: Era, middleware: AnyMiddleware, handler: MethodHandler): MethodHandler {
-  return composeRoute(method, era, [middleware], handler, (err) => err);
-}
-
-function composeRoute(method: string, era: Era, chain: readonly AnyMiddleware[], handler: MethodHandler, mapError: (err: unknown) => unknown): MethodHandler {
-  const run = compose<RequestMiddlewareContext, MethodResult | undefined>(chain, (ctx) => callHandler(handler, ctx), true);
+/** A handler behind its middleware phase: it gets the request as the middleware left its params. */
+export function aroundHandler(phase: MiddlewarePhase, handler: MethodHandler): MethodHandler {
   return (request, exchange, facts, tracked) => {
-    const ctx = new RequestMiddlewareContext(method, era, request, exchange, facts, tracked);
-    return settle(run(ctx), ctx, mapError);
+    const params = request.params ?? {};
+    return phase(request, exchange, facts, params, undefined, async (after) =>
+      handler(after === params ? request : { ...request, params: after }, exchange, facts, tracked),
+    );
   };
-}
-
-/** The route's handler, last in its chain: with the params as the middleware left them. */
-function callHandler(handler: MethodHandler, ctx: RequestMiddlewareContext): Promise<MethodResult | undefined> {
-  try {
-    return Promise.resolve(handler(ctx.forHandler(), ctx.exchange, ctx.facts, ctx.tracked));
-  } catch (err) {
-    return Promise.reject(err);
-  }
-}
-
-/** The chain's answer once it settles, its context released and an error mapped. */
-function settle(
-  running: Promise<MethodResult | undefined>,
-  ctx: RequestMiddlewareContext,
-  mapError: (err: unknown) => unknown,
-): Promise<MethodResult | undefined> {
-  return running.then(
-    (result) => {
-      ctx.release();
-      return result;
-    },
-    (err: unknown) => {
-      ctx.release();
-      throw mapError(err);
-    },
-  );
 }
 
 /** Outside tools/call a ToolError is the author's message to the client (-32602), as from a prompt's handler. */

@@ -212,11 +212,7 @@ export async function serveRequest(op: Operation, logger: Logger, serve: () => P
   } catch (err) {
     // A timeout is answered as the runner said; any other throw of a stopped request is the stop's doing.
     if (!op.aborted || op.status === 'timeout') throw requestFailure(op, err, logger);
-    if (op.hasPendingInputs) {
-      op.status = 'input_required';
-      return op.inputs.inputRequiredResult() as unknown as Answer;
-    }
-    return REQUEST_RUN.aborted(op);
+    return stopped(op, REQUEST_RUN, false, 0) as Answer | undefined;
   } finally {
     unwatch();
   }

@@ -1,30 +1,26 @@
 import { RpcError } from '../../jsonrpc/errors.js';
-import type { RequestId } from '../../jsonrpc/types.js';
-import type { Exchange } from '../exchange.js';
-import { ExchangeView } from '../exchange-view.js';
-import { getMeta, type Implementation } from '../../protocol/meta.js';
 import { ToolError } from '../../protocol/tool-error.js';
-import type { Era } from '../../protocol/versions.js';
 import type { Logger } from '../../runtime/logger.js';
-import type { ToolCallMiddlewareContext, AnyMiddleware } from '../middleware.js';
+import { RequestMiddlewareContext, type ToolCallMiddlewareContext, type AnyMiddleware } from '../middleware.js';
 import { compose } from '../compose.js';
 import type { ToolAnnotations } from '../tool.js';
 import type { CallOutcome, Stage, Operation } from './operation.js';
 import { errorResult, internalFailure } from './results.js';
 
-/** The context a `tools/call` middleware gets: a view of the call (nothing copied until asked for). */
-class ToolCallContext extends ExchangeView implements ToolCallMiddlewareContext {
-  readonly method = 'tools/call' as const;
-  params: { name: string; arguments: Record<string, unknown> };
+/** The context a `tools/call` middleware gets: the shared one, with the tool, and the call's own signal (it aborts on cancel and timeout). */
+class ToolCallContext extends RequestMiddlewareContext<CallOutcome> implements ToolCallMiddlewareContext {
+  declare readonly method: 'tools/call';
+  declare params: { name: string; arguments: Record<string, unknown> };
   private readonly given: Record<string, unknown>;
 
   constructor(
     private readonly call: Operation,
-    private readonly next: () => Promise<CallOutcome>,
+    next: () => Promise<CallOutcome>,
   ) {
-    super();
-    this.given = call.handlerArgs as Record<string, unknown>;
-    this.params = { name: call.tool.name, arguments: this.given };
+    const { info } = call;
+    const given = call.handlerArgs as Record<string, unknown>;
+    super('tools/call', info.era, call.exchange, call.params, info.requestId, info, { name: call.tool.name, arguments: given }, next);
+    this.given = given;
   }
 
   get tool(): { name: string; title?: string; annotations?: ToolAnnotations; inputSchema: Record<string, unknown> } {
@@ -32,32 +28,7 @@ class ToolCallContext extends ExchangeView implements ToolCallMiddlewareContext 
     return { name, title, annotations, inputSchema: this.call.tool.inputSchema };
   }
 
-  /** @internal */
-  get exchange(): Exchange {
-    return this.call.exchange;
-  }
-
-  get era(): Era {
-    return this.call.info.era;
-  }
-
-  get meta(): Record<string, unknown> | undefined {
-    return getMeta(this.call.params);
-  }
-
-  get requestId(): RequestId {
-    return this.call.info.requestId;
-  }
-
-  get protocolVersion(): string {
-    return this.call.info.protocolVersion;
-  }
-
-  get clientInfo(): Implementation | undefined {
-    return this.call.info.clientInfo;
-  }
-
-  get signal(): AbortSignal {
+  override get signal(): AbortSignal {
     return this.call.signal;
   }
 
@@ -67,17 +38,13 @@ class ToolCallContext extends ExchangeView implements ToolCallMiddlewareContext 
    * requestState is bound to and what the audit record keeps (not validated
    * again: the middleware is the server's own code).
    */
-  apply(): void {
+  override proceed(): Promise<CallOutcome> {
     const args = this.params?.arguments;
-    if (args === this.given) return;
-    this.call.handlerArgs = args;
-    this.call.args = (args ?? {}) as Record<string, unknown>;
-  }
-
-  /** @internal the rest of the pipeline, last in the middleware's chain */
-  proceed(): Promise<CallOutcome> {
-    this.apply();
-    return this.next();
+    if (args !== this.given) {
+      this.call.handlerArgs = args;
+      this.call.args = (args ?? {}) as Record<string, unknown>;
+    }
+    return super.proceed();
   }
 }
 

@@ -2,6 +2,7 @@ import type { AuditSink } from '../../audit/record.js';
 import type { AuditGuard } from '../pipeline/audit-guard.js';
 import { ScopePolicy } from '../../policy/auth/scope-policy.js';
 import type { Implementation } from '../../protocol/meta.js';
+import type { Era } from '../../protocol/versions.js';
 import type { CacheHints, ResultEncoder } from '../../protocol/result.js';
 import type { PipelineOptions } from '../pipeline/index.js';
 import type { SubscriptionHub } from '../subscriptions.js';
@@ -29,7 +30,7 @@ export interface PrimitivesOptions extends PipelineOptions {
   /** The audit trail's failure policy, shared with the tools/call audit step. */
   auditGuard?: AuditGuard;
   /** What the primitives advertise to modern clients (the dispatcher assembles it). */
-  capabilities(): Record<string, unknown>;
+  capabilities(era: Era): Record<string, unknown>;
   /** Tasks: a run mode of tools/call and a filter of subscriptions/listen (absent: no tasks). */
   tasks?: CallModes & { listen: ListenFilter };
 }
@@ -50,15 +51,4 @@ export function standardPrimitives(options: PrimitivesOptions): Primitive[] {
   ];
 }
 
-export {
-  MethodTable,
-  ok,
-  methodNotFound,
-  NO_USER_MIDDLEWARE,
-  type MethodHandler,
-  type MethodResult,
-  type Primitive,
-  type RequestFacts,
-  type Route,
-  type UserStage,
-} from './method-table.js';
+export { MethodTable, ok, methodNotFound, type MethodHandler, type MethodResult, type Primitive, type RequestFacts } from './method-table.js';

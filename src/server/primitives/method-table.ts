@@ -4,6 +4,9 @@ import type { RequestEnvelope } from '../../protocol/meta.js';
 import type { Era } from '../../protocol/versions.js';
 import type { Exchange, LegacySession } from '../exchange.js';
 import { parsedWithJson } from '../serialized.js';
+import type { RateLimiter } from '../../policy/rate-limit.js';
+import type { Logger } from '../../runtime/logger.js';
+import type { Operation } from '../pipeline/operation.js';
 import type { TrackedRequest } from './tracked.js';
 
 /**
@@ -26,34 +29,43 @@ export type MethodResult = Record<string, unknown>;
 export type MaybeResult = MethodResult | undefined | Promise<MethodResult | undefined>;
 
 /**
- * Answers one request of one era with its result object. May throw an
- * RpcError: the dispatcher turns it into the error reply. `tracked` is given
- * to the handlers of a route registered `{ tracked: true }`: the audit
- * record being written for the request (what it named, how it ended).
+ * Answers one request of one era with its result object: a method whose only
+ * phase is its run (the list methods, discovery, the legacy lifecycle, tasks).
+ * May throw an RpcError: the dispatcher turns it into the error reply.
+ * `tracked` is given to the handlers of a route registered `{ tracked: true }`:
+ * the audit record being written for the request (what it named, how it ended).
  */
-export type MethodHandler = (request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, tracked?: TrackedRequest, user?: UserStage) => MaybeResult;
+export type MethodHandler = (request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, tracked?: TrackedRequest) => MaybeResult;
+
+/** @internal A target phase's answer for a request acknowledged without running (a legacy subscribe to a resource the caller may not read). */
+export class Answered {
+  constructor(readonly result: MethodResult) {}
+}
 
 /**
- * The user middleware (server.use) of a route registered `{ userStage: true }`,
- * which the route's handler runs itself, where it applies: after its
- * built-in checks (the entry found and authorized, the caller rate-limited,
- * the arguments checked), before the work. `params` is what the middleware
- * sees as `ctx.params` (and `entry`'s fields are set on its context, e.g.
- * `prompt`); `next` gets the params as the middleware left them. Composed
- * once by the dispatcher; with no middleware it calls `next(params)` and
- * nothing else.
+ * @internal A method declared by its fixed phases (docs/architecture.md "The way of one
+ * request"). The one route composer (server/routes.ts) runs them in this order
+ * under the one runner's `serveRequest` (cancellable from arrival, failures
+ * mapped): find the target and authorize → rate key → read and validate the
+ * params → user middleware (server.use) → run. `T` is what the request
+ * targets (a prompt, a resource, a completion reference), fresh per request.
  */
-export type UserStage = (
-  request: JsonRpcRequest,
-  exchange: Exchange,
-  facts: RequestFacts,
-  params: Record<string, unknown>,
-  entry: Record<string, unknown> | undefined,
-  next: (params: Record<string, unknown>) => Promise<MethodResult | undefined>,
-) => Promise<MethodResult | undefined>;
-
-/** The user stage of a route nobody added middleware to. */
-export const NO_USER_MIDDLEWARE: UserStage = (_request, _exchange, _facts, params, _entry, next) => next(params);
+export interface MethodPhases<T = unknown> {
+  /** Where a failure's detail is logged, and the limiter the rate key spends a point of. */
+  services: { logger: Logger; rateLimiter?: RateLimiter };
+  /** Finds what the params name and authorizes the caller for it (-32602 unknown, 403 missing scopes); `Answered`: answered without running. */
+  target(op: Operation, params: Record<string, unknown>): T | Answered | Promise<T | Answered>;
+  /** The method whose per-caller rate-limit bucket the request spends a point of; absent or undefined: not limited. */
+  rateKey?: string | ((target: T) => string | undefined);
+  /** Reads and validates the params against the target: what the user middleware sees as `ctx.params` (absent: the params as sent). */
+  params?(op: Operation, target: T, params: Record<string, unknown>): Record<string, unknown> | Promise<Record<string, unknown>>;
+  /** What the user middleware's context shows besides (`ctx.prompt`, `ctx.resource`). */
+  shown?(target: T): Record<string, unknown> | undefined;
+  /** Whether the params as a middleware left them name another target: found, authorized and validated again (no second rate-limit point). */
+  retarget?(target: T, params: Record<string, unknown>): boolean;
+  /** The work, with the params as the middleware left them. */
+  run(op: Operation, target: T, params: Record<string, unknown>): MaybeResult;
+}
 
 /** A user middleware as a route's own pipeline is handed it (server/middleware.ts types it fully; named here so the two modules need not import each other). */
 export type RouteMiddleware = (ctx: never, next: () => Promise<unknown>) => unknown;
@@ -62,6 +74,9 @@ export type RouteMiddleware = (ctx: never, next: () => Promise<unknown>) => unkn
 export interface Route {
   modern?: MethodHandler;
   legacy?: MethodHandler;
+  /** @internal the eras whose method is declared by its phases (`declare`) instead of a handler */
+  // biome-ignore lint/suspicious/noExplicitAny: each declaration has a target type of its own
+  declared?: Partial<Record<Era, MethodPhases<any>>>;
   /**
    * The audit rule: a method that changes state or runs user code is tracked.
    * Audited and counted by the dispatcher (tracked-request.ts): refused once the
@@ -81,14 +96,14 @@ export interface Route {
    * when it ends.
    */
   stream?: boolean;
-  /** The handlers run the route's user middleware themselves, after their built-in checks (their fifth argument, UserStage). */
-  userStage?: boolean;
   /**
    * The route's own pipeline takes the user middleware as one of its stages
    * (tools/call: after validation, where the tool and its checked arguments
    * are known): given the chain whenever it changes, instead of either of the above.
    */
   useMiddleware?: (chain: readonly RouteMiddleware[]) => void;
+  /** @internal a declared era's wrappers (`wrap`), applied in order around its composed phases */
+  wrappers?: Partial<Record<Era, ((inner: MethodHandler) => MethodHandler)[]>>;
 }
 
 /**
@@ -103,9 +118,10 @@ export class MethodTable {
   add(method: string, route: Route): this {
     const current = this.routes.get(method) ?? {};
     for (const era of ['modern', 'legacy'] as const) {
-      if (route[era] && current[era]) throw new Error(`${method} is already served in the ${era} era`);
+      if (served(route, era) && served(current, era)) throw new Error(`${method} is already served in the ${era} era`);
     }
-    this.routes.set(method, { ...current, ...route });
+    const declared = current.declared || route.declared ? { declared: { ...current.declared, ...route.declared } } : {};
+    this.routes.set(method, { ...current, ...route, ...declared });
     return this;
   }
 
@@ -114,15 +130,25 @@ export class MethodTable {
     return this.add(method, { modern: make('modern'), legacy: make('legacy'), ...options });
   }
 
+  /** @internal Serves `method` in `eras` by its phases, composed by the route composer (server/routes.ts). */
+  declare<T>(method: string, eras: readonly Era[], phases: MethodPhases<T>, options?: Omit<Route, Era | 'declared'>): this {
+    return this.add(method, { ...options, declared: Object.fromEntries(eras.map((era) => [era, phases])) });
+  }
+
   /**
    * Replaces an era's handler of `method` by `wrapper(inner)`: a later module
    * (a primitive of one's own) that changes how a method is answered without
-   * its owner knowing.
+   * its owner knowing. A declared method's `inner` is its phases, composed
+   * (user middleware then runs around the wrapper, before the phases' checks).
    */
   wrap(method: string, era: Era, wrapper: (inner: MethodHandler) => MethodHandler): this {
     const route = this.routes.get(method);
-    const inner = route?.[era];
-    if (!route || !inner) throw new Error(`${method} is not served in the ${era} era; nothing to wrap`);
+    if (!route || !served(route, era)) throw new Error(`${method} is not served in the ${era} era; nothing to wrap`);
+    const inner = route[era];
+    if (!inner) {
+      this.routes.set(method, { ...route, wrappers: { ...route.wrappers, [era]: [...(route.wrappers?.[era] ?? []), wrapper] } });
+      return this;
+    }
     this.routes.set(method, { ...route, [era]: wrapper(inner) });
     return this;
   }
@@ -138,8 +164,12 @@ export class MethodTable {
 
   /** Methods served in `era` (for tests and diagnostics). */
   methods(era: Era): string[] {
-    return [...this.routes].filter(([, route]) => route[era]).map(([method]) => method);
+    return [...this.routes].filter(([, route]) => served(route, era)).map(([method]) => method);
   }
+}
+
+function served(route: Route, era: Era): boolean {
+  return route[era] !== undefined || route.declared?.[era] !== undefined;
 }
 
 /**

@@ -1,14 +1,12 @@
 import { ErrorCode, RpcError } from '../../../jsonrpc/errors.js';
-import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
 import { isPlainObject } from '../../../protocol/content.js';
 import { Method } from '../../../protocol/methods.js';
-import { callerKeyOf, callerOf, type Exchange } from '../../exchange.js';
+import { callerOf } from '../../exchange.js';
 import type { AuthInfo } from '../../../policy/auth/principal.js';
 import { authorizeEntry, mayKnow } from '../../pipeline/authorize.js';
 import type { ArgsSchema } from '../args-schema.js';
-import { NO_USER_MIDDLEWARE, type MethodResult, type MethodTable, type Primitive, type RequestFacts, type UserStage } from '../method-table.js';
+import type { MaybeResult, MethodPhases, MethodResult, MethodTable, Primitive } from '../method-table.js';
 import type { PromptRegistry } from '../prompts/registry.js';
-import { takeRequestPoint } from '../rate-limit.js';
 import type { Operation } from '../../pipeline/operation.js';
 import type { TrackedRequest } from '../tracked.js';
 import { runRequest } from '../../pipeline/run.js';
@@ -42,36 +40,28 @@ export class CompletionPrimitive implements Primitive {
   }
 
   register(methods: MethodTable): void {
-    methods.both(
-      Method.complete,
-      () => (request, exchange, facts, op, user) => this.complete(request, exchange, facts, op as Operation, user ?? NO_USER_MIDDLEWARE),
-      {
-        tracked: true,
-        userStage: true,
-        // The reference completed, and what was typed (named again once checked).
-        names: (op, params) => named(op, params),
-      },
-    );
+    const complete = this.phases();
+    // The reference completed, and what was typed (named again once checked).
+    methods.declare(Method.complete, ['modern', 'legacy'], complete, { tracked: true, names: named });
   }
 
   /**
-   * completion/complete, in stages: the params checked, the prompt or
+   * completion/complete by its phases: the params checked and the prompt or
    * template found and authorized, the caller rate-limited, then the user
-   * middleware (it sees the params), then the completer.
+   * middleware (it sees the params), then the completer. A middleware that
+   * replaced the reference, argument or context has them checked again.
    */
-  private async complete(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, op: Operation, user: UserStage): Promise<MethodResult | undefined> {
-    const params = request.params ?? {};
-    const asked = this.checked(params, callerOf(exchange), op);
-    await takeRequestPoint(this.options.rateLimiter, Method.complete, callerKeyOf(exchange));
-    return user(request, exchange, facts, params, undefined, async (after) => {
-      // A middleware that replaced the reference, argument or context has them checked again (its rate-limit point is taken).
-      const changed = after.ref !== params.ref || after.argument !== params.argument || after.context !== params.context;
-      const { target, value, chosen } = changed ? this.checked(after, callerOf(exchange), op) : asked;
-      op.upstream = target.upstream;
-      const values = target.completer ? await this.run(target.completer, value, chosen, target.label, op) : fromEnum(target.schema, target.argument, value);
-      const completion = { values: values.slice(0, MAX_VALUES), total: values.length, hasMore: values.length > MAX_VALUES };
-      return { completion };
-    });
+  private phases(): MethodPhases<Asked> {
+    return {
+      services: this.options,
+      target: (op, params) => ({ ...this.checked(params, callerOf(op.exchange), op), ref: params.ref, argument: params.argument, context: params.context }),
+      rateKey: Method.complete,
+      retarget: (asked, after) => after.ref !== asked.ref || after.argument !== asked.argument || after.context !== asked.context,
+      run: (op, { target, value, chosen }) => {
+        op.upstream = target.upstream; // a gateway's completion names its upstream in the audit record
+        return target.completer ? this.run(target.completer, value, chosen, target.label, op) : completionOf(fromEnum(target.schema, target.argument, value));
+      },
+    };
   }
 
   /** What a completion request asks for: its argument's value, the arguments already chosen, and its target (-32602 for anything else). */
@@ -134,20 +124,23 @@ export class CompletionPrimitive implements Primitive {
 
   /**
    * Runs an author's completer through the one runner (the request timeout, a
-   * shutdown's stop, a failure behind a correlation id); what it returns is
-   * kept to strings.
+   * shutdown's stop, a failure behind a correlation id, a cancellation
+   * unanswered); what it returns is kept to strings.
    */
-  private async run(completer: Completer, value: string, chosen: Record<string, string>, label: string, op: Operation): Promise<string[]> {
+  private run(completer: Completer, value: string, chosen: Record<string, string>, label: string, op: Operation): MaybeResult {
     op.binding = { tool: `completion for ${label}`, args: {}, principal: '' };
     op.handler = () => completer(value, { arguments: { ...chosen } });
     op.finish = (values) => {
       if (!Array.isArray(values)) throw new Error('a completer must return a list of strings');
-      return { values: values.filter((v): v is string => typeof v === 'string') };
+      return completionOf(values.filter((v): v is string => typeof v === 'string'));
     };
-    const outcome = await runRequest(op, this.options);
-    // Completion never asks the client anything: no answer is only a cancellation.
-    return (outcome?.values as string[] | undefined) ?? [];
+    return runRequest(op, this.options);
   }
+}
+
+/** The result: at most MAX_VALUES values, with how many there were. */
+function completionOf(values: string[]): MethodResult {
+  return { completion: { values: values.slice(0, MAX_VALUES), total: values.length, hasMore: values.length > MAX_VALUES } };
 }
 
 /** What a completion request names: the prompt or template referenced, and the argument with its context. */
@@ -155,6 +148,16 @@ function named(op: TrackedRequest, params: Record<string, unknown>): void {
   const { ref } = params;
   if (isPlainObject(ref)) op.target = ref.type === 'ref/prompt' ? `prompt ${String(ref.name)}` : `resource ${String(ref.uri)}`;
   op.args = { argument: params.argument, context: params.context };
+}
+
+/** What a completion request asks: its target, what was typed, the arguments chosen, and the params they were read from. */
+interface Asked {
+  target: Target;
+  value: string;
+  chosen: Record<string, string>;
+  ref: unknown;
+  argument: unknown;
+  context: unknown;
 }
 
 /** What a completion completes: the argument of a prompt or template, with its completer or schema. */

@@ -2,8 +2,11 @@ import { ErrorCode, RpcError } from '../../../jsonrpc/errors.js';
 import { isLogLevel, LOG_LEVELS, type Implementation } from '../../../protocol/meta.js';
 import { Method } from '../../../protocol/methods.js';
 import { shapeResult, type CacheHints } from '../../../protocol/result.js';
-import { MODERN_VERSIONS } from '../../../protocol/versions.js';
-import type { LegacySession } from '../../exchange.js';
+import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
+import { isPlainObject } from '../../../protocol/content.js';
+import { MODERN_VERSIONS, negotiateLegacyVersion, type Era } from '../../../protocol/versions.js';
+import { callerOf, type Exchange, type LegacySession } from '../../exchange.js';
+import type { SubscriptionHub } from '../../subscriptions.js';
 import { withJson } from '../../serialized.js';
 import type { MethodResult, MethodTable, Primitive } from '../method-table.js';
 
@@ -11,15 +14,17 @@ export interface LifecycleOptions {
   serverInfo: Implementation;
   instructions?: string;
   cacheHints: CacheHints;
-  /** What the server's primitives advertise to modern clients (read once, on the first discover). */
-  capabilities(): Record<string, unknown>;
+  /** What the server's primitives advertise to `era`'s clients (read on the first discover, or initialize). */
+  capabilities(era: Era): Record<string, unknown>;
+  /** Where a legacy session joins the sessions told of changes. */
+  subscriptions: SubscriptionHub;
 }
 
 /**
- * The base protocol around the primitives: `server/discover` (modern), `ping`
- * and `logging/setLevel` (legacy; 2026-07-28 removed both, so modern
- * requests for them are -32601). `initialize` opens the legacy session in the
- * dispatcher, since it comes before there is one.
+ * The base protocol around the primitives: `server/discover` (modern),
+ * `initialize`, `ping` and `logging/setLevel` (legacy; 2026-07-28 removed
+ * them, so modern requests for them are -32601). `initialize` comes before
+ * there is a session: the dispatcher routes it by its name.
  */
 export class LifecyclePrimitive implements Primitive {
   private discovered?: MethodResult;
@@ -32,6 +37,7 @@ export class LifecyclePrimitive implements Primitive {
 
   register(methods: MethodTable): void {
     methods.add(Method.discover, { modern: () => (this.discovered ??= this.discover()) });
+    methods.add(Method.initialize, { legacy: (request, exchange) => this.initialize(request, exchange) });
     methods.add(Method.ping, { legacy: () => ({}) });
     methods.add(Method.setLogLevel, {
       tracked: true,
@@ -52,7 +58,7 @@ export class LifecyclePrimitive implements Primitive {
         'modern',
         {
           supportedVersions: [...MODERN_VERSIONS],
-          capabilities: this.options.capabilities(),
+          capabilities: this.options.capabilities('modern'),
           ...(instructions ? { instructions } : {}),
           ...cacheHints,
         },
@@ -61,5 +67,22 @@ export class LifecyclePrimitive implements Primitive {
     );
     // A copy of its own to freeze: the capabilities and server identity stay the server's.
     return withJson(JSON.parse(json) as MethodResult, json);
+  }
+
+  /** Opens the legacy session on the peer (lifecycle.mdx "Initialization"): the version negotiated, the client's capabilities kept. */
+  private initialize(request: JsonRpcRequest, exchange: Exchange): MethodResult {
+    const { peer } = exchange;
+    const params = request.params ?? {};
+    if (peer.legacy) throw new RpcError(ErrorCode.InvalidRequest, 'Invalid Request: this connection is already initialized');
+    const caps = params.capabilities;
+    if (typeof params.protocolVersion !== 'string' || !isPlainObject(caps)) {
+      throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: initialize needs "protocolVersion" (string) and "capabilities" (object)');
+    }
+    const version = negotiateLegacyVersion(params.protocolVersion);
+    const info = params.clientInfo;
+    peer.legacy = { protocolVersion: version, clientCapabilities: caps, clientInfo: isPlainObject(info) ? (info as Implementation) : undefined };
+    this.options.subscriptions.addLegacyPeer(peer, callerOf(exchange));
+    const { serverInfo, instructions } = this.options;
+    return { protocolVersion: version, capabilities: this.options.capabilities('legacy'), serverInfo, ...(instructions ? { instructions } : {}) };
   }
 }

@@ -1,13 +1,11 @@
 import { ErrorCode, RpcError } from '../../../jsonrpc/errors.js';
-import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
 import { isPlainObject } from '../../../protocol/content.js';
 import { Method } from '../../../protocol/methods.js';
 import { authorizeEntry } from '../../pipeline/authorize.js';
 import { ScopedListing } from '../../scoped-listing.js';
 import { callerKeyOf, callerOf, type Exchange } from '../../exchange.js';
-import { NO_USER_MIDDLEWARE, type MethodResult, type MethodTable, type Primitive, type RequestFacts, type UserStage } from '../method-table.js';
-import { takeRequestPoint } from '../rate-limit.js';
-import { runRequest, serveRequest } from '../../pipeline/run.js';
+import type { MethodPhases, MethodResult, MethodTable, Primitive } from '../method-table.js';
+import { runRequest } from '../../pipeline/run.js';
 import type { Operation } from '../../pipeline/operation.js';
 import type { ListingServices } from '../services.js';
 import type { CompiledPrompt } from './compile.js';
@@ -42,61 +40,56 @@ export class PromptsPrimitive implements Primitive {
 
   register(methods: MethodTable): void {
     methods.both(Method.promptsList, (era) => (request, exchange) => this.listing.page(era, request.params?.cursor, callerOf(exchange)));
-    methods.both(
-      Method.promptsGet,
-      () => (request, exchange, facts, op, user) => this.get(request, exchange, facts, op as Operation, user ?? NO_USER_MIDDLEWARE),
-      {
-        tracked: true,
-        userStage: true,
-      },
-    );
+    const get = this.get();
+    methods.declare(Method.promptsGet, ['modern', 'legacy'], get, { tracked: true });
   }
 
   /**
-   * prompts/get, in stages: the prompt found and authorized, the caller
-   * rate-limited, the arguments checked, then the user middleware (it sees
-   * `{ name, arguments }` with the checked arguments, and `ctx.prompt`),
-   * then the prompt's `get`.
+   * prompts/get by its phases: the prompt found and authorized (the
+   * arguments' shape read), the caller rate-limited, the arguments checked,
+   * then the user middleware (it sees `{ name, arguments }` with the checked
+   * arguments, and `ctx.prompt`), then the prompt's `get`. A middleware may
+   * name another prompt (found, authorized and checked again) or change the
+   * arguments (not checked again: its code is the server's).
    */
-  private get(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, op: Operation, user: UserStage): Promise<MethodResult | undefined> {
-    return serveRequest(op, this.options.logger, async () => {
-      const params = request.params ?? {};
-      const name = params.name;
-      if (typeof name === 'string') op.target = name;
-      const given = params.arguments ?? {};
-      op.args = given as Record<string, unknown>;
-      if (typeof name !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "name" must be a string');
-      const compiled = this.authorized(name, exchange);
-      checkStrings(compiled, given);
-      await takeRequestPoint(this.options.rateLimiter, Method.promptsGet, callerKeyOf(exchange));
-      const checked = await checkArguments(compiled, given);
-      return user(request, exchange, facts, { name, arguments: checked }, { prompt: compiled.prompt }, async (after) => {
-        // A middleware may name another prompt (found, authorized and checked again; its rate-limit point is taken) or change the arguments (not checked again: its code is the server's).
-        let target = compiled;
-        let args = checked;
-        let bound: unknown = given;
-        if (after.name !== name) {
-          if (typeof after.name !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "name" must be a string');
-          target = this.authorized(after.name, exchange);
-          op.target = after.name;
-          bound = after.arguments ?? {};
-          checkStrings(target, bound);
-          args = await checkArguments(target, bound as Record<string, unknown>);
-          op.args = bound as Record<string, unknown>;
-        } else if (after.arguments !== checked) {
-          args = bound = after.arguments;
+  private get(): MethodPhases<Asked> {
+    return {
+      services: this.options,
+      target: (op, params) => {
+        const { name } = params;
+        if (typeof name === 'string') op.target = name;
+        const given = params.arguments ?? {};
+        op.args = given as Record<string, unknown>;
+        if (typeof name !== 'string') throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "name" must be a string');
+        const compiled = this.authorized(name, op.exchange);
+        checkStrings(compiled, given);
+        return { compiled, given, checked: undefined };
+      },
+      rateKey: Method.promptsGet,
+      params: async (_op, asked) => {
+        asked.checked = await checkArguments(asked.compiled, asked.given);
+        return { name: asked.compiled.name, arguments: asked.checked };
+      },
+      shown: (asked) => ({ prompt: asked.compiled.prompt }),
+      retarget: (asked, params) => params.name !== asked.compiled.name,
+      run: (op, asked, params) => {
+        const { compiled: target } = asked;
+        let args = asked.checked;
+        let bound: unknown = asked.given;
+        if (params.arguments !== asked.checked) {
+          args = bound = params.arguments;
           op.args = bound as Record<string, unknown>;
         }
         const { prompt } = target;
-        op.binding = { tool: `prompt ${target.name}`, args: bound, principal: callerKeyOf(exchange) };
+        op.binding = { tool: `prompt ${target.name}`, args: bound, principal: callerKeyOf(op.exchange) };
         op.openInputs(this.options.requestState);
         op.timeoutMs = prompt.timeoutMs;
         op.upstream = prompt.upstream;
         op.handler = (ctx) => prompt.get(args, ctx);
         op.finish = (value) => this.result(op, target, value as PromptReturn);
         return runRequest(op, this.options);
-      });
-    });
+      },
+    };
   }
 
   /** A prompt's value as the result: its messages, checked (an invalid one is the server's bug, -32603). */
@@ -117,6 +110,13 @@ export class PromptsPrimitive implements Primitive {
     authorizeEntry(policy, policy.promptRequirement(compiled.scope), callerOf(exchange), () => unknownPrompt(name));
     return compiled;
   }
+}
+
+/** What a prompts/get asks for: the prompt, its arguments as sent and, once checked, as its `get` takes them. */
+interface Asked {
+  compiled: CompiledPrompt;
+  given: Record<string, string>;
+  checked: unknown;
 }
 
 function checkStrings(compiled: CompiledPrompt, given: unknown): asserts given is Record<string, string> {
@@ -145,7 +145,7 @@ function allStrings(values: Record<string, unknown>): boolean {
 }
 
 /** The error for a prompt that does not exist, or that the caller may not know of. */
-export function unknownPrompt(name: string): RpcError {
+function unknownPrompt(name: string): RpcError {
   return new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${name.length > 128 ? `${name.slice(0, 128)}…` : name}`);
 }
 

@@ -1,5 +1,4 @@
 import { ErrorCode, RpcError } from '../../../jsonrpc/errors.js';
-import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
 import { Method } from '../../../protocol/methods.js';
 import type { Era } from '../../../protocol/versions.js';
 import type { AuthInfo } from '../../../policy/auth/principal.js';
@@ -8,10 +7,9 @@ import { ScopedListing } from '../../scoped-listing.js';
 import { callerKeyOf, callerOf, type Exchange } from '../../exchange.js';
 import type { ResultStore } from '../../../state/result-store.js';
 import { MAX_WATCHED_URI_CHARS } from '../../subscriptions.js';
-import { NO_USER_MIDDLEWARE, type MethodResult, type MethodTable, type Primitive, type RequestFacts, type UserStage } from '../method-table.js';
-import { takeRequestPoint } from '../rate-limit.js';
+import { Answered, type MethodPhases, type MethodResult, type MethodTable, type Primitive } from '../method-table.js';
 import type { RequestContext } from '../request-context.js';
-import { runRequest, serveRequest } from '../../pipeline/run.js';
+import { runRequest } from '../../pipeline/run.js';
 import type { Operation } from '../../pipeline/operation.js';
 import type { ListingServices } from '../services.js';
 import { RESULT_URI_PREFIX } from './compile.js';
@@ -71,85 +69,87 @@ export class ResourcesPrimitive implements Primitive {
   register(methods: MethodTable): void {
     methods.both(Method.resourcesList, (era) => (request, exchange) => this.listing.page(era, request.params?.cursor, callerOf(exchange)));
     methods.both(Method.resourceTemplatesList, (era) => (request, exchange) => this.templateListing.page(era, request.params?.cursor, callerOf(exchange)));
-    methods.both(
-      Method.resourcesRead,
-      (era) => (request, exchange, facts, tracked, user) => this.read(request, exchange, facts, era, tracked as Operation, user ?? NO_USER_MIDDLEWARE),
-      {
-        tracked: true,
-        userStage: true,
+    const read = this.readPhases();
+    methods.declare(Method.resourcesRead, ['modern', 'legacy'], read, { tracked: true });
+    // 2026-07-28 replaced these with subscriptions/listen's resourceSubscriptions. Subscribe: a resource the caller may
+    // not read is acknowledged as any unknown URI is (before any middleware runs), and never reported to it.
+    const subscribe = this.watchPhases((uri, exchange) => {
+      if (!this.options.subscriptions.subscribeLegacy(exchange.peer, uri)) {
+        throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: this session watches as many resources as it may; unsubscribe from one first');
+      }
+    }, true);
+    methods.declare(Method.resourcesSubscribe, ['legacy'], subscribe, { tracked: true });
+    const unsubscribe = this.watchPhases((uri, exchange) => this.options.subscriptions.unsubscribeLegacy(exchange.peer, uri), false);
+    methods.declare(Method.resourcesUnsubscribe, ['legacy'], unsubscribe, { tracked: true });
+  }
+
+  /** resources/(un)subscribe by their phases: the uri checked (and, `readable`, the caller allowed to read it), the user middleware (it sees `{ uri }`), then `apply`. */
+  private watchPhases(apply: (uri: string, exchange: Exchange) => void, readable: boolean): MethodPhases<string> {
+    return {
+      services: this.options,
+      target: (op, params) => {
+        const uri = watchedUri(params.uri);
+        return readable && !this.mayRead(uri, callerOf(op.exchange)) ? new Answered({}) : uri;
       },
-    );
-    // 2026-07-28 replaced these with subscriptions/listen's resourceSubscriptions. In stages: the uri checked, then
-    // (subscribe) a resource the caller may not read acknowledged as any unknown URI is, and never reported to it;
-    // then the user middleware (it sees `{ uri }`), then the subscription.
-    methods.add(Method.resourcesSubscribe, {
-      tracked: true,
-      userStage: true,
-      legacy: (request, exchange, facts, tracked, user = NO_USER_MIDDLEWARE) => {
-        if (typeof request.params?.uri === 'string') tracked!.target = request.params.uri;
-        const uri = watchedUri(request.params?.uri);
-        if (!this.mayRead(uri, callerOf(exchange))) return {};
-        return user(request, exchange, facts, { uri }, undefined, async (after) => {
-          const watched = after.uri === uri ? uri : watchedUri(after.uri);
-          if (watched !== uri && !this.mayRead(watched, callerOf(exchange))) return {};
-          if (!this.options.subscriptions.subscribeLegacy(exchange.peer, watched)) {
-            throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: this session watches as many resources as it may; unsubscribe from one first');
-          }
-          return {};
-        });
+      params: (_op, uri) => ({ uri }),
+      retarget: (uri, params) => params.uri !== uri,
+      run: (op, uri) => {
+        apply(uri, op.exchange);
+        return {};
       },
-    });
-    methods.add(Method.resourcesUnsubscribe, {
-      tracked: true,
-      userStage: true,
-      legacy: (request, exchange, facts, _tracked, user = NO_USER_MIDDLEWARE) =>
-        user(request, exchange, facts, { uri: watchedUri(request.params?.uri) }, undefined, async (after) => {
-          this.options.subscriptions.unsubscribeLegacy(exchange.peer, watchedUri(after.uri));
-          return {};
-        }),
-    });
+    };
   }
 
   /**
-   * resources/read, in stages: the uri checked, the caller rate-limited, the
-   * resource found and authorized, a template's variables checked, then the
-   * user middleware (it sees `{ uri }` and `ctx.resource`), then the read. A
-   * stored result (its uri from a resource_link) is the caller's own: the
-   * middleware, then the store.
+   * resources/read by its phases: the uri checked, the caller rate-limited
+   * (before any matching: templates cost), the resource found and authorized,
+   * a template's variables checked, then the user middleware (it sees
+   * `{ uri }` and `ctx.resource`), then the read. A stored result (its uri
+   * from a resource_link) is the caller's own: not rate-limited, read from
+   * the store. A middleware may name another uri: found, authorized and
+   * checked again.
    */
-  private read(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts, era: Era, op: Operation, user: UserStage): Promise<MethodResult | undefined> {
-    const uri = checkedUri(request.params?.uri, op);
-    if (uri.startsWith(RESULT_URI_PREFIX))
-      return user(request, exchange, facts, { uri }, undefined, async (after) => this.readStored(exchange, checkedUri(after.uri, op), era));
-    return serveRequest(op, this.options.logger, async () => {
-      await takeRequestPoint(this.options.rateLimiter, Method.resourcesRead, callerKeyOf(exchange));
-      const found = await this.resolve(uri, exchange, op);
-      return user(request, exchange, facts, { uri }, { resource: found.meta }, async (after) => {
-        // A middleware may name another uri: found, authorized and checked again (its rate-limit point is taken).
-        const target = after.uri === uri ? found : await this.resolve(checkedUri(after.uri, op), exchange, op);
-        if (target.stored !== undefined) return this.readStored(exchange, target.stored, era);
+  private readPhases(): MethodPhases<Resolved> {
+    return {
+      services: this.options,
+      target: (op, params) => {
+        const uri = checkedUri(params.uri, op);
+        return uri.startsWith(RESULT_URI_PREFIX) ? { uri, stored: uri } : { uri };
+      },
+      rateKey: (target) => (target.stored === undefined ? Method.resourcesRead : undefined),
+      params: async (op, target) => {
+        if (target.stored === undefined) await this.resolve(target, op);
+        return { uri: target.uri };
+      },
+      shown: (target) => (target.stored === undefined ? { resource: target.meta } : undefined),
+      retarget: (target, params) => params.uri !== target.uri,
+      run: (op, target) => {
+        const era = op.info.era;
+        if (target.stored !== undefined) return this.readStored(op.exchange, target.stored, era);
         const { meta, read } = target;
-        op.binding = { tool: `resource ${target.uri}`, args: target.variables ?? {}, principal: callerKeyOf(exchange) };
+        op.binding = { tool: `resource ${target.uri}`, args: target.variables ?? {}, principal: callerKeyOf(op.exchange) };
         op.openInputs(this.options.requestState);
-        op.timeoutMs = meta.timeoutMs;
-        op.upstream = meta.upstream;
+        op.timeoutMs = meta!.timeoutMs;
+        op.upstream = meta!.upstream;
         op.handler = read;
-        op.finish = (value) => this.contents(value as ReadReturn, target.uri, meta, request, era, op);
+        op.finish = (value) => this.contents(value as ReadReturn, target.uri, meta!, op);
         return runRequest(op, this.options);
-      });
-    });
+      },
+    };
   }
 
-  /** The resource `uri` names, if the caller may read it: its read, its metadata and a template's checked variables. */
-  private async resolve(uri: string, exchange: Exchange, op: Operation): Promise<Resolved> {
-    if (uri.startsWith(RESULT_URI_PREFIX)) return { uri, stored: uri, meta: {}, read: () => undefined as never };
+  /** What `target.uri` names, if the caller may read it: its read, its metadata and a template's checked variables (filled in). */
+  private async resolve(target: Resolved, op: Operation): Promise<void> {
+    const { uri } = target;
     const { resources, scopePolicy: policy } = this.options;
-    const auth = callerOf(exchange);
+    const auth = callerOf(op.exchange);
     // A resource the caller may not know of is "not found", exactly as a URI nothing serves.
     const fixed = resources.get(uri);
     if (fixed && mayKnow(policy, policy.resourceRequirement(fixed.scope), auth)) {
       authorizeEntry(policy, policy.resourceRequirement(fixed.scope), auth, () => notFound(uri));
-      return { uri, meta: fixed.resource, read: (ctx: RequestContext): ReadReturn | Promise<ReadReturn> => fixed.resource.read(ctx) };
+      target.meta = fixed.resource;
+      target.read = (ctx) => fixed.resource.read(ctx);
+      return;
     }
     // Templates the caller may not know of are skipped: the next one that matches answers, as if they were not there.
     const matched = resources.matchTemplate(uri, (t) => mayKnow(policy, policy.resourceRequirement(t.scope), auth));
@@ -169,16 +169,13 @@ export class ResourcesPrimitive implements Primitive {
         );
       variables = checked.value;
     }
-    return {
-      uri,
-      meta: template.template,
-      variables: matched.variables,
-      read: (ctx: RequestContext): ReadReturn | Promise<ReadReturn> => template.template.read(uri, variables, ctx),
-    };
+    target.meta = template.template;
+    target.variables = matched.variables;
+    target.read = (ctx) => template.template.read(uri, variables, ctx);
   }
 
   /** A read's result: its contents, checked and bounded, with the era's cache hints. */
-  private contents(value: ReadReturn, uri: string, meta: ResourceMeta, request: JsonRpcRequest, era: Era, op: Operation): MethodResult {
+  private contents(value: ReadReturn, uri: string, meta: ResourceMeta, op: Operation): MethodResult {
     const normalized = normalizeContents(value, uri, meta.mimeType);
     if (normalized === undefined) throw notFound(uri);
     if (!normalized.ok || normalized.bytes > MAX_READ_BYTES) {
@@ -188,9 +185,9 @@ export class ResourcesPrimitive implements Primitive {
       throw new RpcError(ErrorCode.InternalError, `Internal error: the server could not read ${uri}`);
     }
     // Retried with answers (mrtr.mdx): the result depends on them, so it is not for any cache (caching.mdx "Cache Key").
-    const retried = request.params?.inputResponses !== undefined || request.params?.requestState !== undefined;
+    const retried = op.params.inputResponses !== undefined || op.params.requestState !== undefined;
     const hints =
-      era === 'modern'
+      op.info.era === 'modern'
         ? retried
           ? { ttlMs: 0, cacheScope: 'private' }
           : { ttlMs: meta.ttlMs ?? this.options.cacheHints.ttlMs, cacheScope: meta.cacheScope ?? 'public' }
@@ -221,13 +218,13 @@ export class ResourcesPrimitive implements Primitive {
 
 type ResourceMeta = { mimeType?: string; ttlMs?: number; cacheScope?: 'public' | 'private'; timeoutMs?: number; upstream?: string };
 
-/** What a uri names for its caller: a resource's read (or a stored result's uri) and what its definition says. */
+/** What a uri names for its caller: a stored result's uri, or (once resolved) a resource's read and what its definition says. */
 interface Resolved {
   uri: string;
   stored?: string;
-  meta: ResourceMeta;
+  meta?: ResourceMeta;
   variables?: Record<string, unknown>;
-  read: (ctx: RequestContext) => ReadReturn | Promise<ReadReturn>;
+  read?: (ctx: RequestContext) => ReadReturn | Promise<ReadReturn>;
 }
 
 /** The uri a read names, recorded as its target: -32602 before any matching when it is not a string of 1 to MAX_READ_URI_CHARS characters. */

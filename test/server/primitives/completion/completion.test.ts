@@ -100,4 +100,29 @@ describe('completion/complete', () => {
     const res = await w.request('completion/complete', { ref: { type: 'ref/prompt', name: 'trip' }, argument: { name: 'city', value: 'pra' } });
     expect(res.result).toEqual({ completion: { values: ['prague'], total: 1, hasMore: false } });
   });
+
+  it('is cancellable by id like every declared method: a cancelled completion gets no answer, not an empty one', async () => {
+    let release!: () => void;
+    const server = new ToolServer({
+      logger: memoryLogger().logger,
+      audit: false,
+      prompts: [
+        { name: 'slow', arguments: [{ name: 'a' }], complete: { a: () => new Promise<string[]>((r) => (release = () => r(['late']))) }, get: () => 'x' },
+      ],
+    });
+    const w = wire(server);
+    await w.initialize();
+    w.send({
+      jsonrpc: '2.0',
+      id: 'c1',
+      method: 'completion/complete',
+      params: { ref: { type: 'ref/prompt', name: 'slow' }, argument: { name: 'a', value: '' } },
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    w.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'c1' } });
+    await new Promise((r) => setTimeout(r, 20));
+    release();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(w.written.some((m) => m.id === 'c1')).toBe(false);
+  });
 });

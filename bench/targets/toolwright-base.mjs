@@ -1,0 +1,23 @@
+// The toolwright target built from another commit (issue 31: this build against d2219cf, side
+// by side): the same server as toolwright.mjs, its ToolServer and transports loaded from
+// $TOOLWRIGHT_BENCH_BASE/dist (a built copy of that commit; `node bench/baseline.mjs <commit>`
+// makes one and prints the command that runs both).
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { exitWhenHarnessGoes, reportPort, targetArgs } from './common.mjs';
+import { buildToolwrightServer } from './toolwright-server.mjs';
+
+const base = process.env.TOOLWRIGHT_BENCH_BASE;
+if (!base) throw new Error('toolwright-base needs $TOOLWRIGHT_BENCH_BASE: a built checkout of the commit to compare (node bench/baseline.mjs <commit>)');
+const { ToolServer, serveHttp, serveStdio } = await import(pathToFileURL(join(resolve(base), 'dist', 'index.js')).href);
+const { transport, toolCount } = targetArgs();
+const server = buildToolwrightServer(toolCount, {}, ToolServer);
+
+if (transport === 'stdio') {
+  serveStdio(server);
+  exitWhenHarnessGoes({ stdioOwnsInput: true });
+} else {
+  const handle = await serveHttp(server, { host: '127.0.0.1', port: 0 });
+  exitWhenHarnessGoes({ stdioOwnsInput: false });
+  reportPort(handle.port);
+}
