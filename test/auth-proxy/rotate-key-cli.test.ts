@@ -14,7 +14,7 @@ import { startBuiltCli } from '../helpers/cli-process.js';
 import { ENCRYPTION_KEY } from './helpers/facade-server.js';
 
 const RESOURCE = 'http://127.0.0.1:3000/mcp';
-const PROXY = { provider: 'oidc', issuer: 'https://login.example.com', clientId: 'tw', clientSecret: 'x', encryptionKey: '${TW_TEST_PROXY_KEY}' };
+const PROXY = { provider: 'oidc' as const, issuer: 'https://login.example.com', clientId: 'tw', clientSecret: 'x', encryptionKey: '${TW_TEST_PROXY_KEY}' };
 
 let dir: string;
 let running: AuthProxy;
