@@ -3,6 +3,7 @@ import { auditArgumentsJson } from '../audit/arguments.js';
 import type { AuditReason, AuditRecord, AuditSink } from '../audit/record.js';
 import { FixedWindows } from '../policy/fixed-windows.js';
 import type { Logger } from '../runtime/logger.js';
+import type { AuditHealth } from './audit-health.js';
 import { clientAddressKey } from '../transports/client-address.js';
 
 /**
@@ -59,11 +60,11 @@ const REFUSALS_PER_MINUTE = 60;
 /**
  * Runs `route` with an event to fill, then writes its record (before the route's promise
  * settles, as the answer is written: an audited facade event is in the trail once the request
- * is done). A failed write is logged, once until the trail takes a record again; the facade
- * serves on (its refusals are its own, not the trail's).
+ * is done). A failed write is the server's audit failure, handled by its policy
+ * (server.audit.onFailure, through `health`): the request that lost its record has its answer
+ * already; under 'refuse' the next sign-in steps are refused (`admits`) until the trail is back.
  */
 export class FacadeAudit {
-  private failing = false;
   private readonly refusals = new FixedWindows(REFUSALS_PER_MINUTE, 60_000);
   /** Refusal records not written (an address over its share), since the last warning. */
   private skipped = 0;
@@ -73,7 +74,18 @@ export class FacadeAudit {
     private readonly instance: string | undefined,
     private readonly logger: Logger | undefined,
     private readonly trustProxy: boolean,
+    private readonly health: AuditHealth,
   ) {}
+
+  /** False while the trail cannot be written and the policy is to refuse: the request must not run. */
+  admits(): boolean {
+    try {
+      this.health.admit();
+      return true;
+    } catch {
+      return false;
+    }
+  }
 
   async around(method: FacadeMethod, path: string, req: IncomingMessage, res: ServerResponse, route: () => Promise<void>): Promise<void> {
     const started = performance.now();
@@ -125,14 +137,8 @@ export class FacadeAudit {
   private async write(record: AuditRecord): Promise<void> {
     try {
       await this.sink.record(record);
-      this.failing = false;
     } catch (err) {
-      if (this.failing) return;
-      this.failing = true;
-      this.logger?.error(
-        { error: (err as Error)?.message?.slice(0, 200) },
-        'auth-proxy: an audit record could not be written (logged once until the trail works again)',
-      );
+      this.health.failed(err, record.method ?? 'oauth', null);
     }
   }
 }

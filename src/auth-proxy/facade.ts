@@ -4,14 +4,16 @@ import type { ResourceServerOptions } from '../policy/auth/options.js';
 import { registerUpstreamTokens } from '../policy/auth/upstream-token.js';
 import { UrlPolicy } from '../policy/urls.js';
 import type { Logger } from '../runtime/logger.js';
+import type { AuditSink } from '../audit/record.js';
 import { FacadeAudit, type FacadeMethod } from './audit.js';
+import { OwnAuditHealth } from './audit-health.js';
 import { fetchFace } from './fetch-face.js';
 import { handleAuthorize } from './authorize.js';
 import { handleCallback } from './callback.js';
 import { CONSENT_PATH, handleConsent } from './consent.js';
 import { newLimits, type FacadeContext } from './context.js';
 import { Grants } from './grants.js';
-import { sendJson } from './http.js';
+import { escapeHtml, sendJson, sendPage } from './http.js';
 import { authorizationServerMetadata } from './metadata.js';
 import { CALLBACK_PATH, type AuthProxyOptions } from './options.js';
 import { providerOf } from './providers.js';
@@ -61,13 +63,19 @@ export function createAuthProxy(options: AuthProxyOptions, resource: string, log
   const { issuer, store } = ctx;
   const scopesSupported = ctx.scopesSupported;
   const metadata = authorizationServerMetadata(ctx);
-  const audit = options.audit ? new FacadeAudit(options.audit, options.auditInstance, logger, ctx.trustProxy) : undefined;
+  const audit = options.audit ? facadeAudit(options, options.audit, logger, ctx.trustProxy) : undefined;
   type Handler = (c: FacadeContext, req: IncomingMessage, res: ServerResponse) => Promise<void> | void;
-  /** The handler, leaving one audit record when it noted an outcome (registered, consented, issued, revoked, refused). */
+  /**
+   * The handler, leaving one audit record when it noted an outcome (registered, consented,
+   * issued, revoked, refused). While the trail cannot be written under onFailure 'refuse', the
+   * steps that lead to a token are refused without running; /revoke still runs (refusing it would
+   * keep a leaked token alive; its lost record is counted).
+   */
   const audited =
     (method: FacadeMethod, path: string, handler: Handler): AuthProxyRoute =>
     async (req, res) => {
       if (!audit) return handler(ctx, req, res);
+      if (method !== 'revoke' && !audit.admits()) return refuseUnaudited(path, res);
       return audit.around(method, path, req, res, async () => handler(ctx, req, res));
     };
   const open = (route: AuthProxyRoute): AuthProxyRoute => crossOrigin(route);
@@ -167,6 +175,28 @@ function positive(value: number | undefined, fallback: number, key: string): num
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value <= 0) throw new TypeError(`auth.proxy.${key} must be a positive whole number of seconds`);
   return value;
+}
+
+/** The facade's audit, following the server's audit failure policy (its guard when given, else one of the facade's own). */
+function facadeAudit(options: AuthProxyOptions, sink: AuditSink, logger: Logger | undefined, trustProxy: boolean): FacadeAudit {
+  const policy = options.auditFailure ?? 'refuse';
+  if (policy !== 'refuse' && policy !== 'warn') throw new TypeError("auth.proxy.auditFailure must be 'refuse' or 'warn'");
+  const health = options.auditGuard ?? new OwnAuditHealth(sink, policy, logger);
+  return new FacadeAudit(sink, options.auditInstance, logger, trustProxy, health);
+}
+
+const UNAUDITED = "sign-in is unavailable while the server's audit trail cannot be written; try again shortly";
+
+/**
+ * A request refused because it could not be audited: the token and registration endpoints
+ * answer `temporarily_unavailable` with 503 and Retry-After (the code RFC 6749 §4.1.2.1 names
+ * for an authorization server that cannot serve for now); the browser pages, a page (never a
+ * redirect: the client and its redirect URI are not checked yet).
+ */
+function refuseUnaudited(path: string, res: ServerResponse): void {
+  if (path === '/token' || path === '/register') sendJson(res, 503, { error: 'temporarily_unavailable', error_description: UNAUDITED }, { 'retry-after': '1' });
+  else
+    sendPage(res, 503, 'Sign-in unavailable', `<p>${escapeHtml(UNAUDITED)}.</p><p>Start again from your application in a moment.</p>`, { 'retry-after': '1' });
 }
 
 /** Public documents: readable across origins, cached briefly. */

@@ -1,5 +1,6 @@
 import type { AuditSink } from '../audit/record.js';
 import type { UrlPolicyOptions } from '../policy/urls.js';
+import type { AuditHealth, FacadeAuditFailurePolicy } from './audit-health.js';
 import type { MetadataFetchOptions } from './client-metadata.js';
 import type { AuthProxyStore } from './store.js';
 
@@ -74,6 +75,18 @@ export interface AuthProxyOptions {
    */
   audit?: AuditSink;
   auditInstance?: string;
+  /**
+   * The server's audit health (`server.auditGuard`; a config gives it): the facade then follows
+   * `server.audit.onFailure` with the tool calls, one state for both. Without it, the facade
+   * keeps its own, by `auditFailure`.
+   */
+  auditGuard?: AuditHealth;
+  /**
+   * When a record cannot be written and no `auditGuard` is given: 'refuse' (default) refuses
+   * registration, sign-in steps and token requests (503 `temporarily_unavailable`) until the
+   * trail takes a write again (/revoke still runs); 'warn' serves on with one warning.
+   */
+  auditFailure?: FacadeAuditFailurePolicy;
 }
 
 /** The fixed path of the provider's redirect back to toolwright (printed at start-up). */

@@ -2,6 +2,20 @@ import { redisConnection, type RedisConnection } from '../state/redis/connection
 import type { AuthProxyStore } from './store.js';
 
 /**
+ * Compare-and-set in one script (Redis runs a script with nothing in between): KEYS[1] is
+ * written only when it is absent (ARGV[1] = '1') or holds ARGV[2]. Returns 1 when written.
+ */
+const COMPARE_AND_SET = `
+local current = redis.call('GET', KEYS[1])
+if ARGV[1] == '1' then
+  if current then return 0 end
+elseif current ~= ARGV[2] then
+  return 0
+end
+redis.call('SET', KEYS[1], ARGV[3], 'PX', ARGV[4])
+return 1`;
+
+/**
  * The facade's state in the Redis every instance shares (server.state.redis): a client
  * registered on one instance, a consent page shown by another and the provider's callback
  * reaching a third all find the same records. Keys go under `<prefix>auth-proxy:`; `take` is
@@ -32,6 +46,12 @@ export class RedisAuthProxyStore implements AuthProxyStore {
 
   async delete(key: string): Promise<void> {
     await this.redis.run((c) => c.del(this.key(key)));
+  }
+
+  async compareAndSet(key: string, expected: string | undefined, value: string, ttlMs: number): Promise<boolean> {
+    const ttl = String(Math.max(1, Math.ceil(ttlMs)));
+    const absent = expected === undefined ? '1' : '0';
+    return (await this.redis.run((c) => c.eval(COMPARE_AND_SET, 1, this.key(key), absent, expected ?? '', value, ttl))) === 1;
   }
 
   close(): Promise<void> {

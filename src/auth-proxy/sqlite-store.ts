@@ -51,6 +51,19 @@ export class SqliteAuthProxyStore implements AuthProxyStore {
     this.db.prepare('DELETE FROM auth_proxy WHERE key = ?').run(key);
   }
 
+  async compareAndSet(key: string, expected: string | undefined, value: string, ttlMs: number): Promise<boolean> {
+    // BEGIN IMMEDIATE takes the write lock before the read: another process sharing the file
+    // cannot write between the check and the write (it waits on the lock, then sees this value).
+    return this.db
+      .transaction(() => {
+        const now = this.now();
+        if (this.getNow(key) !== expected) return false;
+        this.db.prepare('INSERT OR REPLACE INTO auth_proxy (key, value, expires_at) VALUES (?, ?, ?)').run(key, value, now + ttlMs);
+        return true;
+      })
+      .immediate();
+  }
+
   close(): void {
     this.db.close();
   }

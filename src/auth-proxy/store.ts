@@ -17,6 +17,13 @@ export interface AuthProxyStore {
   take(key: string): Promise<string | undefined>;
   delete(key: string): Promise<void>;
   /**
+   * Writes `value` under `key` only if the live value is still `expected` (undefined: absent or
+   * expired), checked and written in one atomic step; true when written. What makes instances
+   * sharing a store agree on one signing key set when they create or rotate it at the same
+   * moment. A store without it gets plain `put` there (the last write wins: fine for one instance).
+   */
+  compareAndSet?(key: string, expected: string | undefined, value: string, ttlMs: number): Promise<boolean>;
+  /**
    * The live value read synchronously, for stores held in this process (memory, SQLite): what
    * lets the resource server check a grant on every request without an await. A store over the
    * network (Redis) leaves it out and is asked with `get`.
@@ -69,6 +76,13 @@ export class MemoryAuthProxyStore implements AuthProxyStore {
 
   async delete(key: string): Promise<void> {
     this.entries.delete(key);
+  }
+
+  async compareAndSet(key: string, expected: string | undefined, value: string, ttlMs: number): Promise<boolean> {
+    // Synchronous from the read to the write: nothing else runs between them.
+    if (this.getNow(key) !== expected) return false;
+    this.entries.set(key, { value, expiresAt: this.now() + ttlMs });
+    return true;
   }
 
   private sweep(now: number): void {

@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import type { AuditSink } from '../audit/record.js';
 import { createAuthProxy, type AuthProxy } from '../auth-proxy/facade.js';
+import type { AuditHealth } from '../auth-proxy/audit-health.js';
 import type { AuthProxyOptions } from '../auth-proxy/options.js';
 import { RedisAuthProxyStore } from '../auth-proxy/redis-store.js';
 import { SqliteAuthProxyStore } from '../auth-proxy/sqlite-store.js';
@@ -23,7 +24,7 @@ export function authProxyOf(
   stateDir: string | undefined,
   logger: Logger,
   /** The server's audit trail: the facade's events go there too. */
-  audit: { sink?: AuditSink; instance?: string } = {},
+  audit: { sink?: AuditSink; instance?: string; guard?: AuditHealth } = {},
 ): { proxy: AuthProxy; auth: ResourceServerOptions } {
   const { proxy: configured, ...base } = auth;
   if (!base.resource)
@@ -42,7 +43,9 @@ export function authProxyOf(
     scopesSupported: configured.scopesSupported ?? base.scopesSupported,
     ...(clientMetadataDocuments === false ? { clientMetadataDocuments: false } : {}),
     store: storeOf(s, storePath, baseDir, stateDir),
-    ...(audit.sink ? { audit: audit.sink, ...(audit.instance ? { auditInstance: audit.instance } : {}) } : {}),
+    ...(audit.sink
+      ? { audit: audit.sink, ...(audit.instance ? { auditInstance: audit.instance } : {}), ...(audit.guard ? { auditGuard: audit.guard } : {}) }
+      : {}),
   };
   try {
     const proxy = createAuthProxy(options, base.resource, logger);

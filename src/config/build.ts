@@ -162,7 +162,11 @@ function checkedAuth(configured: ResourceServerOptions, file: string): ResourceS
 /** server.auth.proxy: the facade and the resource-server options that accept its tokens; a problem names its key. */
 function proxyOf(s: ServerConfig, baseDir: string, stateDir: string | undefined, server: ToolServer, file: string): ReturnType<typeof authProxyOf> {
   try {
-    return authProxyOf(s.auth as Parameters<typeof authProxyOf>[0], s, baseDir, stateDir, server.logger, { sink: server.audit, instance: server.instanceId });
+    return authProxyOf(s.auth as Parameters<typeof authProxyOf>[0], s, baseDir, stateDir, server.logger, {
+      sink: server.audit,
+      instance: server.instanceId,
+      guard: server.auditGuard,
+    });
   } catch (err) {
     throw new ConfigError(file, [(err as Error).message]);
   }

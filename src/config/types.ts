@@ -203,7 +203,7 @@ export interface ToolsetsConfig {
 }
 
 /** `server.auth.proxy` as written in a config: the code options, with a file path for the store and a switch for metadata documents. */
-export type AuthProxyConfig = Omit<AuthProxyOptions, 'store' | 'clientMetadataDocuments' | 'audit' | 'auditInstance'> & {
+export type AuthProxyConfig = Omit<AuthProxyOptions, 'store' | 'clientMetadataDocuments' | 'audit' | 'auditInstance' | 'auditGuard' | 'auditFailure'> & {
   store?: string;
   clientMetadataDocuments?: boolean;
 };

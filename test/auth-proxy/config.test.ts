@@ -116,4 +116,33 @@ describe('server.auth.proxy in a config', () => {
       .map((l) => JSON.parse(l));
     expect(lines).toEqual([expect.objectContaining({ method: 'oauth/register', status: 'ok', clientName: 'From config', instance: plan.server.instanceId })]);
   });
+
+  it.each([
+    ['refuse', 503],
+    ['warn', 201],
+  ] as const)('follows server.audit.onFailure %s: once the server has lost a record, /register answers %i', async (onFailure, status) => {
+    const trail = join(dir, `audit-${Math.random().toString(36).slice(2)}.jsonl`);
+    const port = await freePort();
+    const plan = buildServer(
+      { server: { audit: { jsonl: trail, sqlite: false, onFailure }, auth: { resource: `http://127.0.0.1:${port}/mcp`, proxy } as never } },
+      dir,
+      '0',
+    );
+    const http = await serveHttp(plan.server, { ...plan.http, port });
+    try {
+      // What a tool call whose record could not be written tells the server's guard.
+      plan.server.auditGuard!.failed(new Error('disk full'), 'tools/call', 1);
+      const res = await fetch(`http://127.0.0.1:${port}/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ redirect_uris: ['http://127.0.0.1:5000/cb'] }),
+      });
+      expect(res.status).toBe(status);
+      if (status === 503) expect(((await res.json()) as { error: string }).error).toBe('temporarily_unavailable');
+    } finally {
+      await http.close();
+      await plan.authProxy?.close();
+      await plan.server.close();
+    }
+  });
 });

@@ -1,6 +1,7 @@
 /**
  * The facade's stores: memory, a SQLite file and Redis keep the same promises (lifetimes, and
- * `take` gives a value to one of any number of racing requests), and a restart with the SQLite
+ * `take` gives a value to one of any number of racing requests, `compareAndSet` writes only
+ * over what was read), and a restart with the SQLite
  * file keeps clients registered, grants alive and toolwright's signing key.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -50,6 +51,29 @@ describe.each(stores)('%s store', (_name, make) => {
       expect(taken.filter((v) => v === 'x')).toHaveLength(1);
       await store.delete('a');
       expect(await store.get('a')).toBeUndefined();
+    } finally {
+      await store.close?.();
+    }
+  });
+});
+
+describe.each(stores)('compare-and-set in the %s store', (_name, make) => {
+  it('writes only over what was read (an expired value counts as none); of racing writers over one value, one wins', async () => {
+    const store = make();
+    try {
+      const cas = store.compareAndSet!.bind(store);
+      expect(await cas('set', undefined, 'v1', 60_000)).toBe(true);
+      expect(await cas('set', undefined, 'other', 60_000)).toBe(false);
+      expect(await cas('set', 'stale', 'other', 60_000)).toBe(false);
+      expect(await store.get('set')).toBe('v1');
+      const racing = await Promise.all(Array.from({ length: 8 }, (_, i) => cas('set', 'v1', `v2-${i}`, 60_000)));
+      expect(racing.filter(Boolean)).toHaveLength(1);
+      expect(await store.get('set')).toBe(`v2-${racing.indexOf(true)}`);
+      await store.put('short', 'gone', 1);
+      await new Promise((r) => setTimeout(r, 20));
+      expect(await cas('short', 'gone', 'late', 60_000)).toBe(false);
+      expect(await cas('short', undefined, 'fresh', 60_000)).toBe(true);
+      expect(await store.get('short')).toBe('fresh');
     } finally {
       await store.close?.();
     }

@@ -21,7 +21,20 @@ describe('the built CLI at start-up', () => {
 
   it('imports each command when it runs, from a chunk of its own', () => {
     const main = readFileSync(`${root}dist/cli/main.js`, 'utf8');
-    for (const action of ['serve', 'list', 'call', 'doctor', 'audit', 'audit-prune', 'auth-hash-key', 'task', 'primitives-actions', 'login', 'console'])
+    for (const action of [
+      'serve',
+      'list',
+      'call',
+      'doctor',
+      'audit',
+      'audit-prune',
+      'auth-hash-key',
+      'auth-rotate-key',
+      'task',
+      'primitives-actions',
+      'login',
+      'console',
+    ])
       expect(main, action).toMatch(new RegExp(`import\\("\\.\\./chunks/${action}-[A-Z0-9]+\\.js"\\)`));
   });
 });

@@ -1,4 +1,4 @@
-import type { createRemoteJWKSet, JWTPayload } from 'jose';
+import type { createRemoteJWKSet, JWTPayload, JWTVerifyGetKey } from 'jose';
 import { loadJose } from '../../runtime/lazy-jose.js';
 import type { AudienceMatcher } from './audience.js';
 import type { AuthInfo } from './principal.js';
@@ -81,9 +81,22 @@ export class JwtVerifier {
   }
 
   private async keySet(): Promise<ReturnType<typeof createRemoteJWKSet>> {
-    if (this.options.localKeys) {
-      const { createLocalJWKSet } = await loadJose();
-      return createLocalJWKSet((await this.options.localKeys()) as Parameters<typeof createLocalJWKSet>[0]) as ReturnType<typeof createRemoteJWKSet>;
+    const { localKeys } = this.options;
+    if (localKeys) {
+      const { createLocalJWKSet, errors } = await loadJose();
+      const read = async () => createLocalJWKSet((await localKeys()) as Parameters<typeof createLocalJWKSet>[0]);
+      const first = await read();
+      // An unknown kid reads the keys once more before the token is refused: a key another
+      // instance sharing the facade's store made a moment ago is then found.
+      const lookup: JWTVerifyGetKey = async (header, token) => {
+        try {
+          return await first(header, token);
+        } catch (err) {
+          if (!(err instanceof errors.JWKSNoMatchingKey)) throw err;
+          return (await read())(header, token);
+        }
+      };
+      return lookup as ReturnType<typeof createRemoteJWKSet>;
     }
     const uri = await this.options.jwksUri();
     const { createRemoteJWKSet } = await loadJose();
