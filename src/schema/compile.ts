@@ -28,6 +28,11 @@ const ajvPool = new AjvPool({
   addFormats: (ajv) => ajvFormats()(ajv),
 });
 
+/** @internal The Ajv instance compileSchema's validators of this dialect compile on now, if any (tests watch it retire). */
+export function currentAjv(dialect: Dialect): object | undefined {
+  return ajvPool.current(dialect);
+}
+
 /** Each dialect's meta-schema validator once found; undefined where there is none. */
 const metaValidators = new Map<Dialect, MetaValidator | undefined>();
 

@@ -4,7 +4,7 @@ import type { Ajv, ValidateFunction } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { ajvClass, ajvFormats } from '../../src/schema/ajv-load.js';
 import { AjvPool } from '../../src/schema/ajv-pool.js';
-import { compileSchema } from '../../src/schema/compile.js';
+import { compileSchema, currentAjv } from '../../src/schema/compile.js';
 
 /**
  * Ajv keeps every schema an instance compiled for as long as the instance lives; a server that
@@ -69,6 +69,7 @@ describe('Ajv instances are retired after a number of schemas, and collected onc
     const earlyEmail = schemas.compile('2020-12', { type: 'string', format: 'email' }, true);
     let dropped: ValidateFunction[] = [];
     const instances = [new WeakRef(schemas.current('2020-12')!), ...compileMany(schemas, 40, dropped)];
+    expect(instances.length).toBeGreaterThan(3); // `early` and `earlyEmail` were compiled on a retired instance
     dropped = [];
     await collectFully();
 
@@ -103,5 +104,26 @@ describe('Ajv instances are retired after a number of schemas, and collected onc
       expect(validate({ [`field${n}`]: n + 1 }).ok).toBe(false);
     });
     expect(validators[0]!({ field0: 'zero' })).toEqual({ ok: false, problems: ['arguments.field0: expected integer'] });
+  });
+
+  it('compileSchema retires its own instances: one that compiled only dropped validators is collected', async () => {
+    // Compile until a fresh instance starts, so that it holds only this test's validators.
+    let n = 10_000;
+    let validators: Array<(value: unknown) => unknown> = [];
+    const compileOne = () => {
+      const validate = compileSchema(distinctSchema(n++));
+      validate({}); // Ajv compiles on the first call
+      validators.push(validate);
+    };
+    compileOne();
+    const before = currentAjv('2020-12');
+    for (let i = 0; i <= 100 && currentAjv('2020-12') === before; i += 1) compileOne();
+    expect(currentAjv('2020-12')).not.toBe(before);
+    const fresh = new WeakRef(currentAjv('2020-12')!);
+    for (let i = 0; i < 120; i += 1) compileOne(); // past SCHEMAS_PER_AJV: `fresh` is retired
+    expect(currentAjv('2020-12')).not.toBe(fresh.deref());
+    validators = [];
+    await collectFully();
+    expect(fresh.deref()).toBeUndefined();
   });
 });
