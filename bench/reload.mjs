@@ -9,12 +9,13 @@
 //     of that tool succeeds (polled every 2 ms) is recorded: p50, p95, max. Goal: p95 < 1 s.
 //  2. under load: `callers` loops per client call the module's lasting tools back to back while
 //     the module is rewritten `reloads` times (each waits until its new tool answers). Every call
-//     must answer without error; the dev process's RSS (Linux /proc) before and after.
+//     must answer without error; the dev process's RSS (Linux /proc) and its heap after a
+//     forced GC (bench/lib/heap-probe.mjs, preloaded) before and after.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
@@ -45,14 +46,24 @@ function toolsModule(generation) {
 const dir = mkdtempSync(join(tmpdir(), 'toolwright-bench-reload-'));
 const moduleFile = join(dir, 'tools.ts');
 writeFileSync(moduleFile, toolsModule(0));
+// The default rate limit (1,200 calls a minute per caller) is a defence, not what is measured:
+// the steady load goes past it, and its refusals would count as failed calls.
+const configFile = join(dir, 'toolwright.config.json');
+const unhit = { points: 1_000_000_000, durationSeconds: 1 };
+writeFileSync(configFile, JSON.stringify({ server: { limits: { rateLimit: { perPrincipal: unhit, perTool: unhit } } } }));
 const child = spawn(
   process.execPath,
   [
     ...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : []),
+    '--expose-gc',
+    '--import',
+    pathToFileURL(`${ROOT}bench/lib/heap-probe.mjs`).href,
     `${ROOT}dist/cli/main.js`,
     'dev',
     '--tools',
     'tools.ts',
+    '--config',
+    'toolwright.config.json',
     '--port',
     '0',
     '--no-open',
@@ -114,6 +125,16 @@ const rssKib = () => {
     return Number.NaN;
   }
 };
+/** The dev process's heap in use after a full GC, in KiB (heap-probe.mjs answers SIGUSR2 on stderr). */
+async function heapAfterGcKib() {
+  const seen = stderr.match(/HEAP-AFTER-GC \d+/g)?.length ?? 0;
+  child.kill('SIGUSR2');
+  for (;;) {
+    const all = [...stderr.matchAll(/HEAP-AFTER-GC (\d+)/g)];
+    if (all.length > seen) return Number(all.at(-1)[1]) / 1024;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
 const percentile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
 
 try {
@@ -142,17 +163,22 @@ try {
     }
   };
   const rssBefore = rssKib();
+  const heapBefore = await heapAfterGcKib();
   const loops = Array.from({ length: CALLERS }, (_, i) => [caller(callSdk, i), caller(callModern, i * 7)]).flat();
   const underLoad = [];
   for (let i = 0; i < RELOADS; i++) underLoad.push(await reloadOnce());
   loading = false;
   await Promise.all(loops);
   const rssAfter = rssKib();
+  const heapAfter = await heapAfterGcKib();
   console.log(
     `${RELOADS} reloads under load (${CALLERS * 2} callers): ${counts.issued} calls, ${counts.ok} answered, ${counts.failed} failed, ${counts.issued - counts.ok - counts.failed} lost; reload p95 ${ms(percentile(underLoad, 95))}`,
   );
   console.log(
     `RSS of toolwright dev: ${(rssBefore / 1024).toFixed(1)} MiB before, ${(rssAfter / 1024).toFixed(1)} MiB after (${((rssAfter - rssBefore) / RELOADS).toFixed(0)} KiB per reload)`,
+  );
+  console.log(
+    `heap of toolwright dev after GC: ${(heapBefore / 1024).toFixed(1)} MiB before, ${(heapAfter / 1024).toFixed(1)} MiB after (${((heapAfter - heapBefore) / RELOADS).toFixed(0)} KiB per reload)`,
   );
   if (failures.length) console.log(`first failures: ${failures.join(' | ')}`);
   process.exitCode = counts.failed || counts.issued !== counts.ok ? 1 : 0;

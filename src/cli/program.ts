@@ -116,6 +116,10 @@ function addDevCommand(program: Command, io: CliIo, setCode: (code: number) => v
     .option('--port <port>', 'HTTP port, 0 picks a free one (default 3000)')
     .option('--config <file>', 'toolwright.config.json or .yaml (default: the one in this directory, if any)')
     .option('--tools <module>', 'a .js, .mjs or .ts module exporting tools (alone, unless a config is used too)')
+    .option(
+      '--upstreams <file>',
+      "mount every server of a desktop client's servers file (.mcp.json) as <name>_<tool>, as serve does: served, not reloaded (restart to change them)",
+    )
     .option('--no-open', 'print the console URL without opening a browser')
     .action(async (options: DevOptions) => setCode(await (await import('./dev/dev-command.js')).devCommand(options, io, packageVersion())));
 }

@@ -1,4 +1,5 @@
-import type { Ajv, ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
+import { AjvPool } from './ajv-pool.js';
 import { checkSchemaBounds, DEFAULT_SCHEMA_BOUNDS, type SchemaBounds } from './bounds.js';
 import { dialectOf, SchemaError, type Dialect } from './dialect.js';
 import { ajvClass, ajvFormats, precompiledMetaValidator, type MetaValidator } from './ajv-load.js';
@@ -13,46 +14,45 @@ import { scanSchema } from './refs.js';
 export type ValidationOutcome = { ok: true } | { ok: false; problems: string[] };
 export type Validator = (value: unknown) => ValidationOutcome;
 
-// One Ajv instance per dialect for the whole process. Loading Ajv and
-// compiling schemas was ~40% of start-up, so nothing of it runs before a
-// validator is first called: each piece is loaded when first needed.
+// Ajv instances per dialect, each retired after a number of schemas (ajv-pool.ts: Ajv keeps all
+// it compiled while it lives). Loading Ajv and compiling schemas was ~40% of start-up, so nothing
+// of it runs before a validator is first called: each piece is loaded when first needed.
 const ajvOptions = {
   allErrors: true,
   strict: false, // unknown keywords (x-mcp-header, x-sensitive, descriptions of custom UIs) are annotations
   addUsedSchema: false, // two tools may share a $id without colliding in the cache
   validateSchema: false, // compileSchema has checked the schema against its meta-schema already
 } as const;
-const instances = new Map<Dialect, Ajv>();
-const withFormats = new WeakSet<Ajv>();
+const ajvPool = new AjvPool({
+  create: (dialect) => new (ajvClass(dialect))(ajvOptions),
+  addFormats: (ajv) => ajvFormats()(ajv),
+});
 
-const precompiled = new Map<Dialect, MetaValidator | null>();
+/** @internal The Ajv instance compileSchema's validators of this dialect compile on now, if any (tests watch it retire). */
+export function currentAjv(dialect: Dialect): object | undefined {
+  return ajvPool.current(dialect);
+}
+
+/** Each dialect's meta-schema validator once found; undefined where there is none. */
+const metaValidators = new Map<Dialect, MetaValidator | undefined>();
 
 const META_SCHEMA_ID = { '2020-12': 'https://json-schema.org/draft/2020-12/schema', 'draft-07': 'http://json-schema.org/draft-07/schema' } as const;
 
 function metaValidator(dialect: Dialect): MetaValidator | undefined {
   // On the first schema of this dialect checked, not at import.
-  if (!precompiled.has(dialect)) precompiled.set(dialect, precompiledMetaValidator(dialect));
-  const ready = precompiled.get(dialect);
+  if (!metaValidators.has(dialect)) metaValidators.set(dialect, findMetaValidator(dialect));
+  return metaValidators.get(dialect);
+}
+
+function findMetaValidator(dialect: Dialect): MetaValidator | undefined {
+  const ready = precompiledMetaValidator(dialect);
   if (ready) return ready;
   // Where code cannot be generated (a Worker) and no precompiled file can be read, there is no
   // meta-schema validator: schemas beyond isPlainlyValid's keywords go unchecked against their
   // meta-schema (bounds, closed names and the reference rules still hold). docs/runtimes/workers.md.
   if (defaultSchemaEngine() === 'interpreted') return undefined;
-  return ajvFor(dialect, false).getSchema(META_SCHEMA_ID[dialect]) as MetaValidator;
-}
-
-function ajvFor(dialect: Dialect, usesFormats: boolean): Ajv {
-  let ajv = instances.get(dialect);
-  if (!ajv) {
-    const AjvClass = ajvClass(dialect);
-    ajv = new AjvClass(ajvOptions);
-    instances.set(dialect, ajv);
-  }
-  if (usesFormats && !withFormats.has(ajv)) {
-    ajvFormats()(ajv);
-    withFormats.add(ajv);
-  }
-  return ajv;
+  // Compiled once and kept: it keeps the one instance it came from alive, no more.
+  return ajvPool.instance(dialect).getSchema(META_SCHEMA_ID[dialect]) as MetaValidator;
 }
 
 /** How each validator compiles itself; see warmValidator. */
@@ -96,7 +96,7 @@ export function compileSchema(schema: unknown, options: { root?: string; bounds?
     if (compiled === undefined) {
       try {
         const copy = JSON.parse(json!) as Record<string, unknown>;
-        compiled = engine === 'interpreted' ? interpretedCheck(copy, dialect) : ajvCheck(ajvFor(dialect, json!.includes('"format"')).compile(copy));
+        compiled = engine === 'interpreted' ? interpretedCheck(copy, dialect) : ajvCheck(ajvPool.compile(dialect, copy, json!.includes('"format"')));
       } catch (err) {
         // A case the checks above missed: fail every call alike, with no engine internals beyond its message.
         compiled = err instanceof SchemaError ? err : new SchemaError(`the schema does not compile: ${(err as Error).message}`);

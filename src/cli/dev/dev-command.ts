@@ -5,6 +5,7 @@ import type { ExtraRoutes } from '../../console/server/api-routes.js';
 import type { ToolServer } from '../../server/server.js';
 import { type CliIo, UsageError } from '../errors.js';
 import { serveCommand, type ServeOptions } from '../serve.js';
+import { shown } from './module-bundle.js';
 import { DevReloader } from './reloader.js';
 
 export interface DevOptions {
@@ -14,6 +15,8 @@ export interface DevOptions {
   port?: string;
   tools?: string;
   config?: string;
+  /** A servers file (.mcp.json) mounted as serve --upstreams mounts it; served, never reloaded. */
+  upstreams?: string;
   /** commander's `--no-open`: false when given. */
   open: boolean;
 }
@@ -38,6 +41,7 @@ export async function devCommand(options: DevOptions, io: CliIo, version: string
     ...(options.port !== undefined ? { port: options.port } : {}),
     ...(options.tools !== undefined ? { tools: options.tools } : {}),
     ...(options.config !== undefined ? { config: options.config } : {}),
+    ...(options.upstreams !== undefined ? { upstreams: options.upstreams } : {}),
   };
   const consoleRoutes: ExtraRoutes = { [DEV_RELOAD_ROUTE]: async (): Promise<DevReloadState> => ({ available: true, ...reloader.status }) };
   return serveCommand(serve, io, version, {
@@ -46,6 +50,10 @@ export async function devCommand(options: DevOptions, io: CliIo, version: string
     consoleRoutes,
     serving: (server: ToolServer, consoleUrl: string | undefined) => {
       const stop = reloader.serving(server);
+      // Upstreams are other processes and servers: their tools follow their own list changes
+      // (the gateway relays them), but the file that names them is read once.
+      if (options.upstreams !== undefined)
+        io.stderr(`toolwright dev: ${shown(resolve(options.upstreams))} is served, not reloaded: restart to change the upstreams\n`);
       if (consoleUrl && options.open) openConsole(consoleUrl, io);
       return stop;
     },

@@ -28,8 +28,8 @@ export function ownedBy(sources: ConfigSources | undefined): ConfigOwned {
  * Checks tools as registration does, before anything is swapped: names, descriptions, handlers,
  * schemas against their dialect's meta-schema, `$ref`s that resolve, bounds (compile-tool.ts).
  * Ajv's code generation still waits for a tool's first call, as at start-up: warming every
- * validator on every reload kept each generated validator in Ajv's process-wide scope (~4 KB a
- * schema, never freed), for tools nobody called.
+ * validator on every reload would spend a compilation (milliseconds) per tool on each save, for
+ * tools nobody calls. (What a replaced tool's validator cost in memory is freed: ajv-pool.ts.)
  */
 export function checkTools(tools: readonly Tool[]): void {
   for (const tool of tools) compileTool(tool);
