@@ -39,11 +39,15 @@ function fromEsbuildMessage(message: string): SyntaxLocation | undefined {
  * imports. Bundling the entry with esbuild (tsx's own copy, installed with it)
  * parses the same import graph and says where.
  */
+/** esbuild as tsx (an optional peer dependency) ships it: the copy whose errors tsx reports. Throws when tsx is absent. */
+export function esbuildFromTsx(): typeof import('esbuild') {
+  const fromTsx = createRequire(createRequire(import.meta.url).resolve('tsx/package.json'));
+  return fromTsx('esbuild') as typeof import('esbuild');
+}
+
 async function locateWithEsbuild(entry: string): Promise<SyntaxLocation | undefined> {
   try {
-    const fromTsx = createRequire(createRequire(import.meta.url).resolve('tsx/package.json'));
-    const esbuild = fromTsx('esbuild') as typeof import('esbuild');
-    const result = await esbuild.build({
+    const result = await esbuildFromTsx().build({
       entryPoints: [entry],
       bundle: true,
       write: false,

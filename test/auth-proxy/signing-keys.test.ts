@@ -8,10 +8,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLocalJWKSet, decodeProtectedHeader, exportJWK, generateKeyPair, jwtVerify } from 'jose';
+import { exportJWK, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisAuthProxyStore } from '../../src/auth-proxy/redis-store.js';
-import { Sealer } from '../../src/auth-proxy/secrets.js';
 import { SigningKeys } from '../../src/auth-proxy/signing.js';
 import { SqliteAuthProxyStore } from '../../src/auth-proxy/sqlite-store.js';
 import { MemoryAuthProxyStore, type AuthProxyStore } from '../../src/auth-proxy/store.js';
@@ -19,19 +18,7 @@ import { REDIS_SERVER, TestRedis } from '../helpers/redis.js';
 import { startFacadeServer, type FacadeServer } from './helpers/facade-server.js';
 import { APP_REDIRECT, pkce, register, signIn, token } from './helpers/flow.js';
 import { startOidcUpstream, UPSTREAM_CLIENT, type UpstreamIdp } from './helpers/oidc-upstream.js';
-
-const sealer = new Sealer('0123456789abcdef0123456789abcdef');
-const CLAIMS = { sub: 'u', client_id: 'c', scope: '', sid: 'g' };
-const ISSUER = 'http://127.0.0.1:1';
-const AUDIENCE = `${ISSUER}/mcp`;
-const kidOf = (jwt: string) => decodeProtectedHeader(jwt).kid;
-const kidsOf = async (keys: SigningKeys) => (await keys.jwks()).keys.map((k) => k.kid);
-/** What a resource server with this JWKS makes of `jwt`: accepted, or jose's error code. */
-const verdict = async (keys: SigningKeys, jwt: string) =>
-  jwtVerify(jwt, createLocalJWKSet((await keys.jwks()) as never), { issuer: ISSUER, audience: AUDIENCE }).then(
-    () => 'accepted',
-    (err: { code?: string }) => err.code,
-  );
+import { AUDIENCE, CLAIMS, ISSUER, kidOf, kidsOf, sealer, verdict } from './helpers/signing.js';
 
 let dir: string;
 let redis: TestRedis | undefined;

@@ -7,31 +7,19 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLocalJWKSet, decodeProtectedHeader, exportJWK, generateKeyPair, jwtVerify, SignJWT } from 'jose';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthProxy } from '../../src/auth-proxy/facade.js';
 import { RedisAuthProxyStore } from '../../src/auth-proxy/redis-store.js';
-import { Sealer } from '../../src/auth-proxy/secrets.js';
 import { SigningKeys } from '../../src/auth-proxy/signing.js';
 import { SqliteAuthProxyStore } from '../../src/auth-proxy/sqlite-store.js';
 import { MemoryAuthProxyStore, type AuthProxyStore } from '../../src/auth-proxy/store.js';
 import { TokenVerifier } from '../../src/policy/auth/token-verifier.js';
 import { REDIS_SERVER, TestRedis } from '../helpers/redis.js';
 import { ENCRYPTION_KEY } from './helpers/facade-server.js';
+import { AUDIENCE, CLAIMS, ISSUER, kidOf, kidsOf, sealer, verdict } from './helpers/signing.js';
 
-const sealer = new Sealer('0123456789abcdef0123456789abcdef');
-const CLAIMS = { sub: 'u', client_id: 'c', scope: '', sid: 'g' };
-const ISSUER = 'http://127.0.0.1:1';
-const AUDIENCE = `${ISSUER}/mcp`;
 const ROUNDS = 8;
-const kidOf = (jwt: string) => decodeProtectedHeader(jwt).kid;
-const kidsOf = async (keys: SigningKeys) => (await keys.jwks()).keys.map((k) => k.kid);
-/** What a resource server holding exactly this instance's JWKS makes of `jwt` (no second read). */
-const verdict = async (keys: SigningKeys, jwt: string) =>
-  jwtVerify(jwt, createLocalJWKSet((await keys.jwks()) as never), { issuer: ISSUER, audience: AUDIENCE }).then(
-    () => 'accepted',
-    (err: { code?: string }) => err.code,
-  );
 
 let dir: string;
 let redis: TestRedis | undefined;

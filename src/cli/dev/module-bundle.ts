@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ToolServer } from '../../server/server.js';
@@ -8,7 +7,7 @@ import type { Tool } from '../../server/tool.js';
 import { packageInstalled } from '../../runtime/optional-package.js';
 import { UsageError } from '../errors.js';
 import { JAVASCRIPT, pickTools, resolveTools, TYPESCRIPT } from '../load-tools.js';
-import { describeLoadError, formatLocation, type SyntaxLocation } from '../module-load-error.js';
+import { describeLoadError, esbuildFromTsx, formatLocation, type SyntaxLocation } from '../module-load-error.js';
 import { resolveOwnNameToSelf } from '../self-resolve.js';
 
 type Esbuild = typeof import('esbuild');
@@ -85,8 +84,7 @@ function loadEsbuild(): Esbuild {
     throw new UsageError(
       'toolwright dev reloads modules with esbuild, which comes with the "tsx" package: run `npm install --save-dev tsx` in the project that runs toolwright',
     );
-  const fromTsx = createRequire(createRequire(import.meta.url).resolve('tsx/package.json'));
-  esbuildModule = fromTsx('esbuild') as Esbuild;
+  esbuildModule = esbuildFromTsx();
   return esbuildModule;
 }
 
