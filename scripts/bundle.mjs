@@ -52,6 +52,8 @@ const CLI_ACTIONS = [
   'audit',
   'audit-prune',
   'auth-hash-key',
+  'auth-rotate-key',
+  'dev/dev-command',
 ];
 const CORE_USERS = [
   'http',
@@ -63,14 +65,31 @@ const CORE_USERS = [
   'transports/http-server',
   'gateway/index',
   'gateway/search-catalog',
+  'tracing/server-route',
   ...CLI_ACTIONS.map((a) => `cli/${a}`),
 ].map((e) => join(dist, `${e}.js`));
+/**
+ * Tracing is imported when an OpenTelemetry provider is first seen (tracing/lazy.ts): the server's
+ * side by the core (as a CORE_USER above), the client's by the client. Reaching the whole client
+ * as well, the client's side shares the client's chunks rather than cutting new ones out of them;
+ * and both the core and the client still reach tracing/attributes.js (no OpenTelemetry code, what
+ * both sides of tracing share with the core and the client), so that it stays in their shared chunk.
+ */
+const CLIENT_TRACING = join(dist, 'tracing', 'client.js');
+const INDEX = join(dist, 'index.js');
+const TRACING_SHARED = 'tracing/attributes.js';
 const reachWholeCore = {
   name: 'reach-whole-core',
   setup(build) {
     build.onLoad({ filter: /\.js$/ }, ({ path }) => {
+      if (path === INDEX) {
+        return { contents: `${readFileSync(path, 'utf8')}\nimport './${TRACING_SHARED}';\n`, loader: 'js', resolveDir: dirname(path) };
+      }
+      if (path === CLIENT_TRACING) {
+        return { contents: `${readFileSync(path, 'utf8')}\nimport '../client/core.js';\n`, loader: 'js', resolveDir: dirname(path) };
+      }
       if (path === CLIENT_CORE) {
-        const parts = CLIENT_NODE_PARTS.map((p) => `import '${p}';`).join('\n');
+        const parts = [...CLIENT_NODE_PARTS, `../${TRACING_SHARED}`].map((p) => `import '${p}';`).join('\n');
         return { contents: `${readFileSync(path, 'utf8')}\n${parts}\n`, loader: 'js', resolveDir: dirname(path) };
       }
       if (!CORE_USERS.includes(path)) return undefined;

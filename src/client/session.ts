@@ -1,7 +1,7 @@
 import type { JsonRpcNotification } from '../jsonrpc/types.js';
 import { META, type ClientCapabilities, type Implementation, type LogLevel } from '../protocol/meta.js';
 import { Method } from '../protocol/methods.js';
-import { traceClientRequest } from '../tracing/client.js';
+import { traceClientRequest } from '../tracing/client-lazy.js';
 import type { OperationFacts } from '../tracing/attributes.js';
 import { withDeadline } from './deadline.js';
 import { CancelledError, TimeoutError } from './errors.js';

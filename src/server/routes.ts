@@ -1,7 +1,8 @@
 import type { Era } from '../protocol/versions.js';
-import { tracing, type TracedCatalog } from '../tracing/middleware.js';
+import { providerMaybeRegistered } from '../tracing/lazy.js';
+import { serverTracing, type ServerTracing } from '../tracing/server-lazy.js';
+import type { TracedCatalog } from '../tracing/middleware.js';
 import type { TracingOptions } from '../tracing/options.js';
-import { telemetryActive } from '../tracing/providers.js';
 import { callerKeyOf } from './exchange.js';
 import { aroundHandler, middlewarePhase, type AnyMiddleware, type MiddlewarePhase } from './middleware.js';
 import { callInfoOf, Operation } from './pipeline/operation.js';
@@ -95,16 +96,24 @@ function declaredRoute<T>(phases: MethodPhases<T>, era: Era, user?: MiddlewarePh
  * SERVER span covers everything the request does, audit tracking and (for
  * tools/call) the whole call pipeline, refusals included. While no
  * OpenTelemetry SDK is registered a request goes straight to the route: no
- * middleware context, no span, no attributes. `catalog` says whether a
+ * middleware context, no span, no attributes, and the API is not loaded. `catalog` says whether a
  * tool or prompt name is registered (only those name spans and series) and
  * redacts recorded arguments as the audit trail does. Errors pass through
  * untouched: the route answers exactly as it would without it.
  */
 function tracedRoute(method: string, era: Era, options: TracingOptions, handler: MethodHandler, catalog: TracedCatalog): MethodHandler {
-  const traced = aroundHandler(
-    middlewarePhase(method, era, [tracing(options, catalog)], (err) => err),
-    handler,
-  );
-  return (request, exchange, facts, tracked) =>
-    telemetryActive('server') ? traced(request, exchange, facts, tracked) : handler(request, exchange, facts, tracked);
+  let traced: MethodHandler | undefined;
+  return (request, exchange, facts, tracked) => {
+    if (!providerMaybeRegistered()) return handler(request, exchange, facts, tracked);
+    const route = (loaded: ServerTracing) => {
+      if (!loaded.telemetryActive('server')) return handler(request, exchange, facts, tracked);
+      traced ??= aroundHandler(
+        middlewarePhase(method, era, [loaded.tracing(options, catalog)], (err) => err),
+        handler,
+      );
+      return traced(request, exchange, facts, tracked);
+    };
+    const loaded = serverTracing.get();
+    return loaded instanceof Promise ? loaded.then(route) : route(loaded);
+  };
 }

@@ -9,7 +9,7 @@ import { MissingClientCapability } from '../inputs/missing-capability.js';
 import { normalizeResult } from '../normalize-result.js';
 import { ToolError, type ToolResult } from '../tool.js';
 import { upstreamOf, type Operation } from './operation.js';
-import { tagUpstream } from '../../tracing/server.js';
+import { tagUpstream } from '../../tracing/server-lazy.js';
 import { abortedOutcome, errorResult, formatDuration, internalFailure } from './results.js';
 
 export interface HandlerOptions {

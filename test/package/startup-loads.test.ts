@@ -1,0 +1,43 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { auditEnv, tempDir } from '../helpers/temp.js';
+
+// Issue 33: start-up loads what the configured server uses. With no OpenTelemetry provider
+// registered, tracing does nothing, so @opentelemetry/api (~50 files, ~70 ms of CPU) stays
+// unloaded; PostgreSQL and Redis are loaded only by a configuration that names them. Checked in a
+// real process from the modules it loaded (test/helpers/record-loads.mjs), on the built dist/.
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const recorder = join(root, 'test', 'helpers', 'record-loads.mjs');
+const UNUSED_BY_DEFAULT = ['@opentelemetry/', '/node_modules/pg/', '/node_modules/pg-', '/node_modules/ioredis/', '/node_modules/rate-limiter-flexible/'];
+
+function loadedBy(args: string[], cwd: string): string[] {
+  const log = join(cwd, 'loaded.txt');
+  const run = spawnSync(process.execPath, ['--import', recorder, ...args], {
+    cwd,
+    env: { ...process.env, ...auditEnv(), TOOLWRIGHT_TEST_LOADED: log, OTEL_SDK_DISABLED: 'true' },
+    input: '',
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  expect(run.status, run.stderr).toBe(0);
+  return readFileSync(log, 'utf8').split('\n').filter(Boolean);
+}
+
+const unusedIn = (loaded: string[]) => loaded.filter((file) => UNUSED_BY_DEFAULT.some((part) => file.includes(part)));
+
+describe('what start-up loads', () => {
+  it("import 'toolwright' loads no OpenTelemetry, PostgreSQL or Redis package", () => {
+    const loaded = loadedBy(['--input-type=module', '-e', `await import(${JSON.stringify(join(root, 'dist', 'index.js'))});`], tempDir('tw-loads-'));
+    expect(loaded.some((file) => file.endsWith('/dist/index.js'))).toBe(true); // the recorder saw the import
+    expect(unusedIn(loaded)).toEqual([]);
+  });
+
+  it('serve --stdio with the default configuration loads none of them either', () => {
+    const loaded = loadedBy([join(root, 'dist', 'cli', 'main.js'), 'serve', '--stdio'], tempDir('tw-loads-'));
+    expect(loaded.some((file) => file.includes('/better-sqlite3/'))).toBe(true); // the default trail opened: the server started
+    expect(unusedIn(loaded)).toEqual([]);
+  });
+});
