@@ -4,9 +4,12 @@ import { Readable } from 'node:stream';
 
 /**
  * Kept-alive connections to HTTP upstreams, shared by every mount (idle sockets do not keep the
- * process alive: the agent unrefs them while they wait).
+ * process alive: the agent unrefs them while they wait). An idle one is closed after 4 s, or
+ * sooner when the server's Keep-Alive header says so (undici's default): a server that closes
+ * idle connections first would otherwise fail the next call sent on one.
  */
-const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
+const IDLE = { keepAlive: true, timeout: 4_000 };
+const agents = { 'http:': new http.Agent(IDLE), 'https:': new https.Agent(IDLE) };
 /** Statuses whose Response has no body (the Response constructor refuses one). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 const REDIRECT = new Set([301, 302, 303, 307, 308]);
