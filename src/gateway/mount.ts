@@ -13,6 +13,7 @@ import { UpstreamSubscriptions, watchResourceSubscriptions } from './resource-su
 import { uriScheme, type SurfaceSource } from './surfaces.js';
 import { syncPrompts, syncResources, type SurfaceRegistry } from './surface-sync.js';
 import { ListCache } from './list-cache.js';
+import { nodeFetch } from './node-fetch.js';
 import { taskModeOf, transformTool, type UpstreamToolShape } from './transform.js';
 import type { HttpUpstream, MountOptions, Upstream, UpstreamEvent, UpstreamHealth } from './types.js';
 import { describe, UpstreamLink } from './upstream-link.js';
@@ -123,7 +124,8 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
         env: context.env ?? process.env,
         warn: (message) => this.event('log', message),
         maxMessageBytes: MAX_MESSAGE_BYTES,
-        ...(forward ? { fetch: forwardingFetch() } : {}),
+        // node:http, not the global fetch: a relayed call costs one request upstream (see node-fetch.ts).
+        fetch: forward ? forwardingFetch(nodeFetch) : nodeFetch,
       };
       this.unwatch = watchResourceSubscriptions(server, (uri) => this.subscribeUpstream(uri));
       if (options.listCache) this.cache = new ListCache(options.listCache, (message) => this.event('log', message));
