@@ -13,6 +13,7 @@ export type { AuthenticateHook } from './transports/http-authorization.js';
 export type { AuthenticateRequest, RequestHeaders } from './transports/http-request.js';
 export { createAuthProxy, type AuthProxy, type AuthProxyRoute } from './auth-proxy/facade.js';
 export type { AuthProxyOptions, ProviderName } from './auth-proxy/options.js';
+export type { AuditHealth, FacadeAuditFailurePolicy } from './auth-proxy/audit-health.js';
 export type { MetadataFetchOptions } from './auth-proxy/client-metadata.js';
 export type { AuthProxyStore } from './auth-proxy/store.js';
 export { MemoryAuthProxyStore } from './auth-proxy/store.js';

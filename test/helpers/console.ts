@@ -214,9 +214,17 @@ export interface ConnectedConsole {
  * What most console browser tests start with: Chromium, `toolwright console -- toolwright serve
  * --tools <module>` (in `cwd`, with `env`), and a page showing the connection made.
  */
-export async function connectedConsole(toolsModule: string, options: { cwd?: string; env?: Record<string, string> } = {}): Promise<ConnectedConsole> {
+export async function connectedConsole(
+  toolsModule: string,
+  options: { cwd?: string; env?: Record<string, string>; era?: 'auto' | 'modern' | 'legacy' } = {},
+): Promise<ConnectedConsole> {
   const browser = await launchChromium();
-  const console_ = await startConsoleProcess(['--', process.execPath, builtCli, 'serve', '--tools', toolsModule], options);
+  // toolwright serve speaks both eras. With `auto` the console would find the era by a 5 s probe
+  // over stdio, which a loaded machine (two workers, Chromium, the server's own start) can exceed:
+  // the console then speaks legacy and the modern-only screens (tasks) are missing. The tests name
+  // the era they mean; era detection itself is tested in test/client.
+  const era = options.era ?? 'modern';
+  const console_ = await startConsoleProcess(['--era', era, '--', process.execPath, builtCli, 'serve', '--tools', toolsModule], options);
   const { page, errors } = await openConsolePage(browser, console_);
   await page.getByText(/^Connected/).waitFor({ timeout: 20_000 });
   return {
