@@ -1,8 +1,9 @@
 import type { CallsInFlight } from '../calls-in-flight.js';
-import type { Exchange } from '../exchange.js';
+import type { CompiledTool } from '../compile-tool.js';
 import type { ToolRegistry } from '../registry.js';
-import { thenCleanUp, Operation, type CallInfo, type CallOutcome, type Stage } from './operation.js';
+import { thenCleanUp, type CallOutcome, type Operation, type Stage } from './operation.js';
 import { compose } from '../compose.js';
+import { RpcError } from '../../jsonrpc/errors.js';
 import type { ConcurrencyGate } from '../../policy/concurrency.js';
 import type { RateLimiter } from '../../policy/rate-limit.js';
 import type { RequestStateCodec } from '../inputs/request-state.js';
@@ -16,8 +17,7 @@ import { authorizeStage } from './authorize.js';
 import { ScopePolicy } from '../../policy/auth/scope-policy.js';
 import { runOperation, TOOL_RUN, type HandlerOptions } from './run.js';
 import { validateArgsStage } from './validate-args.js';
-import { userMiddlewareStage } from './user-middleware.js';
-import type { AnyMiddleware } from '../middleware.js';
+import { Answered, type MethodPhases, type MethodResult } from '../primitives/method-table.js';
 
 export interface PipelineOptions extends HandlerOptions {
   registry: ToolRegistry;
@@ -32,63 +32,87 @@ export interface PipelineOptions extends HandlerOptions {
   scopePolicy?: ScopePolicy;
   /** The server's calls in flight (graceful shutdown waits for them; once closed, new calls are refused). */
   calls: CallsInFlight;
-  /** Outermost stages (the audit trail), which see every call however it ends. */
-  outer?: Stage[];
+  /** The audit step (auditStep), outermost: it sees each run of a call however it ends (a task's record is its outcome). */
+  auditCall?: (op: Operation, next: () => Promise<CallOutcome>) => Promise<CallOutcome>;
+}
+
+/** What a tool call answers, as the method table types every method's result. */
+type Answer = Promise<MethodResult | undefined>;
+
+/** A check that let the call through (the checks' last step): anything else they answer is the call's refusal. */
+const PASSED = Symbol('passed');
+
+/** Server steps composed before `PASSED`: the passed marker at once when every step passed synchronously (no promise, no microtask). */
+function checks(steps: Stage[]): (op: Operation) => unknown {
+  return compose(steps, () => PASSED as unknown as Promise<CallOutcome>);
+}
+
+/** What a check answered: `passed` when it let the call through, else its refusal (an isError result) answered without running. */
+function passedOr<T>(outcome: unknown, passed: T): T | Answered | Promise<T | Answered> {
+  if (outcome === PASSED) return passed;
+  return (outcome as Promise<unknown>).then((o) => (o === PASSED ? passed : new Answered(o as MethodResult)));
 }
 
 /**
- * The way of one `tools/call` (docs/architecture.md#the-way-of-one-request): [audit] → resolve the tool →
- * authorize (the caller's scopes) → read the arguments (and mirrored
- * headers) → refuse it if the server is shutting down
- * → cap the argument size → rate-limit → validate the arguments → open the
- * input state → ask for approval when needed → wait for a free slot → cap the
- * result size → run the handler. The user's middleware (server.use), when
- * there is any, runs right after validation. Built once per server (again
- * when middleware is added); each stage is a small function with one job.
+ * `tools/call` by its phases (docs/architecture.md#the-way-of-one-request), composed by the one
+ * route composer like every declared method: [audit, per run] → target: resolve the tool →
+ * authorize (the caller's scopes) → read the arguments (and mirrored headers) → refuse it if
+ * the server is shutting down → cap the argument size → rate-limit; params: validate the
+ * arguments; then the user middleware (server.use); run: open the input state → ask for approval
+ * when needed → wait for a free slot → cap the result size → run the handler (its output
+ * validated). Each step is a small function with one job; a step that passes synchronously adds
+ * no promise. Its refusals and failures are isError results the model reads; tasks run it as
+ * one of their passes (`mode`).
  */
-export class CallPipeline {
-  private run: (call: Operation) => Promise<CallOutcome>;
-  private readonly calls: CallsInFlight;
-  private readonly stages: Stage[];
-  private readonly terminal: (call: Operation) => Promise<CallOutcome>;
-
-  constructor(private readonly options: PipelineOptions) {
-    this.calls = options.calls;
-    const stages: Stage[] = [
-      ...(options.outer ?? []),
-      resolveStage(options.registry),
-      authorizeStage(options.scopePolicy ?? new ScopePolicy()),
-      readArgumentsStage,
-      openStage(options.calls),
-      argumentSizeStage(options.maxArgumentBytes),
-      ...(options.rateLimiter ? [rateLimitStage(options.rateLimiter)] : []),
-      validateArgsStage,
+export function toolCallPhases(options: PipelineOptions, mode?: MethodPhases['mode']): MethodPhases<CompiledTool> {
+  const { calls, auditCall, logger } = options;
+  const target = checks([
+    resolveStage(options.registry),
+    authorizeStage(options.scopePolicy ?? new ScopePolicy()),
+    readArgumentsStage,
+    openStage(calls),
+    argumentSizeStage(options.maxArgumentBytes),
+    ...(options.rateLimiter ? [rateLimitStage(options.rateLimiter)] : []),
+  ]);
+  const validate = checks([validateArgsStage]);
+  const run = compose<Operation, CallOutcome>(
+    [
       inputsStage(options.requestState),
       approvalStage(options.approval),
       // A human deciding does not hold a slot: only running handlers count.
       concurrencyStage(options.concurrency),
       resultSizeStage(options.maxResultBytes, options.resultStore),
-    ];
-    this.stages = stages;
-    this.terminal = (call) => runOperation(call, TOOL_RUN, options);
-    this.run = compose(stages, this.terminal);
-  }
-
-  /** Recomposes the pipeline with `chain` (the user's tools/call middleware) right after validation; empty: none. */
-  use(chain: readonly AnyMiddleware[]): void {
-    if (chain.length === 0) {
-      this.run = compose(this.stages, this.terminal);
-      return;
-    }
-    const stages = [...this.stages];
-    stages.splice(stages.indexOf(validateArgsStage) + 1, 0, userMiddlewareStage(chain, this.options.logger));
-    this.run = compose(stages, this.terminal);
-  }
-
-  call(params: Record<string, unknown>, info: CallInfo, exchange: Exchange): Promise<CallOutcome> {
-    const call = new Operation(params, info, exchange);
-    return thenCleanUp(() => this.run(call), call.track(this.calls));
-  }
+    ],
+    (op) => runOperation(op, TOOL_RUN, options),
+  ) as (op: Operation) => Answer;
+  return {
+    services: options,
+    mode,
+    signalled: true,
+    serve: (op, go) =>
+      thenCleanUp((auditCall ? () => auditCall(op, go as () => Promise<CallOutcome>) : () => Promise.resolve(go())) as () => Answer, op.track(calls)),
+    target: (op) => passedOr(target(op), op.tool),
+    params: (op, _tool, given) => passedOr(validate(op), given),
+    viewed: (op) => ({ name: op.tool.name, arguments: op.handlerArgs }),
+    shown: ({ tool, inputSchema }) => ({ tool: { name: tool.name, title: tool.title, annotations: tool.annotations, inputSchema } }),
+    /*
+     * Arguments a middleware changed are what the handler gets, what the user is asked to
+     * approve, what a sealed requestState is bound to and what the audit record keeps (not
+     * validated again: the middleware is the server's own code).
+     */
+    run: (op, _tool, after) => {
+      if (after !== op.params && after?.arguments !== op.handlerArgs) {
+        op.handlerArgs = after?.arguments;
+        op.args = (after?.arguments ?? {}) as Record<string, unknown>;
+      }
+      return run(op);
+    },
+    // A middleware's ToolError is an isError result, an RpcError the JSON-RPC error; anything else an internal failure.
+    middlewareFailed: (op, err) => {
+      if (err instanceof RpcError) throw err;
+      return TOOL_RUN.failed(op, err, logger) as unknown as MethodResult;
+    },
+  };
 }
 
 export { Operation, type CallOutcome, type CallStatus, type Stage } from './operation.js';
