@@ -158,7 +158,7 @@ export function middlewareEntry(methodOrMiddleware: unknown, middleware?: unknow
  * @internal A middleware's context: a view of its request (nothing copied until asked for).
  * A declared method's phases may show more (`ctx.tool`, `ctx.prompt`) and lend it the operation's signal.
  */
-export class RequestMiddlewareContext<R = MethodResult | undefined> extends ExchangeView implements MiddlewareContext {
+class RequestMiddlewareContext<R = MethodResult | undefined> extends ExchangeView implements MiddlewareContext {
   private controller?: AbortController;
   private unwatch?: () => void;
   /** @internal the operation whose signal is this context's (tools/call: it aborts on cancellation and timeout too) */

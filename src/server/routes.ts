@@ -11,7 +11,7 @@ import { takeRequestPoint } from './primitives/rate-limit.js';
 import { trackedRequest, type RequestTracking } from './primitives/tracked-request.js';
 
 /** What the composer needs besides the routes: the user middleware of each method, the audit trail, tracing. */
-export interface RouteServices {
+interface RouteServices {
   /** The user middleware (server.use) that applies to `method`, in the order it was added. */
   chainOf(method: string): readonly AnyMiddleware[];
   tracking: RequestTracking;

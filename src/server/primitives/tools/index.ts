@@ -1,7 +1,8 @@
 import { Method } from '../../../protocol/methods.js';
 import type { CacheHints, ResultEncoder } from '../../../protocol/result.js';
 import type { ScopePolicy } from '../../../policy/auth/scope-policy.js';
-import { toolCallPhases, type PipelineOptions } from '../../pipeline/index.js';
+import type { PipelineOptions } from '../../pipeline/index.js';
+import { toolCallPhases } from './call.js';
 import type { CallInfo } from '../../pipeline/operation.js';
 import { ScopedToolListing } from '../../scoped-listing.js';
 import type { SubscriptionHub } from '../../subscriptions.js';
@@ -19,7 +20,7 @@ export interface CallModes {
   listed(page: MethodResult): MethodResult;
 }
 
-export interface ToolsPrimitiveOptions extends PipelineOptions {
+interface ToolsPrimitiveOptions extends PipelineOptions {
   scopePolicy: ScopePolicy;
   pageSize: number;
   cacheHints: CacheHints;
