@@ -59,9 +59,13 @@ export function composeRoutes(table: Iterable<[string, Route]>, services: RouteS
   return routes;
 }
 
-/** `f(value)`, at once when `value` is not a promise: a phase that answers synchronously costs no microtask. */
-function then<A>(value: A | Promise<A>, f: (a: A) => MaybeResult): MaybeResult {
-  return value instanceof Promise ? value.then(f) : f(value);
+/**
+ * `f(op, value, extra)`, at once when `value` is not a promise: a phase that
+ * answers synchronously costs no microtask and (its arguments passed, not
+ * captured) no closure.
+ */
+function then<A, E>(value: A | Promise<A>, f: (op: Operation, a: A, extra: E) => MaybeResult, op: Operation, extra: E): MaybeResult {
+  return value instanceof Promise ? value.then((a) => f(op, a, extra)) : f(op, value, extra);
 }
 
 /**
@@ -74,7 +78,7 @@ function then<A>(value: A | Promise<A>, f: (a: A) => MaybeResult): MaybeResult {
  */
 function declaredRoute<T>(phases: MethodPhases<T>, era: Era, user?: MiddlewarePhase): MethodHandler {
   const { services, rateKey, mode } = phases;
-  const serve = phases.serve ?? ((op, go) => serveRequest(op, services.logger, async () => go()));
+  const serve = phases.serve ?? ((op, given, go) => serveRequest(op, services.logger, async () => go(op, given)));
   const afterMiddleware = async (op: Operation, target: T, after: Record<string, unknown>) => {
     if (!phases.retarget?.(target, after)) return phases.run(op, target, after);
     const other = await phases.target(op, after);
@@ -82,7 +86,7 @@ function declaredRoute<T>(phases: MethodPhases<T>, era: Era, user?: MiddlewarePh
     const checked = phases.params ? await phases.params(op, other, after) : after;
     return checked instanceof Answered ? checked.result : phases.run(op, other, checked);
   };
-  const checkedThenRun = (op: Operation, target: T, checked: Record<string, unknown> | Answered): MaybeResult => {
+  const checkedThenRun = (op: Operation, checked: Record<string, unknown> | Answered, target: T): MaybeResult => {
     if (checked instanceof Answered) return checked.result;
     if (!user) return phases.run(op, target, checked);
     const viewed = phases.viewed ? phases.viewed(op, target) : checked;
@@ -100,15 +104,16 @@ function declaredRoute<T>(phases: MethodPhases<T>, era: Era, user?: MiddlewarePh
     const failed = phases.middlewareFailed;
     return failed ? answer.catch((err: unknown) => failed(op, err)) : answer;
   };
+  const checked = (op: Operation, target: T, given: Record<string, unknown>): MaybeResult =>
+    phases.params ? then(phases.params(op, target, given), checkedThenRun, op, target) : checkedThenRun(op, given, target);
   const targeted = (op: Operation, target: T | Answered, given: Record<string, unknown>): MaybeResult => {
     if (target instanceof Answered) return target.result;
     const key = typeof rateKey === 'function' ? rateKey(target) : rateKey;
-    if (key === undefined) return then(phases.params ? phases.params(op, target, given) : given, (c) => checkedThenRun(op, target, c));
-    return takeRequestPoint(services.rateLimiter, key, callerKeyOf(op.exchange)).then(() =>
-      then(phases.params ? phases.params(op, target, given) : given, (c) => checkedThenRun(op, target, c)),
-    );
+    if (key === undefined) return checked(op, target, given);
+    return takeRequestPoint(services.rateLimiter, key, callerKeyOf(op.exchange)).then(() => checked(op, target, given));
   };
-  const pass = (op: Operation, given: Record<string, unknown>) => serve(op, () => then(phases.target(op, given), (target) => targeted(op, target, given)));
+  const phased = (op: Operation, given: Record<string, unknown>) => then(phases.target(op, given), targeted, op, given);
+  const pass = (op: Operation, given: Record<string, unknown>) => serve(op, given, phased);
   if (mode) {
     const run: MethodRun = (params, info, exchange) => pass(new Operation(params, info, exchange), params);
     return (request, exchange, facts) => mode(request.params ?? {}, callInfoOf(request, era, facts), exchange, run);

@@ -57,11 +57,15 @@ export interface MethodPhases<T = unknown> {
   /** Where a failure's detail is logged, and the limiter the rate key spends a point of. */
   services: { logger: Logger; rateLimiter?: RateLimiter };
   /**
-   * Runs the phases (`go`) for one operation: by default the one runner's serveRequest
-   * (cancellable from arrival, failures mapped to JSON-RPC errors). tools/call: counted
-   * among the calls in flight and audited per run.
+   * Runs the phases (`go(op, params)`) for one operation: by default the one runner's
+   * serveRequest (cancellable from arrival, failures mapped to JSON-RPC errors).
+   * tools/call: counted among the calls in flight and audited per run.
    */
-  serve?(op: Operation, go: () => MaybeResult): Promise<MethodResult | undefined>;
+  serve?(
+    op: Operation,
+    params: Record<string, unknown>,
+    go: (op: Operation, params: Record<string, unknown>) => MaybeResult,
+  ): Promise<MethodResult | undefined>;
   /** Another way the request may run (tasks: CallModes); `run` is one ordinary run. */
   mode?(params: Record<string, unknown>, info: CallInfo, exchange: Exchange, run: MethodRun): MaybeResult;
   /** Finds what the params name and authorizes the caller for it (-32602 unknown, 403 missing scopes); `Answered`: answered without running. */

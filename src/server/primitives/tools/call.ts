@@ -1,5 +1,5 @@
 import type { CompiledTool } from '../../compile-tool.js';
-import { thenCleanUp, type CallOutcome, type Operation, type Stage } from '../../pipeline/operation.js';
+import type { CallOutcome, Operation, Stage } from '../../pipeline/operation.js';
 import { compose } from '../../compose.js';
 import { RpcError } from '../../../jsonrpc/errors.js';
 import { argumentSizeStage, concurrencyStage, openStage, rateLimitStage } from '../../pipeline/limits.js';
@@ -20,9 +20,24 @@ type Answer = Promise<MethodResult | undefined>;
 /** A check that let the call through (the checks' last step): anything else they answer is the call's refusal. */
 const PASSED = Symbol('passed');
 
-/** Server steps composed before `PASSED`: the passed marker at once when every step passed synchronously (no promise, no microtask). */
-function checks(steps: Stage[]): (op: Operation) => unknown {
-  return compose(steps, () => PASSED as unknown as Promise<CallOutcome>);
+const passed = () => PASSED as unknown as Promise<CallOutcome>;
+
+/**
+ * Server steps run one after the other, each handed a `next` that only says it passed: the
+ * passed marker at once when every step passed synchronously (no promise, no microtask, no
+ * closure), else the first refusal, or a promise of what the rest answer.
+ */
+function checks(steps: Stage[]): (op: Operation, from?: number) => unknown {
+  const run = (op: Operation, from = 0): unknown => {
+    for (let i = from; i < steps.length; i++) {
+      const outcome: unknown = steps[i](op, passed);
+      if (outcome === PASSED) continue;
+      if (i === steps.length - 1) return outcome;
+      return (outcome as Promise<unknown>).then((o) => (o === PASSED ? run(op, i + 1) : o));
+    }
+    return PASSED;
+  };
+  return run;
 }
 
 /** What a check answered: `passed` when it let the call through, else its refusal (an isError result) answered without running. */
@@ -67,8 +82,19 @@ export function toolCallPhases(options: PipelineOptions, mode?: MethodPhases['mo
     services: options,
     mode,
     signalled: true,
-    serve: (op, go) =>
-      thenCleanUp((auditCall ? () => auditCall(op, go as () => Promise<CallOutcome>) : () => Promise.resolve(go())) as () => Answer, op.track(calls)),
+    serve: (op, given, go) => {
+      const done = op.track(calls);
+      let running: Answer;
+      try {
+        running = (auditCall ? auditCall(op, () => go(op, given) as Promise<CallOutcome>) : go(op, given)) as Answer;
+      } catch (err) {
+        done();
+        throw err;
+      }
+      running.then(done, done);
+      return running;
+    },
+
     target: (op) => passedOr(target(op), op.tool),
     params: (op, _tool, given) => passedOr(validate(op), given),
     viewed: (op) => ({ name: op.tool.name, arguments: op.handlerArgs }),
