@@ -1,5 +1,5 @@
 import type { CompiledTool } from '../../compile-tool.js';
-import { thenCleanUp, type CallOutcome, type Operation, type Stage } from '../../pipeline/operation.js';
+import type { CallOutcome, Operation, Stage } from '../../pipeline/operation.js';
 import { compose } from '../../compose.js';
 import { RpcError } from '../../../jsonrpc/errors.js';
 import { argumentSizeStage, concurrencyStage, openStage, rateLimitStage } from '../../pipeline/limits.js';
@@ -82,8 +82,19 @@ export function toolCallPhases(options: PipelineOptions, mode?: MethodPhases['mo
     services: options,
     mode,
     signalled: true,
-    serve: (op, given, go) =>
-      thenCleanUp(() => (auditCall ? auditCall(op, () => go(op, given) as Promise<CallOutcome>) : go(op, given)) as Answer, op.track(calls)),
+    serve: (op, given, go) => {
+      const done = op.track(calls);
+      let running: Answer;
+      try {
+        running = (auditCall ? auditCall(op, () => go(op, given) as Promise<CallOutcome>) : go(op, given)) as Answer;
+      } catch (err) {
+        done();
+        throw err;
+      }
+      running.then(done, done);
+      return running;
+    },
+
     target: (op) => passedOr(target(op), op.tool),
     params: (op, _tool, given) => passedOr(validate(op), given),
     viewed: (op) => ({ name: op.tool.name, arguments: op.handlerArgs }),
