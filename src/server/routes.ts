@@ -59,11 +59,7 @@ export function composeRoutes(table: Iterable<[string, Route]>, services: RouteS
   return routes;
 }
 
-/**
- * `f(op, value, extra)`, at once when `value` is not a promise: a phase that
- * answers synchronously costs no microtask and (its arguments passed, not
- * captured) no closure.
- */
+/** `f(op, value, extra)`, at once when `value` is not a promise: a synchronous phase costs no microtask and no closure. */
 function then<A, E>(value: A | Promise<A>, f: (op: Operation, a: A, extra: E) => MaybeResult, op: Operation, extra: E): MaybeResult {
   return value instanceof Promise ? value.then((a) => f(op, a, extra)) : f(op, value, extra);
 }

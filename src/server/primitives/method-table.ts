@@ -157,11 +157,8 @@ export class MethodTable {
     const route = this.routes.get(method);
     if (!route || !served(route, era)) throw new Error(`${method} is not served in the ${era} era; nothing to wrap`);
     const inner = route[era];
-    if (!inner) {
-      this.routes.set(method, { ...route, wrappers: { ...route.wrappers, [era]: [...(route.wrappers?.[era] ?? []), wrapper] } });
-      return this;
-    }
-    this.routes.set(method, { ...route, [era]: wrapper(inner) });
+    const wrapped = inner ? { [era]: wrapper(inner) } : { wrappers: { ...route.wrappers, [era]: [...(route.wrappers?.[era] ?? []), wrapper] } };
+    this.routes.set(method, { ...route, ...wrapped });
     return this;
   }
 

@@ -17,9 +17,8 @@ import { Answered, type MethodPhases, type MethodResult } from '../method-table.
 /** What a tool call answers, as the method table types every method's result. */
 type Answer = Promise<MethodResult | undefined>;
 
-/** A check that let the call through (the checks' last step): anything else they answer is the call's refusal. */
+/** What a check that let the call through answers (its `next`): anything else is the call's refusal. */
 const PASSED = Symbol('passed');
-
 const passed = () => PASSED as unknown as Promise<CallOutcome>;
 
 /**
@@ -84,26 +83,20 @@ export function toolCallPhases(options: PipelineOptions, mode?: MethodPhases['mo
     signalled: true,
     serve: (op, given, go) => {
       const done = op.track(calls);
-      let running: Answer;
       try {
-        running = (auditCall ? auditCall(op, () => go(op, given) as Promise<CallOutcome>) : go(op, given)) as Answer;
+        const running = (auditCall ? auditCall(op, () => go(op, given) as Promise<CallOutcome>) : go(op, given)) as Answer;
+        running.then(done, done);
+        return running;
       } catch (err) {
         done();
         throw err;
       }
-      running.then(done, done);
-      return running;
     },
-
     target: (op) => passedOr(target(op), op.tool),
     params: (op, _tool, given) => passedOr(validate(op), given),
     viewed: (op) => ({ name: op.tool.name, arguments: op.handlerArgs }),
     shown: ({ tool, inputSchema }) => ({ tool: { name: tool.name, title: tool.title, annotations: tool.annotations, inputSchema } }),
-    /*
-     * Arguments a middleware changed are what the handler gets, what the user is asked to
-     * approve, what a sealed requestState is bound to and what the audit record keeps (not
-     * validated again: the middleware is the server's own code).
-     */
+    // Arguments a middleware changed are what the handler gets, approval shows, requestState binds and the audit keeps (not validated again).
     run: (op, _tool, after) => {
       if (after !== op.params && after?.arguments !== op.handlerArgs) {
         op.handlerArgs = after?.arguments;

@@ -57,6 +57,10 @@ export class ToolsPrimitive implements Primitive {
         : (request, exchange) => this.listing.page(era, request.params?.cursor, callerOf(exchange)),
     );
     // The call's result object (or undefined: cancelled); the dispatcher encodes it, with a rate-limit refusal's Retry-After.
-    methods.declare(Method.toolsCall, ['modern', 'legacy'], toolCallPhases(this.options, modes && ((params, info, exchange, run) => modes.call(params, info, exchange, run))));
+    methods.declare(
+      Method.toolsCall,
+      ['modern', 'legacy'],
+      toolCallPhases(this.options, modes && ((params, info, exchange, run) => modes.call(params, info, exchange, run))),
+    );
   }
 }
