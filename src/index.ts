@@ -49,7 +49,6 @@ export type { RequestContext } from './server/primitives/request-context.js';
 export { MethodTable, type Primitive, type MethodHandler, type MethodResult, type RequestFacts } from './server/primitives/method-table.js';
 export { withJson } from './server/serialized.js';
 export type { TrackedRequest } from './server/primitives/tracked.js';
-export type { RouteMiddleware } from './server/primitives/method-table.js';
 export type {
   Middleware,
   MiddlewareContext,

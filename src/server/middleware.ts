@@ -1,5 +1,5 @@
 import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
-import type { JsonRpcRequest, RequestId } from '../jsonrpc/types.js';
+import type { RequestId } from '../jsonrpc/types.js';
 import type { Caller } from '../policy/auth/caller.js';
 import type { AuthInfo } from '../policy/auth/principal.js';
 import { getMeta, type Implementation } from '../protocol/meta.js';
@@ -7,7 +7,7 @@ import { ToolError } from '../protocol/tool-error.js';
 import type { Era } from '../protocol/versions.js';
 import type { Exchange } from './exchange.js';
 import { ExchangeView } from './exchange-view.js';
-import type { MethodHandler, MethodResult, RequestFacts } from './primitives/method-table.js';
+import type { MethodHandler, MethodResult } from './primitives/method-table.js';
 import { compose } from './compose.js';
 import type { ToolAnnotations, ToolResult } from './tool.js';
 import type { Prompt } from './primitives/prompts/prompt.js';
@@ -156,11 +156,13 @@ export function middlewareEntry(methodOrMiddleware: unknown, middleware?: unknow
 
 /**
  * @internal A middleware's context: a view of its request (nothing copied until asked for).
- * `tools/call`'s (pipeline/user-middleware.ts) adds the tool and its own signal.
+ * A declared method's phases may show more (`ctx.tool`, `ctx.prompt`) and lend it the operation's signal.
  */
-export class RequestMiddlewareContext<R = MethodResult | undefined> extends ExchangeView implements MiddlewareContext {
+class RequestMiddlewareContext<R = MethodResult | undefined> extends ExchangeView implements MiddlewareContext {
   private controller?: AbortController;
   private unwatch?: () => void;
+  /** @internal the operation whose signal is this context's (tools/call: it aborts on cancellation and timeout too) */
+  stop?: { readonly signal: AbortSignal };
 
   constructor(
     readonly method: string,
@@ -190,6 +192,7 @@ export class RequestMiddlewareContext<R = MethodResult | undefined> extends Exch
 
   // Made on first use: most middleware never looks at it.
   get signal(): AbortSignal {
+    if (this.stop) return this.stop.signal;
     if (!this.controller) {
       const controller = (this.controller = new AbortController());
       this.unwatch = this.exchange.onClose?.((reason) => controller.abort(reason));
@@ -217,19 +220,22 @@ export class RequestMiddlewareContext<R = MethodResult | undefined> extends Exch
  * errors through untouched (`mapError`).
  */
 export type MiddlewarePhase = (
-  request: JsonRpcRequest,
+  requestParams: Record<string, unknown> | undefined,
+  requestId: RequestId,
   exchange: Exchange,
-  facts: RequestFacts,
+  facts: { readonly protocolVersion: string; readonly clientInfo?: Implementation },
   params: Record<string, unknown>,
   shown: Record<string, unknown> | undefined,
   next: (params: Record<string, unknown>) => Promise<MethodResult | undefined>,
+  stop?: { readonly signal: AbortSignal },
 ) => Promise<MethodResult | undefined>;
 
 export function middlewarePhase(method: string, era: Era, chain: readonly AnyMiddleware[], mapError = asRequestError): MiddlewarePhase {
   const run = compose<RequestMiddlewareContext, MethodResult | undefined>(chain, (ctx) => ctx.proceed(), true);
-  return (request, exchange, facts, params, shown, next) => {
-    const ctx = new RequestMiddlewareContext(method, era, exchange, request.params, request.id, facts, params, next);
+  return (requestParams, requestId, exchange, facts, params, shown, next, stop) => {
+    const ctx = new RequestMiddlewareContext(method, era, exchange, requestParams, requestId, facts, params, next);
     if (shown) Object.assign(ctx, shown);
+    if (stop) ctx.stop = stop;
     return run(ctx).then(
       (result) => {
         ctx.release();
@@ -247,7 +253,7 @@ export function middlewarePhase(method: string, era: Era, chain: readonly AnyMid
 export function aroundHandler(phase: MiddlewarePhase, handler: MethodHandler): MethodHandler {
   return (request, exchange, facts, tracked) => {
     const params = request.params ?? {};
-    return phase(request, exchange, facts, params, undefined, async (after) =>
+    return phase(request.params, request.id, exchange, facts, params, undefined, async (after) =>
       handler(after === params ? request : { ...request, params: after }, exchange, facts, tracked),
     );
   };

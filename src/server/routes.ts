@@ -7,12 +7,12 @@ import { callerKeyOf } from './exchange.js';
 import { aroundHandler, middlewarePhase, type AnyMiddleware, type MiddlewarePhase } from './middleware.js';
 import { callInfoOf, Operation } from './pipeline/operation.js';
 import { serveRequest } from './pipeline/run.js';
-import { Answered, type MethodHandler, type MethodPhases, type Route } from './primitives/method-table.js';
+import { Answered, type MaybeResult, type MethodHandler, type MethodPhases, type MethodRun, type Route } from './primitives/method-table.js';
 import { takeRequestPoint } from './primitives/rate-limit.js';
 import { trackedRequest, type RequestTracking } from './primitives/tracked-request.js';
 
 /** What the composer needs besides the routes: the user middleware of each method, the audit trail, tracing. */
-export interface RouteServices {
+interface RouteServices {
   /** The user middleware (server.use) that applies to `method`, in the order it was added. */
   chainOf(method: string): readonly AnyMiddleware[];
   tracking: RequestTracking;
@@ -27,25 +27,24 @@ export type ComposedRoute = Partial<Record<Era, MethodHandler>>;
  * The one route composer: every method's chain, built once (and again on
  * each `server.use`), never per request, in the same fixed order:
  *
- *   tracing → audit + shutdown (tracked routes) → [a declared method's phases:
- *   target and authorize → rate key → params] → user middleware → run
+ *   tracing → audit + shutdown (tracked routes) → [a declared method's run mode
+ *   and runner, then its phases: target and authorize → rate key → params]
+ *   → user middleware → run
  *
- * A handler route's only phase is its run, so its user middleware wraps it; a
- * route whose own pipeline takes the middleware as a stage (tools/call) is
- * given the chain instead. With no middleware, no tracking and no tracing a
- * route is its handler.
+ * A handler route's only phase is its run, so its user middleware wraps it
+ * (as it wraps a declared method a primitive wrapped). With no middleware, no
+ * tracking and no tracing a route is its handler.
  */
 export function composeRoutes(table: Iterable<[string, Route]>, services: RouteServices): Map<string, ComposedRoute> {
   const routes = new Map<string, ComposedRoute>();
   for (const [method, route] of table) {
     const chain = services.chainOf(method);
-    route.useMiddleware?.(chain);
     const composed: ComposedRoute = {};
     for (const era of ['modern', 'legacy'] as const) {
       const served = route[era];
       const phases = route.declared?.[era];
       if (!served && !phases) continue;
-      const user = chain.length > 0 && !route.useMiddleware ? middlewarePhase(method, era, chain) : undefined;
+      const user = chain.length > 0 ? middlewarePhase(method, era, chain, phases?.middlewareFailed ? (err) => err : undefined) : undefined;
       let handler: MethodHandler;
       const wrappers = route.wrappers?.[era];
       if (served || wrappers) {
@@ -61,33 +60,64 @@ export function composeRoutes(table: Iterable<[string, Route]>, services: RouteS
   return routes;
 }
 
+/** `f(op, value, extra)`, at once when `value` is not a promise: a synchronous phase costs no microtask and no closure. */
+function then<A, E>(value: A | Promise<A>, f: (op: Operation, a: A, extra: E) => MaybeResult, op: Operation, extra: E): MaybeResult {
+  return value instanceof Promise ? value.then((a) => f(op, a, extra)) : f(op, value, extra);
+}
+
 /**
- * A declared method's chain: its phases in their fixed order, under the one
- * runner's serveRequest (cancellable by id and by the transport from the
- * moment it arrives, its failures mapped as the work's are), then the user
- * middleware, then the run. A middleware that names another target has it
- * found, authorized and validated again (its rate-limit point was taken).
+ * A declared method's chain: its phases in their fixed order, under its
+ * runner (`serve`: by default the one runner's serveRequest, cancellable by id
+ * and by the transport from the moment it arrives, its failures mapped as the
+ * work's are), then the user middleware, then the run. A middleware that names
+ * another target has it found, authorized and validated again (its rate-limit
+ * point was taken). A run mode (tasks) decides how the ordinary run is used.
  */
 function declaredRoute<T>(phases: MethodPhases<T>, era: Era, user?: MiddlewarePhase): MethodHandler {
-  const { services } = phases;
-  const rateKey = phases.rateKey;
+  const { services, rateKey, mode } = phases;
+  const serve = phases.serve ?? ((op, given, go) => serveRequest(op, services.logger, async () => go(op, given)));
+  const afterMiddleware = async (op: Operation, target: T, after: Record<string, unknown>) => {
+    if (!phases.retarget?.(target, after)) return phases.run(op, target, after);
+    const other = await phases.target(op, after);
+    if (other instanceof Answered) return other.result;
+    const checked = phases.params ? await phases.params(op, other, after) : after;
+    return checked instanceof Answered ? checked.result : phases.run(op, other, checked);
+  };
+  const checkedThenRun = (op: Operation, checked: Record<string, unknown> | Answered, target: T): MaybeResult => {
+    if (checked instanceof Answered) return checked.result;
+    if (!user) return phases.run(op, target, checked);
+    const viewed = phases.viewed ? phases.viewed(op, target) : checked;
+    const { info } = op;
+    const answer = user(
+      op.params,
+      info.requestId,
+      op.exchange,
+      info,
+      viewed,
+      phases.shown?.(target),
+      (after) => afterMiddleware(op, target, after),
+      phases.signalled ? op : undefined,
+    );
+    const failed = phases.middlewareFailed;
+    return failed ? answer.catch((err: unknown) => failed(op, err)) : answer;
+  };
+  const checked = (op: Operation, target: T, given: Record<string, unknown>): MaybeResult =>
+    phases.params ? then(phases.params(op, target, given), checkedThenRun, op, target) : checkedThenRun(op, given, target);
+  const targeted = (op: Operation, target: T | Answered, given: Record<string, unknown>): MaybeResult => {
+    if (target instanceof Answered) return target.result;
+    const key = typeof rateKey === 'function' ? rateKey(target) : rateKey;
+    if (key === undefined) return checked(op, target, given);
+    return takeRequestPoint(services.rateLimiter, key, callerKeyOf(op.exchange)).then(() => checked(op, target, given));
+  };
+  const phased = (op: Operation, given: Record<string, unknown>) => then(phases.target(op, given), targeted, op, given);
+  const pass = (op: Operation, given: Record<string, unknown>) => serve(op, given, phased);
+  if (mode) {
+    const run: MethodRun = (params, info, exchange) => pass(new Operation(params, info, exchange), params);
+    return (request, exchange, facts) => mode(request.params ?? {}, callInfoOf(request, era, facts), exchange, run);
+  }
   return (request, exchange, facts, tracked) => {
-    const op = (tracked as Operation | undefined) ?? new Operation(request.params ?? {}, callInfoOf(request, era, facts), exchange);
-    return serveRequest(op, services.logger, async () => {
-      const given = request.params ?? {};
-      const target = await phases.target(op, given);
-      if (target instanceof Answered) return target.result;
-      const key = typeof rateKey === 'function' ? rateKey(target) : rateKey;
-      if (key !== undefined) await takeRequestPoint(services.rateLimiter, key, callerKeyOf(exchange));
-      const checked = phases.params ? await phases.params(op, target, given) : given;
-      if (!user) return phases.run(op, target, checked);
-      return user(request, exchange, facts, checked, phases.shown?.(target), async (after) => {
-        if (!phases.retarget?.(target, after)) return phases.run(op, target, after);
-        const other = await phases.target(op, after);
-        if (other instanceof Answered) return other.result;
-        return phases.run(op, other, phases.params ? await phases.params(op, other, after) : after);
-      });
-    });
+    const given = request.params ?? {};
+    return pass((tracked as Operation | undefined) ?? new Operation(given, callInfoOf(request, era, facts), exchange), given);
   };
 }
 

@@ -127,7 +127,7 @@ export class ToolServer {
       cacheHints,
       subscriptions: this.subscriptions,
       calls: this.calls,
-      outer: this.audit ? [auditStep(this.audit, this.auditGuard!, this.instanceId)] : [],
+      auditCall: this.audit && auditStep(this.audit, this.auditGuard!, this.instanceId),
       tracing: options.tracing === false ? false : options.tracing === true || options.tracing === undefined ? {} : options.tracing,
       auditSink: this.audit,
       auditGuard: this.auditGuard,

@@ -23,7 +23,7 @@ export function refuse(call: Operation, reason: AuditReason, text: string): Tool
  * symbol-keyed member: never serialized, read by the dispatcher into the
  * Reply, which the HTTP transport sends as a Retry-After header.
  */
-export const RETRY_AFTER_MS = Symbol('toolwright.retryAfterMs');
+const RETRY_AFTER_MS = Symbol('toolwright.retryAfterMs');
 
 export function withRetryAfter(result: ToolResult, retryAfterMs: number): ToolResult {
   (result as ToolResult & { [RETRY_AFTER_MS]?: number })[RETRY_AFTER_MS] = retryAfterMs;

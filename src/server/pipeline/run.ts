@@ -23,7 +23,7 @@ export interface HandlerOptions {
  * the runner leaves to the method. A tool call answers its failures with
  * `isError` results the model reads; every other method with JSON-RPC errors.
  */
-export interface RunKind<R> {
+interface RunKind<R> {
   /** Starts the work: the tool's handler, the prompt's `get`, the resource's `read`, the completer. */
   invoke(op: Operation, ctx: CallContext): unknown;
   timeoutMs(op: Operation): number | undefined;
@@ -161,7 +161,7 @@ type Answer = Record<string, unknown>;
  * are JSON-RPC errors. A ToolError is the author's message to the client
  * (-32602), anything else -32603 with a correlation id (the log has the detail).
  */
-export const REQUEST_RUN: RunKind<Answer> = {
+const REQUEST_RUN: RunKind<Answer> = {
   invoke: (op, ctx) => op.handler!(ctx),
   timeoutMs: (op) => op.timeoutMs,
   done: (op, value) => op.finish!(value),

@@ -6,7 +6,7 @@ import type { Exchange, LegacySession } from '../exchange.js';
 import { parsedWithJson } from '../serialized.js';
 import type { RateLimiter } from '../../policy/rate-limit.js';
 import type { Logger } from '../../runtime/logger.js';
-import type { Operation } from '../pipeline/operation.js';
+import type { CallInfo, Operation } from '../pipeline/operation.js';
 import type { TrackedRequest } from './tracked.js';
 
 /**
@@ -42,33 +42,51 @@ export class Answered {
   constructor(readonly result: MethodResult) {}
 }
 
+/** One ordinary run of a declared method (a run mode such as a task calls it for each of its passes). */
+export type MethodRun = (params: Record<string, unknown>, info: CallInfo, exchange: Exchange) => Promise<MethodResult | undefined>;
+
 /**
  * @internal A method declared by its fixed phases (docs/architecture.md "The way of one
  * request"). The one route composer (server/routes.ts) runs them in this order
- * under the one runner's `serveRequest` (cancellable from arrival, failures
- * mapped): find the target and authorize → rate key → read and validate the
- * params → user middleware (server.use) → run. `T` is what the request
- * targets (a prompt, a resource, a completion reference), fresh per request.
+ * under the method's runner (`serve`): find the target and authorize → rate key →
+ * read and validate the params → user middleware (server.use) → run. `T` is
+ * what the request targets (a tool, a prompt, a resource, a completion
+ * reference). A phase that answers synchronously is not awaited.
  */
 export interface MethodPhases<T = unknown> {
   /** Where a failure's detail is logged, and the limiter the rate key spends a point of. */
   services: { logger: Logger; rateLimiter?: RateLimiter };
+  /**
+   * Runs the phases (`go(op, params)`) for one operation: by default the one runner's
+   * serveRequest (cancellable from arrival, failures mapped to JSON-RPC errors).
+   * tools/call: counted among the calls in flight and audited per run.
+   */
+  serve?(
+    op: Operation,
+    params: Record<string, unknown>,
+    go: (op: Operation, params: Record<string, unknown>) => MaybeResult,
+  ): Promise<MethodResult | undefined>;
+  /** Another way the request may run (tasks: CallModes); `run` is one ordinary run. */
+  mode?(params: Record<string, unknown>, info: CallInfo, exchange: Exchange, run: MethodRun): MaybeResult;
   /** Finds what the params name and authorizes the caller for it (-32602 unknown, 403 missing scopes); `Answered`: answered without running. */
   target(op: Operation, params: Record<string, unknown>): T | Answered | Promise<T | Answered>;
   /** The method whose per-caller rate-limit bucket the request spends a point of; absent or undefined: not limited. */
   rateKey?: string | ((target: T) => string | undefined);
-  /** Reads and validates the params against the target: what the user middleware sees as `ctx.params` (absent: the params as sent). */
-  params?(op: Operation, target: T, params: Record<string, unknown>): Record<string, unknown> | Promise<Record<string, unknown>>;
-  /** What the user middleware's context shows besides (`ctx.prompt`, `ctx.resource`). */
+  /** Reads and validates the params against the target: what the user middleware sees as `ctx.params` (absent: the params as sent); `Answered`: refused. */
+  params?(op: Operation, target: T, params: Record<string, unknown>): Record<string, unknown> | Answered | Promise<Record<string, unknown> | Answered>;
+  /** What the user middleware sees as `ctx.params`, when not the checked params (tools/call: `{ name, arguments }`). */
+  viewed?(op: Operation, target: T): Record<string, unknown>;
+  /** What the user middleware's context shows besides (`ctx.tool`, `ctx.prompt`, `ctx.resource`). */
   shown?(target: T): Record<string, unknown> | undefined;
+  /** The middleware's `ctx.signal` is the operation's own: it aborts on cancellation and timeout too (tools/call). */
+  signalled?: boolean;
+  /** A user middleware's throw as the method answers it (absent: a ToolError is -32602, as `serve` maps the rest). */
+  middlewareFailed?(op: Operation, err: unknown): MethodResult | undefined;
   /** Whether the params as a middleware left them name another target: found, authorized and validated again (no second rate-limit point). */
   retarget?(target: T, params: Record<string, unknown>): boolean;
   /** The work, with the params as the middleware left them. */
   run(op: Operation, target: T, params: Record<string, unknown>): MaybeResult;
 }
-
-/** A user middleware as a route's own pipeline is handed it (server/middleware.ts types it fully; named here so the two modules need not import each other). */
-export type RouteMiddleware = (ctx: never, next: () => Promise<unknown>) => unknown;
 
 /** A method's handlers; a missing era answers -32601 (the method does not exist in that revision). */
 export interface Route {
@@ -81,7 +99,7 @@ export interface Route {
    * The audit rule: a method that changes state or runs user code is tracked.
    * Audited and counted by the dispatcher (tracked-request.ts): refused once the
    * server shuts down, waited for by a drain, one audit record however it ends.
-   * (tools/call is recorded by the same auditStep, its pipeline's outermost stage, once per run: a task's record is its outcome.)
+   * (tools/call is recorded by the same auditStep, in its `serve`, once per run: a task's record is its outcome.)
    */
   tracked?: boolean;
   /**
@@ -96,12 +114,6 @@ export interface Route {
    * when it ends.
    */
   stream?: boolean;
-  /**
-   * The route's own pipeline takes the user middleware as one of its stages
-   * (tools/call: after validation, where the tool and its checked arguments
-   * are known): given the chain whenever it changes, instead of either of the above.
-   */
-  useMiddleware?: (chain: readonly RouteMiddleware[]) => void;
   /** @internal a declared era's wrappers (`wrap`), applied in order around its composed phases */
   wrappers?: Partial<Record<Era, ((inner: MethodHandler) => MethodHandler)[]>>;
 }
@@ -145,11 +157,8 @@ export class MethodTable {
     const route = this.routes.get(method);
     if (!route || !served(route, era)) throw new Error(`${method} is not served in the ${era} era; nothing to wrap`);
     const inner = route[era];
-    if (!inner) {
-      this.routes.set(method, { ...route, wrappers: { ...route.wrappers, [era]: [...(route.wrappers?.[era] ?? []), wrapper] } });
-      return this;
-    }
-    this.routes.set(method, { ...route, [era]: wrapper(inner) });
+    const wrapped = inner ? { [era]: wrapper(inner) } : { wrappers: { ...route.wrappers, [era]: [...(route.wrappers?.[era] ?? []), wrapper] } };
+    this.routes.set(method, { ...route, ...wrapped });
     return this;
   }
 

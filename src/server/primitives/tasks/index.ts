@@ -5,9 +5,9 @@ import { isPlainObject } from '../../../protocol/content.js';
 import { ORPHANED_TASK_ERROR, TERMINAL_STATUSES, type TaskRecord, type TaskStore } from '../../../tasks/store.js';
 import type { BusEvent } from '../../../state/bus.js';
 import { callerKeyOf, type Exchange } from '../../exchange.js';
-import type { MethodResult, MethodTable, Primitive, RequestFacts } from '../method-table.js';
+import type { MethodResult, MethodRun, MethodTable, Primitive, RequestFacts } from '../method-table.js';
 import type { CallInfo } from '../../pipeline/operation.js';
-import type { CallModes, CallRun } from '../tools/index.js';
+import type { CallModes } from '../tools/index.js';
 import type { ListenFilter } from '../subscriptions/index.js';
 import type { TaskHost } from './host.js';
 import type { TasksPrimitiveOptions } from './options.js';
@@ -87,7 +87,7 @@ export class TasksPrimitive implements Primitive, TaskHost, CallModes {
   readonly listen: ListenFilter = (inner) => this.notifications.wrapListen(inner);
 
   /** How a tools/call runs: as a task when it asks for one (or its tool must be one), else directly. */
-  call(params: Record<string, unknown>, info: CallInfo, exchange: Exchange, run: CallRun) {
+  call(params: Record<string, unknown>, info: CallInfo, exchange: Exchange, run: MethodRun) {
     return info.era === 'modern' ? modernCall(this, params, info, exchange, run) : legacyCall(this, params, info, exchange, run);
   }
 

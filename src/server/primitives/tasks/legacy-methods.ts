@@ -4,8 +4,7 @@ import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
 import { TERMINAL_STATUSES, type TaskRecord } from '../../../tasks/store.js';
 import { callerKeyOf, type Exchange } from '../../exchange.js';
 import type { CallInfo } from '../../pipeline/operation.js';
-import type { MethodResult } from '../method-table.js';
-import type { CallRun } from '../tools/index.js';
+import type { MethodResult, MethodRun } from '../method-table.js';
 import type { TaskHost } from './host.js';
 import {
   alreadyTerminal,
@@ -28,7 +27,7 @@ import { taskIdOf, taskNotFound } from './wire.js';
  */
 
 /** tools/call in the 2025-11-25 form: a call that names `task` runs as one, answered at once with the task. */
-export async function legacyCall(host: TaskHost, params: Record<string, unknown>, info: CallInfo, exchange: Exchange, run: CallRun) {
+export async function legacyCall(host: TaskHost, params: Record<string, unknown>, info: CallInfo, exchange: Exchange, run: MethodRun) {
   const name = params.name;
   const mode = typeof name === 'string' && host.options.registry.has(name) ? host.modeOf(name) : undefined;
   const asked = params.task;

@@ -1,8 +1,7 @@
 import { shapeResult } from '../../../protocol/result.js';
 import type { Exchange } from '../../exchange.js';
 import type { CallInfo } from '../../pipeline/operation.js';
-import type { MethodResult } from '../method-table.js';
-import type { CallRun } from '../tools/index.js';
+import type { MethodResult, MethodRun } from '../method-table.js';
 import type { TaskHost } from './host.js';
 import type { ResolvedTaskMode } from './policy.js';
 import { TaskRun, type PassOutcome } from './task-run.js';
@@ -13,7 +12,7 @@ import { createTaskResult, declaresTasks, missingTasksExtension } from './wire.j
  * task, from a client that declares the extension, runs as one (at once, or
  * once it outlives its `afterMs`); any other call runs directly.
  */
-export function modernCall(host: TaskHost, params: Record<string, unknown>, info: CallInfo, exchange: Exchange, run: CallRun) {
+export function modernCall(host: TaskHost, params: Record<string, unknown>, info: CallInfo, exchange: Exchange, run: MethodRun) {
   const name = params.name;
   const mode = typeof name === 'string' && host.options.registry.has(name) ? host.modeOf(name) : undefined;
   if (!mode?.task) return run(params, info, exchange);
@@ -31,7 +30,7 @@ async function callAsTask(
   params: Record<string, unknown>,
   info: CallInfo,
   exchange: Exchange,
-  run: CallRun,
+  run: MethodRun,
   mode: ResolvedTaskMode,
   tool: string,
 ): Promise<MethodResult | undefined> {

@@ -5,8 +5,7 @@ import { TERMINAL_STATUSES as TERMINAL, type TaskError, type TaskPatch, type Tas
 import { Peer } from '../../peer.js';
 import { callerOf, type Exchange } from '../../exchange.js';
 import type { CallInfo } from '../../pipeline/operation.js';
-import type { MethodResult } from '../method-table.js';
-import type { CallRun } from '../tools/index.js';
+import type { MethodResult, MethodRun } from '../method-table.js';
 import { TaskInputPeer } from './legacy-input.js';
 
 /**
@@ -49,7 +48,7 @@ export class TaskRun {
     private readonly params: Record<string, unknown>,
     private readonly info: CallInfo,
     private readonly original: Exchange,
-    private readonly run: CallRun,
+    private readonly run: MethodRun,
     private readonly store: TaskStore,
     /** The result as the task stores it (the era's shape: a modern result's resultType and server identity). */
     private readonly stored: (result: MethodResult) => Record<string, unknown>,
