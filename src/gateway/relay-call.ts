@@ -36,13 +36,11 @@ export async function relayCall(target: RelayTarget, tool: string, args: Record<
   if (!client) return unavailable(target.name, target.downBecause());
   const release = target.gate.tryAcquire() ?? (await target.gate.acquire(ctx.signal));
   if (!release) return failure(`upstream "${target.name}" is busy: too many calls are waiting for it; try again shortly`);
-  const stop = new AbortController();
-  const onAbort = () => stop.abort(ctx.signal.reason);
-  ctx.signal.addEventListener('abort', onAbort, { once: true });
   target.inFlight.add(ctx);
   try {
+    // The caller's own signal: the client cancels the upstream request when it aborts (an AbortController of our own per call cost CPU and gave nothing).
     const result = await client.callTool(tool, args, {
-      signal: stop.signal,
+      signal: ctx.signal,
       timeoutMs: target.timeoutMs,
       onProgress: (p) => ctx.progress(p.progress, p.total, p.message === undefined ? undefined : upstreamText(p.message)),
       // A modern caller answers in a later round: its context stops this run (ctx.signal), which cancels the upstream call.
@@ -60,7 +58,6 @@ export async function relayCall(target: RelayTarget, tool: string, args: Record<
     return failureOf(target, client, err);
   } finally {
     target.inFlight.delete(ctx);
-    ctx.signal.removeEventListener('abort', onAbort);
     release();
   }
 }

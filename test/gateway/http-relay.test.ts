@@ -120,6 +120,19 @@ describe('the fetch the gateway speaks HTTP upstreams with', () => {
     expect((failure as TypeError & { cause: { code: string } }).cause.code).toBe('ECONNREFUSED');
   });
 
+  it('a large body arrives whole, and one cut off before its end fails the read with the response error (as Readable.toWeb gave)', async () => {
+    const big = 'x'.repeat(3 * 1024 * 1024);
+    const base = await serve((req, res) => {
+      if (req.url === '/big') return void res.end(big);
+      res.writeHead(200, { 'content-length': '100' });
+      res.write('0123456789', () => setTimeout(() => res.socket?.destroy(), 20));
+    });
+    expect((await (await nodeFetch(`${base}/big`)).text()).length).toBe(big.length);
+    const reader = (await nodeFetch(`${base}/cut`)).body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('0123456789');
+    await expect(reader.read()).rejects.toMatchObject({ message: 'aborted', code: 'ECONNRESET' });
+  });
+
   it('an abort rejects with the signal reason, before the answer and while its body streams', async () => {
     const base = await serve((req, res) => {
       if (req.url === '/slow') return; // never answers
