@@ -43,7 +43,14 @@ describe.skipIf(!haveChromium)('the console’s feedback on forms and calls', ()
   it('shows no Resources or Prompts tab for a server that declares them but lists none', async () => {
     await page.getByRole('link', { name: 'Tools', exact: true }).waitFor();
     // toolwright serve declares both (with listChanged); this server has neither.
-    expect(await page.getByRole('navigation', { name: 'Screens' }).getByRole('link').allTextContents()).toEqual(['Connection', 'Tools', 'History', 'Log messages', 'Roots', 'Collections']);
+    expect(await page.getByRole('navigation', { name: 'Screens' }).getByRole('link').allTextContents()).toEqual([
+      'Connection',
+      'Tools',
+      'History',
+      'Log messages',
+      'Roots',
+      'Collections',
+    ]);
   });
 
   it('shows a form’s problems only once a field is changed or Call is pressed', async () => {
