@@ -46,11 +46,16 @@ describe('two servers sharing one task store (real processes)', () => {
     config(cwd, { leaseMs: 2_000 });
     const [doomed, survivor] = await Promise.all([serve(cwd), serve(cwd)]);
     // Both open (and create) the store at once: one waits for the other's set-up instead of failing.
-    const [lost, kept] = await Promise.all([
-      rpc(doomed.url, 'tools/call', { name: 'gated', arguments: { label: 'lost' } }, 'gated').then((r) => r.result),
-      rpc(survivor.url, 'tools/call', { name: 'gated', arguments: { label: 'kept' } }, 'gated').then((r) => r.result),
+    const answers = await Promise.all([
+      rpc(doomed.url, 'tools/call', { name: 'gated', arguments: { label: 'lost' } }, 'gated'),
+      rpc(survivor.url, 'tools/call', { name: 'gated', arguments: { label: 'kept' } }, 'gated'),
     ]);
-    expect([lost.resultType, kept.resultType]).toEqual(['task', 'task']);
+    // The whole answers, so that a refusal (an error instead of a task) says why.
+    expect(
+      answers.map((a) => a.result?.resultType),
+      JSON.stringify(answers),
+    ).toEqual(['task', 'task']);
+    const [lost, kept] = answers.map((a) => a.result);
     await expect.poll(doomed.stderr, { timeout: 10_000 }).toMatch(/gated lost started/);
     await expect.poll(survivor.stderr, { timeout: 10_000 }).toMatch(/gated kept started/);
     expect((await status(survivor.url, lost.taskId)).status).toBe('working');
