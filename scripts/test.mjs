@@ -53,6 +53,15 @@ async function backgroundChecks() {
   return [...checks, conformance];
 }
 
+/** The lines of a check's output that name a failure (the conformance suite's FAILURE checks, ✗ lines, errors), at most 60. */
+function whatFailed(text) {
+  return text
+    .split('\n')
+    .filter((line) => /✗|FAILURE|WARNING\]|\berror\b|Error:|[1-9]\d* failed/i.test(line))
+    .slice(0, 60)
+    .map((line) => `  ${line.slice(0, 400)}`);
+}
+
 const started = Date.now();
 const background = backgroundChecks();
 const vitestBin = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import.meta.url));
@@ -68,5 +77,11 @@ for (const { name, code, output } of checks) {
   }
 }
 if (tests.code !== 0) console.error(`✗ vitest failed (exit ${tests.code})`);
+// CI keeps only the tail of a long log: the lines that say what failed are repeated last.
+for (const { name, code, output } of checks) {
+  if (code === 0) continue;
+  const lines = whatFailed(output.toString());
+  if (lines.length) console.error(`\n✗ npm run ${name}, what failed:\n${lines.join('\n')}`);
+}
 console.log(`\nnpm test: test files, type-check, lint and conformance in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 process.exit(failed ? 1 : 0);
