@@ -79,8 +79,11 @@ for (const { name, code, output } of checks) {
 if (tests.code !== 0) console.error(`✗ vitest failed (exit ${tests.code})`);
 // CI keeps only the tail of a long log: the lines that say what failed are repeated last.
 for (const { name, code, output } of checks) {
+  const text = output.toString();
+  const flaky = text.split('\n').filter((line) => line.includes('⚠ flaky'));
+  if (flaky.length) console.log(`\n⚠ npm run ${name} passed, with failures that did not hold when run again:\n${flaky.join('\n')}`);
   if (code === 0) continue;
-  const lines = whatFailed(output.toString());
+  const lines = whatFailed(text);
   if (lines.length) console.error(`\n✗ npm run ${name}, what failed:\n${lines.join('\n')}`);
 }
 console.log(`\nnpm test: test files, type-check, lint and conformance in ${((Date.now() - started) / 1000).toFixed(1)} s`);
