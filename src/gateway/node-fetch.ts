@@ -92,7 +92,8 @@ function webBody(res: http.IncomingMessage): ReadableStream<Uint8Array> {
         });
         res.once('end', () => settle());
         res.once('error', (err) => settle(err));
-        res.once('close', () => settle(prematureClose()));
+        // Checked before the error is built: building one captures a stack, on every answer otherwise.
+        res.once('close', () => settled || settle(prematureClose()));
       },
       pull() {
         res.resume();
