@@ -10,9 +10,9 @@ import type { AuditRecord, AuditSink } from '../../src/audit/record.js';
 import { ToolServer } from '../../src/server/server.js';
 import { createInMemoryPair } from '../../src/testing.js';
 import { memoryLogger } from '../helpers/wire.js';
-import { startFacadeServer, type FacadeServer } from './helpers/facade-server.js';
+import type { AuthProxyOptions } from '../../src/auth-proxy/options.js';
+import { startOidcFacade, type OidcFacade } from './helpers/facade-server.js';
 import { APP_REDIRECT, authorizeUrl, pkce, register, signIn, token } from './helpers/flow.js';
-import { startOidcUpstream, UPSTREAM_CLIENT, type UpstreamIdp } from './helpers/oidc-upstream.js';
 
 /** A trail that fails while `broken` (a full disk, a lost collector); its probe fails too, until mended. */
 class BreakableSink implements AuditSink {
@@ -27,19 +27,14 @@ class BreakableSink implements AuditSink {
   }
 }
 
-let idp: UpstreamIdp | undefined;
-let server: FacadeServer | undefined;
+let server: OidcFacade | undefined;
 afterEach(async () => {
   await server?.close();
-  await idp?.close();
-  server = idp = undefined;
+  server = undefined;
 });
 
-async function facade(extra: Record<string, unknown>): Promise<FacadeServer> {
-  server = await startFacadeServer(async (callbackUrl) => {
-    idp = await startOidcUpstream({ callbackUrl });
-    return { provider: 'oidc', issuer: idp.issuer, clientId: UPSTREAM_CLIENT.id, clientSecret: UPSTREAM_CLIENT.secret, ...extra };
-  });
+async function facade(extra: Partial<AuthProxyOptions>): Promise<OidcFacade> {
+  server = await startOidcFacade(extra);
   return server;
 }
 

@@ -6,23 +6,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditRecord } from '../../src/audit/record.js';
 import { MemoryAuditSink } from '../../src/audit/memory-sink.js';
-import { startFacadeServer, type FacadeServer } from './helpers/facade-server.js';
+import { startOidcFacade, type OidcFacade } from './helpers/facade-server.js';
 import { APP_REDIRECT, authorizeUrl, pkce, register, signIn, token } from './helpers/flow.js';
-import { startOidcUpstream, UPSTREAM_CLIENT, type UpstreamIdp } from './helpers/oidc-upstream.js';
+import { UPSTREAM_CLIENT } from './helpers/oidc-upstream.js';
 
-let idp: UpstreamIdp;
-let server: FacadeServer;
+let server: OidcFacade;
 const sink = new MemoryAuditSink();
 
 beforeAll(async () => {
-  server = await startFacadeServer(async (callbackUrl) => {
-    idp = await startOidcUpstream({ callbackUrl });
-    return { provider: 'oidc', issuer: idp.issuer, clientId: UPSTREAM_CLIENT.id, clientSecret: UPSTREAM_CLIENT.secret, audit: sink, auditInstance: 'facade-1' };
-  });
+  server = await startOidcFacade({ audit: sink, auditInstance: 'facade-1' });
 });
 afterAll(async () => {
   await server?.close();
-  await idp?.close();
 });
 
 /** The records written since `from`, as method, status, reason. */

@@ -9,24 +9,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/free-port.js';
 import { browse } from './helpers/browser.js';
-import { startFacadeServer, type FacadeServer } from './helpers/facade-server.js';
+import { startOidcFacade, type OidcFacade } from './helpers/facade-server.js';
 import { register } from './helpers/flow.js';
-import { startOidcUpstream, UPSTREAM_CLIENT, type UpstreamIdp } from './helpers/oidc-upstream.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const suite = [join(root, 'scripts/node20/register.mjs'), join(root, 'node_modules/@modelcontextprotocol/conformance/dist/index.js')];
 
-let idp: UpstreamIdp;
-let server: FacadeServer;
+let server: OidcFacade;
 beforeAll(async () => {
-  server = await startFacadeServer(async (callbackUrl) => {
-    idp = await startOidcUpstream({ callbackUrl });
-    return { provider: 'oidc', issuer: idp.issuer, clientId: UPSTREAM_CLIENT.id, clientSecret: UPSTREAM_CLIENT.secret };
-  });
+  server = await startOidcFacade();
 });
 afterAll(async () => {
   await server?.close();
-  await idp?.close();
 });
 
 /** Runs one scenario; `onLine` sees its output as it comes. Resolves with the exit code and the whole output. */

@@ -9,20 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpHandler, type HttpHandler } from '../../src/index.js';
 import { ToolServer } from '../../src/server/server.js';
 import { memoryLogger, MODERN, modernMeta } from '../helpers/wire.js';
-import { startFacadeServer, type FacadeServer } from './helpers/facade-server.js';
-import { APP_REDIRECT, pkce, register, signIn, token } from './helpers/flow.js';
-import { startOidcUpstream, UPSTREAM_CLIENT, type UpstreamIdp } from './helpers/oidc-upstream.js';
+import { startOidcFacade, type OidcFacade } from './helpers/facade-server.js';
+import { codeGrant, register, token } from './helpers/flow.js';
 
-let idp: UpstreamIdp;
-let server: FacadeServer;
+let server: OidcFacade;
 /** The same facade's tokens checked by a fetch-face endpoint (createHttpHandler().fetch). */
 let fetchFace: HttpHandler;
 
 beforeAll(async () => {
-  server = await startFacadeServer(async (callbackUrl) => {
-    idp = await startOidcUpstream({ callbackUrl });
-    return { provider: 'oidc', issuer: idp.issuer, clientId: UPSTREAM_CLIENT.id, clientSecret: UPSTREAM_CLIENT.secret };
-  });
+  server = await startOidcFacade();
   const tools = new ToolServer({
     name: 'fetch-face',
     logger: memoryLogger().logger,
@@ -34,23 +29,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await fetchFace?.close();
   await server?.close();
-  await idp?.close();
 });
 
 type Issued = { clientId: string; access_token: string; refresh_token: string };
 
 /** A client registered and signed in by hand: its id and the tokens of one grant. */
 async function signedIn(): Promise<Issued> {
-  const client = await register(server.origin);
-  const { verifier, challenge } = pkce();
-  const { code } = await signIn(server.origin, client.client_id, { challenge });
-  const issued = await token(server.origin, {
-    grant_type: 'authorization_code',
-    code: code!,
-    redirect_uri: APP_REDIRECT,
-    code_verifier: verifier,
-    client_id: client.client_id,
-  });
+  const { client, issued } = await codeGrant(server.origin);
   expect(issued.status).toBe(200);
   return { clientId: client.client_id, ...issued.body };
 }

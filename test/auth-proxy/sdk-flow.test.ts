@@ -7,22 +7,19 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
-import { startFacadeServer, type FacadeServer } from './helpers/facade-server.js';
-import { startOidcUpstream, UPSTREAM_CLIENT, type UpstreamIdp } from './helpers/oidc-upstream.js';
+import { startOidcFacade, type OidcFacade } from './helpers/facade-server.js';
+import { UPSTREAM_CLIENT, type UpstreamIdp } from './helpers/oidc-upstream.js';
 import { sdkSignIn } from './helpers/sdk-client.js';
 
 let idp: UpstreamIdp;
-let server: FacadeServer;
+let server: OidcFacade;
 
 beforeAll(async () => {
-  server = await startFacadeServer(async (callbackUrl) => {
-    idp = await startOidcUpstream({ callbackUrl });
-    return { provider: 'oidc', issuer: idp.issuer, clientId: UPSTREAM_CLIENT.id, clientSecret: UPSTREAM_CLIENT.secret };
-  });
+  server = await startOidcFacade();
+  idp = server.idp;
 });
 afterAll(async () => {
   await server?.close();
-  await idp?.close();
 });
 
 describe('the SDK client signs in through the facade (oidc-provider upstream)', () => {

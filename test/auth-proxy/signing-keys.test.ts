@@ -15,9 +15,8 @@ import { SigningKeys } from '../../src/auth-proxy/signing.js';
 import { SqliteAuthProxyStore } from '../../src/auth-proxy/sqlite-store.js';
 import { MemoryAuthProxyStore, type AuthProxyStore } from '../../src/auth-proxy/store.js';
 import { REDIS_SERVER, TestRedis } from '../helpers/redis.js';
-import { startFacadeServer, type FacadeServer } from './helpers/facade-server.js';
-import { APP_REDIRECT, pkce, register, signIn, token } from './helpers/flow.js';
-import { startOidcUpstream, UPSTREAM_CLIENT, type UpstreamIdp } from './helpers/oidc-upstream.js';
+import { startOidcFacade, type OidcFacade } from './helpers/facade-server.js';
+import { codeGrant, token } from './helpers/flow.js';
 import { AUDIENCE, CLAIMS, ISSUER, kidOf, kidsOf, sealer, verdict } from './helpers/signing.js';
 
 let dir: string;
@@ -95,30 +94,16 @@ describe('SigningKeys', () => {
 });
 
 describe('rotating the facade’s key', () => {
-  let idp: UpstreamIdp;
-  let server: FacadeServer;
+  let server: OidcFacade;
   beforeAll(async () => {
-    server = await startFacadeServer(async (callbackUrl) => {
-      idp = await startOidcUpstream({ callbackUrl });
-      return { provider: 'oidc', issuer: idp.issuer, clientId: UPSTREAM_CLIENT.id, clientSecret: UPSTREAM_CLIENT.secret };
-    });
+    server = await startOidcFacade();
   });
   afterAll(async () => {
     await server?.close();
-    await idp?.close();
   });
 
   it('a token signed before the rotation and first used after it is accepted; the JWKS lists both keys; a refresh signs with the new one', async () => {
-    const client = await register(server.origin);
-    const { verifier, challenge } = pkce();
-    const { code } = await signIn(server.origin, client.client_id, { challenge });
-    const issued = await token(server.origin, {
-      grant_type: 'authorization_code',
-      code: code!,
-      redirect_uri: APP_REDIRECT,
-      code_verifier: verifier,
-      client_id: client.client_id,
-    });
+    const { client, issued } = await codeGrant(server.origin);
     const oldKid = kidOf(issued.body.access_token);
     const newKid = await server.proxy.rotateSigningKey();
     const jwks = (await (await fetch(`${server.origin}/oauth/jwks`)).json()) as { keys: Array<{ kid: string; d?: string }> };

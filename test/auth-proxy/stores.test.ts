@@ -16,7 +16,7 @@ import { MemoryAuthProxyStore, type AuthProxyStore } from '../../src/auth-proxy/
 import { freePort } from '../helpers/free-port.js';
 import { REDIS_SERVER, TestRedis } from '../helpers/redis.js';
 import { startFacadeServer } from './helpers/facade-server.js';
-import { APP_REDIRECT, pkce, register, signIn, token } from './helpers/flow.js';
+import { codeGrant, token } from './helpers/flow.js';
 import { startOidcUpstream, UPSTREAM_CLIENT, type UpstreamIdp } from './helpers/oidc-upstream.js';
 
 let dir: string;
@@ -124,16 +124,7 @@ describe('a restart with the SQLite store', () => {
         { port },
       );
     let server = await start();
-    const client = await register(server.origin);
-    const { verifier, challenge } = pkce();
-    const { code } = await signIn(server.origin, client.client_id, { challenge });
-    const first = await token(server.origin, {
-      grant_type: 'authorization_code',
-      code: code!,
-      redirect_uri: APP_REDIRECT,
-      code_verifier: verifier,
-      client_id: client.client_id,
-    });
+    const { client, issued: first } = await codeGrant(server.origin);
     await server.close();
     // Let the client side see the old server's sockets closed before the new one listens on the port.
     await new Promise((r) => setTimeout(r, 100));

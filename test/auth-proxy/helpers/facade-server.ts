@@ -5,6 +5,7 @@ import { ToolServer } from '../../../src/server/server.js';
 import { serveHttp, type HttpServerHandle } from '../../../src/transports/http-server.js';
 import { freePort } from '../../helpers/free-port.js';
 import { memoryLogger } from '../../helpers/wire.js';
+import { startOidcUpstream, UPSTREAM_CLIENT, type UpstreamIdp } from './oidc-upstream.js';
 
 export const ENCRYPTION_KEY = 'c2VjcmV0LWtleS1mb3ItdGVzdHMtb25seS0wMTIzNDU2Nzg5';
 
@@ -70,6 +71,34 @@ export async function startFacadeServer(
     close: async () => {
       await http.close();
       await proxy.close();
+    },
+  };
+}
+
+export interface OidcFacade extends FacadeServer {
+  idp: UpstreamIdp;
+}
+
+/**
+ * The facade in front of a real OpenID provider (oidc-provider), as most facade tests start it:
+ * `facade` adds to (or overrides) the facade's options, `idp` to the provider's. close() stops both.
+ */
+export async function startOidcFacade(
+  facade: Partial<AuthProxyOptions> = {},
+  idp: { skipConsent?: boolean; accessTokenTtlSeconds?: number } = {},
+): Promise<OidcFacade> {
+  let started: UpstreamIdp | undefined;
+  const server = await startFacadeServer(async (callbackUrl) => {
+    started = await startOidcUpstream({ callbackUrl, ...idp });
+    return { provider: 'oidc', issuer: started.issuer, clientId: UPSTREAM_CLIENT.id, clientSecret: UPSTREAM_CLIENT.secret, ...facade };
+  });
+  const upstream = started!;
+  return {
+    ...server,
+    idp: upstream,
+    close: async () => {
+      await server.close();
+      await upstream.close();
     },
   };
 }

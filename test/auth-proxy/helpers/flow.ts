@@ -52,3 +52,18 @@ export async function token(origin: string, form: Record<string, string>, header
   });
   return { status: res.status, body: await res.json() };
 }
+
+/** A client registered and signed in by hand (code grant with PKCE, the app's redirect): the client and the token answer. */
+export async function codeGrant(origin: string): Promise<{ client: Awaited<ReturnType<typeof register>>; issued: { status: number; body: any } }> {
+  const client = await register(origin);
+  const { verifier, challenge } = pkce();
+  const { code } = await signIn(origin, client.client_id, { challenge });
+  const issued = await token(origin, {
+    grant_type: 'authorization_code',
+    code: code!,
+    redirect_uri: APP_REDIRECT,
+    code_verifier: verifier,
+    client_id: client.client_id,
+  });
+  return { client, issued };
+}
