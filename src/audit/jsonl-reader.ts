@@ -114,6 +114,7 @@ function matcher(query: AuditQuery): (record: StoredAuditRecord) => boolean {
     (query.principal === undefined || r.principal === query.principal) &&
     (query.clientId === undefined || r.clientId === query.clientId) &&
     (query.tenant === undefined || r.tenant === query.tenant) &&
+    (query.upstream === undefined || r.upstream === query.upstream) &&
     (since === undefined || r.time >= since) &&
     (until === undefined || r.time < until) &&
     (!query.errorsOnly || r.isError || r.status === 'protocol_error') &&

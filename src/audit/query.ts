@@ -11,6 +11,8 @@ export interface AuditQuery {
   clientId?: string;
   /** Only calls of callers in this tenant. */
   tenant?: string;
+  /** Only requests a gateway relayed to this upstream (the record's `upstream`: its mount's name). */
+  upstream?: string;
   /** Only calls that ended at or after this moment. */
   since?: Date;
   /** Only calls that ended before this moment. */
@@ -61,7 +63,7 @@ export function* iterateAuditLog(file: string, query: AuditQuery = {}): Generato
   try {
     db.pragma('busy_timeout = 5000');
     if (!tableExists(db)) return;
-    if ((query.clientId !== undefined || query.tenant !== undefined) && !hasCallerColumns(db)) return;
+    if (lacksFilteredColumn(db, query)) return;
     // One read transaction: the first row of the newest `limit` and the rows after it come from one snapshot.
     db.exec('BEGIN');
     if (limit !== false) {
@@ -91,8 +93,8 @@ export function sqliteFilter(query: AuditQuery): { where: string[]; params: Reco
     where.push('tool = @tool');
     params.tool = query.tool;
   }
-  // The caller's columns: a file from before schema version 3 has no client_id or tenant, so nothing there matches them.
-  const callerFilters = { principal: query.principal, client_id: query.clientId, tenant: query.tenant };
+  // The caller's columns (and the upstream): a file from before schema version 3 (5) has no client_id or tenant (upstream), so nothing there matches them.
+  const callerFilters = { principal: query.principal, client_id: query.clientId, tenant: query.tenant, upstream: query.upstream };
   for (const [column, value] of Object.entries(callerFilters)) {
     if (value === undefined) continue;
     where.push(`${column} = @${column}`);
@@ -119,8 +121,20 @@ export function sqliteFilter(query: AuditQuery): { where: string[]; params: Reco
   return { where, params };
 }
 
-export function hasCallerColumns(db: ReturnType<typeof openDatabase>): boolean {
-  return (db.prepare("SELECT name FROM pragma_table_info('audit')").pluck().all() as string[]).includes('client_id');
+/**
+ * True when the query filters on a column the file does not have yet (client_id and tenant came
+ * with schema version 3, upstream with 5): no row there can match, and nothing is wrong.
+ */
+export function lacksFilteredColumn(db: ReturnType<typeof openDatabase>, query: Omit<AuditQuery, 'limit'>): boolean {
+  const byColumn = { client_id: query.clientId, tenant: query.tenant, upstream: query.upstream };
+  const filtered = Object.keys(byColumn).filter((column) => byColumn[column as keyof typeof byColumn] !== undefined);
+  if (filtered.length === 0) return false;
+  const columns = columnsOf(db);
+  return filtered.some((column) => !columns.includes(column));
+}
+
+function columnsOf(db: ReturnType<typeof openDatabase>): string[] {
+  return db.prepare("SELECT name FROM pragma_table_info('audit')").pluck().all() as string[];
 }
 
 export function tableExists(db: ReturnType<typeof openDatabase>): boolean {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { AuditLogMissingError, hasCallerColumns, iterateAuditLog, sqliteFilter, tableExists, type AuditQuery } from './query.js';
+import { AuditLogMissingError, iterateAuditLog, lacksFilteredColumn, sqliteFilter, tableExists, type AuditQuery } from './query.js';
 import type { AuditRecord } from './record.js';
 import { pruneNow } from './retention.js';
 import { fromRow, knownSchemaVersion, openDatabase } from './sqlite-schema.js';
@@ -64,7 +64,7 @@ export class SqliteAuditReader implements AuditReader {
       const db = this.openExisting(true);
       try {
         if (!tableExists(db)) return 0;
-        if ((query.clientId !== undefined || query.tenant !== undefined) && !hasCallerColumns(db)) return 0;
+        if (lacksFilteredColumn(db, query)) return 0;
         const { where, params } = sqliteFilter(query);
         return db
           .prepare(`SELECT count(*) FROM audit ${where.length ? `WHERE ${where.join(' AND ')}` : ''}`)

@@ -37,6 +37,7 @@ export function auditCommand(io: CliIo = processIo, setCode: (code: number) => v
       .option('--caller <id>', "only calls of this caller (the caller's id: a token's subject, an API key's principal)")
       .option('--client-id <id>', 'only calls made with tokens issued to this OAuth client')
       .option('--tenant <name>', 'only calls of callers in this tenant')
+      .option('--upstream <name>', 'only requests a gateway relayed to this upstream (its name under upstreams:)')
       .option('--since <when>', 'only calls since a duration ago (30m, 1h, 2d) or an ISO time')
       .option('--until <when>', 'only calls before a duration ago (30m, 1h, 2d) or an ISO time')
       .option('--errors', 'only calls that answered with an error')

@@ -12,6 +12,7 @@ export interface AuditCliOptions extends TrailOptions {
   caller?: string;
   clientId?: string;
   tenant?: string;
+  upstream?: string;
   since?: string;
   until?: string;
   errors?: boolean;
@@ -65,6 +66,7 @@ function toQuery(options: AuditCliOptions, now: Date): AuditQuery {
   if (options.caller !== undefined) query.principal = options.caller;
   if (options.clientId !== undefined) query.clientId = options.clientId;
   if (options.tenant !== undefined) query.tenant = options.tenant;
+  if (options.upstream !== undefined) query.upstream = options.upstream;
   for (const bound of ['since', 'until'] as const) {
     const text = options[bound];
     if (text === undefined) continue;
@@ -152,10 +154,13 @@ const ARGUMENTS_WIDTH = 60;
 /** A fixed-width table for people; every field is sanitized (tool names and arguments come from clients). */
 export function formatAuditTable(records: AuditRecord[]): string {
   if (records.length === 0) return 'No recorded calls match.\n';
-  const header = ['TIME', 'TOOL', 'STATUS', 'MS', 'PRINCIPAL', 'CLIENT', 'ARGUMENTS'];
+  // A gateway's trail: which upstream served each request ('-': the server's own), a column only when some record names one.
+  const relayed = records.some((r) => r.upstream !== undefined);
+  const header = ['TIME', 'TOOL', ...(relayed ? ['UPSTREAM'] : []), 'STATUS', 'MS', 'PRINCIPAL', 'CLIENT', 'ARGUMENTS'];
   const rows = records.map((r) => [
     r.time.replace('T', ' ').replace(/\.\d+Z$/, 'Z'),
     cell(r.tool, 32),
+    ...(relayed ? [cell(r.upstream ?? '-', 24)] : []),
     r.status +
       (r.isError && r.status === 'ok' ? ' (isError)' : '') +
       (r.reason && r.reason !== r.status ? ` (${r.reason})` : '') +

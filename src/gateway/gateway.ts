@@ -25,6 +25,7 @@ const MOUNT_KEYS = new Set<string>([
   'forwardAuthorization',
   'roots',
   'cacheLists',
+  'health',
 ]);
 /** An OpenAPI upstream reads these itself (its include/exclude are by operation, its timeout per request). */
 const OPENAPI_OWN = new Set(['include', 'exclude', 'timeoutMs', 'headers', 'credentials']);
@@ -80,7 +81,10 @@ export class Gateway {
     return this.mounts.map((m) => m.health());
   }
 
-  /** Serves `health()` as the resource `toolwright doctor` and the console read (health.ts); `close()` takes it away. */
+  /**
+   * Serves `health()` as the resource `toolwright doctor` and the console read (health.ts), whatever
+   * the mounts serve themselves (one resource, each upstream listed once); `close()` takes it away.
+   */
   serveHealth(options: HealthResourceOptions = {}): void {
     this.stopHealth ??= serveUpstreamHealth(this.server, () => this.health(), options);
   }

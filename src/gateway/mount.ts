@@ -5,6 +5,7 @@ import { ConcurrencyGate } from '../policy/concurrency.js';
 import type { ToolServer } from '../server/server.js';
 import type { Tool, ToolContext } from '../server/tool.js';
 import { ownersOf, syncEntries, type Clash, type EntrySlot } from './entry-sync.js';
+import { holdUpstreamHealth } from './health.js';
 import { captureAuthorization, forwardingFetch } from './forward-authorization.js';
 import { httpAuthProblem, UPSTREAM_LOADERS, upstreamKind, type LoaderContext } from './loaders.js';
 import { gatewayNameProblem, prefixProblem, selected, toolTags } from './names.js';
@@ -68,6 +69,8 @@ export function mount(server: ToolServer, name: string, upstream: Upstream, opti
   owners.set(`mount:${name}`, name);
   const m = new UpstreamMount(server, name, prefix, upstream, options, context);
   m.start();
+  // Its health is served by the mount itself, so a program that mounts needs nothing more for doctor and the console.
+  if (options.health !== false) m.stopHealth = holdUpstreamHealth(server, name, () => m.health(), options.health === true ? {} : (options.health ?? {}));
   return m;
 }
 
@@ -95,6 +98,8 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
   private unwatch?: () => void;
   private staticError?: string;
   private closed = false;
+  /** Takes this upstream out of the health resource (the last one out removes it). */
+  stopHealth?: () => void;
 
   constructor(
     private readonly server: ToolServer,
@@ -225,6 +230,7 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.stopHealth?.();
     this.unwatch?.();
     await this.subscriptions.release(this.link?.client);
     await this.link?.close();

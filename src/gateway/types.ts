@@ -110,6 +110,13 @@ export interface MountOptions {
   listCache?: string;
   /** Where the upstream's log messages and failures go besides the server log. */
   onEvent?: (event: UpstreamEvent) => void;
+  /**
+   * Its health in the server's `toolwright://gateway/upstreams` resource (what `toolwright doctor`
+   * and the console read): served from the first mount on a server to the last one's close, for
+   * every mount of it. Default true; an object gives the resource's scopes (every mount's count);
+   * false leaves this upstream out (and the resource unserved if no other mount serves it).
+   */
+  health?: boolean | HealthResourceOptions;
 }
 
 export type UpstreamState = 'connecting' | 'up' | 'down' | 'closed';
@@ -119,6 +126,14 @@ export interface UpstreamEvent {
   upstream: string;
   kind: 'connected' | 'disconnected' | 'retrying' | 'synced' | 'collision' | 'refused' | 'log';
   message: string;
+}
+
+/** Who may see and read the health resource (health.ts). */
+export interface HealthResourceOptions {
+  /** Scopes a caller must hold to read it (as any resource's `scopes`); default none. */
+  scopes?: string[];
+  /** Scopes a caller must hold to know it exists; default none. */
+  visibilityScopes?: string[];
 }
 
 /** An upstream's health, as `toolwright doctor` and the console show it. */

@@ -78,9 +78,9 @@ export class PostgresAuditReader implements AuditReader {
   }
 }
 
-/** Schema version 1 has no client_id or tenant: nothing there matches those filters (as in an older SQLite file), and nothing is wrong. */
+/** Schema version 1 has no client_id or tenant, before 4 no upstream: nothing there matches those filters (as in an older SQLite file), and nothing is wrong. */
 function filtersFit(query: AuditQuery, version: number): boolean {
-  return version >= 2 || (query.clientId === undefined && query.tenant === undefined);
+  return (version >= 2 || (query.clientId === undefined && query.tenant === undefined)) && (version >= 4 || query.upstream === undefined);
 }
 
 /** The WHERE terms (with $n placeholders) and values of a query's filters. */
@@ -97,6 +97,7 @@ function pgFilter(query: AuditQuery): { where: string[]; params: unknown[] } {
   if (query.principal !== undefined) add((n) => `principal = ${n}`, text(query.principal));
   if (query.clientId !== undefined) add((n) => `client_id = ${n}`, text(query.clientId));
   if (query.tenant !== undefined) add((n) => `tenant = ${n}`, text(query.tenant));
+  if (query.upstream !== undefined) add((n) => `upstream = ${n}`, text(query.upstream));
   if (query.since !== undefined) add((n) => `time >= ${n}`, query.since);
   if (query.until !== undefined) add((n) => `time < ${n}`, query.until);
   if (query.errorsOnly) where.push("(is_error OR status = 'protocol_error')");
