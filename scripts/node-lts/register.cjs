@@ -6,6 +6,9 @@
 // build for this ABI exists (the floor's Node, or a runtime that reads NODE_OPTIONS but is not
 // Node, are left alone). CommonJS and no imports of the project's: it runs before every process
 // of the run, and an ES module preload (--import) started the ESM loader first, ~0.1 s a process.
+// It reaches a process only through its environment: a stdio client passes a server just a few
+// safe variables (PATH, HOME, …) plus the `env` it is given, so a test that starts a toolwright
+// server that way gives it test/helpers/temp.ts's auditEnv(), which carries NODE_OPTIONS (issue 33).
 const { existsSync, realpathSync } = require('node:fs');
 const nodeModule = require('node:module');
 const { join } = require('node:path');
@@ -14,7 +17,7 @@ const { pathToFileURL } = require('node:url');
 const root = join(__dirname, '..', '..');
 const projectCopy = join(root, 'node_modules', 'better-sqlite3');
 // Where test/runtimes/runtimes.mjs's sqliteBuildDir puts it.
-const build = join(root, '.cache', 'runtimes', 'node-lts', `better-sqlite3-abi${process.versions.modules}`);
+const build = join(root, '.cache', 'runtimes', 'node-lts', `abi${process.versions.modules}`, 'better-sqlite3');
 // registerHooks (Node 22.15+): synchronous hooks that both require() and import go through.
 if (typeof nodeModule.registerHooks === 'function' && existsSync(build) && existsSync(projectCopy)) {
   // Resolution yields real paths (node_modules may be a link).

@@ -15,7 +15,7 @@ import { diagnoseConnection, FileTokenStore, type DoctorReport } from '../../src
 import { ToolServer } from '../../src/server/server.js';
 import { serveHttp, type HttpServerHandle } from '../../src/transports/http-server.js';
 import { freePort } from '../helpers/free-port.js';
-import { sharedTempDir } from '../helpers/temp.js';
+import { auditEnv, sharedTempDir } from '../helpers/temp.js';
 import { memoryLogger } from '../helpers/wire.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -264,7 +264,7 @@ describe('stdio', () => {
 
   it('a working stdio server', async () => {
     const report = await diagnoseConnection(
-      { command: process.execPath, args: [join(root, 'dist/cli/main.js'), 'serve', '--tools', join(root, 'test/fixtures/cli/tools.mjs')] },
+      { command: process.execPath, args: [join(root, 'dist/cli/main.js'), 'serve', '--tools', join(root, 'test/fixtures/cli/tools.mjs')], env: auditEnv() },
       options,
     );
     expect(report.steps.filter((s) => s.status === 'failed')).toEqual([]);

@@ -6,7 +6,7 @@ import { ToolServer } from '../../src/server/server.js';
 import { serveHttp, type HttpServerHandle } from '../../src/transports/http-server.js';
 import { cliCommand } from '../helpers/serve-process.js';
 import { expectAbortCancelsTask } from '../helpers/task-client.js';
-import { sharedTempDir, tempDir } from '../helpers/temp.js';
+import { auditEnv, sharedTempDir, tempDir } from '../helpers/temp.js';
 import { modernServer, scriptedTransport } from './scripted-server.js';
 import taskTools from '../fixtures/tasks/client-tools.mjs';
 
@@ -118,7 +118,7 @@ describe('client: tasks over stdio (toolwright serve --stdio, a child process)',
         cwd,
         stderr: 'capture',
         onStderr: (t) => (stderr += t),
-        env: { TOOLWRIGHT_AUDIT_DIR: cwd },
+        env: { ...auditEnv(), TOOLWRIGHT_AUDIT_DIR: cwd },
       },
       { era: 'modern', timeoutMs: 15_000 },
     );

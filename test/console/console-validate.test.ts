@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolClient } from '../../src/client/client.js';
 import { startConsole, type RunningConsole } from '../../src/console/server/listen.js';
 import { builtCli } from '../helpers/console.js';
+import { auditEnv } from '../helpers/temp.js';
 
 /**
  * Issue 25: the call form's inline validation (`POST /api/validate`) says what the server
@@ -17,7 +18,7 @@ let token: string;
 beforeAll(async () => {
   running = await startConsole({ version: '0.0.0-test' });
   token = /token=([A-Za-z0-9_-]+)/.exec(running.url)?.[1] ?? '';
-  const connected = await post('/api/connect', JSON.stringify({ command: process.execPath, args: serverCommand }));
+  const connected = await post('/api/connect', JSON.stringify({ command: process.execPath, args: serverCommand, env: auditEnv() }));
   expect(connected.status, connected.body).toBe(200);
 }, 30_000);
 afterAll(() => running?.close());
@@ -55,7 +56,7 @@ describe('POST /api/validate', () => {
     expect(status).toBe(200);
     expect(answer.valid).toBe(false);
     const problems = answer.problems as Array<{ path: string; message: string }>;
-    const client = await ToolClient.connect({ command: process.execPath, args: serverCommand });
+    const client = await ToolClient.connect({ command: process.execPath, args: serverCommand, env: auditEnv() });
     try {
       const result = await client.callTool('book_room', bad);
       expect(result.isError).toBe(true);

@@ -23,10 +23,12 @@ export function sharedTempDir(prefix: string): { dir: string; remove: () => void
 /**
  * The environment a spawned toolwright server needs to audit (and keep per-user state) in the
  * run's temp dir: a stdio client passes only a few safe variables on, and the default trail
- * would land in the repository.
+ * would land in the repository. NODE_OPTIONS goes too: the LTS leg (scripts/test-on-lts.mjs)
+ * preloads through it the redirect to better-sqlite3 built for that Node's ABI, and a server
+ * started without it loads the floor's build and exits at start (issue 33).
  */
 export function auditEnv(): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const name of ['TOOLWRIGHT_AUDIT_DIR', 'XDG_STATE_HOME']) if (process.env[name]) env[name] = process.env[name]!;
+  for (const name of ['TOOLWRIGHT_AUDIT_DIR', 'XDG_STATE_HOME', 'NODE_OPTIONS']) if (process.env[name]) env[name] = process.env[name]!;
   return env;
 }

@@ -18,7 +18,7 @@ import { ToolServer } from '../../src/server/server.js';
 import { serveHttp, type HttpServerHandle } from '../../src/transports/http-server.js';
 import taskTools from '../fixtures/tasks/client-tools.mjs';
 import { cliCommand } from '../helpers/serve-process.js';
-import { sharedTempDir } from '../helpers/temp.js';
+import { auditEnv, sharedTempDir } from '../helpers/temp.js';
 import { memoryLogger } from '../helpers/wire.js';
 
 const fixture = fileURLToPath(new URL('../fixtures/tasks/client-tools.mjs', import.meta.url));
@@ -110,7 +110,7 @@ describe('@modelcontextprotocol/sdk 1.x experimental.tasks → toolwright (2025-
         command: cliCommand[0],
         args: [...cliCommand.slice(1), 'serve', '--stdio', '--tools', fixture],
         cwd: temp.dir,
-        env: { PATH: process.env.PATH ?? '', TOOLWRIGHT_AUDIT_DIR: temp.dir },
+        env: { PATH: process.env.PATH ?? '', ...auditEnv(), TOOLWRIGHT_AUDIT_DIR: temp.dir },
         stderr: 'ignore',
       }),
     );

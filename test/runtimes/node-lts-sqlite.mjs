@@ -2,7 +2,7 @@
 // script for the Node that ran `npm install` (the floor's), and a native module loads only in the
 // Node ABI it was built for. This builds a copy of the same version, from the same sources,
 // against the LTS binary's headers (which the npm package `node` ships), into
-// .cache/runtimes/node-lts/better-sqlite3-abi<N>/: what a user on that Node gets from
+// .cache/runtimes/node-lts/abi<N>/better-sqlite3/: what a user on that Node gets from
 // `npm rebuild better-sqlite3`. scripts/node-lts/register.cjs points `better-sqlite3` there
 // under that Node only. No download: node-gyp is npm's own, the headers are the package's.
 import { execFileSync } from 'node:child_process';

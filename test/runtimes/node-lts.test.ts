@@ -2,9 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { SqliteAuditSink } from '../../src/audit/sqlite-sink.js';
+import { ToolClient } from '../../src/client.js';
 import { auditRecord } from '../audit/records.js';
+import { auditEnv } from '../helpers/temp.js';
+import { tsProgram } from '../helpers/ts-program.js';
 
 // CI's second leg (scripts/test-on-lts.mjs) runs the suite under the newest Node LTS and says so
 // in $TOOLWRIGHT_TEST_NODE_MAJOR. These pin that the leg is what it says: the workers, and the
@@ -27,6 +31,27 @@ describe.skipIf(!ltsMajor)(`the LTS leg (Node ${ltsMajor ?? '-'})`, () => {
       sink.close();
       const out = execFileSync(process.execPath, ['dist/cli/main.js', 'audit', '--db', join(dir, 'audit.db'), '--json'], { encoding: 'utf8' });
       expect(out).toContain('calculate_sum');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  // Issue 33: the redirect to that build reaches a process through NODE_OPTIONS, and a stdio client
+  // passes a server only a few safe variables (PATH, HOME, …) plus the `env` it is given: the
+  // leg's first run had every such server load the floor's build and exit 1 at start.
+  it('keeps a SQLite trail in a server a stdio client starts with the env auditEnv() gives', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tw-lts-stdio-'));
+    try {
+      const server = fileURLToPath(new URL('../fixtures/client/stdio-toolwright.ts', import.meta.url));
+      const target = { command: process.execPath, args: tsProgram(server), stderr: 'capture' as const, env: { ...auditEnv(), TOOLWRIGHT_AUDIT_DIR: dir } };
+      const client = await ToolClient.connect(target, { onWarning: () => {} });
+      try {
+        expect((await client.callTool('add', { a: 20, b: 22 })).structuredContent).toEqual({ sum: 42 });
+      } finally {
+        await client.close();
+      }
+      const out = execFileSync(process.execPath, ['dist/cli/main.js', 'audit', '--db', join(dir, '.toolwright', 'audit.db'), '--json'], { encoding: 'utf8' });
+      expect(out).toContain('"add"');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -27,8 +27,10 @@ export const RUNTIMES = {
 /**
  * Where better-sqlite3, rebuilt for the Node.js of ABI `modules` (process.versions.modules),
  * lives: the project's own copy is built for the Node that installed it (the floor's), and a
- * native module loads only in the Node ABI it was built for.
+ * native module loads only in the Node ABI it was built for. The folder is named as the package
+ * is in any install (`…/abi<N>/better-sqlite3/`): what checks the modules a process loaded by
+ * their path (test/package/startup-loads.test.ts) finds it under the LTS as anywhere else.
  */
 export function sqliteBuildDir(modules) {
-  return join(runtimeCacheDir('node-lts'), `better-sqlite3-abi${modules}`);
+  return join(runtimeCacheDir('node-lts'), `abi${modules}`, 'better-sqlite3');
 }
