@@ -55,9 +55,11 @@ describe('stdio server under a flood (child process)', () => {
     expect(lines[2]).toMatchObject({ error: { code: -32700, message: expect.stringMatching(/deeper than/) } });
     expect(lines[3]).toMatchObject({ id: 3, result: { content: [{ text: 'call 3' }] } });
     // Refused input is dropped as it arrives: what remains is the garbage of reads not yet
-    // collected (V8 lets ~32 MiB of released read buffers pile up before a collection),
-    // far below the 128 MiB line, or the ~150 MiB a parsed 1.5-million-level message costs.
+    // collected, far below the 128 MiB line, or the ~150 MiB a parsed 1.5-million-level message
+    // costs. How much garbage V8 lets pile up before a collection depends on its version: ~37 MiB
+    // under Node 20, ~53 MiB (at times 56) under Node 26, steady over runs. The bound sits between
+    // that and the smallest thing a defect would hold (the line itself).
     const growth = peakMiB(c.pid!) - before;
-    expect(growth).toBeLessThan(56);
+    expect(growth).toBeLessThan(80);
   });
 });
