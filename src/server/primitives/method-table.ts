@@ -2,7 +2,8 @@ import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
 import type { JsonRpcRequest } from '../../jsonrpc/types.js';
 import type { RequestEnvelope } from '../../protocol/meta.js';
 import type { Era } from '../../protocol/versions.js';
-import type { Exchange, LegacySession } from '../exchange.js';
+import { callerOf, type Exchange, type LegacySession } from '../exchange.js';
+import type { AuthInfo } from '../../policy/auth/principal.js';
 import { parsedWithJson } from '../serialized.js';
 import type { RateLimiter } from '../../policy/rate-limit.js';
 import type { Logger } from '../../runtime/logger.js';
@@ -54,22 +55,21 @@ export type MethodRun = (params: Record<string, unknown>, info: CallInfo, exchan
  * reference). A phase that answers synchronously is not awaited.
  */
 export interface MethodPhases<T = unknown> {
-  /** Where a failure's detail is logged, and the limiter the rate key spends a point of. */
-  services: { logger: Logger; rateLimiter?: RateLimiter };
+  /** Where a failure's detail is logged (the default runner), and the limiter the rate key spends a point of. */
+  services?: { logger: Logger; rateLimiter?: RateLimiter };
   /**
    * Runs the phases (`go(op, params)`) for one operation: by default the one runner's
    * serveRequest (cancellable from arrival, failures mapped to JSON-RPC errors).
-   * tools/call: counted among the calls in flight and audited per run.
+   * tools/call: counted among the calls in flight and audited per run. `runs`: the phases as they are.
    */
-  serve?(
-    op: Operation,
-    params: Record<string, unknown>,
-    go: (op: Operation, params: Record<string, unknown>) => MaybeResult,
-  ): Promise<MethodResult | undefined>;
+  serve?(op: Operation, params: Record<string, unknown>, go: (op: Operation, params: Record<string, unknown>) => MaybeResult): MaybeResult;
   /** Another way the request may run (tasks: CallModes); `run` is one ordinary run. */
   mode?(params: Record<string, unknown>, info: CallInfo, exchange: Exchange, run: MethodRun): MaybeResult;
-  /** Finds what the params name and authorizes the caller for it (-32602 unknown, 403 missing scopes); `Answered`: answered without running. */
-  target(op: Operation, params: Record<string, unknown>): T | Answered | Promise<T | Answered>;
+  /**
+   * Finds what the params name and authorizes the caller for it (-32602 unknown, 403 missing scopes); `Answered`: answered without running.
+   * Absent: the request names nothing to find (a list, filtered by the caller's scopes instead; a task, looked up by its run).
+   */
+  target?(op: Operation, params: Record<string, unknown>): T | Answered | Promise<T | Answered>;
   /** The method whose per-caller rate-limit bucket the request spends a point of; absent or undefined: not limited. */
   rateKey?: string | ((target: T) => string | undefined);
   /** Reads and validates the params against the target: what the user middleware sees as `ctx.params` (absent: the params as sent); `Answered`: refused. */
@@ -86,6 +86,20 @@ export interface MethodPhases<T = unknown> {
   retarget?(target: T, params: Record<string, unknown>): boolean;
   /** The work, with the params as the middleware left them. */
   run(op: Operation, target: T, params: Record<string, unknown>): MaybeResult;
+}
+
+/** @internal A list method's run (the four lists): the page the cursor names, filtered by the caller's scopes, as `shown` shows it. */
+export function pageRun(listing: Paged, shown?: (page: MethodResult) => MethodResult): Run {
+  const page = (op: Operation, params: Record<string, unknown>) => listing.page(op.info.era, params.cursor, callerOf(op.exchange));
+  return shown ? (op, params) => shown(page(op, params)) : page;
+}
+
+/** A method's only phase: its run, given the params as the user middleware left them. */
+type Run = (op: Operation, params: Record<string, unknown>) => MaybeResult;
+
+/** What a list method pages through (ScopedListing, ScopedToolListing). */
+interface Paged {
+  page(era: Era, cursor: unknown, auth?: AuthInfo): MethodResult;
 }
 
 /** A method's handlers; a missing era answers -32601 (the method does not exist in that revision). */
@@ -145,6 +159,16 @@ export class MethodTable {
   /** @internal Serves `method` in `eras` by its phases, composed by the route composer (server/routes.ts). */
   declare<T>(method: string, eras: readonly Era[], phases: MethodPhases<T>, options?: Omit<Route, Era | 'declared'>): this {
     return this.add(method, { ...options, declared: Object.fromEntries(eras.map((era) => [era, phases])) });
+  }
+
+  /**
+   * @internal Serves `method` in `eras` by its run alone: nothing to find, limit or check first (the
+   * lists, discovery, the lifecycle, tasks/*). Its runner runs the phases as they are: the run answers
+   * at once or watches its own request (tasks/result), so no cancellation is registered, and a throw
+   * is answered as thrown (at the dispatcher's edge: an RpcError as itself, anything else -32603).
+   */
+  runs(method: string, eras: readonly Era[], run: Run, options?: Omit<Route, Era | 'declared'>): this {
+    return this.declare(method, eras, { serve: (op, params, go) => go(op, params), run: (op, _, params) => run(op, params) }, options);
   }
 
   /**
