@@ -89,13 +89,13 @@ export interface MethodPhases<T = unknown> {
 }
 
 /** @internal A list method's run (the four lists): the page the cursor names, filtered by the caller's scopes, as `shown` shows it. */
-export function pageRun(listing: Paged, shown?: (page: MethodResult) => MethodResult): Run {
+export function pageRun(listing: Paged, shown?: (page: MethodResult) => MethodResult): RunOnly {
   const page = (op: Operation, params: Record<string, unknown>) => listing.page(op.info.era, params.cursor, callerOf(op.exchange));
   return shown ? (op, params) => shown(page(op, params)) : page;
 }
 
 /** A method's only phase: its run, given the params as the user middleware left them. */
-type Run = (op: Operation, params: Record<string, unknown>) => MaybeResult;
+export type RunOnly = (op: Operation, params: Record<string, unknown>) => MaybeResult;
 
 /** What a list method pages through (ScopedListing, ScopedToolListing). */
 interface Paged {
@@ -167,7 +167,7 @@ export class MethodTable {
    * at once or watches its own request (tasks/result), so no cancellation is registered, and a throw
    * is answered as thrown (at the dispatcher's edge: an RpcError as itself, anything else -32603).
    */
-  runs(method: string, eras: readonly Era[], run: Run, options?: Omit<Route, Era | 'declared'>): this {
+  runs(method: string, eras: readonly Era[], run: RunOnly, options?: Omit<Route, Era | 'declared'>): this {
     return this.declare(method, eras, { serve: (op, params, go) => go(op, params), run: (op, _, params) => run(op, params) }, options);
   }
 
