@@ -2,8 +2,7 @@ import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
 import type { JsonRpcRequest } from '../../jsonrpc/types.js';
 import type { RequestEnvelope } from '../../protocol/meta.js';
 import type { Era } from '../../protocol/versions.js';
-import { callerOf, type Exchange, type LegacySession } from '../exchange.js';
-import type { AuthInfo } from '../../policy/auth/principal.js';
+import type { Exchange, LegacySession } from '../exchange.js';
 import { parsedWithJson } from '../serialized.js';
 import type { RateLimiter } from '../../policy/rate-limit.js';
 import type { Logger } from '../../runtime/logger.js';
@@ -30,8 +29,9 @@ export type MethodResult = Record<string, unknown>;
 export type MaybeResult = MethodResult | undefined | Promise<MethodResult | undefined>;
 
 /**
- * Answers one request of one era with its result object: a method whose only
- * phase is its run (the list methods, discovery, the legacy lifecycle, tasks).
+ * Answers one request of one era with its result object: a method of a primitive
+ * of one's own, whose only phase is its run (the server's own methods are declared), and
+ * each route as the composer built it.
  * May throw an RpcError: the dispatcher turns it into the error reply.
  * `tracked` is given to the handlers of a route registered `{ tracked: true }`:
  * the audit record being written for the request (what it named, how it ended).
@@ -88,19 +88,8 @@ export interface MethodPhases<T = unknown> {
   run(op: Operation, target: T, params: Record<string, unknown>): MaybeResult;
 }
 
-/** @internal A list method's run (the four lists): the page the cursor names, filtered by the caller's scopes, as `shown` shows it. */
-export function pageRun(listing: Paged, shown?: (page: MethodResult) => MethodResult): RunOnly {
-  const page = (op: Operation, params: Record<string, unknown>) => listing.page(op.info.era, params.cursor, callerOf(op.exchange));
-  return shown ? (op, params) => shown(page(op, params)) : page;
-}
-
 /** A method's only phase: its run, given the params as the user middleware left them. */
 export type RunOnly = (op: Operation, params: Record<string, unknown>) => MaybeResult;
-
-/** What a list method pages through (ScopedListing, ScopedToolListing). */
-interface Paged {
-  page(era: Era, cursor: unknown, auth?: AuthInfo): MethodResult;
-}
 
 /** A method's handlers; a missing era answers -32601 (the method does not exist in that revision). */
 export interface Route {

@@ -4,7 +4,7 @@ import { Method } from '../../../protocol/methods.js';
 import { authorizeEntry } from '../../pipeline/authorize.js';
 import { ScopedListing } from '../../scoped-listing.js';
 import { callerKeyOf, callerOf, type Exchange } from '../../exchange.js';
-import { pageRun, type MethodPhases, type MethodResult, type MethodTable, type Primitive } from '../method-table.js';
+import type { MethodPhases, MethodResult, MethodTable, Primitive } from '../method-table.js';
 import { runRequest } from '../../pipeline/run.js';
 import type { Operation } from '../../pipeline/operation.js';
 import type { ListingServices } from '../services.js';
@@ -39,7 +39,7 @@ export class PromptsPrimitive implements Primitive {
   }
 
   register(methods: MethodTable): void {
-    methods.runs(Method.promptsList, ['modern', 'legacy'], pageRun(this.listing));
+    methods.runs(Method.promptsList, ['modern', 'legacy'], this.listing.run);
     const get = this.get();
     methods.declare(Method.promptsGet, ['modern', 'legacy'], get, { tracked: true });
   }

@@ -7,7 +7,7 @@ import { ScopedListing } from '../../scoped-listing.js';
 import { callerKeyOf, callerOf, type Exchange } from '../../exchange.js';
 import type { ResultStore } from '../../../state/result-store.js';
 import { MAX_WATCHED_URI_CHARS } from '../../subscriptions.js';
-import { Answered, pageRun, type MethodPhases, type MethodResult, type MethodTable, type Primitive } from '../method-table.js';
+import { Answered, type MethodPhases, type MethodResult, type MethodTable, type Primitive } from '../method-table.js';
 import type { RequestContext } from '../request-context.js';
 import { runRequest } from '../../pipeline/run.js';
 import type { Operation } from '../../pipeline/operation.js';
@@ -67,8 +67,8 @@ export class ResourcesPrimitive implements Primitive {
   }
 
   register(methods: MethodTable): void {
-    methods.runs(Method.resourcesList, ['modern', 'legacy'], pageRun(this.listing));
-    methods.runs(Method.resourceTemplatesList, ['modern', 'legacy'], pageRun(this.templateListing));
+    methods.runs(Method.resourcesList, ['modern', 'legacy'], this.listing.run);
+    methods.runs(Method.resourceTemplatesList, ['modern', 'legacy'], this.templateListing.run);
     const read = this.readPhases();
     methods.declare(Method.resourcesRead, ['modern', 'legacy'], read, { tracked: true });
     // 2026-07-28 replaced these with subscriptions/listen's resourceSubscriptions. Subscribe: a resource the caller may

@@ -7,7 +7,7 @@ import type { CallInfo } from '../../pipeline/operation.js';
 import { ScopedToolListing } from '../../scoped-listing.js';
 import type { SubscriptionHub } from '../../subscriptions.js';
 import type { Exchange } from '../../exchange.js';
-import { pageRun, type MaybeResult, type MethodResult, type MethodRun, type MethodTable, type Primitive } from '../method-table.js';
+import type { MaybeResult, MethodResult, MethodRun, MethodTable, Primitive } from '../method-table.js';
 
 /**
  * The other ways a `tools/call` may run (the tasks primitive: as a task, its
@@ -51,8 +51,8 @@ export class ToolsPrimitive implements Primitive {
 
   register(methods: MethodTable): void {
     const { modes } = this.options;
-    methods.runs(Method.toolsList, ['modern'], pageRun(this.listing));
-    methods.runs(Method.toolsList, ['legacy'], pageRun(this.listing, modes && ((page) => modes.listed(page))));
+    methods.runs(Method.toolsList, ['modern'], this.listing.run);
+    methods.runs(Method.toolsList, ['legacy'], modes ? (op, params) => modes.listed(this.listing.run(op, params)) : this.listing.run);
     // The call's result object (or undefined: cancelled); the dispatcher encodes it, with a rate-limit refusal's Retry-After.
     methods.declare(
       Method.toolsCall,
