@@ -29,9 +29,9 @@ export type MethodResult = Record<string, unknown>;
 export type MaybeResult = MethodResult | undefined | Promise<MethodResult | undefined>;
 
 /**
- * Answers one request of one era with its result object: a method of a primitive
- * of one's own, whose only phase is its run (the server's own methods are declared), and
- * each route as the composer built it.
+ * Answers one request of one era with its result object: a route as the composer
+ * built it, or the handler of a primitive of one's own (its only phase is its run;
+ * every method the server ships is declared instead).
  * May throw an RpcError: the dispatcher turns it into the error reply.
  * `tracked` is given to the handlers of a route registered `{ tracked: true }`:
  * the audit record being written for the request (what it named, how it ended).
@@ -152,9 +152,10 @@ export class MethodTable {
 
   /**
    * @internal Serves `method` in `eras` by its run alone: nothing to find, limit or check first (the
-   * lists, discovery, the lifecycle, tasks/*). Its runner runs the phases as they are: the run answers
-   * at once or watches its own request (tasks/result), so no cancellation is registered, and a throw
-   * is answered as thrown (at the dispatcher's edge: an RpcError as itself, anything else -32603).
+   * lists, discovery, the lifecycle, tasks/*, subscriptions/listen, skills/*). Its runner runs the
+   * phases as they are: the run answers at once or watches its own request (tasks/result,
+   * subscriptions/listen), so no cancellation is registered, and a throw is answered as thrown (at
+   * the dispatcher's edge: an RpcError as itself, anything else -32603).
    */
   runs(method: string, eras: readonly Era[], run: RunOnly, options?: Omit<Route, Era | 'declared'>): this {
     return this.declare(method, eras, { serve: (op, params, go) => go(op, params), run: (op, _, params) => run(op, params) }, options);
