@@ -31,11 +31,9 @@ export type ComposedRoute = Partial<Record<Era, MethodHandler>>;
  *   and runner, then its phases: target and authorize → rate key → params]
  *   → user middleware → run
  *
- * Every method the server ships is declared (the run-only ones by
- * `methods.runs`). A handler route (a primitive of one's own) has only its
- * run, so its user middleware wraps it (as it wraps a declared method a
- * primitive wrapped); with no middleware, no tracking and no tracing it is
- * its handler.
+ * A handler route (only a primitive of one's own registers one) has only its run,
+ * so its user middleware wraps it (as it wraps a declared method a primitive
+ * wrapped); with no middleware, no tracking and no tracing it is its handler.
  */
 export function composeRoutes(table: Iterable<[string, Route]>, services: RouteServices): Map<string, ComposedRoute> {
   const routes = new Map<string, ComposedRoute>();

@@ -151,11 +151,9 @@ export class MethodTable {
   }
 
   /**
-   * @internal Serves `method` in `eras` by its run alone: nothing to find, limit or check first (the
-   * lists, discovery, the lifecycle, tasks/*, subscriptions/listen, skills/*). Its runner runs the
-   * phases as they are: the run answers at once or watches its own request (tasks/result,
-   * subscriptions/listen), so no cancellation is registered, and a throw is answered as thrown (at
-   * the dispatcher's edge: an RpcError as itself, anything else -32603).
+   * @internal Serves `method` in `eras` by its run alone (the lists, discovery, the lifecycle, tasks/*, subscriptions/listen,
+   * skills/*): its runner runs it as it is. It answers at once or watches its own request (tasks/result, subscriptions/listen),
+   * so no cancellation is registered; a throw is answered as thrown (at the edge: an RpcError as itself, else -32603).
    */
   runs(method: string, eras: readonly Era[], run: RunOnly, options?: Omit<Route, Era | 'declared'>): this {
     return this.declare(method, eras, { serve: (op, params, go) => go(op, params), run: (op, _, params) => run(op, params) }, options);

@@ -35,7 +35,6 @@ export class LifecyclePrimitive implements Primitive {
   }
 
   register(methods: MethodTable): void {
-    // Each only a run (methods.runs), after any user middleware.
     methods.runs(Method.discover, ['modern'], () => (this.discovered ??= this.discover()));
     methods.runs(Method.initialize, ['legacy'], (op, params) => this.initialize(params, op.exchange));
     methods.runs(Method.ping, ['legacy'], () => ({}));

@@ -41,7 +41,6 @@ export class SkillsPrimitive implements Primitive {
   }
 
   register(methods: MethodTable): void {
-    // Each only a run (methods.runs): answered from the catalog loaded at start-up.
     methods.runs(SkillsMethod.list, ['modern', 'legacy'], (op, params) => this.list(params, op.info.era));
     methods.runs(SkillsMethod.get, ['modern', 'legacy'], (op, params) => this.get(params, op.info.era));
     methods.runs(SkillsMethod.directoryRead, ['modern', 'legacy'], (op, params) => this.directoryRead(params, op.info.era));

@@ -47,17 +47,16 @@ export class SubscriptionsPrimitive implements Primitive {
   }
 
   private listen(op: Operation, params: Record<string, unknown>): Promise<MethodResult | undefined> {
-    const { exchange } = op;
-    const { requestId } = op.info;
+    const { exchange, info } = op;
     const filter = params.notifications;
     if (!isPlainObject(filter))
       throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "notifications" must be an object naming the notifications to receive');
     const { peer } = exchange;
     let end!: (result: MethodResult | undefined) => void;
     const cancelled = { abort: () => end(undefined) };
-    peer.inflight.add(requestId, cancelled);
+    peer.inflight.add(info.requestId, cancelled);
     const also = (params as { [ALSO_ACKNOWLEDGED]?: Record<string, unknown> })[ALSO_ACKNOWLEDGED];
-    const unsubscribe = this.hub.listen(requestId, filter, exchange.notify, callerOf(exchange), also);
+    const unsubscribe = this.hub.listen(info.requestId, filter, exchange.notify, callerOf(exchange), also);
     return new Promise((resolve) => {
       let ended = false;
       const stopWatching = exchange.onClose?.(() => end(undefined));
@@ -70,7 +69,7 @@ export class SubscriptionsPrimitive implements Primitive {
         peer.inflight.remove(cancelled);
         resolve(result);
       };
-      const close = () => end({ _meta: { [META.subscriptionId]: requestId } });
+      const close = () => end({ _meta: { [META.subscriptionId]: info.requestId } });
       this.listening.add(close);
     });
   }
