@@ -31,9 +31,9 @@ export type ComposedRoute = Partial<Record<Era, MethodHandler>>;
  *   and runner, then its phases: target and authorize → rate key → params]
  *   → user middleware → run
  *
- * A handler route's only phase is its run, so its user middleware wraps it
- * (as it wraps a declared method a primitive wrapped). With no middleware, no
- * tracking and no tracing a route is its handler.
+ * A handler route (only a primitive of one's own registers one) has only its run,
+ * so its user middleware wraps it (as it wraps a declared method a primitive
+ * wrapped); with no middleware, no tracking and no tracing it is its handler.
  */
 export function composeRoutes(table: Iterable<[string, Route]>, services: RouteServices): Map<string, ComposedRoute> {
   const routes = new Map<string, ComposedRoute>();
@@ -75,10 +75,10 @@ function then<A, E>(value: A | Promise<A>, f: (op: Operation, a: A, extra: E) =>
  */
 function declaredRoute<T>(phases: MethodPhases<T>, era: Era, user?: MiddlewarePhase): MethodHandler {
   const { services, rateKey, mode } = phases;
-  const serve = phases.serve ?? ((op, given, go) => serveRequest(op, services.logger, async () => go(op, given)));
+  const serve = phases.serve ?? ((op, given, go) => serveRequest(op, services!.logger, async () => go(op, given)));
   const afterMiddleware = async (op: Operation, target: T, after: Record<string, unknown>) => {
     if (!phases.retarget?.(target, after)) return phases.run(op, target, after);
-    const other = await phases.target(op, after);
+    const other = await phases.target!(op, after);
     if (other instanceof Answered) return other.result;
     const checked = phases.params ? await phases.params(op, other, after) : after;
     return checked instanceof Answered ? checked.result : phases.run(op, other, checked);
@@ -107,12 +107,16 @@ function declaredRoute<T>(phases: MethodPhases<T>, era: Era, user?: MiddlewarePh
     if (target instanceof Answered) return target.result;
     const key = typeof rateKey === 'function' ? rateKey(target) : rateKey;
     if (key === undefined) return checked(op, target, given);
-    return takeRequestPoint(services.rateLimiter, key, callerKeyOf(op.exchange)).then(() => checked(op, target, given));
+    return takeRequestPoint(services?.rateLimiter, key, callerKeyOf(op.exchange)).then(() => checked(op, target, given));
   };
-  const phased = (op: Operation, given: Record<string, unknown>) => then(phases.target(op, given), targeted, op, given);
+  const find = phases.target;
+  const phased = find
+    ? (op: Operation, given: Record<string, unknown>) => then(find(op, given), targeted, op, given)
+    : (op: Operation, given: Record<string, unknown>) => targeted(op, undefined as T, given);
   const pass = (op: Operation, given: Record<string, unknown>) => serve(op, given, phased);
   if (mode) {
-    const run: MethodRun = (params, info, exchange) => pass(new Operation(params, info, exchange), params);
+    // A run mode's method (tools/call) has a runner of its own, which answers with a promise.
+    const run = ((params, info, exchange) => pass(new Operation(params, info, exchange), params)) as MethodRun;
     return (request, exchange, facts) => mode(request.params ?? {}, callInfoOf(request, era, facts), exchange, run);
   }
   return (request, exchange, facts, tracked) => {

@@ -5,6 +5,8 @@ import type { Era } from '../protocol/versions.js';
 import type { CompiledTool } from './compile-tool.js';
 import { PagedListing, type ListSource } from './listing.js';
 import type { ToolRegistry } from './registry.js';
+import { callerOf } from './exchange.js';
+import type { Operation } from './pipeline/operation.js';
 
 /** Distinct scope sets whose pages are kept; past it the oldest set's pages go (they are rebuilt on demand). */
 const MAX_SCOPE_SETS = 256;
@@ -87,6 +89,9 @@ export class ScopedListing<T extends { readonly wireJson: string }> {
     return view ? view.listing.page(era, cursor) : this.open.page(era, cursor);
   }
 
+  /** The list method's run (methods.runs): the page the cursor names, for the request's era and caller. */
+  readonly run = (op: Operation, params: Record<string, unknown>) => this.page(op.info.era, params.cursor, callerOf(op.exchange));
+
   /** The items `auth` is shown (all of them for a caller without scopes). */
   visibleItems(auth?: AuthInfo): readonly T[] {
     return this.viewFor(auth)?.list() ?? this.source.list();
@@ -160,10 +165,5 @@ export class ScopedToolListing extends ScopedListing<CompiledTool> {
       (tool) => policy.requirement(tool),
       (tool, granted) => policy.lists(tool, granted),
     );
-  }
-
-  /** The tools `auth` is shown (all of them for a caller without scopes). */
-  visibleTools(auth?: AuthInfo): readonly CompiledTool[] {
-    return this.visibleItems(auth);
   }
 }

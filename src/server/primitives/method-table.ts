@@ -29,8 +29,9 @@ export type MethodResult = Record<string, unknown>;
 export type MaybeResult = MethodResult | undefined | Promise<MethodResult | undefined>;
 
 /**
- * Answers one request of one era with its result object: a method whose only
- * phase is its run (the list methods, discovery, the legacy lifecycle, tasks).
+ * Answers one request of one era with its result object: a route as the composer
+ * built it, or the handler of a primitive of one's own (its only phase is its run;
+ * every method the server ships is declared instead).
  * May throw an RpcError: the dispatcher turns it into the error reply.
  * `tracked` is given to the handlers of a route registered `{ tracked: true }`:
  * the audit record being written for the request (what it named, how it ended).
@@ -54,22 +55,21 @@ export type MethodRun = (params: Record<string, unknown>, info: CallInfo, exchan
  * reference). A phase that answers synchronously is not awaited.
  */
 export interface MethodPhases<T = unknown> {
-  /** Where a failure's detail is logged, and the limiter the rate key spends a point of. */
-  services: { logger: Logger; rateLimiter?: RateLimiter };
+  /** Where a failure's detail is logged (the default runner), and the limiter the rate key spends a point of. */
+  services?: { logger: Logger; rateLimiter?: RateLimiter };
   /**
    * Runs the phases (`go(op, params)`) for one operation: by default the one runner's
    * serveRequest (cancellable from arrival, failures mapped to JSON-RPC errors).
-   * tools/call: counted among the calls in flight and audited per run.
+   * tools/call: counted among the calls in flight and audited per run. `runs`: the phases as they are.
    */
-  serve?(
-    op: Operation,
-    params: Record<string, unknown>,
-    go: (op: Operation, params: Record<string, unknown>) => MaybeResult,
-  ): Promise<MethodResult | undefined>;
+  serve?(op: Operation, params: Record<string, unknown>, go: (op: Operation, params: Record<string, unknown>) => MaybeResult): MaybeResult;
   /** Another way the request may run (tasks: CallModes); `run` is one ordinary run. */
   mode?(params: Record<string, unknown>, info: CallInfo, exchange: Exchange, run: MethodRun): MaybeResult;
-  /** Finds what the params name and authorizes the caller for it (-32602 unknown, 403 missing scopes); `Answered`: answered without running. */
-  target(op: Operation, params: Record<string, unknown>): T | Answered | Promise<T | Answered>;
+  /**
+   * Finds what the params name and authorizes the caller for it (-32602 unknown, 403 missing scopes); `Answered`: answered without running.
+   * Absent: the request names nothing to find (a list, filtered by the caller's scopes instead; a task, looked up by its run).
+   */
+  target?(op: Operation, params: Record<string, unknown>): T | Answered | Promise<T | Answered>;
   /** The method whose per-caller rate-limit bucket the request spends a point of; absent or undefined: not limited. */
   rateKey?: string | ((target: T) => string | undefined);
   /** Reads and validates the params against the target: what the user middleware sees as `ctx.params` (absent: the params as sent); `Answered`: refused. */
@@ -87,6 +87,9 @@ export interface MethodPhases<T = unknown> {
   /** The work, with the params as the middleware left them. */
   run(op: Operation, target: T, params: Record<string, unknown>): MaybeResult;
 }
+
+/** A method's only phase: its run, given the params as the user middleware left them. */
+export type RunOnly = (op: Operation, params: Record<string, unknown>) => MaybeResult;
 
 /** A method's handlers; a missing era answers -32601 (the method does not exist in that revision). */
 export interface Route {
@@ -145,6 +148,15 @@ export class MethodTable {
   /** @internal Serves `method` in `eras` by its phases, composed by the route composer (server/routes.ts). */
   declare<T>(method: string, eras: readonly Era[], phases: MethodPhases<T>, options?: Omit<Route, Era | 'declared'>): this {
     return this.add(method, { ...options, declared: Object.fromEntries(eras.map((era) => [era, phases])) });
+  }
+
+  /**
+   * @internal Serves `method` in `eras` by its run alone (the lists, discovery, the lifecycle, tasks/*, subscriptions/listen,
+   * skills/*): its runner runs it as it is. It answers at once or watches its own request (tasks/result, subscriptions/listen),
+   * so no cancellation is registered; a throw is answered as thrown (at the edge: an RpcError as itself, else -32603).
+   */
+  runs(method: string, eras: readonly Era[], run: RunOnly, options?: Omit<Route, Era | 'declared'>): this {
+    return this.declare(method, eras, { serve: (op, params, go) => go(op, params), run: (op, _, params) => run(op, params) }, options);
   }
 
   /**

@@ -2,7 +2,6 @@ import { ErrorCode, RpcError } from '../../../jsonrpc/errors.js';
 import { isLogLevel, LOG_LEVELS, type Implementation } from '../../../protocol/meta.js';
 import { Method } from '../../../protocol/methods.js';
 import { shapeResult, type CacheHints } from '../../../protocol/result.js';
-import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
 import { isPlainObject } from '../../../protocol/content.js';
 import { MODERN_VERSIONS, negotiateLegacyVersion, type Era } from '../../../protocol/versions.js';
 import { callerOf, type Exchange, type LegacySession } from '../../exchange.js';
@@ -36,18 +35,10 @@ export class LifecyclePrimitive implements Primitive {
   }
 
   register(methods: MethodTable): void {
-    methods.add(Method.discover, { modern: () => (this.discovered ??= this.discover()) });
-    methods.add(Method.initialize, { legacy: (request, exchange) => this.initialize(request, exchange) });
-    methods.add(Method.ping, { legacy: () => ({}) });
-    methods.add(Method.setLogLevel, {
-      tracked: true,
-      legacy: (request, _exchange, facts) => {
-        const level = request.params?.level;
-        if (!isLogLevel(level)) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: "level" must be one of ${LOG_LEVELS.join(', ')}`);
-        (facts as LegacySession).logLevel = level;
-        return {};
-      },
-    });
+    methods.runs(Method.discover, ['modern'], () => (this.discovered ??= this.discover()));
+    methods.runs(Method.initialize, ['legacy'], (op, params) => this.initialize(params, op.exchange));
+    methods.runs(Method.ping, ['legacy'], () => ({}));
+    methods.runs(Method.setLogLevel, ['legacy'], (op, params) => setLogLevel(params, op.exchange.peer.legacy!), { tracked: true });
   }
 
   /** Built on the first discover (the capabilities are complete by then), serialized once. */
@@ -70,9 +61,8 @@ export class LifecyclePrimitive implements Primitive {
   }
 
   /** Opens the legacy session on the peer (lifecycle.mdx "Initialization"): the version negotiated, the client's capabilities kept. */
-  private initialize(request: JsonRpcRequest, exchange: Exchange): MethodResult {
+  private initialize(params: Record<string, unknown>, exchange: Exchange): MethodResult {
     const { peer } = exchange;
-    const params = request.params ?? {};
     if (peer.legacy) throw new RpcError(ErrorCode.InvalidRequest, 'Invalid Request: this connection is already initialized');
     const caps = params.capabilities;
     if (typeof params.protocolVersion !== 'string' || !isPlainObject(caps)) {
@@ -85,4 +75,12 @@ export class LifecyclePrimitive implements Primitive {
     const { serverInfo, instructions } = this.options;
     return { protocolVersion: version, capabilities: this.options.capabilities('legacy'), serverInfo, ...(instructions ? { instructions } : {}) };
   }
+}
+
+/** logging/setLevel (legacy): the session's level, for the logs it is sent from now on. */
+function setLogLevel(params: Record<string, unknown>, session: LegacySession): MethodResult {
+  const { level } = params;
+  if (!isLogLevel(level)) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: "level" must be one of ${LOG_LEVELS.join(', ')}`);
+  session.logLevel = level;
+  return {};
 }

@@ -39,7 +39,7 @@ export class PromptsPrimitive implements Primitive {
   }
 
   register(methods: MethodTable): void {
-    methods.both(Method.promptsList, (era) => (request, exchange) => this.listing.page(era, request.params?.cursor, callerOf(exchange)));
+    methods.runs(Method.promptsList, ['modern', 'legacy'], this.listing.run);
     const get = this.get();
     methods.declare(Method.promptsGet, ['modern', 'legacy'], get, { tracked: true });
   }

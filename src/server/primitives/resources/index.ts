@@ -67,8 +67,8 @@ export class ResourcesPrimitive implements Primitive {
   }
 
   register(methods: MethodTable): void {
-    methods.both(Method.resourcesList, (era) => (request, exchange) => this.listing.page(era, request.params?.cursor, callerOf(exchange)));
-    methods.both(Method.resourceTemplatesList, (era) => (request, exchange) => this.templateListing.page(era, request.params?.cursor, callerOf(exchange)));
+    methods.runs(Method.resourcesList, ['modern', 'legacy'], this.listing.run);
+    methods.runs(Method.resourceTemplatesList, ['modern', 'legacy'], this.templateListing.run);
     const read = this.readPhases();
     methods.declare(Method.resourcesRead, ['modern', 'legacy'], read, { tracked: true });
     // 2026-07-28 replaced these with subscriptions/listen's resourceSubscriptions. Subscribe: a resource the caller may

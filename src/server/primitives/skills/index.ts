@@ -1,5 +1,4 @@
 import { ErrorCode, RpcError } from '../../../jsonrpc/errors.js';
-import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
 import { decodeCursor, encodeCursor } from '../../../protocol/cursor.js';
 import { SKILLS_EXTENSION } from '../../../protocol/extensions.js';
 import type { CacheHints } from '../../../protocol/result.js';
@@ -42,14 +41,14 @@ export class SkillsPrimitive implements Primitive {
   }
 
   register(methods: MethodTable): void {
-    methods.both(SkillsMethod.list, (era) => (request) => this.list(request, era));
-    methods.both(SkillsMethod.get, (era) => (request) => this.get(request, era));
-    methods.both(SkillsMethod.directoryRead, (era) => (request) => this.directoryRead(request, era));
+    methods.runs(SkillsMethod.list, ['modern', 'legacy'], (op, params) => this.list(params, op.info.era));
+    methods.runs(SkillsMethod.get, ['modern', 'legacy'], (op, params) => this.get(params, op.info.era));
+    methods.runs(SkillsMethod.directoryRead, ['modern', 'legacy'], (op, params) => this.directoryRead(params, op.info.era));
   }
 
   /** Pages of whole entries: a skill's resources are never split across pages (SEP-2640 "entry is atomic"). */
-  private list(request: JsonRpcRequest, era: Era): MethodResult {
-    const cursor = request.params?.cursor;
+  private list(params: Record<string, unknown>, era: Era): MethodResult {
+    const { cursor } = params;
     const offset = cursor === undefined ? 0 : decodeCursor(cursor);
     const skills = this.catalog.skills;
     if (offset > skills.length) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: invalid cursor; restart listing without a cursor');
@@ -62,19 +61,19 @@ export class SkillsPrimitive implements Primitive {
   }
 
   /** One entry, no cursor; a URI naming no served skill is -32602 (SEP-2640 "skills/get"). */
-  private get(request: JsonRpcRequest, era: Era): MethodResult {
-    const uri = uriParam(request);
+  private get(params: Record<string, unknown>, era: Era): MethodResult {
+    const uri = uriParam(params);
     const skill = this.catalog.skill(uri);
     if (!skill) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: no skill is served at this uri; list them with skills/list', { uri });
     return { skill: this.catalog.entry(skill), ...this.cache(era) };
   }
 
   /** A served directory's direct children; anything else (a file, an unknown URI) is -32602 (SEP-2640 "Directory read"). */
-  private directoryRead(request: JsonRpcRequest, era: Era): MethodResult {
-    const uri = uriParam(request);
+  private directoryRead(params: Record<string, unknown>, era: Era): MethodResult {
+    const uri = uriParam(params);
     const children = this.catalog.directory(uri);
     if (!children) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: not a served skill directory', { uri });
-    const cursor = request.params?.cursor;
+    const { cursor } = params;
     const offset = cursor === undefined ? 0 : decodeCursor(cursor);
     if (offset > children.length) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: invalid cursor; restart without a cursor');
     const end = Math.min(offset + this.pageSize, children.length);
@@ -91,8 +90,8 @@ export class SkillsPrimitive implements Primitive {
   }
 }
 
-function uriParam(request: JsonRpcRequest): string {
-  const uri = request.params?.uri;
+function uriParam(params: Record<string, unknown>): string {
+  const { uri } = params;
   if (typeof uri !== 'string' || uri.length === 0 || uri.length > MAX_URI_CHARS) {
     throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "uri" must be a non-empty string');
   }

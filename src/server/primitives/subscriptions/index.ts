@@ -1,14 +1,14 @@
 import { ErrorCode, RpcError } from '../../../jsonrpc/errors.js';
-import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
 import { isPlainObject } from '../../../protocol/content.js';
 import { META } from '../../../protocol/meta.js';
 import { Method } from '../../../protocol/methods.js';
-import { callerOf, type Exchange } from '../../exchange.js';
+import { callerOf } from '../../exchange.js';
+import type { Operation } from '../../pipeline/operation.js';
 import { ALSO_ACKNOWLEDGED, type SubscriptionHub } from '../../subscriptions.js';
-import type { MethodHandler, MethodResult, MethodTable, Primitive } from '../method-table.js';
+import type { MethodResult, MethodTable, Primitive, RunOnly } from '../method-table.js';
 
 /** What a stream may listen to besides the hub's notifications (the tasks' `taskIds`): given the plain listen, it serves the stream. */
-export type ListenFilter = (listen: MethodHandler) => MethodHandler;
+export type ListenFilter = (listen: RunOnly) => RunOnly;
 
 /**
  * `subscriptions/listen` (2026-07-28 basic/patterns/subscriptions.mdx): one
@@ -28,7 +28,8 @@ export class SubscriptionsPrimitive implements Primitive {
   ) {}
 
   register(methods: MethodTable): void {
-    methods.add(Method.subscriptionsListen, {
+    const listen: RunOnly = (op, params) => this.listen(op, params);
+    methods.runs(Method.subscriptionsListen, ['modern'], this.filter ? this.filter(listen) : listen, {
       tracked: true,
       stream: true,
       // What the stream listens to: the notifications it names (its filter is the arguments).
@@ -37,7 +38,6 @@ export class SubscriptionsPrimitive implements Primitive {
         if (isPlainObject(filter)) op.target = Object.keys(filter).join(',');
         op.args = filter as Record<string, unknown>;
       },
-      modern: this.filter ? this.filter((request, exchange) => this.listen(request, exchange)) : (request, exchange) => this.listen(request, exchange),
     });
   }
 
@@ -46,16 +46,17 @@ export class SubscriptionsPrimitive implements Primitive {
     for (const close of [...this.listening]) close();
   }
 
-  private listen(request: JsonRpcRequest, exchange: Exchange): Promise<MethodResult | undefined> {
-    const filter = request.params?.notifications;
+  private listen(op: Operation, params: Record<string, unknown>): Promise<MethodResult | undefined> {
+    const { exchange, info } = op;
+    const filter = params.notifications;
     if (!isPlainObject(filter))
       throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "notifications" must be an object naming the notifications to receive');
     const { peer } = exchange;
     let end!: (result: MethodResult | undefined) => void;
     const cancelled = { abort: () => end(undefined) };
-    peer.inflight.add(request.id, cancelled);
-    const also = (request.params as { [ALSO_ACKNOWLEDGED]?: Record<string, unknown> })[ALSO_ACKNOWLEDGED];
-    const unsubscribe = this.hub.listen(request.id, filter, exchange.notify, callerOf(exchange), also);
+    peer.inflight.add(info.requestId, cancelled);
+    const also = (params as { [ALSO_ACKNOWLEDGED]?: Record<string, unknown> })[ALSO_ACKNOWLEDGED];
+    const unsubscribe = this.hub.listen(info.requestId, filter, exchange.notify, callerOf(exchange), also);
     return new Promise((resolve) => {
       let ended = false;
       const stopWatching = exchange.onClose?.(() => end(undefined));
@@ -68,7 +69,7 @@ export class SubscriptionsPrimitive implements Primitive {
         peer.inflight.remove(cancelled);
         resolve(result);
       };
-      const close = () => end({ _meta: { [META.subscriptionId]: request.id } });
+      const close = () => end({ _meta: { [META.subscriptionId]: info.requestId } });
       this.listening.add(close);
     });
   }

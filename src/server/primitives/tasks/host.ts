@@ -1,5 +1,6 @@
 import type { TaskRecord, TaskStore } from '../../../tasks/store.js';
 import type { Exchange } from '../../exchange.js';
+import type { Operation } from '../../pipeline/operation.js';
 import type { TaskNotifications } from './notifications.js';
 import type { TasksPrimitiveOptions } from './options.js';
 import type { ResolvedTaskMode } from './policy.js';
@@ -20,6 +21,8 @@ export interface TaskHost {
   readonly notifications: TaskNotifications;
   readonly ttlMs: number | null;
   readonly pollIntervalMs: number;
+  /** The request's task if it is its caller's (else the one not-found error). */
+  find(op: Operation, params: Record<string, unknown>): Promise<TaskRecord>;
   /** The store, opened once (what servers that are gone left running is failed first). */
   ready(): Promise<void>;
   forget(run: TaskRun): void;

@@ -1,12 +1,11 @@
 import { nodeCrypto } from '../../../runtime/lazy-crypto.js';
 import { ErrorCode, RpcError } from '../../../jsonrpc/errors.js';
-import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
 import { isPlainObject } from '../../../protocol/content.js';
 import { ORPHANED_TASK_ERROR, TERMINAL_STATUSES, type TaskRecord, type TaskStore } from '../../../tasks/store.js';
 import type { BusEvent } from '../../../state/bus.js';
 import { callerKeyOf, type Exchange } from '../../exchange.js';
-import type { MethodResult, MethodRun, MethodTable, Primitive, RequestFacts } from '../method-table.js';
-import type { CallInfo } from '../../pipeline/operation.js';
+import type { MethodResult, MethodRun, MethodTable, Primitive } from '../method-table.js';
+import type { CallInfo, Operation } from '../../pipeline/operation.js';
 import type { CallModes } from '../tools/index.js';
 import type { ListenFilter } from '../subscriptions/index.js';
 import type { TaskHost } from './host.js';
@@ -98,20 +97,16 @@ export class TasksPrimitive implements Primitive, TaskHost, CallModes {
   }
 
   register(methods: MethodTable): void {
+    // Only a run: the task is looked up by it (`find`, the one not-found answer, after any user middleware).
     // tasks/update and tasks/cancel change a task: audited (the audit rule); tasks/get only reads.
-    methods.add(TaskMethod.get, {
-      modern: (request, exchange, facts) => this.get(request, exchange, facts),
-      legacy: (request, exchange) => legacyGet(this, request, exchange),
-    });
-    methods.add(TaskMethod.update, { tracked: true, modern: (request, exchange, facts) => this.update(request, exchange, facts) });
-    methods.add(TaskMethod.cancel, {
-      tracked: true,
-      modern: (request, exchange, facts) => this.cancel(request, exchange, facts),
-      legacy: (request, exchange) => legacyCancel(this, request, exchange),
-    });
+    methods.runs(TaskMethod.get, ['modern'], (op, params) => this.get(op, params));
+    methods.runs(TaskMethod.get, ['legacy'], (op, params) => legacyGet(this, op, params));
+    methods.runs(TaskMethod.update, ['modern'], (op, params) => this.update(op, params), { tracked: true });
+    methods.runs(TaskMethod.cancel, ['modern'], (op, params) => this.cancel(op, params), { tracked: true });
+    methods.runs(TaskMethod.cancel, ['legacy'], (op, params) => legacyCancel(this, op, params), { tracked: true });
     // The 2025-11-25 form (legacy.ts); tasks/result and tasks/list do not exist in the modern era (-32601).
-    methods.add('tasks/result', { legacy: (request, exchange) => legacyResult(this, request, exchange) });
-    methods.add('tasks/list', { legacy: (request, exchange) => legacyList(this, request, exchange) });
+    methods.runs('tasks/result', ['legacy'], (op, params) => legacyResult(this, op, params));
+    methods.runs('tasks/list', ['legacy'], (op, params) => legacyList(this, op, params));
   }
 
   private taskTools?: { version: number; any: boolean };
@@ -139,16 +134,16 @@ export class TasksPrimitive implements Primitive, TaskHost, CallModes {
     }));
   }
 
-  private async get(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts): Promise<MethodResult> {
-    const record = await this.find(request, exchange, facts);
+  private async get(op: Operation, params: Record<string, unknown>): Promise<MethodResult> {
+    const record = await this.find(op, params);
     const run = this.live.get(record.taskId);
     const shown = run?.progressMessage !== undefined && record.status === 'working' ? { ...record, statusMessage: run.progressMessage } : record;
     return getTaskResult(shown);
   }
 
-  private async update(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts): Promise<MethodResult> {
-    const record = await this.find(request, exchange, facts);
-    const responses = request.params?.inputResponses;
+  private async update(op: Operation, params: Record<string, unknown>): Promise<MethodResult> {
+    const record = await this.find(op, params);
+    const responses = params.inputResponses;
     if (!isPlainObject(responses)) throw new RpcError(ErrorCode.InvalidParams, 'Invalid params: "inputResponses" must be an object');
     const run = this.live.get(record.taskId);
     if (run) await run.answer(responses);
@@ -157,8 +152,8 @@ export class TasksPrimitive implements Primitive, TaskHost, CallModes {
     return {};
   }
 
-  private async cancel(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts): Promise<MethodResult> {
-    const record = await this.find(request, exchange, facts);
+  private async cancel(op: Operation, params: Record<string, unknown>): Promise<MethodResult> {
+    const record = await this.find(op, params);
     // A terminal task: the same empty acknowledgement (idempotent).
     const run = this.live.get(record.taskId);
     if (run) await run.cancel();
@@ -177,12 +172,12 @@ export class TasksPrimitive implements Primitive, TaskHost, CallModes {
     this.share({ type: 'task-cancel', taskId: record.taskId });
   }
 
-  /** The caller's task, or the one error for every task it may not see (SEP-2663 "Auth binding"). */
-  private async find(request: JsonRpcRequest, exchange: Exchange, facts: RequestFacts): Promise<TaskRecord> {
-    if (!declaresTasks(facts.clientCapabilities)) throw missingTasksExtension();
-    const taskId = taskIdOf(request.params);
+  /** The caller's task, or the one error for every task it may not see (SEP-2663 "Auth binding"); a modern request declares the extension. */
+  async find(op: Operation, params: Record<string, unknown>): Promise<TaskRecord> {
+    if (op.info.era === 'modern' && !declaresTasks(op.info.clientCapabilities)) throw missingTasksExtension();
+    const taskId = taskIdOf(params);
     await this.ready();
-    const record = await this.store.get(taskId, callerKeyOf(exchange));
+    const record = await this.store.get(taskId, callerKeyOf(op.exchange));
     if (!record) throw taskNotFound();
     return record;
   }

@@ -1,9 +1,8 @@
 import { ErrorCode, RpcError } from '../../../jsonrpc/errors.js';
 import { encodeNotification } from '../../../jsonrpc/encode.js';
-import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
 import { TERMINAL_STATUSES, type TaskRecord } from '../../../tasks/store.js';
 import { callerKeyOf, type Exchange } from '../../exchange.js';
-import type { CallInfo } from '../../pipeline/operation.js';
+import type { CallInfo, Operation } from '../../pipeline/operation.js';
 import type { MethodResult, MethodRun } from '../method-table.js';
 import type { TaskHost } from './host.js';
 import {
@@ -18,7 +17,6 @@ import {
   taskSupportError,
 } from './legacy.js';
 import { TaskRun } from './task-run.js';
-import { taskIdOf, taskNotFound } from './wire.js';
 
 /*
  * The tasks of the 2025-11-25 form (legacy.ts has the wire shapes): a
@@ -69,24 +67,24 @@ export async function legacyCall(host: TaskHost, params: Record<string, unknown>
   return { task: legacyTask(record) };
 }
 
-export async function legacyGet(host: TaskHost, request: JsonRpcRequest, exchange: Exchange): Promise<MethodResult> {
-  const record = await findOwn(host, request, exchange);
-  return legacyTask(record);
+export async function legacyGet(host: TaskHost, op: Operation, params: Record<string, unknown>): Promise<MethodResult> {
+  return legacyTask(await host.find(op, params));
 }
 
 /**
  * tasks/result: blocks until the task ends (tasks.mdx "Result Retrieval"), then answers as tools/call would have.
  * While it waits, the task's requests to the client (input_required) are delivered on its stream (legacy-input.ts).
  */
-export async function legacyResult(host: TaskHost, request: JsonRpcRequest, exchange: Exchange): Promise<MethodResult | undefined> {
-  let record: TaskRecord | undefined = await findOwn(host, request, exchange);
+export async function legacyResult(host: TaskHost, op: Operation, params: Record<string, unknown>): Promise<MethodResult | undefined> {
+  const { exchange } = op;
+  let record: TaskRecord | undefined = await host.find(op, params);
   if (!TERMINAL_STATUSES.has(record.status)) {
     const taskId = record.taskId;
     record = await new Promise<TaskRecord | undefined>((resolve) => {
       const stop = { abort: () => finish(undefined) };
       const unwatch = host.notifications.watch(taskId, (r) => TERMINAL_STATUSES.has(r.status) && finish(r));
       const unclose = exchange.onClose?.(() => finish(undefined));
-      exchange.peer.inflight.add(request.id, stop);
+      exchange.peer.inflight.add(op.info.requestId, stop);
       const undeliver = host.live.get(taskId)?.input?.receiveOn(exchange);
       const finish = (r: TaskRecord | undefined) => {
         unwatch();
@@ -105,33 +103,24 @@ export async function legacyResult(host: TaskHost, request: JsonRpcRequest, exch
   return outcome.result;
 }
 
-export async function legacyList(host: TaskHost, request: JsonRpcRequest, exchange: Exchange): Promise<MethodResult> {
-  const after = decodeTaskCursor(request.params?.cursor);
+export async function legacyList(host: TaskHost, op: Operation, params: Record<string, unknown>): Promise<MethodResult> {
+  const after = decodeTaskCursor(params.cursor);
   await host.ready();
-  const page = await host.store.list(callerKeyOf(exchange), { after, limit: LEGACY_LIST_PAGE + 1 });
+  const page = await host.store.list(callerKeyOf(op.exchange), { after, limit: LEGACY_LIST_PAGE + 1 });
   const shown = page.slice(0, LEGACY_LIST_PAGE);
   const result: Record<string, unknown> = { tasks: shown.map(legacyTask) };
   if (page.length > LEGACY_LIST_PAGE) result.nextCursor = encodeTaskCursor(shown[shown.length - 1]);
   return result;
 }
 
-export async function legacyCancel(host: TaskHost, request: JsonRpcRequest, exchange: Exchange): Promise<MethodResult> {
-  const record = await findOwn(host, request, exchange);
+export async function legacyCancel(host: TaskHost, op: Operation, params: Record<string, unknown>): Promise<MethodResult> {
+  const record = await host.find(op, params);
   const refused = alreadyTerminal(record);
   if (refused) throw refused;
   const run = host.live.get(record.taskId);
   // tasks.mdx: the task is cancelled before the answer is sent.
   if (run) await run.cancel();
   else await host.cancelElsewhere(record);
-  const now = await host.store.get(record.taskId, callerKeyOf(exchange));
+  const now = await host.store.get(record.taskId, callerKeyOf(op.exchange));
   return legacyTask(now ?? record);
-}
-
-/** The caller's task in the legacy era (no extension to declare), or the one not-found error. */
-async function findOwn(host: TaskHost, request: JsonRpcRequest, exchange: Exchange): Promise<TaskRecord> {
-  const taskId = taskIdOf(request.params);
-  await host.ready();
-  const record = await host.store.get(taskId, callerKeyOf(exchange));
-  if (!record) throw taskNotFound();
-  return record;
 }

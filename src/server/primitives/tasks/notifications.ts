@@ -1,12 +1,12 @@
 import { encodeNotification } from '../../../jsonrpc/encode.js';
 import { ErrorCode, RpcError } from '../../../jsonrpc/errors.js';
-import type { JsonRpcRequest } from '../../../jsonrpc/types.js';
 import { isPlainObject } from '../../../protocol/content.js';
 import { META } from '../../../protocol/meta.js';
 import type { TaskRecord, TaskStore } from '../../../tasks/store.js';
 import { callerKeyOf, type Exchange } from '../../exchange.js';
 import { ALSO_ACKNOWLEDGED } from '../../subscriptions.js';
-import type { MethodHandler, MethodResult, RequestFacts } from '../method-table.js';
+import type { MethodResult, RunOnly } from '../method-table.js';
+import { Operation } from '../../pipeline/operation.js';
 import { declaresTasks, detailedTask, missingTasksExtension } from './wire.js';
 
 /** The extension's status notification (SEP-2663 "Task Status Notifications"). */
@@ -51,28 +51,23 @@ export class TaskNotifications {
   }
 
   /** Wraps the subscriptions primitive's modern `subscriptions/listen`: task ids are this module's part of the filter. */
-  wrapListen(inner: MethodHandler): MethodHandler {
-    return async (request, exchange, facts) => {
-      const filter = request.params?.notifications;
-      if (!isPlainObject(filter) || filter.taskIds === undefined) return inner(request, exchange, facts);
-      return this.listen(request, exchange, facts, inner, filter);
+  wrapListen(inner: RunOnly): RunOnly {
+    return (op, params) => {
+      const filter = params.notifications;
+      if (!isPlainObject(filter) || filter.taskIds === undefined) return inner(op, params);
+      return this.listen(op, params, inner, filter);
     };
   }
 
-  private async listen(
-    request: JsonRpcRequest,
-    exchange: Exchange,
-    facts: RequestFacts,
-    inner: MethodHandler,
-    filter: Record<string, unknown>,
-  ): Promise<MethodResult | undefined> {
-    if (!declaresTasks(facts.clientCapabilities)) throw missingTasksExtension();
+  private async listen(op: Operation, params: Record<string, unknown>, inner: RunOnly, filter: Record<string, unknown>): Promise<MethodResult | undefined> {
+    const { exchange, info } = op;
+    if (!declaresTasks(info.clientCapabilities)) throw missingTasksExtension();
     const wanted = taskIdsOf(filter.taskIds);
     await this.ready();
     const owner = callerKeyOf(exchange);
     const found = await Promise.all(wanted.map((id) => this.store.get(id, owner)));
     const accepted = found.filter((r): r is TaskRecord => r !== undefined).map((r) => r.taskId);
-    const tag = { [META.subscriptionId]: request.id };
+    const tag = { [META.subscriptionId]: info.requestId };
     const send = (record: TaskRecord) => exchange.notify(encodeNotification(TASK_STATUS_NOTIFICATION, { _meta: tag, ...detailedTask(record) }));
     let acknowledged = false;
     const unwatch: Array<() => void> = [];
@@ -91,11 +86,11 @@ export class TaskNotifications {
       );
     };
     const { taskIds: _own, ...rest } = filter;
-    const forwarded: JsonRpcRequest = { ...request, params: { ...request.params, notifications: rest, [ALSO_ACKNOWLEDGED]: { taskIds: accepted } } };
-    // The same exchange (its methods and facts), with the stream's notifications passing through here.
+    const forwarded = { ...params, notifications: rest, [ALSO_ACKNOWLEDGED]: { taskIds: accepted } };
+    // The same request on the same exchange (its methods and facts), with the stream's notifications passing through here.
     const streamExchange = Object.assign(Object.create(exchange) as Exchange, { notify });
     try {
-      return await inner(forwarded, streamExchange, facts);
+      return await inner(new Operation(forwarded, info, streamExchange), forwarded);
     } finally {
       for (const stop of unwatch) stop();
     }

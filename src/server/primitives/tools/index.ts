@@ -6,7 +6,7 @@ import { toolCallPhases } from './call.js';
 import type { CallInfo } from '../../pipeline/operation.js';
 import { ScopedToolListing } from '../../scoped-listing.js';
 import type { SubscriptionHub } from '../../subscriptions.js';
-import { callerOf, type Exchange } from '../../exchange.js';
+import type { Exchange } from '../../exchange.js';
 import type { MaybeResult, MethodResult, MethodRun, MethodTable, Primitive } from '../method-table.js';
 
 /**
@@ -51,11 +51,8 @@ export class ToolsPrimitive implements Primitive {
 
   register(methods: MethodTable): void {
     const { modes } = this.options;
-    methods.both(Method.toolsList, (era) =>
-      era === 'legacy' && modes
-        ? (request, exchange) => modes.listed(this.listing.page(era, request.params?.cursor, callerOf(exchange)))
-        : (request, exchange) => this.listing.page(era, request.params?.cursor, callerOf(exchange)),
-    );
+    methods.runs(Method.toolsList, ['modern'], this.listing.run);
+    methods.runs(Method.toolsList, ['legacy'], modes ? (op, params) => modes.listed(this.listing.run(op, params)) : this.listing.run);
     // The call's result object (or undefined: cancelled); the dispatcher encodes it, with a rate-limit refusal's Retry-After.
     methods.declare(
       Method.toolsCall,
