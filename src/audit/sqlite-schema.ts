@@ -63,8 +63,8 @@ CREATE TABLE IF NOT EXISTS audit (
 
 /** Creates the table (idempotent); refuses a file written by a newer toolwright. */
 export function ensureSchema(db: Database): void {
-  const version = knownSchemaVersion(db);
-  db.transaction(() => {
+  const migrate = db.transaction(() => {
+    const version = knownSchemaVersion(db);
     // A version 1 file keeps its rows: they gain the column with the default (adding a column with a constant default rewrites nothing).
     const columns = db.prepare("SELECT name FROM pragma_table_info('audit')").pluck().all() as string[];
     if (columns.length > 0 && !columns.includes('method')) db.exec("ALTER TABLE audit ADD COLUMN method TEXT NOT NULL DEFAULT 'tools/call'");
@@ -74,7 +74,17 @@ export function ensureSchema(db: Database): void {
     }
     db.exec(CREATE);
     if (version < SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
-  })();
+  });
+  try {
+    // Deferred: a file already at this schema needs no write, so it opens while another process writes.
+    migrate();
+  } catch (err) {
+    // Two servers opening one new (or older) file at once both read what is missing; the second
+    // one's write then fails at once (SQLITE_BUSY_SNAPSHOT), no busy wait helping. Again, holding
+    // the write lock from the start: it waits for the first, then finds its work done.
+    if (!String((err as { code?: unknown }).code).startsWith('SQLITE_BUSY')) throw err;
+    migrate.immediate();
+  }
 }
 
 /** The file's schema version; refuses one written by a newer toolwright (whose rows this one would misread or mis-prune). */

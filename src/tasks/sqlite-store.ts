@@ -204,34 +204,39 @@ export class SqliteTaskStore implements TaskStore {
   }
 
   async update(taskId: string, patch: TaskPatch, now = Date.now()): Promise<TaskRecord | undefined> {
-    return this.db.transaction(() => {
-      const current = this.read(taskId);
-      if (!current) return undefined;
-      if (TERMINAL_STATUSES.has(current.status)) return current;
-      const next: TaskRecord = { ...current, ...patch, lastUpdatedAt: now };
-      // Payloads belong to one status each (SEP-2663 DetailedTask).
-      if (next.status !== 'input_required') delete next.inputRequests;
-      if (next.status !== 'completed') delete next.result;
-      if (next.status !== 'failed') delete next.error;
-      this.db
-        .prepare(
-          `UPDATE tasks SET status = ?, status_message = ?, last_updated_at = ?, ttl_ms = ?, expires_at = ?, poll_interval_ms = ?,
+    // BEGIN IMMEDIATE: the write lock before the read. A deferred transaction's write failed at
+    // once (SQLITE_BUSY_SNAPSHOT, no busy wait) when another process sharing the file had written
+    // since the read, and the call became an internal error.
+    return this.db
+      .transaction(() => {
+        const current = this.read(taskId);
+        if (!current) return undefined;
+        if (TERMINAL_STATUSES.has(current.status)) return current;
+        const next: TaskRecord = { ...current, ...patch, lastUpdatedAt: now };
+        // Payloads belong to one status each (SEP-2663 DetailedTask).
+        if (next.status !== 'input_required') delete next.inputRequests;
+        if (next.status !== 'completed') delete next.result;
+        if (next.status !== 'failed') delete next.error;
+        this.db
+          .prepare(
+            `UPDATE tasks SET status = ?, status_message = ?, last_updated_at = ?, ttl_ms = ?, expires_at = ?, poll_interval_ms = ?,
              input_requests = ?, result = ?, error = ? WHERE task_id = ?`,
-        )
-        .run(
-          next.status,
-          next.statusMessage ?? null,
-          next.lastUpdatedAt,
-          next.ttlMs,
-          next.ttlMs === null ? null : next.createdAt + next.ttlMs,
-          next.pollIntervalMs,
-          json(next.inputRequests),
-          json(next.result),
-          json(next.error),
-          taskId,
-        );
-      return next;
-    })();
+          )
+          .run(
+            next.status,
+            next.statusMessage ?? null,
+            next.lastUpdatedAt,
+            next.ttlMs,
+            next.ttlMs === null ? null : next.createdAt + next.ttlMs,
+            next.pollIntervalMs,
+            json(next.inputRequests),
+            json(next.result),
+            json(next.error),
+            taskId,
+          );
+        return next;
+      })
+      .immediate();
   }
 
   async list(owner: string, options: { after?: TaskCursor; limit: number }, now = Date.now()): Promise<TaskRecord[]> {
