@@ -5,8 +5,15 @@ import { GENERATION_SCOPE, type PackageImports } from './package-imports.js';
 /** The key of a module object under which its bundle finds what it reads through GENERATION_SCOPE. */
 const SCOPE_KEY = Symbol.for('toolwright.dev.generation');
 
-/** The first line of a bundle evaluated by `evaluateCommonJs`: binds GENERATION_SCOPE for the bundle's code. */
-export const GENERATION_BANNER = `var ${GENERATION_SCOPE} = module[Symbol.for(${JSON.stringify(SCOPE_KEY.description)})];`;
+/**
+ * The first line of a bundle evaluated by `evaluateCommonJs`: binds GENERATION_SCOPE for the
+ * bundle's code, and ties the module object's life to the code's. Node keeps a CommonJS
+ * module's source map in a WeakMap keyed by the module object, which nothing else holds once it
+ * has run: a GC later, stack frames of its handlers named the generated file at bundle lines.
+ * A function that refers to `module` makes V8 keep `module` in the bundle's top-level context,
+ * which every function of the bundle holds: the source map lives as long as any of its code.
+ */
+export const GENERATION_BANNER = `var ${GENERATION_SCOPE} = module[Symbol.for(${JSON.stringify(SCOPE_KEY.description)})], ${GENERATION_SCOPE}Module = () => module;`;
 
 /** What a bundle's `import.meta` is: the entry module's (every file of a bundle shares it). */
 export interface ImportMeta {
