@@ -46,7 +46,7 @@ const HEAP_PROBE = pathToFileURL(fileURLToPath(new URL('../../bench/lib/heap-pro
 
 async function startDev(dir: string) {
   // The heap probe collects garbage on SIGUSR2: what a module needs (its source map) must outlive a GC.
-  const env = { ...auditEnv(), NODE_OPTIONS: `--expose-gc --import=${HEAP_PROBE}` };
+  const env = { ...auditEnv(), NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --expose-gc --import=${HEAP_PROBE}` };
   const dev = startBuiltCli(['dev', '--tools', 'tools.ts', '--port', '0', '--no-open'], { cwd: dir, env });
   const [, url] = await dev.waitForStderr(/serving \d+ tool\(s\) on (http:\/\/\S+)/);
   await dev.waitForStderr(/toolwright dev: watching/);

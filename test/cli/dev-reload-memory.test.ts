@@ -47,14 +47,16 @@ describe('toolwright dev, memory across reloads', () => {
   it(`keeps the heap flat across ${RELOADS} reloads of a tools module, every generation serving calls`, async () => {
     const dir = tempDir('toolwright-dev-memory-');
     writeFileSync(join(dir, 'tools.ts'), toolsModule(0));
-    // The default rate limit (1,200 calls a minute) is a defence, not what is tested: these calls go past it.
+    // The default rate limit (1,200 calls a minute) is a defence, not what is tested: these calls
+    // go past it. No audit trail: its writes are not what is measured either.
     const unhit = { points: 1_000_000_000, durationSeconds: 1 };
-    writeFileSync(join(dir, 'toolwright.config.json'), JSON.stringify({ server: { limits: { rateLimit: { perPrincipal: unhit, perTool: unhit } } } }));
+    const server = { audit: false, limits: { rateLimit: { perPrincipal: unhit, perTool: unhit } } };
+    writeFileSync(join(dir, 'toolwright.config.json'), JSON.stringify({ server }));
     const dev = startBuiltCli(['dev', '--tools', 'tools.ts', '--config', 'toolwright.config.json', '--port', '0', '--no-open'], {
       cwd: dir,
       // --jitless: V8's optimized code for the server's hot paths grows for a while then levels off
       // (about 1 MB over these reloads); without it, what is measured is what the process keeps.
-      env: { ...auditEnv(), NODE_OPTIONS: `--jitless --expose-gc --import=${HEAP_PROBE}` },
+      env: { ...auditEnv(), NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --jitless --expose-gc --import=${HEAP_PROBE}` },
     });
     const [, url] = await dev.waitForStderr(/serving \d+ tool\(s\) on (http:\/\/\S+)/);
     await dev.waitForStderr(/toolwright dev: watching/);
