@@ -11,7 +11,7 @@ import { auditEnv, tempDir } from '../helpers/temp.js';
  * generation as CommonJS (so a replaced one is freed) unless it uses top-level await: the same
  * as an ES module imported by Node. Packages of the project: an ES-only one (the `import`
  * condition alone) with a default and a named export, a CommonJS one; `toolwright` from the
- * CLI itself (none installed beside); `import.meta.url`; stack frames.
+ * CLI itself (none installed beside); a tsconfig `paths` alias; `import.meta.url`; stack frames.
  */
 function project(): string {
   const dir = tempDir('toolwright-dev-forms-');
@@ -23,17 +23,22 @@ function project(): string {
   mkdirSync(cjs, { recursive: true });
   writeFileSync(join(cjs, 'package.json'), JSON.stringify({ name: 'cjs-pkg', main: 'index.js' }));
   writeFileSync(join(cjs, 'index.js'), "module.exports = function shout(s) { return s.toUpperCase(); };\nmodule.exports.suffix = '?';\n");
+  // A project file imported through a tsconfig `paths` alias: bundled, not taken for a package.
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { baseUrl: '.', paths: { '@lib/*': ['./lib/*'] } } }));
+  mkdirSync(join(dir, 'lib'));
+  writeFileSync(join(dir, 'lib', 'label.ts'), "export const label: string = 'aliased';\n");
   return dir;
 }
 
 const TOOLS = `import greeting, { punctuation } from 'esm-only';
 import shout, { suffix } from 'cjs-pkg';
 import { ToolError } from 'toolwright';
+import { label } from '@lib/label';
 const fail = (why: string): never => {
   throw new Error(why);
 };
 export default [
-  { name: 'parts', description: 'what the module imported', inputSchema: { type: 'object' }, handler: () => [greeting, punctuation, shout('x'), suffix, import.meta.url].join(' ') },
+  { name: 'parts', description: 'what the module imported', inputSchema: { type: 'object' }, handler: () => [greeting, punctuation, shout('x'), suffix, label, import.meta.url].join(' ') },
   { name: 'boom', description: 'fails', inputSchema: { type: 'object' }, handler: () => fail('kaboom') },
   { name: 'refuse', description: 'refuses', inputSchema: { type: 'object' }, handler: () => { throw new ToolError('refused by the tool'); } },
 ];
@@ -61,7 +66,7 @@ describe('toolwright dev, what a module sees of its loading', () => {
     writeFileSync(join(dir, 'tools.ts'), TOOLS);
     const { dev, client } = await startDev(dir);
     const tools = join(dir, 'tools.ts');
-    expect(text(await client.callTool('parts'))).toBe(`hello ! X ? ${pathToFileURL(tools).href}`);
+    expect(text(await client.callTool('parts'))).toBe(`hello ! X ? aliased ${pathToFileURL(tools).href}`);
     expect(await client.callTool('refuse')).toMatchObject({ isError: true, content: [{ text: 'refused by the tool' }] });
 
     dev.child.kill('SIGUSR2');
@@ -75,8 +80,8 @@ describe('toolwright dev, what a module sees of its loading', () => {
         .find((line) => line.includes('kaboom'))!,
     );
     const frames: string[] = logged.err.stack.split('\n').slice(1, 3);
-    expect(frames[0]).toContain(`${tools}:5:`); // `fail`, at the line of the source
-    expect(frames[1]).toContain(`${tools}:9:`);
+    expect(frames[0]).toContain(`${tools}:6:`); // `fail`, at the line of the source
+    expect(frames[1]).toContain(`${tools}:10:`);
 
     // A name the package does not export is refused at the import, as Node refuses to link it.
     writeFileSync(join(dir, 'tools.ts'), TOOLS.replace('{ punctuation }', '{ punctuation, missing }').replace('[greeting,', '[missing, greeting,'));

@@ -15,6 +15,9 @@ export interface PackageImports {
 /** The esbuild namespace of a package's module in the bundle (its path is the package's resolved URL). */
 export const PACKAGE_NAMESPACE = 'toolwright-package';
 
+/** Marks the plugin's own question to esbuild (build.resolve runs the plugins again). */
+const ASKING = Symbol('asking esbuild');
+
 /**
  * An esbuild plugin for a bundle evaluated as CommonJS: each package a project file imports with
  * an `import` statement is imported as Node imports it (ES module resolution from the importing
@@ -32,9 +35,13 @@ export function packageImportsPlugin(imports: PackageImports): Plugin {
   return {
     name: 'toolwright-dev-packages',
     setup(build) {
-      build.onResolve({ filter: /^[^./#]/ }, async (args) => {
-        if (args.kind !== 'import-statement' || args.namespace !== 'file' || isBuiltin(args.path) || /^[a-z][a-z0-9+.-]*:/i.test(args.path)) return undefined;
-        const resolve = await resolverFor(args.resolveDir);
+      build.onResolve({ filter: /^[^.]/ }, async (args) => {
+        if (args.kind !== 'import-statement' || args.namespace !== 'file' || args.pluginData === ASKING || isBuiltin(args.path)) return undefined;
+        // What esbuild makes of it first: a tsconfig `paths` alias or a `#` import of a project file is bundled.
+        const { kind, importer, resolveDir } = args;
+        const found = await build.resolve(args.path, { kind, importer, resolveDir, pluginData: ASKING });
+        if (found.errors.length || !found.external) return undefined;
+        const resolve = await resolverFor(resolveDir);
         try {
           return { path: resolve(args.path), namespace: PACKAGE_NAMESPACE };
         } catch (err) {
