@@ -41,6 +41,7 @@ export default [
   { name: 'parts', description: 'what the module imported', inputSchema: { type: 'object' }, handler: () => [greeting, punctuation, shout('x'), suffix, label, import.meta.url].join(' ') },
   { name: 'boom', description: 'fails', inputSchema: { type: 'object' }, handler: () => fail('kaboom') },
   { name: 'refuse', description: 'refuses', inputSchema: { type: 'object' }, handler: () => { throw new ToolError('refused by the tool'); } },
+  { name: 'later', description: 'imports when called', inputSchema: { type: 'object' }, handler: async () => (await import('esm-only')).default + ' later' },
 ];
 `;
 
@@ -68,6 +69,7 @@ describe('toolwright dev, what a module sees of its loading', () => {
     const tools = join(dir, 'tools.ts');
     expect(text(await client.callTool('parts'))).toBe(`hello ! X ? aliased ${pathToFileURL(tools).href}`);
     expect(await client.callTool('refuse')).toMatchObject({ isError: true, content: [{ text: 'refused by the tool' }] });
+    expect(text(await client.callTool('later'))).toBe('hello later'); // import() from the project's folder
 
     dev.child.kill('SIGUSR2');
     await dev.waitForStderr(/HEAP-AFTER-GC \d+/);
