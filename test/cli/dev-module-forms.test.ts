@@ -90,6 +90,10 @@ describe('toolwright dev, what a module sees of its loading', () => {
     await dev.waitForStderr(/reload failed/);
     expect(dev.stderr()).toMatch(/tools\.ts:1:33: No matching export .* for import "missing"/);
     expect(text(await client.callTool('parts'))).toMatch(/^hello ! /);
+    // So is a package that is not installed, with the place of its import.
+    writeFileSync(join(dir, 'tools.ts'), TOOLS.replace("from 'esm-only'", "from 'not-installed'"));
+    await dev.waitForStderr(/tools\.ts:1:39: could not import "not-installed": Cannot find package 'not-installed'\n/);
+    expect(text(await client.callTool('parts'))).toMatch(/^hello ! /);
   }, 90_000);
 
   it('serves a module with top-level await (loaded as an ES module), and reloads it', async () => {

@@ -31,7 +31,7 @@ const ASKING = Symbol('asking esbuild');
  * as they are (Node runs them, from the entry's folder).
  */
 export function packageImportsPlugin(imports: PackageImports): Plugin {
-  const index = new Map<string, number>();
+  const slots = new Map<string, number>();
   return {
     name: 'toolwright-dev-packages',
     setup(build) {
@@ -41,20 +41,19 @@ export function packageImportsPlugin(imports: PackageImports): Plugin {
         const { kind, importer, resolveDir } = args;
         const found = await build.resolve(args.path, { kind, importer, resolveDir, pluginData: ASKING });
         if (found.errors.length || !found.external) return undefined;
-        const resolve = await resolverFor(resolveDir);
+        // Resolved and imported here, where a failure is reported at the import's place.
         try {
-          return { path: resolve(args.path), namespace: PACKAGE_NAMESPACE };
+          const url = (await resolverFor(resolveDir))(args.path);
+          if (!slots.has(url)) slots.set(url, imports.namespaces.push((await import(url)) as Record<string, unknown>) - 1);
+          return { path: url, namespace: PACKAGE_NAMESPACE };
         } catch (err) {
           // Node names the module it resolved for (the helper): the place of the import says which file it is.
-          return { errors: [{ text: (err as Error).message.replace(/ imported from .*$/s, '') }] };
+          const message = err instanceof Error ? err.message : String(err);
+          return { errors: [{ text: `could not import ${JSON.stringify(args.path)}: ${message.replace(/ imported from .*$/s, '')}` }] };
         }
       });
-      build.onLoad({ filter: /.*/, namespace: PACKAGE_NAMESPACE }, async (args) => {
-        let slot = index.get(args.path);
-        if (slot === undefined) {
-          slot = imports.namespaces.push((await import(args.path)) as Record<string, unknown>) - 1;
-          index.set(args.path, slot);
-        }
+      build.onLoad({ filter: /.*/, namespace: PACKAGE_NAMESPACE }, (args) => {
+        const slot = slots.get(args.path)!;
         return { contents: reexports(imports.namespaces[slot]!, slot), loader: 'js' };
       });
     },
@@ -73,10 +72,10 @@ export type Resolve = (specifier: string) => string;
 const resolvers = new Map<string, Promise<Resolve>>();
 
 /**
- * `import.meta.resolve` as a module in `folder` has it: a two-line module written there under a
- * name used once, imported, and deleted (Node resolves an import from a module's URL; it has no
- * public way to resolve one for another parent before Node 20.8's flagged second argument). One
- * per folder for the life of the process, whatever the number of reloads.
+ * `import.meta.resolve` as a module in `folder` has it: a one-line module written there,
+ * imported, and deleted (Node resolves a specifier only for a module's own URL: the parent
+ * argument of import.meta.resolve needs --experimental-import-meta-resolve). One per folder for
+ * the life of the process, whatever the number of reloads.
  */
 export function resolverFor(folder: string): Promise<Resolve> {
   let resolver = resolvers.get(folder);
