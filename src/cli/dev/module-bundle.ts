@@ -9,6 +9,8 @@ import { UsageError } from '../errors.js';
 import { JAVASCRIPT, pickTools, resolveTools, TYPESCRIPT } from '../load-tools.js';
 import { describeLoadError, esbuildFromTsx, formatLocation, type SyntaxLocation } from '../module-load-error.js';
 import { resolveOwnNameToSelf } from '../self-resolve.js';
+import { evaluateCommonJs, GENERATION_BANNER } from './module-eval.js';
+import { GENERATION_SCOPE, PACKAGE_NAMESPACE, type PackageImports, packageImportsPlugin, resolverFor } from './package-imports.js';
 
 type Esbuild = typeof import('esbuild');
 
@@ -35,35 +37,70 @@ let generation = 0;
 
 /**
  * Loads a tools module as a fresh instance, whatever Node's module cache holds: esbuild bundles
- * the entry and every project file it imports (packages stay imports, so `toolwright`, `zod` and
- * the rest are the process's one copy and a `ToolError` is still the class the server knows)
- * into one ES module, written beside the entry (so its imports resolve as the entry's would) under
- * a name used once, imported, and deleted. esbuild's metafile says which files to watch. A
- * syntax error is a ModuleLoadError with file:line:column; types are not checked (tsc per
- * change is seconds, not milliseconds: run `tsc --noEmit --watch` beside it for that).
+ * the entry and every project file it imports (packages stay outside the bundle, so `toolwright`,
+ * `zod` and the rest are the process's one copy and a `ToolError` is still the class the server
+ * knows) into one CommonJS module, evaluated without entering any module cache (module-eval.ts):
+ * once the server no longer refers to a generation's tools, the generation is garbage, so a
+ * long session of edits does not grow the process. A module with top-level `await` (which
+ * CommonJS cannot express) is imported as an ES module instead, as before: each such generation
+ * stays in memory. esbuild's metafile says which files to watch. A syntax error is a
+ * ModuleLoadError with file:line:column; types are not checked (tsc per change is seconds, not
+ * milliseconds: run `tsc --noEmit --watch` beside it for that).
  */
 export async function bundleToolsModule(spec: string, server: ToolServer): Promise<BundledTools> {
   const entry = checkedEntry(spec);
   const esbuild = loadEsbuild();
-  const built = await build(esbuild, entry);
-  const out = join(dirname(entry), `.toolwright-dev-${process.pid}-${++generation}-${basename(entry, extname(entry))}.mjs`);
-  let mod: Record<string, unknown>;
+  // Before the build: its plugin resolves the packages the project imports, `toolwright` among them.
+  await resolveOwnNameToSelf(entry);
+  const { mod, files } = await loadGeneration(esbuild, entry);
+  const exported = pickTools(mod);
+  if (!exported) throw new ModuleLoadError(`${shown(entry)} must export an array of tools (export default [ ... ]) or a function (server) => tools`);
   try {
-    await writeFile(out, built.code, { mode: 0o600 });
-    await resolveOwnNameToSelf(entry);
-    mod = (await import(pathToFileURL(out).href)) as Record<string, unknown>;
+    return { tools: await resolveTools(exported, server), files };
+  } catch (err) {
+    throw new ModuleLoadError(`${shown(entry)}: ${(err as Error).message}`);
+  }
+}
+
+/** One generation of the module: bundled as CommonJS and evaluated, or (top-level await) imported as an ES module. */
+async function loadGeneration(esbuild: Esbuild, entry: string): Promise<{ mod: Record<string, unknown>; files: string[] }> {
+  const name = `.toolwright-dev-${process.pid}-${++generation}-${basename(entry, extname(entry))}`;
+  const imports: PackageImports = { namespaces: [] };
+  const built = await build(esbuild, entry, imports);
+  if (built === TOP_LEVEL_AWAIT) {
+    const esm = await build(esbuild, entry);
+    return { mod: await importEsm(esm.code, join(dirname(entry), `${name}.mjs`), entry), files: esm.files };
+  }
+  try {
+    const meta = { url: pathToFileURL(entry).href, filename: entry, dirname: dirname(entry), resolve: await resolverFor(dirname(entry)) };
+    const exports = evaluateCommonJs(built.code, join(dirname(entry), `${name}.cjs`), imports, meta);
+    return { mod: asImported(exports), files: built.files };
+  } catch (err) {
+    throw new ModuleLoadError(`could not load ${shown(entry)}: ${await describeLoadError(err, entry)}`);
+  }
+}
+
+/**
+ * A CommonJS module's exports as `import()` would give them: an ES module's as they are
+ * (esbuild marks them `__esModule`); a CommonJS entry's `module.exports` as the default export,
+ * beside its properties.
+ */
+function asImported(exports: unknown): Record<string, unknown> {
+  const object = typeof exports === 'object' && exports !== null ? (exports as Record<string, unknown>) : undefined;
+  if (object?.__esModule) return object;
+  return { ...object, default: exports };
+}
+
+/** A generation imported as an ES module: written beside the entry (so its imports resolve as the entry's would) under a name used once, imported, and deleted. */
+async function importEsm(code: string, out: string, entry: string): Promise<Record<string, unknown>> {
+  try {
+    await writeFile(out, code, { mode: 0o600 });
+    return (await import(pathToFileURL(out).href)) as Record<string, unknown>;
   } catch (err) {
     throw new ModuleLoadError(`could not load ${shown(entry)}: ${await describeLoadError(err, entry)}`);
   } finally {
     // Imported (or failed): the module lives on in memory, the file is not needed.
     await rm(out, { force: true });
-  }
-  const exported = pickTools(mod);
-  if (!exported) throw new ModuleLoadError(`${shown(entry)} must export an array of tools (export default [ ... ]) or a function (server) => tools`);
-  try {
-    return { tools: await resolveTools(exported, server), files: built.files };
-  } catch (err) {
-    throw new ModuleLoadError(`${shown(entry)}: ${(err as Error).message}`);
   }
 }
 
@@ -88,34 +125,59 @@ function loadEsbuild(): Esbuild {
   return esbuildModule;
 }
 
-async function build(esbuild: Esbuild, entry: string): Promise<{ code: string; files: string[] }> {
+const TOP_LEVEL_AWAIT = Symbol('top-level await');
+/** esbuild's refusal of top-level await in a CommonJS bundle (it has no way to express it). */
+const TOP_LEVEL_AWAIT_ERROR = /^Top-level await is (?:currently )?not supported with the "cjs" output format/;
+
+/** The bundle as CommonJS when `imports` is given (TOP_LEVEL_AWAIT when the module needs ESM), else as an ES module. */
+async function build(esbuild: Esbuild, entry: string, imports: PackageImports): Promise<Built | typeof TOP_LEVEL_AWAIT>;
+async function build(esbuild: Esbuild, entry: string): Promise<Built>;
+async function build(esbuild: Esbuild, entry: string, imports?: PackageImports): Promise<Built | typeof TOP_LEVEL_AWAIT> {
   try {
     const result = await esbuild.build({
       entryPoints: [entry],
       bundle: true,
       write: false,
       platform: 'node',
-      format: 'esm',
+      format: imports ? 'cjs' : 'esm',
       target: 'node20',
       packages: 'external',
       metafile: true,
-      // Stack frames of a handler name the source file and line (tsx's loader enables source maps).
+      // Stack frames of a handler name the source file and line.
       sourcemap: 'inline',
       sourcesContent: false,
       logLevel: 'silent',
       absWorkingDir: dirname(entry),
-      // A CommonJS-style module's __dirname and __filename are the entry's, as they were under tsx.
-      define: { __dirname: JSON.stringify(dirname(entry)), __filename: JSON.stringify(entry) },
+      define: {
+        // A CommonJS-style module's __dirname and __filename are the entry's, as they were under tsx.
+        __dirname: JSON.stringify(dirname(entry)),
+        __filename: JSON.stringify(entry),
+        // CommonJS has no import.meta: the bundle's is the entry module's (module-eval.ts).
+        ...(imports ? { 'import.meta': `${GENERATION_SCOPE}.meta` } : {}),
+      },
+      ...(imports ? { plugins: [packageImportsPlugin(imports)], banner: { js: GENERATION_BANNER } } : {}),
     });
     process.setSourceMapsEnabled(true);
-    const files = Object.keys(result.metafile.inputs)
+    const inputs = result.metafile.inputs;
+    const files = Object.keys(inputs)
+      .filter((input) => !input.startsWith(`${PACKAGE_NAMESPACE}:`))
       .map((input) => (isAbsolute(input) ? input : resolve(dirname(entry), input)))
       .filter((file) => !file.split(sep).includes('node_modules'));
-    return { code: result.outputFiles[0]!.text, files };
+    const code = result.outputFiles[0]!.text;
+    // An ES module is strict code: so is its bundle, unless a file of it is CommonJS (sloppy by default).
+    const strict = imports && Object.values(inputs).every((input) => input.format !== 'cjs');
+    return { code: strict ? `"use strict";${code}` : code, files };
   } catch (err) {
+    const errors = (err as { errors?: EsbuildMessage[] }).errors ?? [];
+    if (imports && errors.length && errors.every((e) => TOP_LEVEL_AWAIT_ERROR.test(e.text))) return TOP_LEVEL_AWAIT;
     const place = placeOf(err, entry);
     throw new ModuleLoadError(place ? formatLocation(place) : `could not load ${shown(entry)}: ${firstLine(err)}`, place?.file);
   }
+}
+
+interface Built {
+  code: string;
+  files: string[];
 }
 
 type EsbuildMessage = { text: string; location?: { file: string; line: number; column: number } | null };
