@@ -94,7 +94,9 @@ function asImported(exports: unknown): Record<string, unknown> {
 /** A generation imported as an ES module: written beside the entry (so its imports resolve as the entry's would) under a name used once, imported, and deleted. */
 async function importEsm(code: string, out: string, entry: string): Promise<Record<string, unknown>> {
   try {
-    await writeFile(out, code, { mode: 0o600 });
+    // Never through a link or over a file someone placed there: removed first, then created anew (wx).
+    await rm(out, { force: true });
+    await writeFile(out, code, { mode: 0o600, flag: 'wx' });
     return (await import(pathToFileURL(out).href)) as Record<string, unknown>;
   } catch (err) {
     throw new ModuleLoadError(`could not load ${shown(entry)}: ${await describeLoadError(err, entry)}`);

@@ -91,7 +91,9 @@ export function resolverFor(folder: string): Promise<Resolve> {
 async function resolverIn(folder: string): Promise<Resolve> {
   const file = join(folder, `.toolwright-dev-${process.pid}-resolve.mjs`);
   try {
-    await writeFile(file, 'export const resolve = (specifier) => import.meta.resolve(specifier);\n', { mode: 0o600 });
+    // Never through a link or over a file someone placed there: removed first, then created anew (wx).
+    await rm(file, { force: true });
+    await writeFile(file, 'export const resolve = (specifier) => import.meta.resolve(specifier);\n', { mode: 0o600, flag: 'wx' });
     return ((await import(pathToFileURL(file).href)) as { resolve: Resolve }).resolve;
   } finally {
     await rm(file, { force: true });
