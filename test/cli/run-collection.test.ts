@@ -208,5 +208,5 @@ describe.skipIf(!TMUX)('toolwright run-collection at a terminal (issue 30)', () 
     await term.waitFor('[exited 0]');
     expect(await term.screen()).toMatch(/mixed: 4 passed, 0 failed/);
     expect(calledIn(cwd)).toEqual(['count', 'append', 'wipe', 'mystery']);
-  });
+  }, 60_000);
 });

@@ -102,7 +102,7 @@ describe.skipIf(!haveChromium)('toolwright console: collections', () => {
     const again = startBuiltCli(['run-collection', 'smoke', '--', process.execPath, builtCli, 'serve'], { cwd: project, env: { NO_COLOR: '1' } });
     expect((await again.exit).code).toBe(0);
     expect(errors).toEqual([]);
-  });
+  }, 60_000);
 });
 
 /**
