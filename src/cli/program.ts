@@ -121,6 +121,7 @@ function addDevCommand(program: Command, io: CliIo, setCode: (code: number) => v
       "mount every server of a desktop client's servers file (.mcp.json) as <name>_<tool>, as serve does: served, not reloaded (restart to change them)",
     )
     .option('--no-open', 'print the console URL without opening a browser')
+    .option('--no-typecheck', "apply reloads without type-checking them with the project's TypeScript")
     .action(async (options: DevOptions) => setCode(await (await import('./dev/dev-command.js')).devCommand(options, io, packageVersion())));
 }
 

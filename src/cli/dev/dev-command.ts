@@ -19,6 +19,8 @@ export interface DevOptions {
   upstreams?: string;
   /** commander's `--no-open`: false when given. */
   open: boolean;
+  /** commander's `--no-typecheck`: false when given (reloads are not type-checked). */
+  typecheck?: boolean;
 }
 
 /** The console's read-only view of the reloads (in place of console/server/dev-routes.ts's): the last error, until a reload succeeds. */
@@ -34,7 +36,7 @@ export const DEV_RELOAD_ROUTE = 'GET dev/reload';
 export async function devCommand(options: DevOptions, io: CliIo, version: string): Promise<number> {
   if (options.stdio && options.http) throw new UsageError('choose one of --stdio and --http');
   const http = !options.stdio;
-  const reloader = new DevReloader(io, version, options.tools === undefined ? undefined : resolve(options.tools));
+  const reloader = new DevReloader(io, version, options.tools === undefined ? undefined : resolve(options.tools), options.typecheck !== false);
   const serve: ServeOptions = {
     ...(http ? { http: true, console: true } : { stdio: true }),
     ...(options.host !== undefined ? { host: options.host } : {}),

@@ -44,8 +44,8 @@ let generation = 0;
  * long session of edits does not grow the process. A module with top-level `await` (which
  * CommonJS cannot express) is imported as an ES module instead, as before: each such generation
  * stays in memory. esbuild's metafile says which files to watch. A syntax error is a
- * ModuleLoadError with file:line:column; types are not checked (tsc per change is seconds, not
- * milliseconds: run `tsc --noEmit --watch` beside it for that).
+ * ModuleLoadError with file:line:column; types are the reloader's to check, with the project's
+ * own TypeScript (typecheck.ts), before what this loaded is swapped in.
  */
 export async function bundleToolsModule(spec: string, server: ToolServer): Promise<BundledTools> {
   const entry = checkedEntry(spec);

@@ -1,12 +1,14 @@
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { type LoadedConfig, loadConfig } from '../../config/load.js';
+import { locateState } from '../../config/state-dir.js';
 import type { ToolServer } from '../../server/server.js';
 import type { Tool } from '../../server/tool.js';
 import { UsageError, type CliIo } from '../errors.js';
 import { type ConfigSources, reloadConfigSources, restartNeeded, sourcesOf } from './config-sources.js';
 import { bundleToolsModule, ModuleLoadError, shown } from './module-bundle.js';
 import { checkTools, type ConfigOwned, ownedBy, type SourceKind, swapConfigKinds } from './swap.js';
+import { DevTypeCheck, findProjectTsc, isTypeScript } from './typecheck.js';
 import { DevWatcher } from './watch.js';
 
 /** What the console (GET dev/reload) and tests read of the reloads: the last failure stays until a reload succeeds. */
@@ -34,7 +36,9 @@ const moduleKey = (path: string) => `tools:${path}`;
  * entries in the running server's registries (clients stay connected; each registry change is
  * one list_changed to legacy sessions and modern listen streams). A reload that fails to load,
  * compile or validate changes nothing: the last good version keeps serving and the error is
- * printed (file:line:column for syntax errors) and kept in `status` for the console.
+ * printed (file:line:column for syntax errors) and kept in `status` for the console. A
+ * TypeScript module's reload is type-checked first by the project's own `tsc` (typecheck.ts),
+ * unless `typecheck` is off: a type error is refused as a syntax error is.
  */
 export class DevReloader {
   readonly status: ReloadStatus = { reloads: 0 };
@@ -47,12 +51,15 @@ export class DevReloader {
   private watcher?: DevWatcher;
   private readonly queued = new Set<string>();
   private busy?: Promise<void>;
+  private typeCheck?: DevTypeCheck;
 
   constructor(
     private readonly io: CliIo,
     private readonly version: string,
     /** --tools, resolved: loaded after the config's modules, as serve does. */
     private readonly cliModule: string | undefined,
+    /** false with --no-typecheck. */
+    private readonly typecheck = true,
   ) {}
 
   /** Settles once no reload is running or queued (tests and the benchmark wait on it). */
@@ -65,6 +72,8 @@ export class DevReloader {
     this.server = server;
     this.loaded = loaded;
     this.configPath = configPath;
+    if (this.typecheck)
+      this.typeCheck = new DevTypeCheck(locateState(process.cwd(), configPath).dir, (warning) => this.io.stderr(`toolwright dev: ${warning}\n`));
     const sources = loaded ? sourcesOf(server, loaded) : undefined;
     this.owned = ownedBy(sources);
     if (sources) this.folders = sources.folders;
@@ -92,7 +101,11 @@ export class DevReloader {
     this.watchAll();
     const watched = [...this.modules.keys(), ...(this.configPath ? [this.configPath] : [])].map(shown);
     this.io.stderr(`toolwright dev: watching ${watched.join(', ') || 'nothing'}${this.folderList()}; edits apply without a restart\n`);
-    return () => this.watcher?.close();
+    this.sayTypeChecks();
+    return () => {
+      this.watcher?.close();
+      this.typeCheck?.close();
+    };
   };
 
   /** Reloads what `keys` name, after any reload already running (one at a time, changes coalesced). */
@@ -146,6 +159,7 @@ export class DevReloader {
     try {
       loaded = await bundleToolsModule(path, this.server!);
       checkTools(loaded.tools);
+      await this.typeCheck?.check(path, loaded.files);
     } catch (err) {
       // A file the failed load reached (a new import with the error) is watched too, so fixing it reloads.
       if (err instanceof ModuleLoadError && err.file && previous) this.watcher?.watchFiles(moduleKey(path), [...previous.files, err.file]);
@@ -170,6 +184,7 @@ export class DevReloader {
     for (const module of modules) fresh.set(module, await bundleToolsModule(module, this.server!));
     const tools = [...sources.toolsetTools, ...[...fresh.values()].flatMap((m) => m.tools)];
     checkTools(tools);
+    for (const [module, { files }] of fresh) await this.typeCheck?.check(module, files);
     const previousNames = [...this.owned.toolNames, ...[...this.modules.values()].flatMap((m) => m.names)];
     this.server!.tools.replace(previousNames, tools);
     this.owned = swapConfigKinds(this.server!, { ...this.owned }, sources, new Set(FOLDER_KINDS));
@@ -191,6 +206,19 @@ export class DevReloader {
       this.io.stderr(
         `toolwright dev: ${sections.join(', ')} changed in ${shown(this.configPath!)}: restart toolwright dev to apply ${sections.length > 1 ? 'them' : 'it'}\n`,
       );
+  }
+
+  /** Once, at start-up: whether reloads of the TypeScript modules are type-checked, and if not why. */
+  private sayTypeChecks(): void {
+    const modules = [...this.modules.keys()].filter(isTypeScript);
+    if (!this.typeCheck || !modules.length) return;
+    const unchecked = modules.filter((module) => !findProjectTsc(module));
+    if (unchecked.length)
+      this.io.stderr(
+        `toolwright dev: types are not checked (${unchecked.map(shown).join(', ')}): no \`typescript\` is installed in the project (npm install --save-dev typescript)\n`,
+      );
+    if (unchecked.length < modules.length)
+      this.io.stderr("toolwright dev: each reload is type-checked with the project's TypeScript first (--no-typecheck to skip)\n");
   }
 
   private watchAll(): void {
