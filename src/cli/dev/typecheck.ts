@@ -94,7 +94,7 @@ export class DevTypeCheck {
       run = await this.run(tsc, cwd, target, project ?? resolve(module));
     }
     if (run.failed) return this.warn(`the type check could not run (${run.failed.message}); applied unchecked`);
-    if (run.timedOut) return this.warn(`the type check took over ${Math.round(this.timeoutMs / 1000)} s; applied unchecked`);
+    if (run.timedOut) return this.warn(`the type check took over ${this.timeoutMs / 1000} s; applied unchecked`);
     if (run.code === 0) return;
     const all = parseDiagnostics(run.output, cwd);
     const watched = new Set(files.map((f) => resolve(f)));
