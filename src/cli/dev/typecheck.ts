@@ -105,7 +105,7 @@ export class DevTypeCheck {
 
   /** Stops a check still running (the process is exiting). */
   close(): void {
-    this.running?.kill();
+    if (this.running) stop(this.running);
   }
 
   private run(tsc: string, cwd: string, target: string[], key: string): Promise<TscRun> {
@@ -113,7 +113,15 @@ export class DevTypeCheck {
     return new Promise((done) => {
       let output = '';
       let timedOut = false;
-      const child = spawn(process.execPath, args, { cwd, env: minimalEnv(), stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+      // Its own process group on POSIX, so that a stop reaches a compiler the `tsc` script started (TypeScript 7's
+      // wrapper runs the native binary as a child where it cannot exec it).
+      const child = spawn(process.execPath, args, {
+        cwd,
+        env: minimalEnv(),
+        stdio: ['ignore', 'pipe', 'pipe'],
+        windowsHide: true,
+        detached: process.platform !== 'win32',
+      });
       this.running = child;
       const collect = (chunk: Buffer) => {
         if (output.length < OUTPUT_LIMIT) output += chunk.toString('utf8');
@@ -122,7 +130,7 @@ export class DevTypeCheck {
       child.stderr.on('data', collect);
       const timer = setTimeout(() => {
         timedOut = true;
-        child.kill();
+        stop(child);
       }, this.timeoutMs);
       const finish = (result: TscRun) => {
         clearTimeout(timer);
@@ -144,6 +152,16 @@ export class DevTypeCheck {
     }
     const name = `dev-tsc-${createHash('sha256').update(key).digest('hex').slice(0, 12)}.tsbuildinfo`;
     return ['--incremental', '--tsBuildInfoFile', join(this.stateDir, name)];
+  }
+}
+
+/** The check's process group (POSIX), else the process. */
+function stop(child: ChildProcess): void {
+  try {
+    if (process.platform !== 'win32' && child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
+    else child.kill();
+  } catch {
+    child.kill();
   }
 }
 
