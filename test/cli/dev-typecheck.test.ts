@@ -32,8 +32,8 @@ function project(options: { tsconfig?: boolean; typescript?: boolean } = {}): st
   return dir;
 }
 
-async function startDev(dir: string, extra: string[] = []) {
-  const dev = startBuiltCli(['dev', '--tools', 'tools.ts', '--port', '0', '--no-open', ...extra], { cwd: dir, env: auditEnv() });
+async function startDev(dir: string, extra: string[] = [], tools = ['--tools', 'tools.ts']) {
+  const dev = startBuiltCli(['dev', ...tools, '--port', '0', '--no-open', ...extra], { cwd: dir, env: auditEnv() });
   await dev.waitForStderr(/toolwright dev: watching/);
   const url = /serving \d+ tool\(s\) on (http:\/\/\S+)/.exec(dev.stderr())![1]!;
   const consoleUrl = /console on (http:\/\/\S+)/.exec(dev.stderr())![1]!;
@@ -68,6 +68,28 @@ describe('toolwright dev: type checks with the project TypeScript', () => {
       writeFileSync(join(dir, 'suffix.ts'), `export const suffix: string = '!';\n`);
       await reloads(/toolwright dev: reloaded tools\.ts/, 1);
       expect(await version()).toEqual({ type: 'text', text: 'v3!' });
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
+
+  it('refuses a config reload that names a module with a type error, and applies it once the module is fixed', async () => {
+    const dir = project();
+    writeFileSync(join(dir, 'toolwright.config.yaml'), 'tools: [./tools.ts]\n');
+    const extra = (prelude: string) =>
+      `${prelude}\nexport default [{ name: 'extra', description: 'extra', inputSchema: { type: 'object' }, handler: async () => 'extra' }];\n`;
+    writeFileSync(join(dir, 'extra.ts'), extra(`const n: number = 'x';`));
+    const { dev, client, reloads } = await startDev(dir, [], []);
+    try {
+      writeFileSync(join(dir, 'toolwright.config.yaml'), 'tools: [./tools.ts, ./extra.ts]\n');
+      await reloads(/toolwright dev: reload failed/, 1);
+      expect(dev.stderr()).toMatch(/extra\.ts:1:7: Type 'string' is not assignable to type 'number'\. \(TS2322\)/);
+      expect((await client.listTools({ refresh: true })).map((t) => t.name)).toEqual(['version']);
+
+      writeFileSync(join(dir, 'extra.ts'), extra('const n: number = 1;'));
+      writeFileSync(join(dir, 'toolwright.config.yaml'), 'tools: [./tools.ts, ./extra.ts]\n# fixed\n');
+      await reloads(/toolwright dev: reloaded toolwright\.config\.yaml/, 1);
+      expect((await client.listTools({ refresh: true })).map((t) => t.name).sort()).toEqual(['extra', 'version']);
     } finally {
       await client.close();
     }
