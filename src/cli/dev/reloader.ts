@@ -217,8 +217,10 @@ export class DevReloader {
       this.io.stderr(
         `toolwright dev: types are not checked (${unchecked.map(shown).join(', ')}): no \`typescript\` is installed in the project (npm install --save-dev typescript)\n`,
       );
-    if (unchecked.length < modules.length)
+    if (unchecked.length < modules.length) {
       this.io.stderr("toolwright dev: each reload is type-checked with the project's TypeScript first (--no-typecheck to skip)\n");
+      this.typeCheck.warm(modules.filter((module) => !unchecked.includes(module)));
+    }
   }
 
   private watchAll(): void {

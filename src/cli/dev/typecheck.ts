@@ -74,6 +74,7 @@ export const isTypeScript = (module: string): boolean => TYPESCRIPT.has(extname(
 export class DevTypeCheck {
   private incremental = true;
   private running?: ChildProcess;
+  private warming?: Promise<void>;
 
   constructor(
     private readonly stateDir: string,
@@ -81,18 +82,22 @@ export class DevTypeCheck {
     private readonly timeoutMs = TYPECHECK_TIMEOUT_MS,
   ) {}
 
+  /**
+   * Checks the modules once in the background, their outcome unused, so the build info is there
+   * and the first reload's check is as quick as the next ones; a check waits for it.
+   */
+  warm(modules: readonly string[]): void {
+    this.warming = (async () => {
+      for (const module of modules) await this.checkRun(module);
+    })().catch(() => {});
+  }
+
   /** Throws TypeCheckError when `files` (the module and what it imports, absolute) have type errors. */
   async check(module: string, files: readonly string[]): Promise<void> {
-    const tsc = findProjectTsc(module);
-    if (!tsc) return;
-    const project = findTsconfigDir(module);
-    const cwd = project ?? dirname(resolve(module));
-    const target = project ? ['-p', project] : ['--skipLibCheck', '--module', 'nodenext', '--target', 'es2022', basename(module)];
-    let run = await this.run(tsc, cwd, target, project ?? resolve(module));
-    if (run.code !== 0 && this.incremental && REFUSED_FLAG.test(run.output)) {
-      this.incremental = false;
-      run = await this.run(tsc, cwd, target, project ?? resolve(module));
-    }
+    await this.warming;
+    const checked = await this.checkRun(module);
+    if (!checked) return;
+    const { run, cwd } = checked;
     if (run.failed) return this.warn(`the type check could not run (${run.failed.message}); applied unchecked`);
     if (run.timedOut) return this.warn(`the type check took over ${this.timeoutMs / 1000} s; applied unchecked`);
     if (run.code === 0) return;
@@ -101,6 +106,21 @@ export class DevTypeCheck {
     const ours = all.filter((d) => watched.has(d.file));
     if (ours.length) throw new TypeCheckError(describe(ours));
     if (!all.length) this.warn(`the type check could not run (${firstLine(run.output) || `tsc exited with ${run.code}`}); applied unchecked`);
+  }
+
+  /** tsc run for the module (again without --incremental when this tsc refuses it); undefined when the project has no tsc. */
+  private async checkRun(module: string): Promise<{ run: TscRun; cwd: string } | undefined> {
+    const tsc = findProjectTsc(module);
+    if (!tsc) return undefined;
+    const project = findTsconfigDir(module);
+    const cwd = project ?? dirname(resolve(module));
+    const target = project ? ['-p', project] : ['--skipLibCheck', '--module', 'nodenext', '--target', 'es2022', basename(module)];
+    let run = await this.run(tsc, cwd, target, project ?? resolve(module));
+    if (run.code !== 0 && this.incremental && REFUSED_FLAG.test(run.output)) {
+      this.incremental = false;
+      run = await this.run(tsc, cwd, target, project ?? resolve(module));
+    }
+    return { run, cwd };
   }
 
   /** Stops a check still running (the process is exiting). */
