@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { ToolClient } from '../../src/client.js';
 import { builtCli, startBuiltCli } from '../helpers/cli-process.js';
 import { runCliCaptured } from '../helpers/cli.js';
-import { tempDir } from '../helpers/temp.js';
+import { auditEnv, tempDir } from '../helpers/temp.js';
 
 const UPSTREAM_TOOLS = resolve('test/fixtures/cli/tools.mjs'); // `shout`
 
@@ -31,7 +31,11 @@ function gatewayFolder(): { config: string; db: string } {
       tools: ['./local.mjs'],
       upstreams: {
         // The upstream keeps its own trail elsewhere: the gateway's lists only what the gateway served.
-        loud: { command: process.execPath, args: [builtCli, 'serve', '--stdio', '--tools', UPSTREAM_TOOLS], env: { TOOLWRIGHT_AUDIT_DIR: upstreamState } },
+        loud: {
+          command: process.execPath,
+          args: [builtCli, 'serve', '--stdio', '--tools', UPSTREAM_TOOLS],
+          env: { ...auditEnv(), TOOLWRIGHT_AUDIT_DIR: upstreamState },
+        },
       },
     }),
   );
