@@ -4,8 +4,8 @@
 // makes one and prints the command that runs both).
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { exitWhenHarnessGoes, reportPort, targetArgs } from './common.mjs';
-import { buildToolwrightServer } from './toolwright-server.mjs';
+import { targetArgs } from './common.mjs';
+import { buildToolwrightServer, serveTarget } from './toolwright-server.mjs';
 
 const base = process.env.TOOLWRIGHT_BENCH_BASE;
 if (!base) throw new Error('toolwright-base needs $TOOLWRIGHT_BENCH_BASE: a built checkout of the commit to compare (node bench/baseline.mjs <commit>)');
@@ -13,11 +13,4 @@ const { ToolServer, serveHttp, serveStdio } = await import(pathToFileURL(join(re
 const { transport, toolCount } = targetArgs();
 const server = buildToolwrightServer(toolCount, {}, ToolServer);
 
-if (transport === 'stdio') {
-  serveStdio(server);
-  exitWhenHarnessGoes({ stdioOwnsInput: true });
-} else {
-  const handle = await serveHttp(server, { host: '127.0.0.1', port: 0 });
-  exitWhenHarnessGoes({ stdioOwnsInput: false });
-  reportPort(handle.port);
-}
+await serveTarget(server, transport, { serveHttp, serveStdio });

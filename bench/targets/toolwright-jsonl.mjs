@@ -2,17 +2,10 @@
 // commit (JsonlTrailSink, fdatasync'd before the answers), in the harness's fresh
 // $TOOLWRIGHT_AUDIT_DIR. The checkout has better-sqlite3, so toolwright.mjs's default is SQLite:
 // this is the trail a consumer's `npm install toolwright` gets (issue 33: stdio ≥ 0.7× raw).
-import { JsonlTrailSink, serveHttp, serveStdio } from '../../dist/index.js';
-import { exitWhenHarnessGoes, reportPort, targetArgs } from './common.mjs';
-import { buildToolwrightServer } from './toolwright-server.mjs';
+import { JsonlTrailSink } from '../../dist/index.js';
+import { targetArgs } from './common.mjs';
+import { buildToolwrightServer, serveTarget } from './toolwright-server.mjs';
 
 const { transport, toolCount } = targetArgs();
 const server = buildToolwrightServer(toolCount, { audit: new JsonlTrailSink(`${process.env.TOOLWRIGHT_AUDIT_DIR}/audit.jsonl`) });
-if (transport === 'stdio') {
-  serveStdio(server);
-  exitWhenHarnessGoes({ stdioOwnsInput: true });
-} else {
-  const handle = await serveHttp(server, { host: '127.0.0.1', port: 0 });
-  exitWhenHarnessGoes({ stdioOwnsInput: false });
-  reportPort(handle.port);
-}
+await serveTarget(server, transport);

@@ -5,7 +5,7 @@
 // the same cores, as a collector's would be on a one-machine deployment.
 import { createServer } from 'node:http';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { exitWhenHarnessGoes, reportPort, targetArgs } from './common.mjs';
+import { targetArgs } from './common.mjs';
 
 const receiver = createServer((req, res) => {
   req.resume();
@@ -20,16 +20,8 @@ const sdk = new NodeSDK({ serviceName: 'toolwright-bench' });
 sdk.start();
 
 // After the SDK: the server is built with the providers registered, as toolwright serve does.
-const { serveHttp, serveStdio } = await import('../../dist/index.js');
-const { buildToolwrightServer } = await import('./toolwright-server.mjs');
+const { buildToolwrightServer, serveTarget } = await import('./toolwright-server.mjs');
 const { transport, toolCount } = targetArgs();
 const server = buildToolwrightServer(toolCount);
 
-if (transport === 'stdio') {
-  serveStdio(server);
-  exitWhenHarnessGoes({ stdioOwnsInput: true });
-} else {
-  const handle = await serveHttp(server, { host: '127.0.0.1', port: 0 });
-  exitWhenHarnessGoes({ stdioOwnsInput: false });
-  reportPort(handle.port);
-}
+await serveTarget(server, transport);

@@ -1,6 +1,6 @@
 // The toolwright server every toolwright target serves: the same tools, limits and checks.
-import { ToolServer } from '../../dist/index.js';
-import { jsonSchemas, toolPlan, unhitRateLimit } from './common.mjs';
+import { serveHttp, serveStdio, ToolServer } from '../../dist/index.js';
+import { exitWhenHarnessGoes, jsonSchemas, reportPort, toolPlan, unhitRateLimit } from './common.mjs';
 
 const handlers = {
   sum: ({ a, b }) => String(a + b),
@@ -29,4 +29,19 @@ export function buildToolwrightServer(toolCount, extra = {}, Server = ToolServer
     limits: { maxArgumentBytes: 4 * MiB, maxResultBytes: 4 * MiB, rateLimit: unhitRateLimit },
     ...extra,
   });
+}
+
+/**
+ * Serves a toolwright target's server on `transport` as the harness expects (stdio, or HTTP on a
+ * free port it reports), with this build's transports or another build's (`build`: the baseline target's).
+ */
+export async function serveTarget(server, transport, build = { serveHttp, serveStdio }) {
+  if (transport === 'stdio') {
+    build.serveStdio(server);
+    exitWhenHarnessGoes({ stdioOwnsInput: true });
+    return;
+  }
+  const handle = await build.serveHttp(server, { host: '127.0.0.1', port: 0 });
+  exitWhenHarnessGoes({ stdioOwnsInput: false });
+  reportPort(handle.port);
 }
