@@ -1,28 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { AuditRecord, AuditSink } from '../../src/audit/record.js';
 import { definePrompt } from '../../src/server/primitives/prompts/index.js';
 import { AUDIT_UNAVAILABLE, AuditGuard, type AuditFailurePolicy } from '../../src/server/pipeline/audit-guard.js';
 import { ToolServer } from '../../src/server/server.js';
 import { createInMemoryPair } from '../../src/testing.js';
+import { BreakableSink } from '../helpers/breakable-sink.js';
 import { memoryLogger } from '../helpers/wire.js';
 
-/**
- * A sink that fails while `broken`, as a full disk or a lost collector does: its probe fails
- * too, until it is mended. (A file that stops being writable while the server runs cannot be
- * made for real in a test running as root; the start-up check is tested on a real ENOTDIR in
- * test/cli/serve-state.test.ts.)
- */
-class BreakableSink implements AuditSink {
-  broken = false;
-  readonly records: AuditRecord[] = [];
-  record(entry: AuditRecord): void {
-    if (this.broken) throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
-    this.records.push(entry);
-  }
-  probe(): void {
-    if (this.broken) throw new Error('database or disk is full');
-  }
-}
+// The trail is a BreakableSink: a file that stops being writable while the server runs cannot be
+// made for real in a test running as root (the start-up check is tested on a real ENOTDIR in
+// test/cli/serve-state.test.ts).
 
 async function setup(auditFailure?: AuditFailurePolicy) {
   const sink = new BreakableSink();

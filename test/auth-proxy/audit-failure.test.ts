@@ -6,26 +6,13 @@
  * tool call's lost record stops sign-ins too.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AuditRecord, AuditSink } from '../../src/audit/record.js';
 import { ToolServer } from '../../src/server/server.js';
 import { createInMemoryPair } from '../../src/testing.js';
 import { memoryLogger } from '../helpers/wire.js';
 import type { AuthProxyOptions } from '../../src/auth-proxy/options.js';
+import { BreakableSink } from '../helpers/breakable-sink.js';
 import { startOidcFacade, type OidcFacade } from './helpers/facade-server.js';
 import { APP_REDIRECT, authorizeUrl, pkce, register, signIn, token } from './helpers/flow.js';
-
-/** A trail that fails while `broken` (a full disk, a lost collector); its probe fails too, until mended. */
-class BreakableSink implements AuditSink {
-  broken = false;
-  readonly records: AuditRecord[] = [];
-  record(entry: AuditRecord): void {
-    if (this.broken) throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
-    this.records.push(entry);
-  }
-  probe(): void {
-    if (this.broken) throw new Error('database or disk is full');
-  }
-}
 
 let server: OidcFacade | undefined;
 afterEach(async () => {
