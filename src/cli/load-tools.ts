@@ -46,7 +46,7 @@ export async function importUserModule(spec: string, option: string, what: strin
   try {
     if (TYPESCRIPT.has(ext)) await registerTsx();
     // After tsx's hooks, so these wrap them: `import 'toolwright'` works with no install beside the module.
-    await resolveOwnNameToSelf(file);
+    await resolveOwnNameToSelf(file, { loaderThreadRunning: TYPESCRIPT.has(ext) });
     return (await import(url)) as Record<string, unknown>;
   } catch (err) {
     throw new UsageError(`could not load ${spec}: ${await describeLoadError(err, file)}`);

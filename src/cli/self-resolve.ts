@@ -29,7 +29,8 @@ export async function resolve(specifier, context, next) {
 
 type ResolveFilename = (request: string, parent: unknown, isMain: boolean, options?: unknown) => string;
 
-let installed = false;
+let commonJsFallbackInstalled = false;
+let esmFallbackRegistered = false;
 let preloaded: Promise<void> | undefined;
 /** True while installedBeside asks whether the module has a toolwright of its own. */
 let checking = false;
@@ -44,7 +45,7 @@ let checking = false;
  * near it) and which module.register's hooks do not reach on Node 20. Call after tsx registers
  * its own hooks, so these wrap them.
  */
-export async function resolveOwnNameToSelf(moduleFile: string): Promise<void> {
+export async function resolveOwnNameToSelf(moduleFile: string, { loaderThreadRunning = false } = {}): Promise<void> {
   let manifest: string;
   try {
     manifest = packageFile('package.json');
@@ -52,13 +53,26 @@ export async function resolveOwnNameToSelf(moduleFile: string): Promise<void> {
     return; // bundled into an application: there is no package to point at
   }
   const own = nodeModule.createRequire(manifest);
-  if (!installed) {
-    installed = true;
-    const self = pathToFileURL(manifest).href;
-    registerEsmFallback(self);
+  if (!commonJsFallbackInstalled) {
+    commonJsFallbackInstalled = true;
     fallBackInCommonJs(own);
   }
-  if (!installedBeside(moduleFile)) await (preloaded ??= preloadOwnEntries(manifest, own));
+  const beside = installedBeside(moduleFile);
+  // On Node 20 the ESM fallback needs module.register, whose loader thread every later import of
+  // the process then goes through (a third of `serve --tools x.js`'s start-up here): it is
+  // registered only where it can be needed, for a module that finds no toolwright of its own, or
+  // is free, where the hooks run in the thread or tsx already started a loader thread. The cost of
+  // that: a module that has its toolwright, importing a file outside its project that has none,
+  // fails to load on Node 20 as it would under plain Node.
+  if (!esmFallbackRegistered && (!beside || loaderThreadRunning || hasInThreadHooks())) {
+    esmFallbackRegistered = true;
+    registerEsmFallback(pathToFileURL(manifest).href);
+  }
+  if (!beside) await (preloaded ??= preloadOwnEntries(manifest, own));
+}
+
+function hasInThreadHooks(): boolean {
+  return typeof (nodeModule as unknown as { registerHooks?: RegisterHooks }).registerHooks === 'function';
 }
 
 /** Node 22.15+'s synchronous, in-thread hooks (not in Node 20's types). */
