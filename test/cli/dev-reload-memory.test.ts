@@ -14,15 +14,15 @@ import { auditEnv, tempDir } from '../helpers/temp.js';
 const HEAP_PROBE = pathToFileURL(fileURLToPath(new URL('../../bench/lib/heap-probe.mjs', import.meta.url))).href;
 const TOOLS = 30;
 const WARM_UP = 15;
-const RELOADS = 60;
+const RELOADS = 40;
 /**
  * What `RELOADS` reloads may add to the heap after a full GC, in bytes. Measured on this module
  * (31 tools, each called once per generation), after the warm-up: importing each generation as
- * an ES module kept 3.4 MB (58 KB a reload); evaluating it as CommonJS, 0.24 MB (4 KB a reload:
+ * an ES module kept 58 KB a reload (2.3 MB over 40); evaluating it as CommonJS, 4 KB a reload (0.16 MB:
  * bounded caches still filling, such as the validators the current Ajv instance keeps until it
  * is retired, ajv-pool.ts, and the console's wire history).
  */
-const BOUND = 1.5 * 1024 * 1024;
+const BOUND = 1024 * 1024;
 
 /** A module of `TOOLS` tools and one new to generation `g`, each tool's text naming its generation. */
 function toolsModule(g: number): string {
