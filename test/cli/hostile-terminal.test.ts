@@ -120,7 +120,8 @@ describe('a hostile server cannot reach the terminal through the CLI', () => {
     [['task', 'get', 'task-2', '--json'], 3],
   ];
 
-  it.each(commands)('piped: %j', async (args, code) => {
+  // At once (vitest runs up to 5 concurrent tests of a file): each is two processes started and waited for.
+  it.concurrent.each(commands)('piped: %j', async (args, code) => {
     const run = await piped(args);
     expectClean(run.output);
     expect(run.code).toBe(code);
@@ -145,7 +146,7 @@ describe('a hostile server cannot reach the terminal through the CLI', () => {
       [['list'], 0],
       [['prompt', 'review', 'code=1'], 0],
     ];
-    it.each(onTty)('%j', async (args, code) => {
+    it.concurrent.each(onTty)('%j', async (args, code) => {
       const run = await onTerminal(args);
       expectClean(run.output, true);
       expect(run.code).toBe(code);
