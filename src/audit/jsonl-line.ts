@@ -5,9 +5,32 @@ import type { StoredAuditRecord } from './reader.js';
  * One audit record as a JSON-lines trail keeps it: the record's fields, with the arguments (already
  * redacted JSON text) spliced in as an object under `arguments`, so `jq` reads them as data.
  */
-export function auditJsonLine(entry: AuditRecord): string {
-  const { argumentsJson, ...rest } = entry;
-  return `${JSON.stringify(rest).slice(0, -1)},"arguments":${argumentsJson}}\n`;
+export function auditJsonLine(e: AuditRecord): string {
+  // A copy of one fixed shape, not `{ argumentsJson, ...rest }`: V8 serializes an object literal
+  // of known keys on its fast path (a third of the line's cost, which is most of a record's in the
+  // default trail). Absent fields are undefined, which JSON.stringify leaves out.
+  const fields = {
+    time: e.time,
+    era: e.era,
+    protocolVersion: e.protocolVersion,
+    principal: e.principal,
+    clientId: e.clientId,
+    scopes: e.scopes,
+    tenant: e.tenant,
+    method: e.method,
+    tool: e.tool,
+    status: e.status,
+    isError: e.isError,
+    durationMs: e.durationMs,
+    correlationId: e.correlationId,
+    requestId: e.requestId,
+    clientName: e.clientName,
+    errorCode: e.errorCode,
+    reason: e.reason,
+    instance: e.instance,
+    upstream: e.upstream,
+  } satisfies Record<Exclude<keyof AuditRecord, 'argumentsJson'>, unknown>;
+  return `${JSON.stringify(fields).slice(0, -1)},"arguments":${e.argumentsJson}}\n`;
 }
 
 const STATUSES: ReadonlySet<string> = new Set([

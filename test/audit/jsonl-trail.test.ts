@@ -172,6 +172,32 @@ describe('the JSON-lines trail (JsonlTrailSink)', () => {
     expect(() => new JsonlTrailSink(file, { intervalMs: 0 })).toThrow(RangeError);
   });
 
+  // fdatasync fails on a file that cannot be synchronized (EINVAL on /dev/null): what each mode
+  // does with a sync that fails shows when it syncs.
+  it("fsync 'group': a record settles only after its group's fdatasync, and fails with it", async () => {
+    const sink = track(new JsonlTrailSink('/dev/null', { fsync: 'group' }));
+    await expect(sink.record(auditRecord({ requestId: 1 }))).rejects.toMatchObject({ code: 'EINVAL' });
+    await expect(track(new JsonlTrailSink('/dev/null', { fsync: true })).record(auditRecord({ requestId: 1 }))).rejects.toMatchObject({ code: 'EINVAL' });
+  });
+
+  it("fsync 'interval' (the default): a record settles once written; the fdatasync follows in the background, and a failed one refuses the next group", async () => {
+    const sink = track(new JsonlTrailSink('/dev/null', { syncIntervalMs: 20 }));
+    await sink.record(auditRecord({ requestId: 1 }));
+    // The background sync has run and failed: the trail is not as durable as it says, and says so.
+    await new Promise((done) => setTimeout(done, 100));
+    await expect(sink.record(auditRecord({ requestId: 2 }))).rejects.toMatchObject({ code: 'EINVAL' });
+    // Once said, writing goes on (and the next background sync tries again).
+    await sink.record(auditRecord({ requestId: 3 }));
+    expect(() => new JsonlTrailSink('x.jsonl', { syncIntervalMs: 0 })).toThrow(RangeError);
+  });
+
+  it('fsync false: never synced by the sink', async () => {
+    const sink = track(new JsonlTrailSink('/dev/null', { fsync: false, syncIntervalMs: 1 }));
+    await sink.record(auditRecord({ requestId: 1 }));
+    await new Promise((done) => setTimeout(done, 50));
+    await sink.record(auditRecord({ requestId: 2 }));
+  });
+
   it('refuses a maxBytes too small to hold a group', () => {
     expect(() => new JsonlTrailSink('x.jsonl', { maxBytes: 10 })).toThrow(RangeError);
   });
