@@ -68,9 +68,8 @@ describe('official conformance scenarios through the gateway', () => {
     const gateway = await startHttpServe(['--host', '127.0.0.1', '--config', config], { cwd: dir, env: { ...env, TOOLWRIGHT_AUDIT_DIR: join(dir, 'g') } });
     // localhost, as in scripts/conformance.mjs: the suite's DNS-rebinding checks send their own Host.
     const url = gateway.url.replace('127.0.0.1', 'localhost');
-    // At once: each run is mostly the suite's own start-up and its waits, and the gateway serves them side by side.
-    const runs = await Promise.all(SCENARIOS.map(async (scenario) => ({ scenario, checks: await runScenario(url, scenario, join(dir, 'out')) })));
-    for (const { scenario, checks } of runs) {
+    for (const scenario of SCENARIOS) {
+      const checks = await runScenario(url, scenario, join(dir, 'out'));
       const failing = checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING').map((c) => `${c.id}: ${c.errorMessage}`);
       expect(failing, scenario).toEqual([]);
       expect(checks.length, scenario).toBeGreaterThan(0);
