@@ -131,40 +131,24 @@ export function auditRecord(request: AuditedRequest): AuditRecord {
   const caller = auditCallerOf(request.exchange);
   const reason = request.reason ?? REASON_OF_STATUS[status];
 
-  // Two literals: `method` sits after the caller's fields (JSONL lines keep their order) and a tool call's record has none.
-  const record: AuditRecord =
-    request.method === undefined
-      ? {
-          time: isoNow(),
-          era,
-          protocolVersion,
-          ...caller,
-          tool,
-          argumentsJson,
-          status,
-          isError,
-          durationMs,
-          correlationId,
-          requestId,
-          clientName,
-          errorCode,
-        }
-      : {
-          time: isoNow(),
-          era,
-          protocolVersion,
-          ...caller,
-          method: request.method,
-          tool,
-          argumentsJson,
-          status,
-          isError,
-          durationMs,
-          correlationId,
-          requestId,
-          clientName,
-          errorCode,
-        };
+  const record: AuditRecord = {
+    time: isoNow(),
+    era,
+    protocolVersion,
+    ...caller,
+    tool,
+    argumentsJson,
+    status,
+    isError,
+    durationMs,
+    correlationId,
+    requestId,
+    clientName,
+    errorCode,
+  };
+  // Absent for a tool call (records written before other requests were audited have none); a
+  // JSON-lines trail writes the fields in one fixed order whatever the object's (jsonl-line.ts).
+  if (request.method !== undefined) record.method = request.method;
   // Last, and only when known: a record without them reads as one written before they existed.
   if (reason !== undefined) record.reason = reason;
   if (instance !== undefined) record.instance = instance;
