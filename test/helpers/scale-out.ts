@@ -21,8 +21,10 @@ export async function startCluster(server: Record<string, unknown>, count = 3) {
   // One requestStateSecret for all, as shared state requires (docs/scale-out.md); a test may give its own.
   const config = { tools: [scaleOutTools], server: { requestStateSecret: `scale-out-${process.pid}`, ...server } };
   writeFileSync(join(cwd, 'toolwright.config.json'), JSON.stringify(config));
-  const instances: ServeInstance[] = [];
-  for (let i = 0; i < count; i++) instances.push(await startHttpServe(['--config', 'toolwright.config.json'], { cwd, env: { TOOLWRIGHT_AUDIT_DIR: '' } }));
+  // Started side by side: each start mostly waits (its own start-up, Redis, the port).
+  const instances: ServeInstance[] = await Promise.all(
+    Array.from({ length: count }, () => startHttpServe(['--config', 'toolwright.config.json'], { cwd, env: { TOOLWRIGHT_AUDIT_DIR: '' } })),
+  );
   const nginx = await TestNginx.create(instances.map((s) => Number(new URL(s.url).port)));
   onTestFinished(() => nginx.destroy());
   return { cwd, instances, nginx };
