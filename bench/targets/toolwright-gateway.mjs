@@ -1,13 +1,16 @@
 // Gateway target: a ToolServer whose only tools are an upstream's, mounted unprefixed over
-// Streamable HTTP from BENCH_UPSTREAM_URL (a toolwright target started by bench/gateway.mjs).
+// Streamable HTTP from BENCH_UPSTREAM_URL (a toolwright target started by bench/gateway.mjs), or
+// with BENCH_UPSTREAM=inproc the toolwright target's server itself, mounted in this process
+// (`mount` takes another ToolServer: no second HTTP hop, no second process).
 // Same limits as the toolwright target; it reports its port once the upstream's tools are in.
 import { serveHttp, ToolServer } from '../../dist/index.js';
 import { mount } from '../../dist/gateway.js';
 import { exitWhenHarnessGoes, reportPort, targetArgs, unhitRateLimit } from './common.mjs';
+import { buildToolwrightServer } from './toolwright-server.mjs';
 
-const { transport } = targetArgs();
+const { transport, toolCount } = targetArgs();
 if (transport !== 'http') throw new Error('the gateway target serves HTTP only');
-const upstream = process.env.BENCH_UPSTREAM_URL;
+const upstream = process.env.BENCH_UPSTREAM === 'inproc' ? buildToolwrightServer(toolCount) : process.env.BENCH_UPSTREAM_URL;
 if (!upstream) throw new Error('BENCH_UPSTREAM_URL is not set');
 const MiB = 1024 * 1024;
 const server = new ToolServer({
@@ -15,7 +18,7 @@ const server = new ToolServer({
   version: '1.0.0',
   limits: { maxArgumentBytes: 4 * MiB, maxResultBytes: 4 * MiB, rateLimit: unhitRateLimit },
 });
-const handle = mount(server, 'bench', { url: upstream }, { prefix: false, maxConcurrency: 256 });
+const handle = mount(server, 'bench', typeof upstream === 'string' ? { url: upstream } : { server: upstream }, { prefix: false, maxConcurrency: 256 });
 await handle.ready;
 const http = await serveHttp(server, { host: '127.0.0.1', port: 0 });
 exitWhenHarnessGoes({ stdioOwnsInput: false });
