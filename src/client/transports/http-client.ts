@@ -6,9 +6,10 @@ import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from '../../
 import { encodeHeaderValue, NAMED_PARAM, SESSION_HEADER } from '../../protocol/header-params.js';
 import { Method } from '../../protocol/methods.js';
 import { plainFetch } from '../../io/fetch.js';
-import { readCappedText, ResponseTooLargeError } from '../../io/read-capped.js';
+import { ResponseTooLargeError } from '../../io/read-capped.js';
 import { errorDetail } from './error-detail.js';
 import { LegacyListenStream } from './http-listen-stream.js';
+import { sendByFetch, type HttpReply, type HttpSend } from './http-send.js';
 import { resumableSseEvents } from './sse-resume.js';
 
 /** A Streamable HTTP endpoint. */
@@ -23,6 +24,8 @@ export interface HttpTarget {
 export interface HttpTransportOptions {
   maxMessageBytes?: number;
   onWarning?: (message: string) => void;
+  /** @internal Sends each request in place of `target.fetch` (the gateway's node:http sender, src/gateway/node-send.ts). */
+  send?: HttpSend;
 }
 
 /**
@@ -37,7 +40,8 @@ export class HttpClientTransport implements ClientTransport {
   /** Requests the server sends on a response stream; each answer is POSTed back (with the session id, in a legacy session). */
   onServerRequest?: ServerRequestHandler;
   private readonly url: URL;
-  private readonly fetch: typeof fetch;
+  /** Sends each HTTP request: by `target.fetch` (the global fetch by default), or the sender given in the options. */
+  private readonly send: HttpSend;
   private readonly limit: number;
   private readonly warn: (message: string) => void;
   private sessionId?: string;
@@ -60,7 +64,7 @@ export class HttpClientTransport implements ClientTransport {
     if (this.url.protocol !== 'http:' && this.url.protocol !== 'https:') throw new TypeError('the server URL must be http:// or https://');
     // IPv6 literals without their brackets, as server.address wants them.
     this.serverAddress = { host: this.url.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(this.url.port) || (this.url.protocol === 'https:' ? 443 : 80) };
-    this.fetch = plainFetch(target.fetch);
+    this.send = options.send ?? sendByFetch(plainFetch(target.fetch));
     this.limit = options.maxMessageBytes ?? 16 * 1024 * 1024;
     this.warn = options.onWarning ?? (() => {});
   }
@@ -110,22 +114,21 @@ export class HttpClientTransport implements ClientTransport {
   ): Promise<IncomingResponse> {
     const response = await this.post(request, wire, signal, options.headers);
     if (request.method === Method.initialize) {
-      const session = response.headers.get(SESSION_HEADER);
+      const session = response.header(SESSION_HEADER);
       // 2025-11-25 transports: a session id is visible ASCII only.
       this.sessionId = session && /^[\x21-\x7E]{1,512}$/.test(session) ? session : undefined;
     }
     if (response.status === 404 && sentSession !== undefined) {
       if (this.sessionId === sentSession) this.sessionId = undefined;
-      await response.body?.cancel();
+      await response.discard();
       throw new ConnectionError('the server ended the session (HTTP 404)', 'session-expired', { httpStatus: 404 });
     }
-    const type = response.headers.get('content-type') ?? '';
-    if (response.ok && /^text\/event-stream/i.test(type) && response.body) {
-      return this.readStream(response.body, request, options);
-    }
+    const type = response.header('content-type') ?? '';
+    const stream = response.ok && /^text\/event-stream/i.test(type) ? response.stream() : null;
+    if (stream) return this.readStream(stream, request, options);
     let text: string;
     try {
-      text = await readCappedText(response, this.limit);
+      text = await response.text(this.limit);
     } catch (err) {
       if (signal.aborted) throw signal.reason;
       if (err instanceof ResponseTooLargeError) throw new ProtocolViolationError(`the server's response is larger than the ${this.limit}-byte limit`);
@@ -158,7 +161,7 @@ export class HttpClientTransport implements ClientTransport {
 
   async notify(notification: JsonRpcNotification, wire: WireContext): Promise<void> {
     const response = await this.post(notification, wire, AbortSignal.timeout(10_000));
-    await response.body?.cancel();
+    await response.discard();
     if (!response.ok) throw new ConnectionError(`the server refused ${notification.method} (HTTP ${response.status})`, 'http', { httpStatus: response.status });
     if (notification.method === Method.initialized && wire.era === 'legacy') await this.listen(wire);
   }
@@ -195,17 +198,18 @@ export class HttpClientTransport implements ClientTransport {
     if (wire.protocolVersion) headers['mcp-protocol-version'] = wire.protocolVersion;
     if (this.sessionId) headers[SESSION_HEADER] = this.sessionId;
     if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
-    let response: Response;
+    let response: HttpReply;
     try {
-      response = await this.fetch(this.url, { method: 'GET', headers, signal: AbortSignal.any([signal, this.closing.signal]) });
+      response = await this.send(this.url, { method: 'GET', headers, signal: AbortSignal.any([signal, this.closing.signal]) });
     } catch (err) {
       if (signal.aborted || this.closing.signal.aborted) throw signal.aborted ? signal.reason : this.closing.signal.reason;
       if (err instanceof ToolClientError) throw err; // e.g. an authorizing fetch's AuthorizationError
       throw new ConnectionError(`could not reach ${this.url.origin}: ${(err as Error).message}`, 'network', { cause: err });
     }
-    const type = response.headers.get('content-type') ?? '';
-    if (response.ok && /^text\/event-stream/i.test(type) && response.body) return response.body;
-    await response.body?.cancel();
+    const type = response.header('content-type') ?? '';
+    const stream = response.ok && /^text\/event-stream/i.test(type) ? response.stream() : null;
+    if (stream) return stream;
+    await response.discard();
     return undefined;
   }
 
@@ -222,14 +226,14 @@ export class HttpClientTransport implements ClientTransport {
     if (this.lastWire?.protocolVersion) headers['mcp-protocol-version'] = this.lastWire.protocolVersion;
     this.sessionId = undefined;
     try {
-      const response = await this.fetch(this.url, { method: 'DELETE', headers, signal: AbortSignal.timeout(2_000) });
-      await response.body?.cancel();
+      const response = await this.send(this.url, { method: 'DELETE', headers, signal: AbortSignal.timeout(2_000) });
+      await response.discard();
     } catch {
       // The session expires on its own; closing must not fail because the server is gone.
     }
   }
 
-  private async post(message: JsonRpcMessage, wire: WireContext, signal?: AbortSignal, extra?: Record<string, string>): Promise<Response> {
+  private async post(message: JsonRpcMessage, wire: WireContext, signal: AbortSignal, extra?: Record<string, string>): Promise<HttpReply> {
     if (this.closing.signal.aborted) throw this.closing.signal.reason;
     this.lastWire = wire;
     const headers: Record<string, string> = { ...this.baseHeaders(), 'content-type': 'application/json' };
@@ -243,9 +247,9 @@ export class HttpClientTransport implements ClientTransport {
     }
     if (wire.era === 'legacy' && this.sessionId) headers[SESSION_HEADER] = this.sessionId;
     try {
-      return await this.fetch(this.url, { method: 'POST', headers, body: JSON.stringify(message), signal });
+      return await this.send(this.url, { method: 'POST', headers, body: JSON.stringify(message), signal });
     } catch (err) {
-      if (signal?.aborted) throw signal.reason;
+      if (signal.aborted) throw signal.reason;
       // A fetch that authorizes (OAuthClient.fetch) fails with its own typed error: keep it.
       if (err instanceof ToolClientError) throw err;
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
@@ -311,7 +315,7 @@ export class HttpClientTransport implements ClientTransport {
   private async postAnswer(response: JsonRpcMessage, wire: WireContext): Promise<void> {
     if (this.closing.signal.aborted) return; // closed while answering: the session is gone, nothing waits for it
     const reply = await this.post(response, wire, AbortSignal.timeout(10_000));
-    await reply.body?.cancel();
+    await reply.discard();
     if (!reply.ok) throw new ConnectionError(`the server refused the answer (HTTP ${reply.status})`, 'http', { httpStatus: reply.status });
   }
 }
