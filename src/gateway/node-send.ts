@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import http from 'node:http';
 import https from 'node:https';
 import { replyOf, type HttpReply, type HttpSend, type HttpSendInit } from '../client/transports/http-send.js';
@@ -33,25 +34,42 @@ export const nodeSend: HttpSend = (url, init) => {
   );
 };
 
+/** The closing signals already allowed any number of listeners. */
+const heard = new WeakSet<AbortSignal>();
+
 function exchange(url: URL, agent: http.Agent, init: HttpSendInit): Promise<HttpReply> {
   const { signal, body } = init;
+  const closing = init.closing !== signal ? init.closing : undefined;
+  // Every request in flight listens to the transport's closing: as many as there are calls, not a leak.
+  if (closing && !heard.has(closing)) {
+    heard.add(closing);
+    setMaxListeners(0, closing);
+  }
   if (signal.aborted) return Promise.reject(signal.reason);
+  if (closing?.aborted) return Promise.reject(closing.reason);
   const headers = body === undefined ? init.headers : { ...init.headers, 'content-length': String(Buffer.byteLength(body)) };
   const request = (url.protocol === 'https:' ? https : http).request;
   return new Promise((resolve, reject) => {
     const req = request(url, { method: init.method, headers, agent });
     let res: http.IncomingMessage | undefined;
     // The body being read fails with the abort's reason, as fetch's does.
-    const onAbort = () => (res ? res.destroy(signal.reason) : req.destroy(signal.reason));
+    const stop = (reason: unknown) => (res ? res.destroy(reason as Error) : req.destroy(reason as Error));
+    const onAbort = () => stop(signal.reason);
+    const onClosing = () => stop(closing?.reason);
     signal.addEventListener('abort', onAbort, { once: true });
-    req.on('error', (err) => {
+    closing?.addEventListener('abort', onClosing, { once: true });
+    const unlisten = () => {
       signal.removeEventListener('abort', onAbort);
-      reject(signal.aborted ? signal.reason : new TypeError('fetch failed', { cause: err }));
+      closing?.removeEventListener('abort', onClosing);
+    };
+    req.on('error', (err) => {
+      unlisten();
+      reject(signal.aborted ? signal.reason : closing?.aborted ? closing.reason : new TypeError('fetch failed', { cause: err }));
     });
     req.on('response', (response: http.IncomingMessage) => {
       res = response;
       // The body outlives this promise: an abort while it is read destroys it.
-      response.once('close', () => signal.removeEventListener('abort', onAbort));
+      response.once('close', unlisten);
       resolve(new NodeReply(response));
     });
     req.end(body);

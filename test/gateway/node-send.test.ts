@@ -7,6 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { HttpClientTransport } from '../../src/client/transports/http-client.js';
 import type { HttpSendInit } from '../../src/client/transports/http-send.js';
 import { nodeSend } from '../../src/gateway/node-send.js';
 import { ResponseTooLargeError } from '../../src/io/read-capped.js';
@@ -125,5 +126,38 @@ describe('the sender the gateway speaks HTTP upstreams with', () => {
     await streaming.discard();
     await (await nodeSend(server.url('/accepted'), post('{}'))).discard();
     expect(server.connections()).toBe(2);
+  });
+
+  it("in a client's transport, close() stops the requests in flight (answer awaited or streaming) with the closed error, and many at once raise no listener warning", async () => {
+    const server = await serve((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        const { id, method } = JSON.parse(body);
+        if (method === 'quick') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, result: {} }));
+        if (method === 'stream') res.writeHead(200, { 'content-type': 'text/event-stream' }).write(': open\n\n');
+        // 'wait' never answers; 'stream' never ends
+      });
+    });
+    const transport = new HttpClientTransport({ url: server.url('/mcp') }, { send: nodeSend });
+    const wire = { era: 'modern' as const, protocolVersion: '2026-07-28' };
+    const send = (id: number, method: string) => transport.request({ jsonrpc: '2.0', id, method }, { wire, signal: new AbortController().signal });
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      expect((await Promise.all(Array.from({ length: 24 }, (_, i) => send(i, 'quick')))).map((r) => r.message.id)).toEqual(
+        Array.from({ length: 24 }, (_, i) => i),
+      );
+      const waiting = Array.from({ length: 12 }, (_, i) => send(100 + i, 'wait'));
+      const streaming = send(200, 'stream');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await transport.close();
+      for (const call of [...waiting, streaming]) await expect(call).rejects.toMatchObject({ name: 'ConnectionError', reason: 'closed' });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 });

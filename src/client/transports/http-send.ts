@@ -6,7 +6,14 @@ export interface HttpSendInit {
   /** Lower-case names. */
   headers: Record<string, string>;
   body?: string;
+  /** Stops the request, and the reading of its answer, with its reason. */
   signal: AbortSignal;
+  /**
+   * The transport closing: stops the request and its answer as `signal` does. A sender given as
+   * HttpTransportOptions.send must heed it (the transport then links no signal of its own per
+   * request); fetch never sees it, as the transport folds it into `signal` for sendByFetch.
+   */
+  closing?: AbortSignal;
 }
 
 /**
@@ -38,7 +45,7 @@ export type HttpSend = (url: URL, init: HttpSendInit) => Promise<HttpReply>;
 
 /** The sender every client has unless told otherwise: the given fetch (the global one by default). */
 export function sendByFetch(fetcher: typeof fetch): HttpSend {
-  return async (url, init) => replyOf(await fetcher(url, init));
+  return async (url, { closing: _, ...init }) => replyOf(await fetcher(url, init));
 }
 
 /** A fetch Response read as an HttpReply. */
