@@ -34,6 +34,53 @@ export const nodeSend: HttpSend = (url, init) => {
   );
 };
 
+/** Where a URL's requests go, as node:http's own urlToHttpOptions gives it, and the headers node:http would add. */
+interface Target {
+  href: string;
+  options: http.RequestOptions;
+  host: string;
+  /** From credentials in the URL, as node:http sends them when no Authorization header is given. */
+  authorization?: string;
+}
+
+/** Each URL's target, made once (the client sends every request to the same URL object); remade if the URL changed. */
+const targets = new WeakMap<URL, Target>();
+
+function targetOf(url: URL): Target {
+  const known = targets.get(url);
+  if (known?.href === url.href) return known;
+  const { hostname, port, username, password } = url;
+  const options: http.RequestOptions = {
+    protocol: url.protocol,
+    hostname: hostname.startsWith('[') ? hostname.slice(1, -1) : hostname,
+    path: `${url.pathname}${url.search}`,
+    ...(port !== '' ? { port: Number(port) } : {}),
+  };
+  const credentials = username || password ? `${decodeURIComponent(username)}:${decodeURIComponent(password)}` : undefined;
+  const target: Target = {
+    href: url.href,
+    options,
+    host: url.host,
+    ...(credentials !== undefined ? { authorization: `Basic ${Buffer.from(credentials).toString('base64')}` } : {}),
+  };
+  targets.set(url, target);
+  return target;
+}
+
+/**
+ * The request's headers as the flat list node:http writes as given (each name and value still
+ * validated), where a headers object is copied header by header first: with the Host and
+ * Authorization node:http adds from the URL, and the body's length.
+ */
+function headerList(target: Target, headers: Record<string, string>, body: string | undefined): string[] {
+  const list: string[] = [];
+  for (const name in headers) list.push(name, headers[name]);
+  if (headers.host === undefined) list.push('host', target.host);
+  if (target.authorization !== undefined && headers.authorization === undefined) list.push('authorization', target.authorization);
+  if (body !== undefined) list.push('content-length', String(Buffer.byteLength(body)));
+  return list;
+}
+
 /** The closing signals already allowed any number of listeners. */
 const heard = new WeakSet<AbortSignal>();
 
@@ -47,10 +94,10 @@ function exchange(url: URL, agent: http.Agent, init: HttpSendInit): Promise<Http
   }
   if (signal.aborted) return Promise.reject(signal.reason);
   if (closing?.aborted) return Promise.reject(closing.reason);
-  const headers = body === undefined ? init.headers : { ...init.headers, 'content-length': String(Buffer.byteLength(body)) };
+  const target = targetOf(url);
   const request = (url.protocol === 'https:' ? https : http).request;
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: init.method, headers, agent });
+    const req = request({ ...target.options, method: init.method, headers: headerList(target, init.headers, body), agent });
     let res: http.IncomingMessage | undefined;
     // The body being read fails with the abort's reason, as fetch's does.
     const stop = (reason: unknown) => (res ? res.destroy(reason as Error) : req.destroy(reason as Error));

@@ -55,6 +55,23 @@ describe('the sender the gateway speaks HTTP upstreams with', () => {
     expect(await reply.text(1024)).toBe('{"ok":"é"}');
   });
 
+  it('adds what node:http adds from the URL: Host, the body length, Basic credentials unless an Authorization is given', async () => {
+    const seen: Array<Record<string, string | string[] | undefined>> = [];
+    const server = await serve((req, res) => {
+      seen.push(req.headers);
+      req.on('data', () => {}).on('end', () => res.end());
+    });
+    const base = server.url('/mcp?x=1');
+    const withCredentials = new URL(`http://us%20er:p%40ss@${base.host}/mcp`);
+    await (await nodeSend(base, post('héllo'))).text(16);
+    await (await nodeSend(withCredentials, get())).text(16);
+    await (await nodeSend(withCredentials, { ...get(), headers: { authorization: 'Bearer given' } })).text(16);
+    expect(seen[0]).toMatchObject({ host: base.host, 'content-length': '6', 'mcp-method': 'tools/call' });
+    expect(seen[1]).toMatchObject({ host: base.host, authorization: `Basic ${Buffer.from('us er:p@ss').toString('base64')}` });
+    expect(seen[1]['content-length']).toBeUndefined();
+    expect(seen[2].authorization).toBe('Bearer given');
+  });
+
   it('follows a redirect as fetch does; a 204 has no body', async () => {
     const server = await serve((req, res) => {
       if (req.url === '/old') res.writeHead(307, { location: '/new' }).end();
