@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { HttpSend } from '../client/transports/http-send.js';
 import type { ToolServer } from '../server/server.js';
 
 /** The calling client's Authorization header, for the duration of its call (only for upstreams that forward it). */
@@ -29,5 +30,13 @@ export function forwardingFetch(base: typeof fetch = fetch): typeof fetch {
     const headers = new Headers(init?.headers);
     headers.set('authorization', authorization);
     return base(input, { ...init, headers });
+  };
+}
+
+/** The same for the gateway's own sender (node-send.ts): the current call's Authorization header, when there is one. */
+export function forwardingSend(base: HttpSend): HttpSend {
+  return (url, init) => {
+    const authorization = callerAuthorization.getStore();
+    return base(url, authorization ? { ...init, headers: { ...init.headers, authorization } } : init);
   };
 }

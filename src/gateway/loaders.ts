@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { FileTokenStore } from '../client/auth/file-token-store.js';
 import { OAuthClient } from '../client/auth/oauth-client.js';
 import { HttpClientTransport } from '../client/transports/http-client.js';
+import type { HttpSend } from '../client/transports/http-send.js';
 import { StdioClientTransport } from '../client/transports/stdio-client.js';
 import type { ClientTransport } from '../client/transport.js';
 import type { Tool } from '../server/tool.js';
@@ -28,6 +29,8 @@ export interface LoaderContext {
   maxMessageBytes: number;
   /** Wraps fetch for HTTP upstreams (the per-call Authorization when an upstream forwards it). */
   fetch?: typeof fetch;
+  /** @internal How HTTP upstreams are spoken to, when they need no fetch (OAuth sign-in wraps fetch): the gateway's node:http sender. */
+  send?: HttpSend;
 }
 
 /**
@@ -74,15 +77,15 @@ async function openStdio(upstream: StdioUpstream, context: LoaderContext): Promi
 }
 
 function openHttp(upstream: HttpUpstream, context: LoaderContext): ClientTransport {
-  let fetcher = context.fetch;
+  const options = { maxMessageBytes: context.maxMessageBytes, onWarning: context.warn };
   if (upstream.auth === 'login') {
     // The store `toolwright login` writes; the client refreshes the tokens in it as they expire.
-    fetcher = new OAuthClient(upstream.url, { store: new FileTokenStore(), onWarning: context.warn, ...(fetcher ? { fetch: fetcher } : {}) }).fetch;
+    const fetcher = new OAuthClient(upstream.url, { store: new FileTokenStore(), onWarning: context.warn, ...(context.fetch ? { fetch: context.fetch } : {}) })
+      .fetch;
+    return new HttpClientTransport({ url: upstream.url, headers: upstream.headers, fetch: fetcher }, options);
   }
-  return new HttpClientTransport(
-    { url: upstream.url, headers: upstream.headers, ...(fetcher ? { fetch: fetcher } : {}) },
-    { maxMessageBytes: context.maxMessageBytes, onWarning: context.warn },
-  );
+  const target = { url: upstream.url, headers: upstream.headers, ...(context.fetch ? { fetch: context.fetch } : {}) };
+  return new HttpClientTransport(target, context.send ? { ...options, send: context.send } : options);
 }
 
 /** Why an HTTP upstream's `auth` cannot be used as given, if it cannot. */

@@ -6,7 +6,7 @@ import type { ToolServer } from '../server/server.js';
 import type { Tool, ToolContext } from '../server/tool.js';
 import { ownersOf, syncEntries, type Clash, type EntrySlot } from './entry-sync.js';
 import { holdUpstreamHealth } from './health.js';
-import { captureAuthorization, forwardingFetch } from './forward-authorization.js';
+import { captureAuthorization, forwardingFetch, forwardingSend } from './forward-authorization.js';
 import { httpAuthProblem, UPSTREAM_LOADERS, upstreamKind, type LoaderContext } from './loaders.js';
 import { gatewayNameProblem, prefixProblem, selected, toolTags } from './names.js';
 import { clientSafe, relayCall, type RelayTarget } from './relay-call.js';
@@ -15,6 +15,7 @@ import { uriScheme, type SurfaceSource } from './surfaces.js';
 import { syncPrompts, syncResources, type SurfaceRegistry } from './surface-sync.js';
 import { ListCache } from './list-cache.js';
 import { nodeFetch } from './node-fetch.js';
+import { nodeSend } from './node-send.js';
 import { taskModeOf, transformTool, type UpstreamToolShape } from './transform.js';
 import type { HttpUpstream, MountOptions, Upstream, UpstreamEvent, UpstreamHealth } from './types.js';
 import { describe, UpstreamLink } from './upstream-link.js';
@@ -129,8 +130,9 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
         env: context.env ?? process.env,
         warn: (message) => this.event('log', message),
         maxMessageBytes: MAX_MESSAGE_BYTES,
-        // node:http, not the global fetch: a relayed call costs one request upstream (see node-fetch.ts).
+        // node:http, not the global fetch: a relayed call costs one request upstream (node-send.ts; node-fetch.ts where OAuth needs a fetch).
         fetch: forward ? forwardingFetch(nodeFetch) : nodeFetch,
+        send: forward ? forwardingSend(nodeSend) : nodeSend,
       };
       this.unwatch = watchResourceSubscriptions(server, (uri) => this.subscribeUpstream(uri));
       if (options.listCache) this.cache = new ListCache(options.listCache, (message) => this.event('log', message));

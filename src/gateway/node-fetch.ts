@@ -1,17 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-
-/**
- * Kept-alive connections to HTTP upstreams, shared by every mount (idle sockets do not keep the
- * process alive: the agent unrefs them while they wait). An idle one is closed after 4 s, or
- * sooner when the server's Keep-Alive header says so (undici's default): a server that closes
- * idle connections first would otherwise fail the next call sent on one.
- */
-const IDLE = { keepAlive: true, timeout: 4_000 };
-const agents = { 'http:': new http.Agent(IDLE), 'https:': new https.Agent(IDLE) };
-/** Statuses whose Response has no body (the Response constructor refuses one). */
-const NULL_BODY = new Set([101, 103, 204, 205, 304]);
-const REDIRECT = new Set([301, 302, 303, 307, 308]);
+import { agents, NULL_BODY, REDIRECT, webBody } from './node-send.js';
 
 /**
  * The fetch a gateway speaks to its HTTP upstreams with: the same Request-in, Response-out contract
@@ -67,50 +56,6 @@ function send(url: URL, agent: http.Agent, init: RequestInit, body: string | und
     });
     req.end(body);
   });
-}
-
-/**
- * The response body as a web stream, as Readable.toWeb makes it (each chunk copied, paused while
- * the reader is behind, a close before the end an AbortError) without its general adapter, whose
- * set-up cost more CPU than the rest of a small relayed answer's reading.
- */
-function webBody(res: http.IncomingMessage): ReadableStream<Uint8Array> {
-  let settled = false;
-  return new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        const settle = (err?: unknown) => {
-          if (settled) return;
-          settled = true;
-          if (err === undefined) controller.close();
-          else controller.error(err);
-        };
-        res.on('data', (chunk: Buffer) => {
-          if (settled) return;
-          controller.enqueue(new Uint8Array(chunk));
-          if ((controller.desiredSize ?? 1) <= 0) res.pause();
-        });
-        res.once('end', () => settle());
-        res.once('error', (err) => settle(err));
-        // Checked before the error is built: building one captures a stack, on every answer otherwise.
-        res.once('close', () => settled || settle(prematureClose()));
-      },
-      pull() {
-        res.resume();
-      },
-      cancel(reason) {
-        settled = true;
-        res.destroy(reason instanceof Error ? reason : undefined);
-      },
-    },
-    { highWaterMark: 16 },
-  );
-}
-
-/** What Readable.toWeb errors a stream with when its source closes before its end. */
-function prematureClose(): Error {
-  const err = new Error('The operation was aborted', { cause: Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }) });
-  return Object.assign(err, { name: 'AbortError', code: 'ABORT_ERR' });
 }
 
 function headerRecord(given: HeadersInit | undefined): Record<string, string> {

@@ -6,9 +6,10 @@ import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from '../../
 import { encodeHeaderValue, NAMED_PARAM, SESSION_HEADER } from '../../protocol/header-params.js';
 import { Method } from '../../protocol/methods.js';
 import { plainFetch } from '../../io/fetch.js';
-import { readCappedText, ResponseTooLargeError } from '../../io/read-capped.js';
+import { ResponseTooLargeError } from '../../io/read-capped.js';
 import { errorDetail } from './error-detail.js';
 import { LegacyListenStream } from './http-listen-stream.js';
+import { sendByFetch, type HttpReply, type HttpSend } from './http-send.js';
 import { resumableSseEvents } from './sse-resume.js';
 
 /** A Streamable HTTP endpoint. */
@@ -23,6 +24,8 @@ export interface HttpTarget {
 export interface HttpTransportOptions {
   maxMessageBytes?: number;
   onWarning?: (message: string) => void;
+  /** @internal Sends each request in place of `target.fetch` (the gateway's node:http sender, src/gateway/node-send.ts). */
+  send?: HttpSend;
 }
 
 /**
@@ -37,7 +40,10 @@ export class HttpClientTransport implements ClientTransport {
   /** Requests the server sends on a response stream; each answer is POSTed back (with the session id, in a legacy session). */
   onServerRequest?: ServerRequestHandler;
   private readonly url: URL;
-  private readonly fetch: typeof fetch;
+  /** Sends each HTTP request: by `target.fetch` (the global fetch by default), or the sender given in the options. */
+  private readonly send: HttpSend;
+  /** The sender stops requests on close() itself (HttpSendInit.closing): no signal is linked per request. */
+  private readonly sendHeedsClosing: boolean;
   private readonly limit: number;
   private readonly warn: (message: string) => void;
   private sessionId?: string;
@@ -60,7 +66,8 @@ export class HttpClientTransport implements ClientTransport {
     if (this.url.protocol !== 'http:' && this.url.protocol !== 'https:') throw new TypeError('the server URL must be http:// or https://');
     // IPv6 literals without their brackets, as server.address wants them.
     this.serverAddress = { host: this.url.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(this.url.port) || (this.url.protocol === 'https:' ? 443 : 80) };
-    this.fetch = plainFetch(target.fetch);
+    this.send = options.send ?? sendByFetch(plainFetch(target.fetch));
+    this.sendHeedsClosing = options.send !== undefined;
     this.limit = options.maxMessageBytes ?? 16 * 1024 * 1024;
     this.warn = options.onWarning ?? (() => {});
   }
@@ -75,6 +82,8 @@ export class HttpClientTransport implements ClientTransport {
     const sentSession = wire.era === 'legacy' ? this.sessionId : undefined;
     if (!options.signal) return this.track(request, { ...options, signal: this.closing.signal }, sentSession);
     if (this.closing.signal.aborted) throw this.closing.signal.reason;
+    // The sender hears close() itself: the caller's signal goes as it is (an AbortSignal costs µs to make).
+    if (this.sendHeedsClosing) return this.track(request, options as SendOptions & { signal: AbortSignal }, sentSession);
     // Aborted by the caller, or by close() (which aborts every request in flight): one controller
     // and one listener, where AbortSignal.any cost several times the CPU per request.
     const caller = options.signal;
@@ -110,24 +119,23 @@ export class HttpClientTransport implements ClientTransport {
   ): Promise<IncomingResponse> {
     const response = await this.post(request, wire, signal, options.headers);
     if (request.method === Method.initialize) {
-      const session = response.headers.get(SESSION_HEADER);
+      const session = response.header(SESSION_HEADER);
       // 2025-11-25 transports: a session id is visible ASCII only.
       this.sessionId = session && /^[\x21-\x7E]{1,512}$/.test(session) ? session : undefined;
     }
     if (response.status === 404 && sentSession !== undefined) {
       if (this.sessionId === sentSession) this.sessionId = undefined;
-      await response.body?.cancel();
+      await response.discard();
       throw new ConnectionError('the server ended the session (HTTP 404)', 'session-expired', { httpStatus: 404 });
     }
-    const type = response.headers.get('content-type') ?? '';
-    if (response.ok && /^text\/event-stream/i.test(type) && response.body) {
-      return this.readStream(response.body, request, options);
-    }
+    const type = response.header('content-type') ?? '';
+    const stream = response.ok && /^text\/event-stream/i.test(type) ? response.stream() : null;
+    if (stream) return this.readStream(stream, request, { ...options, signal: this.withClosing(signal) });
     let text: string;
     try {
-      text = await readCappedText(response, this.limit);
+      text = await response.text(this.limit);
     } catch (err) {
-      if (signal.aborted) throw signal.reason;
+      this.throwIfStopped(signal);
       if (err instanceof ResponseTooLargeError) throw new ProtocolViolationError(`the server's response is larger than the ${this.limit}-byte limit`);
       throw new ConnectionError(`reading the response to ${request.method} failed: ${(err as Error).message}`, 'network', { cause: err });
     }
@@ -158,7 +166,7 @@ export class HttpClientTransport implements ClientTransport {
 
   async notify(notification: JsonRpcNotification, wire: WireContext): Promise<void> {
     const response = await this.post(notification, wire, AbortSignal.timeout(10_000));
-    await response.body?.cancel();
+    await response.discard();
     if (!response.ok) throw new ConnectionError(`the server refused ${notification.method} (HTTP ${response.status})`, 'http', { httpStatus: response.status });
     if (notification.method === Method.initialized && wire.era === 'legacy') await this.listen(wire);
   }
@@ -195,17 +203,18 @@ export class HttpClientTransport implements ClientTransport {
     if (wire.protocolVersion) headers['mcp-protocol-version'] = wire.protocolVersion;
     if (this.sessionId) headers[SESSION_HEADER] = this.sessionId;
     if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
-    let response: Response;
+    let response: HttpReply;
     try {
-      response = await this.fetch(this.url, { method: 'GET', headers, signal: AbortSignal.any([signal, this.closing.signal]) });
+      response = await this.send(this.url, { method: 'GET', headers, signal: AbortSignal.any([signal, this.closing.signal]) });
     } catch (err) {
       if (signal.aborted || this.closing.signal.aborted) throw signal.aborted ? signal.reason : this.closing.signal.reason;
       if (err instanceof ToolClientError) throw err; // e.g. an authorizing fetch's AuthorizationError
       throw new ConnectionError(`could not reach ${this.url.origin}: ${(err as Error).message}`, 'network', { cause: err });
     }
-    const type = response.headers.get('content-type') ?? '';
-    if (response.ok && /^text\/event-stream/i.test(type) && response.body) return response.body;
-    await response.body?.cancel();
+    const type = response.header('content-type') ?? '';
+    const stream = response.ok && /^text\/event-stream/i.test(type) ? response.stream() : null;
+    if (stream) return stream;
+    await response.discard();
     return undefined;
   }
 
@@ -222,17 +231,18 @@ export class HttpClientTransport implements ClientTransport {
     if (this.lastWire?.protocolVersion) headers['mcp-protocol-version'] = this.lastWire.protocolVersion;
     this.sessionId = undefined;
     try {
-      const response = await this.fetch(this.url, { method: 'DELETE', headers, signal: AbortSignal.timeout(2_000) });
-      await response.body?.cancel();
+      const response = await this.send(this.url, { method: 'DELETE', headers, signal: AbortSignal.timeout(2_000) });
+      await response.discard();
     } catch {
       // The session expires on its own; closing must not fail because the server is gone.
     }
   }
 
-  private async post(message: JsonRpcMessage, wire: WireContext, signal?: AbortSignal, extra?: Record<string, string>): Promise<Response> {
+  private async post(message: JsonRpcMessage, wire: WireContext, signal: AbortSignal, extra?: Record<string, string>): Promise<HttpReply> {
     if (this.closing.signal.aborted) throw this.closing.signal.reason;
     this.lastWire = wire;
-    const headers: Record<string, string> = { ...this.baseHeaders(), 'content-type': 'application/json' };
+    const headers = this.baseHeaders();
+    headers['content-type'] = 'application/json';
     if (wire.protocolVersion) headers['mcp-protocol-version'] = wire.protocolVersion;
     if (wire.era === 'modern' && 'method' in message) {
       headers['mcp-method'] = message.method;
@@ -243,9 +253,9 @@ export class HttpClientTransport implements ClientTransport {
     }
     if (wire.era === 'legacy' && this.sessionId) headers[SESSION_HEADER] = this.sessionId;
     try {
-      return await this.fetch(this.url, { method: 'POST', headers, body: JSON.stringify(message), signal });
+      return await this.send(this.url, { method: 'POST', headers, body: JSON.stringify(message), signal, closing: this.closing.signal });
     } catch (err) {
-      if (signal?.aborted) throw signal.reason;
+      this.throwIfStopped(signal);
       // A fetch that authorizes (OAuthClient.fetch) fails with its own typed error: keep it.
       if (err instanceof ToolClientError) throw err;
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
@@ -254,9 +264,21 @@ export class HttpClientTransport implements ClientTransport {
     }
   }
 
+  /** Throws why a request stopped: its signal's reason, or close()'s (which a sender that heeds closing hears apart). */
+  private throwIfStopped(signal: AbortSignal): void {
+    if (signal.aborted) throw signal.reason;
+    if (this.closing.signal.aborted) throw this.closing.signal.reason;
+  }
+
+  /** A request's signal that close() aborts too: it already is, unless the sender heeds closing itself (then only an SSE answer, read at length, needs one). */
+  private withClosing(signal: AbortSignal): AbortSignal {
+    return this.sendHeedsClosing && signal !== this.closing.signal ? AbortSignal.any([signal, this.closing.signal]) : signal;
+  }
+
   private baseHeaders(): Record<string, string> {
     const headers: Record<string, string> = {};
-    for (const [key, value] of Object.entries(this.target.headers ?? {})) headers[key.toLowerCase()] = value;
+    const given = this.target.headers;
+    if (given) for (const key of Object.keys(given)) headers[key.toLowerCase()] = given[key];
     headers.accept = 'application/json, text/event-stream';
     return headers;
   }
@@ -311,7 +333,7 @@ export class HttpClientTransport implements ClientTransport {
   private async postAnswer(response: JsonRpcMessage, wire: WireContext): Promise<void> {
     if (this.closing.signal.aborted) return; // closed while answering: the session is gone, nothing waits for it
     const reply = await this.post(response, wire, AbortSignal.timeout(10_000));
-    await reply.body?.cancel();
+    await reply.discard();
     if (!reply.ok) throw new ConnectionError(`the server refused the answer (HTTP ${reply.status})`, 'http', { httpStatus: reply.status });
   }
 }
