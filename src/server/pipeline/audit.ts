@@ -4,7 +4,7 @@ import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
 import { RateLimitedError } from '../primitives/rate-limit.js';
 import { InsufficientScopeError } from './authorize.js';
 import { recordedId, recordedText } from '../../jsonrpc/recorded.js';
-import { isAnonymous } from '../../policy/auth/caller.js';
+import { isAnonymous, type Caller } from '../../policy/auth/caller.js';
 import { callerOf, type Exchange } from '../exchange.js';
 import type { AuditGuard } from './audit-guard.js';
 import { upstreamOf, type Operation } from './operation.js';
@@ -126,45 +126,29 @@ export function auditRecord(request: AuditedRequest): AuditRecord {
   const correlationId = request.correlationId ?? null;
   const requestId = recordedId(request.requestId ?? null);
   const clientName = typeof request.clientName === 'string' ? recordedText(request.clientName) : null;
-  const { era, status, isError, errorCode, instance } = request;
+  const { era, status, isError, errorCode, instance, method } = request;
   const protocolVersion = recordedText(request.protocolVersion);
-  const caller = auditCallerOf(request.exchange);
+  const caller = callerOf(request.exchange);
   const reason = request.reason ?? REASON_OF_STATUS[status];
+  const time = isoNow();
 
-  // Two literals: `method` sits after the caller's fields (JSONL lines keep their order) and a tool call's record has none.
-  const record: AuditRecord =
-    request.method === undefined
-      ? {
-          time: isoNow(),
-          era,
-          protocolVersion,
-          ...caller,
-          tool,
-          argumentsJson,
-          status,
-          isError,
-          durationMs,
-          correlationId,
-          requestId,
-          clientName,
-          errorCode,
-        }
-      : {
-          time: isoNow(),
-          era,
-          protocolVersion,
-          ...caller,
-          method: request.method,
-          tool,
-          argumentsJson,
-          status,
-          isError,
-          durationMs,
-          correlationId,
-          requestId,
-          clientName,
-          errorCode,
-        };
+  let record: AuditRecord;
+  if (isAnonymous(caller) || (caller.clientId === undefined && caller.scopes === undefined && caller.tenant === undefined)) {
+    // The usual caller adds `principal` alone: written in the literal, since a spread makes every
+    // later field a property defined one by one (~1% of a call's CPU). Same fields, same order.
+    const principal = isAnonymous(caller) ? null : recordedText(caller.id);
+    // Two literals: `method` sits after the caller's fields (JSONL lines keep their order) and a tool call's record has none.
+    record =
+      method === undefined
+        ? { time, era, protocolVersion, principal, tool, argumentsJson, status, isError, durationMs, correlationId, requestId, clientName, errorCode }
+        : { time, era, protocolVersion, principal, method, tool, argumentsJson, status, isError, durationMs, correlationId, requestId, clientName, errorCode };
+  } else {
+    const fields = auditCallerOf(caller);
+    record =
+      method === undefined
+        ? { time, era, protocolVersion, ...fields, tool, argumentsJson, status, isError, durationMs, correlationId, requestId, clientName, errorCode }
+        : { time, era, protocolVersion, ...fields, method, tool, argumentsJson, status, isError, durationMs, correlationId, requestId, clientName, errorCode };
+  }
   // Last, and only when known: a record without them reads as one written before they existed.
   if (reason !== undefined) record.reason = reason;
   if (instance !== undefined) record.instance = instance;
@@ -205,8 +189,7 @@ const MAX_AUDIT_SCOPES = 64;
  * scopes and tenant, each when known; the claims never (they may carry
  * personal data, and the trail is for who did what).
  */
-export function auditCallerOf(exchange: Exchange): Pick<AuditRecord, 'principal' | 'clientId' | 'scopes' | 'tenant'> {
-  const caller = callerOf(exchange);
+function auditCallerOf(caller: Caller): Pick<AuditRecord, 'principal' | 'clientId' | 'scopes' | 'tenant'> {
   if (isAnonymous(caller)) return { principal: null };
   const { clientId, scopes, tenant } = caller;
   return {
