@@ -20,10 +20,13 @@ export class Peer {
   legacy?: LegacySession;
   /** Requests in flight, so `notifications/cancelled` can abort them. */
   readonly inflight = new InflightRequests();
-  /** Server-to-client requests awaiting the client's answer (legacy era). */
-  private readonly outbound = new Map<RequestId, { method: string; resolve(value: unknown): void; reject(err: Error): void }>();
+  /**
+   * Server-to-client requests awaiting the client's answer (legacy era). Made on the first
+   * one: a modern HTTP request gets a Peer of its own, and almost none ever asks the client.
+   */
+  private outbound?: Map<RequestId, OutboundRequest>;
   private nextOutboundId = 0;
-  private readonly closeListeners: Array<() => void> = [];
+  private closeListeners?: Array<() => void>;
   /**
    * Sends an unsolicited notification (legacy list changes): the connection's
    * own channel (stdio, a WebSocket), or a legacy HTTP session's GET stream
@@ -41,7 +44,7 @@ export class Peer {
   constructor(readonly transport: string) {}
 
   onClose(listener: () => void): void {
-    this.closeListeners.push(listener);
+    (this.closeListeners ??= []).push(listener);
   }
 
   /**
@@ -51,14 +54,15 @@ export class Peer {
    */
   request(write: (json: string) => void, method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
     const id = `toolwright-${PROCESS_TAG}-${++this.nextOutboundId}`;
+    const outbound = (this.outbound ??= new Map<RequestId, OutboundRequest>());
     return new Promise((resolve, reject) => {
       if (signal.aborted) return reject(signal.reason);
       const onAbort = () => {
-        this.outbound.delete(id);
+        outbound.delete(id);
         reject(signal.reason);
       };
       signal.addEventListener('abort', onAbort, { once: true });
-      this.outbound.set(id, {
+      outbound.set(id, {
         method,
         resolve: (value) => {
           signal.removeEventListener('abort', onAbort);
@@ -76,9 +80,9 @@ export class Peer {
   /** Routes a client's response to the request it answers; false when nothing waits for it. */
   handleResponse(response: JsonRpcResponse): boolean {
     const id = response.id;
-    const waiter = id === undefined || id === null ? undefined : this.outbound.get(id);
+    const waiter = id === undefined || id === null ? undefined : this.outbound?.get(id);
     if (!waiter) return false;
-    this.outbound.delete(id!);
+    this.outbound!.delete(id!);
     if ('error' in response) waiter.reject(new ClientRequestError(waiter.method, response.error?.code ?? 0, String(response.error?.message ?? 'error')));
     else waiter.resolve(response.result);
     return true;
@@ -87,10 +91,20 @@ export class Peer {
   /** Aborts everything in flight: the connection is gone. */
   close(reason = 'connection closed'): void {
     this.inflight.abortAll(new Error(reason));
-    for (const waiter of this.outbound.values()) waiter.reject(new Error(reason));
-    this.outbound.clear();
-    for (const listener of this.closeListeners.splice(0)) listener();
+    const outbound = this.outbound;
+    this.outbound = undefined;
+    if (outbound) for (const waiter of outbound.values()) waiter.reject(new Error(reason));
+    const listeners = this.closeListeners;
+    this.closeListeners = undefined;
+    if (listeners) for (const listener of listeners) listener();
   }
+}
+
+/** A server-to-client request waiting for the client's answer. */
+interface OutboundRequest {
+  method: string;
+  resolve(value: unknown): void;
+  reject(err: Error): void;
 }
 
 /** A server-to-client request the client answered with a JSON-RPC error (legacy era). */

@@ -59,14 +59,15 @@ export async function serveRequest(
   // An initialize that failed, or whose client left before its answer, opens nothing: its connection ends here.
   if (opening && !opened) connection.close();
   if (!reply) return;
-  const extra: Record<string, string> = {};
+  // Made only when there is a header to add: most answers have none.
+  let extra: Record<string, string> | undefined;
   if (opened) {
-    extra[SESSION_HEADER] = sessions.add(opening!).id;
+    extra = { [SESSION_HEADER]: sessions.add(opening!).id };
     // Before the answer: the client's next request may reach another instance.
     await sessions.share(opening!);
   }
   // 403 insufficient_scope: the challenge names every scope the call needs (authorization/index "Scope Challenge Handling").
-  if (reply.requiredScopes && authorization) extra['www-authenticate'] = authorization.insufficientScope(reply.requiredScopes);
+  if (reply.requiredScopes && authorization) (extra ??= {})['www-authenticate'] = authorization.insufficientScope(reply.requiredScopes);
   send(res, reply, extra);
 }
 

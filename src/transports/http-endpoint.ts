@@ -3,6 +3,7 @@ import { ErrorCode, RpcError } from '../jsonrpc/errors.js';
 import { INCOMING_REQUESTS, parseMessage, type ParsedMessage } from '../jsonrpc/parse.js';
 import type { AuthInfo } from '../policy/auth/principal.js';
 import { BodyAbortedError, BodyConsumedError, BodyTooLargeError } from './http-body.js';
+import type { HttpAuthorization } from './http-authorization.js';
 import type { EndpointParts } from './http-endpoint-parts.js';
 import { serveRequest } from './http-endpoint-request.js';
 import { endSession, openStream, sessionOf } from './http-endpoint-sessions.js';
@@ -19,23 +20,8 @@ import { rpcError, type HttpResponse } from './http-response.js';
 export function createMcpEndpoint(parts: EndpointParts): (req: EndpointRequest, res: HttpResponse) => Promise<void> {
   const { guard, authorization, authThrottle } = parts;
 
-  const serve = async (req: EndpointRequest, res: HttpResponse): Promise<void> => {
-    const forbidden = guardProblem(req.headers, guard);
-    if (forbidden) return rpcError(res, new RpcError(ErrorCode.InvalidRequest, forbidden, undefined, 403));
-    // The caller travels as a parameter (no per-request WeakMap entries to set and look up).
-    let auth: AuthInfo | undefined;
-    if (authorization) {
-      if (authThrottle?.refuseIfBlocked(req, res)) return;
-      // A refusal (400, 401 with its challenge, 503) is answered inside. A cached
-      // token is answered synchronously: no await hop on every request.
-      const pending = authorization.authenticate(req, res);
-      auth = pending instanceof Promise ? await pending : pending;
-      if (!auth) {
-        // Wrong credentials count against the client address (http-auth-throttle.ts).
-        if (res.statusCode === 401) await authThrottle?.failed(req);
-        return;
-      }
-    }
+  /** Past authorization: what the HTTP method asks; a promise only where the answer waits for something (POST). */
+  const byMethod = (req: EndpointRequest, res: HttpResponse, auth: AuthInfo | undefined): Promise<void> | undefined => {
     switch (req.method) {
       case 'POST':
         return post(parts, req, res, auth);
@@ -44,15 +30,49 @@ export function createMcpEndpoint(parts: EndpointParts): (req: EndpointRequest, 
         // Legacy-only methods: without sessions, 405 (streamable-http.mdx "Earlier Streamable HTTP Revisions").
         if (parts.legacySessions) return req.method === 'GET' ? openStream(parts, req, res, auth) : endSession(parts, req, res, auth);
         res.setHeader('allow', 'POST');
-        return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Method Not Allowed: this endpoint serves the stateless era only', undefined, 405));
+        rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Method Not Allowed: this endpoint serves the stateless era only', undefined, 405));
+        return undefined;
       default:
         res.setHeader('allow', 'POST, GET, DELETE');
-        return rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Method Not Allowed', undefined, 405));
+        rpcError(res, new RpcError(ErrorCode.InvalidRequest, 'Method Not Allowed', undefined, 405));
+        return undefined;
     }
   };
 
-  return serve;
+  const authorized = async (req: EndpointRequest, res: HttpResponse, authorization: HttpAuthorization): Promise<void> => {
+    if (authThrottle?.refuseIfBlocked(req, res)) return;
+    // A refusal (400, 401 with its challenge, 503) is answered inside. A cached
+    // token is answered synchronously: no await hop on every request.
+    const pending = authorization.authenticate(req, res);
+    // The caller travels as a parameter (no per-request WeakMap entries to set and look up).
+    const auth = pending instanceof Promise ? await pending : pending;
+    if (!auth) {
+      // Wrong credentials count against the client address (http-auth-throttle.ts).
+      if (res.statusCode === 401) await authThrottle?.failed(req);
+      return;
+    }
+    await byMethod(req, res, auth);
+  };
+
+  // Not an async function: without authorization the request goes straight to its method's
+  // handler, whose promise is the answer's (an async wrapper added a promise and two reactions
+  // to every request). A throw is a rejection, as it was.
+  return (req, res) => {
+    try {
+      const forbidden = guardProblem(req.headers, guard);
+      if (forbidden) {
+        rpcError(res, new RpcError(ErrorCode.InvalidRequest, forbidden, undefined, 403));
+        return ANSWERED;
+      }
+      return (authorization ? authorized(req, res, authorization) : byMethod(req, res, undefined)) ?? ANSWERED;
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  };
 }
+
+/** What an answer written at once resolves with. */
+const ANSWERED: Promise<void> = Promise.resolve();
 
 /** POST: one message; a request is answered, a notification or a response accepted (202). */
 async function post(parts: EndpointParts, req: EndpointRequest, res: HttpResponse, auth: AuthInfo | undefined): Promise<void> {
@@ -76,7 +96,8 @@ async function post(parts: EndpointParts, req: EndpointRequest, res: HttpRespons
       throw new Error('the request body was read before the MCP handler and left nothing usable in req.body: mount the handler before body parsers');
     throw err;
   }
-  if (parsed.kind === 'request') return serveRequest(parts, req, res, parsed.message, auth);
+  // Awaited rather than returned: an async function resolving with a promise takes two reactions more.
+  if (parsed.kind === 'request') return await serveRequest(parts, req, res, parsed.message, auth);
   const session = await sessionOf(parts, req, res, auth);
   if (session === null) return;
   if (parsed.kind === 'notification') (session?.connection ?? server.connect({ transport: 'http', caller: auth })).receive(parsed.message);

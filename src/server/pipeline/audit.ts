@@ -4,7 +4,7 @@ import { ErrorCode, RpcError } from '../../jsonrpc/errors.js';
 import { RateLimitedError } from '../primitives/rate-limit.js';
 import { InsufficientScopeError } from './authorize.js';
 import { recordedId, recordedText } from '../../jsonrpc/recorded.js';
-import { isAnonymous } from '../../policy/auth/caller.js';
+import { isAnonymous, type Caller } from '../../policy/auth/caller.js';
 import { callerOf, type Exchange } from '../exchange.js';
 import type { AuditGuard } from './audit-guard.js';
 import { upstreamOf, type Operation } from './operation.js';
@@ -126,29 +126,49 @@ export function auditRecord(request: AuditedRequest): AuditRecord {
   const correlationId = request.correlationId ?? null;
   const requestId = recordedId(request.requestId ?? null);
   const clientName = typeof request.clientName === 'string' ? recordedText(request.clientName) : null;
-  const { era, status, isError, errorCode, instance } = request;
+  const { era, status, isError, errorCode, instance, method } = request;
   const protocolVersion = recordedText(request.protocolVersion);
-  const caller = auditCallerOf(request.exchange);
+  const caller = callerOf(request.exchange);
   const reason = request.reason ?? REASON_OF_STATUS[status];
+  const time = isoNow();
 
-  const record: AuditRecord = {
-    time: isoNow(),
-    era,
-    protocolVersion,
-    ...caller,
-    tool,
-    argumentsJson,
-    status,
-    isError,
-    durationMs,
-    correlationId,
-    requestId,
-    clientName,
-    errorCode,
-  };
+  // The usual caller (anonymous, or an id alone) adds `principal` alone: written in the literal,
+  // since a spread makes every later field a property defined one by one (~1% of a call's CPU).
+  const usual = isAnonymous(caller) || (caller.clientId === undefined && caller.scopes === undefined && caller.tenant === undefined);
+  const record: AuditRecord = usual
+    ? {
+        time,
+        era,
+        protocolVersion,
+        principal: isAnonymous(caller) ? null : recordedText(caller.id),
+        tool,
+        argumentsJson,
+        status,
+        isError,
+        durationMs,
+        correlationId,
+        requestId,
+        clientName,
+        errorCode,
+      }
+    : {
+        time,
+        era,
+        protocolVersion,
+        ...auditCallerOf(caller),
+        tool,
+        argumentsJson,
+        status,
+        isError,
+        durationMs,
+        correlationId,
+        requestId,
+        clientName,
+        errorCode,
+      };
   // Absent for a tool call (records written before other requests were audited have none); a
   // JSON-lines trail writes the fields in one fixed order whatever the object's (jsonl-line.ts).
-  if (request.method !== undefined) record.method = request.method;
+  if (method !== undefined) record.method = method;
   // Last, and only when known: a record without them reads as one written before they existed.
   if (reason !== undefined) record.reason = reason;
   if (instance !== undefined) record.instance = instance;
@@ -189,8 +209,7 @@ const MAX_AUDIT_SCOPES = 64;
  * scopes and tenant, each when known; the claims never (they may carry
  * personal data, and the trail is for who did what).
  */
-export function auditCallerOf(exchange: Exchange): Pick<AuditRecord, 'principal' | 'clientId' | 'scopes' | 'tenant'> {
-  const caller = callerOf(exchange);
+function auditCallerOf(caller: Caller): Pick<AuditRecord, 'principal' | 'clientId' | 'scopes' | 'tenant'> {
   if (isAnonymous(caller)) return { principal: null };
   const { clientId, scopes, tenant } = caller;
   return {
