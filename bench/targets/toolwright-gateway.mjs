@@ -10,7 +10,9 @@ import { buildToolwrightServer } from './toolwright-server.mjs';
 
 const { transport, toolCount } = targetArgs();
 if (transport !== 'http') throw new Error('the gateway target serves HTTP only');
-const upstream = process.env.BENCH_UPSTREAM === 'inproc' ? buildToolwrightServer(toolCount) : process.env.BENCH_UPSTREAM_URL;
+// The in-process upstream keeps no trail of its own: the gateway records each relayed call (naming
+// the upstream), once, as the direct target records each of its calls (docs/gateway.md).
+const upstream = process.env.BENCH_UPSTREAM === 'inproc' ? buildToolwrightServer(toolCount, { audit: false }) : process.env.BENCH_UPSTREAM_URL;
 if (!upstream) throw new Error('BENCH_UPSTREAM_URL is not set');
 const MiB = 1024 * 1024;
 const server = new ToolServer({
