@@ -267,11 +267,17 @@ export class JsonlTrailSink implements AuditSink {
   }
 
   private writeLines(fd: number): void {
-    const data = Buffer.from(this.pending.join(''));
+    const text = this.pending.join('');
     this.pending = [];
-    let written = 0;
-    while (written < data.length) written += writeSync(fd, data, written);
-    this.bytesSinceCheck += data.length;
+    // The string as it is (Node encodes it for the write, no Buffer of our own); a write cut
+    // short (a full disk, a signal) goes on from the byte it stopped at.
+    let written = writeSync(fd, text);
+    const length = Buffer.byteLength(text);
+    if (written < length) {
+      const data = Buffer.from(text);
+      while (written < data.length) written += writeSync(fd, data, written);
+    }
+    this.bytesSinceCheck += length;
   }
 
   /**
