@@ -96,6 +96,31 @@ describe.skipIf(!haveChromium)('the console’s feedback on forms and calls', ()
     await expect.poll(() => page.getByTestId('form-state').textContent(), { timeout: 20_000 }).toBe('Ready');
   });
 
+  it('cancels a call whose Cancel is pressed before the console has named it', async () => {
+    const form = await open('waits');
+    await expect.poll(() => page.getByTestId('form-state').textContent(), { timeout: 10_000 }).toBe('Ready');
+    // Hold the call's request back until Cancel is pressed: the page has no call id yet.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/api/call', async (route) => {
+      await held;
+      await route.continue();
+    });
+    try {
+      await form.getByRole('button', { name: 'Call waits' }).click();
+      const cancel = page.getByTestId('call-runner').getByRole('button', { name: /^Cancel/ });
+      await cancel.click();
+      expect(await cancel.textContent()).toBe('Cancelling…');
+      release();
+      await expect.poll(() => page.getByTestId('form-state').textContent(), { timeout: 10_000 }).toBe('Ready');
+    } finally {
+      release();
+      await page.unroute('**/api/call');
+    }
+  });
+
   it('brings the form of a tool chosen low in a long list into view', async () => {
     await page.getByRole('link', { name: 'Tools', exact: true }).click();
     const last = page.getByRole('link', { name: 'tool_40', exact: true });

@@ -37,6 +37,9 @@ export function CallRunner({ spec, onDone }: { spec: CallSpec; onDone?: (event: 
   const [cancelling, setCancelling] = useState(false);
   const [elapsed, setElapsed] = useState(0);
   const callId = useRef<string | undefined>(undefined);
+  // Cancel pressed before the console has named the call (its `started` line is still on the
+  // way): the cancel is sent as soon as the id arrives, never dropped.
+  const cancelWhenStarted = useRef(false);
 
   useEffect(() => {
     const abort = new AbortController();
@@ -46,7 +49,10 @@ export function CallRunner({ spec, onDone }: { spec: CallSpec; onDone?: (event: 
       'call',
       { tool: spec.tool, arguments: spec.arguments, task: spec.task === true },
       (event) => {
-        if (event.type === 'started') callId.current = String(event.callId);
+        if (event.type === 'started') {
+          callId.current = String(event.callId);
+          if (cancelWhenStarted.current) void apiPost('cancel', { callId: callId.current });
+        }
         if (event.type === 'progress')
           setProgress({ progress: num(event.progress), total: num(event.total), message: typeof event.message === 'string' ? event.message : undefined });
         if (event.type === 'input') setQuestions((all) => [...all, event as unknown as InputQuestion]);
@@ -72,9 +78,9 @@ export function CallRunner({ spec, onDone }: { spec: CallSpec; onDone?: (event: 
   }, [spec]);
 
   const cancel = () => {
-    if (!callId.current) return;
     setCancelling(true);
-    void apiPost('cancel', { callId: callId.current });
+    if (callId.current) void apiPost('cancel', { callId: callId.current });
+    else cancelWhenStarted.current = true;
   };
   const determinate = progress?.total !== undefined && progress.progress !== undefined && progress.total > 0;
   return (
