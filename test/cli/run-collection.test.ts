@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { builtCli, startBuiltCli } from '../helpers/cli-process.js';
+import { tempDir } from '../helpers/temp.js';
 import { TerminalSession, TMUX } from '../helpers/tmux.js';
 
 // `toolwright run-collection` as a user (or CI) runs it: the built CLI in a child process, against
@@ -13,7 +13,7 @@ import { TerminalSession, TMUX } from '../helpers/tmux.js';
 const server = ['--', process.execPath, builtCli, 'serve'];
 
 function project(collections: Record<string, unknown>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'tw-run-coll-'));
+  const dir = tempDir('tw-run-coll-');
   writeFileSync(join(dir, 'package.json'), '{"name":"p","private":true}\n');
   mkdirSync(join(dir, '.toolwright', 'collections'), { recursive: true });
   for (const [name, content] of Object.entries(collections)) {

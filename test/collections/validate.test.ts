@@ -1,12 +1,12 @@
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/temp.js';
 import { deleteCall, readCollection, saveCall } from '../../src/collections/store.js';
 import { CollectionFileError, validateCollection } from '../../src/collections/validate.js';
 
 function collectionsDir(): string {
-  const dir = join(mkdtempSync(join(tmpdir(), 'tw-coll-')), 'collections');
+  const dir = join(tempDir('tw-coll-'), 'collections');
   mkdirSync(dir);
   return dir;
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -37,6 +37,7 @@ describe('the console collections API', () => {
 
   afterAll(async () => {
     await console_?.stop();
+    rmSync(project, { recursive: true, force: true });
   });
 
   it('saves calls (ids made from the label), lists them, runs them with the connected client and deletes one', async () => {

@@ -40,6 +40,7 @@ describe.skipIf(!haveChromium)('toolwright console: collections', () => {
   afterAll(async () => {
     await browser?.close();
     await console_?.stop();
+    rmSync(project, { recursive: true, force: true });
   });
 
   it('saves calls, runs the collection with a pass and a failure, and the CLI fails on the same file', async () => {
@@ -131,6 +132,7 @@ describe.skipIf(!haveChromium)('toolwright console: where collections live, and 
   afterAll(async () => {
     await browser?.close();
     await console_?.stop();
+    for (const dir of [folder, state]) rmSync(dir, { recursive: true, force: true });
   });
 
   it('saves where the page says, and run-collection in the same folder finds it', async () => {
