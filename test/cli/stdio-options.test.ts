@@ -92,8 +92,10 @@ describe("the stdio server's stderr, shown when it fails", () => {
   });
 
   it('a server that never answers: shown with the connect timeout', async () => {
-    const script = 'process.stderr.write("waiting for a database that is not there\\n"); setInterval(() => {}, 1000)';
-    const { code, stderr } = await run('list', '--connect-timeout', '500', '--', process.execPath, '-e', script);
+    // A shell, not Node: it has written its line long before the timeout even on a loaded machine
+    // (a Node child could still be starting when 500 ms are up).
+    const script = "echo 'waiting for a database that is not there' >&2; exec sleep 60";
+    const { code, stderr } = await run('list', '--connect-timeout', '1000', '--', '/bin/sh', '-c', script);
     expect(code).toBe(2);
     expect(stderr).toContain('--connect-timeout gives it longer');
     expect(stderr).toContain('  waiting for a database that is not there\n');
