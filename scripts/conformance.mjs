@@ -35,8 +35,16 @@ const named = args.filter((a) => !a.startsWith('--'));
 const revisions = named.length ? named : ['2026-07-28', '2025-11-25'];
 const suiteDir = join(root, 'node_modules/@modelcontextprotocol/conformance');
 const suite = join(suiteDir, 'dist/index.js');
-// The suite's own code needs fs.globSync, which Node 20 lacks: this hook adds it.
-const suiteNode = [process.execPath, '--import', join(root, 'scripts/node20/register.mjs'), suite];
+// The suite's own code needs fs.globSync, which Node 20 lacks: this hook adds it. fetch-cause.mjs
+// puts the network cause into the suite's "fetch failed" messages.
+const suiteNode = [
+  process.execPath,
+  '--import',
+  join(root, 'scripts/node20/register.mjs'),
+  '--import',
+  join(root, 'scripts/conformance/fetch-cause.mjs'),
+  suite,
+];
 // The suite starts every client scenario's command at once (~40 at 2026-07-28). On a busy 2-core
 // machine, 25 clients loading TypeScript through tsx at once starved each other and the suite's
 // scenario servers until requests timed out. So the client is compiled once, ahead of the run,
