@@ -1,5 +1,6 @@
 import https from 'node:https';
 import { isIP } from 'node:net';
+import { readNodeCapped } from '../io/read-node-capped.js';
 import { UrlRefusal, type UrlPolicy } from '../policy/urls.js';
 import { checkedMetadata, ClientError, type ClientRecord } from './clients.js';
 import type { AuthProxyStore } from './store.js';
@@ -86,17 +87,7 @@ function getPinned(url: URL, address: string, port: number, options: MetadataFet
           reject(new Error(`status ${res.statusCode}`));
           return;
         }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > MAX_DOCUMENT_BYTES) {
-            res.destroy();
-            reject(new Error('too large'));
-          } else chunks.push(chunk);
-        });
-        res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-        res.on('error', reject);
+        readNodeCapped(res, MAX_DOCUMENT_BYTES, () => new Error('too large')).then((body) => resolve(body.toString('utf8')), reject);
       },
     );
     request.on('timeout', () => request.destroy(new Error('timeout')));

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuditReason } from '../audit/record.js';
+import { readNodeCapped } from '../io/read-node-capped.js';
 import { noteRefused } from './audit.js';
 
 /** Largest form or JSON body the facade reads (registration documents and token requests are small). */
@@ -8,22 +9,8 @@ const MAX_BODY_BYTES = 64 * 1024;
 export class BadBody extends Error {}
 
 /** The request body as text, refused past 64 KiB (413 is the caller's answer). */
-export function readText(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new BadBody('the request body is too large'));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
+export async function readText(req: IncomingMessage): Promise<string> {
+  return (await readNodeCapped(req, MAX_BODY_BYTES, () => new BadBody('the request body is too large'))).toString('utf8');
 }
 
 /** An application/x-www-form-urlencoded body; a parameter given twice is refused (RFC 6749 §3.1). */

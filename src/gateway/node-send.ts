@@ -3,6 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { replyOf, type HttpReply, type HttpSend, type HttpSendInit } from '../client/transports/http-send.js';
 import { ResponseTooLargeError } from '../io/read-capped.js';
+import { readNodeCapped } from '../io/read-node-capped.js';
 
 /**
  * Kept-alive connections to HTTP upstreams, shared by every mount (idle sockets do not keep the
@@ -165,24 +166,10 @@ class NodeReply implements HttpReply {
       res.resume();
       return Promise.resolve('');
     }
-    return new Promise((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > maxBytes) {
-          res.destroy();
-          reject(new ResponseTooLargeError(maxBytes));
-        } else chunks.push(chunk);
-      });
-      res.once('end', () => {
-        const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)).toString('utf8');
-        // fetch's text() decodes as TextDecoder does: a leading byte order mark is not part of the text.
-        resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-      });
-      res.once('error', reject);
-      // Checked before the error is built: building one captures a stack, on every answer otherwise.
-      res.once('close', () => res.complete || reject(prematureClose()));
+    return readNodeCapped(res, maxBytes, () => new ResponseTooLargeError(maxBytes), prematureClose).then((body) => {
+      const text = body.toString('utf8');
+      // fetch's text() decodes as TextDecoder does: a leading byte order mark is not part of the text.
+      return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
     });
   }
 
