@@ -19,13 +19,16 @@ const HELP = `npm run bench:instructions -- [options]
                               calculate_sum, or a 9 KiB structuredContent result; or the same
                               work as sum through prompts/get (prompt "sum") or resources/read
                               (template sum://{a}/{b}) (default sum)
+  --transport stdio|http      the stdio transport through in-memory streams, or HTTP on 127.0.0.1 with
+                              16 keep-alive connections in the same process, modern era only, its
+                              client's work counted too (default stdio)
   --calls N                   calls in all; the second half is measured (default 24000; structured 6000)
   --reps R                    runs, each reported (default 1)
 
 Needs valgrind (Debian: apt-get install valgrind). One run of the default takes about a minute.`;
 
 const here = dirname(fileURLToPath(import.meta.url));
-const opts = { era: 'modern', audit: 'sqlite', scenario: 'sum', calls: undefined, reps: 1 };
+const opts = { era: 'modern', audit: 'sqlite', scenario: 'sum', transport: 'stdio', calls: undefined, reps: 1 };
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i++) {
   const flag = argv[i];
@@ -33,6 +36,7 @@ for (let i = 0; i < argv.length; i++) {
   if (flag === '--era') opts.era = value();
   else if (flag === '--audit') opts.audit = value();
   else if (flag === '--scenario') opts.scenario = value();
+  else if (flag === '--transport') opts.transport = value();
   else if (flag === '--calls') opts.calls = Number(value());
   else if (flag === '--reps') opts.reps = Number(value());
   else if (flag === '-h' || flag === '--help') {
@@ -43,12 +47,21 @@ for (let i = 0; i < argv.length; i++) {
     process.exit(2);
   }
 }
-const allowed = { era: ['modern', 'legacy'], audit: ['sqlite', 'off'], scenario: ['sum', 'structured', 'prompt', 'resource'] };
+const allowed = {
+  era: ['modern', 'legacy'],
+  audit: ['sqlite', 'off'],
+  scenario: ['sum', 'structured', 'prompt', 'resource'],
+  transport: ['stdio', 'http'],
+};
 for (const [key, values] of Object.entries(allowed)) {
   if (!values.includes(opts[key])) {
     console.error(`--${key} must be one of ${values.join(', ')}`);
     process.exit(2);
   }
+}
+if (opts.transport === 'http' && (opts.era !== 'modern' || !['sum', 'structured'].includes(opts.scenario))) {
+  console.error('--transport http drives the modern era, scenarios sum and structured');
+  process.exit(2);
 }
 opts.calls ??= opts.scenario === 'structured' ? 6000 : 24000;
 if (!Number.isInteger(opts.calls) || opts.calls < 64 || opts.calls % 2 !== 0) {
@@ -86,11 +99,14 @@ function measure() {
         // One thread: V8's background compilers would otherwise run beside the measured work.
         process.execPath,
         '--single-threaded',
+        // The driver collects all garbage a quarter in (see there).
+        '--expose-gc',
         join(here, 'lib', 'instructions-driver.mjs'),
         String(opts.calls),
         opts.era,
         opts.audit,
         opts.scenario,
+        opts.transport,
       ],
       { encoding: 'utf8' },
     );
@@ -121,7 +137,7 @@ function measure() {
 
 const METHOD = { prompt: 'prompts/get', resource: 'resources/read' };
 console.log(
-  `instructions per ${METHOD[opts.scenario] ?? 'tools/call'} on the server's thread: ${opts.scenario}, ${opts.era} era, audit ${opts.audit}, calls ${opts.calls / 2 + 1}–${opts.calls} of ${opts.calls} measured`,
+  `instructions per ${METHOD[opts.scenario] ?? 'tools/call'} on the server's thread: ${opts.scenario}, ${opts.transport}, ${opts.era} era, audit ${opts.audit}, calls ${opts.calls / 2 + 1}–${opts.calls} of ${opts.calls} measured`,
 );
 const results = [];
 for (let rep = 1; rep <= opts.reps; rep++) {

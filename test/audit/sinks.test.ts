@@ -71,6 +71,31 @@ describe('the SQLite sink', () => {
     expect(queryAuditLog(file, { limit: 100 }).map((r) => r.requestId)).toEqual([...records.map((r) => r.requestId), 'after']);
   });
 
+  it('keeps the details of a record that has them among records of the same turn that have none', async () => {
+    const file = join(tempDir(), 'audit.db');
+    const sink = track(new SqliteAuditSink(file));
+    const plain = (i: number) => auditRecord({ requestId: i, instance: 'host-a:1' });
+    const detailed = (i: number) =>
+      auditRecord({
+        requestId: i,
+        principal: 'alice',
+        clientId: 'app',
+        scopes: ['read', 'write'],
+        tenant: 't1',
+        status: 'refused',
+        reason: 'rate_limit',
+        upstream: 'up',
+      });
+    // A detailed record after plain ones, then more plain ones; and a turn over one INSERT's rows.
+    const turns = [
+      [plain(1), plain(2), detailed(3), plain(4)],
+      Array.from({ length: 21 }, (_, i) => (i === 19 ? detailed(100 + i) : plain(100 + i))),
+      [detailed(200), plain(201)],
+    ];
+    for (const turn of turns) await Promise.all(turn.map((r) => sink.record(r)));
+    expect(queryAuditLog(file, { limit: 100 })).toEqual(turns.flat());
+  });
+
   it('is readable while the writer holds the file open, and by a second writer', async () => {
     const file = join(tempDir(), 'audit.db');
     const a = track(new SqliteAuditSink(file));
