@@ -128,8 +128,7 @@ export class HttpClientTransport implements ClientTransport {
       await response.discard();
       throw new ConnectionError('the server ended the session (HTTP 404)', 'session-expired', { httpStatus: 404 });
     }
-    const type = response.header('content-type') ?? '';
-    const stream = response.ok && /^text\/event-stream/i.test(type) ? response.stream() : null;
+    const stream = eventStreamOf(response);
     if (stream) return this.readStream(stream, request, { ...options, signal: this.withClosing(signal) });
     let text: string;
     try {
@@ -160,7 +159,7 @@ export class HttpClientTransport implements ClientTransport {
       });
     }
     throw new ProtocolViolationError(
-      `the server answered ${request.method} with HTTP ${response.status} but no JSON-RPC response (content-type ${JSON.stringify(type)})`,
+      `the server answered ${request.method} with HTTP ${response.status} but no JSON-RPC response (content-type ${JSON.stringify(response.header('content-type') ?? '')})`,
     );
   }
 
@@ -207,12 +206,11 @@ export class HttpClientTransport implements ClientTransport {
     try {
       response = await this.send(this.url, { method: 'GET', headers, signal: AbortSignal.any([signal, this.closing.signal]) });
     } catch (err) {
-      if (signal.aborted || this.closing.signal.aborted) throw signal.aborted ? signal.reason : this.closing.signal.reason;
+      this.throwIfStopped(signal);
       if (err instanceof ToolClientError) throw err; // e.g. an authorizing fetch's AuthorizationError
       throw new ConnectionError(`could not reach ${this.url.origin}: ${(err as Error).message}`, 'network', { cause: err });
     }
-    const type = response.header('content-type') ?? '';
-    const stream = response.ok && /^text\/event-stream/i.test(type) ? response.stream() : null;
+    const stream = eventStreamOf(response);
     if (stream) return stream;
     await response.discard();
     return undefined;
@@ -336,4 +334,9 @@ export class HttpClientTransport implements ClientTransport {
     await reply.discard();
     if (!reply.ok) throw new ConnectionError(`the server refused the answer (HTTP ${reply.status})`, 'http', { httpStatus: reply.status });
   }
+}
+
+/** The body of a successful SSE answer (text/event-stream), to read as it comes; null for any other answer. */
+function eventStreamOf(reply: HttpReply): ReadableStream<Uint8Array> | null {
+  return reply.ok && /^text\/event-stream/i.test(reply.header('content-type') ?? '') ? reply.stream() : null;
 }

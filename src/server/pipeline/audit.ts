@@ -187,14 +187,11 @@ export function auditRecordOf(call: Operation, isError: boolean, errorCode: numb
 const MAX_AUDIT_SCOPES = 64;
 
 /**
- * What an audit record keeps of the caller: its id (`principal`), client id,
- * scopes and tenant, each when known; the claims never (they may carry
- * personal data, and the trail is for who did what).
- */
-/**
- * The caller's client id, scopes and tenant, when it has them: set after the record's literal, so
- * the usual record (anonymous, or an id alone) is one shape built at once (a spread in the literal
- * defined every later field one by one: ~1% of a call's CPU).
+ * What an audit record keeps of the caller beyond its id (`principal`, in the record's literal):
+ * its client id, scopes and tenant, each when known; the claims never (they may carry personal
+ * data, and the trail is for who did what). Set after the literal, so the usual record
+ * (anonymous, or an id alone) is one shape built at once (a spread in the literal defined every
+ * later field one by one: ~1% of a call's CPU).
  */
 function addCallerDetails(record: AuditRecord, caller: Caller): void {
   if (isAnonymous(caller)) return;
