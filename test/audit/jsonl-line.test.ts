@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { auditJsonLine, parseAuditJsonLine } from '../../src/audit/jsonl-line.js';
+import type { AuditRecord } from '../../src/audit/record.js';
+import { auditRecord } from './records.js';
+
+/** The line as JSON.stringify writes it from a copy of the record: what the trail wrote before it was written member by member. */
+function stringifiedLine(e: AuditRecord): string {
+  const { argumentsJson, ...fields } = e;
+  return `${JSON.stringify(fields).slice(0, -1)},"arguments":${argumentsJson}}\n`;
+}
+
+const HOSTILE = 'a "quoted" \\ back\nnew line\r\t\u0000\u001f \u2028\u2029 </script> ünï 😀';
+
+/** Every field set (Required: a field added to AuditRecord fails to compile here until it is added). */
+const everyField: Required<AuditRecord> = {
+  time: '2026-11-29T19:00:00.000Z',
+  era: 'legacy',
+  protocolVersion: '2025-11-25',
+  principal: HOSTILE,
+  clientId: `client ${HOSTILE}`,
+  scopes: ['files:read', HOSTILE],
+  tenant: `tenant ${HOSTILE}`,
+  method: 'tools/call',
+  tool: `tool ${HOSTILE}`,
+  argumentsJson: JSON.stringify({ path: HOSTILE, n: [1, 2.5, null] }),
+  status: 'refused',
+  isError: true,
+  durationMs: 12.345,
+  correlationId: 'corr-1',
+  requestId: `id ${HOSTILE}`,
+  clientName: `client name ${HOSTILE}`,
+  errorCode: -32602,
+  reason: 'rate_limited',
+  instance: `host:${HOSTILE}`,
+  upstream: `up ${HOSTILE}`,
+};
+
+describe('auditJsonLine: one record, one line of JSON', () => {
+  it('writes every field, hostile text escaped, exactly as JSON.stringify would', () => {
+    const line = auditJsonLine(everyField);
+    expect(line).toBe(stringifiedLine(everyField));
+    expect(line.indexOf('\n')).toBe(line.length - 1);
+    const { argumentsJson, ...fields } = everyField;
+    expect(JSON.parse(line)).toEqual({ ...fields, arguments: JSON.parse(argumentsJson) });
+  });
+
+  it('leaves out the fields a record does not have, as JSON.stringify leaves out undefined', () => {
+    const plain = auditRecord({ requestId: 7 });
+    const line = auditJsonLine(plain);
+    expect(line).toBe(stringifiedLine(plain));
+    for (const absent of ['clientId', 'scopes', 'tenant', 'method', 'reason', 'instance', 'upstream']) expect(line).not.toContain(`"${absent}"`);
+  });
+
+  it('writes values a JavaScript caller can hand a sink the way JSON.stringify does (no invalid line)', () => {
+    // A sink is public API: plain JavaScript can pass what the types forbid.
+    const odd = { ...auditRecord(), durationMs: Number.NaN, requestId: undefined, principal: undefined, errorCode: Number.POSITIVE_INFINITY } as unknown as AuditRecord;
+    const line = auditJsonLine(odd);
+    expect(line).toBe(stringifiedLine(odd));
+    expect(() => JSON.parse(line)).not.toThrow();
+  });
+
+  it('reads back as the record it was written from', () => {
+    const stored = parseAuditJsonLine(auditJsonLine(everyField).trimEnd(), 3);
+    expect(stored).toEqual({ id: 3, ...everyField });
+  });
+});
