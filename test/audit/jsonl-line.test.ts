@@ -53,7 +53,13 @@ describe('auditJsonLine: one record, one line of JSON', () => {
 
   it('writes values a JavaScript caller can hand a sink the way JSON.stringify does (no invalid line)', () => {
     // A sink is public API: plain JavaScript can pass what the types forbid.
-    const odd = { ...auditRecord(), durationMs: Number.NaN, requestId: undefined, principal: undefined, errorCode: Number.POSITIVE_INFINITY } as unknown as AuditRecord;
+    const odd = {
+      ...auditRecord(),
+      durationMs: Number.NaN,
+      requestId: undefined,
+      principal: undefined,
+      errorCode: Number.POSITIVE_INFINITY,
+    } as unknown as AuditRecord;
     const line = auditJsonLine(odd);
     expect(line).toBe(stringifiedLine(odd));
     expect(() => JSON.parse(line)).not.toThrow();
