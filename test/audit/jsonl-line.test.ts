@@ -30,7 +30,7 @@ const everyField: Required<AuditRecord> = {
   requestId: `id ${HOSTILE}`,
   clientName: `client name ${HOSTILE}`,
   errorCode: -32602,
-  reason: 'rate_limited',
+  reason: 'rate_limit',
   instance: `host:${HOSTILE}`,
   upstream: `up ${HOSTILE}`,
 };
