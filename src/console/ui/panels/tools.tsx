@@ -60,7 +60,7 @@ export function ToolsPanel({ route }: { route: string[] }) {
         </div>
         <div class="tools-main">
           {selected ? (
-            <ToolDetail tool={selected} />
+            <ToolDetail key={selected.name} tool={selected} />
           ) : route[0] && tools ? (
             <p role="alert">
               This server has no tool named <code>{route[0]}</code>.{' '}

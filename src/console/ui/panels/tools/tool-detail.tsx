@@ -17,11 +17,14 @@ const remembered = (tool: string) => `toolwright-args:${tool}`;
  * of the final arguments for tools that are not read-only and may destroy, and the call.
  * Problems show beside a field once it is changed, and all of them once Call is pressed: an
  * untouched form is not a list of mistakes.
+ *
+ * Its state belongs to one tool: the panel gives it the tool's name as its key, so another tool
+ * starts afresh, while a new listing of the same tool (the server's list changed) keeps what was
+ * typed and the call on screen.
  */
 export function ToolDetail({ tool }: { tool: ListedTool }) {
   const status = useConnection();
-  const start = useMemo(() => startArguments(tool), [tool]);
-  const [args, setArgs] = useState<Record<string, unknown>>(start);
+  const [args, setArgs] = useState<Record<string, unknown>>(() => startArguments(tool));
   const [raw, setRaw] = useState<string | undefined>();
   const [rawError, setRawError] = useState<string | undefined>();
   const [problems, setProblems] = useState<Problems>(new Map());
@@ -38,15 +41,6 @@ export function ToolDetail({ tool }: { tool: ListedTool }) {
   const top = useRef<HTMLElement>(null);
   const facts = annotationFacts(tool.annotations);
   const canTask = Boolean((status.capabilities?.extensions as Record<string, unknown> | undefined)?.[TASKS_EXTENSION]);
-
-  useEffect(() => {
-    setArgs(start);
-    setRaw(undefined);
-    setCall(undefined);
-    setRunning(false);
-    setTouched(new Set());
-    setSubmitted(false);
-  }, [tool]);
 
   // Chosen low in a long list, the form would be above the window: bring it into view.
   useEffect(() => {
