@@ -42,7 +42,8 @@ describe.skipIf(!haveChromium)('the console under toolwright dev', () => {
   }, 90_000);
 
   it('keeps what was typed and the shown result when a reload changes the tool list', async () => {
-    const greet = "{ name: 'greet', description: 'greets', annotations: { readOnlyHint: true }, inputSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] }, handler: async ({ name }) => `hello ${name}` }";
+    const greet =
+      "{ name: 'greet', description: 'greets', annotations: { readOnlyHint: true }, inputSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] }, handler: async ({ name }) => `hello ${name}` }";
     const other = "{ name: 'other', description: 'another tool', inputSchema: { type: 'object' }, handler: async () => 'other' }";
     const dir = tempDir('toolwright-dev-console-');
     writeFileSync(join(dir, 'tools.ts'), `export default [${greet}];\n`);
