@@ -3,10 +3,33 @@ import { auditJsonLine, parseAuditJsonLine } from '../../src/audit/jsonl-line.js
 import type { AuditRecord } from '../../src/audit/record.js';
 import { auditRecord } from './records.js';
 
-/** The line as JSON.stringify writes it from a copy of the record: what the trail wrote before it was written member by member. */
+/** The trail's fixed order of members, whatever a record object's own key order. */
+const ORDER = [
+  'time',
+  'era',
+  'protocolVersion',
+  'principal',
+  'clientId',
+  'scopes',
+  'tenant',
+  'method',
+  'tool',
+  'status',
+  'isError',
+  'durationMs',
+  'correlationId',
+  'requestId',
+  'clientName',
+  'errorCode',
+  'reason',
+  'instance',
+  'upstream',
+] as const;
+
+/** The line as JSON.stringify writes it from a copy of the record in that order: what the trail wrote before it was written member by member. */
 function stringifiedLine(e: AuditRecord): string {
-  const { argumentsJson, ...fields } = e;
-  return `${JSON.stringify(fields).slice(0, -1)},"arguments":${argumentsJson}}\n`;
+  const fields = Object.fromEntries(ORDER.map((key) => [key, e[key]]));
+  return `${JSON.stringify(fields).slice(0, -1)},"arguments":${e.argumentsJson}}\n`;
 }
 
 const HOSTILE = 'a "quoted" \\ back\nnew line\r\t\u0000\u001f \u2028\u2029 </script> ünï 😀';
@@ -63,6 +86,39 @@ describe('auditJsonLine: one record, one line of JSON', () => {
     const line = auditJsonLine(odd);
     expect(line).toBe(stringifiedLine(odd));
     expect(() => JSON.parse(line)).not.toThrow();
+  });
+
+  it('writes each record as it is when consecutive records share most members and differ in one', () => {
+    // The members a run of records usually shares are written once and reused: a change in any
+    // of them must show in the very next line.
+    const base = auditRecord({ requestId: 1 });
+    const variants: Array<Partial<AuditRecord>> = [
+      {},
+      { tool: 'other' },
+      { status: 'tool_error' },
+      { principal: 'alice' },
+      { era: 'legacy' },
+      { protocolVersion: '2025-11-25' },
+      { clientId: 'app' },
+      { tenant: 't1' },
+      { method: 'prompts/get' },
+      { isError: true },
+      {},
+      { time: '2026-01-01T00:00:00.000Z', durationMs: 3, requestId: 'x', reason: 'timeout' },
+    ];
+    for (const variant of variants) {
+      // The same record, the one that differs only by the variant, then the first again.
+      for (const record of [base, { ...base, ...variant }, base]) expect(auditJsonLine(record)).toBe(stringifiedLine(record));
+    }
+  });
+
+  it('writes the scopes a record has now, even when a caller changes one array between records', () => {
+    const scopes = ['files:read'];
+    const record = auditRecord({ scopes });
+    expect(auditJsonLine(record)).toContain('"scopes":["files:read"]');
+    scopes.push('files:write');
+    expect(auditJsonLine(record)).toContain('"scopes":["files:read","files:write"]');
+    expect(auditJsonLine(auditRecord())).not.toContain('scopes');
   });
 
   it('reads back as the record it was written from', () => {
