@@ -15,7 +15,7 @@ export interface JsonlTrailOptions {
    *   `syncIntervalMs` of a write (and at close): a power loss loses at most that much.
    * - 'group' (or true): each group of records is fdatasync'd before any of them settles: a power
    *   loss loses nothing answered, at the cost of an fdatasync per group (~16 µs of CPU a record
-   *   here at 16 calls in flight, against ~2 for the others).
+   *   here at 16 calls in flight, against ~1.7 for the others).
    * - false: never fdatasync'd by the sink (the operating system writes it back in its time).
    */
   fsync?: 'interval' | 'group' | boolean;
@@ -69,7 +69,7 @@ function openBatch(): Batch {
  * record is written (with `fsync: 'group'`, also fdatasync'd); the pipeline waits for it before
  * the answer goes out. Records that arrive while a group is open join it: one write(2) per group,
  * not per record. By default (`fsync: 'interval'`) an fdatasync follows within a second in the
- * background, so a power loss loses at most that second and a record costs ~2 µs of CPU; with
+ * background, so a power loss loses at most that second and a record costs ~1.7 µs of CPU; with
  * 'group' each group's fdatasync runs on libuv's thread pool before its records settle, and
  * records arriving during it form the next group (the busier the server, the larger the groups).
  *
