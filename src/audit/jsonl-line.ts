@@ -30,7 +30,8 @@ let lastSharedText = '';
 /**
  * The members from `era` to `isError`: under load, record after record comes from the same client
  * calling the same tool, so the text made for the last record is used again when they are the same
- * (compared by value; a record with scopes, an array a caller could change, is always written anew).
+ * (compared by value; a record with scopes, an array a caller could change, or with an object where
+ * the types say text, is always written anew).
  */
 function sharedMembers(e: AuditRecord): string {
   const last = lastShared;
@@ -49,9 +50,11 @@ function sharedMembers(e: AuditRecord): string {
   )
     return lastSharedText;
   const text = `${member('era', e.era)}${member('protocolVersion', e.protocolVersion)}${member('principal', e.principal)}${member('clientId', e.clientId)}${member('scopes', e.scopes)}${member('tenant', e.tenant)}${member('method', e.method)}${member('tool', e.tool)}${member('status', e.status)}${member('isError', e.isError)}`;
-  if (e.scopes === undefined) {
-    const { era, protocolVersion, principal, clientId, tenant, method, tool, status, isError } = e;
-    lastShared = { era, protocolVersion, principal, clientId, tenant, method, tool, status, isError };
+  const { era, protocolVersion, principal, clientId, tenant, method, tool, status, isError } = e;
+  const kept = { era, protocolVersion, principal, clientId, tenant, method, tool, status, isError };
+  // Kept only when every member is a primitive, as the types say: an object (from plain JavaScript) could change in place.
+  if (e.scopes === undefined && Object.values(kept).every((value) => value === null || typeof value !== 'object')) {
+    lastShared = kept;
     lastSharedText = text;
   }
   return text;

@@ -121,6 +121,14 @@ describe('auditJsonLine: one record, one line of JSON', () => {
     expect(auditJsonLine(auditRecord())).not.toContain('scopes');
   });
 
+  it('writes an object a JavaScript caller passes where text belongs as it is now, even changed in place', () => {
+    const tool = { name: 'first' };
+    const record = { ...auditRecord(), tool } as unknown as AuditRecord;
+    expect(auditJsonLine(record)).toBe(stringifiedLine(record));
+    tool.name = 'second';
+    expect(auditJsonLine(record)).toContain('"tool":{"name":"second"}');
+  });
+
   it('reads back as the record it was written from', () => {
     const stored = parseAuditJsonLine(auditJsonLine(everyField).trimEnd(), 3);
     expect(stored).toEqual({ id: 3, ...everyField });
