@@ -1,9 +1,9 @@
-import https from 'node:https';
 import { isIP } from 'node:net';
 import { readNodeCapped } from '../io/read-node-capped.js';
 import { UrlRefusal, type UrlPolicy } from '../policy/urls.js';
 import { checkedMetadata, ClientError, type ClientRecord } from './clients.js';
 import type { AuthProxyStore } from './store.js';
+import { nodeHttps } from '../runtime/lazy-tls.js';
 
 /** A metadata document is small (the draft suggests 5 KB); more is refused unread. */
 const MAX_DOCUMENT_BYTES = 5 * 1024;
@@ -67,7 +67,7 @@ export async function fetchClientMetadataDocument(
 /** GET over https to the checked address only; the certificate is verified for the URL's host. */
 function getPinned(url: URL, address: string, port: number, options: MetadataFetchOptions): Promise<string> {
   return new Promise((resolve, reject) => {
-    const request = https.request(
+    const request = nodeHttps().request(
       {
         host: address,
         port,

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { nodeCrypto } from '../runtime/lazy-crypto.js';
 import type { Logger } from '../runtime/logger.js';
 
 /** At most this many stray rejections are logged in full per window; the rest are counted. */
@@ -50,12 +50,12 @@ export function installProcessGuards(logger: Logger, onFatal: (correlationId: st
     safeLog(
       logger,
       'error',
-      { correlationId: randomUUID(), err: asError(reason) },
+      { correlationId: nodeCrypto().randomUUID(), err: asError(reason) },
       'unhandled promise rejection (a bug in a tool or the code it uses); the server goes on serving',
     );
   };
   const onException = (err: unknown) => {
-    const correlationId = randomUUID();
+    const correlationId = nodeCrypto().randomUUID();
     safeLog(logger, 'fatal', { correlationId, err: asError(err) }, 'uncaught exception; the server shuts down gracefully, since its state may be inconsistent');
     onFatal(correlationId);
   };

@@ -1,8 +1,8 @@
-import { rootCertificates } from 'node:tls';
 import { UrlRefusal, show, type UrlPolicy } from '../../policy/urls.js';
 import type { ResolvedHttpOptions } from './options.js';
 import { isRedirect, redirectedHop, type HopState } from './redirects.js';
 import { sendHop, type HopResponse } from './send.js';
+import { nodeTls } from '../../runtime/lazy-tls.js';
 
 export interface FetchOutcome {
   response: HopResponse;
@@ -18,7 +18,7 @@ export interface FetchOutcome {
  * 127.0.0.1 or a metadata address.
  */
 export async function fetchFollowing(policy: UrlPolicy, first: HopState, options: ResolvedHttpOptions, signal: AbortSignal): Promise<FetchOutcome> {
-  const ca = options.ca === undefined ? undefined : [...rootCertificates, ...(Array.isArray(options.ca) ? options.ca : [options.ca])];
+  const ca = options.ca === undefined ? undefined : [...nodeTls().rootCertificates, ...(Array.isArray(options.ca) ? options.ca : [options.ca])];
   const redirects: string[] = [];
   let hop = first;
   for (;;) {

@@ -1,9 +1,10 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
-import https from 'node:https';
+import type { RequestOptions } from 'node:https';
 import { isIP } from 'node:net';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { CheckedTarget } from '../../policy/urls.js';
+import { nodeHttps } from '../../runtime/lazy-tls.js';
 
 /** Where to connect for an address the policy approved: {address, port} in, {address, port} out. */
 export type DialOverride = (target: { address: string; family: 4 | 6; port: number }) => { address: string; port: number };
@@ -46,7 +47,7 @@ export function sendHop(req: HopRequest): Promise<HopResponse> {
   const { target } = req;
   const secure = target.url.protocol === 'https:';
   const dialed = req.dial ? req.dial({ address: target.address, family: target.family, port: target.port }) : target;
-  const options: https.RequestOptions = {
+  const options: RequestOptions = {
     host: dialed.address,
     port: dialed.port,
     family: isIP(dialed.address) || undefined,
@@ -63,7 +64,7 @@ export function sendHop(req: HopRequest): Promise<HopResponse> {
     options.rejectUnauthorized = true;
   }
   return new Promise<HopResponse>((resolve, reject) => {
-    const request = (secure ? https : http).request(options, (res) => {
+    const request = (secure ? nodeHttps() : http).request(options, (res) => {
       if (req.method === 'HEAD' || req.skipBody?.(res.statusCode ?? 0, res.headers)) {
         res.destroy();
         resolve(head(res, Buffer.alloc(0), false));

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { nodeCrypto } from '../../../runtime/lazy-crypto.js';
 
 /** One file of a skill as skills/list describes it (SEP-2640 "Skill entry": `{uri, digest, size}`). */
 export interface SkillFile {
@@ -55,7 +55,7 @@ export function mimeTypeOf(fileName: string): string {
 
 /** SEP-2640 "Integrity": a digest is `sha256:{hex}` over the raw bytes, 64 lowercase hex characters. */
 export function skillDigest(bytes: Uint8Array): string {
-  return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+  return `sha256:${nodeCrypto().createHash('sha256').update(bytes).digest('hex')}`;
 }
 
 /** `pdf-processing/references/FORMS.md` → `skill://pdf-processing/references/FORMS.md`, each segment percent-encoded. */
