@@ -1,9 +1,9 @@
 import { isIP } from 'node:net';
 import { readNodeCapped } from '../io/read-node-capped.js';
 import { UrlRefusal, type UrlPolicy } from '../policy/urls.js';
+import { nodeHttps } from '../runtime/lazy-tls.js';
 import { checkedMetadata, ClientError, type ClientRecord } from './clients.js';
 import type { AuthProxyStore } from './store.js';
-import { nodeHttps } from '../runtime/lazy-tls.js';
 
 /** A metadata document is small (the draft suggests 5 KB); more is refused unread. */
 const MAX_DOCUMENT_BYTES = 5 * 1024;

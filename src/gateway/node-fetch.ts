@@ -1,6 +1,5 @@
-import http from 'node:http';
-import https from 'node:https';
-import { agents, NULL_BODY, REDIRECT, webBody } from './node-send.js';
+import type http from 'node:http';
+import { agentFor, NULL_BODY, REDIRECT, requestFor, webBody } from './node-send.js';
 
 /**
  * The fetch a gateway speaks to its HTTP upstreams with: the same Request-in, Response-out contract
@@ -13,7 +12,7 @@ import { agents, NULL_BODY, REDIRECT, webBody } from './node-send.js';
  */
 export const nodeFetch: typeof fetch = (input, init = {}) => {
   const url = typeof input === 'string' ? new URL(input) : input instanceof URL ? input : undefined;
-  const agent = url ? agents[url.protocol as keyof typeof agents] : undefined;
+  const agent = url ? agentFor(url.protocol) : undefined;
   const body = init.body ?? undefined;
   if (!url || !agent || (body !== undefined && typeof body !== 'string') || (init.redirect !== undefined && init.redirect !== 'follow'))
     return fetch(input, init);
@@ -28,7 +27,7 @@ function send(url: URL, agent: http.Agent, init: RequestInit, body: string | und
   if (signal?.aborted) return Promise.reject(signal.reason);
   const headers = headerRecord(init.headers);
   if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
-  const request = (url.protocol === 'https:' ? https : http).request;
+  const request = requestFor(url.protocol);
   return new Promise((resolve, reject) => {
     const req = request(url, { method: init.method ?? 'GET', headers, agent });
     let res: http.IncomingMessage | undefined;

@@ -1,9 +1,9 @@
 import { setMaxListeners } from 'node:events';
 import http from 'node:http';
-import https from 'node:https';
 import { replyOf, type HttpReply, type HttpSend, type HttpSendInit } from '../client/transports/http-send.js';
 import { ResponseTooLargeError } from '../io/read-capped.js';
 import { readNodeCapped } from '../io/read-node-capped.js';
+import { nodeHttps } from '../runtime/lazy-tls.js';
 
 /**
  * Kept-alive connections to HTTP upstreams, shared by every mount (idle sockets do not keep the
@@ -12,7 +12,20 @@ import { readNodeCapped } from '../io/read-node-capped.js';
  * idle connections first would otherwise fail the next call sent on one.
  */
 const IDLE = { keepAlive: true, timeout: 4_000 };
-export const agents = { 'http:': new http.Agent(IDLE), 'https:': new https.Agent(IDLE) };
+const httpAgent = new http.Agent(IDLE);
+let httpsAgent: http.Agent | undefined;
+
+/** The kept-alive agent for a URL's protocol (undefined: neither http nor https); https's is made, and TLS loaded, for the first https upstream. */
+export function agentFor(protocol: string): http.Agent | undefined {
+  if (protocol === 'http:') return httpAgent;
+  if (protocol === 'https:') return (httpsAgent ??= new (nodeHttps().Agent)(IDLE));
+  return undefined;
+}
+
+/** node:http's or node:https's request, for a URL's protocol. */
+export function requestFor(protocol: string): typeof http.request {
+  return protocol === 'https:' ? nodeHttps().request : http.request;
+}
 /** Statuses whose Response has no body (the Response constructor refuses one). */
 export const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 export const REDIRECT = new Set([301, 302, 303, 307, 308]);
@@ -28,7 +41,7 @@ export const REDIRECT = new Set([301, 302, 303, 307, 308]);
  * a body being read with it.
  */
 export const nodeSend: HttpSend = (url, init) => {
-  const agent = agents[url.protocol as keyof typeof agents];
+  const agent = agentFor(url.protocol);
   if (!agent) return fetch(url, init).then(replyOf);
   return exchange(url, agent, init).then((reply) =>
     reply.status >= 300 && REDIRECT.has(reply.status) && reply.header('location') !== null ? reply.discard().then(() => fetch(url, init).then(replyOf)) : reply,
@@ -96,7 +109,7 @@ function exchange(url: URL, agent: http.Agent, init: HttpSendInit): Promise<Http
   if (signal.aborted) return Promise.reject(signal.reason);
   if (closing?.aborted) return Promise.reject(closing.reason);
   const target = targetOf(url);
-  const request = (url.protocol === 'https:' ? https : http).request;
+  const request = requestFor(url.protocol);
   return new Promise((resolve, reject) => {
     const req = request({ ...target.options, method: init.method, headers: headerList(target, init.headers, body), agent });
     let res: http.IncomingMessage | undefined;

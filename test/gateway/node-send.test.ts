@@ -4,7 +4,9 @@
  * Headers.get joins them, text capped and decoded as fetch's, redirects followed, an unreachable
  * server a TypeError with the code, aborts rejecting with the signal's reason.
  */
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpClientTransport } from '../../src/client/transports/http-client.js';
@@ -91,6 +93,21 @@ describe('the sender the gateway speaks HTTP upstreams with', () => {
     const failure = await nodeSend(new URL(`http://127.0.0.1:${port}/mcp`), post('{}')).catch((err: unknown) => err);
     expect(failure).toBeInstanceOf(TypeError);
     expect((failure as TypeError & { cause: { code: string } }).cause.code).toBe('ECONNREFUSED');
+  });
+
+  it('speaks TLS to an https upstream and verifies its certificate: one Node does not trust is refused', async () => {
+    const fixtures = new URL('../fixtures/toolsets-net/', import.meta.url);
+    const tls = createHttpsServer(
+      { cert: readFileSync(new URL('public-test.pem', fixtures)), key: readFileSync(new URL('public-test-key.pem', fixtures)) },
+      (_req, res) => res.end('{}'),
+    );
+    await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => tls.close(resolve)));
+    const port = (tls.address() as AddressInfo).port;
+    const failure = await nodeSend(new URL(`https://127.0.0.1:${port}/mcp`), post('{}')).catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(TypeError);
+    // Issued by the tests' own CA, which Node's list lacks: the handshake took place and the chain was refused.
+    expect((failure as TypeError & { cause: { code: string } }).cause.code).toMatch(/VERIFY|CERT|SIGNATURE/);
   });
 
   it('text past the limit is refused, declared or not; a body cut off before its end fails, never reads as complete', async () => {

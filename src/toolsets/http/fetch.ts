@@ -1,8 +1,8 @@
 import { UrlRefusal, show, type UrlPolicy } from '../../policy/urls.js';
+import { nodeTls } from '../../runtime/lazy-tls.js';
 import type { ResolvedHttpOptions } from './options.js';
 import { isRedirect, redirectedHop, type HopState } from './redirects.js';
 import { sendHop, type HopResponse } from './send.js';
-import { nodeTls } from '../../runtime/lazy-tls.js';
 
 export interface FetchOutcome {
   response: HopResponse;
