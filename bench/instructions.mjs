@@ -19,9 +19,11 @@ const HELP = `npm run bench:instructions -- [options]
                               calculate_sum, or a 9 KiB structuredContent result; or the same
                               work as sum through prompts/get (prompt "sum") or resources/read
                               (template sum://{a}/{b}) (default sum)
-  --transport stdio|http      the stdio transport through in-memory streams, or HTTP on 127.0.0.1 with
+  --transport stdio|http|fetch
+                              the stdio transport through in-memory streams, or HTTP on 127.0.0.1 with
                               16 keep-alive connections in the same process, modern era only, its
-                              client's work counted too (default stdio)
+                              client's work counted too; or fetch: the same endpoint's web-standard
+                              face on Hono's Node adapter (default stdio)
   --calls N                   calls in all; the second half is measured (default 24000; structured 6000)
   --reps R                    runs, each reported (default 1)
 
@@ -51,7 +53,7 @@ const allowed = {
   era: ['modern', 'legacy'],
   audit: ['sqlite', 'off'],
   scenario: ['sum', 'structured', 'prompt', 'resource'],
-  transport: ['stdio', 'http'],
+  transport: ['stdio', 'http', 'fetch'],
 };
 for (const [key, values] of Object.entries(allowed)) {
   if (!values.includes(opts[key])) {
@@ -59,8 +61,8 @@ for (const [key, values] of Object.entries(allowed)) {
     process.exit(2);
   }
 }
-if (opts.transport === 'http' && (opts.era !== 'modern' || !['sum', 'structured'].includes(opts.scenario))) {
-  console.error('--transport http drives the modern era, scenarios sum and structured');
+if (opts.transport !== 'stdio' && (opts.era !== 'modern' || !['sum', 'structured'].includes(opts.scenario))) {
+  console.error('--transport http and fetch drive the modern era, scenarios sum and structured');
   process.exit(2);
 }
 opts.calls ??= opts.scenario === 'structured' ? 6000 : 24000;

@@ -2,8 +2,8 @@
 // fed through in-memory streams by a minimal pipelining client (window 16), so nearly every
 // instruction counted is the server's. Two calls to os.getPriority() mark the measured half:
 // callgrind dumps its counts at each, and the runner reads the second dump (calls N/2 to N,
-// after the JIT has settled). Usage: node instructions-driver.mjs <calls> <era> <audit> <scenario> [stdio|http]
-// (http: instructions-http.mjs).
+// after the JIT has settled). Usage: node instructions-driver.mjs <calls> <era> <audit> <scenario> [stdio|http|fetch]
+// (http, fetch: instructions-http.mjs).
 // Scenarios: sum and structured call calculate_sum; prompt and resource do the same work (add two
 // numbers the request names, answer the text) through prompts/get and resources/read.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -89,10 +89,10 @@ function mark(count) {
   if (count === N / 2 || count === N) os.getPriority();
 }
 
-if (transport === 'http') {
+if (transport === 'http' || transport === 'fetch') {
   if (!(await server.stateReady())) throw new Error('Redis ($TOOLWRIGHT_BENCH_REDIS) cannot be reached');
-  const { driveHttp } = await import('./instructions-http.mjs');
-  const failed = await driveHttp(server, serveHttp, workload, N, mark);
+  const { driveHttp, serveFetchOnNode } = await import('./instructions-http.mjs');
+  const failed = await driveHttp(server, transport === 'fetch' ? serveFetchOnNode : serveHttp, workload, N, mark);
   server.close();
   rmSync(auditDir, { recursive: true, force: true });
   if (failed) {

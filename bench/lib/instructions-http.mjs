@@ -3,10 +3,33 @@
 // with one request in flight each (the wall-clock bench's HTTP leg). The client's work is
 // counted too (reading each answer's head and body: the same for every build), so compare
 // two builds, not this figure with the stdio one. Modern era only: a legacy session's
-// initialize handshake is not driven here.
+// initialize handshake is not driven here. `--transport fetch` serves the same endpoint through
+// its web-standard face (createHttpHandler(…).fetch) on Hono's Node adapter, as the wall-clock
+// bench's toolwright-fetch target does.
+import { serve } from '@hono/node-server';
+import { createHttpHandler } from '../../dist/http.js';
 import { answerOf, HttpChannel } from './http-channel.mjs';
 
 const CONNECTIONS = 16;
+
+/** serveHttp's shape for the fetch face: the handler's `fetch` on Hono's Node adapter, on 127.0.0.1. */
+export function serveFetchOnNode(server, { host, port, headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs }) {
+  const mcp = createHttpHandler(server, { allowedHosts: ['127.0.0.1', 'localhost'] });
+  const node = serve({
+    hostname: host,
+    port,
+    serverOptions: { headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, keepAliveTimeout: keepAliveTimeoutMs },
+    fetch: (request, env) => mcp.fetch(request, { remoteAddress: env.incoming.socket.remoteAddress }),
+  });
+  return new Promise((resolve) => {
+    node.once('listening', () =>
+      resolve({
+        port: node.address().port,
+        close: () => new Promise((done) => node.close(() => done())),
+      }),
+    );
+  });
+}
 
 /**
  * Serves `server` over HTTP and sends `calls` requests of `workload`; `onAnswered(count)` runs

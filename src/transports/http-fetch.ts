@@ -12,24 +12,37 @@ export interface FetchRequestInfo {
  * The web-standard face: serves a Web Request with the endpoint `route` and
  * resolves to its Web Response. A short answer is one string body; one that
  * streams (SSE) is a ReadableStream that stays open until the endpoint ends
- * it. The client going away (`request.signal` aborting, or the runtime
- * cancelling the body stream) is what a dropped connection is to Node: the
- * call in flight is cancelled and its stream slot freed.
+ * it. The client going away (`request.signal` aborting, watched once an
+ * answer is slow or streams, or the runtime cancelling the body stream) is
+ * what a dropped connection is to Node: the call in flight is cancelled and
+ * its stream slot freed.
  */
 export function serveFetch(request: Request, info: FetchRequestInfo | undefined, route: (req: EndpointRequest, res: HttpResponse) => void): Promise<Response> {
-  const res = new WebResponseSink();
+  const res = new WebResponseSink(() => watchForDisconnect(request, res));
   const req = new WebEndpointRequest(request, info?.remoteAddress, res);
-  const signal = request.signal;
-  if (signal) {
-    const abort = () => res.destroy();
-    if (signal.aborted) abort();
-    else {
-      signal.addEventListener('abort', abort, { once: true });
-      res.once('close', () => signal.removeEventListener('abort', abort));
-    }
-  }
   route(req, res);
   return res.response;
+}
+
+/**
+ * How long an answer may take before the face starts watching `request.signal`. Reading the
+ * signal is what a Request costs most on Node: Hono's adapter makes an AbortController on its
+ * first read, a third of a quick call's CPU. A quick answer never needs it, a slow call or a
+ * stream is watched, and nothing is missed by starting late: a signal that aborted before it is
+ * read says so (`aborted`).
+ */
+const WATCH_DISCONNECT_AFTER_MS = 25;
+
+/** The client going away ends the answer: a call in flight is cancelled, its stream slot freed. */
+function watchForDisconnect(request: Request, res: WebResponseSink): void {
+  const signal = request.signal;
+  if (!signal) return;
+  const abort = () => res.destroy();
+  if (signal.aborted) abort();
+  else {
+    signal.addEventListener('abort', abort, { once: true });
+    res.once('close', () => signal.removeEventListener('abort', abort));
+  }
 }
 
 /** A Web Request as the endpoint reads it; also what the `authenticate` hook is given on this face. */
@@ -109,9 +122,19 @@ class WebResponseSink implements HttpResponse {
   private stream?: ReadableStreamDefaultController<Uint8Array>;
   private closeListeners: Array<() => void> = [];
   private closed = false;
+  private watchTimer?: ReturnType<typeof setTimeout>;
 
-  constructor() {
+  /** `watch` starts watching for the client going away: for an answer slower than WATCH_DISCONNECT_AFTER_MS, or one that streams. */
+  constructor(private watch: () => void) {
     this.response = new Promise((resolve) => (this.resolve = resolve));
+    this.watchTimer = setTimeout(() => this.startWatching(), WATCH_DISCONNECT_AFTER_MS);
+  }
+
+  private startWatching(): void {
+    clearTimeout(this.watchTimer);
+    const watch = this.watch;
+    this.watch = noop;
+    if (!this.destroyed && !this.closed) watch();
   }
 
   setHeader(name: string, value: string | number | readonly string[]): this {
@@ -183,6 +206,7 @@ class WebResponseSink implements HttpResponse {
     } catch {
       // Already closed by the reader's cancel.
     }
+    clearTimeout(this.watchTimer);
     // Nobody is left to read it; the promise must still settle.
     if (!this.settled) {
       this.settled = true;
@@ -194,8 +218,11 @@ class WebResponseSink implements HttpResponse {
   private settle(): void {
     if (this.settled) return;
     this.settled = true;
-    const init = { status: this.statusCode, headers: this.headers };
+    const init = { status: this.statusCode, headers: headersInit(this.headers) };
     if (this.writableEnded) {
+      // The whole answer is here: the client going away can no longer change anything.
+      clearTimeout(this.watchTimer);
+      this.watch = noop;
       const text = this.written.length === 1 ? this.written[0] : this.written.join('');
       this.written = [];
       this.resolve(new Response(text === '' || nullBodyStatus(this.statusCode) ? null : text, init));
@@ -211,6 +238,8 @@ class WebResponseSink implements HttpResponse {
       cancel: () => this.destroy(),
     });
     this.resolve(new Response(body, init));
+    // A stream stays open until the client goes away: watch for it from now on.
+    this.startWatching();
   }
 
   private finish(): void {
@@ -228,6 +257,22 @@ class WebResponseSink implements HttpResponse {
       for (const listener of listeners) listener();
     });
   }
+}
+
+function noop(): void {}
+
+/**
+ * The headers as a record when each name is there once (every answer but a rare one): a Response
+ * made from a record is cheaper than from a list on Node (Hono's adapter builds no Headers object
+ * for it); a repeated name keeps the list.
+ */
+function headersInit(list: Array<[string, string]>): HeadersInit {
+  const record: Record<string, string> = Object.create(null);
+  for (const [name, value] of list) {
+    if (name in record) return list;
+    record[name] = value;
+  }
+  return record;
 }
 
 /** Statuses a Response must have no body for (Fetch standard "null body status"). */

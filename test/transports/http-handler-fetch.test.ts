@@ -60,6 +60,7 @@ describe("createHttpHandler().fetch with Node's Request and Response", () => {
   let handler: HttpHandler;
   let release: () => void = () => {};
   const cancelled: string[] = [];
+  let hangStarted = 0;
   beforeAll(async () => {
     const toolServer = new ToolServer({
       logger: memoryLogger().logger,
@@ -81,6 +82,7 @@ describe("createHttpHandler().fetch with Node's Request and Response", () => {
           inputSchema: { type: 'object' },
           handler: (_args, ctx) =>
             new Promise((resolve) => {
+              hangStarted++;
               ctx.progress(1);
               ctx.signal.addEventListener('abort', () => {
                 cancelled.push('hang');
@@ -140,6 +142,33 @@ describe("createHttpHandler().fetch with Node's Request and Response", () => {
     await readSse(res, (messages) => messages.length > 0);
     controller.abort();
     await expect.poll(() => cancelled).toEqual(['hang']);
+  });
+
+  it('cancels a call to be answered as JSON when the signal aborts while it runs, even before the face watches it', async () => {
+    const controller = new AbortController();
+    // No progress token: the answer is one JSON body, so the face watches the signal only once
+    // the answer is slow. Aborting at once checks that an abort before the watch is not missed.
+    const answer = handler.fetch(modern('tools/call', { name: 'hang', arguments: {} }, { signal: controller.signal }));
+    await expect.poll(() => hangStarted).toBe(2);
+    controller.abort();
+    await expect.poll(() => cancelled).toEqual(['hang', 'hang']);
+    expect((await answer).status).toBe(499);
+  });
+
+  it('never reads the signal of a request answered at once (on Node, reading it is what a Request costs most)', async () => {
+    const request = modern('tools/list');
+    const signal = request.signal;
+    let reads = 0;
+    Object.defineProperty(request, 'signal', {
+      get: () => {
+        reads++;
+        return signal;
+      },
+    });
+    expect((await handler.fetch(request)).status).toBe(200);
+    // Past the moment the face would start watching a slow answer.
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(reads).toBe(0);
   });
 
   it('refuses a body over the limit with 413 without reading it all', async () => {
