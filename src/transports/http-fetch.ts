@@ -131,10 +131,16 @@ class WebResponseSink implements HttpResponse {
   }
 
   private startWatching(): void {
+    const watch = this.stopWaitingToWatch();
+    if (!this.destroyed && !this.closed) watch();
+  }
+
+  /** Ends the wait for a slow answer and gives what would start watching, once (after that, nothing). */
+  private stopWaitingToWatch(): () => void {
     clearTimeout(this.watchTimer);
     const watch = this.watch;
     this.watch = noop;
-    if (!this.destroyed && !this.closed) watch();
+    return watch;
   }
 
   setHeader(name: string, value: string | number | readonly string[]): this {
@@ -206,7 +212,7 @@ class WebResponseSink implements HttpResponse {
     } catch {
       // Already closed by the reader's cancel.
     }
-    clearTimeout(this.watchTimer);
+    this.stopWaitingToWatch();
     // Nobody is left to read it; the promise must still settle.
     if (!this.settled) {
       this.settled = true;
@@ -221,8 +227,7 @@ class WebResponseSink implements HttpResponse {
     const init = { status: this.statusCode, headers: headersInit(this.headers) };
     if (this.writableEnded) {
       // The whole answer is here: the client going away can no longer change anything.
-      clearTimeout(this.watchTimer);
-      this.watch = noop;
+      this.stopWaitingToWatch();
       const text = this.written.length === 1 ? this.written[0] : this.written.join('');
       this.written = [];
       this.resolve(new Response(text === '' || nullBodyStatus(this.statusCode) ? null : text, init));

@@ -146,12 +146,13 @@ describe("createHttpHandler().fetch with Node's Request and Response", () => {
 
   it('cancels a call to be answered as JSON when the signal aborts while it runs, even before the face watches it', async () => {
     const controller = new AbortController();
+    const [startedBefore, cancelledBefore] = [hangStarted, cancelled.length];
     // No progress token: the answer is one JSON body, so the face watches the signal only once
     // the answer is slow. Aborting at once checks that an abort before the watch is not missed.
     const answer = handler.fetch(modern('tools/call', { name: 'hang', arguments: {} }, { signal: controller.signal }));
-    await expect.poll(() => hangStarted).toBe(2);
+    await expect.poll(() => hangStarted).toBe(startedBefore + 1);
     controller.abort();
-    await expect.poll(() => cancelled).toEqual(['hang', 'hang']);
+    await expect.poll(() => cancelled.length).toBe(cancelledBefore + 1);
     expect((await answer).status).toBe(499);
   });
 
