@@ -24,7 +24,7 @@ export function openDatabase(file: string, options?: SqliteOptions): Database {
 const SCHEMA_VERSION = 5;
 
 /** The method a row written before version 2 (or a record without one) stands for. */
-const DEFAULT_AUDIT_METHOD = 'tools/call';
+export const DEFAULT_AUDIT_METHOD = 'tools/call';
 
 /**
  * `request_id` has no declared type on purpose: SQLite then keeps each value
@@ -92,71 +92,6 @@ export function knownSchemaVersion(db: Database): number {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > SCHEMA_VERSION) throw new Error(`the audit database has schema version ${version}; this toolwright reads up to ${SCHEMA_VERSION}`);
   return version;
-}
-
-/**
- * The columns every row binds: the base record, and `instance` (set by every server). The
- * caller details, reason and upstream (DETAIL_COLUMNS) are NULL in most rows: a row without them
- * leaves them out of its INSERT (they default to NULL). Binding five NULLs more cost every call
- * ~1.5% of its instructions (bench:instructions, stdio: 85.6k against 84.3k; each value goes
- * through the driver's binder and is one more parameter for SQLite's VM).
- */
-const COLUMNS =
-  'time, era, protocol_version, principal, tool, arguments, status, is_error, duration_ms, correlation_id, request_id, client_name, error_code, method, instance';
-const DETAIL_COLUMNS = 'client_id, scopes, tenant, reason, upstream';
-/** Values per row without its details (a narrow row), in `appendRow` order. */
-export const NARROW_COLUMN_COUNT = 15;
-/** Values per row with them (a wide row): the narrow row's, then the details'. */
-export const WIDE_COLUMN_COUNT = 20;
-
-/** The INSERT of `rows` rows, wide or narrow, with positional parameters in `appendRow` order, row after row. */
-export function insertStatement(rows = 1, wide = true): string {
-  const count = wide ? WIDE_COLUMN_COUNT : NARROW_COLUMN_COUNT;
-  const placeholders = `(${Array(count).fill('?').join(', ')})`;
-  return `INSERT INTO audit (${wide ? `${COLUMNS}, ${DETAIL_COLUMNS}` : COLUMNS}) VALUES ${Array(rows).fill(placeholders).join(', ')}`;
-}
-
-/** The record has a value for a detail column: its row must be wide. */
-export function needsWideRow(entry: AuditRecord): boolean {
-  return entry.clientId !== undefined || entry.scopes !== undefined || entry.tenant !== undefined || entry.reason !== undefined || entry.upstream !== undefined;
-}
-
-/**
- * Appends the row's values, in column order, to `values` (rows travel as one flat list, so a
- * batch binds to one multi-row INSERT without being copied): the narrow row's, and when `wide`
- * the details' too. better-sqlite3 binds booleans as errors, so `isError` travels as 0/1.
- */
-export function appendRow(values: unknown[], entry: AuditRecord, wide: boolean): void {
-  values.push(
-    entry.time,
-    entry.era,
-    entry.protocolVersion,
-    entry.principal,
-    entry.tool,
-    entry.argumentsJson,
-    entry.status,
-    entry.isError ? 1 : 0,
-    entry.durationMs,
-    entry.correlationId,
-    entry.requestId,
-    entry.clientName,
-    entry.errorCode,
-    entry.method ?? DEFAULT_AUDIT_METHOD,
-    entry.instance ?? null,
-  );
-  if (wide) {
-    values.push(entry.clientId ?? null, entry.scopes ? JSON.stringify(entry.scopes) : null, entry.tenant ?? null, entry.reason ?? null, entry.upstream ?? null);
-  }
-}
-
-/** Narrow rows (flat, as appendRow wrote them) made wide: their details NULL. */
-export function widenRows(narrow: unknown[]): unknown[] {
-  const wide: unknown[] = [];
-  for (let at = 0; at < narrow.length; at += NARROW_COLUMN_COUNT) {
-    for (let i = at; i < at + NARROW_COLUMN_COUNT; i++) wide.push(narrow[i]);
-    wide.push(null, null, null, null, null);
-  }
-  return wide;
 }
 
 export interface AuditRow {

@@ -5,17 +5,8 @@ import { SqliteAuditReader, type AuditReader } from './reader.js';
 import type { AuditRecord, AuditSink } from './record.js';
 import { resolveRetention, type PruneResult, type ResolvedRetention, type RetentionPolicy } from './retention.js';
 import { checkSqliteDriver } from './sqlite-driver.js';
-import {
-  appendRow,
-  ensureSchema,
-  insertStatement,
-  NARROW_COLUMN_COUNT,
-  needsWideRow,
-  openDatabase,
-  WIDE_COLUMN_COUNT,
-  widenRows,
-  type Database,
-} from './sqlite-schema.js';
+import { appendRow, appendVaryingRow, insertStatement, needsWideRow, sharedValues, sharesColumns, uniformInsertStatement } from './sqlite-rows.js';
+import { ensureSchema, openDatabase, type Database } from './sqlite-schema.js';
 import type { SqliteStatement } from './sqlite-types.js';
 
 export interface SqliteAuditSinkOptions {
@@ -71,13 +62,16 @@ const ROWS_PER_INSERT = 16;
  */
 export class SqliteAuditSink implements AuditSink {
   private db?: Database;
-  /** `inserts[n - 1]` inserts n narrow rows, `wideInserts[n - 1]` n wide ones; each is prepared when a batch of that size first comes. */
+  /**
+   * `inserts[n - 1]` inserts n narrow rows, `wideInserts[n - 1]` n wide ones, `uniformInserts[n - 1]`
+   * n rows of a uniform batch (sqlite-rows.ts); each is prepared when a batch of that size first comes.
+   */
   private readonly inserts: SqliteStatement[] = [];
   private readonly wideInserts: SqliteStatement[] = [];
-  private insertInChunks?: (values: unknown[], wide: boolean) => void;
-  /** The open batch's rows, flat: narrow (NARROW_COLUMN_COUNT values each) until one of its records needs a wide row. */
-  private pending: unknown[] = [];
-  private pendingWide = false;
+  private readonly uniformInserts: SqliteStatement[] = [];
+  private insertInChunks?: (batch: Batch) => void;
+  /** The open batch: its records, and the form its rows take so far. */
+  private pending: Batch = emptyBatch();
   private committed?: Promise<void>;
   /** Commits the pending batch and settles its promise; set while a batch is open. */
   private commitBatch?: () => void;
@@ -101,29 +95,19 @@ export class SqliteAuditSink implements AuditSink {
   record(entry: AuditRecord): void | Promise<void> {
     // Opening (or failing to open) the file happens now, not in the batch.
     this.open();
-    const wide = needsWideRow(entry);
     if (this.options.batch === false) {
-      const values: unknown[] = [];
-      appendRow(values, entry, wide);
-      this.insert(values, wide);
+      this.insert(addTo(emptyBatch(), entry));
       return;
     }
-    // One batch, one shape: its first wide record widens the rows before it.
-    if (wide && !this.pendingWide) {
-      this.pending = widenRows(this.pending);
-      this.pendingWide = true;
-    }
-    appendRow(this.pending, entry, this.pendingWide);
+    addTo(this.pending, entry);
     this.committed ??= new Promise<void>((resolve, reject) => {
       this.commitBatch = () => {
-        const values = this.pending;
-        const wideRows = this.pendingWide;
-        this.pending = [];
-        this.pendingWide = false;
+        const batch = this.pending;
+        this.pending = emptyBatch();
         this.committed = undefined;
         this.commitBatch = undefined;
         try {
-          this.insert(values, wideRows);
+          this.insert(batch);
           resolve();
         } catch (err) {
           reject(err);
@@ -173,23 +157,34 @@ export class SqliteAuditSink implements AuditSink {
     this.db = undefined;
     this.inserts.length = 0;
     this.wideInserts.length = 0;
+    this.uniformInserts.length = 0;
     this.insertInChunks = undefined;
   }
 
   /**
-   * Writes the rows atomically. Up to ROWS_PER_INSERT rows go in one multi-row INSERT,
+   * Writes the batch's rows atomically. Up to ROWS_PER_INSERT rows go in one multi-row INSERT,
    * which needs no BEGIN and COMMIT of its own (a statement is atomic); a bigger batch
    * takes several, in one transaction.
    */
-  private insert(values: unknown[], wide: boolean): void {
-    const rows = values.length / (wide ? WIDE_COLUMN_COUNT : NARROW_COLUMN_COUNT);
-    if (rows <= ROWS_PER_INSERT) this.insertRows(rows, wide).run(...values);
-    else this.insertInChunks!(values, wide);
+  private insert(batch: Batch): void {
+    if (batch.records.length <= ROWS_PER_INSERT) this.insertRows(batch, 0, batch.records.length);
+    else this.insertInChunks!(batch);
   }
 
-  private insertRows(rows: number, wide: boolean): SqliteStatement {
+  /** One INSERT of the batch's records from `from` up to `to`, in the batch's form. */
+  private insertRows(batch: Batch, from: number, to: number): void {
+    const { records, wide, uniform } = batch;
+    const rows = to - from;
+    const values: unknown[] = [];
+    if (uniform) {
+      values.push(sharedValues(records[from]));
+      for (let i = from; i < to; i++) appendVaryingRow(values, records[i]);
+      (this.uniformInserts[rows - 1] ??= this.db!.prepare(uniformInsertStatement(rows))).run(...values);
+      return;
+    }
+    for (let i = from; i < to; i++) appendRow(values, records[i], wide);
     const prepared = wide ? this.wideInserts : this.inserts;
-    return (prepared[rows - 1] ??= this.db!.prepare(insertStatement(rows, wide)));
+    (prepared[rows - 1] ??= this.db!.prepare(insertStatement(rows, wide))).run(...values);
   }
 
   private open(): void {
@@ -211,13 +206,9 @@ export class SqliteAuditSink implements AuditSink {
       // rereads few pages, so it keeps 512 KiB of them in memory, not SQLite's default 2 MiB.
       db.pragma('cache_size = -512');
       ensureSchema(db);
-      this.insertInChunks = db.transaction((values: unknown[], wide: boolean) => {
-        const columns = wide ? WIDE_COLUMN_COUNT : NARROW_COLUMN_COUNT;
-        const chunk = ROWS_PER_INSERT * columns;
-        for (let at = 0; at < values.length; at += chunk) {
-          const part = values.slice(at, at + chunk);
-          this.insertRows(part.length / columns, wide).run(...part);
-        }
+      this.insertInChunks = db.transaction((batch: Batch) => {
+        const count = batch.records.length;
+        for (let at = 0; at < count; at += ROWS_PER_INSERT) this.insertRows(batch, at, Math.min(at + ROWS_PER_INSERT, count));
       });
     } catch (err) {
       db.close();
@@ -230,6 +221,31 @@ export class SqliteAuditSink implements AuditSink {
       this.pruner.start();
     }
   }
+}
+
+/**
+ * Records waiting for one commit, kept as handed over (a record is built once per request and
+ * never changed after: audit.ts) and turned into rows when committed. `wide`: one of them has caller details, a reason or an
+ * upstream, so every row binds them. `uniform`: none is wide and all share the columns a uniform
+ * INSERT binds once (sqlite-rows.ts); the usual batch, one client calling one tool.
+ */
+interface Batch {
+  records: AuditRecord[];
+  wide: boolean;
+  uniform: boolean;
+}
+
+function emptyBatch(): Batch {
+  return { records: [], wide: false, uniform: true };
+}
+
+function addTo(batch: Batch, entry: AuditRecord): Batch {
+  if (needsWideRow(entry)) {
+    batch.wide = true;
+    batch.uniform = false;
+  } else if (batch.uniform && batch.records.length > 0) batch.uniform = sharesColumns(batch.records[0], entry);
+  batch.records.push(entry);
+  return batch;
 }
 
 function warnRetentionFailure(err: unknown): void {
