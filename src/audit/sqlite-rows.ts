@@ -11,7 +11,8 @@ import { DEFAULT_AUDIT_METHOD } from './sqlite-schema.js';
  *   - wide: the narrow row's values and the details, for a batch holding a record that has them;
  *   - uniform: a batch whose records agree on everything but when and with what arguments (one
  *     client calling one tool, the usual batch) binds the values they share once, as named
- *     parameters every row of the INSERT names, and per row only the five that differ.
+ *     parameters every row of the INSERT names, and per row only the five that differ; and the
+ *     `tool` column too when the records name different targets (reads of a template's URIs).
  */
 
 const COLUMNS =
@@ -62,20 +63,26 @@ export function appendRow(values: unknown[], entry: AuditRecord, wide: boolean):
   }
 }
 
-/** The narrow row's columns a uniform batch binds once (named parameters of the same names). */
-const SHARED_COLUMNS = ['era', 'protocol_version', 'principal', 'tool', 'status', 'is_error', 'client_name', 'error_code', 'method', 'instance'];
-const VARYING_COLUMNS = 'time, arguments, duration_ms, correlation_id, request_id';
-const UNIFORM_ROW = `(?, ?, ?, ?, ?, ${SHARED_COLUMNS.map((column) => `@${column}`).join(', ')})`;
+/** The narrow row's columns a uniform batch binds once (named parameters of the same names); `tool` is bound per row when the batch's targets differ. */
+const SHARED_COLUMNS = ['era', 'protocol_version', 'principal', 'status', 'is_error', 'client_name', 'error_code', 'method', 'instance'];
+const VARYING_COLUMNS = 'time, arguments, duration_ms, correlation_id, request_id, tool';
+const SHARED_NAMES = SHARED_COLUMNS.map((column) => `@${column}`).join(', ');
+const SAME_TOOL_ROW = `(?, ?, ?, ?, ?, @tool, ${SHARED_NAMES})`;
+const OWN_TOOL_ROW = `(?, ?, ?, ?, ?, ?, ${SHARED_NAMES})`;
 
-/** The INSERT of `rows` rows of a uniform batch: per row its varying values (appendVaryingRow), then the shared ones by name. */
-export function uniformInsertStatement(rows: number): string {
-  return `INSERT INTO audit (${VARYING_COLUMNS}, ${SHARED_COLUMNS.join(', ')}) VALUES ${Array(rows).fill(UNIFORM_ROW).join(', ')}`;
+/**
+ * The INSERT of `rows` rows of a uniform batch: per row its varying values (appendVaryingRow),
+ * then the shared ones by name; `sameTool`: the rows' `tool` is shared too.
+ */
+export function uniformInsertStatement(rows: number, sameTool: boolean): string {
+  return `INSERT INTO audit (${VARYING_COLUMNS}, ${SHARED_COLUMNS.join(', ')}) VALUES ${Array(rows)
+    .fill(sameTool ? SAME_TOOL_ROW : OWN_TOOL_ROW)
+    .join(', ')}`;
 }
 
-/** The two records' rows agree on every shared column (and neither needs a wide row: checked apart). */
+/** The two records' rows agree on every shared column but `tool` (compared apart; and neither needs a wide row: checked apart too). */
 export function sharesColumns(a: AuditRecord, b: AuditRecord): boolean {
   return (
-    a.tool === b.tool &&
     a.status === b.status &&
     a.isError === b.isError &&
     a.errorCode === b.errorCode &&
@@ -88,13 +95,12 @@ export function sharesColumns(a: AuditRecord, b: AuditRecord): boolean {
   );
 }
 
-/** The values a uniform batch's rows share, by column name, taken from any of its records. */
-export function sharedValues(entry: AuditRecord): Record<string, unknown> {
-  return {
+/** The values a uniform batch's rows share, by column name, taken from any of its records; `tool` too when `sameTool`. */
+export function sharedValues(entry: AuditRecord, sameTool: boolean): Record<string, unknown> {
+  const shared: Record<string, unknown> = {
     era: entry.era,
     protocol_version: entry.protocolVersion,
     principal: entry.principal,
-    tool: entry.tool,
     status: entry.status,
     is_error: entry.isError ? 1 : 0,
     client_name: entry.clientName,
@@ -102,9 +108,12 @@ export function sharedValues(entry: AuditRecord): Record<string, unknown> {
     method: entry.method ?? DEFAULT_AUDIT_METHOD,
     instance: entry.instance ?? null,
   };
+  if (sameTool) shared.tool = entry.tool;
+  return shared;
 }
 
-/** Appends a uniform batch's row: the values no other row shares, in VARYING_COLUMNS order. */
-export function appendVaryingRow(values: unknown[], entry: AuditRecord): void {
-  values.push(entry.time, entry.argumentsJson, entry.durationMs, entry.correlationId, entry.requestId);
+/** Appends a uniform batch's row: the values no other row shares, in VARYING_COLUMNS order (`tool` only when not `sameTool`). */
+export function appendVaryingRow(values: unknown[], entry: AuditRecord, sameTool: boolean): void {
+  if (sameTool) values.push(entry.time, entry.argumentsJson, entry.durationMs, entry.correlationId, entry.requestId);
+  else values.push(entry.time, entry.argumentsJson, entry.durationMs, entry.correlationId, entry.requestId, entry.tool);
 }

@@ -64,11 +64,13 @@ export class SqliteAuditSink implements AuditSink {
   private db?: Database;
   /**
    * `inserts[n - 1]` inserts n narrow rows, `wideInserts[n - 1]` n wide ones, `uniformInserts[n - 1]`
-   * n rows of a uniform batch (sqlite-rows.ts); each is prepared when a batch of that size first comes.
+   * and `ownToolInserts[n - 1]` n rows of a uniform batch, its tool shared or not (sqlite-rows.ts);
+   * each is prepared when a batch of that size and form first comes.
    */
   private readonly inserts: SqliteStatement[] = [];
   private readonly wideInserts: SqliteStatement[] = [];
   private readonly uniformInserts: SqliteStatement[] = [];
+  private readonly ownToolInserts: SqliteStatement[] = [];
   private insertInChunks?: (batch: Batch) => void;
   /** The open batch: its records, and the form its rows take so far. */
   private pending: Batch = emptyBatch();
@@ -158,6 +160,7 @@ export class SqliteAuditSink implements AuditSink {
     this.inserts.length = 0;
     this.wideInserts.length = 0;
     this.uniformInserts.length = 0;
+    this.ownToolInserts.length = 0;
     this.insertInChunks = undefined;
   }
 
@@ -173,13 +176,14 @@ export class SqliteAuditSink implements AuditSink {
 
   /** One INSERT of the batch's records from `from` up to `to`, in the batch's form. */
   private insertRows(batch: Batch, from: number, to: number): void {
-    const { records, wide, uniform } = batch;
+    const { records, wide, uniform, sameTool } = batch;
     const rows = to - from;
     const values: unknown[] = [];
     if (uniform) {
-      values.push(sharedValues(records[from]));
-      for (let i = from; i < to; i++) appendVaryingRow(values, records[i]);
-      (this.uniformInserts[rows - 1] ??= this.db!.prepare(uniformInsertStatement(rows))).run(...values);
+      values.push(sharedValues(records[from], sameTool));
+      for (let i = from; i < to; i++) appendVaryingRow(values, records[i], sameTool);
+      const prepared = sameTool ? this.uniformInserts : this.ownToolInserts;
+      (prepared[rows - 1] ??= this.db!.prepare(uniformInsertStatement(rows, sameTool))).run(...values);
       return;
     }
     for (let i = from; i < to; i++) appendRow(values, records[i], wide);
@@ -228,24 +232,30 @@ export class SqliteAuditSink implements AuditSink {
  * never changed after: audit.ts) and turned into rows when committed. `wide`: one of them has
  * caller details, a reason or an upstream, so every row binds them. `uniform`: none is wide and
  * all share the columns a uniform INSERT binds once (sqlite-rows.ts); the usual batch, one client
- * calling one tool. (Binding `time` once as well, for a batch made within one millisecond, was
- * tried and left out: callgrind saw no gain, and under it a batch spans many milliseconds.)
+ * calling one tool. `sameTool`: they name one target too (reads of a template's URIs do not).
+ * (Binding `time` once as well, for a batch made within one millisecond, was tried and left out:
+ * callgrind saw no gain, and under it a batch spans many milliseconds.)
  */
 interface Batch {
   records: AuditRecord[];
   wide: boolean;
   uniform: boolean;
+  sameTool: boolean;
 }
 
 function emptyBatch(): Batch {
-  return { records: [], wide: false, uniform: true };
+  return { records: [], wide: false, uniform: true, sameTool: true };
 }
 
 function addTo(batch: Batch, entry: AuditRecord): Batch {
+  const first = batch.records[0];
   if (needsWideRow(entry)) {
     batch.wide = true;
     batch.uniform = false;
-  } else if (batch.uniform && batch.records.length > 0) batch.uniform = sharesColumns(batch.records[0], entry);
+  } else if (batch.uniform && first !== undefined) {
+    batch.uniform = sharesColumns(first, entry);
+    batch.sameTool &&= first.tool === entry.tool;
+  }
   batch.records.push(entry);
   return batch;
 }

