@@ -373,9 +373,9 @@ function fingerprintOf(entry: unknown): string {
   return JSON.stringify(entry);
 }
 
-/** A failure as health shows it (to the console and any client that reads the health resource): no absolute paths, no credentials in URLs. */
+/** A failure as health shows it (to the console and any client that reads the health resource): as a client sees it in a call's error. */
 function healthSafe(text: string): string {
-  return clientSafe(text.replace(/\/\/[^/\s@]*@/g, '//…@'));
+  return clientSafe(text);
 }
 
 function validRoots(roots: unknown): boolean {

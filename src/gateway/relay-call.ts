@@ -139,7 +139,15 @@ function failure(text: string): ToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
-/** What an upstream said, fit for a client: sanitized, one line, no absolute paths (they say where things live here). */
+/**
+ * What an upstream said, fit for a client: sanitized, one line, no credentials in URLs
+ * (`scheme://user:password@host`: a broken upstream quotes its database URL), no absolute paths
+ * (they say where things live here). Up to the last `@` before a `/` or a space, so a password
+ * holding a raw `@` goes whole.
+ */
 export function clientSafe(text: string): string {
-  return (upstreamText(text) ?? '').replace(/(?:[A-Za-z]:)?(?:[\\/][^\s"'\\/:]+){2,}[\\/]?/g, '…').slice(0, 300);
+  return (upstreamText(text) ?? '')
+    .replace(/\/\/[^/\s]*@/g, '//…@')
+    .replace(/(?:[A-Za-z]:)?(?:[\\/][^\s"'\\/:]+){2,}[\\/]?/g, '…')
+    .slice(0, 300);
 }

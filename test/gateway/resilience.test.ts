@@ -89,6 +89,23 @@ describe('hostile upstreams', () => {
     expect(styled.description).toContain('RED');
   }, 30_000);
 
+  it('an error quoting URL credentials reaches the client without them, as health shows it', async () => {
+    const { server } = gatewayServer();
+    const m = track(mount(server, 'leaky', scripted('leaky-errors')));
+    await m.ready;
+    const { client, close } = await createInMemoryPair(server);
+    try {
+      const result = await client.callTool('leaky_echo', { text: 'x' });
+      expect(result.isError).toBe(true);
+      const said = text(result);
+      expect(said).toContain('upstream "leaky" refused the call: connect failed: postgres://…@db.internal:5432');
+      // A password holding a raw "@" goes whole, not just up to its first "@".
+      for (const secret of ['hunter2', 'admin:', 'svc:', 'ssw0rd', '/srv/app']) expect(said).not.toContain(secret);
+    } finally {
+      await close();
+    }
+  }, 30_000);
+
   it('a list that changes all the time: the gateway keeps serving, and its listing follows', async () => {
     const { server } = gatewayServer();
     const m = track(mount(server, 'churn', scripted('churn')));
