@@ -1,6 +1,6 @@
 import type { TaskMode } from '../server/primitives/tasks/policy.js';
 import type { JsonSchema, Tool, ToolAnnotations, ToolContext } from '../server/tool.js';
-import { prefixed, upstreamText } from './names.js';
+import { prefixed, upstreamSchema, upstreamText } from './names.js';
 import type { MountOptions, ToolTransform } from './types.js';
 
 /** An upstream tool as the gateway received it (toolwright's client has checked its shape). */
@@ -33,12 +33,12 @@ export function transformTool(upstream: UpstreamToolShape, prefix: string | fals
   const tool: Tool = {
     name: t.name ?? prefixed(prefix, upstream.name),
     description: t.description ?? upstreamText(upstream.description) ?? '',
-    inputSchema: reshapeSchema(upstream.inputSchema, fixed, t),
+    inputSchema: reshapeSchema(upstreamSchema(upstream.inputSchema), fixed, t),
     handler: (args: Record<string, unknown>, ctx: ToolContext) => call({ ...args, ...fixed }, ctx),
   };
   const title = t.title ?? upstreamText(upstream.title);
   if (title !== undefined) tool.title = title;
-  if (upstream.outputSchema) tool.outputSchema = upstream.outputSchema;
+  if (upstream.outputSchema) tool.outputSchema = upstreamSchema(upstream.outputSchema);
   const annotations = { ...hintsOf(upstream.annotations as Record<string, unknown> | undefined), ...t.annotations };
   if (Object.keys(annotations).length) tool.annotations = annotations;
   if (upstream.icons) tool.icons = upstream.icons as Tool['icons'];

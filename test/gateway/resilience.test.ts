@@ -106,6 +106,18 @@ describe('hostile upstreams', () => {
     }
   }, 30_000);
 
+  it("escapes, bidi controls and invisible text removed from the schemas' titles and descriptions too, validation keywords kept", async () => {
+    const { server } = gatewayServer();
+    const m = track(mount(server, 'hostile', scripted('hostile-names')));
+    await m.ready;
+    const styled = server.tools.get('hostile_styled')!.tool;
+    const mode = (styled.inputSchema as { properties: Record<string, { title: string; description: string; enum: string[] }> }).properties.mode;
+    expect(mode.title).toBe('Mode');
+    expect(mode.description).toBe('how  evil');
+    expect(mode.enum).toEqual(['a\u202eb', 'plain']);
+    expect((styled.outputSchema as { description: string }).description).toBe('cleared');
+  }, 30_000);
+
   it('a list that changes all the time: the gateway keeps serving, and its listing follows', async () => {
     const { server } = gatewayServer();
     const m = track(mount(server, 'churn', scripted('churn')));
