@@ -86,8 +86,21 @@ export function askCaller(request: InputRequest, ctx: Asker): Promise<InputResul
     if (p.mode === 'url' || typeof p.requestedSchema !== 'object') return Promise.resolve({ action: 'decline' });
     return ctx.elicit(upstreamText(String(p.message ?? '')) ?? '', p.requestedSchema as ElicitSchema, keyed) as Promise<InputResult>;
   }
-  if (request.method === 'sampling/createMessage') return ctx.sample(p as Parameters<ToolContext['sample']>[0], keyed) as Promise<InputResult>;
+  if (request.method === 'sampling/createMessage')
+    return ctx.sample(samplingForCaller(p) as Parameters<ToolContext['sample']>[0], keyed) as Promise<InputResult>;
   return ctx.listRoots(keyed) as Promise<InputResult>;
+}
+
+/**
+ * An upstream's sampling request as the caller gets it. `includeContext: "thisServer"` asks for
+ * the upstream's own context, but to the caller "this server" is the gateway, every upstream's
+ * and the gateway's own: it is dropped (the default, "none"; the value is soft-deprecated,
+ * client/sampling.mdx). "allServers" reaches no further through the gateway than directly.
+ */
+function samplingForCaller(params: Record<string, unknown>): Record<string, unknown> {
+  if (params.includeContext !== 'thisServer') return params;
+  const { includeContext: _dropped, ...rest } = params;
+  return rest;
 }
 
 function passOn(result: CallToolResult, mapUri: (uri: string) => string): ToolResult {
