@@ -4,6 +4,7 @@ import { CAPABILITY_FOR, INPUT_CAPABILITIES, type InputCapability, type InputReq
 import type { CallToolResult } from '../client/types.js';
 import { ErrorCode } from '../jsonrpc/errors.js';
 import type { ConcurrencyGate } from '../policy/concurrency.js';
+import { RELATED_TASK } from '../server/primitives/tasks/legacy.js';
 import type { ElicitSchema, ToolContext, ToolResult } from '../server/tool.js';
 import { upstreamText } from './names.js';
 import { describe } from './upstream-link.js';
@@ -109,8 +110,19 @@ function passOn(result: CallToolResult, mapUri: (uri: string) => string): ToolRe
     content,
     ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}),
     ...(result.isError ? { isError: true } : {}),
-    ...(result._meta ? { _meta: result._meta } : {}),
+    ...(result._meta ? { _meta: withoutUpstreamTask(result._meta) } : {}),
   };
+}
+
+/**
+ * The upstream's `_meta` less its related-task: a task id there names a task of the upstream,
+ * which clients never see (a task run through the gateway is the gateway's own, and its answer
+ * names that one); a hostile upstream must not pass its task ids off as the gateway's.
+ */
+function withoutUpstreamTask(meta: Record<string, unknown>): Record<string, unknown> {
+  if (!Object.hasOwn(meta, RELATED_TASK)) return meta;
+  const { [RELATED_TASK]: _dropped, ...rest } = meta;
+  return rest;
 }
 
 /** A resource link or embedded resource names the upstream's URI: clients read it through the gateway. */
