@@ -16,7 +16,7 @@ import { syncPrompts, syncResources, type SurfaceRegistry } from './surface-sync
 import { ListCache } from './list-cache.js';
 import { nodeFetch } from './node-fetch.js';
 import { nodeSend } from './node-send.js';
-import { taskModeOf, transformTool, type UpstreamToolShape } from './transform.js';
+import { taskModeOf, transformFor, transformTool, type UpstreamToolShape } from './transform.js';
 import type { HttpUpstream, MountOptions, Upstream, UpstreamEvent, UpstreamHealth } from './types.js';
 import { describe, UpstreamLink } from './upstream-link.js';
 
@@ -291,7 +291,7 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
   }
 
   private callRelay(shape: UpstreamToolShape) {
-    const mode = taskModeOf(shape, this.options.tools?.[shape.name] ?? {});
+    const mode = taskModeOf(shape, transformFor(this.options, shape.name));
     const asTask = mode !== undefined && mode !== 'never';
     return (args: Record<string, unknown>, ctx: ToolContext) => relayCall(this, shape.name, args, ctx, asTask);
   }
@@ -300,8 +300,8 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
     const desired = new Map<string, { entry: Tool; fingerprint: string }>();
     if (listed.length > MAX_TOOLS) this.event('refused', `it lists ${listed.length} tools; the first ${MAX_TOOLS} are mounted`);
     for (const shape of listed.slice(0, MAX_TOOLS)) {
-      const t = this.options.tools?.[shape.name];
-      if (t?.hidden || !selected(shape.name, toolTags(shape), this.options)) continue;
+      const t = transformFor(this.options, shape.name);
+      if (t.hidden || !selected(shape.name, toolTags(shape), this.options)) continue;
       const tool = transformTool(shape, this.prefix, this.options, call(shape));
       tool.upstream = this.name;
       const problem = gatewayNameProblem(tool.name);
@@ -373,9 +373,9 @@ function fingerprintOf(entry: unknown): string {
   return JSON.stringify(entry);
 }
 
-/** A failure as health shows it (to the console and any client that reads the health resource): no absolute paths, no credentials in URLs. */
+/** A failure as health shows it (to the console and any client that reads the health resource): as a client sees it in a call's error. */
 function healthSafe(text: string): string {
-  return clientSafe(text.replace(/\/\/[^/\s@]*@/g, '//…@'));
+  return clientSafe(text);
 }
 
 function validRoots(roots: unknown): boolean {

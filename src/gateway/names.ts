@@ -31,6 +31,28 @@ export function upstreamText(text: string | undefined): string | undefined {
   return clean.length > MAX_DESCRIPTION_CHARS ? `${clean.slice(0, MAX_DESCRIPTION_CHARS)}…` : clean;
 }
 
+/** Schema keywords that are prose (JSON Schema annotations a client shows, a model reads). */
+const SCHEMA_PROSE = new Set(['title', 'description']);
+/** Keywords whose values are data, not subschemas: changed, they would change what is valid. */
+const SCHEMA_VALUES = new Set(['const', 'enum', 'default', 'examples']);
+
+/**
+ * An upstream's schema with every title and description cleaned as `upstreamText` cleans a tool's
+ * description: an argument's description reaches the model too, and invisible text hides there as
+ * well as anywhere. Values (`enum`, `const`, `default`, `examples`) are copied as they are. Depth
+ * is bounded by the message parser (128 levels); own keys are copied as own (`__proto__` too).
+ */
+export function upstreamSchema<T>(schema: T): T {
+  if (Array.isArray(schema)) return schema.map(upstreamSchema) as T;
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    const clean = SCHEMA_VALUES.has(key) ? value : SCHEMA_PROSE.has(key) && typeof value === 'string' ? upstreamText(value) : upstreamSchema(value);
+    Object.defineProperty(out, key, { value: clean, enumerable: true, writable: true, configurable: true });
+  }
+  return out as T;
+}
+
 /** A `*` wildcard pattern (nothing else is special) as a whole-name matcher. */
 export function wildcard(pattern: string): RegExp {
   const body = pattern

@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import { agentFor, NULL_BODY, REDIRECT, requestFor, webBody } from './node-send.js';
+import { agentFor, fetchWithinOrigin, NULL_BODY, REDIRECT, requestFor, webBody } from './node-send.js';
 
 /**
  * The fetch a gateway speaks to its HTTP upstreams with: the same Request-in, Response-out contract
@@ -17,8 +17,10 @@ export const nodeFetch: typeof fetch = (input, init = {}) => {
   if (!url || !agent || (body !== undefined && typeof body !== 'string') || (init.redirect !== undefined && init.redirect !== 'follow'))
     return fetch(input, init);
   return send(url, agent, init, body).then((response) =>
-    // Followed as fetch follows them (the body is a string: it can be sent again).
-    response.status >= 300 && REDIRECT.has(response.status) && response.headers.has('location') ? discardThen(response, () => fetch(input, init)) : response,
+    // Followed as fetch follows them, within the upstream's origin (the body is a string: it can be sent again).
+    response.status >= 300 && REDIRECT.has(response.status) && response.headers.has('location')
+      ? discardThen(response, () => fetchWithinOrigin(url, init))
+      : response,
   );
 };
 

@@ -4,6 +4,7 @@ import { CAPABILITY_FOR, INPUT_CAPABILITIES, type InputCapability, type InputReq
 import type { CallToolResult } from '../client/types.js';
 import { ErrorCode } from '../jsonrpc/errors.js';
 import type { ConcurrencyGate } from '../policy/concurrency.js';
+import { RELATED_TASK } from '../server/primitives/tasks/legacy.js';
 import type { ElicitSchema, ToolContext, ToolResult } from '../server/tool.js';
 import { upstreamText } from './names.js';
 import { describe } from './upstream-link.js';
@@ -86,8 +87,21 @@ export function askCaller(request: InputRequest, ctx: Asker): Promise<InputResul
     if (p.mode === 'url' || typeof p.requestedSchema !== 'object') return Promise.resolve({ action: 'decline' });
     return ctx.elicit(upstreamText(String(p.message ?? '')) ?? '', p.requestedSchema as ElicitSchema, keyed) as Promise<InputResult>;
   }
-  if (request.method === 'sampling/createMessage') return ctx.sample(p as Parameters<ToolContext['sample']>[0], keyed) as Promise<InputResult>;
+  if (request.method === 'sampling/createMessage')
+    return ctx.sample(samplingForCaller(p) as Parameters<ToolContext['sample']>[0], keyed) as Promise<InputResult>;
   return ctx.listRoots(keyed) as Promise<InputResult>;
+}
+
+/**
+ * An upstream's sampling request as the caller gets it. `includeContext: "thisServer"` asks for
+ * the upstream's own context, but to the caller "this server" is the gateway, every upstream's
+ * and the gateway's own: it is dropped (the default, "none"; the value is soft-deprecated,
+ * client/sampling.mdx). "allServers" reaches no further through the gateway than directly.
+ */
+function samplingForCaller(params: Record<string, unknown>): Record<string, unknown> {
+  if (params.includeContext !== 'thisServer') return params;
+  const { includeContext: _dropped, ...rest } = params;
+  return rest;
 }
 
 function passOn(result: CallToolResult, mapUri: (uri: string) => string): ToolResult {
@@ -96,8 +110,19 @@ function passOn(result: CallToolResult, mapUri: (uri: string) => string): ToolRe
     content,
     ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}),
     ...(result.isError ? { isError: true } : {}),
-    ...(result._meta ? { _meta: result._meta } : {}),
+    ...(result._meta ? { _meta: withoutUpstreamTask(result._meta) } : {}),
   };
+}
+
+/**
+ * The upstream's `_meta` less its related-task: a task id there names a task of the upstream,
+ * which clients never see (a task run through the gateway is the gateway's own, and its answer
+ * names that one); a hostile upstream must not pass its task ids off as the gateway's.
+ */
+function withoutUpstreamTask(meta: Record<string, unknown>): Record<string, unknown> {
+  if (!Object.hasOwn(meta, RELATED_TASK)) return meta;
+  const { [RELATED_TASK]: _dropped, ...rest } = meta;
+  return rest;
 }
 
 /** A resource link or embedded resource names the upstream's URI: clients read it through the gateway. */
@@ -139,7 +164,15 @@ function failure(text: string): ToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
-/** What an upstream said, fit for a client: sanitized, one line, no absolute paths (they say where things live here). */
+/**
+ * What an upstream said, fit for a client: sanitized, one line, no credentials in URLs
+ * (`scheme://user:password@host`: a broken upstream quotes its database URL), no absolute paths
+ * (they say where things live here). Up to the last `@` before a `/` or a space, so a password
+ * holding a raw `@` goes whole.
+ */
 export function clientSafe(text: string): string {
-  return (upstreamText(text) ?? '').replace(/(?:[A-Za-z]:)?(?:[\\/][^\s"'\\/:]+){2,}[\\/]?/g, '…').slice(0, 300);
+  return (upstreamText(text) ?? '')
+    .replace(/\/\/[^/\s]*@/g, '//…@')
+    .replace(/(?:[A-Za-z]:)?(?:[\\/][^\s"'\\/:]+){2,}[\\/]?/g, '…')
+    .slice(0, 300);
 }

@@ -1,6 +1,6 @@
 import type { TaskMode } from '../server/primitives/tasks/policy.js';
 import type { JsonSchema, Tool, ToolAnnotations, ToolContext } from '../server/tool.js';
-import { prefixed, upstreamText } from './names.js';
+import { prefixed, upstreamSchema, upstreamText } from './names.js';
 import type { MountOptions, ToolTransform } from './types.js';
 
 /** An upstream tool as the gateway received it (toolwright's client has checked its shape). */
@@ -28,17 +28,17 @@ const HINTS = ['title', 'readOnlyHint', 'destructiveHint', 'idempotentHint', 'op
  * mount asks, and a handler that adds the fixed arguments and calls `call`.
  */
 export function transformTool(upstream: UpstreamToolShape, prefix: string | false, options: MountOptions, call: Call): Tool {
-  const t: ToolTransform = options.tools?.[upstream.name] ?? {};
+  const t = transformFor(options, upstream.name);
   const fixed = t.fixedArguments ?? {};
   const tool: Tool = {
     name: t.name ?? prefixed(prefix, upstream.name),
     description: t.description ?? upstreamText(upstream.description) ?? '',
-    inputSchema: reshapeSchema(upstream.inputSchema, fixed, t),
+    inputSchema: reshapeSchema(upstreamSchema(upstream.inputSchema), fixed, t),
     handler: (args: Record<string, unknown>, ctx: ToolContext) => call({ ...args, ...fixed }, ctx),
   };
   const title = t.title ?? upstreamText(upstream.title);
   if (title !== undefined) tool.title = title;
-  if (upstream.outputSchema) tool.outputSchema = upstream.outputSchema;
+  if (upstream.outputSchema) tool.outputSchema = upstreamSchema(upstream.outputSchema);
   const annotations = { ...hintsOf(upstream.annotations as Record<string, unknown> | undefined), ...t.annotations };
   if (Object.keys(annotations).length) tool.annotations = annotations;
   if (upstream.icons) tool.icons = upstream.icons as Tool['icons'];
@@ -52,6 +52,16 @@ export function transformTool(upstream: UpstreamToolShape, prefix: string | fals
   if (t.timeoutMs !== undefined) tool.timeoutMs = t.timeoutMs;
   else if (options.timeoutMs !== undefined) tool.timeoutMs = options.timeoutMs + 1_000; // the upstream's own timeout answers first, naming it
   return tool;
+}
+
+/**
+ * The mount's transform for an upstream tool: an own entry of `tools` only. The name is the
+ * upstream's (untrusted): looked up plainly, "constructor" found Object (whose `name`, "Object",
+ * became the tool's name) and "toString" a function named so, and those tools left their prefix.
+ */
+export function transformFor(options: MountOptions, name: string): ToolTransform {
+  const tools = options.tools;
+  return tools !== undefined && Object.hasOwn(tools, name) ? (tools[name] ?? {}) : {};
 }
 
 /** The tool's task mode through the gateway: the transform's, else from the upstream's legacy `execution.taskSupport` (2025-11-25 tasks.mdx "Tool-Level Negotiation"). */

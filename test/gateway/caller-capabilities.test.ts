@@ -36,6 +36,15 @@ async function gateway() {
       },
     }),
     defineTool({
+      name: 'samples_context',
+      description: "asks for a completion with the session's context",
+      inputSchema: { type: 'object' },
+      handler: async (_args, ctx) => {
+        const answer = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 5, includeContext: 'thisServer' });
+        return `sampled ${(answer.content as { text?: string }).text}`;
+      },
+    }),
+    defineTool({
       name: 'embeds',
       description: 'embeds a resource',
       inputSchema: { type: 'object' },
@@ -84,6 +93,24 @@ describe('through the gateway, as the caller', () => {
     expect(keys).toEqual(['user_name']);
     const prompt = await client.getPrompt('up_greeting');
     expect(prompt.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'greet Grace' } }]);
+  });
+
+  it('an upstream\'s includeContext is not passed on: the caller\'s "this server" is the gateway, all its upstreams', async () => {
+    const server = await gateway();
+    const asked: Array<Record<string, unknown>> = [];
+    const { client, close } = await createInMemoryPair(server, {
+      onInputRequest: async (request) => {
+        asked.push(request.params as Record<string, unknown>);
+        return { role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'm', stopReason: 'endTurn' };
+      },
+      inputCapabilities: ['sampling'],
+    });
+    closers.push(close);
+    expect((await client.callTool('up_samples_context', {})).content).toEqual([{ type: 'text', text: 'sampled ok' }]);
+    expect(asked).toHaveLength(1);
+    expect(asked[0].messages).toEqual([{ role: 'user', content: { type: 'text', text: 'hi' } }]);
+    expect(asked[0].maxTokens).toBe(5);
+    expect(asked[0].includeContext).toBeUndefined();
   });
 
   it('an embedded resource comes back under the gateway’s URI', async () => {

@@ -52,6 +52,24 @@ describe('names', () => {
     expect(server.tools.names()).toEqual([]);
   });
 
+  it('keeps the prefix on upstream tools named like Object.prototype members, whatever transforms are configured', async () => {
+    // Looked up as a transform, "constructor" found Object (whose `name` is "Object") and "toString" a function named so: the tools left their prefix.
+    const upstream = new ToolServer({ audit: false, tasks: false, logger: memoryLogger().logger });
+    for (const name of ['constructor', 'toString', 'valueOf', 'hasOwnProperty', '__proto__'])
+      upstream.addTool(defineTool({ name, description: 'named like a prototype member', inputSchema: { type: 'object' }, handler: () => `ran ${name}` }));
+    const { server } = gatewayServer();
+    const m = mount(server, 'up', { server: upstream }, { tools: { other: { title: 'Another tool' } } });
+    await m.ready;
+    expect(server.tools.names().sort()).toEqual(['up___proto__', 'up_constructor', 'up_hasOwnProperty', 'up_toString', 'up_valueOf']);
+    const { client, close } = await createInMemoryPair(server);
+    try {
+      expect((await client.callTool('up_constructor', {})).content).toEqual([{ type: 'text', text: 'ran constructor' }]);
+    } finally {
+      await close();
+      await m.close();
+    }
+  });
+
   it('refuses a name another source already holds, naming both sources', async () => {
     const { server } = gatewayServer();
     server.addTool(defineTool({ name: 'search', description: 'mine', inputSchema: { type: 'object' }, handler: () => 'mine' }));

@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpClientTransport } from '../../src/client/transports/http-client.js';
 import type { HttpSendInit } from '../../src/client/transports/http-send.js';
+import { nodeFetch } from '../../src/gateway/node-fetch.js';
 import { nodeSend } from '../../src/gateway/node-send.js';
 import { ResponseTooLargeError } from '../../src/io/read-capped.js';
 import { freePort } from '../helpers/free-port.js';
@@ -86,6 +87,28 @@ describe('the sender the gateway speaks HTTP upstreams with', () => {
     expect([empty.status, empty.ok]).toEqual([204, true]);
     expect(empty.stream()).toBeNull();
     expect(await empty.text(1024)).toBe('');
+  });
+
+  it("never takes the upstream's headers and the call to another origin: a redirect there, at any hop, is the answer", async () => {
+    // fetch drops only Authorization on the way to another origin: an API key header and the call's arguments went along.
+    const reached: Array<{ url?: string; key?: string | string[] }> = [];
+    const elsewhere = await serve((req, res) => {
+      reached.push({ url: req.url, key: req.headers['x-api-key'] });
+      res.end('{}');
+    });
+    const upstream = await serve((req, res) => {
+      if (req.url === '/mcp') res.writeHead(307, { location: elsewhere.url('/steal').href }).end();
+      else if (req.url === '/hop') res.writeHead(307, { location: '/mcp' }).end();
+      else req.on('data', () => {}).on('end', () => res.end(`at ${req.url}`));
+    });
+    const withKey = (): HttpSendInit => ({ ...post('{"secret":1}'), headers: { 'x-api-key': 'upstream-only' } });
+    for (const start of ['/mcp', '/hop']) {
+      const reply = await nodeSend(upstream.url(start), withKey());
+      expect([reply.status, reply.header('location')]).toEqual([307, elsewhere.url('/steal').href]);
+      const response = await nodeFetch(upstream.url(start), { method: 'POST', headers: { 'x-api-key': 'upstream-only' }, body: '{}' });
+      expect(response.status).toBe(307);
+    }
+    expect(reached).toEqual([]);
   });
 
   it('an unreachable server is a TypeError whose cause has the code, as from fetch', async () => {

@@ -89,6 +89,35 @@ describe('hostile upstreams', () => {
     expect(styled.description).toContain('RED');
   }, 30_000);
 
+  it('an error quoting URL credentials reaches the client without them, as health shows it', async () => {
+    const { server } = gatewayServer();
+    const m = track(mount(server, 'leaky', scripted('leaky-errors')));
+    await m.ready;
+    const { client, close } = await createInMemoryPair(server);
+    try {
+      const result = await client.callTool('leaky_echo', { text: 'x' });
+      expect(result.isError).toBe(true);
+      const said = text(result);
+      expect(said).toContain('upstream "leaky" refused the call: connect failed: postgres://…@db.internal:5432');
+      // A password holding a raw "@" goes whole, not just up to its first "@".
+      for (const secret of ['hunter2', 'admin:', 'svc:', 'ssw0rd', '/srv/app']) expect(said).not.toContain(secret);
+    } finally {
+      await close();
+    }
+  }, 30_000);
+
+  it("escapes, bidi controls and invisible text removed from the schemas' titles and descriptions too, validation keywords kept", async () => {
+    const { server } = gatewayServer();
+    const m = track(mount(server, 'hostile', scripted('hostile-names')));
+    await m.ready;
+    const styled = server.tools.get('hostile_styled')!.tool;
+    const mode = (styled.inputSchema as { properties: Record<string, { title: string; description: string; enum: string[] }> }).properties.mode;
+    expect(mode.title).toBe('Mode');
+    expect(mode.description).toBe('how  evil');
+    expect(mode.enum).toEqual(['a\u202eb', 'plain']);
+    expect((styled.outputSchema as { description: string }).description).toBe('cleared');
+  }, 30_000);
+
   it('a list that changes all the time: the gateway keeps serving, and its listing follows', async () => {
     const { server } = gatewayServer();
     const m = track(mount(server, 'churn', scripted('churn')));

@@ -16,6 +16,31 @@ afterEach(async () => {
 });
 
 describe('tasks through the gateway', () => {
+  it("a plain call's result keeps its _meta but not an upstream task id the upstream put there", async () => {
+    const upstream = new ToolServer({ audit: false, tasks: false, logger: memoryLogger().logger });
+    upstream.addTool(
+      defineTool({
+        name: 'tags',
+        description: 'names a task of its own in its result',
+        inputSchema: { type: 'object' },
+        handler: () => ({
+          content: [{ type: 'text', text: 'ok' }],
+          _meta: { 'io.modelcontextprotocol/related-task': { taskId: 'upstream-task-7' }, 'example.com/kept': 1 },
+        }),
+      }),
+    );
+    const gateway = new ToolServer({ audit: false, tasks: false, logger: memoryLogger().logger });
+    const handle = mount(gateway, 'up', { server: upstream });
+    closers.push(() => handle.close());
+    await handle.ready;
+    const { client, close } = await createInMemoryPair(gateway);
+    closers.push(close);
+    const result = await client.callTool('up_tags', {});
+    expect(result.content).toEqual([{ type: 'text', text: 'ok' }]);
+    expect(result._meta?.['example.com/kept']).toBe(1);
+    expect(JSON.stringify(result)).not.toContain('upstream-task-7');
+  });
+
   it('a tool marked task-capable is a task for the client and runs as a task upstream', async () => {
     const upstream = new ToolServer({ audit: false, logger: memoryLogger().logger });
     upstream.addTool(

@@ -26,23 +26,16 @@ export interface SseStreamState {
  */
 export async function* readSseEvents(body: ReadableStream<Uint8Array>, maxEventBytes: number, state: SseStreamState = {}): AsyncGenerator<SseEvent> {
   const decoder = new TextDecoder('utf-8');
-  let buffer = '';
+  const tooLarge = () => new ProtocolViolationError(`the server sent an event larger than the ${maxEventBytes}-byte limit`);
+  const lines = new SseLineSplitter();
   let data: string[] = [];
   let dataSize = 0;
   let event = '';
   // The last event ID buffer is not reset between events; a resumed stream starts from the one it resumed at.
   let id: string | undefined = state.lastEventId;
 
-  const tooLarge = () => new ProtocolViolationError(`the server sent an event larger than the ${maxEventBytes}-byte limit`);
-
   for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
-    buffer += decoder.decode(chunk, { stream: true });
-    let start = 0;
-    for (;;) {
-      const end = lineEnd(buffer, start);
-      if (end === -1) break;
-      const line = buffer.slice(start, end);
-      start = end + (buffer[end] === '\r' && buffer[end + 1] === '\n' ? 2 : 1);
+    for (const line of lines.push(decoder.decode(chunk, { stream: true }))) {
       if (line === '') {
         if (id !== undefined) state.lastEventId = id;
         if (data.length) yield { event: event || 'message', data: data.join('\n'), ...(id !== undefined ? { id } : {}) };
@@ -68,18 +61,48 @@ export async function* readSseEvents(body: ReadableStream<Uint8Array>, maxEventB
         state.retryMs = Number(value);
       }
     }
-    buffer = buffer.slice(start);
-    if (buffer.length > maxEventBytes) throw tooLarge();
+    if (lines.unfinishedChars > maxEventBytes) throw tooLarge();
   }
   // A final event without its blank line is dropped, as the SSE rules say.
 }
 
-/** Index of the next line terminator (CR, LF or CRLF); -1 when none is complete yet. */
-function lineEnd(buffer: string, from: number): number {
-  for (let i = from; i < buffer.length; i++) {
-    const c = buffer.charCodeAt(i);
-    if (c === 10) return i;
-    if (c === 13) return i + 1 < buffer.length ? i : -1; // a CR at the end may be half of a CRLF
+/**
+ * Cuts decoded text into lines (ended by CR, LF or CRLF), each character looked at once: the
+ * unfinished line is kept as pieces, never searched again. Keeping it as one string searched
+ * from its start at every chunk made a long line cost its length squared (a 16 MiB data line
+ * in 64 KiB chunks kept a core busy for ~25 s before the limit struck).
+ */
+class SseLineSplitter {
+  private pieces: string[] = [];
+  /** Characters of the line not yet ended. */
+  unfinishedChars = 0;
+  /** The last chunk ended with CR: a LF opening the next one is the rest of that CRLF. */
+  private afterCr = false;
+
+  push(text: string): string[] {
+    if (text === '') return []; // a chunk of half a character: a CR before it still waits for its LF
+    const lines: string[] = [];
+    let start = this.afterCr && text.charCodeAt(0) === 10 ? 1 : 0;
+    this.afterCr = false;
+    for (let i = start; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c !== 10 && c !== 13) continue;
+      const piece = text.slice(start, i);
+      if (this.pieces.length === 0) lines.push(piece);
+      else {
+        this.pieces.push(piece);
+        lines.push(this.pieces.join(''));
+        this.pieces = [];
+        this.unfinishedChars = 0;
+      }
+      if (c === 13 && i + 1 === text.length) this.afterCr = true;
+      else if (c === 13 && text.charCodeAt(i + 1) === 10) i++;
+      start = i + 1;
+    }
+    if (start < text.length) {
+      this.pieces.push(text.slice(start));
+      this.unfinishedChars += text.length - start;
+    }
+    return lines;
   }
-  return -1;
 }

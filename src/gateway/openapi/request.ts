@@ -46,6 +46,9 @@ export function buildRequest(
   if (dots !== undefined)
     throw new ToolError(`A path parameter of ${plan.method} ${plan.path} is "." or ".."; such a value would change the route and is refused.`);
 
+  // The credentials win over arguments of the same name (a parameter, or a key of an exploded
+  // object): sent beside the configured key, the model's came first, and most APIs read the first.
+  for (const [name] of auth.query) query.delete(name);
   for (const [name, value] of auth.query) query.append(name, value);
   const prefix = base.pathname.replace(/\/+$/, '');
   const search = query.toString();
@@ -56,13 +59,19 @@ export function buildRequest(
 
   // The operator's headers and the credentials win over arguments of the same name.
   for (const [name, value] of [...Object.entries(staticHeaders), ...Object.entries(auth.headers)]) setOwn(headers, name.toLowerCase(), value);
-  const cookie = [...cookies, ...auth.cookies];
+  const credentialCookies = new Set(auth.cookies.map(cookieName));
+  const cookie = [...cookies.filter((c) => !credentialCookies.has(cookieName(c))), ...auth.cookies];
   if (cookie.length > 0) headers.cookie = cookie.join('; ');
   headers.accept ??= 'application/json, */*;q=0.8';
   headers['user-agent'] ??= 'toolwright-gateway';
   const body = buildBody(plan, args);
   if (body) headers['content-type'] = plan.body?.mediaType ?? 'application/json';
   return { url, method: plan.method, headers, body };
+}
+
+/** `name` of a `name=value` cookie pair. */
+function cookieName(pair: string): string {
+  return pair.slice(0, pair.indexOf('='));
 }
 
 /** One pass over the template: a value is never searched for placeholders of its own. */

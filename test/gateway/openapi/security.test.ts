@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiTools } from '../../../src/gateway/openapi/index.js';
 import { extrasDocument } from './extras.js';
-import { FIXTURES, serveUpstream, TempDocs, textOf } from './helpers.js';
+import { document, FIXTURES, serveUpstream, TempDocs, textOf } from './helpers.js';
 import { OtherOrigin, PetstoreApi, SECRETS } from './petstore-api.js';
 
 /** Credentials reach the API, in the place its security scheme names, and nothing else ever sees them. */
@@ -109,6 +109,43 @@ describe('credentials go to the API origin only', () => {
       const got = api.to('v3', 'redirect').at(-1);
       expect(got?.headers.api_key).toBe(SECRETS.apiKey);
       expect(got?.headers['x-tenant']).toBe('acme');
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('sends only the configured credential where an argument (a parameter, or a key of an exploded object) has its name', async () => {
+    // Sent first, the model's api_key or session cookie was the one most APIs read: calls ran as whoever's key the model was given.
+    const name = docs.write(
+      'shadow.yaml',
+      document(
+        {
+          '/pet/findByStatus': {
+            get: {
+              operationId: 'find',
+              parameters: [
+                { name: 'api_key', in: 'query', schema: { type: 'string' } },
+                { name: 'filter', in: 'query', schema: { type: 'object', additionalProperties: { type: 'string' } } },
+                { name: 'session', in: 'cookie', schema: { type: 'string' } },
+                { name: 'theme', in: 'cookie', schema: { type: 'string' } },
+              ],
+              responses: { '200': { description: 'ok' } },
+            },
+          },
+        },
+        {
+          components: { securitySchemes: { q: { type: 'apiKey', in: 'query', name: 'api_key' }, c: { type: 'apiKey', in: 'cookie', name: 'session' } } },
+          security: [{ q: [], c: [] }],
+        },
+      ),
+    );
+    const served = await serveUpstream({ openapi: name, baseUrl: `${api.url}/v3`, credentials: { q: 'configured-key', c: 'configured-session' } }, docs.dir);
+    try {
+      await served.client.callTool('find', { api_key: 'theirs', filter: { api_key: 'theirs-too', status: 'sold' }, session: 'theirs', theme: 'dark' });
+      const sent = api.received.at(-1);
+      expect(sent?.query.getAll('api_key')).toEqual(['configured-key']);
+      expect(sent?.query.getAll('status')).toEqual(['sold']);
+      expect(sent?.headers.cookie).toBe('theme=dark; session=configured-session');
     } finally {
       await served.close();
     }
