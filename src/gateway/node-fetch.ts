@@ -1,5 +1,6 @@
 import type http from 'node:http';
-import { agentFor, fetchWithinOrigin, NULL_BODY, REDIRECT, requestFor, webBody } from './node-send.js';
+import { fetchWithinOrigin, REDIRECT } from '../io/fetch-within-origin.js';
+import { agentFor, NULL_BODY, requestFor, webBody } from './node-send.js';
 
 /**
  * The fetch a gateway speaks to its HTTP upstreams with: the same Request-in, Response-out contract

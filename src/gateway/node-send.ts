@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import http from 'node:http';
 import { replyOf, type HttpReply, type HttpSend, type HttpSendInit } from '../client/transports/http-send.js';
+import { fetchWithinOrigin, REDIRECT } from '../io/fetch-within-origin.js';
 import { ResponseTooLargeError } from '../io/read-capped.js';
 import { readNodeCapped } from '../io/read-node-capped.js';
 import { nodeHttps } from '../runtime/lazy-tls.js';
@@ -28,35 +29,6 @@ export function requestFor(protocol: string): typeof http.request {
 }
 /** Statuses whose Response has no body (the Response constructor refuses one). */
 export const NULL_BODY = new Set([101, 103, 204, 205, 304]);
-export const REDIRECT = new Set([301, 302, 303, 307, 308]);
-/** Hops of one redirect chain, as fetch counts them (WHATWG Fetch "HTTP-redirect fetch" step 5). */
-const MAX_REDIRECTS = 20;
-
-/**
- * A redirect followed as fetch follows it, but within the upstream's origin only. The request
- * carries the upstream's own headers (an API key fetch would keep: it drops only Authorization
- * on the way to another origin) and the call's arguments: a redirect to another origin, at any
- * hop, is the answer itself (the client reports its status), never followed.
- */
-export async function fetchWithinOrigin(url: URL, init: RequestInit): Promise<Response> {
-  let target = url;
-  let { method = 'GET', body } = init;
-  for (let hop = 0; ; hop++) {
-    const response = await fetch(target, { ...init, method, body, redirect: 'manual' });
-    const location = REDIRECT.has(response.status) ? response.headers.get('location') : null;
-    if (location === null) return response;
-    const next = new URL(location, target);
-    if (next.origin !== url.origin || hop === MAX_REDIRECTS) return response;
-    await response.body?.cancel().catch(() => {});
-    // Fetch's rule (step 12): a 303, or a 301/302 after a POST, goes on as a GET without a body.
-    if ((response.status === 303 && method !== 'HEAD') || ((response.status === 301 || response.status === 302) && method === 'POST')) {
-      method = 'GET';
-      body = undefined;
-    }
-    target = next;
-  }
-}
-
 /**
  * How the gateway's client sends its requests to HTTP upstreams: node:http with a keep-alive
  * agent, and the answer read straight from the IncomingMessage. Every relayed call is one POST;

@@ -1,3 +1,4 @@
+import { fetchWithinOrigin } from '../../io/fetch-within-origin.js';
 import { readCappedText } from '../../io/read-capped.js';
 
 /** One HTTP request as the Streamable HTTP client sends it: the body is always JSON text. */
@@ -43,9 +44,14 @@ export interface HttpReply {
 /** Sends one request; rejects as fetch does: the signal's reason on an abort, another error when the server is not reached. */
 export type HttpSend = (url: URL, init: HttpSendInit) => Promise<HttpReply>;
 
-/** The sender every client has unless told otherwise: the given fetch (the global one by default). */
+/**
+ * The sender every client has unless told otherwise: the given fetch (the global one by default),
+ * following redirects within the server's origin only: its headers (an API key the user gave
+ * for this server) and the request's body never go to a host a redirect names. A redirect
+ * elsewhere is the answer, which the transport reports with its status.
+ */
 export function sendByFetch(fetcher: typeof fetch): HttpSend {
-  return async (url, { closing: _, ...init }) => replyOf(await fetcher(url, init));
+  return async (url, { closing: _, ...init }) => replyOf(await fetchWithinOrigin(url, init, fetcher));
 }
 
 /** A fetch Response read as an HttpReply. */
