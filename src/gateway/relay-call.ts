@@ -7,6 +7,7 @@ import type { ConcurrencyGate } from '../policy/concurrency.js';
 import { RELATED_TASK } from '../server/primitives/tasks/legacy.js';
 import type { ElicitSchema, ToolContext, ToolResult } from '../server/tool.js';
 import { upstreamText } from './names.js';
+import { withoutSecrets } from './secret-text.js';
 import { describe } from './upstream-link.js';
 
 /** What a relayed call needs of its upstream's mount. */
@@ -165,14 +166,12 @@ function failure(text: string): ToolResult {
 }
 
 /**
- * What an upstream said, fit for a client: sanitized, one line, no credentials in URLs
- * (`scheme://user:password@host`: a broken upstream quotes its database URL), no absolute paths
- * (they say where things live here). Up to the last `@` before a `/` or a space, so a password
- * holding a raw `@` goes whole.
+ * What an upstream said, fit for a client: sanitized, one line, without the secrets it quotes
+ * (credentials in URLs, labelled values, bearer tokens, known key shapes: secret-text.ts) and
+ * without absolute paths (they say where things live here).
  */
 export function clientSafe(text: string): string {
-  return (upstreamText(text) ?? '')
-    .replace(/\/\/[^/\s]*@/g, '//…@')
+  return withoutSecrets(upstreamText(text) ?? '')
     .replace(/(?:[A-Za-z]:)?(?:[\\/][^\s"'\\/:]+){2,}[\\/]?/g, '…')
     .slice(0, 300);
 }
