@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { toToolResult } from '../../src/gateway/openapi/response.js';
 import { clientSafe } from '../../src/gateway/relay-call.js';
 
 // What an upstream's error quotes reaches the client through clientSafe: the secrets it
@@ -27,5 +28,19 @@ describe('secrets an upstream quotes in its errors', () => {
   it('leaves text that only names a secret as it is', () => {
     const said = 'the token was rejected: the password policy needs 12 characters; see the api key docs';
     expect(clientSafe(said)).toBe(said);
+  });
+});
+
+describe('an OpenAPI error body that quotes a secret', () => {
+  it('reaches the model without it; the status and the rest of the reason stay', () => {
+    const body = Buffer.from('{"error":"invalid api_key=live-key-0123456789 for tenant acme"}');
+    const result = toToolResult(
+      { status: 401, statusText: 'Unauthorized', headers: {}, body, truncated: false },
+      { operation: 'GET /pets', maxBytes: 1 << 20 },
+    );
+    const said = (result.content[0] as { text: string }).text;
+    expect(result.isError).toBe(true);
+    expect(said).not.toContain('live-key-0123456789');
+    expect(said).toContain('HTTP 401 Unauthorized from GET /pets: {"error":"invalid api_key=… for tenant acme"}');
   });
 });

@@ -1,6 +1,7 @@
 import type { ToolResult } from '../../server/tool.js';
 import type { Validator } from '../../schema/compile.js';
 import { isText } from '../../toolsets/text-bytes.js';
+import { withoutSecrets } from '../secret-text.js';
 import { isJsonMediaType } from './input-schema.js';
 import type { HopResponse } from './outbound.js';
 
@@ -27,9 +28,11 @@ export function toToolResult(response: HopResponse, ctx: ResponseContext): ToolR
   if (response.status >= 300) {
     const where =
       response.status < 400 && typeof response.headers.location === 'string'
-        ? ` (redirects are not followed; it pointed to ${response.headers.location.slice(0, 200)})`
+        ? ` (redirects are not followed; it pointed to ${withoutSecrets(response.headers.location.slice(0, 200))})`
         : '';
-    const excerpt = text.length > ERROR_EXCERPT ? `${text.slice(0, ERROR_EXCERPT)}… (cut)` : text;
+    // An API's error may quote what it was sent (the configured key among it): the secrets it
+    // recognises are cut (secret-text.ts), as from an MCP upstream's errors.
+    const excerpt = withoutSecrets(text.length > ERROR_EXCERPT ? `${text.slice(0, ERROR_EXCERPT)}… (cut)` : text);
     return errorResult(`${status} from ${ctx.operation}${where}${excerpt ? `: ${excerpt}` : '.'}`);
   }
   const cut = response.truncated ? `\n(the response was cut at ${ctx.maxBytes} bytes)` : '';
