@@ -219,7 +219,8 @@ class UpstreamMount implements MountHandle, RelayTarget, SurfaceSource {
       prompts: prompt.size,
       resources: resource.size + template.size,
       restarts: this.link?.restarts ?? 0,
-      ...(lastError ? { lastError: healthSafe(lastError) } : {}),
+      // Cleaned as a client sees it in a call's error (health is read by the console and any client).
+      ...(lastError ? { lastError: clientSafe(lastError) } : {}),
       ...(retryAt !== undefined ? { retryInMs: Math.max(0, retryAt - Date.now()) } : {}),
     };
   }
@@ -373,10 +374,6 @@ function fingerprintOf(entry: unknown): string {
   return JSON.stringify(entry);
 }
 
-/** A failure as health shows it (to the console and any client that reads the health resource): as a client sees it in a call's error. */
-function healthSafe(text: string): string {
-  return clientSafe(text);
-}
 
 function validRoots(roots: unknown): boolean {
   return (

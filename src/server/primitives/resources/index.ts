@@ -184,11 +184,11 @@ export class ResourcesPrimitive implements Primitive {
       this.options.logger.error({ uri: recordedText(uri), problem }, 'a resource read returned invalid contents');
       throw new RpcError(ErrorCode.InternalError, `Internal error: the server could not read ${uri}`);
     }
-    // Retried with answers (mrtr.mdx): the result depends on them, so it is not for any cache (caching.mdx "Cache Key").
     // Literals, not a spread of the hints: V8 gives a spread-built object a map its JSON.stringify
     // fast path and inline caches do not take (the prompts/get result measured 3.4 µs to encode, not 1.2).
     const { contents } = normalized;
     if (op.info.era !== 'modern') return { contents };
+    // Retried with answers (mrtr.mdx): the result depends on them, so it is not for any cache (caching.mdx "Cache Key").
     const retried = op.params.inputResponses !== undefined || op.params.requestState !== undefined;
     if (retried) return { contents, ttlMs: 0, cacheScope: 'private' };
     return { contents, ttlMs: meta.ttlMs ?? this.options.cacheHints.ttlMs, cacheScope: meta.cacheScope ?? 'public' };
