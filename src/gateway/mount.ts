@@ -374,7 +374,6 @@ function fingerprintOf(entry: unknown): string {
   return JSON.stringify(entry);
 }
 
-
 function validRoots(roots: unknown): boolean {
   return (
     Array.isArray(roots) &&
