@@ -7,7 +7,7 @@
 // packages stay external (loaded from node_modules, most of them only when first used).
 // Type declarations (.d.ts) stay as tsc wrote them.
 import { chmodSync, readFileSync, rmSync } from 'node:fs';
-import { builtinModules } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -119,6 +119,33 @@ const cliOwnPackageFiles = {
   },
 };
 
+/**
+ * ipaddr.js is CommonJS. Node 20 imports a CommonJS module into an ES module by first scanning
+ * its source for the names it exports (cjs-module-lexer, in JavaScript): over ipaddr.js's 38 KB
+ * that loop gets hot enough for V8 to optimize it mid-run, which was 178M of the 799M
+ * instructions a `toolwright serve` spent up to its first tools/list (a fifth of start-up, in
+ * every process that loads the URL policy). It is bundled instead, as the ES module it would be:
+ * its one UMD wrapper hands `ipaddr` to a local `module`, which is the default export (no
+ * CommonJS shim, so no chunk of its own). Its MIT notice is kept with it.
+ */
+const IPADDR = createRequire(import.meta.url).resolve('ipaddr.js');
+const UMD_TAIL = /\}\(this\)\);\s*$/;
+const inlineIpaddr = {
+  name: 'inline-ipaddr',
+  setup(build) {
+    build.onResolve({ filter: /^ipaddr\.js$/ }, () => ({ path: IPADDR, namespace: 'ipaddr-esm' }));
+    build.onLoad({ filter: /.*/, namespace: 'ipaddr-esm' }, ({ path }) => {
+      const source = readFileSync(path, 'utf8');
+      if (!UMD_TAIL.test(source)) throw new Error(`${path} no longer ends in its UMD wrapper's }(this)); see scripts/bundle.mjs`);
+      const notice = '/*! ipaddr.js, Copyright (C) 2011-2017 whitequark <whitequark@whitequark.org>, MIT License */';
+      return {
+        contents: `${notice}\nconst module = { exports: {} };\n${source.replace(UMD_TAIL, '}(undefined));')}\nexport default module.exports;\n`,
+        loader: 'js',
+      };
+    });
+  },
+};
+
 rmSync(join(dist, 'chunks'), { recursive: true, force: true });
 await build({
   entryPoints: entries.map((e) => join(dist, `${e}.js`)),
@@ -134,7 +161,7 @@ await build({
   packages: 'external',
   sourcemap: true, // composed with tsc's maps: stack traces point into src/
   logLevel: 'warning',
-  plugins: [reachWholeCore, cliOwnPackageFiles],
+  plugins: [reachWholeCore, cliOwnPackageFiles, inlineIpaddr],
 });
 
 /**
