@@ -12,7 +12,6 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpServe } from '../helpers/serve-process.js';
-import { tsProgram } from '../helpers/ts-program.js';
 
 const root = resolve('.');
 const suite = [
@@ -54,13 +53,10 @@ function runScenario(url: string, scenario: string, out: string): Promise<Array<
 describe('official conformance scenarios through the gateway', () => {
   it('passes a representative subset, as the fixture server does directly', async () => {
     const env = { TOOLWRIGHT_LOG_LEVEL: 'warn', TOOLWRIGHT_AUDIT_DIR: dir };
-    // The fixture server's tools bundled into one ES module (test/helpers/ts-program.ts), not the
-    // .ts through tsx: the same code, without the loader's CPU in the server; the gateway is under test.
-    const tools = tsProgram(join(root, 'examples/conformance/tools.ts'))[0];
-    const upstream = await startHttpServe(['--host', '127.0.0.1', '--tools', tools], { cwd: dir, env });
+    const upstream = await startHttpServe(['--host', '127.0.0.1', '--tools', join(root, 'examples/conformance/tools.ts')], { cwd: dir, env });
     const config = join(dir, 'gateway.json');
     // The fixture's task modes (a modern upstream lists none), as scripts/conformance.mjs gives them.
-    const modes = {
+    const tools = {
       slow_compute: { task: 'always' },
       failing_job: { task: 'required' },
       protocol_error_job: { task: 'always' },
@@ -68,7 +64,7 @@ describe('official conformance scenarios through the gateway', () => {
       multi_input: { task: 'always' },
       test_tool_with_task: { task: { afterMs: 300, required: true } },
     };
-    writeFileSync(config, JSON.stringify({ upstreams: { conformance: { url: upstream.url, prefix: false, tools: modes } } }));
+    writeFileSync(config, JSON.stringify({ upstreams: { conformance: { url: upstream.url, prefix: false, tools } } }));
     const gateway = await startHttpServe(['--host', '127.0.0.1', '--config', config], { cwd: dir, env: { ...env, TOOLWRIGHT_AUDIT_DIR: join(dir, 'g') } });
     // localhost, as in scripts/conformance.mjs: the suite's DNS-rebinding checks send their own Host.
     const url = gateway.url.replace('127.0.0.1', 'localhost');
