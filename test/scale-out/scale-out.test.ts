@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { NGINX } from '../helpers/nginx.js';
 import { REDIS_SERVER, TestRedis } from '../helpers/redis.js';
 import { startCluster } from '../helpers/scale-out.js';
+import { startFileCluster } from '../helpers/scale-out-file.js';
 import { tasksRpc as rpc, WITH_TASKS, WITH_TASKS_AND_ELICITATION } from '../helpers/tasks.js';
 import { MODERN, modernMeta } from '../helpers/wire.js';
 
@@ -69,8 +70,18 @@ const listenHeaders = { 'mcp-protocol-version': MODERN, 'mcp-method': 'subscript
 const toolsChanged = (messages: Array<Record<string, any>>) => messages.some((m) => m.method === 'notifications/tools/list_changed');
 
 describe.skipIf(!REDIS_SERVER || !NGINX)('three instances behind nginx, sharing Redis and one task store (real processes)', () => {
+  // One cluster (default config) for the tests below that only need three live instances: each
+  // opens its own streams, sessions and tasks, so what one leaves behind is not what the next
+  // reads. A cluster costs ~3.5 s of CPU to start. The test that SIGKILLs an instance of it runs
+  // last among them; the lease test has its own (a short lease, and it kills one too).
+  let shared: Awaited<ReturnType<typeof startFileCluster>>;
+  beforeAll(async () => {
+    shared = await startFileCluster({ audit: false, state: { redis: redis!.url }, tasks: {} });
+    return shared.destroy;
+  }, 60_000);
+
   it("a tool list change on one instance reaches subscriptions/listen streams held by the others, and a legacy session's GET stream on another", async () => {
-    const { instances, nginx } = await cluster();
+    const { instances, nginx } = shared;
     const [a, b, c] = instances;
     // Streams on the two instances that will not change, and one through the balancer.
     const onB = openStream(b.url, listenBody('on-b'), listenHeaders);
@@ -118,8 +129,10 @@ describe.skipIf(!REDIS_SERVER || !NGINX)('three instances behind nginx, sharing 
   }, 90_000);
 
   it('a task started on one instance is read through the balancer, answered and cancelled through the others; the running tool sees the cancellation', async () => {
-    const { cwd, instances, nginx } = await cluster();
+    const { cwd, instances, nginx } = shared;
     const [a, b, c] = instances;
+    // Only this test's reads count in the balancer's log (the cluster served the tests before it).
+    const logStart = readFileSync(join(nginx.dir, 'access.log'), 'utf8').length;
     // tasks/update: the answer reaches the instance that waits for it.
     const asking = (await rpc(a.url, 'tools/call', { name: 'ask_name', arguments: {} }, 'ask_name', WITH_TASKS_AND_ELICITATION)).result;
     expect(asking.resultType).toBe('task');
@@ -160,6 +173,7 @@ describe.skipIf(!REDIS_SERVER || !NGINX)('three instances behind nginx, sharing 
     // The balancer spread the reads over all three instances.
     const upstreams = new Set(
       readFileSync(join(nginx.dir, 'access.log'), 'utf8')
+        .slice(logStart)
         .split('\n')
         .filter((l) => l.startsWith('tasks/get'))
         .map((l) => l.split(' ')[1]),
@@ -169,8 +183,49 @@ describe.skipIf(!REDIS_SERVER || !NGINX)('three instances behind nginx, sharing 
     expect(readdirSync(cwd, { recursive: true }).filter((f) => String(f).includes('tasks.db'))).toEqual([]);
   }, 90_000);
 
+  it("a legacy session's answer to an elicitation reaches the instance that asked, though it is posted to another", async () => {
+    const { instances } = shared;
+    const [a, b] = instances;
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const init = await fetch(a.url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: { elicitation: {} }, clientInfo: { name: 'legacy', version: '1' } },
+      }),
+    });
+    const session = { 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' };
+    await init.text();
+    expect(
+      (
+        await fetch(a.url, {
+          method: 'POST',
+          headers: { ...headers, ...session },
+          body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+        })
+      ).status,
+    ).toBe(202);
+    // The call runs on A; its elicitation comes on the call's own stream from A.
+    const call = openStream(a.url, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'ask', arguments: {} } }, session);
+    await expect.poll(() => call.messages.find((m) => m.method === 'elicitation/create'), { timeout: 10_000 }).toBeDefined();
+    const asked = call.messages.find((m) => m.method === 'elicitation/create')!;
+    // The client answers through B (as a round-robin balancer may send it).
+    const answered = await fetch(b.url, {
+      method: 'POST',
+      headers: { ...headers, ...session },
+      body: JSON.stringify({ jsonrpc: '2.0', id: asked.id, result: { action: 'accept', content: { name: 'Ada' } } }),
+    });
+    expect(answered.status).toBe(202);
+    await expect.poll(() => call.messages.find((m) => m.id === 2), { timeout: 10_000 }).toBeDefined();
+    expect(call.messages.find((m) => m.id === 2)!.result.content).toEqual([{ type: 'text', text: 'Hello, Ada' }]);
+  }, 90_000);
+
   it('a legacy session created through one instance keeps working on the others, through the balancer, when that instance is killed', async () => {
-    const { instances, nginx } = await cluster();
+    // The last test on the shared cluster: it kills A.
+    const { instances, nginx } = shared;
     const [a, b] = instances;
     const post = (url: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
       fetch(url, {
@@ -208,46 +263,6 @@ describe.skipIf(!REDIS_SERVER || !NGINX)('three instances behind nginx, sharing 
     // DELETE ends it for every instance.
     expect((await fetch(nginx.url, { method: 'DELETE', headers: session })).status).toBe(200);
     for (const url of [b.url, instances[2].url]) expect((await post(url, { jsonrpc: '2.0', id: 11, method: 'ping' }, session)).status).toBe(404);
-  }, 90_000);
-
-  it("a legacy session's answer to an elicitation reaches the instance that asked, though it is posted to another", async () => {
-    const { instances } = await cluster();
-    const [a, b] = instances;
-    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    const init = await fetch(a.url, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-11-25', capabilities: { elicitation: {} }, clientInfo: { name: 'legacy', version: '1' } },
-      }),
-    });
-    const session = { 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' };
-    await init.text();
-    expect(
-      (
-        await fetch(a.url, {
-          method: 'POST',
-          headers: { ...headers, ...session },
-          body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
-        })
-      ).status,
-    ).toBe(202);
-    // The call runs on A; its elicitation comes on the call's own stream from A.
-    const call = openStream(a.url, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'ask', arguments: {} } }, session);
-    await expect.poll(() => call.messages.find((m) => m.method === 'elicitation/create'), { timeout: 10_000 }).toBeDefined();
-    const asked = call.messages.find((m) => m.method === 'elicitation/create')!;
-    // The client answers through B (as a round-robin balancer may send it).
-    const answered = await fetch(b.url, {
-      method: 'POST',
-      headers: { ...headers, ...session },
-      body: JSON.stringify({ jsonrpc: '2.0', id: asked.id, result: { action: 'accept', content: { name: 'Ada' } } }),
-    });
-    expect(answered.status).toBe(202);
-    await expect.poll(() => call.messages.find((m) => m.id === 2), { timeout: 10_000 }).toBeDefined();
-    expect(call.messages.find((m) => m.id === 2)!.result.content).toEqual([{ type: 'text', text: 'Hello, Ada' }]);
   }, 90_000);
 
   it('SIGKILL of the instance running a task: the others fail it once its lease runs out, read through the balancer', async () => {
