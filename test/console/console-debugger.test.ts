@@ -24,7 +24,7 @@ import {
  * and seen by the server, and a server's skills read on the Skills screen.
  */
 const haveChromium = requireChromium();
-const tools = fileURLToPath(new URL('../fixtures/console/debugger-tools.ts', import.meta.url));
+const tools = fileURLToPath(new URL('../fixtures/console/debugger-tools.mjs', import.meta.url));
 const everything = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
 
 interface Opened {
