@@ -20,7 +20,7 @@ import {
  * every content type rendered safely, with a resource link read and structured content checked.
  */
 const haveChromium = requireChromium();
-const tools = fileURLToPath(new URL('../fixtures/console/call-tools.ts', import.meta.url));
+const tools = fileURLToPath(new URL('../fixtures/console/call-tools.mjs', import.meta.url));
 
 describe.skipIf(!haveChromium)('calls in the console', () => {
   let session: ConnectedConsole;

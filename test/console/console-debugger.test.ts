@@ -24,15 +24,31 @@ import {
  * and seen by the server, and a server's skills read on the Skills screen.
  */
 const haveChromium = requireChromium();
-const tools = fileURLToPath(new URL('../fixtures/console/debugger-tools.ts', import.meta.url));
+const tools = fileURLToPath(new URL('../fixtures/console/debugger-tools.mjs', import.meta.url));
 const everything = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
 
+interface Opened {
+  console: ConsoleProcess;
+  page: Page;
+  errors: string[];
+}
+
 /** A console on `args` (what follows `toolwright console --no-open`), and a page connected to it. */
-async function open(browser: TestBrowser, args: string[], cwd?: string): Promise<{ console: ConsoleProcess; page: Page; errors: string[] }> {
+async function open(browser: TestBrowser, args: string[], cwd?: string): Promise<Opened> {
   const console_ = await startConsoleProcess(args, cwd ? { cwd } : {});
   const { page, errors } = await openConsolePage(browser, console_);
   await page.getByText(/^Connected/).waitFor({ timeout: 30_000 });
   return { console: console_, page, errors };
+}
+
+/**
+ * Closes a console's page (its browser context) and stops the console once its last test is
+ * done: a page Playwright holds keeps Chromium busy (~0.1 core) while idle, and every later test
+ * of the file would pay for it.
+ */
+async function done(opened: Opened): Promise<void> {
+  await opened.page.context().close();
+  await opened.console.stop();
 }
 
 /** Calls a tool from its screen with these text fields filled, and waits for the result. */
@@ -50,8 +66,21 @@ async function callTool(page: Page, origin: string, tool: string, fields: Record
 
 describe.skipIf(!haveChromium)('the console as a protocol debugger', () => {
   let browser: TestBrowser;
-  const consoles: ConsoleProcess[] = [];
-  const keep = <T extends { console: ConsoleProcess }>(opened: T): T => (consoles.push(opened.console), opened);
+  const opened: Opened[] = [];
+  const keep = (session: Opened): Opened => (opened.push(session), session);
+  /**
+   * One console (and page) for the tests that do not need a fresh one, opened by the first that
+   * asks: each console costs its process, a stdio server and ~1.4 CPU-s of Chromium to open and
+   * connect a page. The tests that share one run in file order and assert nothing that the
+   * earlier one's calls would change (the history is filtered by method, the logs read newest first).
+   */
+  const shared = (args: string[]) => {
+    let session: Promise<Opened> | undefined;
+    return () => (session ??= open(browser, args).then(keep));
+  };
+  // The era named, not probed: `auto` finds it by a 5 s probe a loaded machine can exceed.
+  const modern = shared(['--era', 'modern', '--', process.execPath, builtCli, 'serve', '--tools', tools]);
+  const everythingConsole = shared(['--', process.execPath, everything, 'stdio']);
 
   beforeAll(async () => {
     browser = await launchChromium();
@@ -59,11 +88,11 @@ describe.skipIf(!haveChromium)('the console as a protocol debugger', () => {
 
   afterAll(async () => {
     await browser?.close();
-    await Promise.all(consoles.map((c) => c.stop()));
+    await Promise.all(opened.map((o) => o.console.stop()));
   }, 90_000);
 
   it("shows a call's request and result in the history, with the command that repeats it", async () => {
-    const { console: c, page, errors } = keep(await open(browser, ['--', process.execPath, builtCli, 'serve', '--tools', tools]));
+    const { console: c, page, errors } = await modern();
     expect(await callTool(page, c.origin, 'shout', { text: "it's loud" })).toContain("IT'S LOUD");
     await page.goto(`${c.origin}/#/history`);
     await page.getByLabel('Method').fill('tools/call');
@@ -77,8 +106,9 @@ describe.skipIf(!haveChromium)('the console as a protocol debugger', () => {
       method: 'tools/call',
       params: { name: 'shout', arguments: { text: "it's loud" } },
     });
+    // The command names the era the console was started with (without --era it names none: test/console/wire-history.test.ts).
     expect(await entries.nth(1).getByTestId('history-command').textContent()).toBe(
-      `toolwright call shout --args '{"text":"it'\\''s loud"}' -- ${process.execPath} ${builtCli} serve --tools ${tools}`,
+      `toolwright call shout --args '{"text":"it'\\''s loud"}' --era modern -- ${process.execPath} ${builtCli} serve --tools ${tools}`,
     );
     await entries.nth(0).locator('summary').click();
     expect(await entries.nth(0).getByTestId('history-json').textContent()).toContain("IT'S LOUD");
@@ -91,7 +121,8 @@ describe.skipIf(!haveChromium)('the console as a protocol debugger', () => {
   }, 90_000);
 
   it('asks a legacy server for log messages with logging/setLevel, and shows them', async () => {
-    const { console: c, page, errors } = keep(await open(browser, ['--era', 'legacy', '--', process.execPath, builtCli, 'serve', '--tools', tools]));
+    const legacy = keep(await open(browser, ['--era', 'legacy', '--', process.execPath, builtCli, 'serve', '--tools', tools]));
+    const { console: c, page, errors } = legacy;
     await page.goto(`${c.origin}/#/logs`);
     await page.getByLabel(/Least severe level/).selectOption('info');
     await expect.poll(() => page.getByTestId('log-level-note').textContent(), { timeout: 10_000 }).toContain('Asked with logging/setLevel: info');
@@ -105,10 +136,12 @@ describe.skipIf(!haveChromium)('the console as a protocol debugger', () => {
     await page.getByLabel('Method').fill('logging/setLevel');
     await expect.poll(() => page.getByTestId('history-entry').count(), { timeout: 10_000 }).toBe(2);
     expect(errors).toEqual([]);
+    await done(legacy);
   }, 90_000);
 
   it('carries the level in _meta for a modern server, whose log messages come with the call', async () => {
-    const { console: c, page, errors } = keep(await open(browser, ['--era', 'modern', '--', process.execPath, builtCli, 'serve', '--tools', tools]));
+    const session = await modern();
+    const { console: c, page, errors } = session;
     await page.goto(`${c.origin}/#/logs`);
     await page.getByLabel(/Least severe level/).selectOption('debug');
     await expect.poll(() => page.getByTestId('log-level-note').textContent(), { timeout: 10_000 }).toContain('_meta');
@@ -116,10 +149,11 @@ describe.skipIf(!haveChromium)('the console as a protocol debugger', () => {
     await page.goto(`${c.origin}/#/logs`);
     await expect.poll(() => page.getByTestId('log-entry').first().textContent(), { timeout: 10_000 }).toContain('shouting modern');
     expect(errors).toEqual([]);
+    await done(session);
   }, 90_000);
 
   it("answers server-everything's sampling request from the page, and offers it the roots edited there", async () => {
-    const { console: c, page, errors } = keep(await open(browser, ['--', process.execPath, everything, 'stdio']));
+    const { console: c, page, errors } = await everythingConsole();
     // Sampling: the tool waits for the person's reply, which comes back in its result.
     await page.goto(`${c.origin}/#/tools/trigger-sampling-request`);
     const form = page.getByRole('form', { name: 'Arguments of trigger-sampling-request' });
@@ -166,7 +200,8 @@ describe.skipIf(!haveChromium)('the console as a protocol debugger', () => {
   }, 90_000);
 
   it("rejects a sampling request: the server hears the user's no", async () => {
-    const { console: c, page } = keep(await open(browser, ['--', process.execPath, everything, 'stdio']));
+    const session = await everythingConsole();
+    const { console: c, page } = session;
     await page.goto(`${c.origin}/#/tools/trigger-sampling-request`);
     const form = page.getByRole('form', { name: 'Arguments of trigger-sampling-request' });
     await form.waitFor({ timeout: 20_000 });
@@ -183,6 +218,7 @@ describe.skipIf(!haveChromium)('the console as a protocol debugger', () => {
     expect(JSON.parse((await error.getByTestId('history-json').textContent()) ?? '')).toMatchObject({
       error: { code: -1, message: 'User rejected sampling request' },
     });
+    await done(session);
   }, 90_000);
 
   it("lists a server's skills and reads SKILL.md and a file, as text", async () => {
@@ -195,7 +231,8 @@ describe.skipIf(!haveChromium)('the console as a protocol debugger', () => {
       );
       writeFileSync(join(dir, 'skills', 'greeting', 'references', 'phrases.txt'), 'hello <script>window.pwned=2</script>\n');
       writeFileSync(join(dir, 'toolwright.config.yaml'), 'skills:\n  folder: skills\n');
-      const { console: c, page, errors } = keep(await open(browser, ['--', process.execPath, builtCli, 'serve', '--config', 'toolwright.config.yaml'], dir));
+      const session = keep(await open(browser, ['--', process.execPath, builtCli, 'serve', '--config', 'toolwright.config.yaml'], dir));
+      const { page, errors } = session;
       await page.getByRole('link', { name: 'Skills' }).click();
       await page.getByRole('button', { name: 'greeting' }).click();
       const view = page.getByTestId('skill-view');
@@ -211,7 +248,7 @@ describe.skipIf(!haveChromium)('the console as a protocol debugger', () => {
       expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
       expect(await seriousAccessibilityViolations(page)).toEqual([]);
       expect(errors).toEqual([]);
-      void c;
+      await done(session);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

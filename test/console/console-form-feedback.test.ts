@@ -13,7 +13,7 @@ import { connectedConsole, requireChromium, type ConnectedConsole } from '../hel
  * expects an error.
  */
 const haveChromium = requireChromium();
-const tools = fileURLToPath(new URL('../fixtures/console/feedback-tools.ts', import.meta.url));
+const tools = fileURLToPath(new URL('../fixtures/console/feedback-tools.mjs', import.meta.url));
 
 describe.skipIf(!haveChromium)('the console’s feedback on forms and calls', () => {
   let session: ConnectedConsole;

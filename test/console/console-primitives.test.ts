@@ -5,7 +5,7 @@ import { connectedConsole, requireChromium, saveScreenshot, seriousAccessibility
 
 /** Issue 25: resources, templates and prompts in the console, with the server's completions. */
 const haveChromium = requireChromium();
-const tools = fileURLToPath(new URL('../fixtures/console/primitive-tools.ts', import.meta.url));
+const tools = fileURLToPath(new URL('../fixtures/console/primitive-tools.mjs', import.meta.url));
 
 describe.skipIf(!haveChromium)('resources and prompts in the console', () => {
   let session: ConnectedConsole;

@@ -12,7 +12,7 @@ import { connectedConsole, requireChromium, saveScreenshot, seriousAccessibility
  * confirmation of a destructive call, and live list changes.
  */
 const haveChromium = requireChromium();
-const tools = fileURLToPath(new URL('../fixtures/console/form-tools.ts', import.meta.url));
+const tools = fileURLToPath(new URL('../fixtures/console/form-tools.mjs', import.meta.url));
 
 describe.skipIf(!haveChromium)('the Tools screen', () => {
   let session: ConnectedConsole;
