@@ -1,10 +1,12 @@
 import { writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { ToolClient } from '../../src/client.js';
 import { startBuiltCli } from '../helpers/cli-process.js';
 import { auditEnv, tempDir } from '../helpers/temp.js';
+import { MODERN, modernMeta } from '../helpers/wire.js';
 
 /**
  * Issue 35's goal "100 consecutive reloads: RSS flat": a reloaded tools module must become
@@ -63,6 +65,37 @@ describe('toolwright dev, memory across reloads', () => {
     const client = await ToolClient.connect({ url: url! });
     onTestFinished(() => client.close());
 
+    /**
+     * A modern tools/call as one plain POST over a kept-alive connection, for the lasting tools'
+     * calls (31 a generation): the ToolClient's calls (fetch, its catalog and checks) cost this
+     * test process ~2.7 ms of CPU each, a third of the file's CPU, and the client is not what is
+     * measured. The server does the same work for either (a modern call is one stateless POST),
+     * and the client stays connected, listening for the tool list's changes, as before.
+     */
+    const agent = new Agent({ keepAlive: true });
+    onTestFinished(() => agent.destroy());
+    let nextId = 1;
+    const call = (name: string, args: Record<string, unknown>) =>
+      new Promise<unknown>((resolve, reject) => {
+        const body = JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: args, _meta: modernMeta() } });
+        const headers = {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': MODERN,
+          'mcp-method': 'tools/call',
+          'mcp-name': name,
+        };
+        const req = request(url!, { method: 'POST', agent, headers }, (res) => {
+          let answer = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (answer += chunk));
+          res.on('end', () => resolve((JSON.parse(answer) as { result: unknown }).result));
+          res.on('error', reject);
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+
     let generation = 0;
     /** One edit saved; resolves once its new tool answers, after every lasting tool answered once. */
     const reload = async () => {
@@ -71,7 +104,7 @@ describe('toolwright dev, memory across reloads', () => {
       await expect
         .poll(() => client.callTool(`fresh_${generation}`).then(text, () => ''), { timeout: 20_000, interval: 10 })
         .toBe(`gen ${generation} function`);
-      for (let i = 0; i < TOOLS; i++) expect(text(await client.callTool(`tool_${i}`, { n: 1 }))).toBe(`tool ${i} of generation ${generation}: ${i + 1}`);
+      for (let i = 0; i < TOOLS; i++) expect(text(await call(`tool_${i}`, { n: 1 }))).toBe(`tool ${i} of generation ${generation}: ${i + 1}`);
     };
     /** The heap in use after a full GC, as heap-probe.mjs reports it on SIGUSR2. */
     const heapAfterGc = async () => {

@@ -33,8 +33,20 @@ interface Run {
   output: string;
 }
 
-/** The CLI with stdout and stderr as pipes (what a script or `| less` gets). */
+const pipedRuns = new Map<string, Promise<Run & { stdout: string; stderr: string }>>();
+
+/**
+ * The CLI with stdout and stderr as pipes (what a script or `| less` gets). Run once per
+ * argument list: tests that look at the same command's output in different ways share the run.
+ */
 function piped(args: string[]): Promise<Run & { stdout: string; stderr: string }> {
+  const key = JSON.stringify(args);
+  let run = pipedRuns.get(key);
+  if (!run) pipedRuns.set(key, (run = pipedProcess(args)));
+  return run;
+}
+
+function pipedProcess(args: string[]): Promise<Run & { stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(cli[0], [...cli.slice(1), ...args, ...server], { env: { ...process.env, NO_COLOR: '1' }, timeout: 30_000 }, (err, stdout, stderr) => {
       resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr, output: stdout + stderr });

@@ -5,16 +5,37 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { builtCli, startBuiltCli } from '../helpers/cli-process.js';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { ToolClient } from '../../src/client.js';
+import { builtCli } from '../helpers/cli-process.js';
 import { auditEnv, tempDir } from '../helpers/temp.js';
 
-/** `toolwright call <tool> -- toolwright serve --stdio --tools <module>` in `cwd`: exit code, stdout and stderr. */
-async function callServed(cwd: string, module: string, tool: string, ...args: string[]) {
-  const call = startBuiltCli(['call', tool, ...args, '--', process.execPath, builtCli, 'serve', '--stdio', '--tools', module], { cwd, env: auditEnv() });
-  const { code } = await call.exit;
-  return { code, stdout: call.stdout(), stderr: call.stderr() };
+/**
+ * The built `toolwright serve --stdio --tools <module>` started in `cwd`, with a client
+ * connected to it (closed, and the server stopped, when the test finishes). The server is what
+ * is tested; the client is ToolClient in this process rather than a `toolwright call` process
+ * per call, each of which cost a Node start (and a server start of its own) for one answer.
+ */
+async function served(cwd: string, module: string) {
+  let stderr = '';
+  const client = await ToolClient.connect({
+    command: process.execPath,
+    args: [builtCli, 'serve', '--stdio', '--tools', module],
+    cwd,
+    env: auditEnv(),
+    stderr: 'capture',
+    onStderr: (text) => void (stderr += text),
+  });
+  onTestFinished(() => client.close());
+  const call = async (tool: string, args: Record<string, unknown>) => {
+    const result = await client.callTool(tool, args);
+    return { isError: result.isError ?? false, text: result.content.map((c) => (c.type === 'text' ? c.text : '')).join('') };
+  };
+  return { client, call, stderr: () => stderr };
 }
+
+/** A server's stderr that says where its state is and nothing else: no warning, no error. */
+const ONLY_STATE_LINE = /^toolwright: state in [^\n]*\n$/;
 
 const WITH_TOOL_ERROR = `import { defineTool, ToolError } from 'toolwright';
 export default [
@@ -34,17 +55,20 @@ describe("a tools module importing 'toolwright' with none installed beside it", 
   it("a lone tools.ts (CommonJS by default) gets the CLI's own package: defineTool, and ToolError as the server knows it", async () => {
     const cwd = tempDir('toolwright-lone-');
     writeFileSync(join(cwd, 'tools.ts'), WITH_TOOL_ERROR);
-    expect(await callServed(cwd, 'tools.ts', 'check', 'n=2')).toEqual({ code: 0, stdout: 'even\n', stderr: '' });
+    const server = await served(cwd, 'tools.ts');
+    expect(await server.call('check', { n: 2 })).toEqual({ isError: false, text: 'even' });
     // The same ToolError class: the tool's own message comes back as its error, not an internal failure.
-    const odd = await callServed(cwd, 'tools.ts', 'check', 'n=3');
-    expect([odd.code, odd.stdout + odd.stderr]).toEqual([3, expect.stringContaining('3 is odd')]);
+    expect(await server.call('check', { n: 3 })).toEqual({ isError: true, text: expect.stringContaining('3 is odd') });
+    expect(server.stderr()).toMatch(ONLY_STATE_LINE);
   });
 
   it('an ES module package gets its subpaths too (toolwright/toolsets)', async () => {
     const cwd = tempDir('toolwright-lone-');
     writeFileSync(join(cwd, 'package.json'), '{ "type": "module" }');
     writeFileSync(join(cwd, 'tools.ts'), "import { mathTools } from 'toolwright/toolsets';\nexport default mathTools();\n");
-    expect(await callServed(cwd, 'tools.ts', 'calculate', 'expression=6*7')).toEqual({ code: 0, stdout: '42\n', stderr: '' });
+    const server = await served(cwd, 'tools.ts');
+    expect(await server.call('calculate', { expression: '6*7' })).toEqual({ isError: false, text: expect.stringMatching(/^42\b/) });
+    expect(server.stderr()).toMatch(ONLY_STATE_LINE);
   });
 
   it('a folder with its own node_modules/toolwright keeps that one', async () => {
@@ -58,8 +82,7 @@ describe("a tools module importing 'toolwright' with none installed beside it", 
       join(cwd, 'tools.ts'),
       "import { defineTool } from 'toolwright';\nexport default [defineTool({ name: 'which', description: 'x', inputSchema: { type: 'object' }, handler: () => 'ok' })];\n",
     );
-    const list = startBuiltCli(['list', '--json', '--', process.execPath, builtCli, 'serve', '--stdio', '--tools', 'tools.ts'], { cwd, env: auditEnv() });
-    expect((await list.exit).code).toBe(0);
-    expect(JSON.parse(list.stdout()).tools.map((t: { description: string }) => t.description)).toEqual(['from the local copy']);
+    const { client } = await served(cwd, 'tools.ts');
+    expect((await client.listTools()).map((t) => t.description)).toEqual(['from the local copy']);
   });
 });

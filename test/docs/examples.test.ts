@@ -158,22 +158,31 @@ function invocations(line: string): string[][] {
   return found;
 }
 
-const helpCache = new Map<string, { ok: boolean; text: string }>();
+/** A --help's "Commands:" section, and a subcommand's name at the start of one of its lines. */
+const COMMANDS_SECTION = /^Commands:$/m;
+const SUBCOMMAND = /^ {2}([a-z][\w-]*)/gm;
+
+let helpTree: Map<string, { ok: boolean; text: string }> | undefined;
 function help(path: string[]): { ok: boolean; text: string } {
-  const key = path.join(' ');
-  let entry = helpCache.get(key);
-  if (!entry) {
-    const run = spawnSync(process.execPath, [cli, ...path, '--help'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-    entry = { ok: run.status === 0, text: `${run.stdout}${run.stderr}` };
-    helpCache.set(key, entry);
+  if (!helpTree) {
+    // One process reads them all (test/helpers/help-tree.mjs says how): a process per --help cost ~0.15 CPU-s each.
+    const tree = join(root, 'test/helpers/help-tree.mjs');
+    const run = spawnSync(process.execPath, [tree, join(root, 'dist/cli/program.js'), COMMANDS_SECTION.source, SUBCOMMAND.source], {
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    if (run.status !== 0) throw new Error(`the built CLI's --help texts could not be read:\n${run.stderr}`);
+    helpTree = new Map(Object.entries(JSON.parse(run.stdout) as Record<string, { ok: boolean; text: string }>));
   }
-  return entry;
+  // A path deeper than the tree, or not a command: no help, as `toolwright <path> --help` would fail.
+  return helpTree.get(path.join(' ')) ?? { ok: false, text: '' };
 }
 
 /** The subcommands a --help lists under "Commands:". */
 function subcommands(helpText: string): string[] {
-  const section = helpText.split(/^Commands:$/m)[1] ?? '';
-  return [...section.matchAll(/^ {2}([a-z][\w-]*)/gm)].map((m) => m[1]!);
+  const section = helpText.split(COMMANDS_SECTION)[1] ?? '';
+  return [...section.matchAll(SUBCOMMAND)].map((m) => m[1]!);
 }
 
 describe('toolwright command lines', () => {
