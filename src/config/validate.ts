@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { packageFile } from '../runtime/package-files.js';
+import { packageFile, runsFromBuild } from '../runtime/package-files.js';
 import { describeValidationErrors } from '../schema/format-errors.js';
 
 export class ConfigError extends Error {
@@ -16,12 +16,21 @@ export class ConfigError extends Error {
 
 let compiled: ValidateFunction | undefined;
 
-/** The published schema of toolwright.config.*, compiled on first use: `toolwright serve` without a config file never loads Ajv for it. */
+/**
+ * The published schema of toolwright.config.*, loaded on first use (`toolwright serve` without a
+ * config file never loads it): from the build, compiled ahead of time by
+ * scripts/build-meta-validators.mjs (compiling it took Ajv ~0.5 s of CPU at each start); run from
+ * source (tests), compiled here with the same options.
+ */
 function configValidator(): ValidateFunction {
   if (!compiled) {
-    const { Ajv2020 } = createRequire(import.meta.url)('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
-    const schema = JSON.parse(readFileSync(packageFile('schema', 'toolwright.config.schema.json'), 'utf8')) as object;
-    compiled = new Ajv2020({ allErrors: true, verbose: true, strict: false }).compile(schema);
+    const require = createRequire(import.meta.url);
+    if (runsFromBuild()) compiled = require(packageFile('dist', 'schema', 'config.cjs')) as ValidateFunction;
+    else {
+      const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+      const schema = JSON.parse(readFileSync(packageFile('schema', 'toolwright.config.schema.json'), 'utf8')) as object;
+      compiled = new Ajv2020({ allErrors: true, verbose: true, strict: false }).compile(schema);
+    }
   }
   return compiled;
 }
