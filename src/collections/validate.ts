@@ -1,5 +1,6 @@
 // Checks a collection file against the published schema (schema/toolwright.collection.schema.json),
-// compiled with Ajv on first use as the config file's schema is (src/config/validate.ts). Every
+// compiled with Ajv on first use (3 KB: unlike the config file's 87 KB schema, which the build
+// compiles ahead of time, it compiles in a few milliseconds once Ajv is loaded). Every
 // problem names the call it is in (number and id) and the key, and the error names the file.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
