@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import { TestNginx } from './nginx.js';
 import { killAndReap } from './process.js';
 import { scaleOutTools } from './scale-out.js';
-import { cliCommand } from './serve-process.js';
+import { cliCommand, modernToolCalls } from './serve-process.js';
 import { sharedTempDir } from './temp.js';
-import { MODERN, modernMeta } from './wire.js';
 
 const SERVING = /serving \d+ tool\(s\) on (http:\/\/\S+)/;
 
@@ -40,21 +39,7 @@ async function startFileServe(args: string[], options: { cwd: string; env?: Reco
       reject(new Error(`serve exited (${how.code ?? how.signal}) before serving: ${stderr}`));
     });
   });
-  let nextId = 1;
-  /** A modern tools/call over its own connection; the response (not yet read). */
-  const call = (name: string, callArgs: Record<string, unknown> = {}, target = url) =>
-    fetch(target, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': MODERN,
-        'mcp-method': 'tools/call',
-        'mcp-name': name,
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: callArgs, _meta: modernMeta() } }),
-    });
-  return { child, stderr: () => stderr, exit, url, call, stop: () => killAndReap(child) };
+  return { child, stderr: () => stderr, exit, url, call: modernToolCalls(url), stop: () => killAndReap(child) };
 }
 
 /**

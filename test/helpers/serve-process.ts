@@ -35,9 +35,13 @@ export async function startHttpServe(args: string[], options: { cwd: string; env
   const serve = startServe(['--http', '--port', '0', ...args], options);
   await expect.poll(serve.stderr, { timeout: 15_000 }).toMatch(/serving \d+ tool\(s\) on http:\/\/\S+/);
   const url = /serving \d+ tool\(s\) on (http:\/\/\S+)/.exec(serve.stderr())![1];
+  return { ...serve, url, call: modernToolCalls(url) };
+}
+
+/** Modern tools/call requests to `url` (or another `target`), each over its own connection; resolves with the response (not yet read). */
+export function modernToolCalls(url: string) {
   let nextId = 1;
-  /** A modern tools/call over its own connection; the response (not yet read). */
-  const call = (name: string, args: Record<string, unknown> = {}, target = url) =>
+  return (name: string, args: Record<string, unknown> = {}, target = url) =>
     fetch(target, {
       method: 'POST',
       headers: {
@@ -49,7 +53,6 @@ export async function startHttpServe(args: string[], options: { cwd: string; env
       },
       body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: args, _meta: modernMeta() } }),
     });
-  return { ...serve, url, call };
 }
 
 /** `toolwright serve --stdio`, with newline-delimited JSON-RPC on its stdin and stdout. */
