@@ -28,7 +28,7 @@ export function auditStep<R>(
   instance?: string,
   method?: string,
   stream = false,
-): (op: Operation, next: () => Promise<R>) => Promise<R> {
+): (op: Operation, next: () => R | Promise<R>) => Promise<R> {
   const write = auditWriter(sink, guard);
   return async (op, next) => {
     // Refused here, the request never ran: there is nothing to record (the guard counts it).
