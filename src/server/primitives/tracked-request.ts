@@ -66,7 +66,10 @@ function namedByDefault(op: Operation, params: Record<string, unknown>): void {
   if (params.arguments !== undefined) op.args = params.arguments as Record<string, unknown>;
 }
 
-function firstString(...values: unknown[]): string | undefined {
-  for (const value of values) if (typeof value === 'string') return value;
-  return undefined;
+// Four parameters, not a rest list: no array made for every request.
+function firstString(a: unknown, b: unknown, c: unknown, d: unknown): string | undefined {
+  if (typeof a === 'string') return a;
+  if (typeof b === 'string') return b;
+  if (typeof c === 'string') return c;
+  return typeof d === 'string' ? d : undefined;
 }
