@@ -7,7 +7,8 @@ import type { RequestId } from './types.js';
  * (tool lists, discover) are serialized once and reused for every response.
  */
 export function encodeResult(id: RequestId, resultJson: string): string {
-  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultJson}}`;
+  // A number id (the usual one) is its own JSON text: no JSON.stringify call (each sets up a builder of its own).
+  return `{"jsonrpc":"2.0","id":${typeof id === 'number' && Number.isFinite(id) ? String(id) : JSON.stringify(id)},"result":${resultJson}}`;
 }
 
 /** Every error's message and data are bounded here, whatever built them (error-bounds.ts). */

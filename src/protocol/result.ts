@@ -49,8 +49,8 @@ export class ResultEncoder {
     if (era === 'modern' && (result._meta !== undefined || result.resultType !== undefined)) return JSON.stringify(shapeResult(era, result, this.serverInfo));
     let members = '';
     for (const key of Object.keys(result)) {
-      const value = key === 'structuredContent' && structuredJson !== undefined ? structuredJson : JSON.stringify(result[key]);
-      if (value !== undefined) members += `${members ? ',' : ''}${JSON.stringify(key)}:${value}`; // as JSON.stringify skips undefined members
+      const value = key === 'structuredContent' && structuredJson !== undefined ? structuredJson : jsonOfMember(result[key]);
+      if (value !== undefined) members += `${members ? ',' : ''}${quoted(key)}:${value}`; // as JSON.stringify skips undefined members
     }
     return this.wrap(era, members);
   }
@@ -66,4 +66,31 @@ export class ResultEncoder {
 export interface CacheHints {
   ttlMs: number;
   cacheScope: 'public' | 'private';
+}
+
+/** Longest string quoted by quoted()'s own scan; a longer one is left to JSON.stringify, which scans faster. */
+const MAX_SCANNED_CHARS = 256;
+
+/**
+ * `text` as JSON.stringify writes it: quoted at once when it holds no
+ * character JSON escapes (a result's member names, short values like a
+ * prompt's description or a cache scope). Each JSON.stringify call sets up a
+ * builder of its own (a few hundred instructions for a short string: a third
+ * of a prompts/get result's encoding was spent so).
+ */
+function quoted(text: string): string {
+  if (text.length > MAX_SCANNED_CHARS) return JSON.stringify(text);
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // Control characters, `"` and `\` are escaped; a surrogate may be a lone one, which JSON.stringify writes as \uXXXX.
+    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return JSON.stringify(text);
+  }
+  return `"${text}"`;
+}
+
+/** A result member's JSON text, as JSON.stringify writes it (undefined: a member it skips); strings and finite numbers without its call. */
+function jsonOfMember(value: unknown): string | undefined {
+  if (typeof value === 'string') return quoted(value);
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return JSON.stringify(value);
 }

@@ -75,7 +75,7 @@ function then<A, E>(value: A | Promise<A>, f: (op: Operation, a: A, extra: E) =>
  */
 function declaredRoute<T>(phases: MethodPhases<T>, era: Era, user?: MiddlewarePhase): MethodHandler {
   const { services, rateKey, mode } = phases;
-  const serve = phases.serve ?? ((op, given, go) => serveRequest(op, services!.logger, async () => go(op, given)));
+  const serve = phases.serve ?? ((op, given, go) => serveRequest(op, services!.logger, () => go(op, given)));
   const afterMiddleware = async (op: Operation, target: T, after: Record<string, unknown>) => {
     if (!phases.retarget?.(target, after)) return phases.run(op, target, after);
     const other = await phases.target!(op, after);
@@ -107,7 +107,9 @@ function declaredRoute<T>(phases: MethodPhases<T>, era: Era, user?: MiddlewarePh
     if (target instanceof Answered) return target.result;
     const key = typeof rateKey === 'function' ? rateKey(target) : rateKey;
     if (key === undefined) return checked(op, target, given);
-    return takeRequestPoint(services?.rateLimiter, key, callerKeyOf(op.exchange)).then(() => checked(op, target, given));
+    // A point the in-process limiter grants at once adds no promise; a refusal throws (RateLimitedError).
+    const taken = takeRequestPoint(services?.rateLimiter, key, callerKeyOf(op.exchange));
+    return taken instanceof Promise ? taken.then(() => checked(op, target, given)) : checked(op, target, given);
   };
   const find = phases.target;
   const phased = find

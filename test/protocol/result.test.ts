@@ -11,6 +11,10 @@ describe('result encoding', () => {
     [{ content: [], _meta: { 'com.example/trace': 'x' } }],
     [{ resultType: 'input_required', inputRequests: {}, requestState: 's' }],
     [{ content: [{ type: 'text', text: '{"a":1}' }], structuredContent: { a: 1, nested: [null, 'é'] }, skipped: undefined, 'odd "key"': true }],
+    // Members that are strings or numbers are written without JSON.stringify: each escape it would make, made.
+    [{ description: 'plain é ✓', quote: 'a "b"', slash: 'a\\b', control: 'a\nb\u0001', pair: '😀', lone: 'a\ud800b', del: '\u007f\u2028' }],
+    [{ long: 'x'.repeat(300), longQuoted: `${'x'.repeat(300)}"`, 'key\twith tab': 1, ключ: 'значение' }],
+    [{ ttlMs: 300000, zero: -0, half: 0.5, big: 1e21, tiny: 1e-7, nan: Number.NaN, inf: Number.POSITIVE_INFINITY, negInf: -Infinity, empty: '' }],
   ])('writes the modern envelope exactly as JSON.stringify(shapeResult(...)) would: %j', (result) => {
     expect(encoder.encode('modern', result)).toBe(JSON.stringify(shapeResult('modern', result, info)));
   });

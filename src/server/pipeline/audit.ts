@@ -28,7 +28,7 @@ export function auditStep<R>(
   instance?: string,
   method?: string,
   stream = false,
-): (op: Operation, next: () => Promise<R>) => Promise<R> {
+): (op: Operation, next: () => R | Promise<R>) => Promise<R> {
   const write = auditWriter(sink, guard);
   return async (op, next) => {
     // Refused here, the request never ran: there is nothing to record (the guard counts it).
@@ -56,7 +56,7 @@ export function auditStep<R>(
       }
       throw err;
     } finally {
-      const written = write(auditRecordOf(op, isError, errorCode, instance, method), method === undefined ? op.target : `${method} ${op.target}`);
+      const written = write(auditRecordOf(op, isError, errorCode, instance, method), op.target, method);
       if (written && !stream) await written;
     }
   };
@@ -67,13 +67,15 @@ export function auditStep<R>(
  * only for an asynchronous sink (a synchronous one costs no extra step).
  * The one writer of every audited request, tool call or not.
  */
-export function auditWriter(sink: AuditSink, guard: AuditGuard): (record: AuditRecord, what: string) => Promise<void> | undefined {
-  return (record, what) => {
+export function auditWriter(sink: AuditSink, guard: AuditGuard): (record: AuditRecord, target: string, method?: string) => Promise<void> | undefined {
+  // What the log names when a record is lost ("prompts/get greet"; a tool call: its tool), made only then.
+  const what = (target: string, method?: string) => (method === undefined ? target : `${method} ${target}`);
+  return (record, target, method) => {
     try {
       const done = sink.record(record);
-      return done ? done.catch((err: unknown) => guard.failed(err, what, record.requestId)) : undefined;
+      return done ? done.catch((err: unknown) => guard.failed(err, what(target, method), record.requestId)) : undefined;
     } catch (err) {
-      guard.failed(err, what, record.requestId);
+      guard.failed(err, what(target, method), record.requestId);
       return undefined;
     }
   };

@@ -204,10 +204,11 @@ function requestFailure(op: Operation, err: unknown, logger: Logger): RpcError {
  * the work's are (a user middleware's ToolError is -32602, its bug -32603
  * with a correlation id), a stopped request answered as the runner answers it.
  */
-export async function serveRequest(op: Operation, logger: Logger, serve: () => Promise<Answer | undefined>): Promise<Answer | undefined> {
+export async function serveRequest(op: Operation, logger: Logger, serve: () => Answer | undefined | Promise<Answer | undefined>): Promise<Answer | undefined> {
   // Registered before the first await: a cancellation that arrives while the checks run is not lost.
   const unwatch = op.watch();
   try {
+    // A synchronous throw of the checks is caught here as a rejection would be: `serve` needs no async layer of its own.
     return await serve();
   } catch (err) {
     // A timeout is answered as the runner said; any other throw of a stopped request is the stop's doing.

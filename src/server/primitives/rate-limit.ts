@@ -23,17 +23,29 @@ export class RateLimitedError extends RpcError {
  * (`prompts/get`, `resources/read`, `completion/complete`; completion.mdx:
  * servers SHOULD rate limit completion requests). The caller's budget is the
  * one tool calls spend (`callerKey`: callerKeyOf(exchange)); the method name stands where a tool name would (tool
- * names cannot hold "/", so the buckets never collide).
+ * names cannot hold "/", so the buckets never collide). A promise only when
+ * the limiter's store answers with one (shared state); a refusal throws.
  */
-export async function takeRequestPoint(limiter: RateLimiter | undefined, method: string, callerKey: string): Promise<void> {
+export function takeRequestPoint(limiter: RateLimiter | undefined, method: string, callerKey: string): void | Promise<void> {
   if (!limiter) return;
   // '' is the anonymous caller's key: the limiter's shared anonymous bucket.
-  let decision: RateDecision;
+  let decision: RateDecision | Promise<RateDecision>;
   try {
-    decision = await limiter.consume(method, callerKey || undefined);
+    decision = limiter.consume(method, callerKey || undefined);
   } catch (err) {
     limitsUnavailable(err, method);
   }
+  // The in-process store decides synchronously: an allowed request adds no promise here (as rateLimitStage).
+  if (decision instanceof Promise)
+    return decision.then(
+      (d) => admit(d, method),
+      (err: unknown) => limitsUnavailable(err, method),
+    );
+  admit(decision, method);
+}
+
+/** Returns when `decision` allows the request; else throws the refusal, with when to retry. */
+function admit(decision: RateDecision, method: string): void {
   if (decision.allowed) return;
   const { points, durationSeconds } = decision.rule;
   const retryAfterMs = Math.max(decision.retryAfterMs, 1);

@@ -44,7 +44,8 @@ export function trackedRequest(method: string, era: Era, tracking: RequestTracki
     const op = new Operation(request.params ?? {}, callInfoOf(request, era, facts), exchange);
     // What the request names, before anything runs: a refusal by a middleware is recorded with it too (the handler may refine it).
     if (request.params) names(op, request.params);
-    const run = async () => {
+    // Not async: the audit step awaits what it answers and catches its throw, as it would a rejection.
+    const run = () => {
       if (calls?.closed === true) {
         op.status = 'refused';
         op.reason = 'shutting_down';
@@ -54,7 +55,7 @@ export function trackedRequest(method: string, era: Era, tracking: RequestTracki
     };
     counted?.add(op);
     // Counted until its record is written: a drain that resolves finds the trail complete.
-    return thenCleanUp(audit ? () => audit(op, run) : run, () => counted?.remove(op));
+    return thenCleanUp(audit ? () => audit(op, run) : async () => run(), () => counted?.remove(op));
   };
 }
 
@@ -65,7 +66,10 @@ function namedByDefault(op: Operation, params: Record<string, unknown>): void {
   if (params.arguments !== undefined) op.args = params.arguments as Record<string, unknown>;
 }
 
-function firstString(...values: unknown[]): string | undefined {
-  for (const value of values) if (typeof value === 'string') return value;
-  return undefined;
+// Four parameters, not a rest list: no array made for every request.
+function firstString(a: unknown, b: unknown, c: unknown, d: unknown): string | undefined {
+  if (typeof a === 'string') return a;
+  if (typeof b === 'string') return b;
+  if (typeof c === 'string') return c;
+  return typeof d === 'string' ? d : undefined;
 }

@@ -8,6 +8,7 @@ import type { MethodPhases, MethodResult, MethodTable, Primitive } from '../meth
 import { runRequest } from '../../pipeline/run.js';
 import type { Operation } from '../../pipeline/operation.js';
 import type { ListingServices } from '../services.js';
+import type { ArgsChecked } from '../args-schema.js';
 import type { CompiledPrompt } from './compile.js';
 import { normalizePrompt } from './messages.js';
 import type { PromptReturn } from './prompt.js';
@@ -66,9 +67,10 @@ export class PromptsPrimitive implements Primitive {
         return { compiled, given, checked: undefined };
       },
       rateKey: Method.promptsGet,
-      params: async (_op, asked) => {
-        asked.checked = await checkArguments(asked.compiled, asked.given);
-        return { name: asked.compiled.name, arguments: asked.checked };
+      params: (_op, asked) => {
+        // Checked at once unless a Standard Schema parses asynchronously: no promise for the usual prompt.
+        const checked = asked.compiled.args.check(asked.given);
+        return checked instanceof Promise ? checked.then((c) => checkedParams(asked, c)) : checkedParams(asked, checked);
       },
       shown: (asked) => ({ prompt: asked.compiled.prompt }),
       retarget: (asked, params) => params.name !== asked.compiled.name,
@@ -131,11 +133,12 @@ function invalidArguments(compiled: CompiledPrompt, problems: string[]): RpcErro
   return new RpcError(ErrorCode.InvalidParams, `Invalid params for prompt ${compiled.name}: ${problems.join('; ')}`);
 }
 
-/** The prompt's arguments, checked against what it declares. */
-async function checkArguments(compiled: CompiledPrompt, given: Record<string, unknown>): Promise<unknown> {
-  const checked = await compiled.args.check(given);
+/** The params the middleware sees once the arguments passed their check (kept as the prompt's `get` takes them); -32602 when they did not. */
+function checkedParams(asked: Asked, checked: ArgsChecked): Record<string, unknown> {
+  const { compiled } = asked;
   if (!checked.ok) throw invalidArguments(compiled, checked.problems);
-  return checked.value;
+  asked.checked = checked.value;
+  return { name: compiled.name, arguments: asked.checked };
 }
 
 /** Whether every value is a string; a loop, not Object.values, which takes ~0.4 s to copy 300,000 arguments (issue 21 #8). */

@@ -15,8 +15,9 @@ export interface GetPromptResult {
 export function normalizePrompt(value: PromptReturn, fallbackDescription?: string): { ok: true; result: GetPromptResult } | { ok: false; problem: string } {
   let messages: unknown;
   let description = fallbackDescription;
-  if (typeof value === 'string') messages = [{ role: 'user', content: value }];
-  else if (Array.isArray(value)) messages = value;
+  // A string is one user message of text, valid as it is: built at once, with nothing to check.
+  if (typeof value === 'string') return { ok: true, result: withDescription(description, [{ role: 'user', content: { type: 'text', text: value } }]) };
+  if (Array.isArray(value)) messages = value;
   else if (isPlainObject(value)) {
     messages = value.messages;
     if (value.description !== undefined) {
@@ -34,7 +35,11 @@ export function normalizePrompt(value: PromptReturn, fallbackDescription?: strin
     if (problem) return { ok: false, problem: `messages[${i}].content: ${problem}` };
     out.push({ role: m.role, content: content as ContentBlock });
   }
+  return { ok: true, result: withDescription(description, out) };
+}
+
+function withDescription(description: string | undefined, messages: GetPromptResult['messages']): GetPromptResult {
   // Literals, not a spread of an optional member: V8 gives a spread-built object a map its
   // JSON.stringify fast path and inline caches do not take (encoding one took 3.4 µs, not 1.2).
-  return { ok: true, result: description !== undefined ? { description, messages: out } : { messages: out } };
+  return description !== undefined ? { description, messages } : { messages };
 }

@@ -22,6 +22,8 @@ const URI = /^[A-Za-z][A-Za-z0-9+.-]*:/;
  */
 export function normalizeContents(value: ReadReturn, uri: string, mimeType: string | undefined): NormalizedContents {
   if (value === undefined || value === null) return undefined;
+  // Text (the usual read): one item, valid as it is, built at once.
+  if (typeof value === 'string') return { ok: true, contents: [{ uri, mimeType: mimeType ?? 'text/plain', text: value }], bytes: Buffer.byteLength(value) };
   const items = Array.isArray(value) ? value : [value];
   const contents: WireContents[] = [];
   let bytes = 0;

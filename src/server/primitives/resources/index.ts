@@ -18,6 +18,8 @@ import type { CompiledResource, CompiledTemplate } from './compile.js';
 import type { ResourceRegistry } from './registry.js';
 import { StateUnavailableError } from '../../../state/redis/connection.js';
 import type { ReadReturn } from './resource.js';
+import type { TemplateVariables } from './uri-template.js';
+import type { ArgsChecked } from '../args-schema.js';
 import { recordedText } from '../../../jsonrpc/recorded.js';
 
 /** Longest URI a read may name; longer ones are -32602 before any matching. */
@@ -117,9 +119,11 @@ export class ResourcesPrimitive implements Primitive {
         return uri.startsWith(RESULT_URI_PREFIX) ? { uri, stored: uri } : { uri };
       },
       rateKey: (target) => (target.stored === undefined ? Method.resourcesRead : undefined),
-      params: async (op, target) => {
-        if (target.stored === undefined) await this.resolve(target, op);
-        return { uri: target.uri };
+      params: (op, target) => {
+        const params = { uri: target.uri };
+        // Resolved at once unless a template's Standard Schema parses its variables asynchronously.
+        const resolved = target.stored === undefined ? this.resolve(target, op) : undefined;
+        return resolved instanceof Promise ? resolved.then(() => params) : params;
       },
       shown: (target) => (target.stored === undefined ? { resource: target.meta } : undefined),
       retarget: (target, params) => params.uri !== target.uri,
@@ -139,7 +143,7 @@ export class ResourcesPrimitive implements Primitive {
   }
 
   /** What `target.uri` names, if the caller may read it: its read, its metadata and a template's checked variables (filled in). */
-  private async resolve(target: Resolved, op: Operation): Promise<void> {
+  private resolve(target: Resolved, op: Operation): void | Promise<void> {
     const { uri } = target;
     const { resources, scopePolicy: policy } = this.options;
     const auth = callerOf(op.exchange);
@@ -158,20 +162,9 @@ export class ResourcesPrimitive implements Primitive {
     const { template } = matched;
     authorizeEntry(policy, policy.resourceRequirement(template.scope), auth, () => notFound(uri));
     op.args = matched.variables;
-    let variables: unknown = matched.variables;
-    if (template.variables) {
-      const checked = await template.variables.check(matched.variables);
-      if (!checked.ok)
-        throw new RpcError(
-          ErrorCode.InvalidParams,
-          `Invalid params: ${uri} does not name a resource of ${template.uriTemplate.template}: ${checked.problems.join('; ')}`,
-          { uri },
-        );
-      variables = checked.value;
-    }
-    target.meta = template.template;
-    target.variables = matched.variables;
-    target.read = (ctx) => template.template.read(uri, variables, ctx);
+    const checked = template.variables?.check(matched.variables);
+    if (checked instanceof Promise) return checked.then((c) => readTemplate(target, template, matched.variables, c));
+    readTemplate(target, template, matched.variables, checked);
   }
 
   /** A read's result: its contents, checked and bounded, with the era's cache hints. */
@@ -226,6 +219,21 @@ interface Resolved {
   meta?: ResourceMeta;
   variables?: Record<string, unknown>;
   read?: (ctx: RequestContext) => ReadReturn | Promise<ReadReturn>;
+}
+
+/** Fills in a template's read of `target.uri` once its variables passed the template's check (`checked`; none: it has no schema); -32602 when they did not. */
+function readTemplate(target: Resolved, template: CompiledTemplate, variables: TemplateVariables, checked: ArgsChecked | undefined): void {
+  const { uri } = target;
+  if (checked && !checked.ok)
+    throw new RpcError(
+      ErrorCode.InvalidParams,
+      `Invalid params: ${uri} does not name a resource of ${template.uriTemplate.template}: ${checked.problems.join('; ')}`,
+      { uri },
+    );
+  const value = checked ? checked.value : variables;
+  target.meta = template.template;
+  target.variables = variables;
+  target.read = (ctx) => template.template.read(uri, value, ctx);
 }
 
 /** The uri a read names, recorded as its target: -32602 before any matching when it is not a string of 1 to MAX_READ_URI_CHARS characters. */

@@ -154,29 +154,12 @@ const RESERVED = new Set(":/?#[]@!$&'()*+,;=".split('').map((c) => c.charCodeAt(
  */
 function matchExpression(uri: string, pos: number, expr: Expression, stop: string, vars: TemplateVariables): number | undefined {
   const { first, sep, named, reserved } = OPERATORS[expr.op];
-  const atStop = (i: number) => stop !== '' && uri.startsWith(stop, i);
-  const readValue = (from: number, allowSep: boolean): number => {
-    let i = from;
-    while (i < uri.length && !atStop(i)) {
-      const c = uri.charCodeAt(i);
-      if (c === 0x25) {
-        if (i + 2 >= uri.length || !isHex(uri.charCodeAt(i + 1)) || !isHex(uri.charCodeAt(i + 2))) break;
-        i += 3;
-        continue;
-      }
-      if (!allowSep && uri[i] === sep) break;
-      if (named && (c === 0x26 || c === 0x3b)) break; // & and ; end a name=value pair
-      if (!(isUnreserved(c) || (reserved && RESERVED.has(c))) || (expr.op === '.' && c === 0x2e)) break;
-      i++;
-    }
-    return i;
-  };
-  if (named) return matchNamed(uri, pos, expr, readValue, vars);
+  if (named) return matchNamed(uri, pos, expr, stop, vars);
   let i = pos;
   for (let v = 0; v < expr.vars.length; v++) {
     const spec = expr.vars[v];
     const lead = v === 0 ? first : sep;
-    if (i >= uri.length || (lead === '' ? atStop(i) : !uri.startsWith(lead, i))) {
+    if (i >= uri.length || (lead === '' ? atStop(uri, i, stop) : !uri.startsWith(lead, i))) {
       // An expression with no leading character ({a}, {+a}) that matched nothing holds the empty string.
       if (v === 0 && first === '') vars[spec.name] = spec.explode ? [] : '';
       break;
@@ -184,13 +167,20 @@ function matchExpression(uri: string, pos: number, expr: Expression, stop: strin
     // A `+`/`#` expression's last variable may hold the separator (a comma) in its value.
     const lastItem = v === expr.vars.length - 1 && !spec.explode;
     let j = i + lead.length;
-    const values: string[] = [];
-    let end = readValue(j, reserved && lastItem);
-    values.push(uri.slice(j, end));
+    let end = readValue(uri, j, reserved && lastItem, expr, stop);
+    if (!spec.explode) {
+      // One value (most variables): bound without a list.
+      const value = decodedValue(uri.slice(j, end), spec);
+      if (value === undefined) return undefined;
+      vars[spec.name] = value;
+      i = end;
+      continue;
+    }
+    const values: string[] = [uri.slice(j, end)];
     j = end;
     // Further items of an exploded variable follow the separator.
-    while (spec.explode && uri.startsWith(sep, j) && !atStop(j)) {
-      end = readValue(j + sep.length, false);
+    while (uri.startsWith(sep, j) && !atStop(uri, j, stop)) {
+      end = readValue(uri, j + sep.length, false, expr, stop);
       values.push(uri.slice(j + sep.length, end));
       j = end;
     }
@@ -200,18 +190,36 @@ function matchExpression(uri: string, pos: number, expr: Expression, stop: strin
   return i;
 }
 
+/** Whether the literal that follows the expression (`stop`) begins at `i`. */
+function atStop(uri: string, i: number, stop: string): boolean {
+  return stop !== '' && uri.startsWith(stop, i);
+}
+
+/** Where a value of `expr` that starts at `from` ends (`allowSep`: the separator may be part of it). */
+function readValue(uri: string, from: number, allowSep: boolean, expr: Expression, stop: string): number {
+  const { sep, named, reserved } = OPERATORS[expr.op];
+  let i = from;
+  while (i < uri.length && !atStop(uri, i, stop)) {
+    const c = uri.charCodeAt(i);
+    if (c === 0x25) {
+      if (i + 2 >= uri.length || !isHex(uri.charCodeAt(i + 1)) || !isHex(uri.charCodeAt(i + 2))) break;
+      i += 3;
+      continue;
+    }
+    if (!allowSep && uri[i] === sep) break;
+    if (named && (c === 0x26 || c === 0x3b)) break; // & and ; end a name=value pair
+    if (!(isUnreserved(c) || (reserved && RESERVED.has(c))) || (expr.op === '.' && c === 0x2e)) break;
+    i++;
+  }
+  return i;
+}
+
 /**
  * `;`, `?` and `&` items carry their names, so the variables are known by
  * name, not position; they still come in template order (as expansion writes
  * them), and an unknown name means no match.
  */
-function matchNamed(
-  uri: string,
-  pos: number,
-  expr: Expression,
-  readValue: (from: number, allowSep: boolean) => number,
-  vars: TemplateVariables,
-): number | undefined {
+function matchNamed(uri: string, pos: number, expr: Expression, stop: string, vars: TemplateVariables): number | undefined {
   const { first, sep } = OPERATORS[expr.op];
   let i = pos;
   let v = 0;
@@ -226,7 +234,7 @@ function matchNamed(
       j += spec.name.length;
       if (uri[j] === '=') j++;
       else if (expr.op !== ';') return undefined;
-      const end = readValue(j, false);
+      const end = readValue(uri, j, false, expr, stop);
       values.push(uri.slice(j, end));
       j = end;
       // An exploded variable repeats its name for each item.
@@ -251,12 +259,19 @@ function startsWithName(uri: string, at: number, name: string): boolean {
 function bind(vars: TemplateVariables, spec: VarSpec, raw: string[]): boolean {
   const decoded: string[] = [];
   for (const value of raw) {
-    const d = decode(value);
-    if (d === undefined || (spec.maxLength !== undefined && d.length > spec.maxLength)) return false;
+    const d = decodedValue(value, spec);
+    if (d === undefined) return false;
     decoded.push(d);
   }
   vars[spec.name] = spec.explode ? decoded : decoded[0];
   return true;
+}
+
+/** A value as read from the URI, percent-decoded; undefined when it does not decode or is longer than the variable's prefix allows. */
+function decodedValue(raw: string, spec: VarSpec): string | undefined {
+  // Nothing to decode without a `%` (decodeURIComponent would return it as it is).
+  const value = raw.includes('%') ? decode(raw) : raw;
+  return value === undefined || (spec.maxLength !== undefined && value.length > spec.maxLength) ? undefined : value;
 }
 
 function isHex(c: number): boolean {
