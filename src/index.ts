@@ -117,7 +117,7 @@ export type { ElicitSchema, AskOptions } from './server/tool.js';
 export type { StandardSchemaV1, StandardResult } from './schema/standard.js';
 export type { Validator, ValidationOutcome } from './schema/compile.js';
 export type { HeaderParam } from './protocol/header-params.js';
-export type { ArgsSchema } from './server/primitives/args-schema.js';
+export type { ArgsChecked, ArgsSchema } from './server/primitives/args-schema.js';
 export { serveStdio, type StdioServeOptions, type StdioServerHandle } from './transports/stdio-server.js';
 export {
   serveHttp,
