@@ -15,10 +15,11 @@ const HELP = `npm run bench:instructions -- [options]
 
   --era modern|legacy         protocol era of the calls (default modern)
   --audit sqlite|off          the default SQLite audit trail, or none (default sqlite)
-  --scenario sum|structured|prompt|resource
+  --scenario sum|structured|prompt|resource|strings
                               calculate_sum, or a 9 KiB structuredContent result; or the same
                               work as sum through prompts/get (prompt "sum") or resources/read
-                              (template sum://{a}/{b}) (default sum)
+                              (template sum://{a}/{b}); or strings: tools/call with the prompt's
+                              arguments, two strings (default sum)
   --transport stdio|http|fetch
                               the stdio transport through in-memory streams, or HTTP on 127.0.0.1 with
                               16 keep-alive connections in the same process, modern era only, its
@@ -52,7 +53,7 @@ for (let i = 0; i < argv.length; i++) {
 const allowed = {
   era: ['modern', 'legacy'],
   audit: ['sqlite', 'off'],
-  scenario: ['sum', 'structured', 'prompt', 'resource'],
+  scenario: ['sum', 'structured', 'prompt', 'resource', 'strings'],
   transport: ['stdio', 'http', 'fetch'],
 };
 for (const [key, values] of Object.entries(allowed)) {

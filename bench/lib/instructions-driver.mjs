@@ -29,7 +29,7 @@ const modernMeta = {
   'io.modelcontextprotocol/clientInfo': { name: 'toolwright-bench', version: '1.0.0' },
   'io.modelcontextprotocol/clientCapabilities': {},
 };
-const workload = scenario === 'prompt' || scenario === 'resource' ? sameWorkOf(scenario) : makeWorkload('sum', { era, newline: true });
+const workload = ['prompt', 'resource', 'strings'].includes(scenario) ? sameWorkOf(scenario) : makeWorkload('sum', { era, newline: true });
 const listing = (n) => ({
   path: 'workspace/data',
   entries: Array.from({ length: 100 }, (_, i) => ({ name: `file-${i}.txt`, type: 'file', size: 1000 + i + n, modified: '2026-11-22T10:00:00.000Z' })),
@@ -48,7 +48,16 @@ const server = new ToolServer({
   ...(process.env.TOOLWRIGHT_BENCH_REDIS
     ? { state: { redis: process.env.TOOLWRIGHT_BENCH_REDIS, keyPrefix: `instr-${process.pid}-${Date.now()}` }, requestStateSecret: 'toolwright-bench' }
     : {}),
-  tools: [{ name: 'calculate_sum', description: 'Add two numbers', inputSchema: jsonSchemas.sum, handler }],
+  tools: [
+    { name: 'calculate_sum', description: 'Add two numbers', inputSchema: jsonSchemas.sum, handler },
+    // The prompt's arguments as a tool takes them: two strings (scenario `strings`).
+    {
+      name: 'sum_of_strings',
+      description: 'Add two numbers',
+      inputSchema: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, required: ['a', 'b'] },
+      handler: sumOfStrings,
+    },
+  ],
   prompts: [
     {
       name: 'sum',
@@ -63,17 +72,25 @@ const server = new ToolServer({
   resourceTemplates: [{ uriTemplate: 'sum://{a}/{b}', name: 'sum', mimeType: 'text/plain', read: (_uri, variables) => sumOfStrings(variables) }],
 });
 
-/** prompts/get of `sum` or resources/read of `sum://a/b` with a = the id, b = 2: the answer's text must be their sum. */
+/**
+ * prompts/get of `sum` or resources/read of `sum://a/b` with a = the id, b = 2: the answer's text
+ * must be their sum. `strings`: tools/call of `sum_of_strings` with the prompt's arguments, strings
+ * as prompt arguments always are (JSON.parse internalizes short string values, numbers it does not).
+ */
 function sameWorkOf(kind) {
   const meta = era === 'modern' ? `,"_meta":${JSON.stringify(modernMeta)}` : '';
   const pre = '{"jsonrpc":"2.0","id":';
-  const mid = kind === 'prompt' ? ',"method":"prompts/get","params":{"name":"sum","arguments":{"a":"' : ',"method":"resources/read","params":{"uri":"sum://';
-  const post = kind === 'prompt' ? `","b":"2"}${meta}}}\n` : `/2"${meta}}}\n`;
+  const mid = {
+    prompt: ',"method":"prompts/get","params":{"name":"sum","arguments":{"a":"',
+    strings: ',"method":"tools/call","params":{"name":"sum_of_strings","arguments":{"a":"',
+    resource: ',"method":"resources/read","params":{"uri":"sum://',
+  }[kind];
+  const post = kind === 'resource' ? `/2"${meta}}}\n` : `","b":"2"}${meta}}}\n`;
   return {
     request: (id) => ({ pieces: [pre + id + mid + id + post] }),
     check(msg, id) {
       if (msg.id !== id || msg.error !== undefined || !msg.result) throw new Error(`answer ${JSON.stringify(msg).slice(0, 300)} for request ${id}`);
-      const text = kind === 'prompt' ? msg.result.messages?.[0]?.content?.text : msg.result.contents?.[0]?.text;
+      const text = { prompt: msg.result.messages?.[0]?.content?.text, strings: msg.result.content?.[0]?.text, resource: msg.result.contents?.[0]?.text }[kind];
       if (text !== String(id + 2)) throw new Error(`unexpected text ${JSON.stringify(text)} for request ${id}`);
     },
   };
