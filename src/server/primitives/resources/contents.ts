@@ -23,7 +23,7 @@ const URI = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 export function normalizeContents(value: ReadReturn, uri: string, mimeType: string | undefined): NormalizedContents {
   if (value === undefined || value === null) return undefined;
   // Text (the usual read): one item, valid as it is, built at once.
-  if (typeof value === 'string') return { ok: true, contents: [{ uri, mimeType: mimeType ?? 'text/plain', text: value }], bytes: Buffer.byteLength(value) };
+  if (typeof value === 'string') return { ok: true, contents: [textEntry(uri, mimeType, value)], bytes: Buffer.byteLength(value) };
   const items = Array.isArray(value) ? value : [value];
   const contents: WireContents[] = [];
   let bytes = 0;
@@ -31,7 +31,7 @@ export function normalizeContents(value: ReadReturn, uri: string, mimeType: stri
     const item = items[i] as unknown;
     let entry: WireContents;
     if (typeof item === 'string') {
-      entry = { uri, mimeType: mimeType ?? 'text/plain', text: item };
+      entry = textEntry(uri, mimeType, item);
     } else if (item instanceof Uint8Array) {
       entry = { uri, mimeType: mimeType ?? 'application/octet-stream', blob: Buffer.from(item.buffer, item.byteOffset, item.byteLength).toString('base64') };
     } else if (isPlainObject(item)) {
@@ -58,4 +58,9 @@ export function normalizeContents(value: ReadReturn, uri: string, mimeType: stri
     contents.push(entry);
   }
   return { ok: true, contents, bytes };
+}
+
+/** A read's text as its contents item: the resource's MIME type, or text/plain. */
+function textEntry(uri: string, mimeType: string | undefined, text: string): WireContents {
+  return { uri, mimeType: mimeType ?? 'text/plain', text };
 }
