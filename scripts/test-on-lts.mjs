@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RUNTIMES } from '../test/runtimes/runtimes.mjs';
+import { failureTail, tailMessage } from './failure-tail-reporter.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const lts = RUNTIMES['node-lts'];
@@ -38,5 +39,9 @@ const env = {
   TOOLWRIGHT_TEST_NODE_MAJOR: version.replace(/^v/, '').split('.')[0],
 };
 const vitest = join(root, 'node_modules/vitest/vitest.mjs');
-const run = spawnSync(lts.binary, [vitest, 'run', ...process.argv.slice(2)], { cwd: root, env, stdio: 'inherit' });
+// As in `npm test`: a failed test runs once more, and what failed is repeated last.
+const tail = failureTail();
+const run = spawnSync(lts.binary, [vitest, 'run', ...tail.args, ...process.argv.slice(2)], { cwd: root, env: { ...env, ...tail.env }, stdio: 'inherit' });
+const message = tailMessage(`vitest under Node ${version}`, run.status ?? 1, tail.read());
+if (message) console.log(message);
 process.exit(run.status ?? 1);

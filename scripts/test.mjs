@@ -12,10 +12,9 @@
 //
 // Usage: node scripts/test.mjs [vitest arguments…]   (exits 1 if anything failed)
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { setPriority, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { failureTail, tailMessage } from './failure-tail-reporter.mjs';
 
 const BACKGROUND_NICENESS = 10;
 const npmCli = process.env.npm_execpath;
@@ -71,11 +70,11 @@ const started = Date.now();
 delete process.env.NODE_EXTRA_CA_CERTS;
 const background = backgroundChecks();
 const vitestBin = fileURLToPath(new URL('../node_modules/vitest/vitest.mjs', import.meta.url));
-// What failed in the test files, written by a reporter beside vitest's own (repeated at the end).
-const tailDir = mkdtempSync(join(tmpdir(), 'toolwright-test-'));
-process.env.TOOLWRIGHT_FAILURE_TAIL = join(tailDir, 'failed.txt');
-const reporters = ['--reporter=default', `--reporter=${fileURLToPath(new URL('./failure-tail-reporter.mjs', import.meta.url))}`];
-const tests = await run(process.execPath, [vitestBin, 'run', ...reporters, ...process.argv.slice(2)]);
+// What failed in the test files, and what passed only when run again (repeated at the end).
+const tail = failureTail();
+Object.assign(process.env, tail.env);
+const tests = await run(process.execPath, [vitestBin, 'run', ...tail.args, ...process.argv.slice(2)]);
+const testsTail = tail.read();
 const checks = await background;
 
 let failed = tests.code !== 0;
@@ -86,11 +85,8 @@ for (const { name, code, output } of checks) {
     console.error(`✗ npm run ${name} failed (exit ${code})`);
   }
 }
-if (tests.code !== 0) {
-  const tail = existsSync(process.env.TOOLWRIGHT_FAILURE_TAIL) ? readFileSync(process.env.TOOLWRIGHT_FAILURE_TAIL, 'utf8') : '';
-  console.error(`✗ vitest failed (exit ${tests.code})${tail ? `, what failed:\n${tail}` : ' (no test failed: see its output above)'}`);
-}
-rmSync(tailDir, { recursive: true, force: true });
+const testsMessage = tailMessage('vitest', tests.code, testsTail);
+if (testsMessage) (tests.code !== 0 ? console.error : console.log)(testsMessage);
 // CI keeps only the tail of a long log: the lines that say what failed are repeated last.
 for (const { name, code, output } of checks) {
   const text = output.toString();
