@@ -204,19 +204,31 @@ function requestFailure(op: Operation, err: unknown, logger: Logger): RpcError {
  * the work's are (a user middleware's ToolError is -32602, its bug -32603
  * with a correlation id), a stopped request answered as the runner answers it.
  */
-export async function serveRequest(op: Operation, logger: Logger, serve: () => Answer | undefined | Promise<Answer | undefined>): Promise<Answer | undefined> {
-  // Registered before the first await: a cancellation that arrives while the checks run is not lost.
+export function serveRequest(op: Operation, logger: Logger, serve: () => Answer | undefined | Promise<Answer | undefined>): Promise<Answer | undefined> {
+  // Registered before anything runs: a cancellation that arrives while the checks run is not lost.
   const unwatch = op.watch();
-  try {
-    // A synchronous throw of the checks is caught here as a rejection would be: `serve` needs no async layer of its own.
-    return await serve();
-  } catch (err) {
-    // A timeout is answered as the runner said; any other throw of a stopped request is the stop's doing.
+  // A timeout is answered as the runner said; any other throw of a stopped request is the stop's doing.
+  const failed = (err: unknown): Answer | undefined => {
+    unwatch();
     if (!op.aborted || op.status === 'timeout') throw requestFailure(op, err, logger);
     return stopped(op, REQUEST_RUN, false, 0) as Answer | undefined;
-  } finally {
-    unwatch();
+  };
+  // Not async: an async function's promise and its await were one more layer on every request.
+  let answer: Answer | undefined | Promise<Answer | undefined>;
+  try {
+    answer = serve();
+  } catch (err) {
+    // A synchronous throw of the checks is answered as a rejection would be.
+    return new Promise((resolve) => resolve(failed(err)));
   }
+  if (!(answer instanceof Promise)) {
+    unwatch();
+    return Promise.resolve(answer);
+  }
+  return answer.then((value) => {
+    unwatch();
+    return value;
+  }, failed);
 }
 
 /** Runs a request's work (REQUEST_RUN): its result object, a question for the client (modern), or nothing (cancelled). */
