@@ -64,6 +64,8 @@ export class ToolServer {
   readonly auditGuard?: AuditGuard;
   /** Which instance this is, as its audit records name it (`instanceId`, default `host:pid`). */
   readonly instanceId: string;
+  /** Set by close(): what is still settling afterwards (a change waiting for Redis) is not reported. */
+  private closed = false;
   /** @internal */
   private readonly calls = new CallsInFlight();
   /** @internal the calls' rate limiter (undefined: rate limits off); the console's Limits panel reads its use */
@@ -96,7 +98,10 @@ export class ToolServer {
     const onListenerError = (err: unknown) => this.logger.error({ err }, 'an event listener failed');
     this.bus = options.bus ?? eventBusFor(options.state, onListenerError);
     this.sessionRecords = options.sessionRecords ?? sessionRecordsFor(options.state);
-    this.subscriptions.useBus(this.bus, (err) => this.logger.warn({ err }, 'a change could not be shared with the other instances'));
+    this.subscriptions.useBus(this.bus, (err) => {
+      // A change whose sharing was still waiting for Redis when the server closed is moot.
+      if (!this.closed) this.logger.warn({ err }, 'a change could not be shared with the other instances');
+    });
     const tasks = options.tasks === false ? undefined : (options.tasks ?? {});
     if (tasks) this.taskStore = taskStoreFor(tasks, options.state);
     this.rateLimiter = rateLimiterFor(limits.rateLimit, this.createLimiter);
@@ -246,6 +251,7 @@ export class ToolServer {
 
   /** Shuts the server down: ends subscriptions and closes the audit sink (committing what it holds) and its hold on shared state. Transports close themselves. */
   close(): void {
+    this.closed = true;
     this.endSubscriptions();
     this.audit?.close?.();
     this.taskStore?.close();

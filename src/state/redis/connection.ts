@@ -202,10 +202,14 @@ class SharedConnection {
       const done = (ok: boolean) => {
         clearTimeout(timer);
         this.client.off('ready', onReady);
+        this.client.off('end', onEnd);
         resolve(ok);
       };
       const onReady = () => done(true);
+      // Closed (its last user released it) before it ever connected: no wait, no timer holding the process.
+      const onEnd = () => done(false);
       this.client.on('ready', onReady);
+      this.client.on('end', onEnd);
     });
     if (!ready) throw new StateUnavailableError(this.lastError);
   }

@@ -221,6 +221,14 @@ export class RedisTaskStore implements TaskStore {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.leaseTimer);
+    // Redis not reached now: there is nothing to clean up that could be (a store that never
+    // connected holds no task there; one whose Redis went away fails each command at once, and
+    // the others fail its tasks once the lease runs out). Waiting for a first connection here
+    // would hold the closing process for the connect timeout, twice.
+    if (!this.connection.ready) {
+      void this.connection.release();
+      return;
+    }
     void (async () => {
       try {
         await this.failTasksOf(this.instanceId, ORPHANED_TASK_ERROR, Date.now());
