@@ -50,10 +50,11 @@ describe('two servers sharing one task store (real processes)', () => {
       rpc(doomed.url, 'tools/call', { name: 'gated', arguments: { label: 'lost' } }, 'gated'),
       rpc(survivor.url, 'tools/call', { name: 'gated', arguments: { label: 'kept' } }, 'gated'),
     ]);
-    // The whole answers, so that a refusal (an error instead of a task) says why.
+    // The whole answers, so that a refusal (an error instead of a task) says why, with what the
+    // servers logged of it (an internal error's cause is only in the log: once on CI's Node 26 leg).
     expect(
       answers.map((a) => a.result?.resultType),
-      JSON.stringify(answers),
+      `${JSON.stringify(answers)}\n${loggedErrors(doomed.stderr(), survivor.stderr())}`,
     ).toEqual(['task', 'task']);
     const [lost, kept] = answers.map((a) => a.result);
     await expect.poll(doomed.stderr, { timeout: 10_000 }).toMatch(/gated lost started/);
@@ -89,3 +90,9 @@ describe('two servers sharing one task store (real processes)', () => {
     expect(await status(other.url, asking.taskId)).toMatchObject({ status: 'failed', error: { code: -32603, message: expect.stringMatching(/restarted/) } });
   }, 60_000);
 });
+
+/** The lines of the servers' logs that report an error (at most 4), for an assertion's message. */
+function loggedErrors(...logs: string[]): string {
+  const lines = logs.flatMap((log) => log.split('\n')).filter((line) => /"level":(50|60)|error|busy|locked/i.test(line));
+  return lines.slice(-4).join('\n') || '(the servers logged no error)';
+}
