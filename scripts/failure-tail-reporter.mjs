@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 const MESSAGE_LINES = 6;
 const OWN_FRAMES = 3;
 
-/** An error as vitest serialized it, shortened: its message's first lines and the first frames of its own code (not node_modules, not Node's). */
+/** An error as vitest serialized it, shortened (a line to 1,000 characters: a logged error's stack fits): its message's first lines and the first frames of its own code (not node_modules, not Node's). */
 function describe(error) {
   const message = String(error?.message ?? error)
     .split('\n')
@@ -21,7 +21,7 @@ function describe(error) {
     .split('\n')
     .filter((line) => /^\s*at /.test(line) && !/node_modules|<anonymous>|node:internal/.test(line))
     .slice(0, OWN_FRAMES);
-  return [...message, ...frames].map((line) => `      ${line.trim().slice(0, 300)}`);
+  return [...message, ...frames].map((line) => `      ${line.trim().slice(0, 1000)}`);
 }
 
 /** A test's errors, described; a retried test keeps each attempt's error, and the same one is written once. */
