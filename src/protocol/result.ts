@@ -50,7 +50,9 @@ export class ResultEncoder {
     let members = '';
     for (const key of Object.keys(result)) {
       const value = key === 'structuredContent' && structuredJson !== undefined ? structuredJson : jsonOfMember(result[key]);
-      if (value !== undefined) members += `${members ? ',' : ''}${quoted(key)}:${value}`; // as JSON.stringify skips undefined members
+      if (value === undefined) continue; // as JSON.stringify skips undefined members
+      const member = isPlain(key) ? `"${key}":${value}` : `${JSON.stringify(key)}:${value}`;
+      members = members === '' ? member : `${members},${member}`;
     }
     return this.wrap(era, members);
   }
@@ -79,18 +81,98 @@ const MAX_SCANNED_CHARS = 256;
  * of a prompts/get result's encoding was spent so).
  */
 function quoted(text: string): string {
-  if (text.length > MAX_SCANNED_CHARS) return JSON.stringify(text);
+  return isPlain(text) ? `"${text}"` : JSON.stringify(text);
+}
+
+/**
+ * Whether JSON.stringify writes `text` as it is between quotes: no control character, `"`, `\`
+ * or surrogate (a lone one is written as \uXXXX), and short enough for this scan (a longer one
+ * is left to JSON.stringify, which scans faster). Callers that know their strings are plain write
+ * the quotes into their own template: each concatenation is a string made.
+ */
+function isPlain(text: string): boolean {
+  if (text.length > MAX_SCANNED_CHARS) return false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    // Control characters, `"` and `\` are escaped; a surrogate may be a lone one, which JSON.stringify writes as \uXXXX.
-    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return JSON.stringify(text);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return false;
   }
-  return `"${text}"`;
+  return true;
 }
 
 /** A result member's JSON text, as JSON.stringify writes it (undefined: a member it skips); strings and finite numbers without its call. */
 function jsonOfMember(value: unknown): string | undefined {
   if (typeof value === 'string') return quoted(value);
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (Array.isArray(value)) {
+    const json = textListJson(value);
+    if (json !== undefined) return json;
+  }
   return JSON.stringify(value);
+}
+
+/**
+ * The JSON of a list of the plain text entries results carry most (a tool's text blocks, a
+ * prompt's text messages, a read's text contents), written by hand; undefined for any other
+ * list, left to JSON.stringify. On Node 20, JSON.stringify takes its slow path for each object (a
+ * lookup of `toJSON` on each), and a prompt's or a read's result nests more of them than a
+ * tool's. Only objects JSON.stringify would write the same way are taken (plain, no `toJSON` of
+ * their own or inherited, these members exactly and in this order, each read once).
+ */
+function textListJson(list: unknown[]): string | undefined {
+  if (list.length === 0 || list.length > 8 || OBJECT_PROTO.toJSON !== undefined) return undefined;
+  let json: string | undefined;
+  for (let i = 0; i < list.length; i++) {
+    const entry = textEntryJson(list[i]);
+    if (entry === undefined) return undefined;
+    json = json === undefined ? entry : `${json},${entry}`;
+  }
+  return `[${json}]`;
+}
+
+/** One entry of textListJson's list: `{type:"text",text}`, `{role,content:{type:"text",text}}` or `{uri,mimeType,text}`. */
+function textEntryJson(entry: unknown): string | undefined {
+  if (!isBareObject(entry)) return undefined;
+  const keys = Object.keys(entry);
+  if (hasMembers(keys, 'type', 'text')) {
+    const text = textOf(entry);
+    if (text === undefined) return undefined;
+    return isPlain(text) ? `{"type":"text","text":"${text}"}` : `{"type":"text","text":${JSON.stringify(text)}}`;
+  }
+  if (hasMembers(keys, 'role', 'content')) {
+    const role = entry.role;
+    const content = entry.content;
+    if (typeof role !== 'string' || !isBareObject(content) || !hasMembers(Object.keys(content), 'type', 'text')) return undefined;
+    const text = textOf(content);
+    if (text === undefined) return undefined;
+    if (role === 'user' && isPlain(text)) return `{"role":"user","content":{"type":"text","text":"${text}"}}`;
+    return `{"role":${quoted(role)},"content":{"type":"text","text":${quoted(text)}}}`;
+  }
+  if (hasMembers(keys, 'uri', 'mimeType', 'text')) {
+    const { uri, mimeType, text } = entry;
+    if (typeof uri !== 'string' || typeof mimeType !== 'string' || typeof text !== 'string') return undefined;
+    if (isPlain(uri) && isPlain(mimeType) && isPlain(text)) return `{"uri":"${uri}","mimeType":"${mimeType}","text":"${text}"}`;
+    return `{"uri":${quoted(uri)},"mimeType":${quoted(mimeType)},"text":${quoted(text)}}`;
+  }
+  return undefined;
+}
+
+/** Whether an object's own enumerable members are `names`, exactly and in this order. */
+function hasMembers(keys: string[], ...names: string[]): boolean {
+  if (keys.length !== names.length) return false;
+  for (let i = 0; i < names.length; i++) if (keys[i] !== names[i]) return false;
+  return true;
+}
+
+/** A text block's text (its members checked by the caller: `type`, then `text`, each read once); undefined unless `type` is "text" and `text` a string. */
+function textOf(block: Record<string, unknown>): string | undefined {
+  const type = block.type;
+  const text = block.text;
+  return type === 'text' && typeof text === 'string' ? text : undefined;
+}
+
+const OBJECT_PROTO = Object.prototype as { toJSON?: unknown };
+
+/** A plain object JSON.stringify writes member by member: Object's prototype, no `toJSON` of its own. */
+function isBareObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === OBJECT_PROTO && !Object.hasOwn(value, 'toJSON');
 }

@@ -29,21 +29,36 @@ interface VarSpec {
 interface Expression {
   op: Operator;
   vars: VarSpec[];
+  /** OPERATORS[op], looked up once at parse time (matching reads it for every value). */
+  rules: OperatorRules;
+}
+
+interface OperatorRules {
+  first: string;
+  sep: string;
+  /** sep's character code: readValue compares codes, not one-character strings. */
+  sepCode: number;
+  named: boolean;
+  reserved: boolean;
 }
 
 type Part = string | Expression;
 
 /** Per operator (RFC 6570 §3.2, appendix A): what starts the expansion, what separates items, whether items are name=value. */
-const OPERATORS: Record<Operator, { first: string; sep: string; named: boolean; reserved: boolean }> = {
-  '': { first: '', sep: ',', named: false, reserved: false },
-  '+': { first: '', sep: ',', named: false, reserved: true },
-  '#': { first: '#', sep: ',', named: false, reserved: true },
-  '.': { first: '.', sep: '.', named: false, reserved: false },
-  '/': { first: '/', sep: '/', named: false, reserved: false },
-  ';': { first: ';', sep: ';', named: true, reserved: false },
-  '?': { first: '?', sep: '&', named: true, reserved: false },
-  '&': { first: '&', sep: '&', named: true, reserved: false },
+const OPERATORS: Record<Operator, OperatorRules> = {
+  '': rules('', ',', false, false),
+  '+': rules('', ',', false, true),
+  '#': rules('#', ',', false, true),
+  '.': rules('.', '.', false, false),
+  '/': rules('/', '/', false, false),
+  ';': rules(';', ';', true, false),
+  '?': rules('?', '&', true, false),
+  '&': rules('&', '&', true, false),
 };
+
+function rules(first: string, sep: string, named: boolean, reserved: boolean): OperatorRules {
+  return { first, sep, sepCode: sep.charCodeAt(0), named, reserved };
+}
 
 const VARNAME = /^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+(?:\.(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+)*$/;
 const MAX_TEMPLATE_CHARS = 2048;
@@ -76,7 +91,7 @@ export class UriTemplate {
       }
       const next = this.parts[i + 1];
       // What follows ends the value: the next literal, or the character that starts the next expression (`.`, `/`, `?`…).
-      const stop = next === undefined ? '' : typeof next === 'string' ? next : OPERATORS[next.op].first;
+      const stop = next === undefined ? '' : typeof next === 'string' ? next : next.rules.first;
       const end = matchExpression(uri, pos, part, stop, vars);
       if (end === undefined) return undefined;
       pos = end;
@@ -138,7 +153,7 @@ function parseExpression(template: string, body: string): Expression {
     if (!VARNAME.test(name)) throw new UriTemplateError(`${template}: "${spec}" is not a variable name`);
     return { name, explode, maxLength };
   });
-  return { op, vars };
+  return { op, vars, rules: OPERATORS[op] };
 }
 
 /** Characters a value may hold unencoded: unreserved, and for + and # the reserved set too (RFC 3986 §2.2, 2.3). */
@@ -153,7 +168,7 @@ const RESERVED = new Set(":/?#[]@!$&'()*+,;=".split('').map((c) => c.charCodeAt(
  * would have encoded, or where `stop` (the following literal) begins.
  */
 function matchExpression(uri: string, pos: number, expr: Expression, stop: string, vars: TemplateVariables): number | undefined {
-  const { first, sep, named, reserved } = OPERATORS[expr.op];
+  const { first, sep, named, reserved } = expr.rules;
   if (named) return matchNamed(uri, pos, expr, stop, vars);
   let i = pos;
   for (let v = 0; v < expr.vars.length; v++) {
@@ -197,16 +212,19 @@ function atStop(uri: string, i: number, stop: string): boolean {
 
 /** Where a value of `expr` that starts at `from` ends (`allowSep`: the separator may be part of it). */
 function readValue(uri: string, from: number, allowSep: boolean, expr: Expression, stop: string): number {
-  const { sep, named, reserved } = OPERATORS[expr.op];
+  const { sepCode, named, reserved } = expr.rules;
+  // atStop's test, its first character compared before the whole literal (this loop runs for every character).
+  const stopCode = stop === '' ? -1 : stop.charCodeAt(0);
   let i = from;
-  while (i < uri.length && !atStop(uri, i, stop)) {
+  while (i < uri.length) {
     const c = uri.charCodeAt(i);
+    if (c === stopCode && uri.startsWith(stop, i)) break;
     if (c === 0x25) {
       if (i + 2 >= uri.length || !isHex(uri.charCodeAt(i + 1)) || !isHex(uri.charCodeAt(i + 2))) break;
       i += 3;
       continue;
     }
-    if (!allowSep && uri[i] === sep) break;
+    if (!allowSep && c === sepCode) break;
     if (named && (c === 0x26 || c === 0x3b)) break; // & and ; end a name=value pair
     if (!(isUnreserved(c) || (reserved && RESERVED.has(c))) || (expr.op === '.' && c === 0x2e)) break;
     i++;
@@ -220,7 +238,7 @@ function readValue(uri: string, from: number, allowSep: boolean, expr: Expressio
  * them), and an unknown name means no match.
  */
 function matchNamed(uri: string, pos: number, expr: Expression, stop: string, vars: TemplateVariables): number | undefined {
-  const { first, sep } = OPERATORS[expr.op];
+  const { first, sep } = expr.rules;
   let i = pos;
   let v = 0;
   let lead = first;
@@ -287,7 +305,7 @@ function decode(value: string): string | undefined {
 }
 
 function expandExpression(expr: Expression, vars: Record<string, string | string[] | undefined>): string {
-  const { first, sep, named, reserved } = OPERATORS[expr.op];
+  const { first, sep, named, reserved } = expr.rules;
   const encode = (s: string) =>
     reserved
       ? encodeURI(s).replace(/%25([0-9A-Fa-f]{2})/g, '%$1')
