@@ -1,5 +1,6 @@
 import type { AuditReason, AuditRecord, AuditStatus } from './record.js';
 import { openSqlite } from './sqlite-driver.js';
+import { isBusy } from './sqlite-wal.js';
 import type { SqliteDatabase, SqliteOptions } from './sqlite-types.js';
 
 export type Database = SqliteDatabase;
@@ -82,7 +83,7 @@ export function ensureSchema(db: Database): void {
     // Two servers opening one new (or older) file at once both read what is missing; the second
     // one's write then fails at once (SQLITE_BUSY_SNAPSHOT), no busy wait helping. Again, holding
     // the write lock from the start: it waits for the first, then finds its work done.
-    if (!String((err as { code?: unknown }).code).startsWith('SQLITE_BUSY')) throw err;
+    if (!isBusy(err)) throw err;
     migrate.immediate();
   }
 }

@@ -7,6 +7,7 @@ import { resolveRetention, type PruneResult, type ResolvedRetention, type Retent
 import { checkSqliteDriver } from './sqlite-driver.js';
 import { appendRow, appendVaryingRow, insertStatement, needsWideRow, sharedValues, sharesColumns, uniformInsertStatement } from './sqlite-rows.js';
 import { ensureSchema, openDatabase, type Database } from './sqlite-schema.js';
+import { useWal } from './sqlite-wal.js';
 import type { SqliteStatement } from './sqlite-types.js';
 
 export interface SqliteAuditSinkOptions {
@@ -202,7 +203,7 @@ export class SqliteAuditSink implements AuditSink {
       // file would wait for its write lock for nothing (changing its mode takes a VACUUM, which
       // `toolwright audit prune --vacuum` runs).
       if (db.pragma('page_count', { simple: true }) === 0) db.pragma('auto_vacuum = INCREMENTAL');
-      db.pragma('journal_mode = WAL');
+      useWal(db);
       db.pragma(`synchronous = ${this.options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
       // Several servers (or `toolwright audit`) may share the file: wait for a writer instead of failing.
       db.pragma('busy_timeout = 5000');

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { openSqlite } from '../audit/sqlite-driver.js';
+import { useWal } from '../audit/sqlite-wal.js';
 import type { SqliteDatabase, SqliteStatement } from '../audit/sqlite-types.js';
 import type { AuthProxyStore } from './store.js';
 
@@ -20,7 +21,7 @@ export class SqliteAuthProxyStore implements AuthProxyStore {
   ) {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     this.db = openSqlite(file);
-    this.db.pragma('journal_mode = WAL');
+    useWal(this.db);
     this.db.exec('CREATE TABLE IF NOT EXISTS auth_proxy (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires_at INTEGER NOT NULL)');
     this.db.prepare('DELETE FROM auth_proxy WHERE expires_at <= ?').run(this.now());
     this.read = this.db.prepare('SELECT value FROM auth_proxy WHERE key = ? AND expires_at > ?');

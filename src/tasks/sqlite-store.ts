@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { SqliteDatabase, SqliteStatement } from '../audit/sqlite-types.js';
 import { openSqlite } from '../audit/sqlite-driver.js';
+import { useWal } from '../audit/sqlite-wal.js';
 import { nodeCrypto } from '../runtime/lazy-crypto.js';
 import {
   checkLeaseMs,
@@ -115,7 +116,7 @@ export class SqliteTaskStore implements TaskStore {
     this.db = openSqlite(file);
     // First: another process may be holding the file (switching to WAL, migrating, writing).
     this.db.pragma('busy_timeout = 5000');
-    this.db.pragma('journal_mode = WAL');
+    useWal(this.db);
     this.db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
     try {
       // One migration at a time when two processes open the file at once.
