@@ -116,7 +116,9 @@ function jsonOfMember(value: unknown): string | undefined {
  * list, left to JSON.stringify. On Node 20, JSON.stringify takes its slow path for each object (a
  * lookup of `toJSON` on each), and a prompt's or a read's result nests more of them than a
  * tool's. Only objects JSON.stringify would write the same way are taken (plain, no `toJSON` of
- * their own or inherited, these members exactly and in this order, each read once).
+ * their own or inherited, these members exactly and in this order), each member read once, in
+ * JSON.stringify's order. (A list with an entry of any other form is written by JSON.stringify,
+ * which reads the entries before it again: a getter there runs twice.)
  */
 function textListJson(list: unknown[]): string | undefined {
   if (list.length === 0 || list.length > 8 || OBJECT_PROTO.toJSON !== undefined) return undefined;
