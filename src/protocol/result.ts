@@ -51,7 +51,7 @@ export class ResultEncoder {
     for (const key of Object.keys(result)) {
       const value = key === 'structuredContent' && structuredJson !== undefined ? structuredJson : jsonOfMember(result[key]);
       if (value === undefined) continue; // as JSON.stringify skips undefined members
-      const member = isPlain(key) ? `"${key}":${value}` : `${JSON.stringify(key)}:${value}`;
+      const member = memberPrefix(key) + value;
       members = members === '' ? member : `${members},${member}`;
     }
     return this.wrap(era, members);
@@ -62,6 +62,20 @@ export class ResultEncoder {
     if (era === 'legacy') return `{${membersJson}}`;
     return `{"resultType":"complete",${membersJson ? `${membersJson},` : ''}"_meta":${this.metaJson}}`;
   }
+}
+
+/** Member names seen, each with its JSON prefix (`"content":`): a result's names repeat, and are scanned and quoted once. */
+const memberPrefixes = new Map<string, string>();
+/** Names kept at most: results carry few, but a gateway relays an upstream's, which may make up any. */
+const MAX_MEMBER_PREFIXES = 256;
+
+function memberPrefix(key: string): string {
+  let prefix = memberPrefixes.get(key);
+  if (prefix === undefined) {
+    prefix = `${quoted(key)}:`;
+    if (memberPrefixes.size < MAX_MEMBER_PREFIXES) memberPrefixes.set(key, prefix);
+  }
+  return prefix;
 }
 
 /** Cache hints every modern list and discover result must carry (caching.mdx). */

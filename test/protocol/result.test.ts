@@ -28,11 +28,12 @@ describe('result encoding', () => {
   }
   const withOwnToJson = Object.defineProperty(block('x'), 'toJSON', { value: () => 'replaced', enumerable: false });
   const nullProto = Object.assign(Object.create(null) as Record<string, unknown>, block('no prototype'));
-  it.each([
+  it.each<[Record<string, unknown>]>([
     [{ content: [block('a'), block('b "c"'), block('line\nbreak'), block('😀 \ud800'), block('x'.repeat(300))] }],
     [{ content: Array.from({ length: 9 }, (_, i) => block(String(i))) }],
     [{ content: [{ text: 'members swapped', type: 'text' }, block('b')] }],
-    [{ content: [{ type: 'image', text: 'not text' }] }, { content: [{ type: 'text', text: 42 }] }],
+    [{ content: [{ type: 'image', text: 'not text' }] }],
+    [{ content: [{ type: 'text', text: 42 }] }],
     [{ content: [{ type: 'text', text: 'extra', annotations: { audience: ['user'] } }] }],
     [{ content: [new Block()] }],
     [{ content: [withOwnToJson] }],
@@ -56,7 +57,8 @@ describe('result encoding', () => {
         ],
       },
     ],
-    [{ messages: [{ content: block('x'), role: 'user' }] }, { messages: [{ role: 'user', content: 'a string' }] }],
+    [{ messages: [{ content: block('x'), role: 'user' }] }],
+    [{ messages: [{ role: 'user', content: 'a string' }] }],
     [
       {
         contents: [
