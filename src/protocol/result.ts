@@ -135,6 +135,7 @@ function jsonOfMember(value: unknown): string | undefined {
  * which reads the entries before it again: a getter there runs twice.)
  */
 function textListJson(list: unknown[]): string | undefined {
+  // A long list is left to JSON.stringify: were its last entry of another form, all of it would be written twice.
   if (list.length === 0 || list.length > 8 || OBJECT_PROTO.toJSON !== undefined) return undefined;
   let json: string | undefined;
   for (let i = 0; i < list.length; i++) {

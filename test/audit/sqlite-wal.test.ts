@@ -31,8 +31,8 @@ parentPort.postMessage('released');
 const HOLD_MS = 300;
 
 /** A rollback-mode file whose write lock another connection holds for HOLD_MS from now; resolves when it is held. */
-async function lockedFile(name: string): Promise<{ file: string; released: Promise<void> }> {
-  const file = join(tempDir('tw-wal-'), name);
+async function lockedFile(): Promise<{ file: string; released: Promise<void> }> {
+  const file = join(tempDir('tw-wal-'), 'shared.db');
   const worker = new Worker(LOCK_HOLDER, { eval: true, workerData: { file, ms: HOLD_MS } });
   const locked = new Promise<void>((resolve, reject) => {
     worker.once('message', () => resolve());
@@ -68,7 +68,7 @@ describe('opening a database file another connection is writing', () => {
     ],
     ['the auth facade store', (file: string) => new SqliteAuthProxyStore(file).close()],
   ])('%s waits for the other to let go, then switches the file to WAL', async (_name, open) => {
-    const { file, released } = await lockedFile('shared.db');
+    const { file, released } = await lockedFile();
     open(file);
     await released;
     expect(journalMode(file)).toBe('wal');
